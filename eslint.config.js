@@ -1,0 +1,65 @@
+// Lint rules, including the layer table of DESIGN.md section 1: what each runtime folder may import.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import vue from 'eslint-plugin-vue';
+import vueParser from 'vue-eslint-parser';
+
+const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'zlib', 'url', 'util', 'stream', 'worker_threads', 'events', 'buffer'];
+const pattern = (group, message) => ({ group, message });
+
+export const layerRules = {
+  shared: [
+    pattern([...nodeBuiltins], 'src/shared is pure: no Node built-ins (DESIGN.md section 1).'),
+    pattern(['electron', 'electron/*', 'vue', 'pinia', 'three', 'three/*', 'webgpu', 'ws'], 'src/shared may import only zod and itself.'),
+    pattern(['**/main/**', '**/renderer/**', '**/preload/**'], 'src/shared may not import other layers.'),
+  ],
+  renderer: [
+    pattern([...nodeBuiltins], 'src/renderer runs in the browser: no Node built-ins.'),
+    pattern(['electron', 'electron/*', 'webgpu', 'ws'], 'src/renderer may not import electron, Dawn or ws.'),
+    pattern(['**/main/**', '**/preload/**'], 'src/renderer may import only shared (and vue, pinia, three).'),
+  ],
+  main: [pattern(['**/renderer/**', '**/preload/**', 'vue', 'pinia', 'three', 'three/*'], 'src/main may not import renderer code or UI libraries.')],
+};
+
+const restrict = (patterns) => ({
+  'no-restricted-imports': ['error', { patterns }],
+});
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'out/**', 'dist/**', 'test-results/**', 'tasks/**', 'docs/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  ...vue.configs['flat/recommended'],
+  {
+    files: ['**/*.vue'],
+    languageOptions: { parser: vueParser, parserOptions: { parser: tseslint.parser, sourceType: 'module' } },
+  },
+  {
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': 'off',
+      'vue/multi-word-component-names': 'off',
+      'vue/max-attributes-per-line': 'off',
+      'vue/singleline-html-element-content-newline': 'off',
+      'vue/html-self-closing': 'off',
+      'vue/html-indent': 'off',
+      'vue/multiline-html-element-content-newline': 'off',
+      'vue/html-closing-bracket-newline': 'off',
+    },
+  },
+  { files: ['src/shared/**/*.ts'], rules: { ...restrict(layerRules.shared), 'no-console': 'error' } },
+  { files: ['src/renderer/**/*.{ts,vue}'], rules: { ...restrict(layerRules.renderer), 'no-console': 'error' } },
+  { files: ['src/main/**/*.ts'], rules: restrict(layerRules.main) },
+  {
+    files: ['src/preload/**/*.ts'],
+    rules: {
+      '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports' }],
+      ...restrict([pattern(['**/main/**', '**/renderer/**', 'vue', 'three', 'webgpu'], 'src/preload is minimal: electron and type-only shared imports.')]),
+    },
+  },
+  {
+    files: ['bin/**/*.mjs', '.ci/**', '*.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly' } },
+  },
+);

@@ -1,0 +1,43 @@
+// Rasterizer interfaces shared by the CPU reference and the WGSL host code.
+// Inputs/outputs: a packed scene (Splats) and an explicit camera in, RGB + coverage out; the
+// backward pass maps upstream image gradients to per-Gaussian gradients named v_*.
+// Invariant: both implementations take the same arguments and return the same layouts.
+import type { Floats, Splats } from '../scene/splats';
+
+/**
+ * Explicit pinhole camera, OpenCV axes (+X right, +Y down, +Z forward).
+ * `world_to_camera` is a 4x4 matrix in row-major order: x_cam = M * [x_world, 1].
+ */
+export interface Camera {
+  width: number;
+  height: number;
+  fx: number;
+  fy: number;
+  cx: number;
+  cy: number;
+  world_to_camera: number[]; // [16] row-major
+}
+
+export interface RenderOutput {
+  width: number;
+  height: number;
+  rgb: Float32Array; // [H, W, 3], composited over white
+  alpha: Float32Array; // [H, W], coverage = 1 - T_final
+}
+
+/** Upstream gradients of a scalar loss with respect to the rendered image. */
+export interface ImageGrads {
+  v_rgb: Floats; // [H, W, 3]
+  v_alpha?: Floats; // [H, W], gradient with respect to coverage (silhouette losses)
+}
+
+/** Gradients of the loss with respect to every Gaussian parameter. */
+export interface SplatGrads {
+  v_means: Float64Array; // [N, 3]
+  v_scales: Float64Array; // [N, 3]
+  v_quats: Float64Array; // [N, 4], with respect to the raw (w, x, y, z) stored values
+  v_colors: Float64Array; // [N, 3]
+  v_opacities: Float64Array; // [N]
+}
+
+export type { Splats };
