@@ -41,3 +41,15 @@ export interface SplatGrads {
 }
 
 export type { Splats };
+
+/**
+ * Per-Gaussian result of the projection stage (identical layout on CPU and GPU).
+ * A culled Gaussian (behind the near plane 0.01, degenerate covariance, or entirely off-screen)
+ * has radii 0 and must not contribute to any pixel.
+ */
+export interface Projection {
+  means2d: Floats; // [N, 2] pixel coordinates of the projected mean (not clamped)
+  conics: Floats; // [N, 3] inverse 2D covariance (a, b, c) of [[a, b], [b, c]], px^-2, after the 0.3 px^2 dilation
+  depths: Floats; // [N] camera-space z
+  radii: Int32Array; // [N, 2] half-extent in pixels of the exact alpha >= 1/255 box in x and y; 0 when culled
+}
