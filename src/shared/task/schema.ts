@@ -1,0 +1,112 @@
+// Zod schemas of the task files (env-contract.md): the task spec, the object's cameras, the anchor
+// metrics, and the public TaskSummary that may reach a player or the UI.
+// Inputs: parsed JSON. Outputs: typed values. Invariant: TaskSummary carries no held-out view,
+// anchor, fit or score data, so anything built from it is safe to send to a player.
+import { z } from 'zod';
+
+const finite = z.number().refine(Number.isFinite, 'must be a finite number');
+
+/** Explicit pinhole camera (src/shared/raster/types.ts Camera), row-major world_to_camera. */
+export const CameraSchema = z.object({
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+  fx: finite,
+  fy: finite,
+  cx: finite,
+  cy: finite,
+  world_to_camera: z.array(finite).length(16),
+});
+
+export const TaskKindSchema = z.enum(['sculpt', 'reassembly', 'oneshot']);
+export type TaskKind = z.infer<typeof TaskKindSchema>;
+
+/** `tasks/<task_id>.json`: the seed's spec plus the object folder name. */
+export const TaskSpecSchema = z
+  .object({
+    task_id: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'task ids use letters, digits, _ . -'),
+    kind: TaskKindSchema,
+    object: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'object names use letters, digits, _ . -'),
+    max_gaussians: z.number().int().positive(),
+    max_tool_calls: z.number().int().positive(),
+    max_renders: z.number().int().nonnegative(),
+    init_npz: z.string().min(1).nullable(),
+  })
+  .superRefine((spec, ctx) => {
+    if (spec.kind === 'reassembly' && spec.init_npz === null) {
+      ctx.addIssue({ code: 'custom', path: ['init_npz'], message: 'a reassembly task needs init_npz' });
+    }
+  });
+export type TaskSpec = z.infer<typeof TaskSpecSchema>;
+
+export const ViewEntrySchema = z.object({
+  name: z.string().min(1),
+  azimuth: finite.optional(),
+  elevation: finite.optional(),
+  camera: CameraSchema,
+});
+export type ViewEntry = z.infer<typeof ViewEntrySchema>;
+
+/** `objects/<object>/cameras.json`. */
+export const CamerasFileSchema = z.object({
+  reference: z.array(ViewEntrySchema).min(1),
+  heldout: z.array(ViewEntrySchema).min(1),
+});
+export type CamerasFile = z.infer<typeof CamerasFileSchema>;
+
+/** Held-out metrics of one anchor scene, averaged over the held-out views. */
+export const AnchorMetricsSchema = z.object({
+  psnr: finite,
+  ssim: finite,
+  lpips: finite.nullable(),
+  iou: finite,
+});
+export type AnchorMetrics = z.infer<typeof AnchorMetricsSchema>;
+
+/** `objects/<object>/anchors.json`: the two fixed points of the score. */
+export const AnchorsSchema = z.object({
+  empty: AnchorMetricsSchema,
+  fit: AnchorMetricsSchema,
+  lpips_model: z.string().nullable(),
+});
+export type Anchors = z.infer<typeof AnchorsSchema>;
+
+/** Public view of a task (list for the UI, first observation): reference views only. */
+export const TaskSummarySchema = z.object({
+  id: z.string(),
+  kind: TaskKindSchema,
+  object: z.string(),
+  budgets: z.object({
+    maxGaussians: z.number().int(),
+    maxToolCalls: z.number().int(),
+    maxRenders: z.number().int(),
+  }),
+  startsFromInit: z.boolean(),
+  referenceViews: z.array(
+    z.object({ name: z.string(), azimuth: finite.optional(), elevation: finite.optional() }),
+  ),
+});
+export type TaskSummary = z.infer<typeof TaskSummarySchema>;
+
+/** Builds the public summary from a spec and its reference views (never the held-out ones). */
+export function taskSummary(spec: TaskSpec, reference: readonly Pick<ViewEntry, 'name' | 'azimuth' | 'elevation'>[]): TaskSummary {
+  return {
+    id: spec.task_id,
+    kind: spec.kind,
+    object: spec.object,
+    budgets: { maxGaussians: spec.max_gaussians, maxToolCalls: spec.max_tool_calls, maxRenders: spec.max_renders },
+    startsFromInit: spec.init_npz !== null,
+    referenceViews: reference.map((v) => ({
+      name: v.name,
+      ...(v.azimuth !== undefined ? { azimuth: v.azimuth } : {}),
+      ...(v.elevation !== undefined ? { elevation: v.elevation } : {}),
+    })),
+  };
+}
+
+/** One-line description of the first zod issue, e.g. `max_renders: expected number`. */
+export function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid';
+  const path = issue.path.length ? `${issue.path.join('.')}: ` : '';
+  return `${path}${issue.message}`;
+}
