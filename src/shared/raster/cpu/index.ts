@@ -1,0 +1,23 @@
+// CPU reference rasterizer (DESIGN.md section 3): the truth every GPU stage is tested against.
+// Stages mirror the WGSL pipeline: project_forward, rasterize_forward, rasterize_backward,
+// project_backward; trace replays one pixel for the debugger.
+export { projectForward, projectGaussian, exactRadii, type ProjectedGaussian } from './project_forward';
+export {
+  rasterizeForward,
+  rasterizeForwardDense,
+  rasterizeForwardState,
+  depthOrder,
+  BACKGROUND,
+  type ForwardState,
+} from './rasterize_forward';
+export { traceContributors, tracePixel, type Contributor, type PixelTrace } from './trace';
+export {
+  NEAR_PLANE,
+  COV2D_DILATION,
+  ALPHA_THRESHOLD,
+  ALPHA_MAX,
+  T_STOP,
+  cameraMath,
+  pixelRange,
+  type CameraMath,
+} from './camera_math';

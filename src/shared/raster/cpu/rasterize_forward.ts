@@ -1,0 +1,152 @@
+// Compositing stage of the CPU reference rasterizer (DESIGN.md section 3), float64 inside.
+// Inputs: Splats and a Camera. Output: RenderOutput (rgb [H, W, 3] over white, alpha [H, W]).
+// Invariant: rasterizeForward visits only the pixels inside each Gaussian's box and yields
+// bit-for-bit the image of rasterizeForwardDense, the literal per-pixel loop over all Gaussians:
+// both composite every pixel over the same depth-sorted list with the same float operations.
+import type { Splats } from '../../scene/splats';
+import type { Camera, Projection, RenderOutput } from '../types';
+import { ALPHA_MAX, ALPHA_THRESHOLD, T_STOP, cameraMath, pixelRange } from './camera_math';
+import { projectForward, projectGaussian } from './project_forward';
+
+/** Background colour (white), per channel. */
+export const BACKGROUND = 1;
+
+/** Forward result with the float64 image and what the backward pass replays. */
+export interface ForwardState {
+  width: number;
+  height: number;
+  projection: Projection;
+  order: Int32Array; // [M] indices of non-culled Gaussians sorted by depth, ties by index
+  rgb: Float64Array; // [H, W, 3]
+  alpha: Float64Array; // [H, W], 1 - T_final
+  transmittance: Float64Array; // [H, W], T_final
+  lastRank: Int32Array; // [H, W] rank in `order` of the last Gaussian composited, -1 if none
+}
+
+/** Non-culled Gaussian indices sorted by camera depth ascending, ties by index (stable). */
+export function depthOrder(depths: ArrayLike<number>, keep: (i: number) => boolean, n: number): Int32Array {
+  const idx: number[] = [];
+  for (let i = 0; i < n; i++) if (keep(i)) idx.push(i);
+  idx.sort((a, b) => depths[a] - depths[b] || a - b);
+  return Int32Array.from(idx);
+}
+
+/** Alpha of a Gaussian with conic (a, b, c) and opacity o at offset (dx, dy) from its mean, before the clamp. */
+export function rawAlpha(o: number, a: number, b: number, c: number, dx: number, dy: number): number {
+  return o * Math.exp(-0.5 * (a * dx * dx + 2 * b * dx * dy + c * dy * dy));
+}
+
+export function rasterizeForwardState(splats: Splats, camera: Camera): ForwardState {
+  const { width, height } = camera;
+  const projection = projectForward(splats, camera);
+  const { means2d, conics, radii, depths } = projection;
+  const order = depthOrder(depths, (i) => radii[i * 2] > 0, splats.count);
+  const npix = width * height;
+  const T = new Float64Array(npix).fill(1);
+  const acc = new Float64Array(npix * 3);
+  const lastRank = new Int32Array(npix).fill(-1);
+  const done = new Uint8Array(npix);
+  const { colors, opacities } = splats;
+
+  for (let rank = 0; rank < order.length; rank++) {
+    const g = order[rank];
+    const mx = means2d[g * 2];
+    const my = means2d[g * 2 + 1];
+    const a = conics[g * 3];
+    const b = conics[g * 3 + 1];
+    const c = conics[g * 3 + 2];
+    const o = opacities[g];
+    const cr = colors[g * 3];
+    const cg = colors[g * 3 + 1];
+    const cb = colors[g * 3 + 2];
+    const box = pixelRange(mx, my, radii[g * 2], radii[g * 2 + 1], width, height);
+    for (let py = box.y0; py <= box.y1; py++) {
+      const dy = py + 0.5 - my;
+      for (let px = box.x0; px <= box.x1; px++) {
+        const p = py * width + px;
+        if (done[p]) continue;
+        const alpha = Math.min(ALPHA_MAX, rawAlpha(o, a, b, c, px + 0.5 - mx, dy));
+        if (alpha < ALPHA_THRESHOLD) continue;
+        const t = T[p];
+        const next = t * (1 - alpha);
+        if (next <= T_STOP) {
+          done[p] = 1;
+          continue;
+        }
+        const wgt = alpha * t;
+        acc[p * 3] += cr * wgt;
+        acc[p * 3 + 1] += cg * wgt;
+        acc[p * 3 + 2] += cb * wgt;
+        T[p] = next;
+        lastRank[p] = rank;
+      }
+    }
+  }
+  return finish(width, height, projection, order, acc, T, lastRank);
+}
+
+export function rasterizeForward(splats: Splats, camera: Camera): RenderOutput {
+  return toOutput(rasterizeForwardState(splats, camera));
+}
+
+/**
+ * The literal definition: for every pixel, every Gaussian in front of the near plane with a
+ * valid 2D covariance, in depth order, with no boxes. Slow; used to prove rasterizeForward exact.
+ */
+export function rasterizeForwardDense(splats: Splats, camera: Camera): RenderOutput {
+  const { width, height } = camera;
+  const cam = cameraMath(camera);
+  const n = splats.count;
+  const proj = new Array(n).fill(null).map((_, i) => projectGaussian(splats, i, cam));
+  const depths = proj.map((p) => (p ? p.tc[2] : 0));
+  const order = depthOrder(depths, (i) => proj[i] !== null, n);
+  const acc = new Float64Array(width * height * 3);
+  const T = new Float64Array(width * height).fill(1);
+  for (let py = 0; py < height; py++) {
+    for (let px = 0; px < width; px++) {
+      const p = py * width + px;
+      let t = 1;
+      for (let rank = 0; rank < order.length; rank++) {
+        const g = order[rank];
+        const pg = proj[g];
+        if (!pg) continue;
+        const [a, b, c] = pg.conic;
+        const dx = px + 0.5 - pg.mean2d[0];
+        const dy = py + 0.5 - pg.mean2d[1];
+        const alpha = Math.min(ALPHA_MAX, rawAlpha(splats.opacities[g], a, b, c, dx, dy));
+        if (alpha < ALPHA_THRESHOLD) continue;
+        const next = t * (1 - alpha);
+        if (next <= T_STOP) break;
+        const wgt = alpha * t;
+        for (let k = 0; k < 3; k++) acc[p * 3 + k] += splats.colors[g * 3 + k] * wgt;
+        t = next;
+      }
+      T[p] = t;
+    }
+  }
+  const out = finish(width, height, projectForward(splats, camera), new Int32Array(0), acc, T, new Int32Array(0));
+  return toOutput(out);
+}
+
+function finish(
+  width: number,
+  height: number,
+  projection: Projection,
+  order: Int32Array,
+  acc: Float64Array,
+  T: Float64Array,
+  lastRank: Int32Array,
+): ForwardState {
+  const npix = width * height;
+  const rgb = new Float64Array(npix * 3);
+  const alpha = new Float64Array(npix);
+  for (let p = 0; p < npix; p++) {
+    for (let k = 0; k < 3; k++) rgb[p * 3 + k] = acc[p * 3 + k] + T[p] * BACKGROUND;
+    alpha[p] = 1 - T[p];
+  }
+  return { width, height, projection, order, rgb, alpha, transmittance: T, lastRank };
+}
+
+function toOutput(s: ForwardState): RenderOutput {
+  return { width: s.width, height: s.height, rgb: Float32Array.from(s.rgb), alpha: Float32Array.from(s.alpha) };
+}
