@@ -55,7 +55,15 @@ export default tseslint.config(
     files: ['src/preload/**/*.ts'],
     rules: {
       '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports' }],
-      ...restrict([pattern(['**/main/**', '**/renderer/**', 'vue', 'three', 'webgpu'], 'src/preload is minimal: electron and type-only shared imports.')]),
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            pattern(['**/main/**', '**/renderer/**', 'vue', 'pinia', 'three', 'webgpu', 'ws'], 'src/preload is minimal: electron and type-only shared imports.'),
+            { group: ['**/shared/**'], allowTypeImports: true, message: 'src/preload may import shared types only (import type).' },
+          ],
+        },
+      ],
     },
   },
   {

@@ -1,0 +1,41 @@
+// Tiny argument parser for subcommands: `--name value`, `--flag`, and positionals.
+// Invariant: unknown options are errors (a typo never silently changes behaviour).
+import { CliError } from './command';
+
+export interface ParsedArgs {
+  options: Map<string, string | true>;
+  positionals: string[];
+}
+
+export function parseArgs(argv: string[], spec: { values?: string[]; flags?: string[] }): ParsedArgs {
+  const values = new Set(spec.values ?? []);
+  const flags = new Set(spec.flags ?? []);
+  const options = new Map<string, string | true>();
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith('--')) {
+      positionals.push(arg);
+      continue;
+    }
+    const [name, inline] = arg.slice(2).split(/=(.*)/s, 2);
+    if (flags.has(name)) options.set(name, true);
+    else if (values.has(name)) {
+      const value = inline ?? argv[++i];
+      if (value === undefined) throw new CliError(`--${name} needs a value`);
+      options.set(name, value);
+    } else throw new CliError(`unknown option --${name}`);
+  }
+  return { options, positionals };
+}
+
+export function stringOption(args: ParsedArgs, name: string): string | undefined {
+  const value = args.options.get(name);
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function requireOption(args: ParsedArgs, name: string): string {
+  const value = stringOption(args, name);
+  if (value === undefined) throw new CliError(`--${name} is required`);
+  return value;
+}

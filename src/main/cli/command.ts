@@ -1,0 +1,16 @@
+// The shape of one `splatlab` subcommand. Each command lives in its own file under commands/ and
+// is listed (with its one-line summary, loaded lazily) in commands/index.ts; the dispatcher in
+// main.ts handles --help for all of them.
+export interface CliIO {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+export interface CliCommand {
+  name: string;
+  usage: string; // full help text for `splatlab <name> --help`
+  run(argv: string[], io: CliIO): Promise<number>; // exit status
+}
+
+/** A user error: printed as one line, exit status 1, never a stack trace. */
+export class CliError extends Error {}

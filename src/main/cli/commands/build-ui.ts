@@ -1,0 +1,31 @@
+// `splatlab build-ui`: builds main, preload and renderer into out/ with electron-vite.
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { packageRoot } from '../../app/paths';
+import { CliError, type CliCommand, type CliIO } from '../command';
+
+export async function buildUi(io: CliIO): Promise<void> {
+  const require = createRequire(import.meta.url);
+  const cli = require.resolve('electron-vite/bin/electron-vite.js');
+  const code = await new Promise<number>((resolve) => {
+    const child = spawn(process.execPath, [cli, 'build'], { cwd: packageRoot(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let log = '';
+    child.stdout.on('data', (d: Buffer) => (log += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (log += d.toString()));
+    child.on('close', (status) => {
+      if (status !== 0) io.err(log.trim());
+      resolve(status ?? 1);
+    });
+  });
+  if (code !== 0) throw new CliError('building the UI failed (see the log above)');
+}
+
+export const command: CliCommand = {
+  name: 'build-ui',
+  usage: 'splatlab build-ui\n\nRuns electron-vite build. `serve` and `npm start` run it when out/ is missing.',
+  async run(_argv, io) {
+    await buildUi(io);
+    io.out('UI built into out/.');
+    return 0;
+  },
+};

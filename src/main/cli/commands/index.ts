@@ -1,0 +1,15 @@
+// Every `splatlab` subcommand with its one-line summary, in the order `--help` lists them.
+// Commands load lazily so `--help` and light commands never pay for Dawn or the rasterizer.
+import type { CliCommand } from '../command';
+
+export interface CommandEntry {
+  summary: string;
+  load: () => Promise<CliCommand>;
+}
+
+export const COMMANDS: Record<string, CommandEntry> = {
+  start: { summary: 'open the lab (Electron window, or the browser UI when no window can open)', load: async () => (await import('./start')).command },
+  serve: { summary: 'serve the lab UI on a loopback URL (browser mode)', load: async () => (await import('./serve')).command },
+  doctor: { summary: 'report Node, the GPU path, Electron, data folders and tasks found', load: async () => (await import('./doctor')).command },
+  'build-ui': { summary: 'build the Electron main, preload and renderer bundles into out/', load: async () => (await import('./build-ui')).command },
+};

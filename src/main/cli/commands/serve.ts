@@ -1,0 +1,40 @@
+// `splatlab serve`: the lab's UI on a loopback URL with LabApi over an authenticated WebSocket.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createLab } from '../../app/context';
+import { uiRoot } from '../../app/paths';
+import { startServer } from '../../transport/ws';
+import { parseArgs, stringOption } from '../args';
+import { CliError, type CliCommand } from '../command';
+import { buildUi } from './build-ui';
+
+export const command: CliCommand = {
+  name: 'serve',
+  usage: `splatlab serve [--port N] [--tasks DIR] [--device gpu|cpu]
+
+Serves the lab's UI at http://127.0.0.1:PORT/?token=... and LabApi over a WebSocket at /lab.
+Only loopback connections holding the printed session token are accepted. Builds the UI first
+if it has not been built. Stop with Ctrl+C.`,
+  async run(argv, io) {
+    const args = parseArgs(argv, { values: ['port', 'tasks', 'device'] });
+    const port = Number(stringOption(args, 'port') ?? 0);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('--port must be an integer 0..65535');
+    const device = stringOption(args, 'device') ?? 'gpu';
+    if (device !== 'gpu' && device !== 'cpu') throw new CliError("--device must be 'gpu' or 'cpu'");
+    if (!existsSync(join(uiRoot(), 'index.html'))) {
+      io.out('Building the UI (first run)...');
+      await buildUi(io);
+    }
+    const services = await createLab({ transport: 'ws', tasksDir: stringOption(args, 'tasks'), forceCpu: device === 'cpu' });
+    const server = await startServer(services, { port, uiRoot: uiRoot() });
+    const info = await services.handlers['app.info']({});
+    io.out(info.gpu.summary);
+    io.out(`SplatLab is serving at ${server.url}`);
+    await new Promise<void>((resolve) => {
+      const stop = () => void server.close().then(resolve);
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    return 0;
+  },
+};

@@ -1,0 +1,39 @@
+// `splatlab start` (what `npm start` runs): opens the Electron window where the binary and a
+// display exist; otherwise says why and serves the same UI on a loopback URL.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../../app/paths';
+import { displayAvailable, ensureElectron } from '../../app/electron-binary';
+import type { CliCommand } from '../command';
+import { buildUi } from './build-ui';
+import { command as serve } from './serve';
+
+export const command: CliCommand = {
+  name: 'start',
+  usage: `splatlab start [--serve] [serve options]
+
+Opens the SplatLab window. Where the Electron binary or a display is missing it prints why and
+runs \`splatlab serve\`, printing the URL to open in a browser. --serve skips the window.`,
+  async run(argv, io) {
+    const forceServe = argv.includes('--serve');
+    const rest = argv.filter((a) => a !== '--serve');
+    if (!existsSync(join(packageRoot(), 'out', 'main', 'index.js'))) {
+      io.out('Building the app (first run)...');
+      await buildUi(io);
+    }
+    if (!forceServe) {
+      const probe = displayAvailable() ? ensureElectron(io.out) : { binary: null, reason: 'no display (DISPLAY/WAYLAND_DISPLAY unset)' };
+      if (probe.binary) return launchElectron(probe.binary);
+      io.out(`Not opening the desktop window: ${probe.reason}. Serving the same UI in browser mode instead.`);
+    }
+    return serve.run(rest, io);
+  },
+};
+
+function launchElectron(binary: string): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(binary, [packageRoot()], { stdio: 'inherit' });
+    child.on('close', (code) => resolve(code ?? 0));
+  });
+}

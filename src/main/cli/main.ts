@@ -1,0 +1,47 @@
+// `splatlab` entry: dispatches to a subcommand, prints help, turns errors into one line.
+// Invariant: a user error exits 1 with one readable line and no stack trace.
+import { CliError, type CliIO } from './command';
+import { COMMANDS } from './commands/index';
+
+const io: CliIO = {
+  out: (line) => process.stdout.write(line + '\n'),
+  err: (line) => process.stderr.write(line + '\n'),
+};
+
+function help(): string {
+  const names = Object.keys(COMMANDS);
+  const width = Math.max(...names.map((n) => n.length));
+  return [
+    'splatlab: a lab for SplatBench-style spatial-reasoning benchmarks on 3D Gaussian splatting',
+    '',
+    'usage: splatlab <command> [options]      splatlab <command> --help',
+    '',
+    'commands:',
+    ...names.map((n) => `  ${n.padEnd(width)}  ${COMMANDS[n].summary}`),
+  ].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.out(help());
+    return name ? 0 : 1;
+  }
+  const entry = Object.prototype.hasOwnProperty.call(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!entry) {
+    io.err(`splatlab: unknown command '${name}' (see splatlab --help)`);
+    return 1;
+  }
+  const command = await entry.load();
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.out(command.usage);
+    return 0;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    io.err(`splatlab ${name}: ${error instanceof CliError ? '' : 'error: '}${message}`);
+    return 1;
+  }
+}

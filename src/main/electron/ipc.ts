@@ -1,0 +1,26 @@
+// Electron IPC transport: one `ipcMain.handle` per LabApi method on channel `lab:<method>`, and
+// events pushed on `lab:event`. Invariant: only frames from our own window are answered, and
+// every call goes through dispatchCall (schema checked), exactly like the WebSocket transport.
+import { ipcMain, type WebContents } from 'electron';
+import { labMethods } from '../../shared/api/lab';
+import { CHANNEL_PREFIX, MAX_MESSAGE_BYTES } from '../../shared/api/messages';
+import { dispatchCall } from '../services/dispatch';
+import type { LabServices } from '../services/lab';
+
+export function registerIpc(services: LabServices, isTrusted: (sender: WebContents) => boolean): () => void {
+  const channels = Object.keys(labMethods).map((method) => `${CHANNEL_PREFIX}${method}`);
+  for (const channel of channels) {
+    ipcMain.handle(channel, async (event, params: unknown) => {
+      if (!isTrusted(event.sender)) return { ok: false, code: 'unauthorized', message: 'untrusted sender' };
+      if (JSON.stringify(params ?? {}).length > MAX_MESSAGE_BYTES) return { ok: false, code: 'too_large', message: 'message too large' };
+      return dispatchCall(services.handlers, channel.slice(CHANNEL_PREFIX.length), params);
+    });
+  }
+  return () => channels.forEach((channel) => ipcMain.removeHandler(channel));
+}
+
+export function forwardEvents(services: LabServices, target: WebContents): () => void {
+  return services.events.subscribe((event, data) => {
+    if (!target.isDestroyed()) target.send(`${CHANNEL_PREFIX}event`, { event, data });
+  });
+}

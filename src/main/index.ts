@@ -1,0 +1,28 @@
+// Electron entry: the thin adapter that opens the hardened window and serves LabApi over IPC.
+// All behaviour lives in the services (tested in Node); this file only wires them to Electron.
+import { app, BrowserWindow } from 'electron';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createLab } from './app/context';
+import { forwardEvents, registerIpc } from './electron/ipc';
+import { createMainWindow } from './electron/window';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+app.enableSandbox();
+app.on('web-contents-created', (_event, contents) => {
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+});
+
+void app.whenReady().then(async () => {
+  const services = await createLab({ transport: 'ipc' });
+  const win = createMainWindow(join(here, '../renderer/index.html'), join(here, '../preload/index.cjs'));
+  registerIpc(services, (sender) => sender === win.webContents);
+  forwardEvents(services, win.webContents);
+  win.on('closed', () => app.quit());
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) app.relaunch();
+  });
+});
+
+app.on('window-all-closed', () => app.quit());

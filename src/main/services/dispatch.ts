@@ -1,0 +1,71 @@
+// Transport-independent LabApi dispatch: validates a call against the method table, runs its
+// handler, validates the result. Inputs: a method name and params (IPC) or raw JSON text (WS).
+// Invariant: unknown methods, malformed or oversized messages get an error envelope back and no
+// handler runs, so they change nothing.
+import { z } from 'zod';
+import { labMethods, isLabMethod, type LabMethod, type LabResult } from '../../shared/api/lab';
+import { MAX_MESSAGE_BYTES, RequestEnvelope, type LabErrorCode, type ResponseEnvelope } from '../../shared/api/messages';
+
+export type Handlers = {
+  [M in LabMethod]: (params: z.output<(typeof labMethods)[M]['params']>) => Promise<LabResult<M>>;
+};
+
+/** A failure a handler reports on purpose: its message goes to the caller as is. */
+export class LabFailure extends Error {
+  constructor(
+    message: string,
+    readonly code: LabErrorCode = 'failed',
+  ) {
+    super(message);
+  }
+}
+
+export type CallOutcome = { ok: true; result: unknown } | { ok: false; code: LabErrorCode; message: string };
+
+export async function dispatchCall(handlers: Handlers, method: string, params: unknown): Promise<CallOutcome> {
+  if (!isLabMethod(method)) return { ok: false, code: 'unknown_method', message: `unknown method '${method}'` };
+  const spec = labMethods[method];
+  const parsed = spec.params.safeParse(params ?? {});
+  if (!parsed.success) return { ok: false, code: 'bad_request', message: `${method}: ${describeIssues(parsed.error)}` };
+  try {
+    const handler = handlers[method] as (p: unknown) => Promise<unknown>;
+    const result = await handler(parsed.data);
+    const checked = spec.result.safeParse(result);
+    if (!checked.success) return { ok: false, code: 'failed', message: `${method}: internal result failed validation: ${describeIssues(checked.error)}` };
+    return { ok: true, result: checked.data };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, code: error instanceof LabFailure ? error.code : 'failed', message: `${method}: ${message}` };
+  }
+}
+
+/** Entry point for text transports: size check, JSON parse, envelope check, then dispatch. */
+export async function dispatchText(handlers: Handlers, text: string): Promise<ResponseEnvelope> {
+  const bytes = new TextEncoder().encode(text).byteLength;
+  if (bytes > MAX_MESSAGE_BYTES) return fail(null, 'too_large', `message of ${bytes} bytes exceeds the ${MAX_MESSAGE_BYTES}-byte limit`);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return fail(null, 'bad_request', 'message is not valid JSON');
+  }
+  const envelope = RequestEnvelope.safeParse(json);
+  if (!envelope.success) {
+    const id = typeof json === 'object' && json !== null && 'id' in json && Number.isInteger(json.id) ? (json.id as number) : null;
+    return fail(id, 'bad_request', `malformed request: ${describeIssues(envelope.error)}`);
+  }
+  const { id, method, params } = envelope.data;
+  const outcome = await dispatchCall(handlers, method, params);
+  return outcome.ok ? { id, ok: true, result: outcome.result } : fail(id, outcome.code, outcome.message);
+}
+
+function fail(id: number | null, code: LabErrorCode, message: string): ResponseEnvelope {
+  return { id, ok: false, error: { code, message } };
+}
+
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+    .join('; ');
+}

@@ -1,0 +1,34 @@
+// LabApi: the whole surface the UI (and agents, and tests) may call, as a table of zod schemas.
+// Inputs/outputs: per method, a params schema and a result schema; events are a separate table.
+// Invariant: every transport validates params with these schemas on arrival in main and the
+// client sees only results that passed the result schema. Adding a method = adding a row here
+// and a handler in src/main/services.
+import { z } from 'zod';
+import { AppInfo, Empty } from './schemas';
+import { TaskSummarySchema } from '../task/schema';
+
+export const labMethods = {
+  'app.info': { params: Empty, result: AppInfo, doc: 'Version, transport and the live GPU path.' },
+  'tasks.list': { params: Empty, result: z.array(TaskSummarySchema), doc: 'Public summaries of the tasks in the tasks folder.' },
+} as const;
+
+export type LabMethod = keyof typeof labMethods;
+export type LabParams<M extends LabMethod> = z.input<(typeof labMethods)[M]['params']>;
+export type LabResult<M extends LabMethod> = z.output<(typeof labMethods)[M]['result']>;
+
+export const labEvents = {
+  progress: z.strictObject({ task: z.string(), done: z.number(), total: z.number(), message: z.string() }),
+} as const;
+
+export type LabEvent = keyof typeof labEvents;
+export type LabEventData<E extends LabEvent> = z.output<(typeof labEvents)[E]>;
+
+export function isLabMethod(name: string): name is LabMethod {
+  return Object.prototype.hasOwnProperty.call(labMethods, name);
+}
+
+/** What the renderer holds: one object, whichever transport is underneath. */
+export interface LabApi {
+  call<M extends LabMethod>(method: M, params: LabParams<M>): Promise<LabResult<M>>;
+  on<E extends LabEvent>(event: E, listener: (data: LabEventData<E>) => void): () => void;
+}

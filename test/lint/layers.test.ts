@@ -1,0 +1,38 @@
+// The layer table of DESIGN.md section 1 is enforced by eslint: each forbidden import, placed in
+// a file of the wrong layer, must produce a no-restricted-imports error; allowed ones must not.
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const eslint = new ESLint({ cwd: process.cwd() });
+
+async function restrictedImportErrors(filePath: string, code: string): Promise<number> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result.messages.filter((m) => m.ruleId === 'no-restricted-imports').length;
+}
+
+describe('layer rules', () => {
+  const violations: [string, string][] = [
+    ['src/shared/probe.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n"],
+    ['src/shared/probe.ts', "import { ref } from 'vue';\nexport const x = ref;\n"],
+    ['src/shared/probe.ts', "import { create } from 'webgpu';\nexport const x = create;\n"],
+    ['src/shared/probe.ts', "import { startServer } from '../main/transport/ws';\nexport const x = startServer;\n"],
+    ['src/renderer/probe.ts', "import { ipcRenderer } from 'electron';\nexport const x = ipcRenderer;\n"],
+    ['src/renderer/probe.ts', "import path from 'path';\nexport const x = path;\n"],
+    ['src/renderer/probe.ts', "import { createLab } from '../main/app/context';\nexport const x = createLab;\n"],
+    ['src/main/probe.ts', "import App from '../renderer/App.vue';\nexport const x = App;\n"],
+    ['src/preload/probe.ts', "import { labMethods } from '../shared/api/lab';\nexport const x = labMethods;\n"],
+  ];
+  it.each(violations)('rejects a forbidden import in %s: %s', async (file, code) => {
+    expect(await restrictedImportErrors(file, code)).toBeGreaterThan(0);
+  });
+
+  const allowed: [string, string][] = [
+    ['src/shared/probe.ts', "import { z } from 'zod';\nexport const x = z;\n"],
+    ['src/renderer/probe.ts', "import { labMethods } from '../shared/api/lab';\nexport const x = labMethods;\n"],
+    ['src/main/probe.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n"],
+    ['src/preload/probe.ts', "import type { LabBridge } from '../shared/api/bridge';\nexport type X = LabBridge;\n"],
+  ];
+  it.each(allowed)('accepts an allowed import in %s: %s', async (file, code) => {
+    expect(await restrictedImportErrors(file, code)).toBe(0);
+  });
+});

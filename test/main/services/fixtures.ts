@@ -1,0 +1,13 @@
+// Test fixtures: LabServices over a fake task lister and the CPU GPU-context, no Dawn involved.
+import { createLabServices, type LabServices } from '../../../src/main/services/lab';
+import type { TaskSummary } from '../../../src/shared/task/schema';
+
+export function fakeServices(tasks: TaskSummary[] = []): LabServices {
+  return createLabServices({
+    gpu: { device: null, status: { path: 'cpu', vendor: '', architecture: '', description: 'CPU reference', summary: 'test' } },
+    tasksDir: '/tmp/tasks',
+    version: '0.0.0-test',
+    transport: 'direct',
+    listTasks: async () => tasks,
+  });
+}
