@@ -1,0 +1,91 @@
+// Loads LPIPS (AlexNet, v0.1) weights from a folder of raw float32 LE files plus manifest.json
+// (DESIGN.md section 4). Folder: the `dir` option, else $SPLATLAB_LPIPS_DIR, else
+// ../shared/data/lpips-alex beside the repo root. Output: typed LpipsWeights.
+// Invariant: every file's sha256, byte size and shape is checked before use; each failure is
+// one LpipsWeightsError line naming the file and saying how to get the weights.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { repoRoot } from '../io/data-dir';
+import { LPIPS_TENSOR_SHAPES, lpipsWeightsFromTensors, type LpipsWeights, type NamedTensor } from '../../shared/metrics/lpips-weights';
+
+export class LpipsWeightsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LpipsWeightsError';
+  }
+}
+
+export const FETCH_HINT = 'run `node --import tsx src/main/lpips/fetch.ts <folder>` (needs internet) to download and convert them';
+
+export const ManifestEntry = z.object({
+  file: z.string().regex(/^[\w.-]+$/),
+  shape: z.array(z.number().int().nonnegative()),
+  dtype: z.literal('float32-le'),
+  layout: z.string().optional(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type ManifestEntry = z.infer<typeof ManifestEntry>;
+
+/** Folder to load from: option, else $SPLATLAB_LPIPS_DIR, else the default when it exists; null if none. */
+export function resolveLpipsDir(dir?: string, env: NodeJS.ProcessEnv = process.env): string | null {
+  if (dir) return resolve(dir);
+  if (env.SPLATLAB_LPIPS_DIR) return resolve(env.SPLATLAB_LPIPS_DIR);
+  const fallback = resolve(repoRoot(), '..', 'shared', 'data', 'lpips-alex');
+  return existsSync(fallback) ? fallback : null;
+}
+
+export function sha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+function readManifest(dir: string): Record<string, ManifestEntry> {
+  const path = join(dir, 'manifest.json');
+  if (!existsSync(path)) throw new LpipsWeightsError(`LPIPS weights: ${path} is missing; ${FETCH_HINT}`);
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new LpipsWeightsError(`LPIPS weights: ${path} is not valid JSON (${(err as Error).message})`);
+  }
+  if (typeof json !== 'object' || json === null) throw new LpipsWeightsError(`LPIPS weights: ${path} is not a JSON object`);
+  const entries: Record<string, ManifestEntry> = {};
+  for (const name of Object.keys(LPIPS_TENSOR_SHAPES)) {
+    const raw = (json as Record<string, unknown>)[name];
+    if (raw === undefined) throw new LpipsWeightsError(`LPIPS weights: ${path} has no entry for ${name}`);
+    const parsed = ManifestEntry.safeParse(raw);
+    if (!parsed.success) throw new LpipsWeightsError(`LPIPS weights: ${path} entry ${name} is malformed (${parsed.error.issues[0].message})`);
+    entries[name] = parsed.data;
+  }
+  return entries;
+}
+
+/** Loads and verifies the weights; throws LpipsWeightsError (one line) when they are unusable. */
+export function loadLpipsWeights(options: { dir?: string; env?: NodeJS.ProcessEnv } = {}): LpipsWeights {
+  const dir = resolveLpipsDir(options.dir, options.env);
+  if (!dir) throw new LpipsWeightsError(`LPIPS weights not found (set SPLATLAB_LPIPS_DIR or pass a folder); ${FETCH_HINT}`);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new LpipsWeightsError(`LPIPS weights folder ${dir} does not exist; ${FETCH_HINT}`);
+  const manifest = readManifest(dir);
+  const tensors: Record<string, NamedTensor> = {};
+  for (const [name, entry] of Object.entries(manifest)) {
+    const path = join(dir, entry.file);
+    if (!existsSync(path)) throw new LpipsWeightsError(`LPIPS weights: ${path} (${name}) is missing; ${FETCH_HINT}`);
+    const bytes = readFileSync(path);
+    const count = entry.shape.reduce((p, v) => p * v, 1);
+    if (bytes.length !== count * 4) {
+      throw new LpipsWeightsError(`LPIPS weights: ${path} has ${bytes.length} bytes, expected ${count * 4} for shape [${entry.shape.join(', ')}]`);
+    }
+    if (sha256(bytes) !== entry.sha256) throw new LpipsWeightsError(`LPIPS weights: ${path} fails its sha256 check (corrupt or wrong file); ${FETCH_HINT}`);
+    // Copy into an aligned buffer and read little-endian regardless of host order.
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const data = new Float32Array(count);
+    for (let i = 0; i < count; i++) data[i] = view.getFloat32(i * 4, true);
+    tensors[name] = { shape: entry.shape, data };
+  }
+  try {
+    return lpipsWeightsFromTensors(tensors);
+  } catch (err) {
+    throw new LpipsWeightsError(`${(err as Error).message} (in ${dir})`);
+  }
+}
