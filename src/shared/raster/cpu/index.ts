@@ -21,3 +21,5 @@ export {
   pixelRange,
   type CameraMath,
 } from './camera_math';
+export { rasterizeBackward, rasterizeBackwardPixels, type ProjectionGrads } from './rasterize_backward';
+export { projectBackward, type ProjectBackwardGrads } from './project_backward';

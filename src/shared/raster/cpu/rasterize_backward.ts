@@ -1,0 +1,115 @@
+// Backward of the compositing stage: image gradients -> per-Gaussian 2D gradients, float64;
+// rasterizeBackward chains it with project_backward into the full SplatGrads.
+// Inputs: Splats, Camera (or the ForwardState of the same scene and camera), upstream ImageGrads
+// (v_rgb [H, W, 3], optional v_alpha [H, W] on coverage). Output: ProjectionGrads / SplatGrads.
+// Invariant: each pixel replays exactly the Gaussians the forward pass composited (ranks up to
+// lastRank with alpha >= 1/255), back to front; a Gaussian whose alpha hit the 0.99 clamp passes
+// no gradient to its opacity, conic or mean at that pixel (the clamp is flat there).
+import type { Splats } from '../../scene/splats';
+import type { Camera, ImageGrads, SplatGrads } from '../types';
+import { ALPHA_MAX, ALPHA_THRESHOLD, pixelRange } from './camera_math';
+import { BACKGROUND, rasterizeForwardState, type ForwardState } from './rasterize_forward';
+import { projectBackward } from './project_backward';
+
+/** Gradients with respect to the projection stage's outputs and the per-Gaussian appearance. */
+export interface ProjectionGrads {
+  v_means2d: Float64Array; // [N, 2] pixel coordinates
+  v_conics: Float64Array; // [N, 3] (a, b, c) of [[a, b], [b, c]], b counted once
+  v_colors: Float64Array; // [N, 3]
+  v_opacities: Float64Array; // [N]
+}
+
+export function rasterizeBackwardPixels(splats: Splats, state: ForwardState, grads: ImageGrads): ProjectionGrads {
+  const n = splats.count;
+  const { width, height, order, lastRank, transmittance } = state;
+  const { means2d, conics, radii } = state.projection;
+  const { colors, opacities } = splats;
+  const { v_rgb, v_alpha } = grads;
+  const out: ProjectionGrads = {
+    v_means2d: new Float64Array(n * 2),
+    v_conics: new Float64Array(n * 3),
+    v_colors: new Float64Array(n * 3),
+    v_opacities: new Float64Array(n),
+  };
+  const npix = width * height;
+  // Per pixel while walking back to front: T = transmittance in front of the current Gaussian
+  // (starts at T_final), S = colour accumulated behind it including the background.
+  const T = Float64Array.from(transmittance);
+  const S = new Float64Array(npix * 3);
+  for (let p = 0; p < npix; p++) for (let k = 0; k < 3; k++) S[p * 3 + k] = transmittance[p] * BACKGROUND;
+
+  for (let rank = order.length - 1; rank >= 0; rank--) {
+    const g = order[rank];
+    const mx = means2d[g * 2];
+    const my = means2d[g * 2 + 1];
+    const a = conics[g * 3];
+    const b = conics[g * 3 + 1];
+    const c = conics[g * 3 + 2];
+    const o = opacities[g];
+    const col = [colors[g * 3], colors[g * 3 + 1], colors[g * 3 + 2]];
+    const box = pixelRange(mx, my, radii[g * 2], radii[g * 2 + 1], width, height);
+    let vmx = 0;
+    let vmy = 0;
+    let va = 0;
+    let vb = 0;
+    let vc = 0;
+    let vo = 0;
+    for (let py = box.y0; py <= box.y1; py++) {
+      const dy = py + 0.5 - my;
+      for (let px = box.x0; px <= box.x1; px++) {
+        const p = py * width + px;
+        if (rank > lastRank[p]) continue;
+        const dx = px + 0.5 - mx;
+        const vis = Math.exp(-0.5 * (a * dx * dx + 2 * b * dx * dy + c * dy * dy));
+        const raw = o * vis;
+        const alpha = Math.min(ALPHA_MAX, raw);
+        if (alpha < ALPHA_THRESHOLD) continue;
+        const ra = 1 / (1 - alpha);
+        const t = T[p] * ra; // transmittance in front of g
+        T[p] = t;
+        let gAlpha = 0;
+        for (let k = 0; k < 3; k++) {
+          const up = v_rgb[p * 3 + k];
+          gAlpha += up * (col[k] * t - S[p * 3 + k] * ra);
+          out.v_colors[g * 3 + k] += alpha * t * up;
+          S[p * 3 + k] += col[k] * alpha * t;
+        }
+        if (v_alpha) gAlpha += v_alpha[p] * transmittance[p] * ra;
+        if (raw > ALPHA_MAX) continue;
+        vo += vis * gAlpha;
+        const gq = -0.5 * alpha * gAlpha; // dL/dq with q = d^T conic d
+        va += gq * dx * dx;
+        vb += gq * 2 * dx * dy;
+        vc += gq * dy * dy;
+        // d = pixel - mean, so dq/dmean = -2 conic d.
+        vmx -= gq * 2 * (a * dx + b * dy);
+        vmy -= gq * 2 * (b * dx + c * dy);
+      }
+    }
+    out.v_means2d[g * 2] += vmx;
+    out.v_means2d[g * 2 + 1] += vmy;
+    out.v_conics[g * 3] += va;
+    out.v_conics[g * 3 + 1] += vb;
+    out.v_conics[g * 3 + 2] += vc;
+    out.v_opacities[g] += vo;
+  }
+  return out;
+}
+
+/**
+ * Gradients of a loss with respect to every Gaussian parameter (the exact derivative of
+ * rasterizeForward away from its discontinuities: the 1/255 threshold and the 1e-4 stop).
+ * Pass the ForwardState of the same scene and camera to skip recomputing it.
+ */
+export function rasterizeBackward(splats: Splats, camera: Camera, grads: ImageGrads, state?: ForwardState): SplatGrads {
+  const forward = state ?? rasterizeForwardState(splats, camera);
+  const g2d = rasterizeBackwardPixels(splats, forward, grads);
+  const g3d = projectBackward(splats, camera, forward.projection, g2d.v_means2d, g2d.v_conics);
+  return {
+    v_means: g3d.v_means,
+    v_scales: g3d.v_scales,
+    v_quats: g3d.v_quats,
+    v_colors: g2d.v_colors,
+    v_opacities: g2d.v_opacities,
+  };
+}
