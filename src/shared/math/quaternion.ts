@@ -91,9 +91,10 @@ export function quatToEuler(q: Readonly<Quat>): Vec3 {
   const m = quatToMat3(q);
   // For R = Rz Ry Rx: R[2][0] = -sin(y), R[2][1] = cos(y) sin(x), R[2][2] = cos(y) cos(x),
   // R[1][0] = sin(z) cos(y), R[0][0] = cos(z) cos(y).
-  const sy = Math.max(-1, Math.min(1, -m[6]));
-  const y = Math.asin(sy);
-  if (Math.abs(sy) < 1 - 1e-12) {
+  // y from atan2 rather than asin(-R[2][0]) stays accurate near +-90 deg.
+  const cosY = Math.hypot(m[0], m[3]);
+  const y = Math.atan2(-m[6], cosY);
+  if (cosY > 1e-9) {
     return [Math.atan2(m[7], m[8]) / DEG, y / DEG, Math.atan2(m[3], m[0]) / DEG];
   }
   // Gimbal lock: only x - z (or x + z) is determined; put it all in z.
