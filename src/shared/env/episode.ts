@@ -1,0 +1,230 @@
+// The pure episode: budgets, validation order and the end of the episode in one place, with no
+// rendering (Gymnasium spirit). Main wraps it, fulfils the image requests and grades.
+// Inputs: a task's public config and start scene; one {tool, args} call per step.
+// Outputs: StepResult (body text, footer, optional image request, done). Invariants: every
+// accepted call costs exactly one call (and a render tool with valid arguments one render);
+// a rejected call never changes the scene; calls after the end cost nothing and change nothing;
+// the episode ends on submit or when the last call has been spent.
+import type { TaskKind } from '../task/schema';
+import { budgetFooter, withFooter, type BudgetState } from './format';
+import { formatIssues } from './issues';
+import { addGaussians, deleteGaussians, editGaussians, transformGroup, type EditOutcome } from './ops-edit';
+import { describeGroups, describeView, listGaussians, resolveGroups, resolveViews, type ViewInfo } from './ops-inspect';
+import { cloneRecord, type GaussianRecord } from './scene';
+import { isToolName, TOOL_NAMES, TOOL_SCHEMAS, type ToolArgs, type ToolName } from './tools';
+
+export interface EpisodeConfig {
+  kind: TaskKind;
+  maxGaussians: number;
+  maxToolCalls: number;
+  maxRenders: number;
+  referenceViews: readonly ViewInfo[];
+}
+
+/** What main must draw for an image tool (indices refer to config.referenceViews). */
+export type ImageRequest =
+  | { kind: 'references'; views: number[] }
+  | { kind: 'views'; views: number[]; groups?: string[] }
+  | { kind: 'angle'; azimuth: number; elevation: number; groups?: string[] };
+
+export type EndReason = 'submit' | 'auto';
+
+export interface StepResult {
+  tool: string;
+  /** False only for a call refused after the end (it cost nothing). */
+  charged: boolean;
+  /** The call was valid and did what it asked. */
+  ok: boolean;
+  changed: boolean;
+  done: boolean;
+  endReason?: EndReason;
+  /** Result text without the footer; main puts an image tool's text in front of it. */
+  body: string;
+  footer: string;
+  image?: ImageRequest;
+}
+
+export interface ToolCall {
+  tool: unknown;
+  args?: unknown;
+}
+
+const VERB: Partial<Record<ToolName, string>> = {
+  add_gaussians: 'added',
+  edit_gaussians: 'edited',
+  delete_gaussians: 'deleted',
+  transform_group: 'transformed',
+  view_references: 'shown',
+  render_views: 'rendered',
+  render_angle: 'rendered',
+};
+
+const AUTO_SUBMIT = 'That was the last call: the scene was submitted automatically.';
+
+type Handled = { ok: true; text: string; records?: GaussianRecord[]; nextId?: number; image?: ImageRequest; submit?: boolean } | { ok: false; error: string };
+
+export class Episode {
+  private scene: GaussianRecord[];
+  private idCounter: number;
+  private callsUsed = 0;
+  private rendersUsed = 0;
+  private ended: EndReason | null = null;
+
+  constructor(readonly config: EpisodeConfig, init: readonly GaussianRecord[] | null = null) {
+    this.scene = (init ?? []).map(cloneRecord).sort((a, b) => a.id - b.id);
+    this.idCounter = this.scene.length ? this.scene[this.scene.length - 1].id + 1 : 0;
+  }
+
+  get done(): boolean {
+    return this.ended !== null;
+  }
+
+  get endReason(): EndReason | null {
+    return this.ended;
+  }
+
+  get nextId(): number {
+    return this.idCounter;
+  }
+
+  get usage(): { calls: number; renders: number } {
+    return { calls: this.callsUsed, renders: this.rendersUsed };
+  }
+
+  records(): readonly GaussianRecord[] {
+    return this.scene;
+  }
+
+  budgets(): BudgetState {
+    return {
+      gaussians: this.scene.length,
+      maxGaussians: this.config.maxGaussians,
+      callsLeft: this.config.maxToolCalls - this.callsUsed,
+      rendersLeft: this.config.maxRenders - this.rendersUsed,
+    };
+  }
+
+  footer(): string {
+    return budgetFooter(this.budgets());
+  }
+
+  /** The first observation text (shown with the reference sheet), footer included. */
+  firstObservation(): string {
+    const c = this.config;
+    const views = `Reference views: ${c.referenceViews.map(describeView).join(', ')}. The image shows all reference views.`;
+    const budget = `Budget: at most ${c.maxGaussians} Gaussians, ${c.maxToolCalls} tool call${c.maxToolCalls === 1 ? '' : 's'}, ${c.maxRenders} render${c.maxRenders === 1 ? '' : 's'}.`;
+    return withFooter(`${views} ${budget} ${startText(c, this.scene)}`, this.budgets());
+  }
+
+  step(call: ToolCall): StepResult {
+    const tool = typeof call?.tool === 'string' ? call.tool : `<${typeof call?.tool}>`;
+    if (this.ended) {
+      return { tool, charged: false, ok: false, changed: false, done: true, endReason: this.ended, body: 'ERROR: the episode is over; no further calls are accepted.', footer: this.footer() };
+    }
+    this.callsUsed += 1;
+    const handled = this.handle(call);
+    let changed = false;
+    if (handled.ok && handled.records) {
+      this.scene = handled.records;
+      this.idCounter = handled.nextId ?? this.idCounter;
+      changed = true;
+    }
+    if (handled.ok && (handled.image?.kind === 'views' || handled.image?.kind === 'angle')) this.rendersUsed += 1;
+    let body = handled.ok ? handled.text : handled.error;
+    if (handled.ok && handled.submit) this.ended = 'submit';
+    else if (this.callsUsed >= this.config.maxToolCalls) {
+      this.ended = 'auto';
+      body = body ? `${body}\n${AUTO_SUBMIT}` : AUTO_SUBMIT;
+    }
+    return {
+      tool,
+      charged: true,
+      ok: handled.ok,
+      changed,
+      done: this.ended !== null,
+      ...(this.ended ? { endReason: this.ended } : {}),
+      body,
+      footer: this.footer(),
+      ...(handled.ok && handled.image ? { image: handled.image } : {}),
+    };
+  }
+
+  private handle(call: ToolCall): Handled {
+    if (!isToolName(call?.tool)) {
+      return { ok: false, error: `ERROR: unknown tool ${typeof call?.tool === 'string' ? `'${call.tool.slice(0, 40)}'` : 'name'} (tools: ${TOOL_NAMES.join(', ')})` };
+    }
+    const tool = call.tool;
+    const raw = call.args === undefined || call.args === null ? {} : call.args;
+    const parsed = TOOL_SCHEMAS[tool].safeParse(typeof raw === 'string' && raw.trim() === '' ? {} : parseJsonArgs(raw));
+    const verb = VERB[tool];
+    const lead = verb ? `ERROR: nothing was ${verb}.` : 'ERROR: invalid arguments.';
+    if (!parsed.success) return { ok: false, error: `${lead} ${formatIssues(parsed.error.issues, raw)}` };
+    if ((tool === 'render_views' || tool === 'render_angle') && this.rendersUsed >= this.config.maxRenders) {
+      return { ok: false, error: `ERROR: nothing was rendered. No renders left (all ${this.config.maxRenders} used).` };
+    }
+    const edit = (o: EditOutcome): Handled => (o.ok ? { ok: true, text: o.text, records: o.records, nextId: o.nextId } : { ok: false, error: o.error });
+    const a = parsed.data as Record<string, unknown>;
+    const views = this.config.referenceViews;
+    switch (tool) {
+      case 'add_gaussians':
+        return edit(addGaussians(this.scene, this.idCounter, this.config.maxGaussians, parsed.data as ToolArgs<'add_gaussians'>));
+      case 'edit_gaussians':
+        return edit(editGaussians(this.scene, this.idCounter, parsed.data as ToolArgs<'edit_gaussians'>));
+      case 'delete_gaussians':
+        return edit(deleteGaussians(this.scene, this.idCounter, parsed.data as ToolArgs<'delete_gaussians'>));
+      case 'transform_group':
+        return edit(transformGroup(this.scene, this.idCounter, parsed.data as ToolArgs<'transform_group'>));
+      case 'list_gaussians': {
+        const r = listGaussians(this.scene, a.group as string | undefined);
+        return r.ok ? { ok: true, text: r.text } : { ok: false, error: r.error };
+      }
+      case 'describe_groups':
+        return { ok: true, text: describeGroups(this.scene) };
+      case 'view_references': {
+        const v = resolveViews(a.views as (number | string)[] | undefined, views);
+        if (!v.ok) return { ok: false, error: `${lead} ${v.error}` };
+        return { ok: true, text: `Reference views: ${v.indices.map((i) => describeView(views[i])).join(', ')}.`, image: { kind: 'references', views: v.indices } };
+      }
+      case 'render_views': {
+        const v = resolveViews(a.views as (number | string)[] | undefined, views);
+        if (!v.ok) return { ok: false, error: `${lead} ${v.error}` };
+        const g = resolveGroups(a.groups as string[] | undefined, this.scene);
+        if (!g.ok) return { ok: false, error: `${lead} ${g.error}` };
+        return { ok: true, text: '', image: { kind: 'views', views: v.indices, ...(g.groups ? { groups: g.groups } : {}) } };
+      }
+      case 'render_angle': {
+        const g = resolveGroups(a.groups as string[] | undefined, this.scene);
+        if (!g.ok) return { ok: false, error: `${lead} ${g.error}` };
+        if (!Number.isFinite(a.azimuth)) return { ok: false, error: `${lead} azimuth must be finite` };
+        return { ok: true, text: '', image: { kind: 'angle', azimuth: a.azimuth as number, elevation: a.elevation as number, ...(g.groups ? { groups: g.groups } : {}) } };
+      }
+      case 'submit':
+        return { ok: true, text: 'Submitted. The episode is over.', submit: true };
+    }
+  }
+}
+
+/** Whole-argument JSON strings are accepted like nested ones. */
+function parseJsonArgs(raw: unknown): unknown {
+  if (typeof raw !== 'string') return raw;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+}
+
+function startText(c: EpisodeConfig, scene: readonly GaussianRecord[]): string {
+  if (c.kind === 'reassembly' || scene.length > 0) {
+    const groups = [...new Set(scene.map((r) => r.group).filter((g): g is string => g !== undefined))];
+    const labelled = groups.length ? ` in ${groups.length} labelled group${groups.length === 1 ? '' : 's'} (${groups.join(', ')})` : '';
+    const task = c.kind === 'reassembly'
+      ? ' Each group is a part of the object that was moved to a random place and turned about the vertical axis; the labels say nothing about where a part belongs. Move and turn each part back into place with transform_group.'
+      : '';
+    return `The scene starts with ${scene.length} Gaussians${labelled}.${task}`;
+  }
+  if (c.kind === 'oneshot' || c.maxToolCalls === 1) {
+    return 'The scene starts empty. Build the object from Gaussians in a single call: you have one tool call and no renders, and the scene is submitted after it.';
+  }
+  return 'The scene starts empty. Build the object from Gaussians.';
+}

@@ -1,0 +1,80 @@
+// Semantic checks of one Gaussian's fields after the zod shape check: bounds, colour, scale and
+// opacity clamps, rotation to a unit quaternion.
+// Inputs: the parsed fields of one add/edit item. Outputs: normalised values, warnings, or the
+// first reason the item is invalid. Invariant: every value returned lies inside the scene limits
+// (positions in [-1.25, 1.25]^3, scales in [0.005, 0.5], opacity in [0.05, 1], unit quaternions).
+import { eulerToQuat, quatNormalize, type Quat } from '../math/quaternion';
+import type { Vec3 } from '../math/vec3';
+import { quoteValue, shortNum } from './format';
+
+export const POS_LIMIT = 1.25;
+export const SCALE_MIN = 0.005;
+export const SCALE_MAX = 0.5;
+export const OPACITY_MIN = 0.05;
+export const OPACITY_MAX = 1;
+
+export type Checked<T> = { ok: true; value: T; warnings: string[] } | { ok: false; error: string };
+
+const HEX = /^#([0-9a-fA-F]{6})$/;
+
+/** The seed's colour error text, e.g. `unknown color '#cacc cb' (use '#rrggbb' or [r,g,b])`. */
+export function colorErrorText(value: unknown): string {
+  return `unknown color ${quoteValue(value)} (use '#rrggbb' or [r,g,b])`;
+}
+
+/** '#rrggbb' or [r, g, b] in [0, 1] to an RGB triple. */
+export function checkColor(value: unknown): Checked<Vec3> {
+  if (typeof value === 'string') {
+    const m = HEX.exec(value.trim());
+    if (!m) return { ok: false, error: colorErrorText(value) };
+    const n = parseInt(m[1], 16);
+    return { ok: true, value: [((n >> 16) & 255) / 255, ((n >> 8) & 255) / 255, (n & 255) / 255], warnings: [] };
+  }
+  if (Array.isArray(value) && value.length === 3 && value.every((x) => typeof x === 'number' && Number.isFinite(x) && x >= 0 && x <= 1)) {
+    return { ok: true, value: [value[0], value[1], value[2]], warnings: [] };
+  }
+  return { ok: false, error: colorErrorText(value) };
+}
+
+export function checkPos(pos: readonly number[]): Checked<Vec3> {
+  const axes = ['x', 'y', 'z'];
+  for (let i = 0; i < 3; i++) {
+    const v = pos[i];
+    if (!Number.isFinite(v)) return { ok: false, error: `position ${axes[i]} is not a finite number` };
+    if (Math.abs(v) > POS_LIMIT) {
+      return { ok: false, error: `position [${pos.map((x) => shortNum(x)).join(', ')}] is outside the bounds [-1.25, 1.25] on ${axes[i]}` };
+    }
+  }
+  return { ok: true, value: [pos[0], pos[1], pos[2]], warnings: [] };
+}
+
+/** One number (sphere) or three standard deviations, clamped to [SCALE_MIN, SCALE_MAX]. */
+export function checkScale(scale: number | readonly number[]): Checked<Vec3> {
+  const s = typeof scale === 'number' ? [scale, scale, scale] : [...scale];
+  if (s.length !== 3 || !s.every(Number.isFinite)) return { ok: false, error: 'scale must be finite numbers' };
+  const clamped = s.map((x) => Math.min(SCALE_MAX, Math.max(SCALE_MIN, x))) as Vec3;
+  const warnings = clamped.some((x, i) => x !== s[i])
+    ? [`scale ${typeof scale === 'number' ? shortNum(scale, 4) : `[${s.map((x) => shortNum(x, 4)).join(', ')}]`} clamped to [${clamped.map((x) => shortNum(x, 4)).join(', ')}]`]
+    : [];
+  return { ok: true, value: clamped, warnings };
+}
+
+/** XYZ Euler degrees [3] or quaternion [w, x, y, z] [4] to a unit quaternion. */
+export function checkRot(rot: readonly number[]): Checked<Quat> {
+  if (!rot.every(Number.isFinite)) return { ok: false, error: 'rot must be finite numbers' };
+  if (rot.length === 3) return { ok: true, value: quatNormalize(eulerToQuat([rot[0], rot[1], rot[2]])), warnings: [] };
+  const n = Math.hypot(rot[0], rot[1], rot[2], rot[3]);
+  if (!(n > 1e-9) || !Number.isFinite(n)) return { ok: false, error: `quaternion ${quoteValue(rot)} has zero length` };
+  return { ok: true, value: quatNormalize([rot[0], rot[1], rot[2], rot[3]]), warnings: [] };
+}
+
+/**
+ * Opacity in [OPACITY_MIN, OPACITY_MAX]. Both ends clamp with a warning (the seed raises low
+ * values to the floor; a value above 1 is read as "fully opaque" rather than rejected).
+ */
+export function checkOpacity(o: number): Checked<number> {
+  if (!Number.isFinite(o)) return { ok: false, error: 'opacity is not a finite number' };
+  if (o < OPACITY_MIN) return { ok: true, value: OPACITY_MIN, warnings: [`opacity ${shortNum(o, 4)} raised to ${OPACITY_MIN}`] };
+  if (o > OPACITY_MAX) return { ok: true, value: OPACITY_MAX, warnings: [`opacity ${shortNum(o, 4)} lowered to ${OPACITY_MAX}`] };
+  return { ok: true, value: o, warnings: [] };
+}
