@@ -5,6 +5,7 @@
 // (positions in [-1.25, 1.25]^3, scales in [0.005, 0.5], opacity in [0.05, 1], unit quaternions).
 import { eulerToQuat, quatNormalize, type Quat } from '../math/quaternion';
 import type { Vec3 } from '../math/vec3';
+import { parseColor } from '../scene/gaussian';
 import { quoteValue, shortNum } from './format';
 
 export const POS_LIMIT = 1.25;
@@ -15,25 +16,16 @@ export const OPACITY_MAX = 1;
 
 export type Checked<T> = { ok: true; value: T; warnings: string[] } | { ok: false; error: string };
 
-const HEX = /^#([0-9a-fA-F]{6})$/;
-
 /** The seed's colour error text, e.g. `unknown color '#cacc cb' (use '#rrggbb' or [r,g,b])`. */
 export function colorErrorText(value: unknown): string {
-  return `unknown color ${quoteValue(value)} (use '#rrggbb' or [r,g,b])`;
+  const r = parseColor(value);
+  return r.ok ? '' : r.error;
 }
 
 /** '#rrggbb' or [r, g, b] in [0, 1] to an RGB triple. */
 export function checkColor(value: unknown): Checked<Vec3> {
-  if (typeof value === 'string') {
-    const m = HEX.exec(value.trim());
-    if (!m) return { ok: false, error: colorErrorText(value) };
-    const n = parseInt(m[1], 16);
-    return { ok: true, value: [((n >> 16) & 255) / 255, ((n >> 8) & 255) / 255, (n & 255) / 255], warnings: [] };
-  }
-  if (Array.isArray(value) && value.length === 3 && value.every((x) => typeof x === 'number' && Number.isFinite(x) && x >= 0 && x <= 1)) {
-    return { ok: true, value: [value[0], value[1], value[2]], warnings: [] };
-  }
-  return { ok: false, error: colorErrorText(value) };
+  const r = parseColor(value);
+  return r.ok ? { ok: true, value: r.rgb, warnings: [] } : { ok: false, error: r.error };
 }
 
 export function checkPos(pos: readonly number[]): Checked<Vec3> {

@@ -3,49 +3,19 @@
 // compact snapshots for the trajectory. Invariant (checked by sceneProblems): unique ids below
 // nextId, positions in [-1.25, 1.25]^3, scales in [0.005, 0.5], opacity in [0.05, 1], colours in
 // [0, 1], unit quaternions.
-import type { Quat } from '../math/quaternion';
-import type { Vec3 } from '../math/vec3';
-import { emptySplats, type Splats } from '../scene/splats';
+import { fromCompact, packSplats, toCompact, type CompactGaussian, type GaussianRecord } from '../scene/gaussian';
+import type { Splats } from '../scene/splats';
 import { OPACITY_MAX, OPACITY_MIN, POS_LIMIT, SCALE_MAX, SCALE_MIN } from './gaussian-input';
 
-export interface GaussianRecord {
-  id: number;
-  pos: Vec3;
-  scale: Vec3; // standard deviations
-  quat: Quat; // unit (w, x, y, z)
-  color: Vec3; // RGB in [0, 1]
-  opacity: number;
-  group?: string;
-}
+export type { GaussianRecord, CompactGaussian };
 
-/** Compact form stored in trajectories, full precision: {id, p, s, q, c, o, g?}. */
-export interface CompactGaussian {
-  id: number;
-  p: number[];
-  s: number[];
-  q: number[];
-  c: number[];
-  o: number;
-  g?: string;
-}
-
+/** Compact trajectory form at full precision, id always present. */
 export function toCompactRecord(r: GaussianRecord): CompactGaussian {
-  const out: CompactGaussian = { id: r.id, p: [...r.pos], s: [...r.scale], q: [...r.quat], c: [...r.color], o: r.opacity };
-  if (r.group !== undefined) out.g = r.group;
-  return out;
+  return toCompact(r);
 }
 
 export function fromCompactRecord(c: CompactGaussian): GaussianRecord {
-  const r: GaussianRecord = {
-    id: c.id,
-    pos: [c.p[0], c.p[1], c.p[2]],
-    scale: [c.s[0], c.s[1], c.s[2]],
-    quat: [c.q[0], c.q[1], c.q[2], c.q[3]],
-    color: [c.c[0], c.c[1], c.c[2]],
-    opacity: c.o,
-  };
-  if (c.g !== undefined) r.group = c.g;
-  return r;
+  return fromCompact(c);
 }
 
 export function cloneRecord(r: GaussianRecord): GaussianRecord {
@@ -54,16 +24,7 @@ export function cloneRecord(r: GaussianRecord): GaussianRecord {
 
 /** Packs records (or the subset in the given groups) into the rasterizer's SoA layout. */
 export function packRecords(records: readonly GaussianRecord[], groups?: readonly string[]): Splats {
-  const chosen = groups ? records.filter((r) => r.group !== undefined && groups.includes(r.group)) : records;
-  const s = emptySplats(chosen.length, 'f32');
-  chosen.forEach((r, i) => {
-    s.means.set(r.pos, i * 3);
-    s.scales.set(r.scale, i * 3);
-    s.quats.set(r.quat, i * 4);
-    s.colors.set(r.color, i * 3);
-    s.opacities[i] = r.opacity;
-  });
-  return s;
+  return packSplats(groups ? records.filter((r) => r.group !== undefined && groups.includes(r.group)) : records);
 }
 
 /** Every way the scene breaks its invariant (empty when valid). */

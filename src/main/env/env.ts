@@ -1,0 +1,215 @@
+// SplatEnv: the Node-side episode. Wraps the pure Episode (budgets, validation, the end) with
+// rendering, hidden grading and the trajectory log.
+// Inputs: a LoadedTask, a grader, tool calls. Outputs: ToolOut {text, image?, done}.
+// Invariants: held-out metrics go to the log and finalGrade() only, never into a ToolOut; calls
+// are handled one at a time in arrival order; every completed call is on disk before step()
+// resolves; resuming from a log rebuilds scene, ids and budgets exactly.
+import { copyFileSync } from 'node:fs';
+import { orbitCamera } from '../../shared/camera/orbit';
+import { Episode, type EpisodeConfig, type ImageRequest, type StepResult, type ToolCall } from '../../shared/env/episode';
+import { shortNum, type BudgetState } from '../../shared/env/format';
+import { describeView } from '../../shared/env/ops-inspect';
+import { packRecords, toCompactRecord, type GaussianRecord } from '../../shared/env/scene';
+import type { LoadedTask } from '../tasks/load';
+import { replayInto, resumeNote } from './resume';
+import { TrajectoryWriter, type HiddenMetrics, type StepRecord, type TrajectoryHeader } from './trajectory';
+import type { EnvGradeResult, EnvGrader, EnvImages } from './types';
+
+export interface ToolOut {
+  text: string;
+  image?: Uint8Array; // PNG
+  done: boolean;
+}
+
+export interface SplatEnvOptions {
+  grader: EnvGrader;
+  images: EnvImages;
+  log?: string; // JSONL path; with resumeFrom and no log, the resumed file is continued
+  protocol?: 'matched' | 'free' | 'agent';
+  player?: string;
+  resumeFrom?: string;
+  /** Skip the hidden grade after each edit (the final grade still runs). */
+  gradeEachStep?: boolean;
+  version?: string;
+}
+
+export function episodeConfig(task: LoadedTask): EpisodeConfig {
+  return {
+    kind: task.spec.kind,
+    maxGaussians: task.spec.max_gaussians,
+    maxToolCalls: task.spec.max_tool_calls,
+    maxRenders: task.spec.max_renders,
+    referenceViews: task.reference.map((v) => ({ name: v.name, azimuth: v.azimuth, elevation: v.elevation })),
+  };
+}
+
+export function hiddenOf(g: EnvGradeResult): HiddenMetrics {
+  return { score: g.score, psnr: g.psnr, ssim: g.ssim, iou: g.iou, lpips: g.lpips };
+}
+
+/** JSON-safe copy of call arguments for the log (non-JSON values become what JSON makes of them). */
+function jsonSafe(value: unknown): unknown {
+  try {
+    const s = JSON.stringify(value);
+    return s === undefined ? null : (JSON.parse(s) as unknown);
+  } catch {
+    return String(value);
+  }
+}
+
+export class SplatEnv {
+  private writer: TrajectoryWriter | null = null;
+  private lastGrade: EnvGradeResult | null = null;
+  private final: EnvGradeResult | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+  private stepNo = 0;
+
+  private constructor(
+    readonly task: LoadedTask,
+    private readonly episode: Episode,
+    private readonly opts: SplatEnvOptions,
+  ) {}
+
+  static async reset(task: LoadedTask, options: SplatEnvOptions): Promise<{ env: SplatEnv; obs: ToolOut }> {
+    const episode = new Episode(episodeConfig(task), task.init);
+    const env = new SplatEnv(task, episode, options);
+    const image = options.images.referenceSheet(task);
+    if (options.resumeFrom) {
+      const resumed = replayInto(episode, task, options.resumeFrom);
+      env.stepNo = resumed.steps;
+      env.lastGrade = null;
+      const logPath = options.log ?? options.resumeFrom;
+      if (logPath !== options.resumeFrom) copyFileSync(options.resumeFrom, logPath);
+      env.writer = TrajectoryWriter.resume(logPath, resumed.validBytes);
+      if (episode.done && !resumed.ended) await env.finish();
+      if (episode.done) env.final = env.final ?? (await env.gradeNow());
+      return { env, obs: { text: resumeNote(episode, resumed.steps), image, done: episode.done } };
+    }
+    const text = episode.firstObservation();
+    const t0 = Date.now();
+    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header());
+    const record: StepRecord = { step: 0, tool: 'reset', args: {}, text, t: new Date(t0).toISOString(), ms: Date.now() - t0 };
+    if (episode.records().length) record.state = episode.records().map(toCompactRecord);
+    if (options.gradeEachStep !== false) record.hidden = hiddenOf(await env.gradeNow());
+    env.writer?.write(record);
+    return { env, obs: { text, image, done: false } };
+  }
+
+  get done(): boolean {
+    return this.episode.done;
+  }
+
+  state(): GaussianRecord[] {
+    return this.episode.records().map((r) => ({ ...r, pos: [...r.pos], scale: [...r.scale], quat: [...r.quat], color: [...r.color] }));
+  }
+
+  budgets(): BudgetState {
+    return this.episode.budgets();
+  }
+
+  /** The held-out grade of the submitted scene (main side only; null before the end). */
+  finalGrade(): EnvGradeResult | null {
+    return this.final;
+  }
+
+  /** Benchmark reward clip(score / 100, 0, 1); null before the end. */
+  getReward(): number | null {
+    return this.final ? this.final.reward : null;
+  }
+
+  step(call: ToolCall): Promise<ToolOut> {
+    const run = this.queue.then(() => this.stepNow(call));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  close(): void {
+    this.writer?.close();
+    this.writer = null;
+  }
+
+  private async stepNow(call: ToolCall): Promise<ToolOut> {
+    const t0 = Date.now();
+    const result = this.episode.step(call);
+    if (!result.charged) return { text: `${result.body}\n${result.footer}`, done: true };
+    const drawn = result.image ? await this.draw(result.image) : { text: '', image: undefined };
+    const body = [drawn.text, result.body].filter((s) => s.length > 0).join('\n');
+    const text = body ? `${body}\n${result.footer}` : result.footer;
+    const ms = Date.now() - t0;
+    this.stepNo += 1;
+    const record: StepRecord = { step: this.stepNo, tool: result.tool, args: jsonSafe(call?.args ?? {}), text, t: new Date(t0).toISOString(), ms };
+    if (result.changed) {
+      record.state = this.episode.records().map(toCompactRecord);
+      this.lastGrade = null;
+      if (this.opts.gradeEachStep !== false) record.hidden = hiddenOf(await this.gradeNow());
+    }
+    if (result.done) record.done = true;
+    this.writer?.write(record);
+    if (result.done) await this.finish(result);
+    const out: ToolOut = { text, done: result.done };
+    if (drawn.image) out.image = drawn.image;
+    return out;
+  }
+
+  private async gradeNow(): Promise<EnvGradeResult> {
+    this.lastGrade ??= await this.opts.grader.grade(this.task, packRecords(this.episode.records()));
+    return this.lastGrade;
+  }
+
+  private async finish(result?: StepResult): Promise<void> {
+    const g = await this.gradeNow();
+    this.final = g;
+    const usage = this.episode.usage;
+    this.writer?.write({
+      type: 'end',
+      reason: result?.endReason ?? this.episode.endReason ?? 'auto',
+      score: g.score,
+      reward: g.reward,
+      training_reward: g.trainingReward,
+      psnr: g.psnr,
+      ssim: g.ssim,
+      iou: g.iou,
+      lpips: g.lpips,
+      lpips_missing: g.lpipsMissing,
+      calls_used: usage.calls,
+      renders_used: usage.renders,
+      gaussians: this.episode.records().length,
+      t: new Date().toISOString(),
+    });
+  }
+
+  private header(): TrajectoryHeader {
+    const s = this.task.spec;
+    return {
+      type: 'header',
+      task: s.task_id,
+      protocol: this.opts.protocol ?? 'agent',
+      player: this.opts.player ?? 'unknown',
+      versions: { splatlab: this.opts.version ?? '0.1.0', format: 1, node: process.version },
+      started: new Date().toISOString(),
+      kind: s.kind,
+      budgets: { max_gaussians: s.max_gaussians, max_tool_calls: s.max_tool_calls, max_renders: s.max_renders },
+    };
+  }
+
+  private async draw(req: ImageRequest): Promise<{ text: string; image: Uint8Array | undefined }> {
+    const images = this.opts.images;
+    if (req.kind === 'references') return { text: '', image: images.referenceSheet(this.task, req.views) };
+    const splats = packRecords(this.episode.records(), req.groups);
+    const only = req.groups ? `Rendered only group${req.groups.length > 1 ? 's' : ''} ${req.groups.map((g) => `'${g}'`).join(', ')}.\n` : '';
+    if (req.kind === 'views') {
+      const views = req.views.map((i) => this.task.reference[i]);
+      const metrics = await this.opts.grader.compareViews(splats, views);
+      const parts = metrics.map((m) => `${m.name}: PSNR ${m.psnr.toFixed(2)} dB, SSIM ${m.ssim.toFixed(3)}, silhouette IoU ${m.iou.toFixed(3)}`);
+      const image = images.renderViewsSheet(metrics.map((m, i) => ({ view: views[i], metrics: m })));
+      return { text: `${only}Metrics on reference views: ${parts.join('; ')}`, image };
+    }
+    const ref = this.task.reference[0]?.camera;
+    const camera = orbitCamera({ azimuth: req.azimuth, elevation: req.elevation, width: ref?.width ?? 256, height: ref?.height ?? 256 });
+    const [render] = await this.opts.grader.renderViews(splats, [camera]);
+    const label = `azimuth ${shortNum(req.azimuth, 1)}, elevation ${shortNum(req.elevation, 1)}`;
+    const image = images.renderAngleImage(render, label, camera);
+    return { text: `${only}Rendered ${describeView({ name: 'the scene', azimuth: req.azimuth, elevation: req.elevation })} (no reference photo at this angle).`, image };
+  }
+}
+
