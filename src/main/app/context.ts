@@ -3,7 +3,8 @@
 import { acquireGpu } from '../gpu/device';
 import { createLabServices, type LabServices } from '../services/lab';
 import { listTasks } from '../tasks/load';
-import { packageVersion, tasksDir } from './paths';
+import { resolveTasksDir } from '../tasks/paths';
+import { packageVersion } from './paths';
 
 export interface LabOptions {
   transport: 'ipc' | 'ws' | 'direct';
@@ -15,7 +16,7 @@ export async function createLab(options: LabOptions): Promise<LabServices> {
   const gpu = await acquireGpu({ forceCpu: options.forceCpu });
   return createLabServices({
     gpu,
-    tasksDir: options.tasksDir ?? tasksDir(),
+    tasksDir: resolveTasksDir(options.tasksDir),
     version: packageVersion(),
     transport: options.transport,
     listTasks,

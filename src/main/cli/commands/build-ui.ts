@@ -1,14 +1,13 @@
 // `splatlab build-ui`: builds main, preload and renderer into out/ with electron-vite.
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { packageRoot } from '../../app/paths';
+import { join } from 'node:path';
+import { repoRoot } from '../../io/data-dir';
 import { CliError, type CliCommand, type CliIO } from '../command';
 
 export async function buildUi(io: CliIO): Promise<void> {
-  const require = createRequire(import.meta.url);
-  const cli = require.resolve('electron-vite/bin/electron-vite.js');
+  const cli = join(repoRoot(), 'node_modules', 'electron-vite', 'bin', 'electron-vite.js');
   const code = await new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, [cli, 'build'], { cwd: packageRoot(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, 'build'], { cwd: repoRoot(), stdio: ['ignore', 'pipe', 'pipe'] });
     let log = '';
     child.stdout.on('data', (d: Buffer) => (log += d.toString()));
     child.stderr.on('data', (d: Buffer) => (log += d.toString()));

@@ -2,7 +2,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { acquireGpu } from '../../gpu/device';
-import { dataDir, tasksDir, uiRoot } from '../../app/paths';
+import { uiRoot } from '../../app/paths';
+import { sharedDataDir } from '../../io/data-dir';
+import { resolveTasksDir } from '../../tasks/paths';
 import { displayAvailable, findElectron } from '../../app/electron-binary';
 import type { CliCommand } from '../command';
 
@@ -18,7 +20,7 @@ export const command: CliCommand = {
     io.out(`Electron    ${electron.binary ? `binary at ${electron.binary}` : `not available: ${electron.reason}`}`);
     io.out(`Display     ${displayAvailable() ? 'available' : 'none (npm start serves the UI on a loopback URL)'}`);
     io.out(`UI build    ${existsSync(join(uiRoot(), 'index.html')) ? uiRoot() : 'not built yet (run `npx splatlab build-ui`)'}`);
-    const data = dataDir();
+    const data = sharedDataDir();
     for (const [name, hint] of [
       ['lpips-alex', 'LPIPS weights (SPLATLAB_LPIPS_DIR); without them SplatScore omits LPIPS'],
       ['nerf-synthetic-lego-24', 'a real capture for `splatlab import nerf`'],
@@ -26,7 +28,7 @@ export const command: CliCommand = {
       const dir = join(data, name);
       io.out(`Data        ${name}: ${existsSync(dir) ? `found at ${dir}` : `missing (${hint})`}`);
     }
-    const tasks = tasksDir();
+    const tasks = resolveTasksDir();
     const count = existsSync(tasks) ? readdirSync(tasks).filter((f) => f.endsWith('.json')).length : 0;
     io.out(`Tasks       ${count} task spec(s) in ${tasks}`);
     return 0;

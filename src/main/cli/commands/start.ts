@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../../app/paths';
+import { repoRoot } from '../../io/data-dir';
 import { displayAvailable, ensureElectron } from '../../app/electron-binary';
 import type { CliCommand } from '../command';
 import { buildUi } from './build-ui';
@@ -18,7 +18,7 @@ runs \`splatlab serve\`, printing the URL to open in a browser. --serve skips th
   async run(argv, io) {
     const forceServe = argv.includes('--serve');
     const rest = argv.filter((a) => a !== '--serve');
-    if (!existsSync(join(packageRoot(), 'out', 'main', 'index.js'))) {
+    if (!existsSync(join(repoRoot(), 'out', 'main', 'index.js'))) {
       io.out('Building the app (first run)...');
       await buildUi(io);
     }
@@ -33,7 +33,7 @@ runs \`splatlab serve\`, printing the URL to open in a browser. --serve skips th
 
 function launchElectron(binary: string): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(binary, [packageRoot()], { stdio: 'inherit' });
+    const child = spawn(binary, [repoRoot()], { stdio: 'inherit' });
     child.on('close', (code) => resolve(code ?? 0));
   });
 }
