@@ -67,7 +67,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bin/**/*.mjs', '.ci/**', '*.js'],
+    files: ['**/*.mjs', '*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly' } },
   },
 );

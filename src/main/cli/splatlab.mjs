@@ -4,5 +4,5 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { main } = await import('../src/main/cli/main.ts');
+const { main } = await import('./main.ts');
 process.exit(await main(process.argv.slice(2)));
