@@ -3,12 +3,15 @@
 // Invariant: unknown methods, malformed or oversized messages get an error envelope back and no
 // handler runs, so they change nothing.
 import { z } from 'zod';
-import { labMethods, isLabMethod, type LabMethod, type LabResult } from '../../shared/api/lab';
+import { labMethods, isLabMethod } from '../../shared/api/lab';
 import { MAX_MESSAGE_BYTES, RequestEnvelope, type LabErrorCode, type ResponseEnvelope } from '../../shared/api/messages';
 
-export type Handlers = {
-  [M in LabMethod]: (params: z.output<(typeof labMethods)[M]['params']>) => Promise<LabResult<M>>;
+/** Handlers for a table of methods (the whole labMethods, or one area's rows). */
+export type HandlersFor<T extends Record<string, { params: z.ZodType; result: z.ZodType }>> = {
+  [M in keyof T]: (params: z.output<T[M]['params']>) => Promise<z.input<T[M]['result']>>;
 };
+
+export type Handlers = HandlersFor<typeof labMethods>;
 
 /** A failure a handler reports on purpose: its message goes to the caller as is. */
 export class LabFailure extends Error {

@@ -6,11 +6,22 @@
 import { z } from 'zod';
 import { AppInfo, Empty } from './schemas';
 import { TaskSummarySchema } from '../task/schema';
+import { episodeMethods } from './episode';
+import { studyMethods } from './study';
+
+/** One row of the method table: params in, result out, a line of documentation. */
+export interface MethodSpec {
+  params: z.ZodType;
+  result: z.ZodType;
+  doc: string;
+}
 
 export const labMethods = {
   'app.info': { params: Empty, result: AppInfo, doc: 'Version, transport and the live GPU path.' },
   'tasks.list': { params: Empty, result: z.array(TaskSummarySchema), doc: 'Public summaries of the tasks in the tasks folder.' },
-} as const;
+  ...episodeMethods,
+  ...studyMethods,
+} as const satisfies Record<string, MethodSpec>;
 
 export type LabMethod = keyof typeof labMethods;
 export type LabParams<M extends LabMethod> = z.input<(typeof labMethods)[M]['params']>;
