@@ -1,0 +1,71 @@
+// PNG images the player receives: the reference sheet (view_references and the first
+// observation), the render_views sheet (photo | render | difference per view, with that view's
+// metrics) and the render_angle image. Inputs: a loaded task, renders and their metrics.
+// Output: PNG bytes. Invariant: only reference views appear here; photos and renders carry the
+// bounds-cube overlay for their own camera, difference images are computed before any overlay.
+import type { Camera, RenderOutput } from '../../shared/raster/types';
+import type { RgbImage } from '../../shared/image/image';
+import { drawOverlay } from '../../shared/image/overlay';
+import { contactSheet, type SheetTile } from '../../shared/image/sheet';
+import { DIFFERENCE_GAIN, differenceImage } from '../../shared/image/difference';
+import { encodePng } from '../io/png';
+import type { LoadedTask, RefView } from '../tasks/load';
+
+/** The per-view numbers a sheet row shows (a subset of the grader's ViewMetrics). */
+export interface RowMetrics {
+  psnr: number;
+  ssim: number;
+  iou: number;
+  render: RenderOutput;
+}
+
+export interface RenderRow {
+  view: RefView;
+  metrics: RowMetrics;
+}
+
+/** "V0 az 0° el 20°", or just the name for views without orbit angles. */
+export function viewLabel(view: Pick<RefView, 'name' | 'azimuth' | 'elevation'>): string {
+  const parts = [view.name];
+  if (view.azimuth !== undefined) parts.push(`az ${fmt(view.azimuth)}°`);
+  if (view.elevation !== undefined) parts.push(`el ${fmt(view.elevation)}°`);
+  return parts.join(' ');
+}
+
+const fmt = (x: number): string => String(Math.round(x * 10) / 10);
+
+const asImage = (r: RenderOutput): RgbImage => ({ width: r.width, height: r.height, data: r.rgb });
+
+/** Sheet of the task's reference photos (all, or those at the given indices), 4 per row. */
+export function referenceSheet(task: LoadedTask, views?: number[]): Uint8Array {
+  const chosen = views ? views.map((i) => task.reference[i]).filter((v): v is RefView => v !== undefined) : task.reference;
+  if (chosen.length === 0) throw new Error('referenceSheet: no reference views selected');
+  const tiles: SheetTile[] = chosen.map((v) => ({ image: drawOverlay(v.photo, v.camera), label: viewLabel(v) }));
+  return encodePng(contactSheet(tiles, Math.min(4, tiles.length)));
+}
+
+/** Photo, render and amplified difference for each view; two views per row beyond four views. */
+export function renderViewsSheet(rows: RenderRow[]): Uint8Array {
+  if (rows.length === 0) throw new Error('renderViewsSheet: no views');
+  const tiles: SheetTile[] = [];
+  for (const { view, metrics } of rows) {
+    const render = asImage(metrics.render);
+    tiles.push(
+      { image: drawOverlay(view.photo, view.camera), label: `${viewLabel(view)}\nphoto` },
+      {
+        image: drawOverlay(render, view.camera),
+        label: `${view.name} render\nPSNR ${metrics.psnr.toFixed(2)} dB\nSSIM ${metrics.ssim.toFixed(3)} IoU ${metrics.iou.toFixed(3)}`,
+      },
+      { image: differenceImage(view.photo, render), label: `${view.name} difference\n|photo - render| x${DIFFERENCE_GAIN}` },
+    );
+  }
+  return encodePng(contactSheet(tiles, rows.length > 4 ? 6 : 3));
+}
+
+/** One render from any camera, with the overlay and a label (no photo to compare with). */
+export function renderAngleImage(render: RenderOutput, label: string, camera: Camera): Uint8Array {
+  return encodePng(contactSheet([{ image: drawOverlay(asImage(render), camera), label }], 1));
+}
+
+/** The three builders as one object (the episode's EnvImages). */
+export const envImages = { referenceSheet, renderViewsSheet, renderAngleImage };
