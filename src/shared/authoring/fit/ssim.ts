@@ -15,73 +15,92 @@ const R = (KERNEL.length - 1) / 2;
 const C1 = SSIM_K1 * SSIM_K1;
 const C2 = SSIM_K2 * SSIM_K2;
 
-/** Reflect-padded index tables: row `pos` lists the source index of each tap, [n, taps]. */
-function reflectTable(n: number): Int32Array {
-  const t = new Int32Array(n * KERNEL.length);
-  for (let pos = 0; pos < n; pos++) for (let k = 0; k < KERNEL.length; k++) t[pos * KERNEL.length + k] = reflectIndex(pos + k - R, n);
-  return t;
+if (KERNEL.length !== 11) throw new Error(`fit SSIM expects an 11-tap window, got ${KERNEL.length}`);
+// The window is symmetric (k[t] = k[10 - t]), so each output needs 6 multiplies instead of 11.
+const [K0, K1, K2, K3, K4, K5] = KERNEL;
+
+/** Symmetric 11-tap dot product of `a` around centre index c (stride `st`). */
+function tap11(a: Float64Array, c: number, st: number): number {
+  return (
+    K5 * a[c] +
+    K4 * (a[c - st] + a[c + st]) +
+    K3 * (a[c - 2 * st] + a[c + 2 * st]) +
+    K2 * (a[c - 3 * st] + a[c + 3 * st]) +
+    K1 * (a[c - 4 * st] + a[c + 4 * st]) +
+    K0 * (a[c - 5 * st] + a[c + 5 * st])
+  );
 }
 
-/** Separable blur (or its adjoint) of [H, W] planes with scratch space; blur = rows pass then columns pass. */
+/**
+ * Separable blur of [H, W] planes with scipy's 'reflect' border, and its adjoint, on reused
+ * scratch space. blur = vertical pass then horizontal pass, as metrics/gaussian.ts.
+ * Forward: out[i] = sum_t k[t] padded[i + t], padded[j] = in[reflect(j - R)].
+ * Adjoint: gPadded[j] = sum_t k[t] g[j - t] (g zero outside), then in[reflect(j - R)] += gPadded[j].
+ */
 class Blurrer {
-  private readonly rowsTable: Int32Array; // [H, taps] source row per output row
-  private readonly colsTable: Int32Array; // [W, taps] source column per output column
+  private readonly reflectRows: Int32Array; // [H + 2R] source row reflect(j - R) of padded row j
+  private readonly reflectCols: Int32Array; // [W + 2R] source column of padded column j
+  private readonly rowPad: Float64Array; // [W + 4R] one padded row
   private readonly tmp: Float64Array; // [H, W]
+  private readonly colPad: Float64Array; // [(H + 2R), W] vertically padded plane
 
   constructor(
     readonly h: number,
     readonly w: number,
   ) {
-    this.rowsTable = reflectTable(h);
-    this.colsTable = reflectTable(w);
+    this.reflectRows = Int32Array.from({ length: h + 2 * R }, (_, j) => reflectIndex(j - R, h));
+    this.reflectCols = Int32Array.from({ length: w + 2 * R }, (_, j) => reflectIndex(j - R, w));
+    this.rowPad = new Float64Array(w + 4 * R);
     this.tmp = new Float64Array(h * w);
+    this.colPad = new Float64Array((h + 2 * R) * w);
   }
 
-  /** out = blur(src): vertical then horizontal, as metrics/gaussian.ts blur. */
+  /** out = blur(src). */
   blur(src: Float64Array, out: Float64Array): void {
-    const { h, w, tmp, rowsTable, colsTable } = this;
-    const taps = KERNEL.length;
-    tmp.fill(0);
+    const { h, w, tmp, colPad, rowPad, reflectRows, reflectCols } = this;
+    // Vertical: pad rows by reflection into colPad, then convolve along columns.
+    for (let j = 0; j < h + 2 * R; j++) colPad.set(src.subarray(reflectRows[j] * w, reflectRows[j] * w + w), j * w);
     for (let y = 0; y < h; y++) {
+      const c = (y + R) * w;
       const o = y * w;
-      for (let t = 0; t < taps; t++) {
-        const k = KERNEL[t];
-        const s = rowsTable[y * taps + t] * w;
-        for (let x = 0; x < w; x++) tmp[o + x] += k * src[s + x];
-      }
+      for (let x = 0; x < w; x++) tmp[o + x] = tap11(colPad, c + x, w);
     }
+    // Horizontal: pad each row by reflection, then convolve.
     for (let y = 0; y < h; y++) {
       const o = y * w;
-      for (let x = 0; x < w; x++) {
-        let acc = 0;
-        const base = x * taps;
-        for (let t = 0; t < taps; t++) acc += KERNEL[t] * tmp[o + colsTable[base + t]];
-        out[o + x] = acc;
-      }
+      for (let j = 0; j < w + 2 * R; j++) rowPad[j] = tmp[o + reflectCols[j]];
+      for (let x = 0; x < w; x++) out[o + x] = tap11(rowPad, x + R, 1);
     }
   }
 
   /** out = blur^T(src): horizontal adjoint then vertical adjoint. */
   blurAdjoint(src: Float64Array, out: Float64Array): void {
-    const { h, w, tmp, rowsTable, colsTable } = this;
-    const taps = KERNEL.length;
-    tmp.fill(0);
+    const { h, w, tmp, rowPad, reflectRows, reflectCols } = this;
+    // Horizontal adjoint: zero-extend the row by 2R each side, convolve to the W + 2R padded
+    // positions, fold each padded position back onto the sample it reflects.
+    rowPad.fill(0);
     for (let y = 0; y < h; y++) {
       const o = y * w;
-      for (let x = 0; x < w; x++) {
-        const v = src[o + x];
-        if (v === 0) continue;
-        const base = x * taps;
-        for (let t = 0; t < taps; t++) tmp[o + colsTable[base + t]] += KERNEL[t] * v;
-      }
+      rowPad.set(src.subarray(o, o + w), 2 * R);
+      for (let x = 0; x < w; x++) tmp[o + x] = 0;
+      for (let j = 0; j < w + 2 * R; j++) tmp[o + reflectCols[j]] += tap11(rowPad, j + R, 1);
     }
+    // Vertical adjoint: the same along columns, with tmp zero-extended by 2R rows each side.
     out.fill(0);
-    for (let y = 0; y < h; y++) {
-      const o = y * w;
-      for (let t = 0; t < taps; t++) {
+    for (let j = 0; j < h + 2 * R; j++) {
+      const d = reflectRows[j] * w;
+      const y0 = j - 2 * R; // first source row of this padded row's window
+      if (y0 >= 0 && y0 + 2 * R < h) {
+        const c = (j - R) * w;
+        for (let x = 0; x < w; x++) out[d + x] += tap11(tmp, c + x, w);
+        continue;
+      }
+      for (let t = 0; t <= 2 * R; t++) {
+        const ys = y0 + t;
+        if (ys < 0 || ys >= h) continue;
         const k = KERNEL[t];
-        const d = rowsTable[y * taps + t] * w;
-        for (let x = 0; x < w; x++) out[d + x] += k * tmp[o + x];
+        const s = ys * w;
+        for (let x = 0; x < w; x++) out[d + x] += k * tmp[s + x];
       }
     }
   }
