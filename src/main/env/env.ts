@@ -11,6 +11,7 @@ import { shortNum, type BudgetState } from '../../shared/env/format';
 import { describeView } from '../../shared/env/ops-inspect';
 import { packRecords, toCompactRecord, type GaussianRecord } from '../../shared/env/scene';
 import type { LoadedTask } from '../tasks/load';
+import { envImages } from './images';
 import { replayInto, resumeNote } from './resume';
 import { TrajectoryWriter, type HiddenMetrics, type StepRecord, type TrajectoryHeader } from './trajectory';
 import type { EnvGradeResult, EnvGrader, EnvImages } from './types';
@@ -23,7 +24,8 @@ export interface ToolOut {
 
 export interface SplatEnvOptions {
   grader: EnvGrader;
-  images: EnvImages;
+  /** PNG builders; default the real ones in ./images (tests pass cheap fakes). */
+  images?: EnvImages;
   log?: string; // JSONL path; with resumeFrom and no log, the resumed file is continued
   protocol?: 'matched' | 'free' | 'agent';
   player?: string;
@@ -73,7 +75,7 @@ export class SplatEnv {
   static async reset(task: LoadedTask, options: SplatEnvOptions): Promise<{ env: SplatEnv; obs: ToolOut }> {
     const episode = new Episode(episodeConfig(task), task.init);
     const env = new SplatEnv(task, episode, options);
-    const image = options.images.referenceSheet(task);
+    const image = (options.images ?? envImages).referenceSheet(task);
     if (options.resumeFrom) {
       const resumed = replayInto(episode, task, options.resumeFrom);
       env.stepNo = resumed.steps;
@@ -193,7 +195,7 @@ export class SplatEnv {
   }
 
   private async draw(req: ImageRequest): Promise<{ text: string; image: Uint8Array | undefined }> {
-    const images = this.opts.images;
+    const images = this.opts.images ?? envImages;
     if (req.kind === 'references') return { text: '', image: images.referenceSheet(this.task, req.views) };
     const splats = packRecords(this.episode.records(), req.groups);
     const only = req.groups ? `Rendered only group${req.groups.length > 1 ? 's' : ''} ${req.groups.map((g) => `'${g}'`).join(', ')}.\n` : '';

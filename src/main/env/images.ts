@@ -56,7 +56,7 @@ export function renderViewsSheet(rows: RenderRow[]): Uint8Array {
         image: drawOverlay(render, view.camera),
         label: `${view.name} render\nPSNR ${metrics.psnr.toFixed(2)} dB\nSSIM ${metrics.ssim.toFixed(3)} IoU ${metrics.iou.toFixed(3)}`,
       },
-      { image: differenceImage(view.photo, render), label: `${view.name} difference\n|photo - render| x${DIFFERENCE_GAIN}` },
+      { image: differenceImage(view.photo, render), label: `${view.name} difference\nabs(photo-render) x${DIFFERENCE_GAIN}` },
     );
   }
   return encodePng(contactSheet(tiles, rows.length > 4 ? 6 : 3));

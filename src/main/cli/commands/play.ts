@@ -1,0 +1,72 @@
+// `splatlab play`: plays one episode from a file of calls ({tool, args} per line), printing each
+// result text, writing the trajectory and saving every returned image beside the log.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { SplatEnv } from '../../env/env';
+import { Grader } from '../../grader/grader';
+import { acquireGpu } from '../../gpu/device';
+import { loadTask } from '../../tasks/load';
+import { parseArgs, requireOption, stringOption } from '../args';
+import { CliError, type CliCommand } from '../command';
+
+/** One call per non-empty line; a line that is not JSON is still played (as an unknown tool). */
+export function readCalls(path: string): { tool: unknown; args?: unknown }[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim().length > 0)
+    .map((line) => {
+      try {
+        const v = JSON.parse(line) as { tool?: unknown; args?: unknown };
+        return { tool: v?.tool, args: v?.args };
+      } catch {
+        return { tool: line.trim() };
+      }
+    });
+}
+
+export const command: CliCommand = {
+  name: 'play',
+  usage: [
+    'splatlab play --task ID --calls calls.jsonl --log out.jsonl [--out-dir DIR] [--device gpu|cpu] [--tasks-dir DIR] [--player NAME]',
+    '',
+    'Plays one episode: each line of calls.jsonl is {"tool": ..., "args": {...}}. Prints every result',
+    'text, writes the trajectory to --log and saves images as step-NNN.png beside the log (or in',
+    '--out-dir). The hidden score goes to the log only; the final line prints it for the experimenter.',
+  ].join('\n'),
+  async run(argv, io) {
+    const args = parseArgs(argv, { values: ['task', 'calls', 'log', 'out-dir', 'device', 'tasks-dir', 'player'] });
+    const device = stringOption(args, 'device') ?? 'gpu';
+    if (device !== 'gpu' && device !== 'cpu') throw new CliError('--device is gpu or cpu');
+    const log = requireOption(args, 'log');
+    const outDir = stringOption(args, 'out-dir') ?? dirname(log);
+    const calls = readCalls(requireOption(args, 'calls'));
+    const tasksDir = stringOption(args, 'tasks-dir');
+    const task = await loadTask(requireOption(args, 'task'), tasksDir ? { tasksDir } : {});
+    const gpu = await acquireGpu({ forceCpu: device === 'cpu' });
+    io.err(`GPU: ${gpu.status.path}: ${gpu.status.summary}`);
+    const grader = await Grader.create({ device: gpu.device });
+    mkdirSync(outDir, { recursive: true });
+    const stem = basename(log).replace(/\.jsonl$/, '');
+    const save = (step: number, png: Uint8Array | undefined): void => {
+      if (png) writeFileSync(join(outDir, `${stem}-step-${String(step).padStart(3, '0')}.png`), png);
+    };
+    const { env, obs } = await SplatEnv.reset(task, { grader, log, protocol: 'agent', player: stringOption(args, 'player') ?? 'play' });
+    io.out(obs.text);
+    save(0, obs.image);
+    let step = 0;
+    for (const call of calls) {
+      if (env.done) break;
+      step += 1;
+      const out = await env.step(call);
+      io.out(`\n> ${typeof call.tool === 'string' ? call.tool : '?'}`);
+      io.out(out.text);
+      save(step, out.image);
+    }
+    env.close();
+    const grade = env.finalGrade();
+    if (grade) io.err(`hidden score ${grade.score.toFixed(2)} (reward ${grade.reward.toFixed(3)}${grade.lpipsMissing ? ', LPIPS missing' : ''})`);
+    else io.err(`episode not finished: ${calls.length} calls played, ${env.budgets().callsLeft} calls left`);
+    grader.destroy();
+    return 0;
+  },
+};

@@ -1,0 +1,31 @@
+// `splatlab tools [--json]`: the ten tools with their arguments, from the zod schemas.
+import { toolJsonSchemas } from '../../../shared/env/tools';
+import { typeText } from '../../../shared/env/tools-doc';
+import { parseArgs } from '../args';
+import type { CliCommand } from '../command';
+
+interface Props {
+  properties?: Record<string, { description?: string } & Parameters<typeof typeText>[0]>;
+  required?: string[];
+}
+
+export const command: CliCommand = {
+  name: 'tools',
+  usage: 'splatlab tools [--json]\n\nLists the episode tools and their arguments; --json prints the JSON Schema of every tool.',
+  async run(argv, io) {
+    const args = parseArgs(argv, { flags: ['json'] });
+    const tools = toolJsonSchemas();
+    if (args.options.get('json')) {
+      io.out(JSON.stringify(tools, null, 2));
+      return 0;
+    }
+    for (const t of tools) {
+      io.out(`${t.name}: ${t.description}`);
+      const p = t.parameters as Props;
+      for (const [name, s] of Object.entries(p.properties ?? {})) {
+        io.out(`    ${name}${p.required?.includes(name) ? '' : '?'}: ${typeText(s)}`);
+      }
+    }
+    return 0;
+  },
+};

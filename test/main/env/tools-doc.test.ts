@@ -1,0 +1,13 @@
+// docs/TOOLS.md must be exactly what the schemas generate (regenerate with writeToolsDoc()).
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { toolsMarkdown } from '../../../src/shared/env/tools-doc';
+import { TOOL_NAMES } from '../../../src/shared/env/tools';
+
+describe('docs/TOOLS.md', () => {
+  it('is up to date with the zod schemas', () => {
+    const doc = readFileSync(new URL('../../../docs/TOOLS.md', import.meta.url), 'utf8');
+    expect(doc).toBe(toolsMarkdown());
+    for (const name of TOOL_NAMES) expect(doc).toContain(`## ${name}\n`);
+  });
+});
