@@ -35,7 +35,8 @@ export function normalizeMetric(m: number, empty: number, fit: number, lowerIsBe
   const den = s * fit - s * empty;
   if (den === 0 || !Number.isFinite(den)) return 0;
   const num = s * m - s * empty;
-  return num === 0 ? 0 : (100 * num) / den;
+  // Ratio first: (100 * x) / x is not always exactly 100 in floating point, x / x is 1.
+  return num === 0 ? 0 : 100 * (num / den);
 }
 
 export const clip01 = (x: number): number => Math.min(1, Math.max(0, x));

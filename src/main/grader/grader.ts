@@ -1,0 +1,104 @@
+// The hidden grader (DESIGN.md section 4): renders a scene from a task's held-out cameras,
+// measures PSNR, SSIM, LPIPS and silhouette IoU against the photos, and places the means between
+// the task's empty and fit anchors. Also serves the player-visible reference comparisons of
+// render_views. Input: Splats + LoadedTask (or views). Output: GradeResult / ViewMetrics.
+// Invariant: deterministic (fixed view order, no randomness); the GPU path (WGSL rasterizer +
+// GPU metrics) is used when a device is given, else the CPU references.
+import { splatScore, type MeanMetrics } from '../../shared/task/score';
+import type { Anchors } from '../../shared/task/schema';
+import { emptySplats } from '../../shared/scene/splats';
+import type { Camera, RenderOutput, Splats } from '../../shared/raster/types';
+import type { LpipsWeights } from '../../shared/metrics/lpips-weights';
+import { loadLpipsWeights } from '../lpips/weights';
+import type { LoadedTask, RefView } from '../tasks/load';
+import { CpuBackend } from './cpu';
+import { createGpuBackend } from './gpu';
+import type { GradeBackend, GradeResult, ViewMetrics, ViewScores } from './types';
+
+export interface GraderOptions {
+  device?: GPUDevice | null;
+  /** LPIPS weights folder; null turns LPIPS off; undefined uses the default lookup. */
+  lpipsDir?: string | null;
+}
+
+export class Grader {
+  private constructor(
+    private readonly backend: GradeBackend,
+    /** Why LPIPS is unavailable (one line), or null when the weights loaded. */
+    readonly lpipsProblem: string | null,
+  ) {}
+
+  static async create(opts: GraderOptions = {}): Promise<Grader> {
+    let weights: LpipsWeights | null = null;
+    let problem: string | null = null;
+    if (opts.lpipsDir === null) {
+      problem = 'LPIPS disabled';
+    } else {
+      try {
+        weights = loadLpipsWeights(opts.lpipsDir === undefined ? {} : { dir: opts.lpipsDir });
+      } catch (err) {
+        problem = (err as Error).message;
+      }
+    }
+    const backend = opts.device ? await createGpuBackend(opts.device, weights) : new CpuBackend(weights);
+    return new Grader(backend, problem);
+  }
+
+  /** 'gpu' or 'cpu': which rasterizer and metrics this grader uses. */
+  get kind(): 'gpu' | 'cpu' {
+    return this.backend.kind;
+  }
+
+  get lpipsAvailable(): boolean {
+    return this.lpipsProblem === null;
+  }
+
+  renderViews(splats: Splats, cameras: Camera[]): Promise<RenderOutput[]> {
+    return this.backend.render(splats, cameras);
+  }
+
+  /** Renders and compares against each view's photo (render_views); LPIPS only on request. */
+  async compareViews(splats: Splats, views: RefView[], opts: { lpips?: boolean } = {}): Promise<ViewMetrics[]> {
+    const renders = await this.backend.render(splats, views.map((v) => v.camera));
+    const scores = await this.backend.measure(renders, views, opts.lpips === true && this.lpipsAvailable);
+    return scores.map((s, i) => ({ ...s, render: renders[i] }));
+  }
+
+  /** Per-view and mean metrics over `views` (all metrics, LPIPS when weights loaded). */
+  async measureViews(splats: Splats, views: RefView[]): Promise<{ perView: ViewScores[]; mean: MeanMetrics }> {
+    const renders = await this.backend.render(splats, views.map((v) => v.camera));
+    const perView = await this.backend.measure(renders, views, this.lpipsAvailable);
+    return { perView, mean: meanMetrics(perView, this.lpipsAvailable) };
+  }
+
+  /** The hidden grade of a scene on the task's held-out views. */
+  async grade(task: LoadedTask, splats: Splats): Promise<GradeResult> {
+    const { perView, mean } = await this.measureViews(splats, task.heldout);
+    const parts = splatScore(mean, task.anchors);
+    return { ...parts, psnr: mean.psnr, ssim: mean.ssim, lpips: mean.lpips, iou: mean.iou, perView };
+  }
+
+  /** Anchor metrics of the empty scene and of the fit on these held-out views. */
+  async computeAnchors(heldout: RefView[], fit: Splats): Promise<Anchors> {
+    const empty = (await this.measureViews(emptySplats(0), heldout)).mean;
+    const fitted = (await this.measureViews(fit, heldout)).mean;
+    return { empty, fit: fitted, lpips_model: this.lpipsAvailable ? 'alex-v0.1' : null };
+  }
+
+  destroy(): void {
+    this.backend.destroy();
+  }
+}
+
+/** Means in view order; LPIPS null unless every view has it. */
+export function meanMetrics(perView: ViewScores[], withLpips: boolean): MeanMetrics {
+  const n = perView.length;
+  const mean = (f: (v: ViewScores) => number): number => perView.reduce((s, v) => s + f(v), 0) / n;
+  const lpipsAll = withLpips && perView.every((v) => v.lpips !== undefined);
+  return {
+    psnr: mean((v) => v.psnr),
+    ssim: mean((v) => v.ssim),
+    iou: mean((v) => v.iou),
+    lpips: lpipsAll ? mean((v) => v.lpips as number) : null,
+  };
+}

@@ -1,0 +1,231 @@
+// Loads one task from a tasks folder (env-contract.md): spec, cameras, reference and held-out
+// photos with masks, anchors and the initial scene; and lists the folder's tasks publicly.
+// Input: task id (+ tasksDir option). Output: LoadedTask (main-side only: held-out views and
+// anchors must never reach a player) or TaskSummary[] (public: no held-out data, no anchors).
+// Invariant: every failure is one TaskLoadError line naming the task and the file at fault.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { z } from 'zod';
+import type { GaussianRecord } from '../../shared/env/scene';
+import type { RgbImage } from '../../shared/image/image';
+import { maskFromImage } from '../../shared/metrics/mask';
+import type { Camera } from '../../shared/raster/types';
+import {
+  AnchorsSchema,
+  CamerasFileSchema,
+  firstIssue,
+  TaskSpecSchema,
+  TaskSummarySchema,
+  taskSummary,
+  type Anchors,
+  type CamerasFile,
+  type TaskSpec,
+  type TaskSummary,
+  type ViewEntry,
+} from '../../shared/task/schema';
+import { parseSceneFile } from '../../shared/task/scene-file';
+import { readSceneNpz, type NpzScene } from '../io/npz';
+import { readPng, readPngRgb, toRgb } from '../io/png';
+import { objectDir, resolveTasksDir } from './paths';
+
+export interface RefView {
+  name: string;
+  azimuth?: number;
+  elevation?: number;
+  camera: Camera;
+  photo: RgbImage;
+  mask: Float32Array; // [H, W] object mask in [0, 1]
+}
+
+export interface LoadedTask {
+  spec: TaskSpec;
+  dir: string; // the object's folder
+  reference: RefView[];
+  heldout: RefView[]; // hidden: never sent to a player
+  anchors: Anchors; // hidden
+  init: GaussianRecord[] | null;
+}
+
+export interface LoadOptions {
+  tasksDir?: string;
+}
+
+export class TaskLoadError extends Error {
+  override name = 'TaskLoadError';
+}
+
+/** Reads and validates a JSON file; `what` prefixes every error. */
+export function readJson<T>(path: string, schema: z.ZodType<T>, what: string): T {
+  if (!existsSync(path)) throw new TaskLoadError(`${what}: missing ${path}`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new TaskLoadError(`${what}: ${path} is not valid JSON (${(err as Error).message})`);
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new TaskLoadError(`${what}: ${path}: ${firstIssue(parsed.error)}`);
+  return parsed.data;
+}
+
+/** Ids of every `<id>.json` spec in the folder, sorted. */
+export function taskIds(tasksDir: string): string[] {
+  if (!existsSync(tasksDir)) return [];
+  return readdirSync(tasksDir, { withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.json'))
+    .map((e) => e.name.slice(0, -5))
+    .sort();
+}
+
+export function readSpec(tasksDir: string, taskId: string): TaskSpec {
+  const path = join(tasksDir, `${taskId}.json`);
+  if (!existsSync(path)) {
+    const known = taskIds(tasksDir);
+    const list = known.length ? known.join(', ') : 'none';
+    throw new TaskLoadError(`unknown task '${taskId}' in ${tasksDir} (known: ${list})`);
+  }
+  const spec = readJson(path, TaskSpecSchema, `task ${taskId}`);
+  if (spec.task_id !== taskId) throw new TaskLoadError(`task ${taskId}: ${path} says task_id '${spec.task_id}'`);
+  return spec;
+}
+
+/** Photo names in a view folder (PNG files that are not masks). */
+function photoNames(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).filter((f) => f.endsWith('.png') && !f.endsWith('_mask.png')).map((f) => f.slice(0, -4));
+}
+
+/** Loads the photos of one view set (`ref` or `heldout`) for the cameras listed. */
+export function readViews(dir: string, sub: 'ref' | 'heldout', entries: ViewEntry[], what: string): RefView[] {
+  const folder = join(dir, sub);
+  const listed = new Set(entries.map((e) => e.name));
+  const found = photoNames(folder);
+  const extra = found.filter((n) => !listed.has(n));
+  if (found.length !== entries.length || extra.length > 0) {
+    const kind = sub === 'ref' ? 'reference' : 'heldout';
+    throw new TaskLoadError(
+      `${what}: cameras.json lists ${entries.length} ${kind} cameras but ${relative(process.cwd(), folder) || folder} holds ${found.length} photos` +
+        (extra.length ? ` (no camera for ${extra.join(', ')})` : ''),
+    );
+  }
+  return entries.map((e) => {
+    const photoPath = join(folder, `${e.name}.png`);
+    if (!existsSync(photoPath)) throw new TaskLoadError(`${what}: missing photo ${photoPath}`);
+    let photo: RgbImage;
+    try {
+      photo = readPngRgb(photoPath);
+    } catch (err) {
+      throw new TaskLoadError(`${what}: ${(err as Error).message}`);
+    }
+    if (photo.width !== e.camera.width || photo.height !== e.camera.height) {
+      throw new TaskLoadError(`${what}: ${photoPath} is ${photo.width}x${photo.height} but camera ${e.name} is ${e.camera.width}x${e.camera.height}`);
+    }
+    const view: RefView = { name: e.name, camera: e.camera, photo, mask: readMask(folder, e.name, photo, what) };
+    if (e.azimuth !== undefined) view.azimuth = e.azimuth;
+    if (e.elevation !== undefined) view.elevation = e.elevation;
+    return view;
+  });
+}
+
+/** `<name>_mask.png` (grey, first channel) when present, else the photo's non-white pixels. */
+function readMask(folder: string, name: string, photo: RgbImage, what: string): Float32Array {
+  const path = join(folder, `${name}_mask.png`);
+  if (!existsSync(path)) return Float32Array.from(maskFromImage(photo));
+  const png = readPng(path);
+  if (png.width !== photo.width || png.height !== photo.height) {
+    throw new TaskLoadError(`${what}: ${path} is ${png.width}x${png.height}, its photo ${photo.width}x${photo.height}`);
+  }
+  const grey = toRgb(png);
+  const out = new Float32Array(photo.width * photo.height);
+  for (let i = 0; i < out.length; i++) out[i] = grey.data[i * 3];
+  return out;
+}
+
+/** Records from the contract's npz layout, ids 0..N-1 in file order. */
+export function recordsFromNpz(scene: NpzScene): GaussianRecord[] {
+  const out: GaussianRecord[] = [];
+  for (let i = 0; i < scene.count; i++) {
+    const r: GaussianRecord = {
+      id: i,
+      pos: [scene.positions[i * 3], scene.positions[i * 3 + 1], scene.positions[i * 3 + 2]],
+      scale: [scene.scales[i * 3], scene.scales[i * 3 + 1], scene.scales[i * 3 + 2]],
+      quat: [scene.quaternions[i * 4], scene.quaternions[i * 4 + 1], scene.quaternions[i * 4 + 2], scene.quaternions[i * 4 + 3]],
+      color: [scene.colors[i * 3], scene.colors[i * 3 + 1], scene.colors[i * 3 + 2]],
+      opacity: scene.opacities[i],
+    };
+    const g = scene.groups[i];
+    if (g !== null) r.group = g;
+    out.push(r);
+  }
+  return out;
+}
+
+function readInit(tasksDir: string, spec: TaskSpec, what: string): GaussianRecord[] | null {
+  if (spec.init_npz === null) return null;
+  const path = join(tasksDir, spec.init_npz);
+  if (!existsSync(path)) throw new TaskLoadError(`${what}: missing init_npz ${path}`);
+  try {
+    return recordsFromNpz(readSceneNpz(new Uint8Array(readFileSync(path))));
+  } catch (err) {
+    throw new TaskLoadError(`${what}: ${path}: ${(err as Error).message}`);
+  }
+}
+
+export function readCameras(dir: string, what: string): CamerasFile {
+  return readJson(join(dir, 'cameras.json'), CamerasFileSchema, what);
+}
+
+/** The object's gradient-descent fit (fit.json). */
+export function readFit(dir: string, what: string): GaussianRecord[] {
+  const path = join(dir, 'fit.json');
+  if (!existsSync(path)) throw new TaskLoadError(`${what}: missing ${path}`);
+  try {
+    return parseSceneFile(JSON.parse(readFileSync(path, 'utf8')));
+  } catch (err) {
+    throw new TaskLoadError(`${what}: ${path}: ${(err as Error).message}`);
+  }
+}
+
+export async function loadTask(taskId: string, opts: LoadOptions = {}): Promise<LoadedTask> {
+  const tasksDir = resolveTasksDir(opts.tasksDir);
+  const spec = readSpec(tasksDir, taskId);
+  const what = `task ${taskId}`;
+  const dir = objectDir(tasksDir, spec.object);
+  if (!existsSync(dir)) throw new TaskLoadError(`${what}: missing object folder ${dir}`);
+  const cameras = readCameras(dir, what);
+  return {
+    spec,
+    dir,
+    reference: readViews(dir, 'ref', cameras.reference, what),
+    heldout: readViews(dir, 'heldout', cameras.heldout, what),
+    anchors: readJson(join(dir, 'anchors.json'), AnchorsSchema, what),
+    init: readInit(tasksDir, spec, what),
+  };
+}
+
+export interface TaskScan {
+  tasks: TaskSummary[];
+  problems: string[]; // one line per task file that could not be read
+}
+
+/** Public summaries of every readable task (sorted by id) and one line per unreadable one. */
+export function scanTasks(tasksDir?: string): TaskScan {
+  const dir = resolveTasksDir(tasksDir);
+  const tasks: TaskSummary[] = [];
+  const problems: string[] = [];
+  for (const id of taskIds(dir)) {
+    try {
+      const spec = readSpec(dir, id);
+      const cameras = readCameras(objectDir(dir, spec.object), `task ${id}`);
+      tasks.push(TaskSummarySchema.parse(taskSummary(spec, cameras.reference)));
+    } catch (err) {
+      problems.push((err as Error).message);
+    }
+  }
+  return { tasks, problems };
+}
+
+/** Summaries of every readable task; unreadable ones are left out (scanTasks reports them). */
+export async function listTasks(tasksDir?: string): Promise<TaskSummary[]> {
+  return scanTasks(tasksDir).tasks;
+}
