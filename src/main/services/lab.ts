@@ -5,6 +5,7 @@
 import type { TaskSummary } from '../../shared/task/schema';
 import type { GpuContext } from '../gpu/device';
 import type { Handlers } from './dispatch';
+import { createEpisodeHandlers } from './episode';
 import { EventHub } from './events';
 
 export interface LabDeps {
@@ -31,6 +32,7 @@ export function createLabServices(deps: LabDeps): LabServices {
       tasksDir: deps.tasksDir,
     }),
     'tasks.list': () => deps.listTasks(deps.tasksDir),
+    ...createEpisodeHandlers(deps),
   };
   return { handlers, events };
 }

@@ -1,4 +1,124 @@
 // LabApi rows for playing an episode (the human-baseline player and agents over LabApi).
-// Owned by the episode UI work; merged into labMethods in ./lab.ts.
-// Invariant: no row here may carry held-out views, anchors, fits or hidden scores.
-export const episodeMethods = {} as const;
+// Inputs: a task id and protocol to start, then one tool call per step. Outputs: the text and
+// image a model would get, plus the public scene and budgets the UI draws.
+// Invariant: no row here may carry held-out views, anchors, fits or hidden scores; every result
+// schema is strict, so an extra field added by mistake fails validation in main.
+import { z } from 'zod';
+import { CameraSchema, TaskKindSchema } from '../task/schema';
+
+const finite = z.number().refine(Number.isFinite, 'must be a finite number');
+const vec3 = z.tuple([finite, finite, finite]);
+
+/** Who chose what the player sees: `matched` = outlines only, `free` = live splat preview. */
+export const PlayProtocolSchema = z.enum(['matched', 'free']);
+export type PlayProtocol = z.infer<typeof PlayProtocolSchema>;
+
+/** A PNG image as a `data:image/png;base64,...` URL. */
+export const PngDataUrl = z.string().startsWith('data:image/png;base64,');
+
+/** One Gaussian of the player's scene, normalised (unit quaternion, RGB in [0, 1]). */
+export const PublicGaussianSchema = z.strictObject({
+  id: z.number().int().nonnegative(),
+  pos: vec3,
+  scale: vec3,
+  quat: z.tuple([finite, finite, finite, finite]), // (w, x, y, z)
+  color: vec3,
+  opacity: finite,
+  group: z.string().optional(),
+});
+export type PublicGaussian = z.infer<typeof PublicGaussianSchema>;
+
+export const EpisodeBudgetsSchema = z.strictObject({
+  gaussians: z.number().int(),
+  maxGaussians: z.number().int(),
+  callsLeft: z.number().int(),
+  maxToolCalls: z.number().int(),
+  rendersLeft: z.number().int(),
+  maxRenders: z.number().int(),
+});
+export type EpisodeBudgets = z.infer<typeof EpisodeBudgetsSchema>;
+
+/** A reference view: its explicit camera and its photo with the bounds overlay (as in the sheet). */
+export const PublicViewSchema = z.strictObject({
+  name: z.string(),
+  azimuth: finite.optional(),
+  elevation: finite.optional(),
+  camera: CameraSchema,
+  photo: PngDataUrl,
+});
+export type PublicView = z.infer<typeof PublicViewSchema>;
+
+/** One charged call as the player saw it. */
+export const EpisodeEntrySchema = z.strictObject({
+  step: z.number().int().positive(),
+  tool: z.string(),
+  args: z.unknown(),
+  text: z.string(),
+  image: PngDataUrl.optional(),
+  error: z.boolean(),
+  ms: z.number().nonnegative(),
+});
+export type EpisodeEntry = z.infer<typeof EpisodeEntrySchema>;
+
+/** Everything the player holds at a moment of the episode (start, reload, resume). */
+export const EpisodeSnapshotSchema = z.strictObject({
+  episodeId: z.string(),
+  taskId: z.string(),
+  kind: TaskKindSchema,
+  protocol: PlayProtocolSchema,
+  player: z.string(),
+  text: z.string(),
+  image: PngDataUrl,
+  budgets: EpisodeBudgetsSchema,
+  scene: z.array(PublicGaussianSchema),
+  referenceViews: z.array(PublicViewSchema),
+  done: z.boolean(),
+  history: z.array(EpisodeEntrySchema),
+});
+export type EpisodeSnapshot = z.infer<typeof EpisodeSnapshotSchema>;
+
+export const EpisodeStepResultSchema = z.strictObject({
+  step: z.number().int().nonnegative(),
+  text: z.string(),
+  image: PngDataUrl.optional(),
+  /** The call was refused (the text says why, as a model would read it); it still cost a call. */
+  error: z.boolean(),
+  done: z.boolean(),
+  budgets: EpisodeBudgetsSchema,
+  scene: z.array(PublicGaussianSchema),
+});
+export type EpisodeStepResult = z.infer<typeof EpisodeStepResultSchema>;
+
+const episodeId = z.string().min(1).max(64);
+
+export const episodeMethods = {
+  'episode.start': {
+    params: z.strictObject({
+      taskId: z.string().min(1).max(200),
+      protocol: PlayProtocolSchema.optional(),
+      player: z.string().min(1).max(100).optional(),
+    }),
+    result: EpisodeSnapshotSchema,
+    doc: 'Start an episode of a task: the first observation (text + reference sheet), budgets, the start scene and the reference cameras.',
+  },
+  'episode.step': {
+    params: z.strictObject({ episodeId, tool: z.string().min(1).max(64), args: z.unknown().optional() }),
+    result: EpisodeStepResultSchema,
+    doc: 'One tool call, charged like a model\'s: the text (and image) it returns, the new budgets and scene.',
+  },
+  'episode.get': {
+    params: z.strictObject({ episodeId }),
+    result: EpisodeSnapshotSchema,
+    doc: 'The live episode as it stands (after a reload of the UI).',
+  },
+  'episode.resume': {
+    params: z.strictObject({ log: z.string().min(1).max(4096) }),
+    result: EpisodeSnapshotSchema,
+    doc: 'Continue an episode from its trajectory log (a file under the lab home folder).',
+  },
+  'episode.close': {
+    params: z.strictObject({ episodeId }),
+    result: z.strictObject({ closed: z.boolean() }),
+    doc: 'Release a live episode (its log stays on disk).',
+  },
+} as const;

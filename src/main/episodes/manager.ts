@@ -1,0 +1,205 @@
+// EpisodeManager: the live episodes of this process, each a SplatEnv with its trajectory log.
+// Used by the episode LabApi handlers (free play) and by the study side (which chooses the log
+// path, the protocol and the player, and reads the final grade after the end).
+// Inputs: task ids, tool calls. Outputs: public snapshots and step results (src/shared/api/episode).
+// Invariants: the grader is created once, lazily, on the first start; every charged call is in
+// the log before step() resolves (SplatEnv); hidden grades leave this class only through
+// finalGrade(), which no LabApi row of the player calls.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname, join, relative, resolve, isAbsolute } from 'node:path';
+import type { EpisodeEntry, EpisodeSnapshot, EpisodeStepResult, PlayProtocol, PublicView } from '../../shared/api/episode';
+import { SplatEnv, type ToolOut } from '../env/env';
+import { envImages } from '../env/images';
+import { readTrajectory } from '../env/trajectory';
+import type { EnvGradeResult, EnvGrader, EnvImages } from '../env/types';
+import { loadTask, type LoadedTask } from '../tasks/load';
+import { isErrorText, pngDataUrl, publicBudgets, publicScene, publicViews } from './public';
+
+export interface EpisodeManagerDeps {
+  tasksDir: string;
+  /** The lab home folder (labHome()); free-play logs go to <home>/trajectories. */
+  home: string;
+  /** Called once, on the first start; the grader is then shared by every episode. */
+  grader: () => Promise<EnvGrader>;
+  images?: EnvImages;
+  version?: string;
+}
+
+export interface StartOptions {
+  taskId: string;
+  protocol?: PlayProtocol;
+  player?: string;
+  /** Where the trajectory goes; default <home>/trajectories/<task>-<time>-<id>.jsonl. */
+  logPath?: string;
+  /** Hidden grade after every edit (default true, as in any trajectory). */
+  gradeEachStep?: boolean;
+}
+
+export interface EpisodeInfo {
+  episodeId: string;
+  taskId: string;
+  protocol: PlayProtocol;
+  player: string;
+  logPath: string;
+  done: boolean;
+}
+
+interface Live {
+  id: string;
+  env: SplatEnv;
+  task: LoadedTask;
+  protocol: PlayProtocol;
+  player: string;
+  logPath: string;
+  first: ToolOut;
+  history: EpisodeEntry[];
+  views?: PublicView[];
+}
+
+export class EpisodeNotFound extends Error {
+  override name = 'EpisodeNotFound';
+}
+
+/** `20250131T120501Z`: sortable, no characters a file system dislikes. */
+function stamp(d: Date): string {
+  return d.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+}
+
+export class EpisodeManager {
+  private readonly live = new Map<string, Live>();
+  private graderPromise: Promise<EnvGrader> | undefined;
+
+  constructor(private readonly deps: EpisodeManagerDeps) {}
+
+  get trajectoriesDir(): string {
+    return join(this.deps.home, 'trajectories');
+  }
+
+  async start(opts: StartOptions): Promise<EpisodeSnapshot> {
+    const task = await loadTask(opts.taskId, { tasksDir: this.deps.tasksDir });
+    const id = randomBytes(6).toString('hex');
+    const protocol = opts.protocol ?? 'matched';
+    const player = opts.player ?? 'anonymous';
+    const logPath = resolve(opts.logPath ?? join(this.trajectoriesDir, `${task.spec.task_id}-${stamp(new Date())}-${id}.jsonl`));
+    mkdirSync(dirname(logPath), { recursive: true });
+    const { env, obs } = await SplatEnv.reset(task, {
+      grader: await this.grader(),
+      images: this.deps.images ?? envImages,
+      log: logPath,
+      protocol,
+      player,
+      ...(opts.gradeEachStep === false ? { gradeEachStep: false } : {}),
+      ...(this.deps.version ? { version: this.deps.version } : {}),
+    });
+    const entry: Live = { id, env, task, protocol, player, logPath, first: obs, history: [] };
+    this.live.set(id, entry);
+    return this.snapshot(entry);
+  }
+
+  /** Continues an episode from its log (which must lie under the lab home folder). */
+  async resume(log: string): Promise<EpisodeSnapshot> {
+    const path = resolve(this.deps.home, log);
+    const rel = relative(resolve(this.deps.home), path);
+    if (rel.startsWith('..') || isAbsolute(rel)) throw new Error(`cannot resume ${log}: only logs under ${this.deps.home} can be resumed`);
+    const traj = readTrajectory(path);
+    const header = traj.header;
+    if (!header) throw new Error(`cannot resume ${log}: no header line`);
+    if (header.protocol !== 'matched' && header.protocol !== 'free') throw new Error(`cannot resume ${log}: it is a '${header.protocol}' log, not a player's`);
+    const task = await loadTask(header.task, { tasksDir: this.deps.tasksDir });
+    const { env, obs } = await SplatEnv.reset(task, {
+      grader: await this.grader(),
+      images: this.deps.images ?? envImages,
+      resumeFrom: path,
+      protocol: header.protocol,
+      player: header.player,
+      ...(this.deps.version ? { version: this.deps.version } : {}),
+    });
+    const id = randomBytes(6).toString('hex');
+    const history: EpisodeEntry[] = traj.steps
+      .filter((s) => s.step > 0)
+      .map((s) => ({ step: s.step, tool: s.tool, args: s.args, text: s.text, error: isErrorText(s.text), ms: s.ms }));
+    const entry: Live = { id, env, task, protocol: header.protocol, player: header.player, logPath: path, first: obs, history };
+    this.live.set(id, entry);
+    return this.snapshot(entry);
+  }
+
+  async step(episodeId: string, call: { tool: string; args?: unknown }): Promise<EpisodeStepResult> {
+    const e = this.get(episodeId);
+    const wasDone = e.env.done;
+    const t0 = Date.now();
+    const out = await e.env.step({ tool: call.tool, args: call.args ?? {} });
+    const error = isErrorText(out.text);
+    const image = out.image ? pngDataUrl(out.image) : undefined;
+    const charged = !wasDone;
+    const step = charged ? e.history.length + 1 : e.history.length;
+    if (charged) {
+      e.history.push({ step, tool: call.tool, args: call.args ?? {}, text: out.text, error, ms: Date.now() - t0, ...(image ? { image } : {}) });
+    }
+    return {
+      step,
+      text: out.text,
+      error,
+      done: out.done,
+      budgets: publicBudgets(e.env.budgets(), e.task),
+      scene: publicScene(e.env.state()),
+      ...(image ? { image } : {}),
+    };
+  }
+
+  snapshotOf(episodeId: string): EpisodeSnapshot {
+    return this.snapshot(this.get(episodeId));
+  }
+
+  info(episodeId: string): EpisodeInfo {
+    const e = this.get(episodeId);
+    return { episodeId, taskId: e.task.spec.task_id, protocol: e.protocol, player: e.player, logPath: e.logPath, done: e.env.done };
+  }
+
+  /** The held-out grade after the end (main side only: for the experimenter, never a player). */
+  finalGrade(episodeId: string): EnvGradeResult | null {
+    return this.get(episodeId).env.finalGrade();
+  }
+
+  close(episodeId: string): boolean {
+    const e = this.live.get(episodeId);
+    if (!e) return false;
+    e.env.close();
+    this.live.delete(episodeId);
+    return true;
+  }
+
+  closeAll(): void {
+    for (const id of [...this.live.keys()]) this.close(id);
+  }
+
+  private get(episodeId: string): Live {
+    const e = this.live.get(episodeId);
+    if (!e) throw new EpisodeNotFound(`no live episode '${episodeId}' (it ended with the lab process, or was closed)`);
+    return e;
+  }
+
+  private grader(): Promise<EnvGrader> {
+    this.graderPromise ??= this.deps.grader();
+    this.graderPromise.catch(() => (this.graderPromise = undefined));
+    return this.graderPromise;
+  }
+
+  private snapshot(e: Live): EpisodeSnapshot {
+    if (!e.first.image) throw new Error('the first observation has no reference sheet');
+    return {
+      episodeId: e.id,
+      taskId: e.task.spec.task_id,
+      kind: e.task.spec.kind,
+      protocol: e.protocol,
+      player: e.player,
+      text: e.first.text,
+      image: pngDataUrl(e.first.image),
+      budgets: publicBudgets(e.env.budgets(), e.task),
+      scene: publicScene(e.env.state()),
+      referenceViews: (e.views ??= publicViews(e.task)),
+      done: e.env.done,
+      history: e.history,
+    };
+  }
+}

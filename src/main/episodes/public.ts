@@ -1,0 +1,49 @@
+// Conversions from main-side episode state to the public LabApi shapes of src/shared/api/episode.ts.
+// Inputs: SplatEnv records and budgets, a LoadedTask's reference views, PNG bytes.
+// Outputs: PublicGaussian[], EpisodeBudgets, PublicView[], data: URLs.
+// Invariant: only reference views are ever read here; a task's held-out views, anchors and
+// fit never pass through this file.
+import type { EpisodeBudgets, PublicGaussian, PublicView } from '../../shared/api/episode';
+import type { BudgetState } from '../../shared/env/format';
+import type { GaussianRecord } from '../../shared/env/scene';
+import { drawOverlay } from '../../shared/image/overlay';
+import { encodePng } from '../io/png';
+import type { LoadedTask } from '../tasks/load';
+
+export function pngDataUrl(png: Uint8Array): string {
+  return `data:image/png;base64,${Buffer.from(png.buffer, png.byteOffset, png.byteLength).toString('base64')}`;
+}
+
+export function publicScene(records: readonly GaussianRecord[]): PublicGaussian[] {
+  return records.map((r) => {
+    const g: PublicGaussian = { id: r.id, pos: [...r.pos], scale: [...r.scale], quat: [...r.quat], color: [...r.color], opacity: r.opacity };
+    if (r.group !== undefined) g.group = r.group;
+    return g;
+  });
+}
+
+export function publicBudgets(b: BudgetState, task: LoadedTask): EpisodeBudgets {
+  return {
+    gaussians: b.gaussians,
+    maxGaussians: b.maxGaussians,
+    callsLeft: b.callsLeft,
+    maxToolCalls: task.spec.max_tool_calls,
+    rendersLeft: b.rendersLeft,
+    maxRenders: task.spec.max_renders,
+  };
+}
+
+/** Reference cameras with their photos as the sheet shows them (bounds cube and axes drawn on). */
+export function publicViews(task: LoadedTask): PublicView[] {
+  return task.reference.map((v) => {
+    const view: PublicView = { name: v.name, camera: { ...v.camera, world_to_camera: [...v.camera.world_to_camera] }, photo: pngDataUrl(encodePng(drawOverlay(v.photo, v.camera))) };
+    if (v.azimuth !== undefined) view.azimuth = v.azimuth;
+    if (v.elevation !== undefined) view.elevation = v.elevation;
+    return view;
+  });
+}
+
+/** A refused call's text starts with ERROR (the episode's wording, as a model reads it). */
+export function isErrorText(text: string): boolean {
+  return text.startsWith('ERROR');
+}
