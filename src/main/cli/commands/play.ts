@@ -44,7 +44,11 @@ export const command: CliCommand = {
     const task = await loadTask(requireOption(args, 'task'), tasksDir ? { tasksDir } : {});
     const gpu = await acquireGpu({ forceCpu: device === 'cpu' });
     io.err(`GPU: ${gpu.status.path}: ${gpu.status.summary}`);
-    const grader = await Grader.create({ device: gpu.device });
+    const grader = await Grader.create({ device: gpu.device }).catch(async (e: Error) => {
+      if (!gpu.device) throw e;
+      io.err(`GPU grader unavailable (${e.message}); grading on the CPU reference instead.`);
+      return Grader.create({ device: null });
+    });
     mkdirSync(outDir, { recursive: true });
     const stem = basename(log).replace(/\.jsonl$/, '');
     const save = (step: number, png: Uint8Array | undefined): void => {
