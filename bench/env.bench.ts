@@ -34,7 +34,7 @@ function gaussians(n: number): { pos: number[]; color: number[]; scale: number[]
   }));
 }
 
-function nonRenderCall(i: number): { tool: string; args: unknown } {
+function nonRenderCall(i: number): { tool: string; args?: unknown } {
   switch (i % 4) {
     case 0: return { tool: 'edit_gaussians', args: { gaussians: [{ id: i % 300, pos: [rng.uniform(-1, 1), 0, 0] }] } };
     case 1: return { tool: 'transform_group', args: { group: `g${i % 6}`, rotate_deg: 1, translate: [0, 0, 0] } };
