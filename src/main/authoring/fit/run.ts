@@ -1,0 +1,123 @@
+// Runs the gradient-descent reference fit for a task's object and writes its outputs beside the
+// photos: `fit.json` (compact form, env-contract.md) and `fit_loss.png` (the loss curve).
+// Input: a task id (read from the tasks folder: spec, cameras.json, ref/ photos and masks; no
+// anchors or held-out photos are needed, since the fit comes before them) or a loaded task.
+// Output: FitTaskResult (paths, records, losses, reference-view PSNR, timing).
+// Invariant: both files are written atomically (temp file + rename), so a crash or a cancelled
+// fit never leaves a partial fit.json; anchors are not touched (the authoring build recomputes them).
+import { renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEFAULT_FIT_STEPS, fitGaussians, type FitProgress, type FitView } from '../../../shared/authoring/fit/fit';
+import type { FitBackend } from '../../../shared/authoring/fit/backend';
+import { psnr } from '../../../shared/metrics/psnr';
+import { packSplats, type GaussianRecord } from '../../../shared/scene/gaussian';
+import { sceneFileJson } from '../../../shared/task/scene-file';
+import type { TaskSpec } from '../../../shared/task/schema';
+import { encodePng } from '../../io/png';
+import { objectDir, resolveTasksDir } from '../../tasks/paths';
+import { readCameras, readSpec, readViews, type RefView } from '../../tasks/load';
+import { chooseFitBackend, type FitDevice } from './backend';
+import { lossPlot } from './plot';
+
+export const FIT_FILE = 'fit.json';
+export const FIT_PLOT_FILE = 'fit_loss.png';
+export const DEFAULT_FIT_SEED = 0;
+
+/** What a fit needs of a task: its spec, object folder and reference views. */
+export interface FitSource {
+  spec: TaskSpec;
+  dir: string;
+  reference: RefView[];
+}
+
+export interface FitTaskOptions {
+  steps?: number; // default 2000
+  seed?: number; // default 0
+  device?: FitDevice; // default 'gpu' (falls back to the CPU when no adapter exists)
+  tasksDir?: string;
+  backend?: FitBackend; // overrides `device` (tests, benchmarks)
+  onBackend?: (description: string) => void;
+  onProgress?: (p: FitProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface FitTaskResult {
+  fitPath: string;
+  plotPath: string;
+  records: GaussianRecord[];
+  losses: number[];
+  referencePsnr: { name: string; psnr: number }[];
+  meanReferencePsnr: number;
+  backend: string;
+  elapsedMs: number;
+}
+
+/** Reads a task's spec and reference views (no anchors, no held-out photos). */
+export function readFitSource(taskId: string, tasksDir?: string): FitSource {
+  const root = resolveTasksDir(tasksDir);
+  const spec = readSpec(root, taskId);
+  const dir = objectDir(root, spec.object);
+  const what = `task ${taskId}`;
+  const cameras = readCameras(dir, what);
+  return { spec, dir, reference: readViews(dir, 'ref', cameras.reference, what) };
+}
+
+/** Writes `data` to `path` through a temporary file in the same folder and a rename. */
+export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+  const tmp = `${path}.tmp-${process.pid}`;
+  try {
+    writeFileSync(tmp, data);
+    renameSync(tmp, path);
+  } catch (err) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // the temp file was never created
+    }
+    throw err;
+  }
+}
+
+export async function fitTask(task: string | FitSource, options: FitTaskOptions = {}): Promise<FitTaskResult> {
+  const source = typeof task === 'string' ? readFitSource(task, options.tasksDir) : task;
+  const chosen = options.backend
+    ? { backend: options.backend, description: `fit on the ${options.backend.name} backend`, release: () => {} }
+    : await chooseFitBackend(options.device ?? 'gpu');
+  options.onBackend?.(chosen.description);
+  const start = Date.now();
+  try {
+    const views: FitView[] = source.reference.map((v) => ({ camera: v.camera, photo: v.photo, mask: v.mask }));
+    const { records, losses } = await fitGaussians(
+      {
+        views,
+        maxGaussians: source.spec.max_gaussians,
+        steps: options.steps ?? DEFAULT_FIT_STEPS,
+        seed: options.seed ?? DEFAULT_FIT_SEED,
+      },
+      chosen.backend,
+      options.onProgress,
+      options.signal,
+    );
+    const referencePsnr = await referenceViewPsnr(chosen.backend, records, source.reference);
+    const fitPath = join(source.dir, FIT_FILE);
+    const plotPath = join(source.dir, FIT_PLOT_FILE);
+    writeFileAtomic(fitPath, `${JSON.stringify(sceneFileJson(records))}\n`);
+    const title = `${source.spec.object}: ${losses.length} steps, ${records.length} Gaussians, ${chosen.backend.name}`;
+    writeFileAtomic(plotPath, encodePng(lossPlot(losses, title)));
+    const mean = referencePsnr.reduce((a, v) => a + v.psnr, 0) / Math.max(1, referencePsnr.length);
+    return { fitPath, plotPath, records, losses, referencePsnr, meanReferencePsnr: mean, backend: chosen.backend.name, elapsedMs: Date.now() - start };
+  } finally {
+    chosen.release();
+  }
+}
+
+/** PSNR of the fitted scene on each reference view, rendered with the fit's own backend. */
+async function referenceViewPsnr(backend: FitBackend, records: GaussianRecord[], views: RefView[]): Promise<{ name: string; psnr: number }[]> {
+  const splats = packSplats(records, 'f64');
+  const out: { name: string; psnr: number }[] = [];
+  for (const v of views) {
+    const r = await backend.forward(splats, v.camera);
+    out.push({ name: v.name, psnr: psnr({ width: r.width, height: r.height, data: Float32Array.from(r.rgb) }, v.photo) });
+  }
+  return out;
+}
