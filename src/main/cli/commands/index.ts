@@ -11,5 +11,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   start: { summary: 'open the lab (Electron window, or the browser UI when no window can open)', load: async () => (await import('./start')).command },
   serve: { summary: 'serve the lab UI on a loopback URL (browser mode)', load: async () => (await import('./serve')).command },
   doctor: { summary: 'report Node, the GPU path, Electron, data folders and tasks found', load: async () => (await import('./doctor')).command },
+  play: { summary: 'play an episode from a JSONL file of {tool, args} calls, logging the trajectory', load: async () => (await import('./play')).command },
+  tools: { summary: 'list the ten episode tools, or print their JSON Schemas (--json)', load: async () => (await import('./tools')).command },
   'build-ui': { summary: 'build the Electron main, preload and renderer bundles into out/', load: async () => (await import('./build-ui')).command },
 };

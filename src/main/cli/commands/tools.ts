@@ -1,6 +1,6 @@
 // `splatlab tools [--json]`: the ten tools with their arguments, from the zod schemas.
 import { toolJsonSchemas } from '../../../shared/env/tools';
-import { typeText } from '../../../shared/env/tools-doc';
+import { toolsMarkdown, typeText } from '../../../shared/env/tools-doc';
 import { parseArgs } from '../args';
 import type { CliCommand } from '../command';
 
@@ -11,9 +11,13 @@ interface Props {
 
 export const command: CliCommand = {
   name: 'tools',
-  usage: 'splatlab tools [--json]\n\nLists the episode tools and their arguments; --json prints the JSON Schema of every tool.',
+  usage: 'splatlab tools [--json | --markdown]\n\nLists the episode tools and their arguments; --json prints the JSON Schema of every tool,\n--markdown the reference page (docs/TOOLS.md is generated with it: npm run docs).',
   async run(argv, io) {
-    const args = parseArgs(argv, { flags: ['json'] });
+    const args = parseArgs(argv, { flags: ['json', 'markdown'] });
+    if (args.options.get('markdown')) {
+      process.stdout.write(toolsMarkdown());
+      return 0;
+    }
     const tools = toolJsonSchemas();
     if (args.options.get('json')) {
       io.out(JSON.stringify(tools, null, 2));
