@@ -55,6 +55,12 @@ interface Live {
   first: ToolOut;
   history: EpisodeEntry[];
   views?: PublicView[];
+  /** One past the largest id ever seen (the episode's id counter: ids are never reused). */
+  nextId: number;
+}
+
+function nextIdAfter(prev: number, records: readonly { id: number }[]): number {
+  return records.reduce((m, r) => Math.max(m, r.id + 1), prev);
 }
 
 export class EpisodeNotFound extends Error {
@@ -92,7 +98,7 @@ export class EpisodeManager {
       ...(opts.gradeEachStep === false ? { gradeEachStep: false } : {}),
       ...(this.deps.version ? { version: this.deps.version } : {}),
     });
-    const entry: Live = { id, env, task, protocol, player, logPath, first: obs, history: [] };
+    const entry: Live = { id, env, task, protocol, player, logPath, first: obs, history: [], nextId: nextIdAfter(0, env.state()) };
     this.live.set(id, entry);
     return this.snapshot(entry);
   }
@@ -119,7 +125,8 @@ export class EpisodeManager {
     const history: EpisodeEntry[] = traj.steps
       .filter((s) => s.step > 0)
       .map((s) => ({ step: s.step, tool: s.tool, args: s.args, text: s.text, error: isErrorText(s.text), ms: s.ms }));
-    const entry: Live = { id, env, task, protocol: header.protocol, player: header.player, logPath: path, first: obs, history };
+    const seen = traj.steps.reduce((m, s) => nextIdAfter(m, (s.state ?? []).map((g) => ({ id: g.id ?? 0 }))), nextIdAfter(0, task.init ?? []));
+    const entry: Live = { id, env, task, protocol: header.protocol, player: header.player, logPath: path, first: obs, history, nextId: seen };
     this.live.set(id, entry);
     return this.snapshot(entry);
   }
@@ -136,13 +143,16 @@ export class EpisodeManager {
     if (charged) {
       e.history.push({ step, tool: call.tool, args: call.args ?? {}, text: out.text, error, ms: Date.now() - t0, ...(image ? { image } : {}) });
     }
+    const scene = e.env.state();
+    e.nextId = nextIdAfter(e.nextId, scene);
     return {
       step,
+      nextId: e.nextId,
       text: out.text,
       error,
       done: out.done,
       budgets: publicBudgets(e.env.budgets(), e.task),
-      scene: publicScene(e.env.state()),
+      scene: publicScene(scene),
       ...(image ? { image } : {}),
     };
   }
@@ -197,6 +207,7 @@ export class EpisodeManager {
       image: pngDataUrl(e.first.image),
       budgets: publicBudgets(e.env.budgets(), e.task),
       scene: publicScene(e.env.state()),
+      nextId: e.nextId,
       referenceViews: (e.views ??= publicViews(e.task)),
       done: e.env.done,
       history: e.history,

@@ -71,6 +71,8 @@ export const EpisodeSnapshotSchema = z.strictObject({
   image: PngDataUrl,
   budgets: EpisodeBudgetsSchema,
   scene: z.array(PublicGaussianSchema),
+  /** Id the next added Gaussian will get (ids are never reused, so it can exceed max id + 1). */
+  nextId: z.number().int().nonnegative(),
   referenceViews: z.array(PublicViewSchema),
   done: z.boolean(),
   history: z.array(EpisodeEntrySchema),
@@ -86,6 +88,7 @@ export const EpisodeStepResultSchema = z.strictObject({
   done: z.boolean(),
   budgets: EpisodeBudgetsSchema,
   scene: z.array(PublicGaussianSchema),
+  nextId: z.number().int().nonnegative(),
 });
 export type EpisodeStepResult = z.infer<typeof EpisodeStepResultSchema>;
 

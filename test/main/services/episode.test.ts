@@ -73,31 +73,34 @@ describe('episode rows', () => {
 
     const moved = await step('transform_group', { group: 'base', translate: [0, 0, 0.1] });
     expect(moved.scene[1].pos[2]).toBeCloseTo(-0.2, 6);
+    const deleted = await step('delete_gaussians', { ids: [1] });
+    expect(deleted).toMatchObject({ nextId: 2, scene: [{ id: 0 }] });
 
     const reloaded = await call<EpisodeSnapshot>('episode.get', { episodeId: s.episodeId });
-    expect(reloaded.history.map((h) => h.tool)).toEqual(['add_gaussians', 'add_gaussians', 'render_views', 'transform_group']);
+    expect(reloaded.history.map((h) => h.tool)).toEqual(['add_gaussians', 'add_gaussians', 'render_views', 'transform_group', 'delete_gaussians']);
+    expect(reloaded.nextId).toBe(2);
     expect(reloaded.history[1].error).toBe(true);
     expect(reloaded.history[2].image).toBe(render.image);
-    expect(reloaded.budgets.callsLeft).toBe(36);
+    expect(reloaded.budgets.callsLeft).toBe(35);
 
     const submitted = await step('submit');
-    expect(submitted).toMatchObject({ done: true, error: false, step: 5 });
+    expect(submitted).toMatchObject({ done: true, error: false, step: 6 });
     expect(submitted.text).toContain('Submitted.');
     for (const marker of HIDDEN_MARKERS) expect(JSON.stringify(submitted)).not.toMatch(marker);
     const after = await step('list_gaussians');
-    expect(after).toMatchObject({ done: true, error: true, step: 5 });
-    expect(after.budgets.callsLeft).toBe(35);
+    expect(after).toMatchObject({ done: true, error: true, step: 6 });
+    expect(after.budgets.callsLeft).toBe(34);
 
     const info = manager.info(s.episodeId);
     expect(info.logPath.startsWith(join(home, 'trajectories', 'test__sculpt-'))).toBe(true);
     const log = readTrajectory(info.logPath);
     expect(log.header).toMatchObject({ task: 'test__sculpt', protocol: 'matched', player: 'anonymous' });
-    expect(log.steps.map((r) => r.tool)).toEqual(['reset', 'add_gaussians', 'add_gaussians', 'render_views', 'transform_group', 'submit']);
+    expect(log.steps.map((r) => r.tool)).toEqual(['reset', 'add_gaussians', 'add_gaussians', 'render_views', 'transform_group', 'delete_gaussians', 'submit']);
     for (const r of log.steps) {
       expect(r.ms).toBeGreaterThanOrEqual(0);
       expect(Number.isNaN(Date.parse(r.t))).toBe(false);
     }
-    expect(log.end).toMatchObject({ reason: 'submit', calls_used: 5, renders_used: 1 });
+    expect(log.end).toMatchObject({ reason: 'submit', calls_used: 6, renders_used: 1 });
     expect(manager.finalGrade(s.episodeId)?.score).toBeTypeOf('number');
   });
 
