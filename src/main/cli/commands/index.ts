@@ -13,5 +13,6 @@ export const COMMANDS: Record<string, CommandEntry> = {
   doctor: { summary: 'report Node, the GPU path, Electron, data folders and tasks found', load: async () => (await import('./doctor')).command },
   play: { summary: 'play an episode from a JSONL file of {tool, args} calls, logging the trajectory', load: async () => (await import('./play')).command },
   tools: { summary: 'list the ten episode tools, or print their JSON Schemas (--json)', load: async () => (await import('./tools')).command },
+  check: { summary: 'run the environment conformance check over one task or every task', load: async () => (await import('./check')).command },
   'build-ui': { summary: 'build the Electron main, preload and renderer bundles into out/', load: async () => (await import('./build-ui')).command },
 };
