@@ -1,0 +1,107 @@
+// The stages every task build shares once an object's photos are staged: fit the reference
+// views, scramble the fit for reassembly, compute the empty/fit anchors on the held-out views,
+// write the three task specs and a small build record.
+// Inputs: a staged object folder holding cameras.json, ref/ and heldout/ (photos + masks).
+// Outputs: fit.json, init_reassembly.npz, parts_truth.json, anchors.json, build.json and the
+// specs in the staging root. Invariant: the fit and anchors are computed from the photos as
+// re-read from the staged PNGs, i.e. exactly what loadTask will give the grader later.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { scramble } from '../../shared/authoring/scramble/scramble';
+import type { PartsTruth } from '../../shared/authoring/scramble/truth';
+import type { FitView } from '../../shared/authoring/fit/fit';
+import type { GaussianRecord } from '../../shared/scene/gaussian';
+import { packSplats } from '../../shared/scene/gaussian';
+import type { Anchors, TaskSpec } from '../../shared/task/schema';
+import type { Grader } from '../grader/grader';
+import { readCameras, readViews, type RefView } from '../tasks/load';
+import type { Staged } from './staging';
+import { formatJson, roundRecords, TASK_BUDGETS, writeAnchors, writeFit, writeReassembly, writeSpecs } from './task-files';
+
+export interface FitRequest {
+  steps: number;
+  seed: number;
+  maxGaussians: number;
+  onProgress?: (step: number, steps: number, loss: number) => void;
+}
+
+/** Any gradient-descent fit of reference views (the default is the project's fitGaussians). */
+export type FitFn = (views: FitView[], request: FitRequest) => Promise<{ records: GaussianRecord[]; losses: number[] }>;
+
+export interface PipelineOptions {
+  steps: number;
+  seed: number;
+  k: number;
+  fit: FitFn;
+  grader: Grader;
+  log: (line: string) => void;
+  /** Extra facts recorded in build.json (e.g. the photo source). */
+  provenance?: Record<string, unknown>;
+}
+
+export interface PipelineResult {
+  fit: GaussianRecord[];
+  truth: PartsTruth;
+  anchors: Anchors;
+  specs: TaskSpec[];
+  finalLoss: number | null;
+  reference: RefView[];
+  heldout: RefView[];
+}
+
+/** Mean loss of the last 10% of the steps (at least one), or null without steps. */
+function tailLoss(losses: readonly number[]): number | null {
+  if (losses.length === 0) return null;
+  const tail = losses.slice(-Math.max(1, Math.floor(losses.length / 10)));
+  return tail.reduce((s, v) => s + v, 0) / tail.length;
+}
+
+export async function finishObject(staged: Staged, object: string, opts: PipelineOptions): Promise<PipelineResult> {
+  const what = `build ${object}`;
+  const cameras = readCameras(staged.objectDir, what);
+  const reference = readViews(staged.objectDir, 'ref', cameras.reference, what);
+  const heldout = readViews(staged.objectDir, 'heldout', cameras.heldout, what);
+
+  const t0 = Date.now();
+  let lastReport = 0;
+  const fitted = await opts.fit(reference.map((v) => ({ camera: v.camera, photo: v.photo, mask: v.mask })), {
+    steps: opts.steps,
+    seed: opts.seed,
+    maxGaussians: TASK_BUDGETS.sculpt.max_gaussians,
+    onProgress: (step, steps, loss) => {
+      if (step === steps || Date.now() - lastReport > 10_000) {
+        lastReport = Date.now();
+        opts.log(`${object}: fit step ${step}/${steps}, loss ${loss.toFixed(4)} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+      }
+    },
+  });
+  const fit = roundRecords(fitted.records);
+  if (fit.length === 0) throw new Error(`${what}: the fit has no Gaussians (nothing survived the visual hull)`);
+  writeFit(staged.objectDir, fit);
+  const finalLoss = tailLoss(fitted.losses);
+  opts.log(`${object}: fit ${fit.length} Gaussians in ${opts.steps} steps${finalLoss === null ? '' : `, final loss ${finalLoss.toFixed(4)}`}`);
+
+  const { records: scrambled, truth } = scramble(fit, { k: opts.k, seed: opts.seed + 1 });
+  writeReassembly(staged.objectDir, scrambled, truth);
+  opts.log(`${object}: scrambled into ${truth.k} parts (${truth.parts.map((p) => `${p.label} ${p.count}`).join(', ')})`);
+
+  const anchors = await opts.grader.computeAnchors(heldout, packSplats(fit));
+  writeAnchors(staged.objectDir, anchors);
+  const fmt = (m: Anchors['fit']): string => `PSNR ${m.psnr.toFixed(2)}, SSIM ${m.ssim.toFixed(3)}, LPIPS ${m.lpips === null ? 'n/a' : m.lpips.toFixed(3)}, IoU ${m.iou.toFixed(3)}`;
+  opts.log(`${object}: anchors on ${heldout.length} held-out views: empty ${fmt(anchors.empty)}; fit ${fmt(anchors.fit)}`);
+
+  const specs = writeSpecs(staged.root, object);
+  const build = {
+    object,
+    steps: opts.steps,
+    seed: opts.seed,
+    scramble_seed: opts.seed + 1,
+    k: opts.k,
+    gaussians: fit.length,
+    final_loss: finalLoss === null ? null : Number(finalLoss.toPrecision(6)),
+    lpips_model: anchors.lpips_model,
+    ...opts.provenance,
+  };
+  writeFileSync(join(staged.objectDir, 'build.json'), `${formatJson(build)}\n`);
+  return { fit, truth, anchors, specs, finalLoss, reference, heldout };
+}

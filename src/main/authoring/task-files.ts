@@ -1,0 +1,134 @@
+// Writers of the task-folder files (env-contract.md): photos and masks, cameras.json, fit.json,
+// init_reassembly.npz, parts_truth.json, anchors.json and the three task specs of an object.
+// Inputs: in-memory views, records and metrics. Outputs: files under a (staging) folder.
+// Invariant: output bytes depend only on the inputs (fixed key order, fixed number formatting),
+// so the same build gives byte-identical files.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PartsTruth } from '../../shared/authoring/scramble/truth';
+import type { RgbImage } from '../../shared/image/image';
+import type { GaussianRecord } from '../../shared/scene/gaussian';
+import type { Anchors, CamerasFile, TaskKind, TaskSpec } from '../../shared/task/schema';
+import { sceneFileJson } from '../../shared/task/scene-file';
+import { writeSceneNpz } from '../io/npz';
+import { writePng } from '../io/png';
+
+/** Budgets of the benchmark (seed: 300 Gaussians, 40 calls, 16 renders; one-shot 1 call, 0 renders). */
+export const TASK_BUDGETS: Record<TaskKind, Pick<TaskSpec, 'max_gaussians' | 'max_tool_calls' | 'max_renders'>> = {
+  sculpt: { max_gaussians: 300, max_tool_calls: 40, max_renders: 16 },
+  reassembly: { max_gaussians: 300, max_tool_calls: 40, max_renders: 16 },
+  oneshot: { max_gaussians: 300, max_tool_calls: 1, max_renders: 0 },
+};
+export const TASK_KINDS: readonly TaskKind[] = ['sculpt', 'reassembly', 'oneshot'];
+export const INIT_NPZ = 'init_reassembly.npz';
+
+export function taskId(object: string, kind: TaskKind): string {
+  return `${object}__${kind}`;
+}
+
+export function taskSpecs(object: string): TaskSpec[] {
+  return TASK_KINDS.map((kind) => ({
+    task_id: taskId(object, kind),
+    kind,
+    object,
+    ...TASK_BUDGETS[kind],
+    init_npz: kind === 'reassembly' ? `objects/${object}/${INIT_NPZ}` : null,
+  }));
+}
+
+/**
+ * JSON with objects indented up to `depth` levels and anything deeper on one line, so arrays of
+ * Gaussians or cameras stay one item per line.
+ */
+export function formatJson(value: unknown, depth = 2, indent = ''): string {
+  if (depth <= 0 || value === null || typeof value !== 'object') return JSON.stringify(value);
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    return `[\n${value.map((v) => inner + formatJson(v, depth - 1, inner)).join(',\n')}\n${indent}]`;
+  }
+  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+  if (entries.length === 0) return '{}';
+  return `{\n${entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${formatJson(v, depth - 1, inner)}`).join(',\n')}\n${indent}}`;
+}
+
+export function writeJson(path: string, value: unknown, depth = 2): void {
+  writeFileSync(path, `${formatJson(value, depth)}\n`);
+}
+
+/** Rounds to `digits` significant digits (stored fits stay small and exactly reproducible). */
+export function roundSig(v: number, digits = 7): number {
+  return v === 0 ? 0 : Number(v.toPrecision(digits));
+}
+
+/** Records with every number rounded as stored in fit.json; the quaternion is renormalised first. */
+export function roundRecords(records: readonly GaussianRecord[], digits = 7): GaussianRecord[] {
+  return records.map((r, i) => {
+    const n = Math.hypot(...r.quat);
+    const out: GaussianRecord = {
+      id: i,
+      pos: r.pos.map((v) => roundSig(v, digits)) as GaussianRecord['pos'],
+      scale: r.scale.map((v) => roundSig(v, digits)) as GaussianRecord['scale'],
+      quat: r.quat.map((v) => roundSig(v / n, digits)) as GaussianRecord['quat'],
+      color: r.color.map((v) => roundSig(v, digits)) as GaussianRecord['color'],
+      opacity: roundSig(r.opacity, digits),
+    };
+    if (r.group !== undefined) out.group = r.group;
+    return out;
+  });
+}
+
+export interface PhotoView {
+  name: string;
+  photo: RgbImage;
+  mask: Float32Array; // [H, W] in [0, 1]
+}
+
+/** `<sub>/<name>.png` (RGB on white) and `<sub>/<name>_mask.png` (grey) for every view. */
+export function writeViews(objectDir: string, sub: 'ref' | 'heldout', views: readonly PhotoView[]): void {
+  const dir = join(objectDir, sub);
+  mkdirSync(dir, { recursive: true });
+  for (const v of views) {
+    writePng(join(dir, `${v.name}.png`), v.photo);
+    writePng(join(dir, `${v.name}_mask.png`), { width: v.photo.width, height: v.photo.height, channels: 1, data: v.mask });
+  }
+}
+
+export function writeCameras(objectDir: string, cameras: CamerasFile): void {
+  writeJson(join(objectDir, 'cameras.json'), cameras, 3);
+}
+
+export function writeFit(objectDir: string, records: readonly GaussianRecord[]): void {
+  writeJson(join(objectDir, 'fit.json'), sceneFileJson(records));
+}
+
+export function writeAnchors(objectDir: string, anchors: Anchors): void {
+  writeJson(join(objectDir, 'anchors.json'), anchors);
+}
+
+/** init_reassembly.npz (float32 rows, int32 group labels + group_names) and parts_truth.json. */
+export function writeReassembly(objectDir: string, records: readonly GaussianRecord[], truth: PartsTruth): void {
+  const n = records.length;
+  const flat = (get: (r: GaussianRecord) => readonly number[], w: number): Float32Array => {
+    const out = new Float32Array(n * w);
+    records.forEach((r, i) => out.set(get(r), i * w));
+    return out;
+  };
+  const npz = writeSceneNpz({
+    count: n,
+    positions: flat((r) => r.pos, 3),
+    scales: flat((r) => r.scale, 3),
+    quaternions: flat((r) => r.quat, 4),
+    colors: flat((r) => r.color, 3),
+    opacities: flat((r) => [r.opacity], 1),
+    groups: records.map((r) => r.group ?? null),
+  });
+  writeFileSync(join(objectDir, INIT_NPZ), npz);
+  writeJson(join(objectDir, 'parts_truth.json'), truth, 3);
+}
+
+export function writeSpecs(root: string, object: string): TaskSpec[] {
+  const specs = taskSpecs(object);
+  for (const s of specs) writeJson(join(root, `${s.task_id}.json`), s);
+  return specs;
+}
