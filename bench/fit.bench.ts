@@ -1,0 +1,90 @@
+// Benchmark of the reference fit: steps per second of fitGaussians and the projected time of a
+// full 2000-step fit, per backend (CPU reference; the WGSL rasterizer when a WebGPU adapter
+// exists), plus the CPU step's stages. Problem: the snowman's 8 reference views ray-cast at
+// 256x256, 300 Gaussians from the visual hull, seed 0.
+// Run: node --import tsx bench/fit.bench.ts [--cpu] [--steps N]. Prints a markdown table.
+import { performance } from 'node:perf_hooks';
+import { getObject } from '../src/shared/authoring/objects';
+import { raycastObject } from '../src/shared/authoring/raycast';
+import { REFERENCE_VIEWS, viewCameras } from '../src/shared/camera/views';
+import { cpuFitBackend, type FitBackend } from '../src/shared/authoring/fit/backend';
+import { DEFAULT_FIT_STEPS, fitGaussians, type FitView } from '../src/shared/authoring/fit/fit';
+import { visualHullInit } from '../src/shared/authoring/fit/hull';
+import { LossTarget } from '../src/shared/authoring/fit/loss';
+import { paramsFromRecords, toSplats } from '../src/shared/authoring/fit/params';
+import { rasterizeBackward, rasterizeForwardState } from '../src/shared/raster/cpu';
+import { chooseFitBackend } from '../src/main/authoring/fit/backend';
+
+const argv = process.argv.slice(2);
+const cpuOnly = argv.includes('--cpu');
+const stepsArg = argv.indexOf('--steps');
+const STEPS = stepsArg >= 0 ? Number(argv[stepsArg + 1]) : 40;
+const WARMUP = 5;
+const SIZE = 256;
+const CAP = 300;
+
+const obj = getObject('snowman');
+const views: FitView[] = viewCameras(REFERENCE_VIEWS, SIZE).map((camera) => {
+  const r = raycastObject(obj, camera, { samples: 2 });
+  return { camera, photo: r.rgb, mask: r.mask };
+});
+
+const rows: string[] = [];
+
+/** ms per step after the warm-up steps (the visual hull and first allocations excluded). */
+async function stepMs(backend: FitBackend): Promise<number> {
+  let tWarm = 0;
+  let tEnd = 0;
+  await fitGaussians({ views, maxGaussians: CAP, steps: WARMUP + STEPS, seed: 0 }, backend, (p) => {
+    if (p.step === WARMUP) tWarm = performance.now();
+    if (p.step === WARMUP + STEPS) tEnd = performance.now();
+  });
+  return (tEnd - tWarm) / STEPS;
+}
+
+function addRow(name: string, ms: number): void {
+  const total = (ms * DEFAULT_FIT_STEPS) / 1000;
+  rows.push(`| ${name} | ${(1000 / ms).toFixed(2)} | ${ms.toFixed(1)} | ${total.toFixed(0)} s (${(total / 60).toFixed(1)} min) |`);
+}
+
+const t0 = performance.now();
+const init = visualHullInit(views, { maxGaussians: CAP, seed: 0 });
+const hullMs = performance.now() - t0;
+
+addRow('cpu (float64 reference)', await stepMs(cpuFitBackend()));
+if (!cpuOnly) {
+  const chosen = await chooseFitBackend('gpu');
+  if (chosen.backend.name === 'gpu') {
+    addRow(`gpu (${chosen.description.replace(/^fit on the GPU rasterizer: /, '').replace(/;.*$/, '')})`, await stepMs(chosen.backend));
+  } else {
+    rows.push(`| gpu | - | - | no WebGPU adapter |`);
+  }
+  chosen.release();
+}
+
+// Stages of one CPU step, averaged over the 8 views on the hull initialisation.
+const splats = toSplats(paramsFromRecords(init));
+const targets = views.map((v) => new LossTarget(v.photo, v.mask));
+const stage = { forward: 0, loss: 0, backward: 0 };
+const REPS = 2;
+for (let r = 0; r < REPS; r++) {
+  views.forEach((v, i) => {
+    let t = performance.now();
+    const st = rasterizeForwardState(splats, v.camera);
+    stage.forward += performance.now() - t;
+    t = performance.now();
+    targets[i].evaluate(st.rgb, st.alpha, true);
+    stage.loss += performance.now() - t;
+    t = performance.now();
+    rasterizeBackward(splats, v.camera, targets[i].grads, st);
+    stage.backward += performance.now() - t;
+  });
+}
+const per = (ms: number): string => (ms / (REPS * views.length)).toFixed(1);
+
+console.log(`## Reference fit, ${SIZE}x${SIZE}, ${CAP} Gaussians, ${views.length} views (${STEPS} timed steps after ${WARMUP})\n`);
+console.log('| backend | steps/s | ms/step | projected 2000 steps |');
+console.log('|---|---|---|---|');
+for (const r of rows) console.log(r);
+console.log(`\nCPU step stages (ms): forward ${per(stage.forward)}, loss (L1 + SSIM + silhouette with gradients) ${per(stage.loss)}, backward ${per(stage.backward)}; visual hull init ${hullMs.toFixed(0)} ms.`);
+process.exit(0);
