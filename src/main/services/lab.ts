@@ -6,6 +6,7 @@ import type { TaskSummary } from '../../shared/task/schema';
 import type { GpuContext } from '../gpu/device';
 import type { Handlers } from './dispatch';
 import { createEpisodeHandlers } from './episode';
+import { createStudyHandlers } from './study';
 import { EventHub } from './events';
 
 export interface LabDeps {
@@ -33,6 +34,7 @@ export function createLabServices(deps: LabDeps): LabServices {
     }),
     'tasks.list': () => deps.listTasks(deps.tasksDir),
     ...createEpisodeHandlers(deps),
+    ...createStudyHandlers(deps),
   };
   return { handlers, events };
 }

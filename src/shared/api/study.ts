@@ -1,4 +1,146 @@
-// LabApi rows for the experimenter: studies, participants, replay and results.
-// Owned by the study UI work; merged into labMethods in ./lab.ts. Rows that return hidden scores
-// are refused by main while a participant episode is running.
-export const studyMethods = {} as const;
+// LabApi rows for studies: the experimenter's (studies, participants, results, replay, export,
+// model import, starting a session) and the participant's session screens.
+// Merged into labMethods in ./lab.ts. Invariant: every row in SESSION_LOCKED_METHODS is refused by
+// main while a participant session runs (they carry hidden scores or experimenter data); the
+// participant rows (study.session.*) return SessionState or an EpisodeSnapshot, never a score.
+import { z } from 'zod';
+import { EpisodeSnapshotSchema, PngDataUrl } from './episode';
+import {
+  NewStudySchema,
+  ParticipantIdSchema,
+  ParticipantSchema,
+  SessionStageSchema,
+  StudyConfigSchema,
+  StudyIdSchema,
+  StudyProtocolSchema,
+  StudyTextsSchema,
+} from '../study/config';
+import { EpisodeResultSchema, SummaryRowSchema } from '../study/results';
+import { MAX_MESSAGE_BYTES } from './messages';
+
+/** What the participant's screens need; no score, no held-out data. */
+export const SessionStateSchema = z.strictObject({
+  studyId: z.string(),
+  studyName: z.string(),
+  participant: z.string(),
+  stage: SessionStageSchema,
+  protocol: StudyProtocolSchema,
+  texts: StudyTextsSchema,
+  practiceTask: z.string(),
+  /** The task of the practice/task screen, else null. */
+  taskId: z.string().nullable(),
+  /** 1-based number of the scored task on screen (0 outside the scored tasks). */
+  taskNumber: z.number().int().nonnegative(),
+  taskCount: z.number().int().nonnegative(),
+  /** The live episode of the current task once it was opened. */
+  episodeId: z.string().nullable(),
+});
+export type SessionState = z.infer<typeof SessionStateSchema>;
+
+export const StudyDetailSchema = z.strictObject({ config: StudyConfigSchema, participants: z.array(ParticipantSchema) });
+export type StudyDetail = z.infer<typeof StudyDetailSchema>;
+
+export const StudyResultsSchema = z.strictObject({
+  episodes: z.array(EpisodeResultSchema),
+  summary: z.array(SummaryRowSchema),
+  bootstrap: z.strictObject({ resamples: z.number().int(), level: z.number(), seed: z.number().int() }),
+});
+export type StudyResults = z.infer<typeof StudyResultsSchema>;
+
+/** One logged call as the replay lists it (`score`: latest hidden score at that call). */
+export const TrajectoryStepSchema = z.strictObject({
+  step: z.number().int().nonnegative(),
+  tool: z.string(),
+  args: z.unknown(),
+  text: z.string(),
+  t: z.string(),
+  ms: z.number(),
+  score: z.number().nullable(),
+  /** This call changed the scene and was graded (its own hidden score is in the log). */
+  graded: z.boolean(),
+  error: z.boolean(),
+  gaussians: z.number().int().nullable(),
+});
+export type TrajectoryStep = z.infer<typeof TrajectoryStepSchema>;
+
+export const TrajectoryViewSchema = z.strictObject({
+  log: z.string(),
+  taskId: z.string(),
+  player: z.string(),
+  protocol: z.string(),
+  started: z.string(),
+  heldoutViews: z.array(z.string()),
+  steps: z.array(TrajectoryStepSchema),
+  end: z.strictObject({ reason: z.string(), score: z.number(), reward: z.number(), lpipsMissing: z.boolean(), t: z.string() }).nullable(),
+  truncated: z.boolean(),
+});
+export type TrajectoryView = z.infer<typeof TrajectoryViewSchema>;
+
+const studyId = z.strictObject({ studyId: StudyIdSchema });
+const log = z.string().min(1).max(400);
+
+export const studyMethods = {
+  'study.list': { params: z.strictObject({}), result: z.array(StudyConfigSchema), doc: 'Studies in the lab home folder, newest first (experimenter).' },
+  'study.create': { params: NewStudySchema, result: StudyConfigSchema, doc: 'Create a study: name, scored tasks, one practice task, protocol, order; texts default when left out.' },
+  'study.get': { params: studyId, result: StudyDetailSchema, doc: 'A study config and its participants (pseudonymous ids, orders, progress).' },
+  'study.updateTexts': {
+    params: z.strictObject({ studyId: StudyIdSchema, texts: StudyTextsSchema.partial() }),
+    result: StudyConfigSchema,
+    doc: 'Edit the consent, instructions or thank-you text of a study.',
+  },
+  'study.addParticipant': { params: studyId, result: ParticipantSchema, doc: 'A new participant with the next pseudonymous id (P01, P02, ...) and a counterbalanced order.' },
+  'study.results': { params: studyId, result: StudyResultsSchema, doc: 'Final scores, times and 95% bootstrap intervals per source and task (hidden data: experimenter only).' },
+  'study.trajectory': {
+    params: z.strictObject({ studyId: StudyIdSchema, log }),
+    result: TrajectoryViewSchema,
+    doc: 'One logged episode call by call with the hidden score after each call (experimenter only).',
+  },
+  'study.replayFrame': {
+    params: z.strictObject({ studyId: StudyIdSchema, log, step: z.number().int().nonnegative(), view: z.string().min(1).max(16) }),
+    result: z.strictObject({ step: z.number().int(), view: z.string(), image: PngDataUrl, gaussians: z.number().int() }),
+    doc: 'The scene after a call, rendered from a held-out view (experimenter only).',
+  },
+  'study.exportCsv': {
+    params: z.strictObject({ studyId: StudyIdSchema, table: z.enum(['episodes', 'summary']) }),
+    result: z.strictObject({ filename: z.string(), csv: z.string() }),
+    doc: 'The results table (one row per episode) or the summary with CIs as CSV text.',
+  },
+  'study.importModel': {
+    params: z.strictObject({ studyId: StudyIdSchema, model: z.string().min(1).max(64).optional(), text: z.string().min(1).max(MAX_MESSAGE_BYTES - 4096) }),
+    result: z.strictObject({ model: z.string(), taskId: z.string(), log: z.string() }),
+    doc: "Store a model's trajectory (same JSONL format) under the study's models/ folder.",
+  },
+  'study.session.start': {
+    params: z.strictObject({ studyId: StudyIdSchema, participant: ParticipantIdSchema }),
+    result: SessionStateSchema,
+    doc: 'Start (or resume) a participant session; experimenter rows are locked until study.session.end.',
+  },
+  'study.session.get': { params: z.strictObject({}), result: SessionStateSchema.nullable(), doc: 'The running participant session, or null.' },
+  'study.session.advance': {
+    params: z.strictObject({ accept: z.boolean().optional() }),
+    result: SessionStateSchema,
+    doc: 'Consent given (accept: true) or instructions read: go to the next screen.',
+  },
+  'study.session.task': { params: z.strictObject({}), result: EpisodeSnapshotSchema, doc: 'The episode of the current task (started, or continued from its log).' },
+  'study.session.next': { params: z.strictObject({}), result: SessionStateSchema, doc: 'After the current task was submitted: on to the next task or the thank-you screen.' },
+  'study.session.end': {
+    params: z.strictObject({}),
+    result: z.strictObject({ ended: z.boolean(), participant: ParticipantSchema.nullable() }),
+    doc: 'End (or pause) the session and unlock the experimenter views; an unfinished participant can resume later.',
+  },
+} as const;
+
+/** Experimenter rows refused while a participant session runs. */
+export const SESSION_LOCKED_METHODS = [
+  'study.list',
+  'study.create',
+  'study.get',
+  'study.updateTexts',
+  'study.addParticipant',
+  'study.results',
+  'study.trajectory',
+  'study.replayFrame',
+  'study.exportCsv',
+  'study.importModel',
+  'study.session.start',
+] as const satisfies readonly (keyof typeof studyMethods)[];

@@ -1,0 +1,29 @@
+// One replay frame: the scene after a given call of a logged episode, rebuilt by replaying the
+// logged calls through a fresh pure Episode (exact: the env is deterministic), rendered from one
+// of the task's held-out cameras with the grader's rasterizer and encoded as a labelled PNG.
+// Inputs: a LoadedTask, a trajectory, a step number, a held-out view name, a renderer.
+// Output: PNG bytes and the Gaussian count. Invariant: experimenter-only (held-out cameras).
+import { Episode } from '../../shared/env/episode';
+import { packRecords } from '../../shared/env/scene';
+import type { Camera, RenderOutput, Splats } from '../../shared/raster/types';
+import { episodeConfig } from '../env/env';
+import { renderAngleImage, viewLabel } from '../env/images';
+import type { Trajectory } from '../env/trajectory';
+import type { LoadedTask } from '../tasks/load';
+import { StudyError } from './store';
+
+export interface SceneRenderer {
+  renderViews(splats: Splats, cameras: Camera[]): Promise<RenderOutput[]>;
+}
+
+export async function replayFrame(task: LoadedTask, traj: Trajectory, step: number, viewName: string, renderer: SceneRenderer): Promise<{ png: Uint8Array; gaussians: number }> {
+  const view = task.heldout.find((v) => v.name === viewName);
+  if (!view) throw new StudyError(`task '${task.spec.task_id}' has no held-out view '${viewName}' (it has ${task.heldout.map((v) => v.name).join(', ')})`);
+  const episode = new Episode(episodeConfig(task), task.init);
+  for (const rec of traj.steps) {
+    if (rec.step > step) break;
+    if (rec.step > 0) episode.step({ tool: rec.tool, args: rec.args });
+  }
+  const [render] = await renderer.renderViews(packRecords(episode.records()), [view.camera]);
+  return { png: renderAngleImage(render, `${viewLabel(view)} · after call ${step}`, view.camera), gaussians: episode.records().length };
+}

@@ -1,0 +1,87 @@
+// Results of a study read back from its trajectory logs: one EpisodeResult per played episode
+// (participants' logs from participants.json, imported model logs from models/), and the
+// per-step view of one log for replay (score carried forward between graded calls).
+// Inputs: the StudyStore and a study id. Outputs: rows of src/shared/study/results.ts.
+// Invariant: numbers come from the logs only (the end record and each call's `hidden`), so the
+// table always matches the files on disk; a log without an end record is marked incomplete.
+import { existsSync } from 'node:fs';
+import type { TrajectoryStep } from '../../shared/api/study';
+import type { EpisodeResult } from '../../shared/study/results';
+import { readTrajectory, type Trajectory } from '../env/trajectory';
+import type { StudyStore } from './store';
+
+const seconds = (from: string, to: string): number | null => {
+  const d = (Date.parse(to) - Date.parse(from)) / 1000;
+  return Number.isFinite(d) ? d : null;
+};
+
+interface Source {
+  source: string;
+  kind: 'human' | 'model';
+  participant: string;
+  practice: boolean;
+}
+
+export function episodeResult(traj: Trajectory, rel: string, who: Source, taskId: string): EpisodeResult {
+  const calls = traj.steps.filter((s) => s.step > 0);
+  const last = calls[calls.length - 1];
+  const started = traj.header?.started ?? traj.steps[0]?.t ?? '';
+  const endT = traj.end?.t ?? (last ? new Date(Date.parse(last.t) + last.ms).toISOString() : started);
+  const e = traj.end;
+  return {
+    ...who,
+    taskId: traj.header?.task ?? taskId,
+    protocol: traj.header?.protocol ?? 'unknown',
+    complete: e !== null,
+    score: e?.score ?? null,
+    psnr: e?.psnr ?? null,
+    ssim: e?.ssim ?? null,
+    iou: e?.iou ?? null,
+    lpips: e?.lpips ?? null,
+    lpipsMissing: e?.lpips_missing ?? false,
+    reward: e?.reward ?? null,
+    calls: e?.calls_used ?? calls.length,
+    renders: e?.renders_used ?? null,
+    gaussians: e?.gaussians ?? (last?.state ? last.state.length : null),
+    seconds: started ? seconds(started, endT) : null,
+    toolSeconds: calls.reduce((s, c) => s + c.ms, 0) / 1000,
+    started,
+    log: rel,
+  };
+}
+
+/** Every episode of the study: participants in id order (their episodes in play order), then models. */
+export function studyResults(store: StudyStore, studyId: string): EpisodeResult[] {
+  const rows: EpisodeResult[] = [];
+  for (const p of store.participants(studyId)) {
+    for (const ep of p.episodes) {
+      const path = store.resolveIn(studyId, ep.log);
+      if (!existsSync(path)) continue;
+      rows.push(episodeResult(readTrajectory(path), ep.log, { source: 'human', kind: 'human', participant: p.id, practice: ep.practice }, ep.taskId));
+    }
+  }
+  for (const m of store.modelLogs(studyId)) {
+    rows.push(episodeResult(readTrajectory(store.resolveIn(studyId, m.rel)), m.rel, { source: m.model, kind: 'model', participant: m.model, practice: false }, m.taskId));
+  }
+  return rows;
+}
+
+/** Each logged record as the replay shows it; `score` is the latest hidden score at that call. */
+export function trajectorySteps(traj: Trajectory): TrajectoryStep[] {
+  let score: number | null = null;
+  return traj.steps.map((s) => {
+    if (s.hidden) score = s.hidden.score;
+    return {
+      step: s.step,
+      tool: s.tool,
+      args: s.args,
+      text: s.text,
+      t: s.t,
+      ms: s.ms,
+      score,
+      graded: s.hidden !== undefined,
+      error: s.text.startsWith('ERROR'),
+      gaussians: s.state ? s.state.length : null,
+    };
+  });
+}

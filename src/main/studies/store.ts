@@ -1,0 +1,200 @@
+// Study storage under <home>/studies/<study-id>/: study.json (the config), participants.json,
+// trajectories/<participant>/<task>.jsonl (written by the EpisodeManager as calls happen) and
+// models/<model>/<task>.jsonl (imported model trajectories).
+// Inputs: configs and participant updates from the study services. Outputs: validated records.
+// Invariants: JSON files are replaced atomically (temp file + fsync + rename), so a crash leaves
+// the old or the new file, never half of one; every path handed out stays inside the study folder.
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { join, relative, resolve, isAbsolute } from 'node:path';
+import type { z } from 'zod';
+import {
+  DEFAULT_TEXTS,
+  NewStudySchema,
+  ParticipantsFileSchema,
+  StudyConfigSchema,
+  nextParticipantId,
+  studySlug,
+  type NewStudy,
+  type Participant,
+  type StudyConfig,
+  type StudyTexts,
+} from '../../shared/study/config';
+import { participantOrder } from '../../shared/study/order';
+
+export class StudyError extends Error {
+  override name = 'StudyError';
+}
+
+/** Writes text through a temporary file, fsync and rename (atomic on one file system). */
+export function writeFileAtomic(path: string, text: string): void {
+  const tmp = `${path}.tmp-${process.pid}`;
+  const fd = openSync(tmp, 'w');
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, path);
+}
+
+function readJsonFile<T>(path: string, schema: z.ZodType<T>, what: string): T {
+  if (!existsSync(path)) throw new StudyError(`${what}: missing ${path}`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new StudyError(`${what}: ${path} is not valid JSON (${(err as Error).message})`);
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new StudyError(`${what}: ${path}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  return parsed.data;
+}
+
+const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+
+/** A model name as a folder name: letters, digits, dot, dash, underscore. */
+export function modelSlug(name: string): string {
+  const s = name.trim().replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '').slice(0, 64);
+  if (!s) throw new StudyError(`model name '${name}' has no usable characters (letters, digits, . _ -)`);
+  return s;
+}
+
+export class StudyStore {
+  readonly root: string;
+
+  constructor(home: string) {
+    this.root = join(resolve(home), 'studies');
+  }
+
+  dir(studyId: string): string {
+    if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(studyId)) throw new StudyError(`'${studyId}' is not a study id`);
+    return join(this.root, studyId);
+  }
+
+  /** Absolute path of a file named relative to the study folder; refuses paths leaving it. */
+  resolveIn(studyId: string, rel: string): string {
+    const base = this.dir(studyId);
+    const path = resolve(base, rel);
+    const r = relative(base, path);
+    if (r === '' || r.startsWith('..') || isAbsolute(r)) throw new StudyError(`'${rel}' is not a file of study '${studyId}'`);
+    return path;
+  }
+
+  list(): StudyConfig[] {
+    if (!existsSync(this.root)) return [];
+    return readdirSync(this.root, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && existsSync(join(this.root, e.name, 'study.json')))
+      .map((e) => this.config(e.name))
+      .sort((a, b) => b.created.localeCompare(a.created));
+  }
+
+  exists(studyId: string): boolean {
+    return /^[a-z0-9][a-z0-9-]{0,63}$/.test(studyId) && existsSync(join(this.dir(studyId), 'study.json'));
+  }
+
+  config(studyId: string): StudyConfig {
+    if (!this.exists(studyId)) throw new StudyError(`no study '${studyId}' in ${this.root}`);
+    return readJsonFile(join(this.dir(studyId), 'study.json'), StudyConfigSchema, `study '${studyId}'`);
+  }
+
+  /** Creates the folder, study.json (default texts filled in) and an empty participants.json. */
+  create(input: NewStudy, knownTasks: ReadonlySet<string>, now = new Date()): StudyConfig {
+    const p = NewStudySchema.parse(input);
+    for (const t of [...p.tasks, p.practiceTask]) if (!knownTasks.has(t)) throw new StudyError(`unknown task '${t}' (not in the tasks folder)`);
+    const taken = new Set(existsSync(this.root) ? readdirSync(this.root) : []);
+    const texts: StudyTexts = { ...DEFAULT_TEXTS, ...p.texts };
+    const config = StudyConfigSchema.safeParse({
+      id: studySlug(p.name, taken),
+      name: p.name,
+      created: now.toISOString(),
+      tasks: p.tasks,
+      practiceTask: p.practiceTask,
+      protocol: p.protocol,
+      order: p.order,
+      texts,
+    });
+    if (!config.success) throw new StudyError(config.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+    const dir = this.dir(config.data.id);
+    mkdirSync(join(dir, 'trajectories'), { recursive: true });
+    writeFileAtomic(join(dir, 'study.json'), json(config.data));
+    writeFileAtomic(join(dir, 'participants.json'), json({ participants: [] }));
+    return config.data;
+  }
+
+  updateTexts(studyId: string, texts: Partial<StudyTexts>): StudyConfig {
+    const config = StudyConfigSchema.parse({ ...this.config(studyId), texts: { ...this.config(studyId).texts, ...texts } });
+    writeFileAtomic(join(this.dir(studyId), 'study.json'), json(config));
+    return config;
+  }
+
+  participants(studyId: string): Participant[] {
+    const path = join(this.dir(studyId), 'participants.json');
+    if (!existsSync(path)) return [];
+    return readJsonFile(path, ParticipantsFileSchema, `participants of '${studyId}'`).participants;
+  }
+
+  private saveParticipants(studyId: string, list: Participant[]): void {
+    writeFileAtomic(join(this.dir(studyId), 'participants.json'), json(ParticipantsFileSchema.parse({ participants: list })));
+  }
+
+  participant(studyId: string, id: string): Participant {
+    const p = this.participants(studyId).find((x) => x.id === id);
+    if (!p) throw new StudyError(`no participant '${id}' in study '${studyId}'`);
+    return p;
+  }
+
+  /** A new pseudonymous participant with the next id and its counterbalanced task order. */
+  addParticipant(studyId: string, now = new Date()): Participant {
+    const config = this.config(studyId);
+    const list = this.participants(studyId);
+    const p: Participant = {
+      id: nextParticipantId(list.map((x) => x.id)),
+      created: now.toISOString(),
+      order: participantOrder(config.tasks, list.length, config.order),
+      status: 'new',
+      stage: 'consent',
+      taskIndex: 0,
+      episodes: [],
+    };
+    this.saveParticipants(studyId, [...list, p]);
+    return p;
+  }
+
+  /** Applies `change` to one participant and saves the file; returns the new record. */
+  updateParticipant(studyId: string, id: string, change: (p: Participant) => Participant): Participant {
+    const list = this.participants(studyId);
+    const i = list.findIndex((x) => x.id === id);
+    if (i < 0) throw new StudyError(`no participant '${id}' in study '${studyId}'`);
+    list[i] = change(structuredClone(list[i]));
+    this.saveParticipants(studyId, list);
+    return list[i];
+  }
+
+  /** trajectories/<participant>/<task>.jsonl, relative to the study folder. */
+  trajectoryRel(participant: string, taskId: string): string {
+    return ['trajectories', participant, `${taskId}.jsonl`].join('/');
+  }
+
+  /** Imported model logs: [{model, taskId, rel}] (models/<model>/<task>.jsonl). */
+  modelLogs(studyId: string): { model: string; taskId: string; rel: string }[] {
+    const base = join(this.dir(studyId), 'models');
+    if (!existsSync(base)) return [];
+    const out: { model: string; taskId: string; rel: string }[] = [];
+    for (const m of readdirSync(base, { withFileTypes: true }).filter((e) => e.isDirectory()).sort((a, b) => a.name.localeCompare(b.name))) {
+      for (const f of readdirSync(join(base, m.name)).filter((n) => n.endsWith('.jsonl')).sort()) {
+        out.push({ model: m.name, taskId: f.slice(0, -'.jsonl'.length), rel: ['models', m.name, f].join('/') });
+      }
+    }
+    return out;
+  }
+
+  /** Stores an imported model trajectory (already checked by the caller) and returns its path. */
+  saveModelLog(studyId: string, model: string, taskId: string, text: string): string {
+    const rel = ['models', modelSlug(model), `${taskId}.jsonl`].join('/');
+    const path = this.resolveIn(studyId, rel);
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileAtomic(path, text.endsWith('\n') ? text : `${text}\n`);
+    return rel;
+  }
+}

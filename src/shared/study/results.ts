@@ -1,0 +1,129 @@
+// The results table of a study: one row per played episode (human or imported model) and a
+// summary per source and task with the mean and a 95% percentile-bootstrap interval; CSV forms of
+// both. Inputs: episode rows built by main from the trajectory logs. Outputs: summary rows, CSV.
+// Invariants: practice episodes and unfinished episodes never enter a mean; humans and each
+// model are separate sources; the bootstrap is seeded per (source, task) so tables reproduce.
+import { z } from 'zod';
+import { bootstrapMeanCi, type BootstrapOptions } from './bootstrap';
+import { toCsv } from './csv';
+
+const num = z.number().nullable();
+
+export const EpisodeResultSchema = z.strictObject({
+  /** `human`, or the model name given at import. */
+  source: z.string(),
+  kind: z.enum(['human', 'model']),
+  /** Participant id (P01) or the model name. */
+  participant: z.string(),
+  taskId: z.string(),
+  practice: z.boolean(),
+  protocol: z.string(),
+  complete: z.boolean(),
+  score: num,
+  psnr: num,
+  ssim: num,
+  iou: num,
+  lpips: num,
+  lpipsMissing: z.boolean(),
+  reward: num,
+  calls: z.number().int(),
+  renders: z.number().int().nullable(),
+  gaussians: z.number().int().nullable(),
+  /** Wall time from the header's start to the end record (or the last call), in seconds. */
+  seconds: num,
+  /** Sum of the per-call `ms` (time spent inside tool calls), in seconds. */
+  toolSeconds: z.number(),
+  started: z.string(),
+  /** Trajectory path relative to the study folder (the replay key). */
+  log: z.string(),
+});
+export type EpisodeResult = z.infer<typeof EpisodeResultSchema>;
+
+export const SummaryRowSchema = z.strictObject({
+  source: z.string(),
+  /** A task id, or '(all tasks)' for every scored episode of the source. */
+  taskId: z.string(),
+  n: z.number().int(),
+  mean: num,
+  low: num,
+  high: num,
+  meanSeconds: num,
+});
+export type SummaryRow = z.infer<typeof SummaryRowSchema>;
+
+export const ALL_TASKS = '(all tasks)';
+
+/** FNV-1a of the group key, mixed into the seed so each group has its own stream. */
+function keySeed(key: string, seed: number): number {
+  let h = 0x811c9dc5 ^ seed;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+function meanOf(xs: number[]): number | null {
+  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
+}
+
+/** Summary per (source, task) and per source over all tasks; humans first, then models by name. */
+export function summarize(rows: readonly EpisodeResult[], opts: BootstrapOptions = {}): SummaryRow[] {
+  const scored = rows.filter((r) => !r.practice && r.complete && r.score !== null);
+  const sources = [...new Set(scored.map((r) => r.source))].sort((a, b) => (a === 'human' ? -1 : b === 'human' ? 1 : a.localeCompare(b)));
+  const out: SummaryRow[] = [];
+  for (const source of sources) {
+    const mine = scored.filter((r) => r.source === source);
+    const tasks = [...new Set(mine.map((r) => r.taskId))].sort();
+    for (const taskId of [...tasks, ALL_TASKS]) {
+      const group = taskId === ALL_TASKS ? mine : mine.filter((r) => r.taskId === taskId);
+      const ci = bootstrapMeanCi(
+        group.map((r) => r.score as number),
+        { ...opts, seed: keySeed(`${source}\u0000${taskId}`, opts.seed ?? 0) },
+      );
+      const secs = group.map((r) => r.seconds).filter((s): s is number => s !== null);
+      out.push({ source, taskId, n: ci.n, mean: ci.mean, low: ci.low, high: ci.high, meanSeconds: meanOf(secs) });
+    }
+  }
+  return out;
+}
+
+export function episodesCsv(rows: readonly EpisodeResult[]): string {
+  return toCsv<EpisodeResult>(
+    [
+      { name: 'source', value: (r) => r.source },
+      { name: 'participant', value: (r) => r.participant },
+      { name: 'task', value: (r) => r.taskId },
+      { name: 'practice', value: (r) => r.practice },
+      { name: 'protocol', value: (r) => r.protocol },
+      { name: 'complete', value: (r) => r.complete },
+      { name: 'score', value: (r) => r.score },
+      { name: 'psnr', value: (r) => r.psnr },
+      { name: 'ssim', value: (r) => r.ssim },
+      { name: 'iou', value: (r) => r.iou },
+      { name: 'lpips', value: (r) => r.lpips },
+      { name: 'lpips_missing', value: (r) => r.lpipsMissing },
+      { name: 'reward', value: (r) => r.reward },
+      { name: 'calls', value: (r) => r.calls },
+      { name: 'renders', value: (r) => r.renders },
+      { name: 'gaussians', value: (r) => r.gaussians },
+      { name: 'seconds', value: (r) => r.seconds },
+      { name: 'tool_seconds', value: (r) => r.toolSeconds },
+      { name: 'started', value: (r) => r.started },
+      { name: 'log', value: (r) => r.log },
+    ],
+    rows,
+  );
+}
+
+export function summaryCsv(rows: readonly SummaryRow[]): string {
+  return toCsv<SummaryRow>(
+    [
+      { name: 'source', value: (r) => r.source },
+      { name: 'task', value: (r) => r.taskId },
+      { name: 'n', value: (r) => r.n },
+      { name: 'mean_score', value: (r) => r.mean },
+      { name: 'ci95_low', value: (r) => r.low },
+      { name: 'ci95_high', value: (r) => r.high },
+      { name: 'mean_seconds', value: (r) => r.meanSeconds },
+    ],
+    rows,
+  );
+}
