@@ -4,7 +4,7 @@
 // Inputs: a staged object folder holding cameras.json, ref/ and heldout/ (photos + masks).
 // Outputs: fit.json, init_reassembly.npz, parts_truth.json, anchors.json, build.json and the
 // specs in the staging root. Invariant: the fit and anchors are computed from the photos as
-// re-read from the staged PNGs, i.e. exactly what loadTask will give the grader later.
+// re-read from the staged PNGs and fit.json, i.e. exactly what loadTask and readFit give later.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scramble } from '../../shared/authoring/scramble/scramble';
@@ -14,7 +14,7 @@ import type { GaussianRecord } from '../../shared/scene/gaussian';
 import { packSplats } from '../../shared/scene/gaussian';
 import type { Anchors, TaskSpec } from '../../shared/task/schema';
 import type { Grader } from '../grader/grader';
-import { readCameras, readViews, type RefView } from '../tasks/load';
+import { readCameras, readFit, readViews, type RefView } from '../tasks/load';
 import type { Staged } from './staging';
 import { formatJson, roundRecords, TASK_BUDGETS, writeAnchors, writeFit, writeReassembly, writeSpecs } from './task-files';
 
@@ -75,9 +75,10 @@ export async function finishObject(staged: Staged, object: string, opts: Pipelin
       }
     },
   });
-  const fit = roundRecords(fitted.records);
-  if (fit.length === 0) throw new Error(`${what}: the fit has no Gaussians (nothing survived the visual hull)`);
-  writeFit(staged.objectDir, fit);
+  if (fitted.records.length === 0) throw new Error(`${what}: the fit has no Gaussians (nothing survived the visual hull)`);
+  writeFit(staged.objectDir, roundRecords(fitted.records));
+  // Scramble and anchors use the fit exactly as loaders will read it back from fit.json.
+  const fit = readFit(staged.objectDir, what);
   const finalLoss = tailLoss(fitted.losses);
   opts.log(`${object}: fit ${fit.length} Gaussians in ${opts.steps} steps${finalLoss === null ? '' : `, final loss ${finalLoss.toFixed(4)}`}`);
 
