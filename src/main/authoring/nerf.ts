@@ -32,6 +32,8 @@ export const NERF_REFERENCE_FRAMES = 8;
 export const NERF_HELDOUT_FRAMES = 8;
 const HULL_COARSE = 40;
 const HULL_FINE = 64;
+/** Carve only where a mask is nearly empty, so thin parts (partial pixel coverage) stay in the hull. */
+const HULL_MASK_THRESHOLD = 0.1;
 
 export interface NerfImportOptions extends Omit<BuildOptions, 'k'> {
   id: string;
@@ -56,7 +58,7 @@ export function placeObject(frames: readonly NerfFrame[], angleX: number, size: 
   }));
   const region: Box = { min: target.map((v) => v - half) as Vec3, max: target.map((v) => v + half) as Vec3 };
   const warnings: string[] = [];
-  const coarse = visualHullBox(cams, masks, region, { resolution: HULL_COARSE });
+  const coarse = visualHullBox(cams, masks, region, { resolution: HULL_COARSE, threshold: HULL_MASK_THRESHOLD });
   if (!coarse) throw new NerfImportError('the masks agree on no common volume: the visual hull is empty (are the alpha channels and cameras consistent?)');
   if (coarse.touches) warnings.push('the visual hull reaches the edge of the volume the cameras share; the object may extend beyond it');
   const pad = [0, 1, 2].map((a) => 2 * (region.max[a] - region.min[a]) / HULL_COARSE);
@@ -64,7 +66,7 @@ export function placeObject(frames: readonly NerfFrame[], angleX: number, size: 
     min: coarse.box.min.map((v, a) => v - pad[a]) as Vec3,
     max: coarse.box.max.map((v, a) => v + pad[a]) as Vec3,
   };
-  const fine = visualHullBox(cams, masks, around, { resolution: HULL_FINE });
+  const fine = visualHullBox(cams, masks, around, { resolution: HULL_FINE, threshold: HULL_MASK_THRESHOLD });
   // One fine voxel of slack: thin parts can fall between voxel centres at the mask threshold.
   const slack = [0, 1, 2].map((a) => (around.max[a] - around.min[a]) / HULL_FINE);
   const hull: Box = fine
