@@ -1,0 +1,142 @@
+// Episode store (Pinia setup store): the live episode as the player sees it — first observation,
+// reference views, budgets, the log of tool results — and the calls that spend the budget.
+// Inputs: LabApi results of the episode rows. Outputs: reactive state for PlayView; every scene
+// the episode returns is handed to the staging store.
+// Invariant: only public episode data lands here (the API rows carry nothing hidden); a call
+// goes out only when no other call is in flight, so results arrive in order.
+import { defineStore } from 'pinia';
+import { computed, ref, shallowRef } from 'vue';
+import type { LabApi } from '../../shared/api/lab';
+import type { EpisodeBudgets, EpisodeSnapshot, EpisodeStepResult, PlayProtocol, PublicView } from '../../shared/api/episode';
+import type { TaskKind } from '../../shared/task/schema';
+import { useStagingStore } from './staging';
+
+export interface LogEntry {
+  key: number;
+  tool: string;
+  args: unknown;
+  text: string;
+  image?: string;
+  error: boolean;
+}
+
+export const useEpisodeStore = defineStore('episode', () => {
+  const episodeId = ref<string | null>(null);
+  const taskId = ref<string | null>(null);
+  const kind = ref<TaskKind | null>(null);
+  const protocol = ref<PlayProtocol>('matched');
+  const views = shallowRef<PublicView[]>([]);
+  const sheet = ref<string | null>(null);
+  const budgets = ref<EpisodeBudgets | null>(null);
+  const log = ref<LogEntry[]>([]);
+  const done = ref(false);
+  const busy = ref<string | null>(null);
+  const failure = ref<string | null>(null);
+  let nextKey = 1;
+
+  const active = computed(() => episodeId.value !== null);
+
+  function load(s: EpisodeSnapshot): void {
+    episodeId.value = s.episodeId;
+    taskId.value = s.taskId;
+    kind.value = s.kind;
+    protocol.value = s.protocol;
+    views.value = s.referenceViews;
+    sheet.value = s.image;
+    budgets.value = s.budgets;
+    done.value = s.done;
+    log.value = [
+      { key: nextKey++, tool: 'reset', args: {}, text: s.text, image: s.image, error: false },
+      ...s.history.map((h) => ({ key: nextKey++, tool: h.tool, args: h.args, text: h.text, error: h.error, ...(h.image ? { image: h.image } : {}) })),
+    ];
+    useStagingStore().reset(s.scene, s.nextId);
+    try {
+      sessionStorage.setItem('splatlab-episode', s.episodeId);
+    } catch {
+      // Storage may be unavailable (private mode); reload then starts fresh.
+    }
+  }
+
+  async function guarded<T>(what: string, work: () => Promise<T>): Promise<T | null> {
+    if (busy.value) return null;
+    busy.value = what;
+    failure.value = null;
+    try {
+      return await work();
+    } catch (e) {
+      failure.value = e instanceof Error ? e.message : String(e);
+      return null;
+    } finally {
+      busy.value = null;
+    }
+  }
+
+  async function start(api: LabApi, task: string, chosen: PlayProtocol, player?: string): Promise<boolean> {
+    const s = await guarded('Starting the episode', () => api.call('episode.start', { taskId: task, protocol: chosen, ...(player ? { player } : {}) }));
+    if (s) load(s);
+    return s !== null;
+  }
+
+  /** Re-attaches to the episode this tab was playing (after a reload), if it is still live. */
+  async function restore(api: LabApi, id: string): Promise<boolean> {
+    const s = await guarded('Reconnecting', () => api.call('episode.get', { episodeId: id }));
+    if (s) load(s);
+    return s !== null;
+  }
+
+  function record(tool: string, args: unknown, r: EpisodeStepResult): void {
+    log.value = [...log.value, { key: nextKey++, tool, args, text: r.text, error: r.error, ...(r.image ? { image: r.image } : {}) }];
+    budgets.value = r.budgets;
+    done.value = r.done;
+  }
+
+  /** One tool call. Returns the result (null when the call could not be sent). */
+  async function call(api: LabApi, tool: string, args: Record<string, unknown> = {}): Promise<EpisodeStepResult | null> {
+    const id = episodeId.value;
+    if (!id || done.value) return null;
+    const r = await guarded(tool, () => api.call('episode.step', { episodeId: id, tool, args }));
+    if (!r) return null;
+    record(tool, args, r);
+    if (!r.error) useStagingStore().rebase(r.scene, r.nextId, true);
+    return r;
+  }
+
+  /**
+   * Commits the staged change with the planned call(s), in order, stopping at the first refusal.
+   * A refused call keeps what is still pending staged so the person can fix it.
+   */
+  async function commit(api: LabApi): Promise<{ sent: number; error: boolean }> {
+    const staging = useStagingStore();
+    const id = episodeId.value;
+    const calls = staging.plan.calls;
+    if (!id || done.value || calls.length === 0) return { sent: 0, error: false };
+    let sent = 0;
+    const outcome = await guarded('Committing', async () => {
+      for (const [i, c] of calls.entries()) {
+        const r = await api.call('episode.step', { episodeId: id, tool: c.tool, args: c.args });
+        sent += 1;
+        record(c.tool, c.args, r);
+        if (r.error) return true;
+        staging.rebase(r.scene, r.nextId, i === calls.length - 1);
+        if (r.done) return false;
+      }
+      return false;
+    });
+    return { sent, error: outcome !== false };
+  }
+
+  function leave(api: LabApi | undefined): void {
+    const id = episodeId.value;
+    if (id && api && done.value) void api.call('episode.close', { episodeId: id }).catch(() => undefined);
+    episodeId.value = null;
+    log.value = [];
+    done.value = false;
+    try {
+      sessionStorage.removeItem('splatlab-episode');
+    } catch {
+      // See load().
+    }
+  }
+
+  return { episodeId, taskId, kind, protocol, views, sheet, budgets, log, done, busy, failure, active, start, restore, call, commit, leave, load };
+});

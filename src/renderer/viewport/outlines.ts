@@ -1,0 +1,121 @@
+// three.js objects of the viewport's static furniture and of the person's Gaussians.
+// Furniture: the grey wireframe bounds cube [-1, 1]^3 and an axis marker (X red, Y green, Z blue).
+// Gaussians: three orthogonal 2-sigma ellipses each (a wireframe ellipsoid) in the Gaussian's
+// colour, plus an invisible 2-sigma ellipsoid for picking. Object names carry the id.
+// Invariant: geometry is shared (one circle, one sphere); materials are per Gaussian and disposed
+// with its group, so rebuilding the scene leaks nothing.
+import {
+  ArrowHelper, BufferGeometry, CanvasTexture, Color, Float32BufferAttribute, Group, LineBasicMaterial, LineLoop, LineSegments, Mesh,
+  MeshBasicMaterial, Quaternion, SphereGeometry, Sprite, SpriteMaterial, Vector3, type Object3D,
+} from 'three';
+import type { GaussianRecord } from '../../shared/scene/gaussian';
+
+/** Outline radius in standard deviations (the visible extent of a Gaussian). */
+export const OUTLINE_SIGMAS = 2;
+/** Picking never uses an ellipsoid thinner than this (world units), so needles stay clickable. */
+const PICK_MIN_RADIUS = 0.03;
+
+function circleGeometry(segments: number, plane: 'xy' | 'yz' | 'xz'): BufferGeometry {
+  const pts: number[] = [];
+  for (let i = 0; i < segments; i++) {
+    const a = (i / segments) * Math.PI * 2;
+    const u = Math.cos(a);
+    const v = Math.sin(a);
+    if (plane === 'xy') pts.push(u, v, 0);
+    else if (plane === 'yz') pts.push(0, u, v);
+    else pts.push(u, 0, v);
+  }
+  const g = new BufferGeometry();
+  g.setAttribute('position', new Float32BufferAttribute(pts, 3));
+  return g;
+}
+
+const CIRCLES = [circleGeometry(48, 'xy'), circleGeometry(48, 'yz'), circleGeometry(48, 'xz')];
+const PICK_SPHERE = new SphereGeometry(1, 12, 8);
+const PICK_MATERIAL = new MeshBasicMaterial({ visible: false });
+
+export function boundsCube(): LineSegments {
+  const c = [-1, 1];
+  const pts: number[] = [];
+  for (const a of c) for (const b of c) {
+    pts.push(-1, a, b, 1, a, b);
+    pts.push(a, -1, b, a, 1, b);
+    pts.push(a, b, -1, a, b, 1);
+  }
+  const g = new BufferGeometry();
+  g.setAttribute('position', new Float32BufferAttribute(pts, 3));
+  return new LineSegments(g, new LineBasicMaterial({ color: 0x8a8f99 }));
+}
+
+/** Letter sprite for an axis label (drawn on a small canvas). */
+function label(text: string, color: string, at: Vector3): Sprite {
+  const canvas = document.createElement('canvas');
+  canvas.width = 64;
+  canvas.height = 64;
+  const ctx = canvas.getContext('2d');
+  if (ctx) {
+    ctx.font = 'bold 44px sans-serif';
+    ctx.fillStyle = color;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.fillText(text, 32, 34);
+  }
+  const sprite = new Sprite(new SpriteMaterial({ map: new CanvasTexture(canvas), depthTest: false }));
+  sprite.position.copy(at);
+  sprite.scale.set(0.16, 0.16, 0.16);
+  return sprite;
+}
+
+/** Axis marker at the cube's corner (-1, -1, -1), as on the photos: X red, Y green, Z blue, 0.6 long, labelled. */
+export function axisMarker(): Group {
+  const corner = new Vector3(-1, -1, -1);
+  const marker = new Group();
+  const axes: [Vector3, number, string, string][] = [
+    [new Vector3(1, 0, 0), 0xe02020, '#ff5050', 'X'],
+    [new Vector3(0, 1, 0), 0x20b030, '#40d050', 'Y'],
+    [new Vector3(0, 0, 1), 0x3060ff, '#6090ff', 'Z'],
+  ];
+  for (const [dir, hex, css, name] of axes) {
+    marker.add(new ArrowHelper(dir, corner, 0.6, hex, 0.12, 0.06));
+    marker.add(label(name, css, corner.clone().addScaledVector(dir, 0.75)));
+  }
+  return marker;
+}
+
+/** The id of a Gaussian's outline or pick object (null for anything else). */
+export function gaussianIdOf(obj: Object3D | null): number | null {
+  for (let o = obj; o; o = o.parent) if (typeof o.userData.gaussianId === 'number') return o.userData.gaussianId as number;
+  return null;
+}
+
+/** Outline group of one Gaussian: placed at pos, turned by quat, scaled to 2 sigma per axis. */
+export function gaussianOutline(r: GaussianRecord, selected: boolean): Group {
+  const group = new Group();
+  group.userData.gaussianId = r.id;
+  group.name = `gaussian-${r.id}`;
+  group.position.set(r.pos[0], r.pos[1], r.pos[2]);
+  group.quaternion.copy(new Quaternion(r.quat[1], r.quat[2], r.quat[3], r.quat[0]));
+  const shape = new Group();
+  shape.scale.set(...(r.scale.map((s) => s * OUTLINE_SIGMAS) as [number, number, number]));
+  const color = selected ? new Color(1, 0.62, 0.1) : new Color(r.color[0], r.color[1], r.color[2]);
+  const material = new LineBasicMaterial({ color, transparent: !selected, opacity: selected ? 1 : Math.max(0.35, r.opacity) });
+  for (const c of CIRCLES) shape.add(new LineLoop(c, material));
+  group.add(shape);
+  const pick = new Mesh(PICK_SPHERE, PICK_MATERIAL);
+  pick.scale.set(...(r.scale.map((s) => Math.max(PICK_MIN_RADIUS, s * OUTLINE_SIGMAS)) as [number, number, number]));
+  pick.userData.pick = true;
+  group.add(pick);
+  return group;
+}
+
+export function disposeOutline(group: Group): void {
+  group.traverse((o) => {
+    if (o instanceof LineLoop) (o.material as LineBasicMaterial).dispose();
+  });
+}
+
+export function centroidOf(records: readonly GaussianRecord[]): Vector3 {
+  const c = new Vector3();
+  for (const r of records) c.add(new Vector3(r.pos[0], r.pos[1], r.pos[2]));
+  return records.length ? c.divideScalar(records.length) : c;
+}

@@ -1,0 +1,320 @@
+// The 3D viewport: Z-up scene with the bounds cube, axis marker and the person's Gaussians as
+// outlines; an orbit camera that can snap to any explicit camera; click / shift-click / Alt-drag
+// box selection; a TransformControls gizmo on a pivot at the selection's centroid.
+// Inputs: records + selection (setScene), a camera to snap to. Outputs: callbacks with the
+// selection and with one rigid move per finished gizmo drag. Invariant: the viewport never edits
+// records itself; a drag only previews until the store stages it and calls setScene again.
+import { Matrix4, Object3D, PerspectiveCamera, Quaternion, Raycaster, Scene, Vector2, Vector3, WebGLRenderer, type Group } from 'three';
+import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+import { TransformControls } from 'three/examples/jsm/controls/TransformControls.js';
+import type { GaussianRecord } from '../../shared/scene/gaussian';
+import type { Camera } from '../../shared/raster/types';
+import { quatToEuler } from '../../shared/math/quaternion';
+import type { Vec3 } from '../../shared/math/vec3';
+import { cameraFromPose, poseFromCamera } from './camera';
+import { axisMarker, boundsCube, centroidOf, disposeOutline, gaussianIdOf, gaussianOutline } from './outlines';
+
+export type GizmoMode = 'translate' | 'rotate' | 'scale';
+
+export interface GizmoMove {
+  translate?: Vec3;
+  rotateDeg?: number | Vec3;
+  /** World-axis factors for a set; for one Gaussian, factors along its own axes (`local`). */
+  scale?: Vec3;
+  local: boolean;
+}
+
+export interface ViewportEvents {
+  select(ids: number[], mode: 'replace' | 'toggle' | 'add'): void;
+  move(move: GizmoMove): void;
+  cameraChanged(): void;
+}
+
+const CLICK_SLOP_PX = 4;
+
+export class Viewport {
+  readonly renderer: WebGLRenderer;
+  readonly camera = new PerspectiveCamera(40, 1, 0.01, 100);
+  private readonly scene = new Scene();
+  private readonly orbit: OrbitControls;
+  private readonly gizmo: TransformControls;
+  private readonly pivot = new Object3D();
+  private readonly gaussians = new Map<number, Group>();
+  private records: GaussianRecord[] = [];
+  private selection: number[] = [];
+  private dragStart: { pivot: Matrix4; outlines: Map<number, Matrix4> } | null = null;
+  private down: { x: number; y: number; box: boolean; shift: boolean } | null = null;
+  private readonly boxEl: HTMLDivElement;
+  private frame = 0;
+  private editable = true;
+
+  constructor(private readonly host: HTMLElement, private readonly events: ViewportEvents) {
+    this.renderer = new WebGLRenderer({ antialias: true, alpha: true, preserveDrawingBuffer: true });
+    this.renderer.setPixelRatio(Math.min(2, window.devicePixelRatio || 1));
+    host.appendChild(this.renderer.domElement);
+    this.renderer.domElement.dataset.testid = 'viewport-canvas';
+    this.boxEl = document.createElement('div');
+    this.boxEl.className = 'box-select';
+    host.appendChild(this.boxEl);
+    this.camera.up.set(0, 0, 1);
+    this.camera.position.set(3.2, 2.4, 2.2);
+    this.scene.add(boundsCube(), axisMarker(), this.pivot);
+    this.orbit = new OrbitControls(this.camera, this.renderer.domElement);
+    this.orbit.addEventListener('change', () => {
+      this.requestRender();
+      this.events.cameraChanged();
+    });
+    this.gizmo = new TransformControls(this.camera, this.renderer.domElement);
+    this.gizmo.setSize(0.9);
+    this.scene.add(this.gizmo.getHelper());
+    this.gizmo.addEventListener('change', () => this.requestRender());
+    this.gizmo.addEventListener('dragging-changed', (e) => {
+      const dragging = (e as unknown as { value: boolean }).value;
+      this.orbit.enabled = !dragging;
+      if (dragging) this.beginDrag();
+      else this.endDrag();
+    });
+    this.gizmo.addEventListener('objectChange', () => this.previewDrag());
+    const el = this.renderer.domElement;
+    el.addEventListener('pointerdown', (e) => this.onDown(e));
+    el.addEventListener('pointermove', (e) => this.onMove(e));
+    el.addEventListener('pointerup', (e) => this.onUp(e));
+    this.resize();
+    this.orbit.update();
+  }
+
+  /** With editing off (episode over, a call in flight) the gizmo is hidden and clicks only select. */
+  setEditable(on: boolean): void {
+    this.editable = on;
+    this.gizmo.enabled = on;
+    this.placePivot();
+    this.requestRender();
+  }
+
+  setMode(mode: GizmoMode): void {
+    this.gizmo.setMode(mode);
+    this.requestRender();
+  }
+
+  get mode(): GizmoMode {
+    return this.gizmo.mode as GizmoMode;
+  }
+
+  /** Redraws the outlines of `records` and places the gizmo on the selection. */
+  setScene(records: readonly GaussianRecord[], selection: readonly number[]): void {
+    for (const g of this.gaussians.values()) {
+      this.scene.remove(g);
+      disposeOutline(g);
+    }
+    this.gaussians.clear();
+    this.records = [...records];
+    this.selection = [...selection];
+    for (const r of records) {
+      const g = gaussianOutline(r, selection.includes(r.id));
+      this.gaussians.set(r.id, g);
+      this.scene.add(g);
+    }
+    this.placePivot();
+    this.requestRender();
+  }
+
+  private placePivot(): void {
+    const chosen = this.records.filter((r) => this.selection.includes(r.id));
+    if (chosen.length === 0 || !this.editable) {
+      this.gizmo.detach();
+      return;
+    }
+    this.pivot.position.copy(centroidOf(chosen));
+    this.pivot.scale.set(1, 1, 1);
+    const one = chosen.length === 1 ? chosen[0] : null;
+    this.pivot.quaternion.copy(one ? new Quaternion(one.quat[1], one.quat[2], one.quat[3], one.quat[0]) : new Quaternion());
+    this.pivot.updateMatrixWorld();
+    this.gizmo.setSpace(one ? 'local' : 'world');
+    this.gizmo.attach(this.pivot);
+  }
+
+  private beginDrag(): void {
+    this.pivot.updateMatrixWorld();
+    const outlines = new Map<number, Matrix4>();
+    for (const id of this.selection) {
+      const g = this.gaussians.get(id);
+      if (g) outlines.set(id, g.matrix.clone());
+    }
+    this.dragStart = { pivot: this.pivot.matrixWorld.clone(), outlines };
+  }
+
+  private previewDrag(): void {
+    if (!this.dragStart) return;
+    this.pivot.updateMatrixWorld();
+    const delta = this.pivot.matrixWorld.clone().multiply(this.dragStart.pivot.clone().invert());
+    for (const [id, m0] of this.dragStart.outlines) {
+      const g = this.gaussians.get(id);
+      if (!g) continue;
+      delta.clone().multiply(m0).decompose(g.position, g.quaternion, g.scale);
+    }
+  }
+
+  private endDrag(): void {
+    const start = this.dragStart;
+    this.dragStart = null;
+    if (!start) return;
+    const p0 = new Vector3();
+    const q0 = new Quaternion();
+    const s0 = new Vector3();
+    start.pivot.decompose(p0, q0, s0);
+    const local = this.selection.length === 1;
+    const move: GizmoMove = { local };
+    const mode = this.gizmo.mode as GizmoMode;
+    if (mode === 'translate') {
+      const d = this.pivot.position.clone().sub(p0);
+      if (d.lengthSq() < 1e-12) return;
+      move.translate = [d.x, d.y, d.z];
+    } else if (mode === 'rotate') {
+      const dq = this.pivot.quaternion.clone().multiply(q0.clone().invert());
+      const euler = quatToEuler([dq.w, dq.x, dq.y, dq.z]);
+      if (euler.every((a) => Math.abs(a) < 1e-6)) return;
+      move.rotateDeg = Math.abs(euler[0]) < 1e-6 && Math.abs(euler[1]) < 1e-6 ? euler[2] : euler;
+    } else {
+      const s = this.pivot.scale;
+      if (Math.abs(s.x - 1) + Math.abs(s.y - 1) + Math.abs(s.z - 1) < 1e-9) return;
+      move.scale = [Math.max(0.01, Math.abs(s.x)), Math.max(0.01, Math.abs(s.y)), Math.max(0.01, Math.abs(s.z))];
+    }
+    this.events.move(move);
+  }
+
+  private pointer(e: PointerEvent): Vector2 {
+    const rect = this.renderer.domElement.getBoundingClientRect();
+    return new Vector2(((e.clientX - rect.left) / rect.width) * 2 - 1, -((e.clientY - rect.top) / rect.height) * 2 + 1);
+  }
+
+  private onDown(e: PointerEvent): void {
+    if (e.button !== 0 || this.gizmo.dragging || this.gizmo.axis !== null) {
+      this.down = null;
+      return;
+    }
+    const box = e.altKey;
+    if (box) this.orbit.enabled = false;
+    this.down = { x: e.clientX, y: e.clientY, box, shift: e.shiftKey };
+  }
+
+  private onMove(e: PointerEvent): void {
+    if (!this.down?.box) return;
+    const rect = this.host.getBoundingClientRect();
+    const x0 = Math.min(this.down.x, e.clientX) - rect.left;
+    const y0 = Math.min(this.down.y, e.clientY) - rect.top;
+    Object.assign(this.boxEl.style, { display: 'block', left: `${x0}px`, top: `${y0}px`, width: `${Math.abs(e.clientX - this.down.x)}px`, height: `${Math.abs(e.clientY - this.down.y)}px` });
+  }
+
+  private onUp(e: PointerEvent): void {
+    const down = this.down;
+    this.down = null;
+    this.boxEl.style.display = 'none';
+    if (!down) return;
+    if (down.box) {
+      this.orbit.enabled = true;
+      this.events.select(this.idsInBox(down.x, down.y, e.clientX, e.clientY), down.shift ? 'add' : 'replace');
+      return;
+    }
+    if (Math.hypot(e.clientX - down.x, e.clientY - down.y) > CLICK_SLOP_PX) return;
+    const ray = new Raycaster();
+    ray.setFromCamera(this.pointer(e), this.camera);
+    const picks = [...this.gaussians.values()].flatMap((g) => g.children.filter((c) => c.userData.pick === true));
+    const hit = ray.intersectObjects(picks, false)[0];
+    const id = hit ? gaussianIdOf(hit.object) : null;
+    if (id === null) {
+      if (!down.shift) this.events.select([], 'replace');
+      return;
+    }
+    this.events.select([id], down.shift ? 'toggle' : 'replace');
+  }
+
+  /** Ids whose centre projects inside the screen rectangle between two client points. */
+  idsInBox(x0: number, y0: number, x1: number, y1: number): number[] {
+    const rect = this.renderer.domElement.getBoundingClientRect();
+    const [l, r] = [Math.min(x0, x1), Math.max(x0, x1)];
+    const [t, b] = [Math.min(y0, y1), Math.max(y0, y1)];
+    return this.records
+      .filter((g) => {
+        const p = this.toScreen(g.pos, rect);
+        return p !== null && p.x >= l && p.x <= r && p.y >= t && p.y <= b;
+      })
+      .map((g) => g.id);
+  }
+
+  /** Client-pixel position of a world point (null behind the camera). */
+  toScreen(p: readonly number[], rect = this.renderer.domElement.getBoundingClientRect()): { x: number; y: number } | null {
+    const v = new Vector3(p[0], p[1], p[2]).project(this.camera);
+    if (v.z > 1) return null;
+    return { x: rect.left + ((v.x + 1) / 2) * rect.width, y: rect.top + ((1 - v.y) / 2) * rect.height };
+  }
+
+  /**
+   * Where the gizmo pivot sits on screen and a point on its translate handle along a world axis
+   * (`along` in gizmo units: the arrow tip is at 0.5, the pick cone spans 0..0.6). Mirrors
+   * TransformControls' own sizing: world length = along * factor * size / 4.
+   */
+  gizmoScreen(axis: 'x' | 'y' | 'z', along = 0.45): { centre: { x: number; y: number }; handle: { x: number; y: number } } | null {
+    if (!this.gizmo.object) return null;
+    const c = this.pivot.position;
+    const factor = c.distanceTo(this.camera.position) * Math.min((1.9 * Math.tan((Math.PI * this.camera.fov) / 360)) / this.camera.zoom, 7);
+    const len = (along * factor * this.gizmo.size) / 4;
+    const dir = { x: [1, 0, 0], y: [0, 1, 0], z: [0, 0, 1] }[axis];
+    const centre = this.toScreen([c.x, c.y, c.z]);
+    const handle = this.toScreen([c.x + dir[0] * len, c.y + dir[1] * len, c.z + dir[2] * len]);
+    return centre && handle ? { centre, handle } : null;
+  }
+
+  snapTo(cam: Camera): void {
+    const pose = poseFromCamera(cam);
+    this.camera.position.set(...pose.position);
+    this.camera.fov = pose.fovDeg;
+    this.camera.up.set(0, 0, 1);
+    this.orbit.target.set(...pose.target);
+    this.camera.lookAt(this.orbit.target);
+    this.camera.updateProjectionMatrix();
+    this.orbit.update();
+    this.requestRender();
+    this.events.cameraChanged();
+  }
+
+  /** The point the camera orbits (where add presets appear). */
+  viewCentre(): Vec3 {
+    const t = this.orbit.target;
+    const clamp = (v: number): number => Math.max(-1, Math.min(1, v));
+    return [clamp(t.x), clamp(t.y), clamp(t.z)];
+  }
+
+  /** The current view as an explicit camera of the given size (for the live preview). */
+  currentCamera(width: number, height: number): Camera {
+    this.camera.updateMatrixWorld();
+    return cameraFromPose(this.camera.matrixWorld.elements, this.camera.fov, width, height);
+  }
+
+  resize(): void {
+    const w = Math.max(1, this.host.clientWidth);
+    const h = Math.max(1, this.host.clientHeight);
+    this.renderer.setSize(w, h, true);
+    this.camera.aspect = w / h;
+    this.camera.updateProjectionMatrix();
+    this.requestRender();
+  }
+
+  requestRender(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.renderer.render(this.scene, this.camera);
+    });
+  }
+
+  dispose(): void {
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.gizmo.detach();
+    this.gizmo.dispose();
+    this.orbit.dispose();
+    for (const g of this.gaussians.values()) disposeOutline(g);
+    this.renderer.dispose();
+    this.renderer.domElement.remove();
+    this.boxEl.remove();
+  }
+}
