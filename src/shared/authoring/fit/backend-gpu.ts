@@ -2,8 +2,9 @@
 // fit optimises exactly the image the grader renders. Inputs/outputs as FitBackend.
 // Invariant: backward() re-renders the scene and camera of the last forward() inside the same
 // submission (GpuRasterizer.backward replays the forward), so the pair stays consistent.
-// Float atomics in the backward make the summation order, and so the last bits, vary between
-// runs: this backend does not promise bit-identical fits (the CPU backend does).
+// The WGSL sums gradients in fixed trees, but float32 results still depend on the device and
+// driver, so this backend does not promise bit-identical fits across machines (`deterministic`
+// is false; the CPU backend promises them everywhere).
 import type { Splats } from '../../scene/splats';
 import type { Camera } from '../../raster/types';
 import type { GpuRasterizer } from '../../raster/gpu';
