@@ -1,13 +1,14 @@
 // One replay frame: the scene after a given call of a logged episode, rebuilt by replaying the
 // logged calls through a fresh pure Episode (exact: the env is deterministic), rendered from one
-// of the task's held-out cameras with the grader's rasterizer and encoded as a labelled PNG.
+// of the task's held-out cameras with the grader's rasterizer, bounds overlay drawn on, as PNG.
 // Inputs: a LoadedTask, a trajectory, a step number, a held-out view name, a renderer.
 // Output: PNG bytes and the Gaussian count. Invariant: experimenter-only (held-out cameras).
 import { Episode } from '../../shared/env/episode';
 import { packRecords } from '../../shared/env/scene';
 import type { Camera, RenderOutput, Splats } from '../../shared/raster/types';
 import { episodeConfig } from '../env/env';
-import { renderAngleImage, viewLabel } from '../env/images';
+import { drawOverlay } from '../../shared/image/overlay';
+import { encodePng } from '../io/png';
 import type { Trajectory } from '../env/trajectory';
 import type { LoadedTask } from '../tasks/load';
 import { StudyError } from './store';
@@ -25,5 +26,7 @@ export async function replayFrame(task: LoadedTask, traj: Trajectory, step: numb
     if (rec.step > 0) episode.step({ tool: rec.tool, args: rec.args });
   }
   const [render] = await renderer.renderViews(packRecords(episode.records()), [view.camera]);
-  return { png: renderAngleImage(render, `${viewLabel(view)} · after call ${step}`, view.camera), gaussians: episode.records().length };
+  // No burnt-in label: the replay panel names the view and the call beside the image.
+  const image = drawOverlay({ width: render.width, height: render.height, data: render.rgb }, view.camera);
+  return { png: encodePng(image), gaussians: episode.records().length };
 }

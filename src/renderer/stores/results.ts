@@ -1,0 +1,92 @@
+// Results store (Pinia setup store): a study's results table and summary, the trajectory being
+// replayed, the chosen step and held-out view, and the rendered frame.
+// Inputs: LabApi rows study.results / trajectory / replayFrame / exportCsv / importModel.
+// Output: reactive state for ResultsView. Invariant: experimenter-only data; the app never shows
+// this store during a participant session (main also refuses these rows then).
+import { defineStore } from 'pinia';
+import { computed, ref } from 'vue';
+import type { LabApi } from '../../shared/api/lab';
+import type { StudyResults, TrajectoryView } from '../../shared/api/study';
+
+export const useResultsStore = defineStore('results', () => {
+  const studyId = ref<string | null>(null);
+  const results = ref<StudyResults | null>(null);
+  const trajectory = ref<TrajectoryView | null>(null);
+  const stepIndex = ref(0);
+  const view = ref('H0');
+  const frame = ref<string | null>(null);
+  const busy = ref(false);
+  const error = ref<string | null>(null);
+  let frameRequest = 0;
+
+  const step = computed(() => trajectory.value?.steps[stepIndex.value] ?? null);
+
+  async function guarded<T>(work: () => Promise<T>): Promise<T | null> {
+    busy.value = true;
+    error.value = null;
+    try {
+      return await work();
+    } catch (e) {
+      error.value = e instanceof Error ? e.message : String(e);
+      return null;
+    } finally {
+      busy.value = false;
+    }
+  }
+
+  async function load(api: LabApi, id: string): Promise<void> {
+    if (studyId.value !== id) {
+      trajectory.value = null;
+      frame.value = null;
+    }
+    studyId.value = id;
+    const r = await guarded(() => api.call('study.results', { studyId: id }));
+    if (r) results.value = r;
+  }
+
+  async function openTrajectory(api: LabApi, log: string): Promise<void> {
+    const id = studyId.value;
+    if (!id) return;
+    const t = await guarded(() => api.call('study.trajectory', { studyId: id, log }));
+    if (!t) return;
+    trajectory.value = t;
+    if (!t.heldoutViews.includes(view.value)) view.value = t.heldoutViews[0] ?? 'H0';
+    await setStep(api, t.steps.length - 1);
+  }
+
+  /** Moves to a step and renders it (a later request wins over an earlier slow one). */
+  async function setStep(api: LabApi, index: number): Promise<void> {
+    const t = trajectory.value;
+    const id = studyId.value;
+    if (!t || !id || t.steps.length === 0) return;
+    stepIndex.value = Math.max(0, Math.min(t.steps.length - 1, index));
+    const ticket = ++frameRequest;
+    const f = await guarded(() => api.call('study.replayFrame', { studyId: id, log: t.log, step: t.steps[stepIndex.value].step, view: view.value }));
+    if (f && ticket === frameRequest) frame.value = f.image;
+  }
+
+  async function setView(api: LabApi, name: string): Promise<void> {
+    view.value = name;
+    await setStep(api, stepIndex.value);
+  }
+
+  async function exportCsv(api: LabApi, table: 'episodes' | 'summary'): Promise<{ filename: string; csv: string } | null> {
+    const id = studyId.value;
+    return id ? guarded(() => api.call('study.exportCsv', { studyId: id, table })) : null;
+  }
+
+  async function importModel(api: LabApi, text: string, model?: string): Promise<string | null> {
+    const id = studyId.value;
+    if (!id) return null;
+    const r = await guarded(() => api.call('study.importModel', { studyId: id, text, ...(model ? { model } : {}) }));
+    if (r) await load(api, id);
+    return r ? `${r.model}: ${r.taskId}` : null;
+  }
+
+  function close(): void {
+    trajectory.value = null;
+    frame.value = null;
+  }
+
+  return { studyId, results, trajectory, stepIndex, step, view, frame, busy, error, load, openTrajectory, setStep, setView, exportCsv, importModel, close };
+});

@@ -1,0 +1,158 @@
+// A whole human-baseline study in a real Chromium against `splatlab serve`: the experimenter
+// creates a study and a participant and starts the session; the participant gives consent, reads
+// the instructions, plays the practice task and one scored task through the play view (add a
+// Gaussian, commit, submit), sees the thank-you screen and never a score; the experimenter ends
+// the session, opens the results (a row with a score), replays the trajectory step by step and
+// exports CSV. The files on disk are checked; screenshots go to test-results/study-*.png and
+// test-results/results-*.png for a person to look at.
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { browserMissing, launchBrowser, RESULTS_DIR, startServe, type ServeProcess } from './harness';
+import { buildTestTask } from '../../src/main/tasks/testTask';
+import { Grader } from '../../src/main/grader/grader';
+import { readTrajectory } from '../../src/main/env/trajectory';
+
+const skip = browserMissing();
+const shot = (page: Page, name: string) => page.screenshot({ path: join(RESULTS_DIR, `${name}.png`) });
+
+/** Keys that would carry a hidden score in a message to the participant. */
+const HIDDEN_KEYS = /"(score|hidden|psnr|ssim|lpips|reward|episodes|summary)"\s*:/i;
+
+describe.skipIf(skip)('study session and results (browser mode)', () => {
+  let serve: ServeProcess;
+  let browser: Browser;
+  let home: string;
+
+  beforeAll(async () => {
+    const root = mkdtempSync(join(tmpdir(), 'splatlab-study-e2e-'));
+    const tasksDir = join(root, 'tasks');
+    home = join(root, 'home');
+    const grader = await Grader.create({ lpipsDir: null });
+    await buildTestTask(tasksDir, { size: 64, grader });
+    serve = await startServe(['--device', 'cpu'], { SPLATLAB_TASKS_DIR: tasksDir, SPLATLAB_HOME: home, SPLATLAB_LPIPS_DIR: join(root, 'no-lpips') });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await serve?.stop();
+  });
+
+  it('runs a participant session, then shows, replays and exports the results', async () => {
+    const page = await browser.newPage({ viewport: { width: 1500, height: 920 }, acceptDownloads: true });
+    const errors: string[] = [];
+    const sessionFrames: string[] = [];
+    let inSession = false;
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('websocket', (ws) =>
+      ws.on('framereceived', (f) => {
+        if (inSession) sessionFrames.push(typeof f.payload === 'string' ? f.payload : f.payload.toString('utf8'));
+      }),
+    );
+    await page.goto(serve.url);
+
+    // Experimenter: create the study (practice = the one-shot task, one scored task).
+    await page.getByTestId('nav-study').click();
+    await page.getByTestId('studies-empty').waitFor();
+    await page.getByTestId('study-new').click();
+    await page.getByTestId('study-name').fill('E2E pilot');
+    await page.getByTestId('study-practice').selectOption('test__oneshot');
+    await page.getByTestId('study-task-test__sculpt').check();
+    await shot(page, 'study-create');
+    await page.getByTestId('study-create').click();
+    await page.getByTestId('study-detail').waitFor();
+    await page.getByTestId('add-participant').click();
+    await page.getByTestId('participant-P01').waitFor();
+    await page.getByTestId('study-texts-toggle').click();
+    await shot(page, 'study-detail');
+
+    // The participant's session: the experimenter views disappear.
+    inSession = true;
+    await page.getByTestId('start-session-P01').click();
+    await page.getByTestId('session-consent').waitFor();
+    expect(await page.getByTestId('nav-results').count()).toBe(0);
+    expect(await page.getByTestId('nav-study').count()).toBe(0);
+    await shot(page, 'study-consent');
+    await page.getByTestId('consent-agree').click();
+    await page.getByTestId('session-instructions').waitFor();
+    expect(await page.getByTestId('session-instructions').textContent()).toContain('Scores are hidden');
+    await shot(page, 'study-instructions');
+    await page.getByTestId('instructions-continue').click();
+
+    // Practice (one-shot: the single commit ends it).
+    await page.getByTestId('session-task-banner').filter({ hasText: 'Practice task' }).waitFor();
+    await page.getByTestId('budget-meter').waitFor();
+    await page.getByTestId('add-sphere').click();
+    await page.getByTestId('commit').click();
+    await page.getByTestId('play-submitted').waitFor();
+    await shot(page, 'study-practice');
+    await page.getByTestId('session-continue').click();
+
+    // Scored task 1 of 1: add, commit, submit.
+    await page.getByTestId('session-task-banner').filter({ hasText: 'Task 1 of 1' }).waitFor();
+    await expect.poll(() => page.getByTestId('budget-calls').textContent()).toContain('calls left 40/40');
+    await page.getByTestId('add-sphere').click();
+    await page.getByTestId('commit').click();
+    await expect.poll(() => page.getByTestId('budget-calls').textContent()).toContain('calls left 39/40');
+    await page.getByTestId('tool-submit').click();
+    await page.getByTestId('submit-yes').click();
+    await page.getByTestId('play-submitted').waitFor();
+    await shot(page, 'study-task');
+    await page.getByTestId('session-continue').click();
+    await page.getByTestId('session-thanks').waitFor();
+    await shot(page, 'study-thanks');
+    inSession = false;
+    for (const f of sessionFrames) expect(f.replace(/data:image\/png;base64,[A-Za-z0-9+/=]+/g, '')).not.toMatch(HIDDEN_KEYS);
+    expect(sessionFrames.length).toBeGreaterThan(5);
+
+    // End the session (explicit, confirmed); the experimenter views come back.
+    await page.getByTestId('session-end').click();
+    await page.getByTestId('session-end-yes').click();
+    await page.getByTestId('study-detail').waitFor();
+    await expect.poll(() => page.getByTestId('participant-P01').textContent()).toContain('completed');
+
+    // Results: a row with a score, replay step by step, CSV export.
+    await page.getByTestId('nav-results').click();
+    await page.getByTestId('results-table').waitFor();
+    const row = page.locator('[data-testid="result-row"][data-log="trajectories/P01/test__sculpt.jsonl"]');
+    const score = Number(await row.getByTestId('result-score').textContent());
+    expect(Number.isFinite(score)).toBe(true);
+    await page.getByTestId('summary-table').waitFor();
+    await shot(page, 'results-table');
+    await page.getByTestId('replay-P01-test__sculpt').click();
+    await page.getByTestId('replay-image').waitFor();
+    expect(await page.getByTestId('replay-step').textContent()).toContain('submit');
+    await page.getByTestId('replay-prev').click();
+    await expect.poll(() => page.getByTestId('replay-step').textContent()).toContain('add_gaussians');
+    expect(await page.getByTestId('replay-score').textContent()).toBe(score.toFixed(1));
+    await page.getByTestId('replay-view').selectOption('H6');
+    await page.getByTestId('replay-prev').click();
+    await expect.poll(() => page.getByTestId('replay-step').textContent()).toContain('reset');
+    await page.getByTestId('replay-next').click();
+    await expect.poll(() => page.getByTestId('replay-step').textContent()).toContain('add_gaussians');
+    await page.getByTestId('score-line').waitFor({ state: 'attached' });
+    await page.getByTestId('replay-panel').scrollIntoViewIfNeeded();
+    await shot(page, 'results-replay');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-episodes').click()]);
+    expect(download.suggestedFilename()).toBe('e2e-pilot-episodes.csv');
+    const csv = readFileSync((await download.path()) as string, 'utf8');
+    expect(csv.split('\r\n')[0]).toMatch(/^source,participant,task,practice,/);
+    expect(csv).toMatch(/human,P01,test__sculpt,false,matched,true,-?\d/);
+    expect(csv).toMatch(/human,P01,test__oneshot,true,/);
+    expect(errors).toEqual([]);
+
+    // The files on disk.
+    const dir = join(home, 'studies', 'e2e-pilot');
+    expect(JSON.parse(readFileSync(join(dir, 'study.json'), 'utf8'))).toMatchObject({ name: 'E2E pilot', tasks: ['test__sculpt'], practiceTask: 'test__oneshot' });
+    const participants = JSON.parse(readFileSync(join(dir, 'participants.json'), 'utf8')) as { participants: { id: string; status: string }[] };
+    expect(participants.participants).toMatchObject([{ id: 'P01', status: 'completed' }]);
+    const scored = readTrajectory(join(dir, 'trajectories', 'P01', 'test__sculpt.jsonl'));
+    expect(scored.header).toMatchObject({ task: 'test__sculpt', player: 'P01', protocol: 'matched' });
+    expect(scored.steps.map((s) => s.tool)).toEqual(['reset', 'add_gaussians', 'submit']);
+    expect(scored.end?.score).toBeCloseTo(score, 1);
+    expect(readTrajectory(join(dir, 'trajectories', 'P01', 'test__oneshot.jsonl')).end?.reason).toBe('auto');
+    expect(existsSync(join(home, 'studies', 'session.json'))).toBe(false);
+  });
+});
