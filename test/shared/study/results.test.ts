@@ -1,0 +1,68 @@
+// Study results: summary grouping (practice and unfinished excluded, humans before models, an
+// all-tasks row per source), seeded intervals, CSV columns; config helpers (ids, slugs, schema).
+import { describe, expect, it } from 'vitest';
+import { episodesCsv, summarize, summaryCsv, type EpisodeResult } from '../../../src/shared/study/results';
+import { DEFAULT_TEXTS, StudyConfigSchema, nextParticipantId, studySlug } from '../../../src/shared/study/config';
+
+function row(over: Partial<EpisodeResult>): EpisodeResult {
+  return { source: 'human', kind: 'human', participant: 'P01', taskId: 'a', practice: false, protocol: 'matched', complete: true, score: 50, psnr: 20, ssim: 0.5, iou: 0.5, lpips: null, lpipsMissing: true, reward: 0.5, calls: 4, renders: 1, gaussians: 3, seconds: 100, toolSeconds: 2, started: '2025-01-01T00:00:00Z', log: 'l', ...over };
+}
+
+describe('summarize', () => {
+  const rows = [
+    row({ participant: 'P01', score: 40 }),
+    row({ participant: 'P02', score: 60, seconds: 200 }),
+    row({ participant: 'P03', score: 80 }),
+    row({ participant: 'P01', taskId: 'b', score: 10 }),
+    row({ participant: 'P01', taskId: 'p', practice: true, score: 99 }),
+    row({ participant: 'P04', complete: false, score: null }),
+    row({ source: 'gpt', kind: 'model', participant: 'gpt', score: 20 }),
+  ];
+
+  it('groups by source and task with an all-tasks row, excluding practice and unfinished', () => {
+    const s = summarize(rows);
+    expect(s.map((r) => `${r.source}/${r.taskId}/${r.n}`)).toEqual(['human/a/3', 'human/b/1', 'human/(all tasks)/4', 'gpt/a/1', 'gpt/(all tasks)/1']);
+    expect(s[0].mean).toBeCloseTo(60, 12);
+    expect(s[0].meanSeconds).toBeCloseTo(400 / 3, 12);
+    expect(s[0].low as number).toBeGreaterThanOrEqual(40);
+    expect(s[0].high as number).toBeLessThanOrEqual(80);
+    expect(s[0].low as number).toBeLessThan(60);
+    expect(s[1]).toMatchObject({ mean: 10, low: null, high: null });
+    expect(s[2].mean).toBeCloseTo(47.5, 12);
+  });
+
+  it('is reproducible', () => {
+    expect(summarize(rows)).toEqual(summarize(rows));
+  });
+
+  it('writes both tables as CSV', () => {
+    const e = episodesCsv([row({ participant: 'P01', taskId: 'x,y' })]).split('\r\n');
+    expect(e[0].split(',')).toHaveLength(20);
+    expect(e[1]).toContain('"x,y"');
+    const s = summaryCsv(summarize(rows)).split('\r\n');
+    expect(s[0]).toBe('source,task,n,mean_score,ci95_low,ci95_high,mean_seconds');
+    expect(s[2]).toBe('human,b,1,10,,,100');
+  });
+});
+
+describe('study config helpers', () => {
+  it('numbers participants P01.. and keeps counting past gaps', () => {
+    expect(nextParticipantId([])).toBe('P01');
+    expect(nextParticipantId(['P01', 'P03'])).toBe('P04');
+    expect(nextParticipantId(['P99'])).toBe('P100');
+  });
+
+  it('makes unique slugs from names', () => {
+    expect(studySlug('Pilot A (May)', new Set())).toBe('pilot-a-may');
+    expect(studySlug('Pilot A (May)', new Set(['pilot-a-may', 'pilot-a-may-2']))).toBe('pilot-a-may-3');
+    expect(studySlug('¿?', new Set())).toBe('study');
+  });
+
+  it('refuses a practice task among the scored ones and duplicate tasks', () => {
+    const base = { id: 's', name: 'S', created: '', tasks: ['a', 'b'], practiceTask: 'p', protocol: 'matched', order: 'fixed', texts: DEFAULT_TEXTS };
+    expect(StudyConfigSchema.safeParse(base).success).toBe(true);
+    expect(StudyConfigSchema.safeParse({ ...base, practiceTask: 'a' }).success).toBe(false);
+    expect(StudyConfigSchema.safeParse({ ...base, tasks: ['a', 'a'] }).success).toBe(false);
+    expect(StudyConfigSchema.safeParse({ ...base, participantName: 'Alice' }).success).toBe(false);
+  });
+});
