@@ -92,6 +92,12 @@ describe.skipIf(skip)('play an episode (browser mode)', () => {
     await expect.poll(() => page.getByTestId('budget-calls').textContent()).toContain('calls left 39/40');
     expect(await stagedCount(page)).toBe(0);
 
+    // A reload re-attaches to the live episode: budgets, scene and log come back.
+    await page.reload();
+    await page.getByTestId('nav-play').click();
+    await expect.poll(() => page.getByTestId('budget-calls').textContent()).toContain('calls left 39/40');
+    expect(await page.getByTestId('log-entry').count()).toBe(2);
+
     // A disc dragged up along Z, then the drag undone with Ctrl+Z: only the add stays.
     await page.getByTestId('add-disc').click();
     await dragGizmo(page, 'z', 70);
@@ -102,6 +108,18 @@ describe.skipIf(skip)('play an episode (browser mode)', () => {
     expect(Number(await page.getByTestId('insp-pos-2').inputValue())).toBeCloseTo(0, 6);
     await page.getByTestId('commit').click();
     await expect.poll(() => page.getByTestId('budget-gaussians').textContent()).toContain('2/300');
+
+    // Alt-drag a box over the whole viewport: both Gaussians selected; Escape clears.
+    const box = await page.getByTestId('viewport-canvas').boundingBox();
+    if (!box) throw new Error('no viewport canvas');
+    await page.keyboard.down('Alt');
+    await page.mouse.move(box.x + 5, box.y + 5);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 4 });
+    await page.mouse.move(box.x + box.width - 5, box.y + box.height - 5, { steps: 4 });
+    await page.mouse.up();
+    await page.keyboard.up('Alt');
+    await expect.poll(() => page.getByTestId('inspector').textContent()).toContain('2 Gaussians');
 
     // render_views of the four checked views: one call, one render, an image in the log.
     await page.getByTestId('tool-render-views').click();
@@ -166,6 +184,20 @@ describe.skipIf(skip)('play an episode (browser mode)', () => {
     await page.getByTestId('group-select').selectOption({ index: 1 });
     await page.waitForTimeout(1500);
     await page.screenshot({ path: join(RESULTS_DIR, 'play-free-preview.png') });
+    if ((await page.getByTestId('preview-problem').count()) === 0) {
+      // The preview drew the scrambled scene: some pixels are not the white background.
+      const inked = await page.getByTestId('preview-canvas').evaluate((c) => {
+        const d = (c as HTMLCanvasElement).getContext('2d')?.getImageData(0, 0, (c as HTMLCanvasElement).width, (c as HTMLCanvasElement).height).data ?? new Uint8ClampedArray();
+        let n = 0;
+        for (let i = 0; i < d.length; i += 4) if (d[i] < 200 || d[i + 1] < 200 || d[i + 2] < 200) n++;
+        return n;
+      });
+      expect(inked).toBeGreaterThan(200);
+    }
+    await page.getByText('overlay the photo when snapped').click();
+    await page.getByRole('button', { name: /Light theme/ }).click();
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(RESULTS_DIR, 'play-free-light.png') });
     const files = readdirSync(join(home, 'trajectories')).filter((f) => f.startsWith('test__reassembly-'));
     expect(readTrajectory(join(home, 'trajectories', files[0])).header?.protocol).toBe('free');
     expect(errors).toEqual([]);

@@ -125,9 +125,10 @@ export const useEpisodeStore = defineStore('episode', () => {
     return { sent, error: outcome !== false };
   }
 
+  /** Leaves the view and releases the live episode (its trajectory stays on disk). */
   function leave(api: LabApi | undefined): void {
     const id = episodeId.value;
-    if (id && api && done.value) void api.call('episode.close', { episodeId: id }).catch(() => undefined);
+    if (id && api) void api.call('episode.close', { episodeId: id }).catch(() => undefined);
     episodeId.value = null;
     log.value = [];
     done.value = false;

@@ -10,6 +10,7 @@ import { TransformControls } from 'three/examples/jsm/controls/TransformControls
 import type { GaussianRecord } from '../../shared/scene/gaussian';
 import type { Camera } from '../../shared/raster/types';
 import { quatToEuler } from '../../shared/math/quaternion';
+import { orbitCamera } from '../../shared/camera/orbit';
 import type { Vec3 } from '../../shared/math/vec3';
 import { cameraFromPose, poseFromCamera } from './camera';
 import { axisMarker, boundsCube, centroidOf, disposeOutline, gaussianIdOf, gaussianOutline } from './outlines';
@@ -31,6 +32,7 @@ export interface ViewportEvents {
 }
 
 const CLICK_SLOP_PX = 4;
+const HOME_VIEW = { azimuth: 35, elevation: 25, distance: 6, fov: 45 };
 
 export class Viewport {
   readonly renderer: WebGLRenderer;
@@ -57,7 +59,6 @@ export class Viewport {
     this.boxEl.className = 'box-select';
     host.appendChild(this.boxEl);
     this.camera.up.set(0, 0, 1);
-    this.camera.position.set(3.2, 2.4, 2.2);
     this.scene.add(boundsCube(), axisMarker(), this.pivot);
     this.orbit = new OrbitControls(this.camera, this.renderer.domElement);
     this.orbit.addEventListener('change', () => {
@@ -80,7 +81,12 @@ export class Viewport {
     el.addEventListener('pointermove', (e) => this.onMove(e));
     el.addEventListener('pointerup', (e) => this.onUp(e));
     this.resize();
-    this.orbit.update();
+    this.home();
+  }
+
+  /** The default three-quarter view: the whole bounds cube in sight, Z up. */
+  home(): void {
+    this.snapTo(orbitCamera({ ...HOME_VIEW, width: 256, height: 256 }));
   }
 
   /** With editing off (episode over, a call in flight) the gizmo is hidden and clicks only select. */

@@ -9,6 +9,7 @@ export interface ShortcutTargets {
   help(): void;
   mode(m: GizmoMode): void;
   snap(i: number): void;
+  home(): void;
   commit(): void;
 }
 
@@ -43,6 +44,7 @@ export function handleShortcut(e: KeyboardEvent, t: ShortcutTargets): boolean {
   else if (key === 'e' || key === 'E') t.mode('rotate');
   else if (key === 'r' || key === 'R') t.mode('scale');
   else if (/^[1-8]$/.test(key)) t.snap(Number(key) - 1);
+  else if (key === '0') t.home();
   else if (key === 'Escape') t.staging.select([]);
   else if ((key === 'Delete' || key === 'Backspace') && !t.disabled) t.staging.deleteSelection();
   else if (NUDGES[key] && !t.disabled && t.staging.selection.length) {
