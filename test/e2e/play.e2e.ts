@@ -22,6 +22,13 @@ function stripImages(text: string): string {
   return text.replace(/data:image\/png;base64,[A-Za-z0-9+/=]+/g, '<png>');
 }
 
+/** The slice of a browser canvas the pixel check uses (this file compiles without the DOM lib). */
+interface Canvas2d {
+  width: number;
+  height: number;
+  getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null;
+}
+
 interface Point {
   x: number;
   y: number;
@@ -29,7 +36,7 @@ interface Point {
 
 /** Drags the gizmo's translate arrow along a world axis by `pixels` on screen. */
 async function dragGizmo(page: Page, axis: 'x' | 'y' | 'z', pixels: number): Promise<void> {
-  const g = await page.evaluate((a) => (window as unknown as { splatlabViewport?: { gizmoScreen(a: string): { centre: Point; handle: Point } | null } }).splatlabViewport?.gizmoScreen(a) ?? null, axis);
+  const g = await page.evaluate((a) => (globalThis as unknown as { splatlabViewport?: { gizmoScreen(a: string): { centre: Point; handle: Point } | null } }).splatlabViewport?.gizmoScreen(a) ?? null, axis);
   if (!g) throw new Error('no gizmo on screen');
   const dx = g.handle.x - g.centre.x;
   const dy = g.handle.y - g.centre.y;
@@ -186,8 +193,9 @@ describe.skipIf(skip)('play an episode (browser mode)', () => {
     await page.screenshot({ path: join(RESULTS_DIR, 'play-free-preview.png') });
     if ((await page.getByTestId('preview-problem').count()) === 0) {
       // The preview drew the scrambled scene: some pixels are not the white background.
-      const inked = await page.getByTestId('preview-canvas').evaluate((c) => {
-        const d = (c as HTMLCanvasElement).getContext('2d')?.getImageData(0, 0, (c as HTMLCanvasElement).width, (c as HTMLCanvasElement).height).data ?? new Uint8ClampedArray();
+      const inked = await page.getByTestId('preview-canvas').evaluate((el) => {
+        const c = el as unknown as Canvas2d;
+        const d = c.getContext('2d')?.getImageData(0, 0, c.width, c.height).data ?? new Uint8ClampedArray();
         let n = 0;
         for (let i = 0; i < d.length; i += 4) if (d[i] < 200 || d[i + 1] < 200 || d[i + 2] < 200) n++;
         return n;
