@@ -19,7 +19,7 @@ const skip = browserMissing();
 const shot = (page: Page, name: string) => page.screenshot({ path: join(RESULTS_DIR, `${name}.png`) });
 
 /** Keys that would carry a hidden score in a message to the participant. */
-const HIDDEN_KEYS = /"(score|hidden|psnr|ssim|lpips|reward|episodes|summary)"\s*:/i;
+const HIDDEN_KEYS = /"(score|hidden|psnr|ssim|lpips|reward|episodes)"\s*:/i;
 
 describe.skipIf(skip)('study session and results (browser mode)', () => {
   let serve: ServeProcess;
@@ -81,9 +81,13 @@ describe.skipIf(skip)('study session and results (browser mode)', () => {
     await shot(page, 'study-instructions');
     await page.getByTestId('instructions-continue').click();
 
-    // Practice (one-shot: the single commit ends it).
+    // Practice (one-shot: the single commit ends it). A reload keeps the participant screens.
     await page.getByTestId('session-task-banner').filter({ hasText: 'Practice task' }).waitFor();
     await page.getByTestId('budget-meter').waitFor();
+    await page.reload();
+    await page.getByTestId('session-task-banner').filter({ hasText: 'Practice task' }).waitFor();
+    await page.getByTestId('budget-meter').waitFor();
+    expect(await page.getByTestId('nav-results').count()).toBe(0);
     await page.getByTestId('add-sphere').click();
     await page.getByTestId('commit').click();
     await page.getByTestId('play-submitted').waitFor();
@@ -141,10 +145,21 @@ describe.skipIf(skip)('study session and results (browser mode)', () => {
     expect(csv.split('\r\n')[0]).toMatch(/^source,participant,task,practice,/);
     expect(csv).toMatch(/human,P01,test__sculpt,false,matched,true,-?\d/);
     expect(csv).toMatch(/human,P01,test__oneshot,true,/);
+
+    // A model's trajectory (same format) beside the human one.
+    const dir = join(home, 'studies', 'e2e-pilot');
+    const modelText = readFileSync(join(dir, 'trajectories', 'P01', 'test__sculpt.jsonl'), 'utf8').replace('"player":"P01"', '"player":"bot-1"');
+    await page.getByTestId('model-file').setInputFiles({ name: 'bot.jsonl', mimeType: 'text/plain', buffer: Buffer.from(modelText) });
+    await page.getByTestId('results-note').filter({ hasText: 'Imported bot-1: test__sculpt' }).waitFor();
+    await page.locator('[data-testid="result-row"][data-log="models/bot-1/test__sculpt.jsonl"]').waitFor();
+    expect(await page.getByTestId('summary-table').textContent()).toContain('bot-1');
+    await page.getByTestId('results-view').scrollIntoViewIfNeeded();
+    await page.evaluate(() => document.querySelector('main')?.scrollTo(0, 0));
+    await shot(page, 'results-model');
+    expect(existsSync(join(dir, 'models', 'bot-1', 'test__sculpt.jsonl'))).toBe(true);
     expect(errors).toEqual([]);
 
     // The files on disk.
-    const dir = join(home, 'studies', 'e2e-pilot');
     expect(JSON.parse(readFileSync(join(dir, 'study.json'), 'utf8'))).toMatchObject({ name: 'E2E pilot', tasks: ['test__sculpt'], practiceTask: 'test__oneshot' });
     const participants = JSON.parse(readFileSync(join(dir, 'participants.json'), 'utf8')) as { participants: { id: string; status: string }[] };
     expect(participants.participants).toMatchObject([{ id: 'P01', status: 'completed' }]);

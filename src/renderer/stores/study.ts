@@ -9,6 +9,7 @@ import type { LabApi } from '../../shared/api/lab';
 import type { SessionState, StudyDetail } from '../../shared/api/study';
 import type { NewStudy, StudyConfig, StudyTexts } from '../../shared/study/config';
 import { useEpisodeStore } from './episode';
+import { useNavStore } from './nav';
 
 export const useStudyStore = defineStore('study', () => {
   const studies = ref<StudyConfig[]>([]);
@@ -110,6 +111,8 @@ export const useStudyStore = defineStore('study', () => {
     const episode = useEpisodeStore();
     if (episode.active) episode.leave(undefined);
     session.value = null;
+    // Back to the study's page (after a reload mid-session the nav would be on its first view).
+    useNavStore().open('study');
     if (studyId) await open(api, studyId);
   }
 
