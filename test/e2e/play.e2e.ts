@@ -181,6 +181,7 @@ describe.skipIf(skip)('play an episode (browser mode)', () => {
     await page.getByTestId('nav-play').click();
     await page.getByTestId('play-protocol').selectOption('free');
     await page.getByTestId('play-task').selectOption('test__reassembly');
+    await page.screenshot({ path: join(RESULTS_DIR, 'play-form.png') });
     await page.getByTestId('play-start').click();
     await page.getByTestId('preview').waitFor();
     expect(await page.getByTestId('play-protocol-badge').textContent()).toBe('free');
