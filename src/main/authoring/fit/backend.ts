@@ -1,6 +1,8 @@
-// Chooses the fit backend in main: the grader's WGSL rasterizer on the Dawn device when one is
-// available (hardware, else SwiftShader), else the CPU reference, with one line saying which.
-// Input: the requested device ('gpu' tries the GPU path and falls back; 'cpu' forces the CPU).
+// Chooses the fit backend in main, with one line saying which and why.
+// Input: the requested device. 'auto' (the default): the grader's WGSL rasterizer on a hardware
+// adapter, else the CPU reference, because SwiftShader (software Vulkan) runs a 256x256
+// forward + backward about 100x slower than the CPU reference (bench/fit.bench.ts). 'gpu': any
+// WebGPU adapter, SwiftShader included, falling back to the CPU when none exists. 'cpu': forced.
 // Output: a FitBackend plus a description and a release function.
 // Invariant: the WGSL comes from shaders/ at the repository root, read once per process.
 import { readFileSync, readdirSync } from 'node:fs';
@@ -12,7 +14,7 @@ import { GpuRasterizer } from '../../../shared/raster/gpu';
 import { acquireGpu } from '../../gpu/device';
 import { repoRoot } from '../../io/data-dir';
 
-export type FitDevice = 'gpu' | 'cpu';
+export type FitDevice = 'auto' | 'gpu' | 'cpu';
 
 export interface ChosenBackend {
   backend: FitBackend;
@@ -36,6 +38,10 @@ export async function chooseFitBackend(device: FitDevice): Promise<ChosenBackend
   const gpu = await acquireGpu({ forceCpu: device === 'cpu' });
   if (!gpu.device) {
     return { backend: cpuFitBackend(), description: `fit on the CPU reference rasterizer: ${gpu.status.summary}`, release: () => {} };
+  }
+  if (device === 'auto' && gpu.status.path !== 'hardware') {
+    const why = 'the only WebGPU adapter is SwiftShader (software), which is far slower than the CPU reference for fitting; pass --device gpu to use it anyway.';
+    return { backend: cpuFitBackend(), description: `fit on the CPU reference rasterizer: ${why}`, release: () => {} };
   }
   const rasterizer = GpuRasterizer.create(gpu.device, shaderLibrary());
   return {

@@ -33,7 +33,7 @@ export interface FitSource {
 export interface FitTaskOptions {
   steps?: number; // default 2000
   seed?: number; // default 0
-  device?: FitDevice; // default 'gpu' (falls back to the CPU when no adapter exists)
+  device?: FitDevice; // default 'auto': a hardware GPU, else the CPU reference
   tasksDir?: string;
   backend?: FitBackend; // overrides `device` (tests, benchmarks)
   onBackend?: (description: string) => void;
@@ -82,7 +82,7 @@ export async function fitTask(task: string | FitSource, options: FitTaskOptions 
   const source = typeof task === 'string' ? readFitSource(task, options.tasksDir) : task;
   const chosen = options.backend
     ? { backend: options.backend, description: `fit on the ${options.backend.name} backend`, release: () => {} }
-    : await chooseFitBackend(options.device ?? 'gpu');
+    : await chooseFitBackend(options.device ?? 'auto');
   options.onBackend?.(chosen.description);
   const start = Date.now();
   try {

@@ -16,20 +16,21 @@ function intOption(value: string | undefined, name: string, fallback: number, mi
 
 export const command: CliCommand = {
   name: 'fit',
-  usage: `splatlab fit --task ID [--steps N] [--seed S] [--device gpu|cpu] [--tasks DIR]
+  usage: `splatlab fit --task ID [--steps N] [--seed S] [--device auto|gpu|cpu] [--tasks DIR]
 
 Fits the task's Gaussian cap to its reference photos (visual-hull start, then ${DEFAULT_FIT_STEPS} Adam
 steps of 0.8 L1 + 0.2 (1 - SSIM) + silhouette loss by default) and writes fit.json and
 fit_loss.png into the object's folder. Seeded: the same seed on the CPU gives the same fit.
---device gpu uses the WebGPU rasterizer when an adapter exists, else the CPU reference.
+--device auto (default): the WebGPU rasterizer on a hardware GPU, else the CPU reference (faster
+than software Vulkan); gpu: any WebGPU adapter, SwiftShader included; cpu: the CPU reference.
 Does not recompute anchors.json (the authoring build does). Ctrl+C cancels without writing.`,
   async run(argv, io) {
     const args = parseArgs(argv, { values: ['task', 'steps', 'seed', 'device', 'tasks'] });
     const taskId = requireOption(args, 'task');
     const steps = intOption(stringOption(args, 'steps'), 'steps', DEFAULT_FIT_STEPS, 1);
     const seed = intOption(stringOption(args, 'seed'), 'seed', DEFAULT_FIT_SEED, 0);
-    const device = stringOption(args, 'device') ?? 'gpu';
-    if (device !== 'gpu' && device !== 'cpu') throw new CliError("--device must be 'gpu' or 'cpu'");
+    const device = stringOption(args, 'device') ?? 'auto';
+    if (device !== 'auto' && device !== 'gpu' && device !== 'cpu') throw new CliError("--device must be 'auto', 'gpu' or 'cpu'");
     if (args.positionals.length) throw new CliError(`unexpected argument '${args.positionals[0]}'`);
 
     const bar = new FitProgressBar({ write: (t) => process.stderr.write(t), isTTY: process.stderr.isTTY === true, label: taskId });

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fitTask, FIT_FILE, FIT_PLOT_FILE } from '../../../../src/main/authoring/fit/run';
+import { chooseFitBackend } from '../../../../src/main/authoring/fit/backend';
+import { acquireGpu } from '../../../../src/main/gpu/device';
 import { command } from '../../../../src/main/cli/commands/fit';
 import { decodePng, encodePng } from '../../../../src/main/io/png';
 import { cpuFitBackend } from '../../../../src/shared/authoring/fit/backend';
@@ -88,5 +90,18 @@ describe('splatlab fit', () => {
     await expect(command.run(['--task', 'x', '--steps', '0'], io)).rejects.toThrow(/--steps must be an integer >= 1/);
     await expect(command.run(['--task', 'x', '--device', 'tpu'], io)).rejects.toThrow(/--device/);
     await expect(command.run(['--task', 'nope', '--device', 'cpu', '--tasks', makeTasksDir()], io)).rejects.toThrow(/unknown task 'nope'/);
+  });
+});
+
+describe('chooseFitBackend', () => {
+  it('forces the CPU on request and prefers it to software Vulkan by default', async () => {
+    const cpu = await chooseFitBackend('cpu');
+    expect(cpu.backend.name).toBe('cpu');
+    expect(cpu.description).toMatch(/CPU mode was requested/);
+    const gpu = await acquireGpu();
+    const auto = await chooseFitBackend('auto');
+    expect(auto.backend.name).toBe(gpu.status.path === 'hardware' ? 'gpu' : 'cpu');
+    if (gpu.status.path === 'swiftshader') expect(auto.description).toMatch(/SwiftShader/);
+    auto.release();
   });
 });
