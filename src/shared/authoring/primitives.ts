@@ -79,22 +79,35 @@ export const ConePartSchema = z.object({
   size: radiusHeight,
 });
 
-export const PartSchema = z.discriminatedUnion('kind', [SpherePartSchema, BoxPartSchema, CylinderPartSchema, ConePartSchema], {
+/**
+ * Rejects a part whose exact world AABB leaves the bounds cube. Attached to each part (not the
+ * object) so it is reported even when other parts have errors of their own.
+ */
+function insideBounds(part: Part, ctx: z.core.$RefinementCtx): void {
+  const { min, max } = partAabb(part);
+  const out = [0, 1, 2].filter((k) => min[k] < -BOUNDS - BOUNDS_TOLERANCE || max[k] > BOUNDS + BOUNDS_TOLERANCE);
+  if (out.length === 0) return;
+  const axes = out.map((k) => `${'xyz'[k]} in [${min[k].toFixed(3)}, ${max[k].toFixed(3)}]`).join(', ');
+  ctx.addIssue({ code: 'custom', message: `${part.kind} leaves the bounds cube [-1, 1]^3: ${axes}` });
+}
+
+export const PartSchema = z.discriminatedUnion('kind', [
+  SpherePartSchema.superRefine(insideBounds),
+  BoxPartSchema.superRefine(insideBounds),
+  CylinderPartSchema.superRefine(insideBounds),
+  ConePartSchema.superRefine(insideBounds),
+], {
   error: (iss) => `unknown kind ${JSON.stringify((iss.input as { kind?: unknown } | undefined)?.kind)} (use ${PART_KINDS.join(', ')})`,
 });
-export type Part = z.infer<typeof PartSchema>;
+export type Part =
+  | z.infer<typeof SpherePartSchema>
+  | z.infer<typeof BoxPartSchema>
+  | z.infer<typeof CylinderPartSchema>
+  | z.infer<typeof ConePartSchema>;
 
 export const ProceduralObjectSchema = z.object({
   name: z.string().min(1, 'name must not be empty'),
   parts: z.array(PartSchema).min(1, 'an object needs at least one part'),
-}).superRefine((obj, ctx) => {
-  obj.parts.forEach((part, i) => {
-    const { min, max } = partAabb(part);
-    const out = [0, 1, 2].filter((k) => min[k] < -BOUNDS - BOUNDS_TOLERANCE || max[k] > BOUNDS + BOUNDS_TOLERANCE);
-    if (out.length === 0) return;
-    const axes = out.map((k) => `${'xyz'[k]} in [${min[k].toFixed(3)}, ${max[k].toFixed(3)}]`).join(', ');
-    ctx.addIssue({ code: 'custom', path: ['parts', i], message: `${part.kind} leaves the bounds cube [-1, 1]^3: ${axes}` });
-  });
 });
 export type ProceduralObject = z.infer<typeof ProceduralObjectSchema>;
 
