@@ -19,7 +19,9 @@ export function episodeManager(deps: LabDeps): EpisodeManager {
       tasksDir: deps.tasksDir,
       home: labHome(),
       version: deps.version,
-      grader: () => Grader.create({ device: deps.gpu.device }),
+      // A GPU grader that fails to build (pipelines, limits) must not block play: the CPU
+      // reference grades identically, only slower.
+      grader: () => Grader.create({ device: deps.gpu.device }).catch(() => Grader.create({ device: null })),
     });
     managers.set(deps, manager);
   }
