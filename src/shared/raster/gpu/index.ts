@@ -1,0 +1,36 @@
+// GPU rasterizer entry points: the GpuRasterizer class and one-shot functions named after the
+// CPU reference stages (rasterizeForward -> rasterizeForwardGpu, ...) with the same arguments
+// plus a device and the shader library. The class reuses pipelines and buffers; prefer it for
+// repeated calls (the grader, the preview, an optimiser).
+import type { ShaderLibrary } from '../../gpu/compose';
+import type { Camera, ImageGrads, Projection, RenderOutput, SplatGrads, Splats } from '../types';
+import { GpuRasterizer } from './rasterizer';
+
+export { GpuRasterizer } from './rasterizer';
+
+async function once<T>(device: GPUDevice, library: ShaderLibrary, job: (r: GpuRasterizer) => Promise<T>): Promise<T> {
+  const r = GpuRasterizer.create(device, library);
+  try {
+    return await job(r);
+  } finally {
+    r.destroy();
+  }
+}
+
+export function projectForwardGpu(device: GPUDevice, library: ShaderLibrary, splats: Splats, camera: Camera): Promise<Projection> {
+  return once(device, library, (r) => r.project(splats, camera));
+}
+
+export function rasterizeForwardGpu(device: GPUDevice, library: ShaderLibrary, splats: Splats, camera: Camera): Promise<RenderOutput> {
+  return once(device, library, (r) => r.forward(splats, camera));
+}
+
+export function rasterizeBackwardGpu(
+  device: GPUDevice,
+  library: ShaderLibrary,
+  splats: Splats,
+  camera: Camera,
+  grads: ImageGrads,
+): Promise<SplatGrads> {
+  return once(device, library, (r) => r.backward(splats, camera, grads));
+}

@@ -1,0 +1,188 @@
+// GPU buffers and bind groups of one rendered view, reused across calls (grown on demand).
+// Inputs: the rasterizer's pipelines and the shared splat buffer. Outputs: encoded forward and
+// backward dispatch sequences for this view.
+// Invariant: bind groups are rebuilt exactly when a buffer they reference was replaced.
+import { Growable, STORAGE, bindAll } from '../../gpu/buffers';
+import { BufferUsage } from '../../gpu/flags';
+import { StructArray } from '../../gpu/layout';
+import type { Camera } from '../types';
+import { cameraMath } from '../cpu/camera_math';
+import type { RasterPipelines } from './pipelines';
+import { CONTROL, ISECT_GRAD, PROJECTED, SPLAT, TILE_SIZE, VIEW_PARAMS, WORKGROUP_SIZE } from './layouts';
+
+/** Invocations per workgroup of tile_count and tile_fill (one per tile). */
+const TILE_BIN_GROUP = 64;
+
+export interface ViewGeometry {
+  width: number;
+  height: number;
+  tilesX: number;
+  tilesY: number;
+  pixels: number;
+}
+
+export function viewGeometry(camera: Camera): ViewGeometry {
+  const tilesX = Math.ceil(camera.width / TILE_SIZE);
+  const tilesY = Math.ceil(camera.height / TILE_SIZE);
+  return { width: camera.width, height: camera.height, tilesX, tilesY, pixels: camera.width * camera.height };
+}
+
+type Groups = Record<keyof RasterPipelines, GPUBindGroup>;
+
+export class ViewSlot {
+  readonly params: GPUBuffer;
+  readonly control: GPUBuffer;
+  readonly projected: Growable; // [N] ProjectedSplat
+  readonly boxes: Growable; // [N] vec4<u32> tile boxes
+  readonly keys: Growable; // [N] u32 depth keys
+  readonly ranks: Growable; // [N] u32
+  readonly order: Growable; // [N] u32
+  readonly ranges: Growable; // [tiles] vec2<u32>
+  readonly ids: Growable; // [capacity] u32
+  readonly rgb: Growable; // [H, W, 3]
+  readonly alpha: Growable; // [H, W]
+  readonly finalT: Growable; // [H, W]
+  readonly vImage: Growable; // [H, W, 4]
+  readonly partials: Growable; // [capacity, 16] IsectGrad
+  readonly grads: Growable; // [N] Splat layout
+  private groups: Groups | null = null;
+  private signature = '';
+  geometry: ViewGeometry = { width: 0, height: 0, tilesX: 0, tilesY: 0, pixels: 0 };
+  count = 0;
+
+  constructor(private readonly device: GPUDevice) {
+    this.params = device.createBuffer({ label: 'view params', size: VIEW_PARAMS.bytes, usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST });
+    this.control = device.createBuffer({ label: 'control', size: 16, usage: STORAGE });
+    const g = (label: string): Growable => new Growable(device, label);
+    this.projected = g('projected');
+    this.boxes = g('tile boxes');
+    this.keys = g('depth keys');
+    this.ranks = g('depth ranks');
+    this.order = g('depth order');
+    this.ranges = g('tile ranges');
+    this.ids = g('tile ids');
+    this.rgb = g('rgb');
+    this.alpha = g('alpha');
+    this.finalT = g('final transmittance');
+    this.vImage = g('v_image');
+    this.partials = g('intersection grads');
+    this.grads = g('splat grads');
+  }
+
+  /** Sizes every buffer for this camera, Gaussian count and id capacity; uploads the params. */
+  prepare(camera: Camera, count: number, capacity: number, backward: boolean): void {
+    const g = viewGeometry(camera);
+    this.geometry = g;
+    this.count = count;
+    this.projected.ensure(count * PROJECTED.bytes);
+    this.boxes.ensure(count * 16);
+    this.keys.ensure(count * 4);
+    this.ranks.ensure(count * 4);
+    this.order.ensure(count * 4);
+    this.ranges.ensure(g.tilesX * g.tilesY * 8);
+    this.ids.ensure(capacity * 4);
+    this.rgb.ensure(g.pixels * 12);
+    this.alpha.ensure(g.pixels * 4);
+    this.finalT.ensure(g.pixels * 4);
+    this.vImage.ensure(backward ? g.pixels * 16 : 0);
+    this.partials.ensure(backward ? capacity * TILE_SIZE * ISECT_GRAD.bytes : 0);
+    this.grads.ensure(backward ? count * SPLAT.bytes : 0);
+    const cam = cameraMath(camera);
+    const p = new StructArray(VIEW_PARAMS, 1);
+    const m = camera.world_to_camera;
+    p.setRow('row0', m.slice(0, 4));
+    p.setRow('row1', m.slice(4, 8));
+    p.setRow('row2', m.slice(8, 12));
+    p.setRow('focal', [cam.fx, cam.fy, cam.cx, cam.cy]);
+    p.setRow('lims', [cam.limXPos, cam.limXNeg, cam.limYPos, cam.limYNeg]);
+    p.setRow('width', [g.width]);
+    p.setRow('height', [g.height]);
+    p.setRow('tiles_x', [g.tilesX]);
+    p.setRow('tiles_y', [g.tilesY]);
+    p.setRow('count', [count]);
+    p.setRow('capacity', [capacity]);
+    this.device.queue.writeBuffer(this.params, 0, p.buffer);
+  }
+
+  private bindGroups(pl: RasterPipelines, splats: Growable): Groups {
+    const all = [splats, this.projected, this.boxes, this.keys, this.ranks, this.order, this.ranges, this.ids, this.rgb, this.alpha, this.finalT, this.vImage, this.partials, this.grads];
+    const signature = all.map((b) => b.version).join(',');
+    if (this.groups && signature === this.signature) return this.groups;
+    const d = this.device;
+    const depthSort = bindAll(d, pl.depthKeys.layout, [this.params, this.projected.buffer, this.keys.buffer, this.ranks.buffer, this.order.buffer]);
+    const tileBin = bindAll(d, pl.tileCount.layout, [this.params, this.boxes.buffer, this.order.buffer, this.control, this.ranges.buffer, this.ids.buffer]);
+    this.groups = {
+      projectForward: bindAll(d, pl.projectForward.layout, [this.params, splats.buffer, this.projected.buffer, this.boxes.buffer, this.control]),
+      depthKeys: depthSort,
+      depthRank: depthSort,
+      tileCount: tileBin,
+      tileScan: tileBin,
+      tileFill: tileBin,
+      rasterizeForward: bindAll(d, pl.rasterizeForward.layout, [this.params, this.projected.buffer, this.ids.buffer, this.ranges.buffer, this.rgb.buffer, this.alpha.buffer, this.finalT.buffer]),
+      rasterizeBackward: bindAll(d, pl.rasterizeBackward.layout, [
+        this.params, this.projected.buffer, this.ids.buffer, this.ranges.buffer, this.rgb.buffer, this.finalT.buffer, this.vImage.buffer, this.partials.buffer,
+      ]),
+      projectBackward: bindAll(d, pl.projectBackward.layout, [
+        this.params, splats.buffer, this.projected.buffer, this.ranks.buffer, this.ids.buffer, this.ranges.buffer, this.partials.buffer, this.grads.buffer,
+      ]),
+    };
+    this.signature = signature;
+    return this.groups;
+  }
+
+  /** Projection only (project_forward). */
+  encodeProject(encoder: GPUCommandEncoder, pl: RasterPipelines, splats: Growable): void {
+    const groups = this.bindGroups(pl, splats);
+    encoder.clearBuffer(this.control);
+    const pass = encoder.beginComputePass({ label: 'project' });
+    pass.setPipeline(pl.projectForward.pipeline);
+    pass.setBindGroup(0, groups.projectForward);
+    pass.dispatchWorkgroups(Math.ceil(this.count / WORKGROUP_SIZE));
+    pass.end();
+  }
+
+  /** Full forward: project, depth order, tile lists, composite. */
+  encodeForward(encoder: GPUCommandEncoder, pl: RasterPipelines, splats: Growable): void {
+    const groups = this.bindGroups(pl, splats);
+    const g = this.geometry;
+    const gaussianGroups = Math.ceil(this.count / WORKGROUP_SIZE);
+    const tileGroups = Math.ceil((g.tilesX * g.tilesY) / TILE_BIN_GROUP);
+    encoder.clearBuffer(this.control);
+    const pass = encoder.beginComputePass({ label: 'forward' });
+    const run = (stage: keyof RasterPipelines, x: number, y = 1): void => {
+      pass.setPipeline(pl[stage].pipeline);
+      pass.setBindGroup(0, groups[stage]);
+      pass.dispatchWorkgroups(x, y);
+    };
+    run('projectForward', gaussianGroups);
+    run('depthKeys', gaussianGroups);
+    run('depthRank', gaussianGroups);
+    run('tileCount', tileGroups);
+    run('tileScan', 1);
+    run('tileFill', tileGroups);
+    run('rasterizeForward', g.tilesX, g.tilesY);
+    pass.end();
+  }
+
+  /** Backward after encodeForward in the same submission: per-intersection, then per-Gaussian grads. */
+  encodeBackward(encoder: GPUCommandEncoder, pl: RasterPipelines, splats: Growable): void {
+    const groups = this.bindGroups(pl, splats);
+    const pass = encoder.beginComputePass({ label: 'backward' });
+    pass.setPipeline(pl.rasterizeBackward.pipeline);
+    pass.setBindGroup(0, groups.rasterizeBackward);
+    pass.dispatchWorkgroups(this.geometry.tilesX, this.geometry.tilesY);
+    pass.setPipeline(pl.projectBackward.pipeline);
+    pass.setBindGroup(0, groups.projectBackward);
+    pass.dispatchWorkgroups(Math.ceil(this.count / WORKGROUP_SIZE));
+    pass.end();
+  }
+
+  destroy(): void {
+    this.params.destroy();
+    this.control.destroy();
+    const all = [this.projected, this.boxes, this.keys, this.ranks, this.order, this.ranges, this.ids, this.rgb, this.alpha, this.finalT, this.vImage, this.partials, this.grads];
+    for (const b of all) b.destroy();
+  }
+}
+
+
