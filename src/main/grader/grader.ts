@@ -9,6 +9,7 @@ import type { Anchors } from '../../shared/task/schema';
 import { emptySplats } from '../../shared/scene/splats';
 import type { Camera, RenderOutput, Splats } from '../../shared/raster/types';
 import type { LpipsWeights } from '../../shared/metrics/lpips-weights';
+import type { ShaderLibrary } from '../../shared/gpu/compose';
 import { loadLpipsWeights } from '../lpips/weights';
 import type { LoadedTask, RefView } from '../tasks/load';
 import { CpuBackend } from './cpu';
@@ -19,6 +20,8 @@ export interface GraderOptions {
   device?: GPUDevice | null;
   /** LPIPS weights folder; null turns LPIPS off; undefined uses the default lookup. */
   lpipsDir?: string | null;
+  /** WGSL sources for the GPU path; default: shaders/ at the repo root. */
+  shaders?: ShaderLibrary;
 }
 
 export class Grader {
@@ -40,7 +43,7 @@ export class Grader {
         problem = (err as Error).message;
       }
     }
-    const backend = opts.device ? await createGpuBackend(opts.device, weights) : new CpuBackend(weights);
+    const backend = opts.device ? await createGpuBackend(opts.device, weights, opts.shaders) : new CpuBackend(weights);
     return new Grader(backend, problem);
   }
 

@@ -4,7 +4,7 @@
 // anchors must never reach a player) or TaskSummary[] (public: no held-out data, no anchors).
 // Invariant: every failure is one TaskLoadError line naming the task and the file at fault.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import type { z } from 'zod';
 import type { GaussianRecord } from '../../shared/env/scene';
 import type { RgbImage } from '../../shared/image/image';
@@ -98,19 +98,17 @@ function photoNames(dir: string): string[] {
 /** Loads the photos of one view set (`ref` or `heldout`) for the cameras listed. */
 export function readViews(dir: string, sub: 'ref' | 'heldout', entries: ViewEntry[], what: string): RefView[] {
   const folder = join(dir, sub);
-  const listed = new Set(entries.map((e) => e.name));
+  const kind = sub === 'ref' ? 'reference' : 'heldout';
   const found = photoNames(folder);
+  const counts = `cameras.json lists ${entries.length} ${kind} cameras, ${sub}/ holds ${found.length} photos`;
+  const missing = entries.find((e) => !found.includes(e.name));
+  if (missing) throw new TaskLoadError(`${what}: missing photo ${join(folder, `${missing.name}.png`)} (${counts})`);
+  const listed = new Set(entries.map((e) => e.name));
+  if (listed.size !== entries.length) throw new TaskLoadError(`${what}: cameras.json repeats a ${kind} view name`);
   const extra = found.filter((n) => !listed.has(n));
-  if (found.length !== entries.length || extra.length > 0) {
-    const kind = sub === 'ref' ? 'reference' : 'heldout';
-    throw new TaskLoadError(
-      `${what}: cameras.json lists ${entries.length} ${kind} cameras but ${relative(process.cwd(), folder) || folder} holds ${found.length} photos` +
-        (extra.length ? ` (no camera for ${extra.join(', ')})` : ''),
-    );
-  }
+  if (extra.length > 0) throw new TaskLoadError(`${what}: camera count mismatch: ${counts} (no camera for ${extra.join(', ')})`);
   return entries.map((e) => {
     const photoPath = join(folder, `${e.name}.png`);
-    if (!existsSync(photoPath)) throw new TaskLoadError(`${what}: missing photo ${photoPath}`);
     let photo: RgbImage;
     try {
       photo = readPngRgb(photoPath);
