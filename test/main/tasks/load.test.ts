@@ -1,6 +1,6 @@
 // Task loading and listing against the built test task: contents, public summaries, and the
 // one-line errors for an unknown id, a missing photo and a camera count mismatch.
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
