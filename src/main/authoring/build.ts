@@ -7,12 +7,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getObject } from '../../shared/authoring/objects/index';
-import { raycastObject } from '../../shared/authoring/raycast';
+import { DEFAULT_SAMPLES, raycastObject } from '../../shared/authoring/raycast';
 import { HELDOUT_VIEWS, REFERENCE_VIEWS, viewCameras, type NamedView } from '../../shared/camera/views';
 import type { Anchors, CamerasFile, TaskSpec } from '../../shared/task/schema';
 import { Grader } from '../grader/grader';
 import { resolveTasksDir } from '../tasks/paths';
-import { cpuFit } from './fit-default';
+import { cpuFit, taskFit } from './fit-default';
 import { finishObject, type FitFn } from './pipeline';
 import { buildStaged } from './staging';
 import { formatJson, writeCameras, writeViews, type PhotoView } from './task-files';
@@ -27,11 +27,12 @@ export interface BuildOptions {
   seed?: number; // default 0 (the fit uses seed, the scramble seed + 1)
   k?: number; // reassembly parts, default 6
   tasksDir?: string; // default: resolveTasksDir()
-  device?: GPUDevice | null; // grader device for the anchors; null/undefined = CPU references
+  device?: GPUDevice | null; // given: GPU fit and GPU anchors (faster, not bit-reproducible); else CPU references
   lpipsDir?: string | null; // LPIPS weights; null turns LPIPS off; undefined = default lookup
-  fit?: FitFn; // default: cpuFit (fitGaussians on the CPU backend)
+  fit?: FitFn; // default: fitTask on the CPU backend (or the GPU when `device` is given)
   grader?: Grader; // reuse one grader across objects
   log?: (line: string) => void;
+  samples?: number; // ray-caster supersamples per pixel axis, default 4 (tests use fewer)
 }
 
 export interface BuildResult {
@@ -45,10 +46,10 @@ export interface BuildResult {
   finalLoss: number | null;
 }
 
-function photoViews(name: string, views: readonly NamedView[]): PhotoView[] {
+function photoViews(name: string, views: readonly NamedView[], samples: number): PhotoView[] {
   const obj = getObject(name);
   return viewCameras(views, PHOTO_SIZE).map((camera, i) => {
-    const out = raycastObject(obj, camera);
+    const out = raycastObject(obj, camera, { samples });
     return { name: views[i].name, photo: out.rgb, mask: out.mask };
   });
 }
@@ -74,11 +75,12 @@ export async function buildObject(name: string, opts: BuildOptions = {}): Promis
       const t0 = Date.now();
       writeFileSync(join(staged.objectDir, 'object.json'), `${formatJson(object, 2)}\n`);
       writeCameras(staged.objectDir, camerasFile());
-      writeViews(staged.objectDir, 'ref', photoViews(name, REFERENCE_VIEWS));
-      writeViews(staged.objectDir, 'heldout', photoViews(name, HELDOUT_VIEWS));
+      const samples = opts.samples ?? DEFAULT_SAMPLES;
+      writeViews(staged.objectDir, 'ref', photoViews(name, REFERENCE_VIEWS, samples));
+      writeViews(staged.objectDir, 'heldout', photoViews(name, HELDOUT_VIEWS, samples));
       log(`${name}: photos ${REFERENCE_VIEWS.length} reference + ${HELDOUT_VIEWS.length} held-out views at ${PHOTO_SIZE}x${PHOTO_SIZE} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
       const res = await finishObject(staged, name, {
-        steps, seed, k: opts.k ?? DEFAULT_PARTS, fit: opts.fit ?? cpuFit, grader, log, provenance: { source: 'procedural' },
+        steps, seed, k: opts.k ?? DEFAULT_PARTS, fit: opts.fit ?? (opts.device ? taskFit('gpu') : cpuFit), grader, log, provenance: { source: 'procedural' },
       });
       return {
         object: name,

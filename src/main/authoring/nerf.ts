@@ -19,7 +19,7 @@ import type { CamerasFile, ViewEntry } from '../../shared/task/schema';
 import { Grader } from '../grader/grader';
 import { resolveTasksDir } from '../tasks/paths';
 import { DEFAULT_BUILD_SEED, DEFAULT_BUILD_STEPS, DEFAULT_PARTS, PHOTO_SIZE, type BuildOptions, type BuildResult } from './build';
-import { cpuFit } from './fit-default';
+import { cpuFit, taskFit } from './fit-default';
 import { findTransforms, NerfImportError, readFrames, readTransforms, type NerfFrame } from './nerf-frames';
 import { finishObject } from './pipeline';
 import { buildStaged } from './staging';
@@ -136,7 +136,7 @@ export async function importNerf(dir: string, opts: NerfImportOptions): Promise<
       };
       writeFileSync(join(staged.objectDir, 'source.json'), `${formatJson(sourceInfo, 2)}\n`);
       const res = await finishObject(staged, id, {
-        steps, seed, k: opts.k ?? DEFAULT_PARTS, fit: opts.fit ?? cpuFit, grader, log, provenance: { source: `nerf-synthetic:${basename(source)}` },
+        steps, seed, k: opts.k ?? DEFAULT_PARTS, fit: opts.fit ?? (opts.device ? taskFit('gpu') : cpuFit), grader, log, provenance: { source: `nerf-synthetic:${basename(source)}` },
       });
       return { object: id, objectDir: join(tasksDir, 'objects', id), specs: res.specs, anchors: res.anchors, gaussians: res.fit.length, steps, seed, finalLoss: res.finalLoss };
     });

@@ -2,31 +2,33 @@
 // views, scramble the fit for reassembly, compute the empty/fit anchors on the held-out views,
 // write the three task specs and a small build record.
 // Inputs: a staged object folder holding cameras.json, ref/ and heldout/ (photos + masks).
-// Outputs: fit.json, init_reassembly.npz, parts_truth.json, anchors.json, build.json and the
+// Outputs: fit.json (written by the fit), init_reassembly.npz, parts_truth.json, anchors.json, build.json and the
 // specs in the staging root. Invariant: the fit and anchors are computed from the photos as
 // re-read from the staged PNGs and fit.json, i.e. exactly what loadTask and readFit give later.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scramble } from '../../shared/authoring/scramble/scramble';
 import type { PartsTruth } from '../../shared/authoring/scramble/truth';
-import type { FitView } from '../../shared/authoring/fit/fit';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
 import { packSplats } from '../../shared/scene/gaussian';
 import type { Anchors, TaskSpec } from '../../shared/task/schema';
 import type { Grader } from '../grader/grader';
+import type { FitSource } from './fit/run';
 import { readCameras, readFit, readViews, type RefView } from '../tasks/load';
 import type { Staged } from './staging';
-import { formatJson, roundRecords, TASK_BUDGETS, writeAnchors, writeFit, writeReassembly, writeSpecs } from './task-files';
+import { formatJson, TASK_BUDGETS, writeAnchors, writeReassembly, writeSpecs } from './task-files';
 
 export interface FitRequest {
   steps: number;
   seed: number;
-  maxGaussians: number;
   onProgress?: (step: number, steps: number, loss: number) => void;
 }
 
-/** Any gradient-descent fit of reference views (the default is the project's fitGaussians). */
-export type FitFn = (views: FitView[], request: FitRequest) => Promise<{ records: GaussianRecord[]; losses: number[] }>;
+/**
+ * A gradient-descent fit of an object's reference views that writes `fit.json` into the
+ * object's folder (source.dir) and returns the losses; the default is the fit helper's fitTask.
+ */
+export type FitFn = (source: FitSource, request: FitRequest) => Promise<{ records: GaussianRecord[]; losses: number[] }>;
 
 export interface PipelineOptions {
   steps: number;
@@ -64,10 +66,10 @@ export async function finishObject(staged: Staged, object: string, opts: Pipelin
 
   const t0 = Date.now();
   let lastReport = 0;
-  const fitted = await opts.fit(reference.map((v) => ({ camera: v.camera, photo: v.photo, mask: v.mask })), {
+  const spec = { task_id: `${object}__sculpt`, kind: 'sculpt' as const, object, ...TASK_BUDGETS.sculpt, init_npz: null };
+  const fitted = await opts.fit({ spec, dir: staged.objectDir, reference }, {
     steps: opts.steps,
     seed: opts.seed,
-    maxGaussians: TASK_BUDGETS.sculpt.max_gaussians,
     onProgress: (step, steps, loss) => {
       if (step === steps || Date.now() - lastReport > 10_000) {
         lastReport = Date.now();
@@ -76,7 +78,6 @@ export async function finishObject(staged: Staged, object: string, opts: Pipelin
     },
   });
   if (fitted.records.length === 0) throw new Error(`${what}: the fit has no Gaussians (nothing survived the visual hull)`);
-  writeFit(staged.objectDir, roundRecords(fitted.records));
   // Scramble and anchors use the fit exactly as loaders will read it back from fit.json.
   const fit = readFit(staged.objectDir, what);
   const finalLoss = tailLoss(fitted.losses);

@@ -56,28 +56,6 @@ export function writeJson(path: string, value: unknown, depth = 2): void {
   writeFileSync(path, `${formatJson(value, depth)}\n`);
 }
 
-/** Rounds to `digits` significant digits (stored fits stay small and exactly reproducible). */
-export function roundSig(v: number, digits = 7): number {
-  return v === 0 ? 0 : Number(v.toPrecision(digits));
-}
-
-/** Records with every number rounded as stored in fit.json; the quaternion is renormalised first. */
-export function roundRecords(records: readonly GaussianRecord[], digits = 7): GaussianRecord[] {
-  return records.map((r, i) => {
-    const n = Math.hypot(...r.quat);
-    const out: GaussianRecord = {
-      id: i,
-      pos: r.pos.map((v) => roundSig(v, digits)) as GaussianRecord['pos'],
-      scale: r.scale.map((v) => roundSig(v, digits)) as GaussianRecord['scale'],
-      quat: r.quat.map((v) => roundSig(v / n, digits)) as GaussianRecord['quat'],
-      color: r.color.map((v) => roundSig(v, digits)) as GaussianRecord['color'],
-      opacity: roundSig(r.opacity, digits),
-    };
-    if (r.group !== undefined) out.group = r.group;
-    return out;
-  });
-}
-
 export interface PhotoView {
   name: string;
   photo: RgbImage;

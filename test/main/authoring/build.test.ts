@@ -34,8 +34,8 @@ describe('buildObject', () => {
     const grader = await Grader.create({ lpipsDir: null });
     const a = tmp();
     const b = tmp();
-    const res = await buildObject('mushroom', { steps: 3, seed: 2, tasksDir: a, grader });
-    await buildObject('mushroom', { steps: 3, seed: 2, tasksDir: b, grader });
+    const res = await buildObject('mushroom', { steps: 3, seed: 2, tasksDir: a, grader, samples: 1 });
+    await buildObject('mushroom', { steps: 3, seed: 2, tasksDir: b, grader, samples: 1 });
     const fa = files(a);
     const fb = files(b);
     expect([...fa.keys()].sort()).toEqual([...fb.keys()].sort());
@@ -84,7 +84,7 @@ describe('buildObject', () => {
     const dir = tmp();
     const grader = await Grader.create({ lpipsDir: null });
     await expect(buildObject('table', {
-      steps: 1, tasksDir: dir, grader, fit: async () => { throw new Error('fit exploded'); },
+      steps: 1, tasksDir: dir, grader, samples: 1, fit: async () => { throw new Error('fit exploded'); },
     })).rejects.toThrow(/fit exploded/);
     expect(readdirSync(dir)).toEqual([]);
     expect(existsSync(join(dir, 'objects', 'table'))).toBe(false);

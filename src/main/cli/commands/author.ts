@@ -1,6 +1,7 @@
 // `splatlab author build OBJECT|--all [--steps N] [--seed S] [--k K] [--tasks-dir D] [--device cpu|gpu]`:
 // builds the sculpt, reassembly and one-shot tasks of procedural objects, printing one line per
-// stage. Anchors use the CPU references unless --device gpu (the CPU path is the deterministic one).
+// stage. Fit and anchors use the CPU references unless --device gpu (the CPU path is the
+// deterministic one: it rebuilds the committed tasks bit for bit).
 import { PROCEDURAL_OBJECT_NAMES } from '../../../shared/authoring/objects/index';
 import { buildObject, DEFAULT_BUILD_SEED, DEFAULT_BUILD_STEPS, DEFAULT_PARTS } from '../../authoring/build';
 import { acquireGpu } from '../../gpu/device';
@@ -16,7 +17,7 @@ tasks/objects/<object>/ (photos, masks, cameras, fit, scramble, anchors). Object
   --steps N     fit steps (default ${DEFAULT_BUILD_STEPS})
   --seed S      fit seed; the scramble uses S + 1 (default ${DEFAULT_BUILD_SEED})
   --k K         reassembly parts (default ${DEFAULT_PARTS})
-  --device gpu  compute anchors on the GPU (default cpu: deterministic CPU references)
+  --device gpu  fit and compute anchors on the GPU (default cpu: deterministic CPU references)
 Everything is written to a staging folder first and moved into place at the end.`;
 
 /** A non-negative integer option, or the default. */
@@ -45,14 +46,14 @@ export const command: CliCommand = {
     const deviceName = stringOption(args, 'device') ?? 'cpu';
     if (deviceName !== 'cpu' && deviceName !== 'gpu') throw new CliError(`--device must be cpu or gpu (got '${deviceName}')`);
     const device = deviceName === 'gpu' ? (await acquireGpu()).device : null;
-    if (deviceName === 'gpu' && !device) io.err('no GPU adapter found; computing anchors with the CPU references');
+    if (deviceName === 'gpu' && !device) io.err('no GPU adapter found; using the CPU references');
     const tasksDir = resolveTasksDir(stringOption(args, 'tasks-dir'));
     const grader = await Grader.create({ device });
     if (grader.lpipsProblem) io.err(`LPIPS unavailable (${grader.lpipsProblem}); anchors record lpips null`);
     const started = Date.now();
     try {
       for (const object of objects) {
-        const r = await buildObject(object, { steps, seed, k, tasksDir, grader, log: (line) => io.out(line) });
+        const r = await buildObject(object, { steps, seed, k, tasksDir, grader, device, log: (line) => io.out(line) });
         io.out(`${object}: wrote ${r.specs.map((s) => s.task_id).join(', ')} in ${tasksDir}`);
       }
     } finally {
