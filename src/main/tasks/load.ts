@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import type { GaussianRecord } from '../../shared/env/scene';
+import type { GaussianRecord } from '../../shared/scene/gaussian';
 import type { RgbImage } from '../../shared/image/image';
 import { maskFromImage } from '../../shared/metrics/mask';
 import type { Camera } from '../../shared/raster/types';

@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HELDOUT_VIEWS, REFERENCE_VIEWS, type NamedView } from '../../shared/camera/views';
 import { orbitCamera } from '../../shared/camera/orbit';
-import { packRecords, type GaussianRecord } from '../../shared/env/scene';
+import { packSplats, type GaussianRecord } from '../../shared/scene/gaussian';
 import { rasterizeForward } from '../../shared/raster/cpu';
 import type { CamerasFile, TaskSpec, ViewEntry } from '../../shared/task/schema';
 import { sceneFileJson } from '../../shared/task/scene-file';
@@ -48,7 +48,7 @@ function viewEntries(views: readonly NamedView[], size: number): ViewEntry[] {
 /** Writes photo `<name>.png` and coverage mask `<name>_mask.png` of the truth for each view. */
 function writePhotos(folder: string, entries: ViewEntry[], truth: GaussianRecord[]): void {
   mkdirSync(folder, { recursive: true });
-  const splats = packRecords(truth);
+  const splats = packSplats(truth);
   for (const e of entries) {
     const r = rasterizeForward(splats, e.camera);
     writeFileSync(join(folder, `${e.name}.png`), encodePng({ width: r.width, height: r.height, data: r.rgb }));
@@ -93,7 +93,7 @@ export async function buildTestTask(tasksDir: string, opts: TestTaskOptions = {}
   const heldout = readViews(objDir, 'heldout', readCameras(objDir, 'test task').heldout, 'test task');
   const grader = opts.grader ?? (await Grader.create());
   try {
-    writeJson(join(objDir, 'anchors.json'), await grader.computeAnchors(heldout, packRecords(fit)));
+    writeJson(join(objDir, 'anchors.json'), await grader.computeAnchors(heldout, packSplats(fit)));
   } finally {
     if (!opts.grader) grader.destroy();
   }

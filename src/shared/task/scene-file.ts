@@ -5,7 +5,7 @@
 // clamped scales and opacities, unit quaternions); the first invalid entry is one error line.
 import { z } from 'zod';
 import { checkColor, checkOpacity, checkPos, checkRot, checkScale, type Checked } from '../env/gaussian-input';
-import type { GaussianRecord } from '../env/scene';
+import type { GaussianRecord } from '../scene/gaussian';
 
 const num = z.number();
 const CompactEntry = z.object({

@@ -6,7 +6,7 @@
 import { eulerToQuat, quatNormalize } from '../math/quaternion';
 import { mulberry32 } from '../math/random';
 import type { Vec3 } from '../math/vec3';
-import type { GaussianRecord } from '../env/scene';
+import type { GaussianRecord } from '../scene/gaussian';
 import { transformRecords } from '../env/transform';
 
 type Part = [group: string, pos: Vec3, scale: Vec3, euler: Vec3, color: string, opacity?: number];

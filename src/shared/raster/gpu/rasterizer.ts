@@ -140,8 +140,20 @@ export class GpuRasterizer {
     return this.capacity;
   }
 
+  /** Runs jobs one at a time; a WebGPU validation error inside a job rejects it. */
   private serial<T>(job: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(job, job);
+    const checked = async (): Promise<T> => {
+      this.device.pushErrorScope('validation');
+      let result: T;
+      try {
+        result = await job();
+      } finally {
+        const error = await this.device.popErrorScope();
+        if (error) throw new Error(`GPU rasterizer: ${error.message}`);
+      }
+      return result;
+    };
+    const run = this.queue.then(checked, checked);
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -168,7 +180,7 @@ export class GpuRasterizer {
     s.setRow('quat', splats.quats);
     s.setRow('color', splats.colors);
     s.setRow('opacity', splats.opacities);
-    this.device.queue.writeBuffer(this.splats.ensure(n * SPLAT.bytes), 0, s.buffer);
+    this.device.queue.writeBuffer(this.splats.ensure(Math.max(1, n) * SPLAT.bytes), 0, s.buffer);
   }
 }
 

@@ -74,19 +74,21 @@ export class ViewSlot {
     const g = viewGeometry(camera);
     this.geometry = g;
     this.count = count;
-    this.projected.ensure(count * PROJECTED.bytes);
-    this.boxes.ensure(count * 16);
-    this.keys.ensure(count * 4);
-    this.ranks.ensure(count * 4);
-    this.order.ensure(count * 4);
+    // Bindings of struct arrays must hold at least one element, even for an empty scene.
+    const rows = Math.max(1, count);
+    this.projected.ensure(rows * PROJECTED.bytes);
+    this.boxes.ensure(rows * 16);
+    this.keys.ensure(rows * 4);
+    this.ranks.ensure(rows * 4);
+    this.order.ensure(rows * 4);
     this.ranges.ensure(g.tilesX * g.tilesY * 8);
     this.ids.ensure(capacity * 4);
     this.rgb.ensure(g.pixels * 12);
     this.alpha.ensure(g.pixels * 4);
     this.finalT.ensure(g.pixels * 4);
     this.vImage.ensure(backward ? g.pixels * 16 : 0);
-    this.partials.ensure(backward ? capacity * TILE_SIZE * ISECT_GRAD.bytes : 0);
-    this.grads.ensure(backward ? count * SPLAT.bytes : 0);
+    this.partials.ensure((backward ? capacity * TILE_SIZE : 1) * ISECT_GRAD.bytes);
+    this.grads.ensure((backward ? rows : 1) * SPLAT.bytes);
     const cam = cameraMath(camera);
     const p = new StructArray(VIEW_PARAMS, 1);
     const m = camera.world_to_camera;
@@ -135,9 +137,11 @@ export class ViewSlot {
     const groups = this.bindGroups(pl, splats);
     encoder.clearBuffer(this.control);
     const pass = encoder.beginComputePass({ label: 'project' });
-    pass.setPipeline(pl.projectForward.pipeline);
-    pass.setBindGroup(0, groups.projectForward);
-    pass.dispatchWorkgroups(Math.ceil(this.count / WORKGROUP_SIZE));
+    if (this.count > 0) {
+      pass.setPipeline(pl.projectForward.pipeline);
+      pass.setBindGroup(0, groups.projectForward);
+      pass.dispatchWorkgroups(Math.ceil(this.count / WORKGROUP_SIZE));
+    }
     pass.end();
   }
 
@@ -150,6 +154,7 @@ export class ViewSlot {
     encoder.clearBuffer(this.control);
     const pass = encoder.beginComputePass({ label: 'forward' });
     const run = (stage: keyof RasterPipelines, x: number, y = 1): void => {
+      if (x === 0 || y === 0) return;
       pass.setPipeline(pl[stage].pipeline);
       pass.setBindGroup(0, groups[stage]);
       pass.dispatchWorkgroups(x, y);
@@ -171,9 +176,11 @@ export class ViewSlot {
     pass.setPipeline(pl.rasterizeBackward.pipeline);
     pass.setBindGroup(0, groups.rasterizeBackward);
     pass.dispatchWorkgroups(this.geometry.tilesX, this.geometry.tilesY);
-    pass.setPipeline(pl.projectBackward.pipeline);
-    pass.setBindGroup(0, groups.projectBackward);
-    pass.dispatchWorkgroups(Math.ceil(this.count / WORKGROUP_SIZE));
+    if (this.count > 0) {
+      pass.setPipeline(pl.projectBackward.pipeline);
+      pass.setBindGroup(0, groups.projectBackward);
+      pass.dispatchWorkgroups(Math.ceil(this.count / WORKGROUP_SIZE));
+    }
     pass.end();
   }
 
