@@ -144,14 +144,14 @@ export class GpuRasterizer {
   private serial<T>(job: () => Promise<T>): Promise<T> {
     const checked = async (): Promise<T> => {
       this.device.pushErrorScope('validation');
-      let result: T;
-      try {
-        result = await job();
-      } finally {
-        const error = await this.device.popErrorScope();
-        if (error) throw new Error(`GPU rasterizer: ${error.message}`);
-      }
-      return result;
+      const outcome = await job().then(
+        (value) => ({ ok: true as const, value }),
+        (reason: unknown) => ({ ok: false as const, reason }),
+      );
+      const error = await this.device.popErrorScope();
+      if (error) throw new Error(`GPU rasterizer: ${error.message}`);
+      if (!outcome.ok) throw outcome.reason;
+      return outcome.value;
     };
     const run = this.queue.then(checked, checked);
     this.queue = run.catch(() => undefined);

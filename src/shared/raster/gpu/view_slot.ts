@@ -8,7 +8,7 @@ import { StructArray } from '../../gpu/layout';
 import type { Camera } from '../types';
 import { cameraMath } from '../cpu/camera_math';
 import type { RasterPipelines } from './pipelines';
-import { CONTROL, ISECT_GRAD, PROJECTED, SPLAT, TILE_SIZE, VIEW_PARAMS, WORKGROUP_SIZE } from './layouts';
+import { ISECT_GRAD, PROJECTED, SPLAT, TILE_SIZE, VIEW_PARAMS, WORKGROUP_SIZE } from './layouts';
 
 /** Invocations per workgroup of tile_count and tile_fill (one per tile). */
 const TILE_BIN_GROUP = 64;
