@@ -7,6 +7,8 @@ import type { GpuContext } from '../gpu/device';
 import type { Handlers } from './dispatch';
 import { createEpisodeHandlers } from './episode';
 import { createStudyHandlers } from './study';
+import { createDebugHandlers } from './debug';
+import { createAuthorHandlers } from './author';
 import { EventHub } from './events';
 
 export interface LabDeps {
@@ -35,6 +37,8 @@ export function createLabServices(deps: LabDeps): LabServices {
     'tasks.list': () => deps.listTasks(deps.tasksDir),
     ...createEpisodeHandlers(deps),
     ...createStudyHandlers(deps),
+    ...createDebugHandlers(deps),
+    ...createAuthorHandlers(deps, events),
   };
   return { handlers, events };
 }

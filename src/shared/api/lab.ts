@@ -8,6 +8,8 @@ import { AppInfo, Empty } from './schemas';
 import { TaskSummarySchema } from '../task/schema';
 import { episodeMethods } from './episode';
 import { studyMethods } from './study';
+import { debugMethods } from './debug';
+import { authorEvents, authorMethods } from './author';
 
 /** One row of the method table: params in, result out, a line of documentation. */
 export interface MethodSpec {
@@ -21,6 +23,8 @@ export const labMethods = {
   'tasks.list': { params: Empty, result: z.array(TaskSummarySchema), doc: 'Public summaries of the tasks in the tasks folder.' },
   ...episodeMethods,
   ...studyMethods,
+  ...debugMethods,
+  ...authorMethods,
 } as const satisfies Record<string, MethodSpec>;
 
 export type LabMethod = keyof typeof labMethods;
@@ -29,6 +33,7 @@ export type LabResult<M extends LabMethod> = z.output<(typeof labMethods)[M]['re
 
 export const labEvents = {
   progress: z.strictObject({ task: z.string(), done: z.number(), total: z.number(), message: z.string() }),
+  ...authorEvents,
 } as const;
 
 export type LabEvent = keyof typeof labEvents;

@@ -1,0 +1,93 @@
+// Photos of an object being authored: exact ray casts from the standard views (V0..V7, H0..H7)
+// or any camera, on the GPU ray caster where a hardware adapter exists, else the CPU reference.
+// Inputs: an object (parts possibly outside the bounds: previews still work), cameras, samples.
+// Outputs: RaycastOutput per camera, or views quantised exactly as a saved task reads them back.
+// Invariant: quantised views equal what readViews gives for the PNGs writeViews writes, so a
+// fit made in the session is the fit of the saved photos.
+import type { ProceduralObject } from '../../../shared/authoring/primitives';
+import { raycastObject, type RaycastOutput } from '../../../shared/authoring/raycast';
+import { raycastViewsGpu } from '../../../shared/authoring/gpu/raycast';
+import { HELDOUT_VIEWS, REFERENCE_VIEWS, viewCameras, type NamedView } from '../../../shared/camera/views';
+import type { RgbImage } from '../../../shared/image/image';
+import type { Camera } from '../../../shared/raster/types';
+import type { CamerasFile } from '../../../shared/task/schema';
+import { decodePng, encodePng, toRgb } from '../../io/png';
+import type { RefView } from '../../tasks/load';
+import { shaderLibrary } from '../fit/backend';
+
+export type ViewSet = 'reference' | 'heldout';
+
+export const VIEW_SETS: Record<ViewSet, readonly NamedView[]> = { reference: REFERENCE_VIEWS, heldout: HELDOUT_VIEWS };
+
+/** Casts views of an object; a GPU caster falls back to the CPU for good after one failure. */
+export class PhotoCaster {
+  private gpuFailed = false;
+
+  constructor(private readonly device: GPUDevice | null) {}
+
+  get kind(): 'gpu' | 'cpu' {
+    return this.device && !this.gpuFailed ? 'gpu' : 'cpu';
+  }
+
+  async cast(obj: ProceduralObject, cameras: readonly Camera[], samples?: number): Promise<RaycastOutput[]> {
+    const opts = samples === undefined ? {} : { samples };
+    if (this.device && !this.gpuFailed && obj.parts.length > 0) {
+      try {
+        return await raycastViewsGpu(this.device, shaderLibrary(), obj, cameras, opts);
+      } catch {
+        // The CPU reference computes the same image (parity-tested), only slower.
+        this.gpuFailed = true;
+      }
+    }
+    return cameras.map((c) => raycastObject(obj, c, opts));
+  }
+}
+
+/** Named views of a standard set at a photo size, with their cameras. */
+export function standardViews(set: ViewSet, size: number): { view: NamedView; camera: Camera }[] {
+  const views = VIEW_SETS[set];
+  return viewCameras(views, size).map((camera, i) => ({ view: views[i], camera }));
+}
+
+/** camera.json contents for the standard rig at a photo size. */
+export function standardCameras(size: number): CamerasFile {
+  const entries = (set: ViewSet) => standardViews(set, size).map(({ view, camera }) => ({
+    name: view.name, azimuth: view.azimuth, elevation: view.elevation, camera,
+  }));
+  return { reference: entries('reference'), heldout: entries('heldout') };
+}
+
+/** An image as readPngRgb gives it back after writePng (8-bit rounding). */
+export function quantise(img: RgbImage): RgbImage {
+  return toRgb(decodePng(encodePng(img)));
+}
+
+/** A mask as readViews gives it back from a written `<name>_mask.png`. */
+export function quantiseMask(mask: Float32Array, width: number, height: number): Float32Array {
+  const grey = toRgb(decodePng(encodePng({ width, height, channels: 1, data: mask })));
+  const out = new Float32Array(width * height);
+  for (let i = 0; i < out.length; i++) out[i] = grey.data[i * 3];
+  return out;
+}
+
+/** The photos a saved task of this object would hold for one view set. */
+export async function taskViews(caster: PhotoCaster, obj: ProceduralObject, set: ViewSet, size: number): Promise<RefView[]> {
+  const views = standardViews(set, size);
+  const outs = await caster.cast(obj, views.map((v) => v.camera));
+  return views.map(({ view, camera }, i) => ({
+    name: view.name,
+    azimuth: view.azimuth,
+    elevation: view.elevation,
+    camera,
+    photo: quantise(outs[i].rgb),
+    mask: quantiseMask(outs[i].mask, camera.width, camera.height),
+  }));
+}
+
+export function pngDataUrl(png: Uint8Array): string {
+  return `data:image/png;base64,${Buffer.from(png.buffer, png.byteOffset, png.byteLength).toString('base64')}`;
+}
+
+export function imageDataUrl(img: RgbImage): string {
+  return pngDataUrl(encodePng(img));
+}

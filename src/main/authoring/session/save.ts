@@ -1,0 +1,101 @@
+// Saving an authored object as a task folder with the build's own writers: object.json,
+// cameras.json, ref/ and heldout/ photos with masks, fit.json + fit_loss.png (the session's fit),
+// init_reassembly.npz + parts_truth.json (the chosen scramble), anchors.json, build.json and the
+// three task specs; then the environment's conformance check on each new task.
+// Inputs: the fitted object, its quantised photos, the stored fit records and losses, k and seed.
+// Output: SaveResult. Invariant: atomic (staging folder + renames, as `author build`), and the
+// scramble and anchors are computed from the files as re-read from the staging folder.
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ProceduralObject } from '../../../shared/authoring/primitives';
+import { scramble } from '../../../shared/authoring/scramble/scramble';
+import type { FitAnchors, SaveResult } from '../../../shared/api/author';
+import { packSplats, type GaussianRecord } from '../../../shared/scene/gaussian';
+import { sceneFileJson } from '../../../shared/task/scene-file';
+import type { Anchors, TaskSpec } from '../../../shared/task/schema';
+import { checkTask } from '../../env/conformance';
+import type { Grader } from '../../grader/grader';
+import { encodePng } from '../../io/png';
+import { readCameras, readFit, readViews, type RefView } from '../../tasks/load';
+import { objectDir } from '../../tasks/paths';
+import { lossPlot } from '../fit/plot';
+import { FIT_FILE, FIT_PLOT_FILE } from '../fit/run';
+import { buildStaged } from '../staging';
+import { formatJson, taskSpecs, writeAnchors, writeCameras, writeReassembly, writeSpecs, writeViews } from '../task-files';
+import { standardCameras } from './photos';
+
+export interface SaveInput {
+  tasksDir: string;
+  name: string;
+  object: ProceduralObject;
+  size: number;
+  reference: RefView[];
+  heldout: RefView[];
+  fit: GaussianRecord[];
+  losses: number[];
+  fitSeed: number;
+  k: number;
+  scrambleSeed: number;
+  grader: Grader;
+  overwrite?: boolean;
+  warnings?: string[];
+}
+
+/** Refuses to replace an existing object or task spec unless asked to. */
+export function checkFree(tasksDir: string, name: string, overwrite: boolean | undefined): void {
+  if (overwrite) return;
+  const taken = [objectDir(tasksDir, name), ...taskSpecs(name).map((s) => join(tasksDir, `${s.task_id}.json`))].filter((p) => existsSync(p));
+  if (taken.length > 0) throw new Error(`a task named '${name}' already exists (${taken[0]}); choose another name or allow overwriting`);
+}
+
+export function anchorsOut(a: Anchors): FitAnchors {
+  return { empty: { ...a.empty }, fit: { ...a.fit }, lpipsModel: a.lpips_model };
+}
+
+/** Conformance of freshly written tasks with the environment's own checker. */
+export async function conformance(specs: TaskSpec[], grader: Grader, tasksDir: string): Promise<Pick<SaveResult, 'conformance' | 'ok'>> {
+  const reports: SaveResult['conformance'] = [];
+  for (const s of specs) reports.push(await checkTask(s.task_id, grader, tasksDir));
+  return { conformance: reports, ok: reports.every((r) => r.problems.length === 0) };
+}
+
+export async function saveAuthoredTask(input: SaveInput): Promise<SaveResult> {
+  const start = Date.now();
+  const { tasksDir, name, grader } = input;
+  checkFree(tasksDir, name, input.overwrite);
+  const { anchors, specs } = await buildStaged(tasksDir, name, async (staged) => {
+    const dir = staged.objectDir;
+    writeFileSync(join(dir, 'object.json'), `${formatJson({ ...input.object, name }, 2)}\n`);
+    writeCameras(dir, standardCameras(input.size));
+    writeViews(dir, 'ref', input.reference);
+    writeViews(dir, 'heldout', input.heldout);
+    // Same bytes as fitTask writes, so readFit gives back exactly the session's records.
+    writeFileSync(join(dir, FIT_FILE), `${JSON.stringify(sceneFileJson(input.fit))}\n`);
+    writeFileSync(join(dir, FIT_PLOT_FILE), encodePng(lossPlot(input.losses, `${name}: ${input.losses.length} steps, ${input.fit.length} Gaussians`)));
+    const what = `save ${name}`;
+    const cameras = readCameras(dir, what);
+    const fit = readFit(dir, what);
+    const { records, truth } = scramble(fit, { k: input.k, seed: input.scrambleSeed });
+    writeReassembly(dir, records, truth);
+    const heldout = readViews(dir, 'heldout', cameras.heldout, what);
+    const computed = await grader.computeAnchors(heldout, packSplats(fit));
+    writeAnchors(dir, computed);
+    const written = writeSpecs(staged.root, name);
+    const build = {
+      object: name, source: 'authored', steps: input.losses.length, seed: input.fitSeed, scramble_seed: input.scrambleSeed, k: input.k,
+      gaussians: fit.length, photo_size: input.size, lpips_model: computed.lpips_model,
+    };
+    writeFileSync(join(dir, 'build.json'), `${formatJson(build)}\n`);
+    return { anchors: computed, specs: written };
+  });
+  const checked = await conformance(specs, grader, tasksDir);
+  return {
+    object: name,
+    objectDir: objectDir(tasksDir, name),
+    taskIds: specs.map((s) => s.task_id),
+    anchors: anchorsOut(anchors),
+    ...checked,
+    warnings: input.warnings ?? [],
+    ms: Date.now() - start,
+  };
+}

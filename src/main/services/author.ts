@@ -1,0 +1,126 @@
+// LabApi handlers of the authoring rows (src/shared/api/author.ts): one AuthorSession and one
+// upload staging area per set of lab services, a grader built on first use, fit events published
+// on the EventHub. Inputs: LabDeps (GPU context, tasks folder) and the services' EventHub.
+// Output: HandlersFor the rows. Invariant: domain errors reach the caller as one readable line;
+// imports reuse the CLI's import code on the uploaded files, so they check exactly the same things.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { authorMethods } from '../../shared/api/author';
+import { labHome } from '../app/home';
+import { importNerf } from '../authoring/nerf';
+import { chooseFitBackend, type FitDevice } from '../authoring/fit/backend';
+import { fitTask } from '../authoring/fit/run';
+import type { FitFn } from '../authoring/pipeline';
+import { importPlyTask } from '../authoring/session/ply-task';
+import { PhotoCaster } from '../authoring/session/photos';
+import { anchorsOut, checkFree, conformance } from '../authoring/session/save';
+import { AuthorSession, namedCamera } from '../authoring/session/session';
+import { Uploads } from '../authoring/session/uploads';
+import { Grader } from '../grader/grader';
+import { LabFailure, type HandlersFor } from './dispatch';
+import type { EventHub } from './events';
+import type { LabDeps } from './lab';
+
+interface AuthorContext {
+  session: AuthorSession;
+  uploads: Uploads;
+  grader: () => Promise<Grader>;
+  fitDevice: FitDevice;
+}
+
+const contexts = new WeakMap<LabDeps, AuthorContext>();
+
+function authorContext(deps: LabDeps, events: EventHub): AuthorContext {
+  let ctx = contexts.get(deps);
+  if (ctx) return ctx;
+  let grader: Promise<Grader> | null = null;
+  // A GPU grader that fails to build must not block authoring: the CPU reference measures the same.
+  const getGrader = (): Promise<Grader> => (grader ??= Grader.create({ device: deps.gpu.device }).catch(() => Grader.create({ device: null })));
+  // The ray caster runs on a hardware GPU only: SwiftShader is slower than the CPU reference here.
+  const caster = new PhotoCaster(deps.gpu.status.path === 'hardware' ? deps.gpu.device : null);
+  const fitDevice: FitDevice = deps.gpu.device ? 'auto' : 'cpu';
+  const session = new AuthorSession({
+    tasksDir: deps.tasksDir,
+    caster,
+    grader: getGrader,
+    fitBackend: () => chooseFitBackend(fitDevice),
+    onFitProgress: (e) => events.publish('author.fit', e),
+    onFitSnapshot: (e) => events.publish('author.fitSnapshot', e),
+    onFitEnd: (s) => events.publish('author.fitEnd', s),
+  });
+  ctx = { session, uploads: new Uploads(join(labHome(), 'uploads')), grader: getGrader, fitDevice };
+  contexts.set(deps, ctx);
+  return ctx;
+}
+
+async function failing<T>(work: () => Promise<T> | T): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw new LabFailure(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** The import build's fit: fitTask with its progress published as 'progress' events. */
+function publishingFit(events: EventHub, label: string, device: FitDevice): FitFn {
+  return async (source, request) => {
+    const res = await fitTask(source, {
+      steps: request.steps,
+      seed: request.seed,
+      device,
+      onProgress: (p) => {
+        request.onProgress?.(p.step, p.steps, p.loss);
+        if (p.step === p.steps || p.step % 10 === 0) events.publish('progress', { task: label, done: p.step, total: p.steps, message: `fit step ${p.step}/${p.steps}, loss ${p.loss.toFixed(4)}` });
+      },
+    });
+    return { records: res.records, losses: res.losses };
+  };
+}
+
+export function createAuthorHandlers(deps: LabDeps, events: EventHub): HandlersFor<typeof authorMethods> {
+  const ctx = (): AuthorContext => authorContext(deps, events);
+  return {
+    'author.preview': (p) => failing(() => {
+      const camera = p.camera ?? (p.view ? namedCamera(p.view) : null);
+      if (!camera) throw new Error(`unknown view '${p.view ?? ''}'`);
+      return ctx().session.preview(p.object, camera, p.samples);
+    }),
+    'author.sheet': (p) => failing(() => ctx().session.sheet(p.object, p.set, p.size)),
+    'author.status': async () => ctx().session.state(),
+    'author.fit.start': (p) => failing(() => ctx().session.startFit(p.object, { steps: p.steps, seed: p.seed, size: p.size })),
+    'author.fit.cancel': async (p) => ({ cancelled: ctx().session.cancelFit(p.jobId) }),
+    'author.scramble': (p) => failing(() => ctx().session.scramble(p.k, p.seed)),
+    'author.save': (p) => failing(() => ctx().session.save(p.name, p.overwrite)),
+    'author.upload.begin': (p) => failing(() => ({ uploadId: ctx().uploads.begin(p.kind).id })),
+    'author.upload.put': (p) => failing(() => ({ bytes: ctx().uploads.put(p.uploadId, p.path, p.data, p.append) })),
+    'author.upload.cancel': async (p) => ({ removed: ctx().uploads.remove(p.uploadId) }),
+    'author.upload.finish': (p) => failing(async () => {
+      const c = ctx();
+      const upload = c.uploads.get(p.uploadId);
+      checkFree(deps.tasksDir, p.name, p.overwrite);
+      const start = Date.now();
+      const label = `import ${p.name}`;
+      const grader = await c.grader();
+      const fit = publishingFit(events, label, c.fitDevice);
+      const log = (line: string): void => events.publish('progress', { task: label, done: 0, total: 0, message: line });
+      const common = { tasksDir: deps.tasksDir, steps: p.steps ?? 2000, seed: p.seed ?? 0, k: p.k ?? 6, grader, fit, log };
+      try {
+        const built = upload.kind === 'nerf'
+          ? { result: await importNerf(upload.dir, { id: p.name, ...common }), warnings: [] as string[] }
+          : await importPlyTask(new Uint8Array(readFileSync(c.uploads.singleFile(p.uploadId))), { id: p.name, size: 256, ...common });
+        const checked = await conformance(built.result.specs, grader, deps.tasksDir);
+        return {
+          object: p.name,
+          objectDir: join(deps.tasksDir, 'objects', p.name),
+          taskIds: built.result.specs.map((s) => s.task_id),
+          anchors: anchorsOut(built.result.anchors),
+          ...checked,
+          warnings: built.warnings,
+          ms: Date.now() - start,
+        };
+      } finally {
+        c.uploads.remove(p.uploadId);
+      }
+    }),
+  };
+}
