@@ -21,7 +21,7 @@ struct Splat {
   opacity: f32,
 }
 
-// Output of project_forward. [N] of 48 bytes; radii (0, 0) means culled.
+// Output of project_forward. [N] of 52 bytes; radii (0, 0) means culled.
 struct ProjectedSplat {
   xy: array<f32, 2>, // pixel coordinates of the mean, not clamped
   conic: array<f32, 3>, // (a, b, c) of [[a, b], [b, c]] = inverse dilated 2D covariance, px^-2
@@ -29,6 +29,7 @@ struct ProjectedSplat {
   opacity: f32,
   color: array<f32, 3>,
   radii: array<i32, 2>, // half-extents of the alpha >= 1/255 box, px
+  q_skip: f32, // q = d^T conic d above which alpha < 1/255 for certain (2 ln(255 o), widened)
 }
 
 // Summed gradient of one intersection over one pixel row of its tile. [capacity, 16] of 36 bytes.
@@ -84,6 +85,13 @@ fn quat_to_mat(q: vec4<f32>) -> mat3x3<f32> {
     vec3<f32>(2.0 * (x * y - w * z), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z + w * x)),
     vec3<f32>(2.0 * (x * z + w * y), 2.0 * (y * z - w * x), 1.0 - 2.0 * (x * x + y * y)),
   );
+}
+
+// Skips exp() where it cannot matter. alpha = min(0.99, o exp(-q/2)) >= 1/255 needs q <= q_max =
+// 2 ln(255 o); q_skip is q_max widened by far more than float32 rounding, so every pixel past it
+// would also fail the exact alpha < 1/255 test, which stays the one that decides.
+fn alpha_skip_bound(q_max: f32) -> f32 {
+  return q_max * 1.001 + 1e-3;
 }
 
 fn splat_mean(s: Splat) -> vec3<f32> { return vec3<f32>(s.mean[0], s.mean[1], s.mean[2]); }

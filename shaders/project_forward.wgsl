@@ -46,6 +46,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   p.opacity = o;
   p.color = s.color;
   p.radii = array<i32, 2>(i32(rx), i32(ry));
+  p.q_skip = alpha_skip_bound(q_max);
   projected[i] = p;
   boxes[i] = tile_box(params, m.xy, vec2<i32>(i32(rx), i32(ry)));
   atomicAdd(&control.visible, 1u);

@@ -63,6 +63,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) r
         if (!live[x]) { continue; }
         let d = vec2<f32>(f32(x0 + x) + 0.5, f32(py) + 0.5) - xy;
         let q = conic.x * d.x * d.x + 2.0 * conic.y * d.x * d.y + conic.z * d.y * d.y;
+        if (q > g.q_skip) { continue; }
         let gauss = exp(-0.5 * q);
         let raw = g.opacity * gauss;
         let alpha = min(ALPHA_MAX, raw);

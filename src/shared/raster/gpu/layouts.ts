@@ -26,6 +26,7 @@ export const PROJECTED = structLayout([
   { name: 'opacity', type: 'f32', count: 1 },
   { name: 'color', type: 'f32', count: 3 },
   { name: 'radii', type: 'i32', count: 2 },
+  { name: 'q_skip', type: 'f32', count: 1 },
 ] as const);
 
 /** WGSL `IsectGrad`: one intersection's gradient summed over one pixel row of its tile. */
