@@ -1,0 +1,25 @@
+// Turns the debugger's pure figures into LabApi images: the enlarged view and the captioned
+// figure, both PNG data URLs. Input: DebugFigure, camera size, enlargement, note. Output:
+// DebugImage. Invariant: `image` is exactly width*scale x height*scale pixels, so the renderer
+// maps a click back to a camera pixel by dividing by `scale`.
+import type { DebugImage } from '../../shared/api/debug';
+import { figure } from '../../shared/debug/figure';
+import type { DebugFigure } from '../../shared/debug/views';
+import { pngDataUrl } from '../episodes/public';
+import { encodePng } from '../io/png';
+
+export function toDebugImage(fig: DebugFigure, width: number, height: number, scale: number, note: string | null = null): DebugImage {
+  const title = note ? `${fig.title} - ${note}` : fig.title;
+  const legend = fig.legend ? { min: fig.legend.min, max: fig.legend.max, log: fig.legend.log === true, label: fig.legend.label, none: fig.legend.none ?? null } : null;
+  return {
+    image: pngDataUrl(encodePng(fig.image)),
+    figure: pngDataUrl(encodePng(figure(fig.image, title, fig.legend ?? undefined))),
+    width,
+    height,
+    scale,
+    title: fig.title,
+    legend,
+    stats: Object.fromEntries(Object.entries(fig.stats).filter(([, v]) => Number.isFinite(v))),
+    note,
+  };
+}

@@ -1,0 +1,110 @@
+// LabApi handlers of the debugger rows (src/shared/api/debug.ts): debug sessions over opened
+// scenes, views, pixel traces and gradient views, all computed in main on the CPU reference,
+// with the grader's GPU rasterizer for the GPU-vs-CPU view. Inputs: LabDeps (+ optional home).
+// Output: HandlersFor the rows. Invariant: refused while a participant session runs (these rows
+// show fits and held-out views), with the same one-line reason as the other experimenter rows.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEBUG_SCENE_LIMIT, debugMethods, type DebugSession } from '../../shared/api/debug';
+import { labHome } from '../app/home';
+import { namedViews, resolveCamera } from '../debug/cameras';
+import { debugGradients } from '../debug/gradients';
+import { debugPixel } from '../debug/pixel';
+import { DebugSessions, type DebugScene } from '../debug/session';
+import { openSource } from '../debug/sources';
+import { debugView, type GpuRenderer } from '../debug/views';
+import { Grader } from '../grader/grader';
+import { resolveTasksDir } from '../tasks/paths';
+import { LabFailure, type HandlersFor } from './dispatch';
+import type { LabDeps } from './lab';
+
+export interface DebugServiceOptions {
+  home?: string;
+  /** The GPU side of the gpuDiff view; default the grader on the lab's device, LPIPS off. */
+  gpu?: () => Promise<GpuRenderer>;
+}
+
+async function failing<T>(work: () => Promise<T> | T): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw error instanceof LabFailure ? error : new LabFailure(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function graderGpu(deps: LabDeps): () => Promise<GpuRenderer> {
+  let renderer: Promise<GpuRenderer> | undefined;
+  return () => {
+    renderer ??= (async (): Promise<GpuRenderer> => {
+      const device = deps.gpu.device;
+      if (!device) return { render: null, reason: `no GPU in this lab process: ${deps.gpu.status.summary}` };
+      try {
+        const grader = await Grader.create({ device, lpipsDir: null });
+        return { name: deps.gpu.status.path, render: async (splats, camera) => (await grader.renderViews(splats, [camera]))[0] };
+      } catch (error) {
+        return { render: null, reason: `the GPU rasterizer could not be built (${error instanceof Error ? error.message : String(error)})` };
+      }
+    })();
+    return renderer;
+  };
+}
+
+function sessionOf(scene: DebugScene): DebugSession {
+  const views = namedViews(scene.task);
+  const size = views[0]?.camera ?? { width: 256, height: 256 };
+  const { opened } = scene;
+  return {
+    sessionId: scene.id,
+    label: opened.label,
+    count: opened.records.length,
+    taskId: opened.task?.spec.task_id ?? null,
+    views: views.map((v) => v.name),
+    viewSize: { width: size.width, height: size.height },
+    warnings: opened.warnings,
+    steps: opened.steps,
+    step: opened.step,
+    gaussians:
+      opened.records.length <= DEBUG_SCENE_LIMIT
+        ? opened.records.map((r) => ({ id: r.id, pos: [...r.pos], scale: [...r.scale], quat: [...r.quat], color: [...r.color], opacity: r.opacity }))
+        : null,
+  };
+}
+
+export function createDebugHandlers(deps: LabDeps, opts: DebugServiceOptions = {}): HandlersFor<typeof debugMethods> {
+  const sessions = new DebugSessions();
+  const home = opts.home ?? labHome();
+  const tasksDir = resolveTasksDir(deps.tasksDir);
+  const gpu = opts.gpu ?? graderGpu(deps);
+  const sessionLock = join(home, 'studies', 'session.json');
+  const unlocked = <T>(work: () => Promise<T> | T): Promise<T> =>
+    failing(() => {
+      if (existsSync(sessionLock)) {
+        throw new LabFailure('locked while a participant session runs: experimenter views and hidden data stay closed until the session is ended (End session, study.session.end)');
+      }
+      return work();
+    });
+
+  return {
+    'debug.open': (p) => unlocked(async () => sessionOf(sessions.open(await openSource(p.source, { tasksDir, home })))),
+    'debug.close': async (p) => ({ closed: sessions.close(p.sessionId) }),
+    'debug.view': (p) =>
+      unlocked(async () => {
+        const scene = sessions.get(p.sessionId);
+        const cam = resolveCamera(p.camera, scene.task);
+        return (await debugView(scene, cam.camera, p.view, gpu)).out;
+      }),
+    'debug.pixel': (p) =>
+      unlocked(async () => {
+        const scene = sessions.get(p.sessionId);
+        const cam = resolveCamera(p.camera, scene.task);
+        const entry = await debugView(scene, cam.camera, p.view, gpu);
+        return debugPixel(scene, cam.camera, p.x, p.y, entry);
+      }),
+    'debug.gradients': (p) =>
+      unlocked(() => {
+        const scene = sessions.get(p.sessionId);
+        const cam = resolveCamera(p.camera, scene.task);
+        return debugGradients(scene, cam, p);
+      }),
+  };
+}

@@ -1,0 +1,171 @@
+// LabApi rows of the rasterizer debugger (experimenter tool, DESIGN.md section 3): open a scene
+// from any source into a debug session held by main, then ask for image views, a per-pixel trace
+// and gradient views of that session from any camera. Merged into labMethods in ./lab.ts.
+// Invariant: the CPU reference is the truth of every number here (traces, maps, gradients); the
+// GPU rasterizer only appears in the `gpuDiff` view, compared against it. These rows may show a
+// task's fit and held-out views, so main refuses them while a participant session runs.
+import { z } from 'zod';
+import { PngDataUrl } from './episode';
+import { GRADIENT_PARAMS } from '../debug/gradients';
+
+const finite = z.number().refine(Number.isFinite, 'must be a finite number');
+const sessionId = z.string().min(1).max(64);
+
+/** Where a scene comes from. Uploads travel inline (text or base64) within the message limit. */
+export const DebugSourceSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('task'), taskId: z.string().min(1).max(200), scene: z.enum(['fit', 'init']).default('fit') }),
+  z.strictObject({
+    kind: z.literal('trajectory'),
+    /** JSONL text of a trajectory, or `path` relative to the lab home (SPLATLAB_HOME). */
+    text: z.string().min(1).optional(),
+    path: z.string().min(1).max(1000).optional(),
+    /** The scene after this logged call (step 0 = the reset scene); default the last step. */
+    step: z.number().int().nonnegative().optional(),
+  }),
+  z.strictObject({ kind: z.literal('ply'), base64: z.string().min(1), name: z.string().max(200).optional() }),
+  z.strictObject({ kind: z.literal('scene'), text: z.string().min(1), name: z.string().max(200).optional() }),
+]);
+export type DebugSource = z.infer<typeof DebugSourceSchema>;
+
+/** The camera to look through: an orbit, a named task view (V0..V7, H0..H7) or a camera JSON. */
+export const DebugCameraSchema = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('orbit'),
+    azimuth: finite,
+    elevation: finite,
+    distance: finite.optional(),
+    fov: finite.optional(),
+    width: z.number().int().positive().max(2048).optional(),
+    height: z.number().int().positive().max(2048).optional(),
+  }),
+  z.strictObject({ kind: z.literal('view'), name: z.string().regex(/^[VH][0-9]+$/, 'view names look like V0 or H3') }),
+  /** An explicit camera {width, height, fx, fy, cx, cy, world_to_camera[16]} or an orbit spec, as JSON text. */
+  z.strictObject({ kind: z.literal('json'), text: z.string().min(1).max(100_000) }),
+]);
+export type DebugCamera = z.infer<typeof DebugCameraSchema>;
+
+export const DEBUG_VIEWS = ['rgb', 'coverage', 'depth', 'count', 'tiles', 'gpuDiff'] as const;
+export const DebugViewSchema = z.enum(DEBUG_VIEWS);
+export type DebugView = z.infer<typeof DebugViewSchema>;
+
+export const DebugLegendSchema = z.strictObject({
+  min: z.number(),
+  max: z.number(),
+  log: z.boolean(),
+  label: z.string(),
+  none: z.string().nullable(),
+});
+export type DebugLegend = z.infer<typeof DebugLegendSchema>;
+
+/** One rendered view: `image` is the camera's pixel grid enlarged `scale` times (click target), `figure` adds the caption and legend (export). */
+export const DebugImageSchema = z.strictObject({
+  image: PngDataUrl,
+  figure: PngDataUrl,
+  width: z.number().int().positive(), // camera pixels
+  height: z.number().int().positive(),
+  scale: z.number().int().positive(),
+  title: z.string(),
+  legend: DebugLegendSchema.nullable(),
+  stats: z.record(z.string(), z.number()),
+  /** One line when the view could not be made as asked (e.g. no GPU for gpuDiff). */
+  note: z.string().nullable(),
+});
+export type DebugImage = z.infer<typeof DebugImageSchema>;
+
+/** A Gaussian of the opened scene, for the 3D view and the id column. */
+export const DebugGaussianSchema = z.strictObject({
+  id: z.number().int(),
+  pos: z.tuple([z.number(), z.number(), z.number()]),
+  scale: z.tuple([z.number(), z.number(), z.number()]),
+  quat: z.tuple([z.number(), z.number(), z.number(), z.number()]),
+  color: z.tuple([z.number(), z.number(), z.number()]),
+  opacity: z.number(),
+});
+export type DebugGaussian = z.infer<typeof DebugGaussianSchema>;
+
+/** Scenes up to this many Gaussians are sent whole for the 3D view; larger ones are not. */
+export const DEBUG_SCENE_LIMIT = 5000;
+
+export const DebugSessionSchema = z.strictObject({
+  sessionId: z.string(),
+  label: z.string(),
+  count: z.number().int().nonnegative(),
+  /** The task whose cameras and photos the named views use, or null (standard orbit views). */
+  taskId: z.string().nullable(),
+  /** Named views available (V0.., H0..) and the image size they render at. */
+  views: z.array(z.string()),
+  viewSize: z.strictObject({ width: z.number().int(), height: z.number().int() }),
+  warnings: z.array(z.string()),
+  /** Trajectory sources: the logged steps and the one opened. */
+  steps: z.array(z.number().int()).nullable(),
+  step: z.number().int().nullable(),
+  gaussians: z.array(DebugGaussianSchema).nullable(),
+});
+export type DebugSession = z.infer<typeof DebugSessionSchema>;
+
+export const DebugContributorSchema = z.strictObject({
+  rank: z.number().int(), // 0 = front-most composited
+  index: z.number().int(), // row in the scene
+  id: z.number().int(), // the Gaussian's id
+  depth: z.number(),
+  alpha: z.number(),
+  T_before: z.number(),
+  T_after: z.number(),
+  contribution: z.tuple([z.number(), z.number(), z.number()]),
+  color: z.tuple([z.number(), z.number(), z.number()]),
+});
+export type DebugContributor = z.infer<typeof DebugContributorSchema>;
+
+export const DebugPixelSchema = z.strictObject({
+  x: z.number().int(),
+  y: z.number().int(),
+  contributors: z.array(DebugContributorSchema),
+  /** Id of the Gaussian that would have brought T to 1e-4 or below (not composited), or null. */
+  stoppedBy: z.number().int().nullable(),
+  T_final: z.number(),
+  rgb: z.tuple([z.number(), z.number(), z.number()]),
+  /** The asked view with the contributors outlined (2-sigma ellipses) and the pixel marked. */
+  highlight: DebugImageSchema,
+});
+export type DebugPixel = z.infer<typeof DebugPixelSchema>;
+
+export const DebugLossSchema = z.enum(['l1', 'dssim', 'mix']);
+export type DebugLoss = z.infer<typeof DebugLossSchema>;
+export const DEBUG_LOSS_LABELS: Record<DebugLoss, string> = { l1: 'L1', dssim: '1 - SSIM', mix: '0.8 L1 + 0.2 (1 - SSIM)' };
+
+export const DebugTargetSchema = z.discriminatedUnion('kind', [
+  /** The task's photo of the named view (needs a task scene and a `view` camera). */
+  z.strictObject({ kind: z.literal('photo') }),
+  z.strictObject({ kind: z.literal('png'), base64: z.string().min(1) }),
+]);
+
+const withCamera = { sessionId, camera: DebugCameraSchema };
+
+export const debugMethods = {
+  'debug.open': { params: z.strictObject({ source: DebugSourceSchema }), result: DebugSessionSchema, doc: 'Open a scene (task fit, trajectory step, .ply, scene JSON) into a debug session.' },
+  'debug.close': { params: z.strictObject({ sessionId }), result: z.strictObject({ closed: z.boolean() }), doc: 'Forget a debug session.' },
+  'debug.view': {
+    params: z.strictObject({ ...withCamera, view: DebugViewSchema }),
+    result: DebugImageSchema,
+    doc: 'One debugger view (RGB, coverage, first-contributor depth, contributor count, tile occupancy, GPU-vs-CPU difference) as PNG.',
+  },
+  'debug.pixel': {
+    params: z.strictObject({ ...withCamera, x: z.number().int().nonnegative(), y: z.number().int().nonnegative(), view: DebugViewSchema.default('rgb') }),
+    result: DebugPixelSchema,
+    doc: "The ordered contributors of one pixel (CPU reference trace) and the view with them outlined.",
+  },
+  'debug.gradients': {
+    params: z.strictObject({
+      ...withCamera,
+      loss: DebugLossSchema,
+      target: DebugTargetSchema,
+      param: z.enum(GRADIENT_PARAMS),
+      arrows: z.boolean().default(true),
+      log: z.boolean().default(false),
+    }),
+    result: DebugImageSchema.extend({ loss: z.number(), argmaxId: z.number().int().nullable() }),
+    doc: 'Per-Gaussian gradient magnitudes of a loss against a photo, drawn at the projected centres, with position arrows.',
+  },
+} as const;
+
+export type DebugGradientsResult = z.output<(typeof debugMethods)['debug.gradients']['result']>;
