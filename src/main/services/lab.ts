@@ -8,7 +8,6 @@ import type { Handlers } from './dispatch';
 import { createEpisodeHandlers } from './episode';
 import { createStudyHandlers } from './study';
 import { createDebugHandlers } from './debug';
-import { createDebugHandlers } from './debug';
 import { createAuthorHandlers } from './author';
 import { EventHub } from './events';
 
@@ -38,7 +37,6 @@ export function createLabServices(deps: LabDeps): LabServices {
     'tasks.list': () => deps.listTasks(deps.tasksDir),
     ...createEpisodeHandlers(deps),
     ...createStudyHandlers(deps),
-    ...createDebugHandlers(deps),
     ...createDebugHandlers(deps),
     ...createAuthorHandlers(deps, events),
   };

@@ -9,7 +9,6 @@ import { TaskSummarySchema } from '../task/schema';
 import { episodeMethods } from './episode';
 import { studyMethods } from './study';
 import { debugMethods } from './debug';
-import { debugMethods } from './debug';
 import { authorEvents, authorMethods } from './author';
 
 /** One row of the method table: params in, result out, a line of documentation. */
@@ -24,7 +23,6 @@ export const labMethods = {
   'tasks.list': { params: Empty, result: z.array(TaskSummarySchema), doc: 'Public summaries of the tasks in the tasks folder.' },
   ...episodeMethods,
   ...studyMethods,
-  ...debugMethods,
   ...debugMethods,
   ...authorMethods,
 } as const satisfies Record<string, MethodSpec>;
