@@ -68,27 +68,31 @@ fn safe_dir(v: f32) -> f32 {
   return v;
 }
 
+// One slab of the box: entry and exit parameters along one local axis.
+fn slab(s: f32, o: f32, d: f32) -> vec2<f32> {
+  let di = safe_dir(d);
+  let t1 = (-s - o) / di;
+  let t2 = (s - o) / di;
+  return vec2<f32>(min(t1, t2), max(t1, t2));
+}
+
 fn hit_box(s: vec3<f32>, o: vec3<f32>, d: vec3<f32>, t_min: f32) -> Hit {
-  var t_near = -MISS;
-  var t_far = MISS;
-  var axis = 0u;
-  var sgn = 0.0;
-  for (var i = 0u; i < 3u; i++) {
-    let di = safe_dir(d[i]);
-    let t1 = (-s[i] - o[i]) / di;
-    let t2 = (s[i] - o[i]) / di;
-    let tn = min(t1, t2);
-    let tf = max(t1, t2);
-    if (tn > t_near) {
-      t_near = tn;
-      axis = i;
-      sgn = select(1.0, -1.0, di > 0.0);
-    }
-    t_far = min(t_far, tf);
+  // Axes in order x, y, z with a strict '>' so ties go to the lower axis, as on the CPU.
+  let sx = slab(s.x, o.x, d.x);
+  let sy = slab(s.y, o.y, d.y);
+  let sz = slab(s.z, o.z, d.z);
+  var t_near = sx.x;
+  var n = vec3<f32>(select(1.0, -1.0, safe_dir(d.x) > 0.0), 0.0, 0.0);
+  if (sy.x > t_near) {
+    t_near = sy.x;
+    n = vec3<f32>(0.0, select(1.0, -1.0, safe_dir(d.y) > 0.0), 0.0);
   }
+  if (sz.x > t_near) {
+    t_near = sz.x;
+    n = vec3<f32>(0.0, 0.0, select(1.0, -1.0, safe_dir(d.z) > 0.0));
+  }
+  let t_far = min(sx.y, min(sy.y, sz.y));
   if (t_near > t_far || !(t_near > t_min)) { return miss(); }
-  var n = vec3<f32>(0.0);
-  n[axis] = sgn;
   return Hit(t_near, n);
 }
 
@@ -110,15 +114,28 @@ fn hit_cylinder(r: f32, hh: f32, o: vec3<f32>, d: vec3<f32>, t_min: f32) -> Hit 
     }
   }
   if (abs(d.z) > PARALLEL_EPS) {
-    for (var c = 0u; c < 2u; c++) {
-      let sz = select(1.0, -1.0, c == 0u);
-      let t = (sz * hh - o.z) / d.z;
-      let x = o.x + t * d.x;
-      let y = o.y + t * d.y;
-      if (t > t_min && t < best.t && x * x + y * y <= r * r) {
-        best = Hit(t, vec3<f32>(0.0, 0.0, sz));
-      }
-    }
+    best = cylinder_cap(best, -1.0, r, hh, o, d, t_min);
+    best = cylinder_cap(best, 1.0, r, hh, o, d, t_min);
+  }
+  return best;
+}
+
+// Keeps the hit on the cap z = sz * hh (sz = -1 bottom, +1 top) if it is nearer and on the disk.
+fn cylinder_cap(best: Hit, sz: f32, r: f32, hh: f32, o: vec3<f32>, d: vec3<f32>, t_min: f32) -> Hit {
+  let t = (sz * hh - o.z) / d.z;
+  let x = o.x + t * d.x;
+  let y = o.y + t * d.y;
+  if (t > t_min && t < best.t && x * x + y * y <= r * r) {
+    return Hit(t, vec3<f32>(0.0, 0.0, sz));
+  }
+  return best;
+}
+
+// Keeps the root t of the cone's side quadric if it is nearer and on the finite cone.
+fn cone_side(best: Hit, t: f32, o: vec3<f32>, d: vec3<f32>, w0: f32, k2: f32, hh: f32, t_min: f32) -> Hit {
+  let w = w0 - t * d.z;
+  if (t > t_min && t < best.t && w >= 0.0 && w <= 2.0 * hh) {
+    return Hit(t, vec3<f32>(o.x + t * d.x, o.y + t * d.y, k2 * w));
   }
   return best;
 }
@@ -132,23 +149,20 @@ fn hit_cone(r: f32, hh: f32, o: vec3<f32>, d: vec3<f32>, t_min: f32) -> Hit {
   let b = o.x * d.x + o.y * d.y + k2 * w0 * d.z;
   let c = o.x * o.x + o.y * o.y - k2 * w0 * w0;
   var best = miss();
-  var roots = vec2<f32>(MISS, MISS);
+  var t1 = MISS;
+  var t2 = MISS;
   if (abs(a) > PARALLEL_EPS) {
     let disc = b * b - a * c;
     if (disc >= 0.0) {
       let sq = sqrt(disc);
-      roots = vec2<f32>((-b - sq) / a, (-b + sq) / a);
+      t1 = (-b - sq) / a;
+      t2 = (-b + sq) / a;
     }
   } else if (abs(b) > PARALLEL_EPS) {
-    roots.x = -c / (2.0 * b);
+    t1 = -c / (2.0 * b);
   }
-  for (var i = 0u; i < 2u; i++) {
-    let t = roots[i];
-    let w = w0 - t * d.z;
-    if (t > t_min && t < best.t && w >= 0.0 && w <= 2.0 * hh) {
-      best = Hit(t, vec3<f32>(o.x + t * d.x, o.y + t * d.y, k2 * w));
-    }
-  }
+  best = cone_side(best, t1, o, d, w0, k2, hh, t_min);
+  best = cone_side(best, t2, o, d, w0, k2, hh, t_min);
   if (abs(d.z) > PARALLEL_EPS) {
     let t = (-hh - o.z) / d.z;
     let x = o.x + t * d.x;
