@@ -185,7 +185,7 @@ export class GpuRasterizer {
 }
 
 /** Upstream gradients packed as [H, W, 4] = (v_r, v_g, v_b, v_coverage). */
-function packImageGrads(grads: ImageGrads, pixels: number): Float32Array {
+function packImageGrads(grads: ImageGrads, pixels: number): Float32Array<ArrayBuffer> {
   const out = new Float32Array(Math.max(4, pixels * 4));
   for (let p = 0; p < pixels; p++) {
     out[p * 4] = grads.v_rgb[p * 3];
