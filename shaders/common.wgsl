@@ -21,15 +21,16 @@ struct Splat {
   opacity: f32,
 }
 
-// Output of project_forward. [N] of 52 bytes; radii (0, 0) means culled.
+// Output of project_forward. [N] of 64 bytes (vector members: one load each in the raster loops);
+// radii (0, 0) means culled.
 struct ProjectedSplat {
-  xy: array<f32, 2>, // pixel coordinates of the mean, not clamped
-  conic: array<f32, 3>, // (a, b, c) of [[a, b], [b, c]] = inverse dilated 2D covariance, px^-2
+  xy: vec2<f32>, // pixel coordinates of the mean, not clamped
   depth: f32, // camera-space z
   opacity: f32,
-  color: array<f32, 3>,
-  radii: array<i32, 2>, // half-extents of the alpha >= 1/255 box, px
+  conic: vec3<f32>, // (a, b, c) of [[a, b], [b, c]] = inverse dilated 2D covariance, px^-2
   q_skip: f32, // q = d^T conic d above which alpha < 1/255 for certain (2 ln(255 o), widened)
+  color: vec3<f32>,
+  radii: vec2<i32>, // half-extents of the alpha >= 1/255 box, px
 }
 
 // Summed gradient of one intersection over one pixel row of its tile. [capacity, 16] of 36 bytes.

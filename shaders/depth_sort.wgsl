@@ -20,7 +20,7 @@ fn depth_keys(@builtin(global_invocation_id) gid: vec3<u32>) {
   let i = gid.x;
   if (i >= params.count) { return; }
   let p = projected[i];
-  keys[i] = select(NOT_FOUND, bitcast<u32>(p.depth), p.radii[0] > 0);
+  keys[i] = select(NOT_FOUND, bitcast<u32>(p.depth), p.radii.x > 0);
 }
 
 @compute @workgroup_size(256)

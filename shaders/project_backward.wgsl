@@ -62,7 +62,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   if (i >= params.count) { return; }
   let p = projected[i];
   var out: Splat;
-  let radii = vec2<i32>(p.radii[0], p.radii[1]);
+  let radii = p.radii;
   if (radii.x <= 0) {
     grads[i] = out;
     return;
@@ -73,7 +73,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   var v_conic = vec3<f32>(0.0);
   var v_color = vec3<f32>(0.0);
   var v_opacity = 0.0;
-  let box = tile_box(params, vec2<f32>(p.xy[0], p.xy[1]), radii);
+  let box = tile_box(params, p.xy, radii);
   let rank = ranks[i];
   for (var ty = box.y; ty < box.w; ty++) {
     for (var tx = box.x; tx < box.z; tx++) {
@@ -91,7 +91,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 
   let s = splats[i];
   let m = projection_math(params, s);
-  let conic = mat2x2<f32>(vec2<f32>(p.conic[0], p.conic[1]), vec2<f32>(p.conic[1], p.conic[2]));
+  let conic = mat2x2<f32>(vec2<f32>(p.conic.x, p.conic.y), vec2<f32>(p.conic.y, p.conic.z));
   // dL = tr(G dConic) with G symmetric; the off-diagonal gradient is split between both entries.
   let gm = mat2x2<f32>(vec2<f32>(v_conic.x, 0.5 * v_conic.y), vec2<f32>(0.5 * v_conic.y, v_conic.z));
   let h = (conic * gm * conic) * -1.0; // dL/dcov2d as a symmetric matrix

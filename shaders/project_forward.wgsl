@@ -40,12 +40,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     return;
   }
   var p: ProjectedSplat;
-  p.xy = array<f32, 2>(m.xy.x, m.xy.y);
-  p.conic = array<f32, 3>(m.cov2d.z / m.det, -m.cov2d.y / m.det, m.cov2d.x / m.det);
+  p.xy = m.xy;
+  p.conic = vec3<f32>(m.cov2d.z / m.det, -m.cov2d.y / m.det, m.cov2d.x / m.det);
   p.depth = m.t.z;
   p.opacity = o;
-  p.color = s.color;
-  p.radii = array<i32, 2>(i32(rx), i32(ry));
+  p.color = vec3<f32>(s.color[0], s.color[1], s.color[2]);
+  p.radii = vec2<i32>(i32(rx), i32(ry));
   p.q_skip = alpha_skip_bound(q_max);
   projected[i] = p;
   boxes[i] = tile_box(params, m.xy, vec2<i32>(i32(rx), i32(ry)));

@@ -52,9 +52,9 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) r
     var out = IsectGrad();
     if (n_live > 0u) {
       let g = projected[ids[k]];
-      let xy = vec2<f32>(g.xy[0], g.xy[1]);
-      let conic = vec3<f32>(g.conic[0], g.conic[1], g.conic[2]);
-      let color = vec3<f32>(g.color[0], g.color[1], g.color[2]);
+      let xy = g.xy;
+      let conic = g.conic;
+      let color = g.color;
       var v_xy = vec2<f32>(0.0);
       var v_conic = vec3<f32>(0.0);
       var v_color = vec3<f32>(0.0);

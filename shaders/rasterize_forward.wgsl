@@ -28,14 +28,14 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
   var c = vec3<f32>(0.0);
   for (var k = range.x; k < range.y; k++) {
     let g = projected[ids[k]];
-    let d = centre - vec2<f32>(g.xy[0], g.xy[1]);
-    let q = g.conic[0] * d.x * d.x + 2.0 * g.conic[1] * d.x * d.y + g.conic[2] * d.y * d.y;
+    let d = centre - g.xy;
+    let q = g.conic.x * d.x * d.x + 2.0 * g.conic.y * d.x * d.y + g.conic.z * d.y * d.y;
     if (q > g.q_skip) { continue; }
     let alpha = min(ALPHA_MAX, g.opacity * exp(-0.5 * q));
     if (alpha < ALPHA_MIN) { continue; }
     let next_t = t * (1.0 - alpha);
     if (next_t <= T_STOP) { break; }
-    c += vec3<f32>(g.color[0], g.color[1], g.color[2]) * (alpha * t);
+    c += g.color * (alpha * t);
     t = next_t;
   }
 

@@ -17,7 +17,7 @@ describe('structLayout', () => {
 
   it('matches the WGSL struct sizes of the rasterizer', () => {
     expect(SPLAT.bytes).toBe(56);
-    expect(PROJECTED.bytes).toBe(52);
+    expect(PROJECTED.bytes).toBe(64);
     expect(VIEW_PARAMS.bytes).toBe(112); // 5 vec4 + 6 u32, rounded to 16 bytes
   });
 

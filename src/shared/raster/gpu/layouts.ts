@@ -19,15 +19,19 @@ export const SPLAT = structLayout([
 ] as const);
 
 /** WGSL `ProjectedSplat`: output of project_forward; radii (0, 0) marks a culled Gaussian. */
-export const PROJECTED = structLayout([
-  { name: 'xy', type: 'f32', count: 2 },
-  { name: 'conic', type: 'f32', count: 3 },
-  { name: 'depth', type: 'f32', count: 1 },
-  { name: 'opacity', type: 'f32', count: 1 },
-  { name: 'color', type: 'f32', count: 3 },
-  { name: 'radii', type: 'i32', count: 2 },
-  { name: 'q_skip', type: 'f32', count: 1 },
-] as const);
+export const PROJECTED = structLayout(
+  [
+    { name: 'xy', type: 'f32', count: 2 },
+    { name: 'depth', type: 'f32', count: 1 },
+    { name: 'opacity', type: 'f32', count: 1 },
+    { name: 'conic', type: 'f32', count: 3 }, // vec3 at a 16-byte offset
+    { name: 'q_skip', type: 'f32', count: 1 },
+    { name: 'color', type: 'f32', count: 3 },
+    { name: 'pad', type: 'f32', count: 1 }, // vec2<i32> radii is 8-byte aligned after the vec3
+    { name: 'radii', type: 'i32', count: 2 },
+  ] as const,
+  4,
+);
 
 /** WGSL `IsectGrad`: one intersection's gradient summed over one pixel row of its tile. */
 export const ISECT_GRAD = structLayout([
