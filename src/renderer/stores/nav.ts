@@ -3,7 +3,7 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 
-export type ViewName = 'tasks' | 'play' | 'study' | 'results';
+export type ViewName = 'tasks' | 'play' | 'study' | 'results' | 'debug' | 'author';
 
 export interface ViewEntry {
   name: ViewName;
@@ -17,6 +17,8 @@ export const VIEWS: ViewEntry[] = [
   { name: 'play', label: 'Play', experimenter: false },
   { name: 'study', label: 'Studies', experimenter: true },
   { name: 'results', label: 'Results', experimenter: true },
+  { name: 'debug', label: 'Debugger', experimenter: true },
+  { name: 'author', label: 'Author', experimenter: true },
 ];
 
 export const useNavStore = defineStore('nav', () => {
