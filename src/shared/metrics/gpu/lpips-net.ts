@@ -37,6 +37,13 @@ export function lpipsTapSizes(height: number, width: number): { height: number; 
   return sizes;
 }
 
+/** The conv stage file for a kernel size; each file hard-codes its kernel (and stride) to unroll it. */
+function convShader(kernel: number, stride: number): string {
+  const ok = (kernel === 3 || kernel === 5) ? stride === 1 : kernel === 11 && stride === 4;
+  if (!ok) throw new Error(`no LPIPS conv stage for kernel ${kernel}, stride ${stride}`);
+  return `lpips_conv${kernel}.wgsl`;
+}
+
 export class LpipsNetGpu {
   private constructor(
     private readonly kernels: MetricKernels,
@@ -93,7 +100,7 @@ export class LpipsNetGpu {
       passes.push(
         k.pass(
           arena,
-          'lpips_conv.wgsl',
+          convShader(l.kernel, l.stride),
           [channels, h + 2 * l.pad, w + 2 * l.pad, l.outChannels, oh, ow, l.kernel, l.stride, outPad, batch, blocks, 0],
           [cur, this.convWeights[i], this.convBias[i], out],
           [groups(oh * blocks), l.outChannels / 8, batch],
