@@ -1,5 +1,4 @@
-// Stage 1: project every Gaussian. In: params, splats [N]. Out: projected [N], boxes [N] (tile
-// box (tx0, ty0, tx1, ty1), exclusive ends, empty when culled), control.visible.
+// Stage 1: project every Gaussian. In: params, splats [N]. Out: projected [N], control.visible.
 // Invariant: a Gaussian is culled (radii 0, empty box) exactly when the CPU reference's
 // projectForward culls it: z < 0.01, det <= 0, 255 * opacity <= 1, or a box off the image.
 #include "common.wgsl"
@@ -12,12 +11,10 @@ struct ControlAtomic {
 @group(0) @binding(0) var<uniform> params: ViewParams;
 @group(0) @binding(1) var<storage, read> splats: array<Splat>;
 @group(0) @binding(2) var<storage, read_write> projected: array<ProjectedSplat>;
-@group(0) @binding(3) var<storage, read_write> boxes: array<vec4<u32>>;
-@group(0) @binding(4) var<storage, read_write> control: ControlAtomic;
+@group(0) @binding(3) var<storage, read_write> control: ControlAtomic;
 
 fn write_culled(i: u32) {
   projected[i] = ProjectedSplat();
-  boxes[i] = vec4<u32>(0u);
 }
 
 @compute @workgroup_size(256)
@@ -48,6 +45,5 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   p.radii = vec2<i32>(i32(rx), i32(ry));
   p.q_skip = alpha_skip_bound(q_max);
   projected[i] = p;
-  boxes[i] = tile_box(params, m.xy, vec2<i32>(i32(rx), i32(ry)));
   atomicAdd(&control.visible, 1u);
 }

@@ -46,7 +46,7 @@ export function createPipelines(device: GPUDevice, library: ShaderLibrary): Rast
   const tileBin = computeLayout(device, 'tile_bin.wgsl', TILE_BIN);
   const depthSort = computeLayout(device, 'depth_sort.wgsl', DEPTH_SORT);
   return {
-    projectForward: stage('project_forward.wgsl', 'main', ['uniform', 'read', 'rw', 'rw', 'rw']),
+    projectForward: stage('project_forward.wgsl', 'main', ['uniform', 'read', 'rw', 'rw']),
     depthKeys: stage('depth_sort.wgsl', 'depth_keys', DEPTH_SORT, depthSort),
     depthRank: stage('depth_sort.wgsl', 'depth_rank', DEPTH_SORT, depthSort),
     tileCount: stage('tile_bin.wgsl', 'tile_count', TILE_BIN, tileBin),

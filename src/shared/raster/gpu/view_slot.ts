@@ -33,7 +33,6 @@ export class ViewSlot {
   readonly params: GPUBuffer;
   readonly control: GPUBuffer;
   readonly projected: Growable; // [N] ProjectedSplat
-  readonly boxes: Growable; // [N] vec4<u32> tile boxes
   readonly keys: Growable; // [N] u32 depth keys
   readonly ranks: Growable; // [N] u32
   readonly order: Growable; // [N] u32
@@ -55,7 +54,6 @@ export class ViewSlot {
     this.control = device.createBuffer({ label: 'control', size: 16, usage: STORAGE });
     const g = (label: string): Growable => new Growable(device, label);
     this.projected = g('projected');
-    this.boxes = g('tile boxes');
     this.keys = g('depth keys');
     this.ranks = g('depth ranks');
     this.order = g('depth order');
@@ -77,7 +75,6 @@ export class ViewSlot {
     // Bindings of struct arrays must hold at least one element, even for an empty scene.
     const rows = Math.max(1, count);
     this.projected.ensure(rows * PROJECTED.bytes);
-    this.boxes.ensure(rows * 16);
     this.keys.ensure(rows * 4);
     this.ranks.ensure(rows * 4);
     this.order.ensure(rows * 4);
@@ -107,14 +104,14 @@ export class ViewSlot {
   }
 
   private bindGroups(pl: RasterPipelines, splats: Growable): Groups {
-    const all = [splats, this.projected, this.boxes, this.keys, this.ranks, this.order, this.ranges, this.ids, this.rgb, this.alpha, this.finalT, this.vImage, this.partials, this.grads];
+    const all = [splats, this.projected, this.keys, this.ranks, this.order, this.ranges, this.ids, this.rgb, this.alpha, this.finalT, this.vImage, this.partials, this.grads];
     const signature = all.map((b) => b.version).join(',');
     if (this.groups && signature === this.signature) return this.groups;
     const d = this.device;
     const depthSort = bindAll(d, pl.depthKeys.layout, [this.params, this.projected.buffer, this.keys.buffer, this.ranks.buffer, this.order.buffer]);
-    const tileBin = bindAll(d, pl.tileCount.layout, [this.params, this.boxes.buffer, this.order.buffer, this.control, this.ranges.buffer, this.ids.buffer]);
+    const tileBin = bindAll(d, pl.tileCount.layout, [this.params, this.projected.buffer, this.order.buffer, this.control, this.ranges.buffer, this.ids.buffer]);
     this.groups = {
-      projectForward: bindAll(d, pl.projectForward.layout, [this.params, splats.buffer, this.projected.buffer, this.boxes.buffer, this.control]),
+      projectForward: bindAll(d, pl.projectForward.layout, [this.params, splats.buffer, this.projected.buffer, this.control]),
       depthKeys: depthSort,
       depthRank: depthSort,
       tileCount: tileBin,
@@ -187,7 +184,7 @@ export class ViewSlot {
   destroy(): void {
     this.params.destroy();
     this.control.destroy();
-    const all = [this.projected, this.boxes, this.keys, this.ranks, this.order, this.ranges, this.ids, this.rgb, this.alpha, this.finalT, this.vImage, this.partials, this.grads];
+    const all = [this.projected, this.keys, this.ranks, this.order, this.ranges, this.ids, this.rgb, this.alpha, this.finalT, this.vImage, this.partials, this.grads];
     for (const b of all) b.destroy();
   }
 }
