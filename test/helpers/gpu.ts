@@ -5,6 +5,9 @@ import { create, globals } from 'webgpu';
 
 const SWIFTSHADER_ICD = '/usr/lib/chromium/vk_swiftshader_icd.json';
 let cached: Promise<GPUDevice | null> | undefined;
+// Dawn's instance must outlive every device made from it: if the GPU object from create() is
+// garbage-collected, later event processing touches a freed instance and the process crashes.
+const instances: GPU[] = [];
 
 export function testDevice(): Promise<GPUDevice | null> {
   if (!cached) cached = acquire();
@@ -15,6 +18,7 @@ async function acquire(): Promise<GPUDevice | null> {
   if (!process.env.VK_ICD_FILENAMES && existsSync(SWIFTSHADER_ICD)) process.env.VK_ICD_FILENAMES = SWIFTSHADER_ICD;
   Object.assign(globalThis, globals);
   const gpu = create([]);
+  instances.push(gpu);
   const adapter = await gpu.requestAdapter();
   if (!adapter) return null;
   return adapter.requestDevice({

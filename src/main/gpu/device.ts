@@ -15,6 +15,9 @@ export interface GpuContext {
 }
 
 let acquired: Promise<GpuContext> | undefined;
+// Dawn's instance must outlive every adapter and device made from it: if the object returned by
+// create() is garbage-collected, Dawn frees the instance and later event processing crashes.
+const instances: GPU[] = [];
 
 export function acquireGpu(options: { forceCpu?: boolean } = {}): Promise<GpuContext> {
   if (options.forceCpu) return Promise.resolve(cpuContext('CPU mode was requested (--device cpu).'));
@@ -46,7 +49,9 @@ async function acquire(): Promise<GpuContext> {
 
 async function tryAdapter(): Promise<GPUAdapter | null> {
   try {
-    return await create([]).requestAdapter({ powerPreference: 'high-performance' });
+    const gpu = create([]);
+    instances.push(gpu);
+    return await gpu.requestAdapter({ powerPreference: 'high-performance' });
   } catch {
     return null;
   }
