@@ -10,7 +10,7 @@ import { heat } from './colormap';
 import type { ValueRange } from './heatmap';
 
 /** Views are shown at least this many pixels across (small task images are enlarged). */
-export const MIN_DISPLAY = 384;
+export const MIN_DISPLAY = 512;
 
 /** Integer enlargement for an image of this size. */
 export function displayScale(width: number, height: number): number {

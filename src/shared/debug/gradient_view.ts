@@ -48,7 +48,7 @@ export function gradientFigure(splats: Splats, camera: Camera, state: ForwardSta
     faded.fill(0.55 + 0.45 * grey, p * 3, p * 3 + 3);
   }
   const image = upscale({ width, height, data: faded }, k);
-  const r = Math.max(3, Math.min(width, height) * k * 0.012);
+  const r = Math.max(4, Math.min(width, height) * k * 0.014);
   for (let rank = order.length - 1; rank >= 0; rank--) {
     const g = order[rank];
     drawDisc(image, k, means2d[g * 2], means2d[g * 2 + 1], r, heat(rangePosition(magnitudes[g], range)));

@@ -67,10 +67,12 @@ export function tileImage(occ: TileOccupancy, width: number, height: number, max
     for (let tx = 0; tx < occ.tilesX; tx++) {
       const n = occ.counts[ty * occ.tilesX + tx];
       const label = String(n);
-      if (textWidth(label) + 2 > step || GLYPH_H + 2 > step) continue;
+      // Digits about a fifth of the tile tall, never below the font's own size.
+      const s = Math.max(1, Math.min(3, Math.floor(step / 32)));
+      if (textWidth(label, s) + 2 > step || GLYPH_H * s + 2 > step) continue;
       const bg = heat(rangePosition(n, range));
       const ink: Rgb = luminance(bg) > 0.45 ? [0, 0, 0] : [1, 1, 1];
-      drawText(img, tx * step + (step - textWidth(label)) / 2, ty * step + (step - GLYPH_H) / 2, label, ink);
+      drawText(img, tx * step + (step - textWidth(label, s)) / 2, ty * step + (step - GLYPH_H * s) / 2, label, ink, s);
     }
   }
   return img;

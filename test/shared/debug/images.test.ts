@@ -39,8 +39,9 @@ describe('colour map', () => {
 
 describe('figures', () => {
   it('enlarges by an integer factor with every source pixel a block', () => {
-    expect(displayScale(32, 32)).toBe(12);
-    expect(displayScale(256, 256)).toBe(1);
+    expect(displayScale(32, 32)).toBe(16);
+    expect(displayScale(256, 256)).toBe(2);
+    expect(displayScale(1024, 768)).toBe(1);
     const src = createRgb(2, 1, 0);
     src.data[3] = 1;
     const big = upscale(src, 3);

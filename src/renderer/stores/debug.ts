@@ -1,0 +1,118 @@
+// Debugger store (Pinia setup store): the open debug session, the camera, the view on screen,
+// the picked pixel's trace and the gradient view. Inputs: LabApi rows debug.open / view / pixel /
+// gradients / close. Output: reactive state for DebugView.
+// Invariants: experimenter-only (main refuses the rows during a participant session); a later
+// request wins over an earlier slow one (tickets), so a fast click sequence never shows a stale
+// image under a newer pixel list.
+import { defineStore } from 'pinia';
+import { computed, ref } from 'vue';
+import type { LabApi } from '../../shared/api/lab';
+import type { DebugCamera, DebugGradientsResult, DebugImage, DebugLoss, DebugPixel, DebugSession, DebugSource, DebugView } from '../../shared/api/debug';
+import type { GradientParam } from '../../shared/debug/gradients';
+
+/** What the image area shows: one of the main views, or the gradient view. */
+export type DebugPanel = DebugView | 'gradients';
+
+export interface GradientSettings {
+  loss: DebugLoss;
+  param: GradientParam;
+  arrows: boolean;
+  log: boolean;
+  /** Base64 PNG to compare against; null = the task's photo of the named view. */
+  png: string | null;
+}
+
+export const useDebugStore = defineStore('debug', () => {
+  const session = ref<DebugSession | null>(null);
+  const camera = ref<DebugCamera>({ kind: 'view', name: 'V0' });
+  const panel = ref<DebugPanel>('rgb');
+  const image = ref<DebugImage | null>(null);
+  const pixel = ref<DebugPixel | null>(null);
+  const gradients = ref<DebugGradientsResult | null>(null);
+  const gradientSettings = ref<GradientSettings>({ loss: 'mix', param: 'means', arrows: true, log: false, png: null });
+  const busy = ref(false);
+  const error = ref<string | null>(null);
+  let ticket = 0;
+
+  /** The image on screen: the pixel highlight when a pixel is picked on this view, else the view. */
+  const shown = computed<DebugImage | null>(() => {
+    if (panel.value === 'gradients') return gradients.value;
+    return pixel.value ? pixel.value.highlight : image.value;
+  });
+  const highlighted = computed(() => new Set(pixel.value?.contributors.map((c) => c.id) ?? []));
+
+  async function guarded<T>(work: () => Promise<T>): Promise<{ value: T; current: boolean } | null> {
+    const mine = ++ticket;
+    busy.value = true;
+    error.value = null;
+    try {
+      const value = await work();
+      return { value, current: mine === ticket };
+    } catch (e) {
+      if (mine === ticket) error.value = e instanceof Error ? e.message : String(e);
+      return null;
+    } finally {
+      if (mine === ticket) busy.value = false;
+    }
+  }
+
+  async function open(api: LabApi, source: DebugSource): Promise<boolean> {
+    const r = await guarded(() => api.call('debug.open', { source }));
+    if (!r) return false;
+    const old = session.value;
+    session.value = r.value;
+    if (old) void api.call('debug.close', { sessionId: old.sessionId }).catch(() => undefined);
+    if (camera.value.kind === 'view' && !r.value.views.includes(camera.value.name)) camera.value = { kind: 'view', name: r.value.views[0] ?? 'V0' };
+    gradients.value = null;
+    await refresh(api);
+    return true;
+  }
+
+  /** Re-renders the current panel (camera or view changed); drops the picked pixel. */
+  async function refresh(api: LabApi): Promise<void> {
+    const s = session.value;
+    if (!s) return;
+    pixel.value = null;
+    if (panel.value === 'gradients') return computeGradients(api);
+    const view = panel.value;
+    const r = await guarded(() => api.call('debug.view', { sessionId: s.sessionId, camera: camera.value, view }));
+    if (r?.current) image.value = r.value;
+  }
+
+  async function setPanel(api: LabApi, next: DebugPanel): Promise<void> {
+    const keepPixel = pixel.value;
+    panel.value = next;
+    await refresh(api);
+    // A picked pixel follows the user across views: re-trace it on the new view.
+    if (keepPixel && next !== 'gradients') await pick(api, keepPixel.x, keepPixel.y);
+  }
+
+  async function setCamera(api: LabApi, next: DebugCamera): Promise<void> {
+    camera.value = next;
+    await refresh(api);
+  }
+
+  async function pick(api: LabApi, x: number, y: number): Promise<void> {
+    const s = session.value;
+    if (!s || panel.value === 'gradients') return;
+    const view = panel.value;
+    const r = await guarded(() => api.call('debug.pixel', { sessionId: s.sessionId, camera: camera.value, x, y, view }));
+    if (r?.current) pixel.value = r.value;
+  }
+
+  async function computeGradients(api: LabApi): Promise<void> {
+    const s = session.value;
+    if (!s) return;
+    const g = gradientSettings.value;
+    const target = g.png ? { kind: 'png' as const, base64: g.png } : { kind: 'photo' as const };
+    const r = await guarded(() => api.call('debug.gradients', { sessionId: s.sessionId, camera: camera.value, loss: g.loss, param: g.param, arrows: g.arrows, log: g.log, target }));
+    if (r?.current) gradients.value = r.value;
+    else if (!r) gradients.value = null;
+  }
+
+  function clearPixel(): void {
+    pixel.value = null;
+  }
+
+  return { session, camera, panel, image, pixel, gradients, gradientSettings, busy, error, shown, highlighted, open, refresh, setPanel, setCamera, pick, computeGradients, clearPixel };
+});
