@@ -31,7 +31,9 @@ const views: FitView[] = viewCameras(REFERENCE_VIEWS, SIZE).map((camera) => {
   return { camera, photo: r.rgb, mask: r.mask };
 });
 
-const rows: string[] = [];
+console.log(`## Reference fit, ${SIZE}x${SIZE}, ${CAP} Gaussians, ${views.length} views (CPU: ${STEPS} timed steps after ${WARMUP}; GPU: ${GPU_STEPS} after 1)\n`);
+console.log('| backend | steps/s | ms/step | projected 2000 steps |');
+console.log('|---|---|---|---|');
 
 /** ms per step after the warm-up steps (the visual hull and first allocations excluded). */
 async function stepMs(backend: FitBackend, steps: number, warmup: number): Promise<number> {
@@ -46,7 +48,7 @@ async function stepMs(backend: FitBackend, steps: number, warmup: number): Promi
 
 function addRow(name: string, ms: number): void {
   const total = (ms * DEFAULT_FIT_STEPS) / 1000;
-  rows.push(`| ${name} | ${(1000 / ms).toFixed(2)} | ${ms.toFixed(1)} | ${total.toFixed(0)} s (${(total / 60).toFixed(1)} min) |`);
+  console.log(`| ${name} | ${(1000 / ms).toFixed(2)} | ${ms.toFixed(1)} | ${total.toFixed(0)} s (${(total / 60).toFixed(1)} min) |`);
 }
 
 const t0 = performance.now();
@@ -59,7 +61,7 @@ if (!cpuOnly) {
   if (chosen.backend.name === 'gpu') {
     addRow(`gpu (${chosen.description.replace(/^fit on the GPU rasterizer: /, '').replace(/[;(].*$/, '').trim()})`, await stepMs(chosen.backend, GPU_STEPS, 1));
   } else {
-    rows.push(`| gpu | - | - | no WebGPU adapter |`);
+    console.log(`| gpu | - | - | no WebGPU adapter |`);
   }
   chosen.release();
 }
@@ -84,9 +86,5 @@ for (let r = 0; r < REPS; r++) {
 }
 const per = (ms: number): string => (ms / (REPS * views.length)).toFixed(1);
 
-console.log(`## Reference fit, ${SIZE}x${SIZE}, ${CAP} Gaussians, ${views.length} views (CPU: ${STEPS} timed steps after ${WARMUP}; GPU: ${GPU_STEPS} after 1)\n`);
-console.log('| backend | steps/s | ms/step | projected 2000 steps |');
-console.log('|---|---|---|---|');
-for (const r of rows) console.log(r);
 console.log(`\nCPU step stages (ms): forward ${per(stage.forward)}, loss (L1 + SSIM + silhouette with gradients) ${per(stage.loss)}, backward ${per(stage.backward)}; visual hull init ${hullMs.toFixed(0)} ms.`);
 process.exit(0);
