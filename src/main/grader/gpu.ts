@@ -11,7 +11,7 @@ import { GpuRasterizer } from '../../shared/raster/gpu';
 import type { Camera, RenderOutput, Splats } from '../../shared/raster/types';
 import type { RefView } from '../tasks/load';
 import { PSNR_CAP, type GradeBackend, type ViewScores } from './types';
-import { loadShaders } from './shaders';
+import { loadShaders } from '../gpu/shaders';
 
 export class GpuBackend implements GradeBackend {
   readonly kind = 'gpu' as const;

@@ -4,15 +4,12 @@
 // forward + backward about 100x slower than the CPU reference (bench/fit.bench.ts). 'gpu': any
 // WebGPU adapter, SwiftShader included, falling back to the CPU when none exists. 'cpu': forced.
 // Output: a FitBackend plus a description and a release function.
-// Invariant: the WGSL comes from shaders/ at the repository root, read once per process.
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { ShaderLibrary } from '../../../shared/gpu/compose';
+// Invariant: the WGSL comes from shaders/ at the repository root (loadShaders), read once.
 import { cpuFitBackend, type FitBackend } from '../../../shared/authoring/fit/backend';
 import { gpuFitBackend } from '../../../shared/authoring/fit/backend-gpu';
 import { GpuRasterizer } from '../../../shared/raster/gpu';
 import { acquireGpu } from '../../gpu/device';
-import { repoRoot } from '../../io/data-dir';
+import { loadShaders } from '../../gpu/shaders';
 
 export type FitDevice = 'auto' | 'gpu' | 'cpu';
 
@@ -20,18 +17,6 @@ export interface ChosenBackend {
   backend: FitBackend;
   description: string; // one line for the user
   release: () => void;
-}
-
-let library: ShaderLibrary | undefined;
-
-/** Every shaders/*.wgsl file by name (the ShaderLibrary the GPU host code composes from). */
-export function shaderLibrary(dir = join(repoRoot(), 'shaders')): ShaderLibrary {
-  if (!library) {
-    const out: ShaderLibrary = {};
-    for (const file of readdirSync(dir).sort()) if (file.endsWith('.wgsl')) out[file] = readFileSync(join(dir, file), 'utf8');
-    library = out;
-  }
-  return library;
 }
 
 export async function chooseFitBackend(device: FitDevice): Promise<ChosenBackend> {
@@ -43,7 +28,7 @@ export async function chooseFitBackend(device: FitDevice): Promise<ChosenBackend
     const why = 'the only WebGPU adapter is SwiftShader (software), which is far slower than the CPU reference for fitting; pass --device gpu to use it anyway.';
     return { backend: cpuFitBackend(), description: `fit on the CPU reference rasterizer: ${why}`, release: () => {} };
   }
-  const rasterizer = GpuRasterizer.create(gpu.device, shaderLibrary());
+  const rasterizer = GpuRasterizer.create(gpu.device, loadShaders());
   return {
     backend: gpuFitBackend(rasterizer),
     description: `fit on the GPU rasterizer: ${gpu.status.summary}`,

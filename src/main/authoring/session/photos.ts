@@ -13,7 +13,7 @@ import type { Camera } from '../../../shared/raster/types';
 import type { CamerasFile } from '../../../shared/task/schema';
 import { decodePng, encodePng, toRgb } from '../../io/png';
 import type { RefView } from '../../tasks/load';
-import { shaderLibrary } from '../fit/backend';
+import { loadShaders } from '../../gpu/shaders';
 
 export type ViewSet = 'reference' | 'heldout';
 
@@ -33,7 +33,7 @@ export class PhotoCaster {
     const opts = samples === undefined ? {} : { samples };
     if (this.device && !this.gpuFailed && obj.parts.length > 0) {
       try {
-        return await raycastViewsGpu(this.device, shaderLibrary(), obj, cameras, opts);
+        return await raycastViewsGpu(this.device, loadShaders(), obj, cameras, opts);
       } catch {
         // The CPU reference computes the same image (parity-tested), only slower.
         this.gpuFailed = true;

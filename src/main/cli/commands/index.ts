@@ -15,6 +15,13 @@ export const COMMANDS: Record<string, CommandEntry> = {
   metrics: { summary: 'PSNR, SSIM, LPIPS and silhouette IoU of two PNG images', load: async () => (await import('./metrics')).command },
   play: { summary: 'play an episode from a JSONL file of {tool, args} calls, logging the trajectory', load: async () => (await import('./play')).command },
   tools: { summary: 'list the ten episode tools, or print their JSON Schemas (--json)', load: async () => (await import('./tools')).command },
+  grade: { summary: 'grade any scene on a task\'s held-out views: per-view metrics and SplatScore', load: async () => (await import('./grade')).command },
+  replay: { summary: 'print a trajectory with the hidden score after each call', load: async () => (await import('./replay')).command },
+  author: { summary: 'build procedural tasks: photos, fit, scramble, anchors (author build OBJECT|--all)', load: async () => (await import('./author')).command },
+  fit: { summary: "fit the gradient-descent reference of a task's object (fit.json + fit_loss.png)", load: async () => (await import('./fit')).command },
+  scramble: { summary: 'redraw the reassembly scramble of a task (k-means parts, random moves and turns)', load: async () => (await import('./scramble')).command },
+  import: { summary: 'import a NeRF-Synthetic capture as tasks, or a 3DGS .ply as a scene file', load: async () => (await import('./import')).command },
+  export: { summary: 'export a fit, a scene or a trajectory step as a 3DGS .ply', load: async () => (await import('./export')).command },
   check: { summary: 'run the environment conformance check over one task or every task', load: async () => (await import('./check')).command },
   'build-ui': { summary: 'build the Electron main, preload and renderer bundles into out/', load: async () => (await import('./build-ui')).command },
 };
