@@ -22,6 +22,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   scramble: { summary: 'redraw the reassembly scramble of a task (k-means parts, random moves and turns)', load: async () => (await import('./scramble')).command },
   import: { summary: 'import a NeRF-Synthetic capture as tasks, or a 3DGS .ply as a scene file', load: async () => (await import('./import')).command },
   export: { summary: 'export a fit, a scene or a trajectory step as a 3DGS .ply', load: async () => (await import('./export')).command },
+  lpips: { summary: 'download and convert the LPIPS (AlexNet v0.1) weights: lpips fetch DIR', load: async () => (await import('./lpips')).command },
   check: { summary: 'run the environment conformance check over one task or every task', load: async () => (await import('./check')).command },
   'build-ui': { summary: 'build the Electron main, preload and renderer bundles into out/', load: async () => (await import('./build-ui')).command },
 };
