@@ -24,7 +24,7 @@ export const PHOTO_SIZE = 256;
 
 export interface BuildOptions {
   steps?: number; // fit steps, default 2000
-  seed?: number; // default 0 (the fit uses seed, the scramble seed + 1)
+  seed?: number; // default 0 (the fit uses seed, the scramble scrambleSeed(object, seed))
   k?: number; // reassembly parts, default 6
   tasksDir?: string; // default: resolveTasksDir()
   device?: GPUDevice | null; // given: GPU fit and GPU anchors (faster, not bit-reproducible); else CPU references

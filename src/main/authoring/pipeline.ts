@@ -7,7 +7,7 @@
 // re-read from the staged PNGs and fit.json, i.e. exactly what loadTask and readFit give later.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { scramble } from '../../shared/authoring/scramble/scramble';
+import { scramble, scrambleSeed } from '../../shared/authoring/scramble/scramble';
 import type { PartsTruth } from '../../shared/authoring/scramble/truth';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
 import { packSplats } from '../../shared/scene/gaussian';
@@ -83,7 +83,7 @@ export async function finishObject(staged: Staged, object: string, opts: Pipelin
   const finalLoss = tailLoss(fitted.losses);
   opts.log(`${object}: fit ${fit.length} Gaussians in ${opts.steps} steps${finalLoss === null ? '' : `, final loss ${finalLoss.toFixed(4)}`}`);
 
-  const { records: scrambled, truth } = scramble(fit, { k: opts.k, seed: opts.seed + 1 });
+  const { records: scrambled, truth } = scramble(fit, { k: opts.k, seed: scrambleSeed(object, opts.seed) });
   writeReassembly(staged.objectDir, scrambled, truth);
   opts.log(`${object}: scrambled into ${truth.k} parts (${truth.parts.map((p) => `${p.label} ${p.count}`).join(', ')})`);
 
@@ -97,7 +97,6 @@ export async function finishObject(staged: Staged, object: string, opts: Pipelin
     object,
     steps: opts.steps,
     seed: opts.seed,
-    scramble_seed: opts.seed + 1,
     k: opts.k,
     gaussians: fit.length,
     final_loss: finalLoss === null ? null : Number(finalLoss.toPrecision(6)),

@@ -5,14 +5,14 @@
 // so a failure leaves the previous scramble in place.
 import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { scramble } from '../../shared/authoring/scramble/scramble';
+import { scramble, scrambleSeed } from '../../shared/authoring/scramble/scramble';
 import type { PartsTruth } from '../../shared/authoring/scramble/truth';
 import { readFit, readSpec } from '../tasks/load';
 import { objectDir, resolveTasksDir } from '../tasks/paths';
 import { INIT_NPZ, taskSpecs, writeJson, writeReassembly } from './task-files';
 
 export interface RescrambleOptions {
-  seed?: number;
+  seed?: number; // build seed (default 0): the scramble uses scrambleSeed(object, seed), as author build
   k?: number;
   tasksDir?: string;
 }
@@ -22,7 +22,7 @@ export function rescrambleTask(taskId: string, opts: RescrambleOptions = {}): { 
   const spec = readSpec(tasksDir, taskId);
   const dir = objectDir(tasksDir, spec.object);
   const fit = readFit(dir, `task ${taskId}`);
-  const { records, truth } = scramble(fit, { seed: opts.seed ?? 1, k: opts.k ?? 6 });
+  const { records, truth } = scramble(fit, { seed: scrambleSeed(spec.object, opts.seed ?? 0), k: opts.k ?? 6 });
   const tmp = mkdtempSync(join(dir, '.scramble-'));
   try {
     writeReassembly(tmp, records, truth);

@@ -70,8 +70,13 @@ describe('buildObject', () => {
     expect(graded.psnr).toBe(res.anchors.fit.psnr);
     expect(graded.score).toBeCloseTo(100, 9);
 
-    // Re-scrambling with another seed replaces the npz and truth only.
+    // Re-scrambling with the build seed reproduces the build's scramble byte for byte; another
+    // seed replaces the npz and truth only.
     const before = readFileSync(join(a, 'objects', 'mushroom', 'init_reassembly.npz'));
+    const truthBefore = readFileSync(join(a, 'objects', 'mushroom', 'parts_truth.json'));
+    rescrambleTask('mushroom__reassembly', { tasksDir: a, seed: 2 });
+    expect(readFileSync(join(a, 'objects', 'mushroom', 'init_reassembly.npz')).equals(before)).toBe(true);
+    expect(readFileSync(join(a, 'objects', 'mushroom', 'parts_truth.json')).equals(truthBefore)).toBe(true);
     const again = rescrambleTask('mushroom__sculpt', { tasksDir: a, seed: 9, k: 4 });
     expect(again.truth.k).toBe(4);
     expect(again.specWritten).toBe(false);

@@ -15,7 +15,7 @@ const USAGE = `splatlab author build OBJECT|--all [--steps N] [--seed S] [--k K]
 Builds tasks/<object>__sculpt.json, __reassembly.json and __oneshot.json with the object's folder
 tasks/objects/<object>/ (photos, masks, cameras, fit, scramble, anchors). Objects: ${PROCEDURAL_OBJECT_NAMES.join(', ')}.
   --steps N     fit steps (default ${DEFAULT_BUILD_STEPS})
-  --seed S      fit seed; the scramble uses S + 1 (default ${DEFAULT_BUILD_SEED})
+  --seed S      fit seed; the scramble seed is derived from S and the object name (default ${DEFAULT_BUILD_SEED})
   --k K         reassembly parts (default ${DEFAULT_PARTS})
   --device gpu  fit and compute anchors on the GPU (default cpu: deterministic CPU references)
 Everything is written to a staging folder first and moved into place at the end.`;

@@ -36,6 +36,16 @@ export interface ScrambleResult {
   truth: PartsTruth;
 }
 
+/**
+ * Scramble seed of an object for a build seed: FNV-1a of the name mixed with the seed, so objects
+ * built with the same seed still get different turns, places and label orders.
+ */
+export function scrambleSeed(object: string, seed: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < object.length; i++) h = Math.imul(h ^ object.charCodeAt(i), 0x01000193) >>> 0;
+  return (h ^ Math.imul(seed + 1, 0x9e3779b1)) >>> 0;
+}
+
 /** part_a, part_b, ..., part_z, part_aa, part_ab, ... */
 export function partLabels(k: number): string[] {
   const name = (i: number): string => (i < 26 ? String.fromCharCode(97 + i) : name(Math.floor(i / 26) - 1) + String.fromCharCode(97 + (i % 26)));

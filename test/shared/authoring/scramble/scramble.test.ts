@@ -4,7 +4,7 @@ import { Random } from '../../../../src/shared/math/random';
 import type { Vec3 } from '../../../../src/shared/math/vec3';
 import type { GaussianRecord } from '../../../../src/shared/scene/gaussian';
 import { kmeans } from '../../../../src/shared/authoring/scramble/kmeans';
-import { partLabels, rotateAboutZ, scramble } from '../../../../src/shared/authoring/scramble/scramble';
+import { partLabels, rotateAboutZ, scramble, scrambleSeed } from '../../../../src/shared/authoring/scramble/scramble';
 import { partHeadingError, PartsTruthSchema, type PartsTruth } from '../../../../src/shared/authoring/scramble/truth';
 
 /** n Gaussians scattered over six blobs inside the bounds cube, random orientations. */
@@ -140,6 +140,15 @@ describe('scramble', () => {
       return truth.parts.find((p) => p.true_positions.some((q) => q[2] === fit[top].pos[2]))?.label;
     }));
     expect(labels.size).toBeGreaterThan(1);
+  });
+
+  it('derives different scramble seeds per object and build seed', () => {
+    const names = ['snowman', 'mushroom', 'table', 'rocket', 'tree', 'robot'];
+    const seeds = names.flatMap((n) => [0, 1].map((s) => scrambleSeed(n, s)));
+    expect(new Set(seeds).size).toBe(seeds.length);
+    expect(scrambleSeed('robot', 0)).toBe(scrambleSeed('robot', 0));
+    const turns = names.map((n) => scramble(fit, { seed: scrambleSeed(n, 0) }).truth.parts[0].rotation_deg);
+    expect(new Set(turns).size).toBe(names.length);
   });
 
   it('rejects k above the Gaussian count and an empty scene', () => {
