@@ -116,8 +116,10 @@ export interface HullOptions {
 
 /**
  * Bounding box of the visual hull inside `region`: a voxel survives unless some camera sees it
- * (in front, inside the image) on a background pixel. Returns null when nothing survives.
- * `touches` says whether the hull reaches the region's faces (the object may be cut off).
+ * on a background pixel. A voxel outside a camera's image is carved only when that frame holds
+ * the whole object (no object pixel on the image border); else that camera says nothing about
+ * it. Returns null when nothing survives. `touches` says whether the hull reaches the region's
+ * faces (the object may extend beyond it).
  */
 export function visualHullBox(cameras: readonly Camera[], masks: readonly Float32Array[], region: Box, opts: HullOptions = {}): { box: Box; touches: boolean } | null {
   const n = opts.resolution ?? 48;
@@ -127,6 +129,7 @@ export function visualHullBox(cameras: readonly Camera[], masks: readonly Float3
   const hi: Vec3 = [-Infinity, -Infinity, -Infinity];
   const idxLo = [n, n, n];
   const idxHi = [-1, -1, -1];
+  const whole = cameras.map((cam, c) => !touchesBorder(masks[c], cam.width, cam.height, thr));
   const p: Vec3 = [0, 0, 0];
   for (let k = 0; k < n; k++) {
     p[2] = region.min[2] + (k + 0.5) * step[2];
@@ -134,7 +137,7 @@ export function visualHullBox(cameras: readonly Camera[], masks: readonly Float3
       p[1] = region.min[1] + (j + 0.5) * step[1];
       for (let i = 0; i < n; i++) {
         p[0] = region.min[0] + (i + 0.5) * step[0];
-        if (!insideHull(p, cameras, masks, thr)) continue;
+        if (!insideHull(p, cameras, masks, whole, thr)) continue;
         const ijk = [i, j, k];
         for (let a = 0; a < 3; a++) {
           lo[a] = Math.min(lo[a], p[a] - 0.5 * step[a]);
@@ -150,7 +153,14 @@ export function visualHullBox(cameras: readonly Camera[], masks: readonly Float3
   return { box: { min: lo, max: hi }, touches };
 }
 
-function insideHull(p: Vec3, cameras: readonly Camera[], masks: readonly Float32Array[], thr: number): boolean {
+/** True when some pixel on the image border reaches the mask threshold (the object is cut off). */
+function touchesBorder(mask: Float32Array, w: number, h: number, thr: number): boolean {
+  for (let x = 0; x < w; x++) if (mask[x] >= thr || mask[(h - 1) * w + x] >= thr) return true;
+  for (let y = 0; y < h; y++) if (mask[y * w] >= thr || mask[y * w + w - 1] >= thr) return true;
+  return false;
+}
+
+function insideHull(p: Vec3, cameras: readonly Camera[], masks: readonly Float32Array[], whole: readonly boolean[], thr: number): boolean {
   for (let c = 0; c < cameras.length; c++) {
     const cam = cameras[c];
     const m = cam.world_to_camera;
@@ -158,7 +168,10 @@ function insideHull(p: Vec3, cameras: readonly Camera[], masks: readonly Float32
     if (z <= 1e-6) continue;
     const u = Math.floor((cam.fx * (m[0] * p[0] + m[1] * p[1] + m[2] * p[2] + m[3])) / z + cam.cx);
     const v = Math.floor((cam.fy * (m[4] * p[0] + m[5] * p[1] + m[6] * p[2] + m[7])) / z + cam.cy);
-    if (u < 0 || v < 0 || u >= cam.width || v >= cam.height) continue;
+    if (u < 0 || v < 0 || u >= cam.width || v >= cam.height) {
+      if (whole[c]) return false;
+      continue;
+    }
     if (masks[c][v * cam.width + u] < thr) return false;
   }
   return true;

@@ -87,6 +87,16 @@ describe('visual hull and placement', () => {
       expect(hull?.box.max[a]).toBeGreaterThan(r - 0.06);
       expect(hull?.box.max[a]).toBeLessThan(r + 0.15);
     }
+    // One camera whose frame holds the whole sphere also carves what lies outside its frame
+    // (a wide region around a narrow view): only the silhouette cone survives.
+    const narrow = orbitCamera({ azimuth: 0, elevation: 0, fov: 20, width: 64, height: 64 });
+    const disc = new Float32Array(64 * 64);
+    for (let y = 0; y < 64; y++) for (let x = 0; x < 64; x++) disc[y * 64 + x] = Math.hypot(x + 0.5 - 32, y + 0.5 - 32) < 12 ? 1 : 0;
+    const cone = visualHullBox([narrow], [disc], { min: [-3, -3, -3], max: [3, 3, 3] }, { resolution: 30 });
+    expect(cone?.box.max[1]).toBeLessThan(1.5);
+    expect(cone?.box.min[2]).toBeGreaterThan(-1.5);
+    const cut = disc.map((v, i) => (i < 64 ? 1 : v)); // an object pixel on the top border: frame not whole
+    expect(visualHullBox([narrow], [cut], { min: [-3, -3, -3], max: [3, 3, 3] }, { resolution: 30 })?.box.max[1]).toBeGreaterThan(2.5);
     const norm = normalisationForBox({ min: [1, 2, 3], max: [2, 6, 4] });
     expect(norm.centre).toEqual([1.5, 4, 3.5]);
     expect(norm.scale).toBeCloseTo(0.45, 12);
