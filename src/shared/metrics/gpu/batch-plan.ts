@@ -51,13 +51,14 @@ export function createBatchPlan(kernels: MetricKernels, net: LpipsNetGpu | null,
   const radius = (kernel.length - 1) / 2;
   if (width < kernel.length || height < kernel.length) throw new Error(`SSIM needs images of at least ${kernel.length}x${kernel.length}, got ${width}x${height}`);
   const kernelBuf = arena.upload(kernel, 'ssim kernel');
-  const moments = arena.storage(batch * 3 * 5 * n * 4, 'ssim moments');
+  const moments4 = arena.storage(batch * 3 * n * 16, 'ssim moments x, y, x^2, y^2');
+  const momentsXy = arena.storage(batch * 3 * n * 4, 'ssim moments xy');
   const interior = (width - 2 * radius) * (height - 2 * radius);
-  const ssimMap = arena.storage(batch * 3 * interior * 4, 'ssim map');
+  const ssimMap = arena.storage(batch * interior * 4, 'ssim map, summed over channels');
   const ssimParams = [width, height, batch, radius];
-  passes.push(k.pass(arena, 'ssim_blur_h.wgsl', ssimParams, [renders, photos, kernelBuf, moments], [groups(n), batch * 3, 1]));
-  passes.push(k.pass(arena, 'ssim_map.wgsl', ssimParams, [moments, kernelBuf, ssimMap], [groups(interior), batch * 3, 1]));
-  passes.push(k.pass(arena, 'metrics_reduce.wgsl', [3 * interior, batch, batch * 3, 0], [ssimMap, sums], [batch, 1, 1]));
+  passes.push(k.pass(arena, 'ssim_blur_h.wgsl', ssimParams, [renders, photos, kernelBuf, moments4, momentsXy], [groups(n), batch, 1]));
+  passes.push(k.pass(arena, 'ssim_map.wgsl', ssimParams, [moments4, momentsXy, kernelBuf, ssimMap], [groups(interior), batch, 1]));
+  passes.push(k.pass(arena, 'metrics_reduce.wgsl', [interior, batch, batch * 3, 0], [ssimMap, sums], [batch, 1, 1]));
 
   let photoTaps: TapBuffer[] | null = null;
   let tapPixels: number[] = [];
