@@ -31,6 +31,8 @@ export interface PhotoInput {
   image: RgbImage;
   /** Photo silhouette; defaults to maskFromImage(image) (non-white pixels). */
   mask?: Uint8Array;
+  /** Cached LPIPS taps (from lpipsFeatures or photoFeatures): uploaded instead of recomputed. */
+  features?: LpipsFeatures;
 }
 
 export interface MetricsView {
@@ -88,6 +90,18 @@ export class GpuMetrics {
         return photo;
       });
       if (!this.net) return photos;
+      if (inputs.every((p) => p.features)) {
+        const sizes = lpipsTapSizes(height, width);
+        photos.forEach((p, b) => {
+          p.taps = (inputs[b].features ?? []).map((f, i) => {
+            if (f.channels !== ALEXNET_LAYERS[i].outChannels || f.height !== sizes[i].height || f.width !== sizes[i].width) {
+              throw new Error(`preparePhotos: cached LPIPS tap ${i} does not fit a ${width}x${height} photo`);
+            }
+            return p.arena.upload(f.data, `photo tap ${i}`);
+          });
+        });
+        return photos;
+      }
       const plan = this.featurePlan(inputs.length, width, height);
       const encoder = this.device.createCommandEncoder({ label: 'photo taps' });
       photos.forEach((p, b) => encoder.copyBufferToBuffer(p.rgb, 0, plan.input, b * width * height * 12, width * height * 12));

@@ -96,6 +96,17 @@ describe.skipIf(!gpuDevice)('GpuMetrics parity with the CPU references', () => {
     }
   });
 
+  it('uses cached CPU features for photos and matches the computed ones', async () => {
+    const [w, h] = [48, 40];
+    const photo = blobImage(w, h, rand, 20, 0.4);
+    const render = blobImage(w, h, rand, 26, 0.4);
+    const [cached] = await metrics.preparePhotos([{ image: photo, features: lpipsFeatures(photo, weights) }]);
+    const [m] = await metrics.compute([{ render, photo: cached }]);
+    expect(Math.abs((m.lpips ?? NaN) - lpips(render, photo, weights))).toBeLessThan(1e-3);
+    await expect(metrics.preparePhotos([{ image: randomImage(64, 64, rand), features: lpipsFeatures(photo, weights) }])).rejects.toThrow(/does not fit/);
+    metrics.releasePhoto(cached);
+  });
+
   const dir = resolveLpipsDir();
   it.skipIf(!dir || !existsSync(join(dir ?? '', 'test-vectors.json')))('reproduces the official LPIPS test vectors', async () => {
     const real = GpuMetrics.create(device, library, loadLpipsWeights({ dir: dir ?? undefined }));
