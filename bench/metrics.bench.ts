@@ -2,10 +2,9 @@
 // batch with all four metrics (photo-side LPIPS features cached, as the grader does), on the CPU
 // references and on the GPU (Dawn; SwiftShader when no hardware adapter). Prints a markdown table.
 // Run: node --import tsx bench/metrics.bench.ts [--reps N]
-import { create, globals } from 'webgpu';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { acquireGpu } from '../src/main/gpu/device';
 import type { RgbImage } from '../src/shared/image/image';
 import type { ShaderLibrary } from '../src/shared/gpu/compose';
 import { loadLpipsWeights, resolveLpipsDir } from '../src/main/lpips/weights';
@@ -36,22 +35,6 @@ function image(seed: number): RgbImage {
 function shaderLibrary(): ShaderLibrary {
   const dir = join(import.meta.dirname, '..', 'shaders');
   return Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith('.wgsl')).map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
-}
-
-// The GPU instance is held for the whole run: Dawn tears the device down if it is collected.
-let instance: GPU | undefined;
-async function device(): Promise<{ device: GPUDevice; name: string } | null> {
-  const icd = '/usr/lib/chromium/vk_swiftshader_icd.json';
-  if (!process.env.VK_ICD_FILENAMES && existsSync(icd)) process.env.VK_ICD_FILENAMES = icd;
-  process.env.XDG_RUNTIME_DIR ??= '/tmp';
-  Object.assign(globalThis, globals);
-  instance = create([]);
-  const adapter = await instance.requestAdapter({ powerPreference: 'high-performance' });
-  if (!adapter) return null;
-  const d = await adapter.requestDevice({
-    requiredLimits: { maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize, maxBufferSize: adapter.limits.maxBufferSize },
-  });
-  return { device: d, name: `${adapter.info.vendor} ${adapter.info.architecture} ${adapter.info.description}`.trim() };
 }
 
 async function time(fn: () => unknown): Promise<number> {
@@ -86,7 +69,8 @@ if (weights) {
   }))), 'photo features cached');
 }
 
-const gpu = await device();
+const { device: gpuDevice, status } = await acquireGpu();
+const gpu = gpuDevice ? { device: gpuDevice, name: status.summary } : null;
 if (gpu) {
   const metrics = GpuMetrics.create(gpu.device, shaderLibrary(), weights);
   const prepared = await metrics.preparePhotos(photos.map((image) => ({ image })));
