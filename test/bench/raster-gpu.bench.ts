@@ -2,21 +2,18 @@
 // adapter): forward per view, forward + backward per view, and forwardBatch of the 8 reference
 // views in one submission (the grader's render). The CPU reference forward is timed alongside.
 // Scene: 300 seeded random Gaussians inside the bounds cube (scales 0.02-0.2), 256x256.
-// Run: node --import tsx bench/raster-gpu.bench.ts [--reps N]. Prints a markdown table (ms).
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+// Run: node --import tsx test/bench/raster-gpu.bench.ts [--reps N]. Prints a markdown table (ms).
 import { performance } from 'node:perf_hooks';
-import { create, globals } from 'webgpu';
-import type { ShaderLibrary } from '../src/shared/gpu/compose';
-import { REFERENCE_VIEWS, viewCameras } from '../src/shared/camera/views';
-import { GpuRasterizer } from '../src/shared/raster/gpu';
-import { rasterizeForward } from '../src/shared/raster/cpu';
-import { mulberry32 } from '../src/shared/math/random';
-import { emptySplats, type Splats } from '../src/shared/scene/splats';
+import { acquireGpu } from '../../src/main/gpu/device';
+import { loadShaders } from '../../src/main/gpu/shaders';
+import { REFERENCE_VIEWS, viewCameras } from '../../src/shared/camera/views';
+import { GpuRasterizer } from '../../src/shared/raster/gpu';
+import { rasterizeForward } from '../../src/shared/raster/cpu';
+import { mulberry32 } from '../../src/shared/math/random';
+import { emptySplats, type Splats } from '../../src/shared/scene/splats';
 
 const repsArg = process.argv.indexOf('--reps');
 const REPS = repsArg > 0 ? Number(process.argv[repsArg + 1]) : 5;
-const SWIFTSHADER_ICD = '/usr/lib/chromium/vk_swiftshader_icd.json';
 
 function scene(n: number): Splats {
   const rng = mulberry32(300);
@@ -31,11 +28,6 @@ function scene(n: number): Splats {
     s.opacities[i] = rng.uniform(0.3, 1);
   }
   return s;
-}
-
-function shaderLibrary(): ShaderLibrary {
-  const dir = join(import.meta.dirname, '..', 'shaders');
-  return Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith('.wgsl')).map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
 }
 
 async function timeMs(fn: () => Promise<unknown>, reps: number): Promise<number[]> {
@@ -56,18 +48,14 @@ function row(name: string, ms: number[]): string {
 }
 
 async function main(): Promise<void> {
-  process.env.XDG_RUNTIME_DIR ??= '/tmp';
-  if (!process.env.VK_ICD_FILENAMES && existsSync(SWIFTSHADER_ICD)) process.env.VK_ICD_FILENAMES = SWIFTSHADER_ICD;
-  Object.assign(globalThis, globals);
-  // The GPU object must stay referenced while its devices live (Dawn frees the instance otherwise).
-  const gpu = create([]);
-  const adapter = await gpu.requestAdapter();
-  if (!adapter) {
-    console.log('No WebGPU adapter: nothing to benchmark.');
+  const gpu = await acquireGpu();
+  if (!gpu.device) {
+    console.log(`No WebGPU adapter: nothing to benchmark (${gpu.status.summary}).`);
     return;
   }
-  const device = await adapter.requestDevice();
-  const raster = GpuRasterizer.create(device, shaderLibrary());
+  const device = gpu.device;
+  console.log(gpu.status.summary);
+  const raster = GpuRasterizer.create(device, loadShaders());
   const splats = scene(300);
   const cameras = viewCameras(REFERENCE_VIEWS, 256);
   const cam = cameras[0];
@@ -79,14 +67,12 @@ async function main(): Promise<void> {
     row('GPU forward + backward, 1 view', await timeMs(() => raster.backward(splats, cam, { v_rgb: vRgb }), REPS)),
     row('GPU forwardBatch, 8 views (one submit)', await timeMs(() => raster.forwardBatch(splats, cameras), REPS)),
   ];
-  console.log(`Adapter: ${adapter.info.vendor} ${adapter.info.architecture} ${adapter.info.description}`.trim());
   console.log(`300 Gaussians, 256x256, ${REPS} reps after one warm-up\n`);
   console.log('| case | median ms | min ms | max ms |');
   console.log('|---|---|---|---|');
   for (const r of rows) console.log(r);
   raster.destroy();
   device.destroy();
-  void gpu;
 }
 
 await main();

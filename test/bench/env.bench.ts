@@ -1,17 +1,17 @@
 // Episode latency: non-render calls (pure episode, and SplatEnv with an fsynced log), render_views
 // of 4 and 8 views and the hidden grade after an edit, on a 300-Gaussian scene at 256x256.
-// Run: node --import tsx bench/env.bench.ts [--cpu]. Prints a markdown table.
+// Run: node --import tsx test/bench/env.bench.ts [--cpu]. Prints a markdown table.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Episode } from '../src/shared/env/episode';
-import { Random } from '../src/shared/math/random';
-import { SplatEnv, episodeConfig } from '../src/main/env/env';
-import { packRecords } from '../src/shared/env/scene';
-import { Grader } from '../src/main/grader/grader';
-import { acquireGpu } from '../src/main/gpu/device';
-import { loadTask } from '../src/main/tasks/load';
-import { buildTestTask } from '../src/main/tasks/testTask';
+import { Episode } from '../../src/shared/env/episode';
+import { Random } from '../../src/shared/math/random';
+import { SplatEnv, episodeConfig } from '../../src/main/env/env';
+import { packRecords } from '../../src/shared/env/scene';
+import { Grader } from '../../src/main/grader/grader';
+import { acquireGpu } from '../../src/main/gpu/device';
+import { loadTask } from '../../src/main/tasks/load';
+import { buildTestTask } from '../../src/main/tasks/testTask';
 
 const rng = new Random(5);
 const rows: string[] = [];

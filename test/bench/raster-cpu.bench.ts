@@ -1,12 +1,12 @@
 // Benchmark of the CPU reference rasterizer: forward, and forward + backward, per view.
 // Scene: 300 seeded random Gaussians inside the bounds cube (scales 0.02-0.2, the size range of
 // hand-built SplatBench scenes), rendered at 256x256 from the reference views V0..V7.
-// Run: node --import tsx bench/raster-cpu.bench.ts. Prints a markdown table of milliseconds.
+// Run: node --import tsx test/bench/raster-cpu.bench.ts. Prints a markdown table of milliseconds.
 import { performance } from 'node:perf_hooks';
-import { viewCameras, REFERENCE_VIEWS } from '../src/shared/camera/views';
-import { rasterizeBackward, rasterizeForward, rasterizeForwardState } from '../src/shared/raster/cpu';
-import { mulberry32 } from '../src/shared/math/random';
-import { emptySplats, type Splats } from '../src/shared/scene/splats';
+import { viewCameras, REFERENCE_VIEWS } from '../../src/shared/camera/views';
+import { rasterizeBackward, rasterizeForward, rasterizeForwardState } from '../../src/shared/raster/cpu';
+import { mulberry32 } from '../../src/shared/math/random';
+import { emptySplats, type Splats } from '../../src/shared/scene/splats';
 
 function scene(n: number, precision: 'f32' | 'f64'): Splats {
   const rng = mulberry32(300);

@@ -2,18 +2,18 @@
 // full 2000-step fit, per backend (CPU reference; the WGSL rasterizer when a WebGPU adapter
 // exists), plus the CPU step's stages. Problem: the snowman's 8 reference views ray-cast at
 // 256x256, 300 Gaussians from the visual hull, seed 0.
-// Run: node --import tsx bench/fit.bench.ts [--cpu] [--steps N]. Prints a markdown table.
+// Run: node --import tsx test/bench/fit.bench.ts [--cpu] [--steps N]. Prints a markdown table.
 import { performance } from 'node:perf_hooks';
-import { getObject } from '../src/shared/authoring/objects';
-import { raycastObject } from '../src/shared/authoring/raycast';
-import { REFERENCE_VIEWS, viewCameras } from '../src/shared/camera/views';
-import { cpuFitBackend, type FitBackend } from '../src/shared/authoring/fit/backend';
-import { DEFAULT_FIT_STEPS, fitGaussians, type FitView } from '../src/shared/authoring/fit/fit';
-import { visualHullInit } from '../src/shared/authoring/fit/hull';
-import { LossTarget } from '../src/shared/authoring/fit/loss';
-import { paramsFromRecords, toSplats } from '../src/shared/authoring/fit/params';
-import { rasterizeBackward, rasterizeForwardState } from '../src/shared/raster/cpu';
-import { chooseFitBackend } from '../src/main/authoring/fit/backend';
+import { getObject } from '../../src/shared/authoring/objects';
+import { raycastObject } from '../../src/shared/authoring/raycast';
+import { REFERENCE_VIEWS, viewCameras } from '../../src/shared/camera/views';
+import { cpuFitBackend, type FitBackend } from '../../src/shared/authoring/fit/backend';
+import { DEFAULT_FIT_STEPS, fitGaussians, type FitView } from '../../src/shared/authoring/fit/fit';
+import { visualHullInit } from '../../src/shared/authoring/fit/hull';
+import { LossTarget } from '../../src/shared/authoring/fit/loss';
+import { paramsFromRecords, toSplats } from '../../src/shared/authoring/fit/params';
+import { rasterizeBackward, rasterizeForwardState } from '../../src/shared/raster/cpu';
+import { chooseFitBackend } from '../../src/main/authoring/fit/backend';
 
 const argv = process.argv.slice(2);
 const cpuOnly = argv.includes('--cpu');

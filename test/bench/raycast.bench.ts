@@ -1,15 +1,14 @@
 // Benchmark of the procedural-object ray caster: one 256x256 view with 4x4 supersampling and the
 // 16 standard views (V0..V7 + H0..H7), on the CPU reference and on the WGSL twin when a WebGPU
 // adapter exists (Dawn: hardware first, else SwiftShader).
-// Run: node --import tsx bench/raycast.bench.ts [--object NAME] [--cpu] [--reps N]. Prints a markdown table.
-import { readdirSync, readFileSync } from 'node:fs';
+// Run: node --import tsx test/bench/raycast.bench.ts [--object NAME] [--cpu] [--reps N]. Prints a markdown table.
 import { performance } from 'node:perf_hooks';
-import { create, globals } from 'webgpu';
-import { raycastObjectGpu, raycastViewsGpu } from '../src/shared/authoring/gpu/raycast';
-import { getObject } from '../src/shared/authoring/objects';
-import { raycastObject, raycastViews } from '../src/shared/authoring/raycast';
-import { HELDOUT_VIEWS, REFERENCE_VIEWS, viewCameras } from '../src/shared/camera/views';
-import type { ShaderLibrary } from '../src/shared/gpu/compose';
+import { acquireGpu } from '../../src/main/gpu/device';
+import { loadShaders } from '../../src/main/gpu/shaders';
+import { raycastObjectGpu, raycastViewsGpu } from '../../src/shared/authoring/gpu/raycast';
+import { getObject } from '../../src/shared/authoring/objects';
+import { raycastObject, raycastViews } from '../../src/shared/authoring/raycast';
+import { HELDOUT_VIEWS, REFERENCE_VIEWS, viewCameras } from '../../src/shared/camera/views';
 
 const argv = process.argv.slice(2);
 const arg = (name: string, fallback: string): string => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
@@ -43,35 +42,12 @@ function row(device: string, what: string, ms: number, views: number): void {
 row('cpu (float64 reference)', '1 view', await best(() => raycastObject(obj, cameras[0], { samples: SAMPLES })), 1);
 row('cpu (float64 reference)', '16 views', await best(() => raycastViews(obj, cameras, { samples: SAMPLES })), 16);
 
-/** Dawn instances stay referenced for the whole run: Dawn tears a device down if they are collected. */
-const instances: GPU[] = [];
-
-async function adapter(): Promise<GPUAdapter | null> {
-  process.env.XDG_RUNTIME_DIR ??= '/tmp';
-  Object.assign(globalThis, globals);
-  for (const icd of [process.env.VK_ICD_FILENAMES, '/usr/lib/chromium/vk_swiftshader_icd.json']) {
-    if (icd) process.env.VK_ICD_FILENAMES = icd;
-    const gpu = create([]);
-    instances.push(gpu);
-    const found = await gpu.requestAdapter({ powerPreference: 'high-performance' });
-    if (found) return found;
-  }
-  return null;
-}
-
-function shaderLibrary(): ShaderLibrary {
-  const dir = new URL('../shaders/', import.meta.url);
-  const library: ShaderLibrary = {};
-  for (const f of readdirSync(dir)) if (f.endsWith('.wgsl')) library[f] = readFileSync(new URL(f, dir), 'utf8');
-  return library;
-}
-
 if (!cpuOnly) {
-  const found = await adapter();
-  if (found) {
-    const device = await found.requestDevice();
-    const library = shaderLibrary();
-    const name = `gpu (${[found.info.vendor, found.info.architecture].filter(Boolean).join(' ') || 'unknown'})`;
+  const gpu = await acquireGpu();
+  if (gpu.device) {
+    const device = gpu.device;
+    const library = loadShaders();
+    const name = `gpu (${[gpu.status.vendor, gpu.status.architecture].filter(Boolean).join(' ') || 'unknown'})`;
     row(name, '1 view', await best(() => raycastObjectGpu(device, library, obj, cameras[0], { samples: SAMPLES })), 1);
     row(name, '16 views (one submit)', await best(() => raycastViewsGpu(device, library, obj, cameras, { samples: SAMPLES })), 16);
     device.destroy();
