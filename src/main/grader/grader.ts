@@ -3,13 +3,15 @@
 // the task's empty and fit anchors. Also serves the player-visible reference comparisons of
 // render_views. Input: Splats + LoadedTask (or views). Output: GradeResult / ViewMetrics.
 // Invariant: deterministic (fixed view order, no randomness); the GPU path (WGSL rasterizer +
-// GPU metrics) is used when a device is given, else the CPU references.
+// GPU metrics) is used when a device is given and the CPU path is not preferred, else the CPU
+// path (reference rasterizer, fast SSIM, wasm SIMD LPIPS on worker threads).
 import { splatScore, type MeanMetrics } from '../../shared/task/score';
 import type { Anchors } from '../../shared/task/schema';
 import { emptySplats } from '../../shared/scene/splats';
 import type { Camera, RenderOutput, Splats } from '../../shared/raster/types';
 import type { LpipsWeights } from '../../shared/metrics/lpips-weights';
 import type { ShaderLibrary } from '../../shared/gpu/compose';
+import type { GpuContext } from '../gpu/device';
 import { loadLpipsWeights } from '../lpips/weights';
 import type { LoadedTask, RefView } from '../tasks/load';
 import { CpuBackend } from './cpu';
@@ -22,6 +24,21 @@ export interface GraderOptions {
   lpipsDir?: string | null;
   /** WGSL sources for the GPU path; default: shaders/ at the repo root. */
   shaders?: ShaderLibrary;
+  /**
+   * Grade on the CPU even when a device is given. On SwiftShader (a CPU emulating a GPU) the CPU
+   * path is faster at every stage; see graderDevice().
+   */
+  preferCpu?: boolean;
+  /** LPIPS worker threads of the CPU path (default: the available cores, capped at 8). */
+  lpipsWorkers?: number;
+}
+
+/**
+ * Device options for Grader.create from acquireGpu's result: the GPU path on a hardware
+ * adapter, the CPU path on SwiftShader or without an adapter.
+ */
+export function graderDevice(gpu: GpuContext): Pick<GraderOptions, 'device' | 'preferCpu'> {
+  return { device: gpu.device, preferCpu: gpu.status.path !== 'hardware' };
 }
 
 export class Grader {
@@ -43,7 +60,10 @@ export class Grader {
         problem = (err as Error).message;
       }
     }
-    const backend = opts.device ? await createGpuBackend(opts.device, weights, opts.shaders) : new CpuBackend(weights);
+    const backend =
+      opts.device && !opts.preferCpu
+        ? await createGpuBackend(opts.device, weights, opts.shaders)
+        : new CpuBackend(weights, opts.lpipsWorkers === undefined ? {} : { lpipsWorkers: opts.lpipsWorkers });
     return new Grader(backend, problem);
   }
 

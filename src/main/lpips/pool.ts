@@ -1,0 +1,216 @@
+// LPIPS on worker threads: each worker runs the wasm SIMD network (src/shared/metrics/wasm) and
+// a batch of (render, photo features) pairs is split across workers in contiguous slices.
+// Input: LpipsWeights once; renders and cached photo features per call. Output: distances in
+// pair order, or one image's features. Invariants: weights are packed once and sent once per
+// worker; a photo's taps are sent to a worker the first time it needs them and dropped there
+// when the parent's LpipsFeatures object is garbage-collected; workers are unref'd whenever no
+// job is in flight and terminated by destroy(), so they never keep the process alive.
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { RgbImage } from '../../shared/image/image';
+import type { LpipsFeatures } from '../../shared/metrics/lpips';
+import type { LpipsWeights } from '../../shared/metrics/lpips-weights';
+import { ALEXNET_LAYERS } from '../../shared/metrics/lpips-weights';
+import { emitLpipsModule, packLpipsWeights, type LpipsModulePlan } from '../../shared/metrics/wasm/lpips-module';
+import { featuresFromRegion, photoRegion } from '../../shared/metrics/wasm/lpips-wasm';
+import { POOL_WORKER_SOURCE } from './pool-worker';
+
+export interface LpipsPoolOptions {
+  /** Worker threads; default os.availableParallelism() capped at 8 (one grade has 8 views). */
+  workers?: number;
+}
+
+export interface LpipsPair {
+  render: RgbImage;
+  photoFeatures: LpipsFeatures;
+}
+
+interface Reply {
+  type: 'done' | 'error';
+  job: number;
+  values?: number[];
+  region?: Float32Array;
+  message?: string;
+}
+
+interface Pending {
+  resolve: (r: Reply) => void;
+  reject: (e: Error) => void;
+}
+
+/** Structured clone copies a view's whole buffer; hand over only the view's bytes. */
+function ownBuffer(data: Float32Array): Float32Array {
+  return data.byteOffset === 0 && data.byteLength === data.buffer.byteLength ? data : data.slice();
+}
+
+class PoolWorker {
+  readonly photos = new Set<number>(); // photo ids this worker holds
+  readonly nets = new Map<string, Promise<void>>(); // image sizes compiled here
+  private readonly pending = new Map<number, Pending>();
+  private dead: Error | null = null;
+
+  constructor(readonly worker: Worker) {
+    worker.unref();
+    worker.on('message', (r: Reply) => this.settle(r));
+    worker.on('error', (err) => this.fail(err));
+    worker.on('exit', (code) => this.fail(new Error(`LPIPS worker exited (code ${code})`)));
+  }
+
+  private settle(r: Reply): void {
+    const p = this.pending.get(r.job);
+    if (!p) return;
+    this.pending.delete(r.job);
+    if (this.pending.size === 0) this.worker.unref();
+    if (r.type === 'error') p.reject(new Error(r.message ?? 'LPIPS worker failed'));
+    else p.resolve(r);
+  }
+
+  private fail(err: Error): void {
+    this.dead ??= err;
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+  }
+
+  post(msg: object, transfer: ArrayBuffer[] = []): void {
+    if (this.dead) throw this.dead;
+    this.worker.postMessage(msg, transfer);
+  }
+
+  /** Posts a message that expects a reply; the worker is ref'd until every reply is in. */
+  request(job: number, msg: object, transfer: ArrayBuffer[] = []): Promise<Reply> {
+    if (this.dead) return Promise.reject(this.dead);
+    return new Promise<Reply>((resolve, reject) => {
+      if (this.pending.size === 0) this.worker.ref();
+      this.pending.set(job, { resolve, reject });
+      this.worker.postMessage({ ...msg, job }, transfer);
+    });
+  }
+}
+
+export class LpipsPool {
+  private readonly modules = new Map<string, { plan: LpipsModulePlan; bytes: Uint8Array }>();
+  private readonly photoIds = new WeakMap<LpipsFeatures, number>();
+  private readonly dropper = new FinalizationRegistry<number>((id) => this.drop(id));
+  private nextPhoto = 1;
+  private nextJob = 1;
+  private nextFeatures = 0;
+  private destroyed = false;
+
+  private constructor(private readonly workers: PoolWorker[]) {}
+
+  /** Starts the workers and sends them the packed weights. */
+  static create(weights: LpipsWeights, opts: LpipsPoolOptions = {}): LpipsPool {
+    const count = opts.workers ?? Math.min(8, Math.max(1, availableParallelism()));
+    if (!Number.isInteger(count) || count < 1) throw new Error(`LPIPS pool: workers must be a positive integer, got ${count}`);
+    const packed = packLpipsWeights(weights);
+    const workers = Array.from({ length: count }, () => new PoolWorker(new Worker(POOL_WORKER_SOURCE, { eval: true })));
+    for (const w of workers) w.post({ type: 'init', packed });
+    return new LpipsPool(workers);
+  }
+
+  get size(): number {
+    return this.workers.length;
+  }
+
+  private module(width: number, height: number): { key: string; plan: LpipsModulePlan; bytes: Uint8Array } {
+    const key = `${width}x${height}`;
+    let m = this.modules.get(key);
+    if (!m) {
+      m = emitLpipsModule(ALEXNET_LAYERS, height, width);
+      this.modules.set(key, m);
+    }
+    return { key, ...m };
+  }
+
+  /** Compiles (once per worker and size) and waits until that worker has warmed the net up. */
+  private net(w: PoolWorker, width: number, height: number): Promise<void> {
+    const { key, plan, bytes } = this.module(width, height);
+    let ready = w.nets.get(key);
+    if (!ready) {
+      ready = w.request(this.nextJob++, { type: 'net', key, plan, bytes }).then(() => undefined);
+      w.nets.set(key, ready);
+    }
+    return ready;
+  }
+
+  /** Compiles the net for this image size on every worker now (optional; first use does it). */
+  async prepare(width: number, height: number): Promise<void> {
+    this.check();
+    await Promise.all(this.workers.map((w) => this.net(w, width, height)));
+  }
+
+  private photoId(features: LpipsFeatures): number {
+    let id = this.photoIds.get(features);
+    if (id === undefined) {
+      id = this.nextPhoto++;
+      this.photoIds.set(features, id);
+      this.dropper.register(features, id);
+    }
+    return id;
+  }
+
+  private drop(id: number): void {
+    if (this.destroyed) return;
+    for (const w of this.workers) {
+      if (w.photos.delete(id)) w.post({ type: 'drop', id });
+    }
+  }
+
+  private check(): void {
+    if (this.destroyed) throw new Error('LPIPS pool: used after destroy()');
+  }
+
+  /** LPIPS of each render against its photo's features, in pair order. */
+  async distances(pairs: LpipsPair[]): Promise<number[]> {
+    this.check();
+    if (pairs.length === 0) return [];
+    const per = Math.ceil(pairs.length / this.workers.length);
+    const slices = this.workers.map((w, i) => ({ w, items: pairs.slice(i * per, (i + 1) * per) })).filter((s) => s.items.length > 0);
+    const results = await Promise.all(
+      slices.map(async ({ w, items }) => {
+        const { width, height } = items[0].render;
+        if (items.some((p) => p.render.width !== width || p.render.height !== height)) {
+          // Mixed sizes in one slice: one request per pair keeps each on its own net.
+          return (await Promise.all(items.map((p) => this.run(w, [p])))).flat();
+        }
+        return this.run(w, items);
+      }),
+    );
+    return results.flat();
+  }
+
+  private async run(w: PoolWorker, items: LpipsPair[]): Promise<number[]> {
+    const { width, height } = items[0].render;
+    const { key, plan } = this.module(width, height);
+    await this.net(w, width, height);
+    const ids = items.map((p) => {
+      const id = this.photoId(p.photoFeatures);
+      if (!w.photos.has(id)) {
+        const region = photoRegion(p.photoFeatures, plan);
+        w.post({ type: 'photo', id, key, region }, [region.buffer as ArrayBuffer]);
+        w.photos.add(id);
+      }
+      return id;
+    });
+    const reply = await w.request(this.nextJob++, { type: 'distance', key, items: items.map((p, i) => ({ rgb: ownBuffer(p.render.data), photo: ids[i] })) });
+    return reply.values ?? [];
+  }
+
+  /** Normalised taps of one image ([C, H, W] maps, as lpipsFeatures); calls rotate over workers. */
+  async features(img: RgbImage): Promise<LpipsFeatures> {
+    this.check();
+    const w = this.workers[this.nextFeatures++ % this.workers.length];
+    const { key, plan } = this.module(img.width, img.height);
+    await this.net(w, img.width, img.height);
+    const reply = await w.request(this.nextJob++, { type: 'features', key, rgb: ownBuffer(img.data) });
+    if (!reply.region) throw new Error('LPIPS worker: features reply without data');
+    return featuresFromRegion(reply.region, plan);
+  }
+
+  /** Terminates the workers; pending calls reject. */
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    for (const w of this.workers) void w.worker.terminate();
+  }
+}
