@@ -57,6 +57,7 @@ async function handle(msg) {
       const values = msg.items.map((item) => {
         const photo = photos.get(item.photo);
         if (!photo) throw new Error('LPIPS worker: unknown photo ' + item.photo);
+        if (photo.length !== n.plan.photoFloats) throw new Error('LPIPS worker: photo ' + item.photo + ' was sent for another image size');
         setImage(n, item.rgb);
         new Float32Array(n.ex.memory.buffer, n.plan.photoPtr, n.plan.photoFloats).set(photo);
         return n.ex.distance();

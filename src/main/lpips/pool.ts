@@ -12,7 +12,7 @@ import type { LpipsFeatures } from '../../shared/metrics/lpips';
 import type { LpipsWeights } from '../../shared/metrics/lpips-weights';
 import { ALEXNET_LAYERS } from '../../shared/metrics/lpips-weights';
 import { emitLpipsModule, packLpipsWeights, type LpipsModulePlan } from '../../shared/metrics/wasm/lpips-module';
-import { featuresFromRegion, photoRegion } from '../../shared/metrics/wasm/lpips-wasm';
+import { assertTapsMatch, featuresFromRegion, photoRegion } from '../../shared/metrics/wasm/lpips-wasm';
 import { POOL_WORKER_SOURCE } from './pool-worker';
 
 export interface LpipsPoolOptions {
@@ -184,6 +184,7 @@ export class LpipsPool {
     const { key, plan } = this.module(width, height);
     await this.net(w, width, height);
     const ids = items.map((p) => {
+      assertTapsMatch(p.photoFeatures, plan); // the worker may hold this photo for another size
       const id = this.photoId(p.photoFeatures);
       if (!w.photos.has(id)) {
         const region = photoRegion(p.photoFeatures, plan);

@@ -16,14 +16,23 @@ interface NetExports {
   distance: () => number;
 }
 
-/** Photo features -> the module's photo region: per tap [H*W][C] float32 at its offset. */
-export function photoRegion(features: LpipsFeatures, plan: LpipsModulePlan): Float32Array {
-  const out = new Float32Array(plan.photoFloats);
+/** Throws one line unless `features` has exactly the plan's taps (image size and channels). */
+export function assertTapsMatch(features: LpipsFeatures, plan: LpipsModulePlan): void {
   plan.taps.forEach((t, k) => {
     const f = features[k];
     if (!f || f.channels !== t.channels || f.height !== t.height || f.width !== t.width) {
       throw new Error(`LPIPS wasm: photo tap ${k} is ${f ? `${f.channels}x${f.height}x${f.width}` : 'missing'}, expected ${t.channels}x${t.height}x${t.width}`);
     }
+  });
+  if (features.length !== plan.taps.length) throw new Error(`LPIPS wasm: photo has ${features.length} taps, expected ${plan.taps.length}`);
+}
+
+/** Photo features -> the module's photo region: per tap [H*W][C] float32 at its offset. */
+export function photoRegion(features: LpipsFeatures, plan: LpipsModulePlan): Float32Array {
+  assertTapsMatch(features, plan);
+  const out = new Float32Array(plan.photoFloats);
+  plan.taps.forEach((t, k) => {
+    const f = features[k];
     const n = t.height * t.width;
     const base = t.offset / 4;
     for (let c = 0; c < t.channels; c++) {

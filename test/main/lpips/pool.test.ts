@@ -1,0 +1,89 @@
+// The LPIPS worker pool: distances equal the single-threaded wasm network's exactly (the same
+// module on another thread) and the reference to ~1e-5, in pair order across workers, with
+// features from the pool; misuse errors; and workers never keep the process alive.
+import { spawnSync } from 'node:child_process';
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LpipsPool } from '../../../src/main/lpips/pool';
+import { lpipsFeatures, lpipsFromFeatures } from '../../../src/shared/metrics/lpips';
+import { LpipsWasm } from '../../../src/shared/metrics/wasm/lpips-wasm';
+import { randomImage, seeded } from '../../shared/metrics/random';
+import { randomLpipsWeights } from '../../shared/metrics/wasm/random-weights';
+
+const weights = randomLpipsWeights(77);
+const rand = seeded(99);
+const size = 64;
+const photos = Array.from({ length: 5 }, () => randomImage(size, size, rand));
+const renders = Array.from({ length: 5 }, () => randomImage(size, size, rand));
+
+describe('LpipsPool', () => {
+  const pool = LpipsPool.create(weights, { workers: 2 });
+  afterAll(() => pool.destroy());
+
+  it('gives the single-threaded wasm distances exactly, in pair order', async () => {
+    expect(pool.size).toBe(2);
+    const single = new LpipsWasm(weights);
+    const photoFeatures = await Promise.all(photos.map((p) => pool.features(p)));
+    const expectedFeatures = await Promise.all(photos.map((p) => single.features(p)));
+    expect(photoFeatures).toEqual(expectedFeatures);
+    const pairs = renders.map((render, i) => ({ render, photoFeatures: photoFeatures[i] }));
+    const got = await pool.distances(pairs);
+    const expected = await Promise.all(renders.map((r, i) => single.distance(r, photoFeatures[i])));
+    expect(got).toEqual(expected);
+    expect(new Set(got).size).toBe(got.length);
+    // Reversed order, photos already on the workers (now on the other worker for most pairs).
+    expect(await pool.distances([...pairs].reverse())).toEqual([...expected].reverse());
+    expect(await pool.distances([])).toEqual([]);
+  });
+
+  it('agrees with the reference lpips to 1e-5 relative', async () => {
+    const ref = lpipsFromFeatures(lpipsFeatures(renders[0], weights), lpipsFeatures(photos[0], weights), weights);
+    const [d] = await pool.distances([{ render: renders[0], photoFeatures: lpipsFeatures(photos[0], weights) }]);
+    expect(Math.abs(d - ref) / ref).toBeLessThan(1e-5);
+  });
+
+  it('handles several image sizes and reports worker errors per call', async () => {
+    const small = randomImage(70, 66, rand);
+    const f = await pool.features(small);
+    const [d] = await pool.distances([{ render: small, photoFeatures: f }]);
+    expect(d).toBeLessThan(1e-12);
+    await expect(pool.distances([{ render: renders[0], photoFeatures: f }])).rejects.toThrow(/photo tap 0 is 64x15x16, expected 64x15x15/);
+    await expect(pool.features(randomImage(16, 16, rand))).rejects.toThrow(/too small/);
+    // The pool still works after a failed call.
+    expect(await pool.distances([{ render: small, photoFeatures: f }])).toEqual([d]);
+  });
+
+  it('rejects use after destroy', async () => {
+    const p = LpipsPool.create(weights, { workers: 1 });
+    p.destroy();
+    await expect(p.distances([])).rejects.toThrow(/after destroy/);
+    expect(() => LpipsPool.create(weights, { workers: 0 })).toThrow(/positive integer/);
+  });
+});
+
+describe('LpipsPool process lifetime', () => {
+  it('lets the process exit with or without destroy()', { timeout: 60_000 }, () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lpips-pool-'));
+    const script = join(dir, 'exit.mts');
+    const src = (rel: string) => JSON.stringify(resolve(import.meta.dirname, rel));
+    writeFileSync(script, [
+      `import { LpipsPool } from ${src('../../../src/main/lpips/pool.ts')};`,
+      `import { randomLpipsWeights } from ${src('../../shared/metrics/wasm/random-weights.ts')};`,
+      `import { randomImage, seeded } from ${src('../../shared/metrics/random.ts')};`,
+      'const pool = LpipsPool.create(randomLpipsWeights(1), { workers: 2 });',
+      'const img = randomImage(64, 64, seeded(1));',
+      'const f = await pool.features(img);',
+      'const d = await pool.distances([{ render: img, photoFeatures: f }, { render: img, photoFeatures: f }]);',
+      "console.log('distances', d.length);",
+      "if (process.argv[2] === 'destroy') pool.destroy();",
+    ].join('\n'));
+    for (const mode of ['destroy', 'keep']) {
+      const r = spawnSync(process.execPath, ['--import', 'tsx', script, mode], { encoding: 'utf8', timeout: 50_000 });
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain('distances 2');
+    }
+  });
+});

@@ -1,0 +1,78 @@
+// LPIPS on wasm SIMD against the reference lpips.ts: features and distances on random images
+// with random AlexNet-shaped weights (always runs), the module layout round trip, and the
+// official test vectors with the real weights (skipped when the weights folder is absent).
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readPngRgb } from '../../../../src/main/io/png';
+import { loadLpipsWeights, resolveLpipsDir } from '../../../../src/main/lpips/weights';
+import { lpipsFeatures, lpipsFromFeatures } from '../../../../src/shared/metrics/lpips';
+import { featuresFromRegion, LpipsWasm, photoRegion } from '../../../../src/shared/metrics/wasm/lpips-wasm';
+import { randomImage, seeded } from '../random';
+import { randomLpipsWeights } from './random-weights';
+
+const weights = randomLpipsWeights(2024);
+
+describe('LpipsWasm with random AlexNet-shaped weights', () => {
+  const wasm = new LpipsWasm(weights);
+
+  it.each([
+    [64, 64],
+    [83, 70],
+  ])('features and distance match the reference on %ix%i', async (w, h) => {
+    const rand = seeded(w * 7 + h);
+    const a = randomImage(w, h, rand);
+    const b = randomImage(w, h, rand);
+    const fa = lpipsFeatures(a, weights);
+    const fb = lpipsFeatures(b, weights);
+    const ref = lpipsFromFeatures(fa, fb, weights);
+    const got = await wasm.features(a);
+    expect(got.map((t) => [t.channels, t.height, t.width])).toEqual(fa.map((t) => [t.channels, t.height, t.width]));
+    got.forEach((t, k) => {
+      let maxErr = 0;
+      let nonzero = 0;
+      t.data.forEach((v, i) => {
+        maxErr = Math.max(maxErr, Math.abs(v - fa[k].data[i]));
+        if (v !== 0) nonzero++;
+      });
+      expect(nonzero).toBeGreaterThan(0);
+      expect(maxErr).toBeLessThan(1e-5); // unit-norm features
+    });
+    const d = await wasm.distance(a, fb);
+    expect(ref).toBeGreaterThan(0);
+    expect(Math.abs(d - ref) / ref).toBeLessThan(1e-5);
+    // Repeated calls reuse the padded buffers: same bits.
+    expect(await wasm.distance(a, fb)).toBe(d);
+    expect(await wasm.distance(b, fb)).toBeLessThan(1e-9);
+  });
+
+  it('round-trips features through the module layout and checks tap shapes', async () => {
+    const img = randomImage(64, 64, seeded(3));
+    const net = await wasm.net(64, 64);
+    const f = net.features(img);
+    expect(featuresFromRegion(photoRegion(f, net.plan), net.plan)).toEqual(f);
+    expect(() => photoRegion(f.slice(0, 4), net.plan)).toThrow(/photo tap 4 is missing/);
+    expect(() => net.features(randomImage(32, 64, seeded(1)))).toThrow(/image is 32x64, net is 64x64/);
+  });
+
+  it('refuses images too small for the network', async () => {
+    await expect(wasm.features(randomImage(20, 20, seeded(1)))).rejects.toThrow(/too small/);
+  });
+});
+
+const dir = resolveLpipsDir();
+const vectorsPath = dir ? join(dir, 'test-vectors.json') : '';
+
+describe.skipIf(!dir || !existsSync(vectorsPath))('LpipsWasm on the official test vectors', () => {
+  const real = dir ? loadLpipsWeights({ dir }) : null;
+  const pairs = existsSync(vectorsPath) ? (JSON.parse(readFileSync(vectorsPath, 'utf8')) as { pairs: { a: string; b: string; lpips: number }[] }).pairs : [];
+
+  it.each(pairs)('$a vs $b = $lpips', async ({ a, b, lpips: expected }) => {
+    if (!real || !dir) throw new Error('unreachable: suite is skipped without weights');
+    const wasm = new LpipsWasm(real);
+    const imgA = readPngRgb(join(dir, a));
+    const imgB = readPngRgb(join(dir, b));
+    const value = await wasm.distance(imgA, await wasm.features(imgB));
+    expect(Math.abs(value - expected)).toBeLessThan(1e-3);
+  });
+});
