@@ -1,7 +1,9 @@
 // Hidden-grade latency: the grade after an edit (8 held-out views at 256x256, a 300-Gaussian
 // scene, PSNR + SSIM + IoU with and without LPIPS) on the GPU path (WGSL rasterizer + GpuMetrics)
-// and on the CPU references. The first grade of a grader includes its one-off photo work (upload,
-// photo LPIPS features); later grades only render and compare.
+// and on the CPU path (reference rasterizer, SsimTarget, wasm SIMD LPIPS on worker threads; what
+// graderDevice() picks on SwiftShader), plus the CPU path's stages one by one. The first grade of
+// a grader includes its one-off photo work (upload, photo LPIPS features, worker start-up);
+// later grades only render and compare.
 // Run: node --import tsx bench/grader.bench.ts [--cpu] [--size N] [--runs N]. Prints a markdown table.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +15,10 @@ import { buildTestTask } from '../src/main/tasks/testTask';
 import { Random } from '../src/shared/math/random';
 import { quatNormalize } from '../src/shared/math/quaternion';
 import { packSplats, type GaussianRecord } from '../src/shared/scene/gaussian';
+import { rasterizeForward } from '../src/shared/raster/cpu';
+import { SsimTarget } from '../src/shared/metrics/ssim-target';
+import { mse } from '../src/shared/metrics/psnr';
+import { iou, maskFromCoverage } from '../src/shared/metrics/mask';
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(name);
@@ -64,7 +70,7 @@ const task = await loadTask('test__sculpt', { tasksDir });
 const rows: string[] = [];
 const paths: { label: string; device: GPUDevice | null }[] = [
   ...(gpu.device ? [{ label: `GPU (${gpu.status.path})`, device: gpu.device }] : []),
-  { label: 'CPU reference', device: null },
+  { label: 'CPU (raster + SsimTarget + wasm LPIPS pool)', device: null },
 ];
 for (const p of paths) {
   for (const lpipsDir of [null, undefined]) {
@@ -74,8 +80,30 @@ for (const p of paths) {
   }
 }
 
+// CPU path stages on the same views (median of `runs`).
+const stage = (fn: () => unknown): number => {
+  const t: number[] = [];
+  for (let i = 0; i <= runs; i++) {
+    const t0 = performance.now();
+    fn();
+    t.push(performance.now() - t0);
+  }
+  return median(t.slice(1));
+};
+const splats = packSplats(scene);
+const cams = task.heldout.map((v) => v.camera);
+const renders = cams.map((c) => rasterizeForward(splats, c));
+const targets = task.heldout.map((v) => new SsimTarget(v.photo));
+const stages = [
+  `| CPU stage: rasterize ${cams.length} views | ${stage(() => cams.map((c) => rasterizeForward(splats, c))).toFixed(0)} |`,
+  `| CPU stage: SSIM (SsimTarget) ${cams.length} views | ${stage(() => renders.map((r, i) => targets[i].evaluate(r.rgb))).toFixed(0)} |`,
+  `| CPU stage: PSNR + IoU ${cams.length} views | ${stage(() => renders.map((r, i) => [mse({ width: r.width, height: r.height, data: r.rgb }, task.heldout[i].photo), iou(maskFromCoverage(r.alpha, 0.5), maskFromCoverage(task.heldout[i].mask, 0.5))])).toFixed(0)} |`,
+];
+
 console.log(`## Hidden grade after an edit: ${task.heldout.length} held-out views at ${size}x${size}, 300 Gaussians\n`);
 console.log(`GPU path: ${gpu.status.path} (${gpu.status.summary}); Node ${process.version}\n`);
 console.log('| path | LPIPS | runs | first grade (ms) | median (ms) | max (ms) | last score |');
 console.log('|---|---|---|---|---|---|---|');
 for (const r of rows) console.log(r);
+console.log('\n| CPU path stage | median (ms) |\n|---|---|');
+for (const r of stages) console.log(r);
