@@ -1,7 +1,8 @@
 // Benchmark of the grader's image metrics at 256x256: SSIM and LPIPS per image, and the 8-view
-// batch with all four metrics (photo-side LPIPS features cached, as the grader does), on the CPU
-// references and on the GPU (Dawn; SwiftShader when no hardware adapter). Prints a markdown table.
-// Run: node --import tsx bench/metrics.bench.ts [--reps N]
+// batch with all four metrics (photo-side SSIM planes and LPIPS features cached, as the grader
+// does), on the CPU references, on the CPU fast path (SsimTarget + wasm SIMD LPIPS on worker
+// threads, the grader's CPU backend) and on the GPU (Dawn; SwiftShader when no hardware adapter).
+// Run: node --import tsx bench/metrics.bench.ts [--reps N] [--cpu]. Prints a markdown table.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { acquireGpu } from '../src/main/gpu/device';
@@ -13,6 +14,9 @@ import { lpipsFeatures, lpipsFromFeatures } from '../src/shared/metrics/lpips';
 import { iou, maskFromCoverage, maskFromImage } from '../src/shared/metrics/mask';
 import { psnr } from '../src/shared/metrics/psnr';
 import { ssim } from '../src/shared/metrics/ssim';
+import { SsimTarget } from '../src/shared/metrics/ssim-target';
+import { LpipsWasm } from '../src/shared/metrics/wasm/lpips-wasm';
+import { LpipsPool } from '../src/main/lpips/pool';
 
 const SIZE = 256;
 const VIEWS = 8;
@@ -57,8 +61,22 @@ const coverage = renders.map(() => Float32Array.from({ length: SIZE * SIZE }, (_
 const weights = resolveLpipsDir() ? loadLpipsWeights() : null;
 
 row('SSIM, 1 pair', 'CPU', await time(() => ssim(renders[0], photos[0])));
+const targets = photos.map((p) => new SsimTarget(p));
+row('SSIM, 1 pair', 'CPU fast', await time(() => targets[0].evaluate(renders[0].data)), 'SsimTarget, photo planes cached');
 if (weights) {
   row('LPIPS features, 1 image', 'CPU', await time(() => lpipsFeatures(renders[0], weights)));
+  const wasmNet = await new LpipsWasm(weights).net(SIZE, SIZE);
+  row('LPIPS features, 1 image', 'CPU fast', await time(() => wasmNet.features(renders[0])), 'wasm SIMD, 1 thread');
+  const pool = LpipsPool.create(weights);
+  await pool.prepare(SIZE, SIZE);
+  const fastPhotos = await Promise.all(photos.map((p) => pool.features(p)));
+  const fastMasks = photos.map((p) => maskFromImage(p));
+  row(`${VIEWS}-view batch, all metrics`, 'CPU fast', await time(async () => {
+    const lpips = pool.distances(renders.map((render, i) => ({ render, photoFeatures: fastPhotos[i] })));
+    const others = renders.map((r, i) => ({ psnr: psnr(r, photos[i]), ssim: targets[i].evaluate(r.data), iou: iou(maskFromCoverage(coverage[i]), fastMasks[i]) }));
+    return { others, lpips: await lpips };
+  }), `LPIPS on ${pool.size} worker threads`);
+  pool.destroy();
   const photoFeatures = photos.map((p) => lpipsFeatures(p, weights));
   const masks = photos.map((p) => maskFromImage(p));
   row(`${VIEWS}-view batch, all metrics`, 'CPU', await time(() => renders.map((r, i) => ({
@@ -69,7 +87,7 @@ if (weights) {
   }))), 'photo features cached');
 }
 
-const { device: gpuDevice, status } = await acquireGpu();
+const { device: gpuDevice, status } = await acquireGpu({ forceCpu: process.argv.includes('--cpu') });
 const gpu = gpuDevice ? { device: gpuDevice, name: status.summary } : null;
 if (gpu) {
   const metrics = GpuMetrics.create(gpu.device, shaderLibrary(), weights);
