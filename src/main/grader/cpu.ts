@@ -78,27 +78,53 @@ export class CpuBackend implements GradeBackend {
   }
 
   async measure(renders: RenderOutput[], views: RefView[], withLpips: boolean): Promise<ViewScores[]> {
-    const entries = views.map((v) => this.photo(v));
     const weights = withLpips ? this.weights : null;
-    // LPIPS runs on the workers while this thread computes the other metrics.
-    const lpips = weights
-      ? Promise.all(views.map((v, i) => this.photoLpips(v, entries[i], weights))).then((photos) =>
-          this.lpipsPool(weights).distances(renders.map((r, i) => ({ render: renderImage(r), photoFeatures: photos[i] }))),
-        )
-      : null;
-    lpips?.catch(() => undefined); // awaited below; avoids an unhandled rejection while SSIM runs
+    const lpips = weights ? renders.map((r, i) => this.lpipsOf(r, views[i], weights)) : null;
+    return this.finish(renders, views, lpips);
+  }
+
+  /**
+   * render + measure pipelined: each view's LPIPS goes to the workers as soon as it is rendered,
+   * so the workers run while this thread rasterizes the next views and computes the other
+   * metrics. Same results as render then measure.
+   */
+  async renderAndMeasure(splats: Splats, views: RefView[], withLpips: boolean): Promise<{ renders: RenderOutput[]; scores: ViewScores[] }> {
+    const weights = withLpips ? this.weights : null;
+    if (weights) this.lpipsPool(weights); // start the workers before the first render
+    const renders: RenderOutput[] = [];
+    const lpips: Promise<number>[] = [];
+    for (const view of views) {
+      const r = rasterizeForward(splats, view.camera);
+      renders.push(r);
+      if (!weights) continue;
+      lpips.push(this.lpipsOf(r, view, weights));
+      // Let the dispatch chain post its message before the next render blocks this thread.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    return { renders, scores: await this.finish(renders, views, weights ? lpips : null) };
+  }
+
+  private lpipsOf(r: RenderOutput, view: RefView, weights: LpipsWeights): Promise<number> {
+    const distance = this.photoLpips(view, this.photo(view), weights).then((f) => this.lpipsPool(weights).distance(renderImage(r), f));
+    distance.catch(() => undefined); // awaited in finish(); avoids an unhandled rejection meanwhile
+    return distance;
+  }
+
+  /** PSNR, SSIM and IoU on this thread, then the (already dispatched) LPIPS values. */
+  private async finish(renders: RenderOutput[], views: RefView[], lpips: Promise<number>[] | null): Promise<ViewScores[]> {
     const scores = renders.map((r, i): ViewScores => {
       const view = views[i];
       const img = renderImage(r);
+      const entry = this.photo(view);
       return {
         name: view.name,
         psnr: cappedPsnr(mse(img, view.photo)),
-        ssim: entries[i].ssim.evaluate(img.data),
-        iou: iou(maskFromCoverage(r.alpha, 0.5), entries[i].mask),
+        ssim: entry.ssim.evaluate(img.data),
+        iou: iou(maskFromCoverage(r.alpha, 0.5), entry.mask),
       };
     });
     if (lpips) {
-      const values = await lpips;
+      const values = await Promise.all(lpips);
       scores.forEach((s, i) => (s.lpips = values[i]));
     }
     return scores;

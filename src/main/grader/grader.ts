@@ -80,17 +80,22 @@ export class Grader {
     return this.backend.render(splats, cameras);
   }
 
+  /** Renders `views` and measures them; the CPU backend overlaps the two. */
+  private async renderAndMeasure(splats: Splats, views: RefView[], withLpips: boolean): Promise<{ renders: RenderOutput[]; scores: ViewScores[] }> {
+    if (this.backend instanceof CpuBackend) return this.backend.renderAndMeasure(splats, views, withLpips);
+    const renders = await this.backend.render(splats, views.map((v) => v.camera));
+    return { renders, scores: await this.backend.measure(renders, views, withLpips) };
+  }
+
   /** Renders and compares against each view's photo (render_views); LPIPS only on request. */
   async compareViews(splats: Splats, views: RefView[], opts: { lpips?: boolean } = {}): Promise<ViewMetrics[]> {
-    const renders = await this.backend.render(splats, views.map((v) => v.camera));
-    const scores = await this.backend.measure(renders, views, opts.lpips === true && this.lpipsAvailable);
+    const { renders, scores } = await this.renderAndMeasure(splats, views, opts.lpips === true && this.lpipsAvailable);
     return scores.map((s, i) => ({ ...s, render: renders[i] }));
   }
 
   /** Per-view and mean metrics over `views` (all metrics, LPIPS when weights loaded). */
   async measureViews(splats: Splats, views: RefView[]): Promise<{ perView: ViewScores[]; mean: MeanMetrics }> {
-    const renders = await this.backend.render(splats, views.map((v) => v.camera));
-    const perView = await this.backend.measure(renders, views, this.lpipsAvailable);
+    const { scores: perView } = await this.renderAndMeasure(splats, views, this.lpipsAvailable);
     return { perView, mean: meanMetrics(perView, this.lpipsAvailable) };
   }
 

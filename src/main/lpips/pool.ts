@@ -1,5 +1,5 @@
-// LPIPS on worker threads: each worker runs the wasm SIMD network (src/shared/metrics/wasm) and
-// a batch of (render, photo features) pairs is split across workers in contiguous slices.
+// LPIPS on worker threads: each worker runs the wasm SIMD network (src/shared/metrics/wasm);
+// each (render, photo features) pair goes to the least-busy worker.
 // Input: LpipsWeights once; renders and cached photo features per call. Output: distances in
 // pair order, or one image's features. Invariants: weights are packed once and sent once per
 // worker; a photo's taps are sent to a worker the first time it needs them and dropped there
@@ -44,6 +44,7 @@ function ownBuffer(data: Float32Array): Float32Array {
 }
 
 class PoolWorker {
+  assigned = 0; // jobs handed to this worker and not yet settled (scheduling only)
   readonly photos = new Set<number>(); // photo ids this worker holds
   readonly nets = new Map<string, Promise<void>>(); // image sizes compiled here
   private readonly pending = new Map<number, Pending>();
@@ -71,6 +72,10 @@ class PoolWorker {
     this.pending.clear();
   }
 
+  get isDead(): boolean {
+    return this.dead !== null;
+  }
+
   post(msg: object, transfer: ArrayBuffer[] = []): void {
     if (this.dead) throw this.dead;
     this.worker.postMessage(msg, transfer);
@@ -93,7 +98,6 @@ export class LpipsPool {
   private readonly dropper = new FinalizationRegistry<number>((id) => this.drop(id));
   private nextPhoto = 1;
   private nextJob = 1;
-  private nextFeatures = 0;
   private destroyed = false;
 
   private constructor(private readonly workers: PoolWorker[]) {}
@@ -149,10 +153,11 @@ export class LpipsPool {
     return id;
   }
 
+  /** Runs from the FinalizationRegistry: must never throw (a dead worker holds nothing). */
   private drop(id: number): void {
     if (this.destroyed) return;
     for (const w of this.workers) {
-      if (w.photos.delete(id)) w.post({ type: 'drop', id });
+      if (w.photos.delete(id) && !w.isDead) w.post({ type: 'drop', id });
     }
   }
 
@@ -160,52 +165,54 @@ export class LpipsPool {
     if (this.destroyed) throw new Error('LPIPS pool: used after destroy()');
   }
 
-  /** LPIPS of each render against its photo's features, in pair order. */
-  async distances(pairs: LpipsPair[]): Promise<number[]> {
+  /** The worker with the fewest jobs assigned (lowest index on ties), reserved for one job. */
+  private async onWorker<T>(job: (w: PoolWorker) => Promise<T>): Promise<T> {
     this.check();
-    if (pairs.length === 0) return [];
-    const per = Math.ceil(pairs.length / this.workers.length);
-    const slices = this.workers.map((w, i) => ({ w, items: pairs.slice(i * per, (i + 1) * per) })).filter((s) => s.items.length > 0);
-    const results = await Promise.all(
-      slices.map(async ({ w, items }) => {
-        const { width, height } = items[0].render;
-        if (items.some((p) => p.render.width !== width || p.render.height !== height)) {
-          // Mixed sizes in one slice: one request per pair keeps each on its own net.
-          return (await Promise.all(items.map((p) => this.run(w, [p])))).flat();
-        }
-        return this.run(w, items);
-      }),
-    );
-    return results.flat();
+    const w = this.workers.reduce((best, x) => (x.assigned < best.assigned ? x : best));
+    w.assigned++;
+    try {
+      return await job(w);
+    } finally {
+      w.assigned--;
+    }
   }
 
-  private async run(w: PoolWorker, items: LpipsPair[]): Promise<number[]> {
-    const { width, height } = items[0].render;
-    const { key, plan } = this.module(width, height);
-    await this.net(w, width, height);
-    const ids = items.map((p) => {
-      assertTapsMatch(p.photoFeatures, plan); // the worker may hold this photo for another size
-      const id = this.photoId(p.photoFeatures);
+  /**
+   * LPIPS of each render against its photo's features, in pair order. Pairs are dispatched one
+   * by one to the least-busy worker, so batches and single calls made while others run balance.
+   */
+  async distances(pairs: LpipsPair[]): Promise<number[]> {
+    this.check();
+    return Promise.all(pairs.map((p) => this.distance(p.render, p.photoFeatures)));
+  }
+
+  /** LPIPS of one render against a photo's features (as lpipsFeatures or features() return). */
+  distance(render: RgbImage, photoFeatures: LpipsFeatures): Promise<number> {
+    return this.onWorker(async (w) => {
+      const { key, plan } = this.module(render.width, render.height);
+      assertTapsMatch(photoFeatures, plan); // the worker may hold this photo for another size
+      await this.net(w, render.width, render.height);
+      const id = this.photoId(photoFeatures);
       if (!w.photos.has(id)) {
-        const region = photoRegion(p.photoFeatures, plan);
+        const region = photoRegion(photoFeatures, plan);
         w.post({ type: 'photo', id, key, region }, [region.buffer as ArrayBuffer]);
         w.photos.add(id);
       }
-      return id;
+      const reply = await w.request(this.nextJob++, { type: 'distance', key, items: [{ rgb: ownBuffer(render.data), photo: id }] });
+      if (!reply.values || reply.values.length !== 1) throw new Error('LPIPS worker: distance reply without a value');
+      return reply.values[0];
     });
-    const reply = await w.request(this.nextJob++, { type: 'distance', key, items: items.map((p, i) => ({ rgb: ownBuffer(p.render.data), photo: ids[i] })) });
-    return reply.values ?? [];
   }
 
-  /** Normalised taps of one image ([C, H, W] maps, as lpipsFeatures); calls rotate over workers. */
-  async features(img: RgbImage): Promise<LpipsFeatures> {
-    this.check();
-    const w = this.workers[this.nextFeatures++ % this.workers.length];
-    const { key, plan } = this.module(img.width, img.height);
-    await this.net(w, img.width, img.height);
-    const reply = await w.request(this.nextJob++, { type: 'features', key, rgb: ownBuffer(img.data) });
-    if (!reply.region) throw new Error('LPIPS worker: features reply without data');
-    return featuresFromRegion(reply.region, plan);
+  /** Normalised taps of one image ([C, H, W] maps, as lpipsFeatures), on the least-busy worker. */
+  features(img: RgbImage): Promise<LpipsFeatures> {
+    return this.onWorker(async (w) => {
+      const { key, plan } = this.module(img.width, img.height);
+      await this.net(w, img.width, img.height);
+      const reply = await w.request(this.nextJob++, { type: 'features', key, rgb: ownBuffer(img.data) });
+      if (!reply.region) throw new Error('LPIPS worker: features reply without data');
+      return featuresFromRegion(reply.region, plan);
+    });
   }
 
   /** Terminates the workers; pending calls reject. */
