@@ -8,9 +8,14 @@
 //   weights [OCp/4M][K][K][C][4M]  packConvWeights; one block = every tap of 4M output channels
 //   bias    [OCp]
 //   output  [Ho][WoPad][OCp]       WoPad = woBlocks * N, row stride outRowBytes
+//   mask    [Ho][woBlocks] u8       optional (maskPtr 0 = none): 1 = every pixel of the block
+//                                   sees only in-bounds inputs equal to the layer's background
+// Uniform blocks (mask 1) all have the same inputs, hence bit-identical outputs: the first one
+// of each channel block is computed and the others copy it (white backgrounds skip most of the
+// first two layers' work).
 // Invariant: for fixed ky the taps (kx, c) are contiguous in both the input row and the weight
 // block, so the inner loop walks two pointers linearly; results equal conv2dRelu up to float32
-// summation order (the reference sums in float64).
+// summation order (the reference sums in float64), and equal this kernel without the mask.
 import { FunctionBuilder, I32, V128 } from './emitter';
 import type { LpipsConv } from '../lpips-weights';
 
@@ -25,7 +30,7 @@ export interface ConvShape {
 }
 
 /** Parameters of every emitted conv function, in order (all i32; pointers and strides in bytes). */
-export const CONV_PARAMS = ['inPtr', 'wPtr', 'bPtr', 'outPtr', 'ho', 'woBlocks', 'oBlocks', 'inRowBytes', 'outRowBytes'] as const;
+export const CONV_PARAMS = ['inPtr', 'wPtr', 'bPtr', 'outPtr', 'ho', 'woBlocks', 'oBlocks', 'inRowBytes', 'outRowBytes', 'maskPtr'] as const;
 
 export function convFunctionName(s: ConvShape): string {
   return `conv_c${s.inChannels}_k${s.kernel}_s${s.stride}_o${s.outChannelsPadded}_m${s.m}_n${s.n}`;
@@ -35,8 +40,8 @@ export function emitConv(s: ConvShape): FunctionBuilder {
   const { inChannels: C, kernel: K, stride: S, outChannelsPadded: OCp, m: M, n: N } = s;
   if (OCp % (4 * M) !== 0) throw new Error(`conv: ${OCp} output channels are not a multiple of ${4 * M}`);
   const f = new FunctionBuilder(convFunctionName(s), CONV_PARAMS.map(() => I32), []);
-  const [inPtr, wPtr, bPtr, outPtr, ho, woBlocks, oBlocks, inRowBytes, outRowBytes] = CONV_PARAMS.map((_, i) => i);
-  const [ob, oy, bx, ky, wBlock, outRow, xBase, xRow, xp, wp, end] = Array.from({ length: 11 }, () => f.local(I32));
+  const [inPtr, wPtr, bPtr, outPtr, ho, woBlocks, oBlocks, inRowBytes, outRowBytes, maskPtr] = CONV_PARAMS.map((_, i) => i);
+  const [ob, oy, bx, ky, wBlock, outRow, xBase, xRow, xp, wp, end, mp, flag, refOut] = Array.from({ length: 14 }, () => f.local(I32));
   const bias = Array.from({ length: M }, () => f.local(V128));
   const w = Array.from({ length: M }, () => f.local(V128));
   const acc = Array.from({ length: M }, () => Array.from({ length: N }, () => f.local(V128)));
@@ -49,6 +54,8 @@ export function emitConv(s: ConvShape): FunctionBuilder {
   {
     f.get(wPtr).get(ob).i32(blockBytes).i32Mul().i32Add().set(wBlock);
     for (let mi = 0; mi < M; mi++) f.get(bPtr).get(ob).i32(4 * M * 4).i32Mul().i32Add().v128Load(mi * 16).set(bias[mi]);
+    f.get(maskPtr).set(mp);
+    f.i32(-1).set(refOut); // output address of this channel block's first uniform pixel block
     f.i32(0).set(oy);
     f.loop(); // output rows
     {
@@ -57,6 +64,13 @@ export function emitConv(s: ConvShape): FunctionBuilder {
       f.i32(0).set(bx);
       f.loop(); // blocks of N output pixels along the row
       {
+        f.get(maskPtr).if_().get(mp).i32Load8U().set(flag).else_().i32(0).set(flag).end();
+        f.get(flag).get(refOut).i32(0).i32GeS().i32And().if_();
+        // A uniform block after the first: copy that one's output.
+        for (let ni = 0; ni < N; ni++) {
+          for (let mi = 0; mi < M; mi++) f.get(outRow).get(refOut).v128Load(ni * OCp * 4 + mi * 16).v128Store(ni * OCp * 4 + mi * 16);
+        }
+        f.else_();
         for (let mi = 0; mi < M; mi++) for (let ni = 0; ni < N; ni++) f.get(bias[mi]).set(acc[mi][ni]);
         f.get(xBase).set(xRow);
         f.get(wBlock).set(wp);
@@ -83,6 +97,9 @@ export function emitConv(s: ConvShape): FunctionBuilder {
         for (let ni = 0; ni < N; ni++) {
           for (let mi = 0; mi < M; mi++) f.get(outRow).v128Zero().get(acc[mi][ni]).f32x4Pmax().v128Store(ni * OCp * 4 + mi * 16);
         }
+        f.get(flag).if_().get(outRow).set(refOut).end();
+        f.end();
+        f.inc(mp, 1);
         f.get(outRow).i32(N * OCp * 4).i32Add().set(outRow);
         f.get(xBase).i32(N * pixelStepBytes).i32Add().set(xBase);
         f.inc(bx, 1).get(bx).get(woBlocks).i32LtS().brIf(0);

@@ -92,6 +92,10 @@ export class FunctionBuilder {
     this.depth++;
     return this.op(0x04, EMPTY_BLOCK);
   }
+  /** The else arm of the innermost `if_` (the block stays open until `end`). */
+  else_(): this {
+    return this.op(0x05);
+  }
   end(): this {
     if (this.depth === 0) throw new Error(`${this.name}: end without an open block`);
     this.depth--;
@@ -143,6 +147,18 @@ export class FunctionBuilder {
   i32Eqz(): this {
     return this.op(0x45);
   }
+  i32Ne(): this {
+    return this.op(0x47);
+  }
+  i32GeS(): this {
+    return this.op(0x4e);
+  }
+  i32GtS(): this {
+    return this.op(0x4a);
+  }
+  i32And(): this {
+    return this.op(0x71);
+  }
   /** local[i] += delta (i32). */
   inc(i: number, delta: number): this {
     return this.get(i).i32(delta).i32Add().set(i);
@@ -158,10 +174,23 @@ export class FunctionBuilder {
   f32Store(offset = 0): this {
     return this.op(0x38, ...this.memarg(2, offset));
   }
+  i32Load8U(offset = 0): this {
+    return this.op(0x2d, ...this.memarg(0, offset));
+  }
+  i32Store8(offset = 0): this {
+    return this.op(0x3a, ...this.memarg(0, offset));
+  }
 
   // Floats.
   f32Max(): this {
     return this.op(0x97);
+  }
+  f32(v: number): this {
+    const b = new Uint8Array(new Float32Array([v]).buffer);
+    return this.op(0x43, ...b);
+  }
+  f32Eq(): this {
+    return this.op(0x5b);
   }
   f64(v: number): this {
     const b = new Uint8Array(new Float64Array([v]).buffer);

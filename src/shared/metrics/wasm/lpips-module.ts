@@ -2,13 +2,15 @@
 // the input image, every activation and the photo's taps live) and exported entry points whose
 // pointers and sizes are baked in as constants. Input: image width/height and the layer list.
 // Output: LpipsModulePlan (plain data, structured-clonable for workers) + module bytes.
-// Exports: memory; forward() runs the net on the image at rgbPtr; distance() -> f64 = forward +
+// Exports: memory; forward() runs the net on the image at rgbPtr (skipping the conv work of
+// all-white regions after the first, mask-kernels.ts); distance() -> f64 = forward +
 // the LPIPS distance to the normalised photo taps at photoPtr; features() = forward + the
 // normalised taps written at photoPtr. Invariant: padding regions are zero at instantiation
 // and no export ever writes them, so padded inputs stay valid across calls.
 import { emitModule, FunctionBuilder, F64 } from './emitter';
 import { emitConv, packConvWeights, paddedChannels, type ConvShape } from './conv-kernel';
 import { emitCopy, emitDiff, emitInput, emitNorm, emitPool } from './lpips-kernels';
+import { emitConvMask, emitInputMask, emitPoolMask } from './mask-kernels';
 import type { AlexLayer, LpipsWeights } from '../lpips-weights';
 
 /** Conv register block: 2 f32x4 channel vectors x 4 pixels (8 accumulators measured fastest). */
@@ -33,6 +35,7 @@ export interface LpipsModulePlan {
   photoPtr: number; // normalised photo taps, in TapPlan order
   photoFloats: number;
   taps: TapPlan[];
+  blockMasks: { ptr: number; length: number }[]; // per layer: the conv's u8 skip flags (for tests and stats)
 }
 
 interface LayerPlan {
@@ -50,11 +53,16 @@ interface LayerPlan {
   wPtr: number;
   bPtr: number;
   linPtr: number;
+  inMaskPtr: number; // u8 [inH][inW] background mask of the (pooled) input; layer 0: the image's
+  pixMaskPtr: number; // u8 [ho][wo] background mask of the output
+  blockMaskPtr: number; // u8 [ho][woBlocks] the conv kernel's skip flags
 }
 
 const align = (n: number): number => Math.ceil(n / 16) * 16;
 
-function layerShapes(layers: readonly AlexLayer[], height: number, width: number): Omit<LayerPlan, 'inPtr' | 'outPtr' | 'wPtr' | 'bPtr' | 'linPtr'>[] {
+type LayerShape = Omit<LayerPlan, 'inPtr' | 'outPtr' | 'wPtr' | 'bPtr' | 'linPtr' | 'inMaskPtr' | 'pixMaskPtr' | 'blockMaskPtr'>;
+
+function layerShapes(layers: readonly AlexLayer[], height: number, width: number): LayerShape[] {
   let h = height;
   let w = width;
   return layers.map((layer) => {
@@ -113,10 +121,14 @@ function layout(layers: readonly AlexLayer[], height: number, width: number): { 
     ...weightParts[i],
     inPtr: take(s.hp * s.wp * s.layer.inChannels * 4),
     outPtr: take(s.ho * s.woBlocks * CONV_N * s.ocp * 4),
+    inMaskPtr: take(s.inH * s.inW),
+    pixMaskPtr: take(s.ho * s.wo),
+    blockMaskPtr: take(s.ho * s.woBlocks),
   }));
   const photoPtr = at;
   const taps = plans.map((p) => ({ channels: p.layer.outChannels, height: p.ho, width: p.wo, offset: take(p.ho * p.wo * p.layer.outChannels * 4) - photoPtr }));
-  const plan: LpipsModulePlan = { width, height, pages: Math.ceil(at / 65536) + 1, weightsPtr: 0, weightsFloats, rgbPtr, photoPtr, photoFloats: (at - photoPtr) / 4, taps };
+  const blockMasks = plans.map((p) => ({ ptr: p.blockMaskPtr, length: p.ho * p.woBlocks }));
+  const plan: LpipsModulePlan = { width, height, pages: Math.ceil(at / 65536) + 1, weightsPtr: 0, weightsFloats, rgbPtr, photoPtr, photoFloats: (at - photoPtr) / 4, taps, blockMasks };
   return { plan, layers: plans };
 }
 
@@ -126,8 +138,17 @@ function interior(l: LayerPlan): { ptr: number; rowBytes: number } {
   return { ptr: l.inPtr + (l.layer.pad * l.wp + l.layer.pad) * c * 4, rowBytes: l.wp * c * 4 };
 }
 
-/** The plan and module bytes of the network for `width` x `height` images. */
-export function emitLpipsModule(layers: readonly AlexLayer[], height: number, width: number): { plan: LpipsModulePlan; bytes: Uint8Array } {
+/**
+ * The plan and module bytes of the network for `width` x `height` images. `skipUniform: false`
+ * computes every block (the masks are still built); results are bit-identical either way.
+ */
+export function emitLpipsModule(
+  layers: readonly AlexLayer[],
+  height: number,
+  width: number,
+  opts: { skipUniform?: boolean } = {},
+): { plan: LpipsModulePlan; bytes: Uint8Array } {
+  const skip = opts.skipUniform ?? true;
   const { plan, layers: ls } = layout(layers, height, width);
   const fns: FunctionBuilder[] = [];
   const index = new Map<string, number>();
@@ -142,6 +163,12 @@ export function emitLpipsModule(layers: readonly AlexLayer[], height: number, wi
   };
   const convShape = (l: LayerPlan): ConvShape => ({ inChannels: l.layer.inChannels, kernel: l.layer.kernel, stride: l.layer.stride, outChannelsPadded: l.ocp, m: CONV_M, n: CONV_N });
   const inputFn = use(emitInput, 'input');
+  const inputMaskFn = use(emitInputMask, 'mask_input');
+  const poolMaskFn = use(emitPoolMask, 'mask_pool');
+  const convMaskFns = ls.map((l) => {
+    const { kernel: k, stride: st, pad: p } = l.layer;
+    return use(() => emitConvMask(k, st, p, CONV_N), `mask_conv_${k}_${st}_${p}_${CONV_N}`);
+  });
   const convFns = ls.map((l) => {
     const shape = convShape(l);
     const f = emitConv(shape);
@@ -160,9 +187,16 @@ export function emitLpipsModule(layers: readonly AlexLayer[], height: number, wi
   const forward = new FunctionBuilder('forward', [], []);
   const first = interior(ls[0]);
   forward.i32(plan.rgbPtr).i32(height).i32(width).i32(first.ptr).i32(first.rowBytes).call(inputFn);
+  forward.i32(plan.rgbPtr).i32(height * width).i32(ls[0].inMaskPtr).call(inputMaskFn);
   ls.forEach((l, i) => {
+    // Background mask of this layer's input: the image's, the pooled previous output's, or the previous output's.
+    const prev = ls[i - 1];
+    let inMask = l.inMaskPtr;
+    if (prev && l.layer.poolBefore) forward.i32(prev.pixMaskPtr).i32(prev.wo).i32(l.inH).i32(l.inW).i32(l.inMaskPtr).call(poolMaskFn);
+    else if (prev) inMask = prev.pixMaskPtr;
+    forward.i32(inMask).i32(l.inH).i32(l.inW).i32(l.ho).i32(l.wo).i32(l.woBlocks).i32(l.pixMaskPtr).i32(l.blockMaskPtr).call(convMaskFns[i]);
     forward.i32(l.inPtr).i32(l.wPtr).i32(l.bPtr).i32(l.outPtr).i32(l.ho).i32(l.woBlocks).i32(l.ocp / (4 * CONV_M)).i32(l.wp * l.layer.inChannels * 4).i32(outRowBytes(l));
-    forward.call(convFns[i]);
+    forward.i32(skip ? l.blockMaskPtr : 0).call(convFns[i]);
     const next = ls[i + 1];
     if (!next) return;
     const dst = interior(next);

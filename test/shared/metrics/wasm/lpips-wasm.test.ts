@@ -8,6 +8,9 @@ import { readPngRgb } from '../../../../src/main/io/png';
 import { loadLpipsWeights, resolveLpipsDir } from '../../../../src/main/lpips/weights';
 import { lpipsFeatures, lpipsFromFeatures } from '../../../../src/shared/metrics/lpips';
 import { featuresFromRegion, LpipsWasm, photoRegion } from '../../../../src/shared/metrics/wasm/lpips-wasm';
+import { emitLpipsModule, packLpipsWeights } from '../../../../src/shared/metrics/wasm/lpips-module';
+import { instantiateWasm, type WasmMemory } from '../../../../src/shared/metrics/wasm/runtime';
+import { ALEXNET_LAYERS } from '../../../../src/shared/metrics/lpips-weights';
 import { randomImage, seeded } from '../random';
 import { randomLpipsWeights } from './random-weights';
 
@@ -53,6 +56,45 @@ describe('LpipsWasm with random AlexNet-shaped weights', () => {
     expect(featuresFromRegion(photoRegion(f, net.plan), net.plan)).toEqual(f);
     expect(() => photoRegion(f.slice(0, 4), net.plan)).toThrow(/photo tap 4 is missing/);
     expect(() => net.features(randomImage(32, 64, seeded(1)))).toThrow(/image is 32x64, net is 64x64/);
+  });
+
+  it('skips white regions with bit-identical results', async () => {
+    // White, with a noisy square inside and one touching a corner (border windows never skip).
+    const w = 176;
+    const h = 150;
+    const rand = seeded(11);
+    const img = randomImage(w, h, rand);
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        const inside = (x > 120 && x < 150 && y > 100 && y < 130) || (x < 12 && y > h - 15);
+        if (!inside) img.data.fill(1, (y * w + x) * 3, (y * w + x) * 3 + 3);
+      }
+    }
+    const packed = packLpipsWeights(weights);
+    const run = async (skipUniform: boolean): Promise<Float32Array> => {
+      const { plan, bytes } = emitLpipsModule(ALEXNET_LAYERS, h, w, { skipUniform });
+      const ex = await instantiateWasm(bytes);
+      const mem = (ex.memory as WasmMemory).buffer;
+      new Float32Array(mem, plan.weightsPtr, plan.weightsFloats).set(packed);
+      new Float32Array(mem, plan.rgbPtr, w * h * 3).set(img.data);
+      (ex.features as () => void)();
+      // Layers 0 and 1 must have skippable blocks (and layer 0 some not) for the test to mean anything.
+      const flags = plan.blockMasks.map((m) => new Uint8Array(mem, m.ptr, m.length).reduce((a, b) => a + b, 0));
+      expect(flags[0]).toBeGreaterThan(0);
+      expect(flags[0]).toBeLessThan(plan.blockMasks[0].length);
+      expect(flags[1]).toBeGreaterThan(0);
+      return new Float32Array(mem, plan.photoPtr, plan.photoFloats).slice();
+    };
+    const skipped = await run(true);
+    const full = await run(false);
+    expect(skipped.length).toBe(full.length);
+    let differing = 0;
+    for (let i = 0; i < full.length; i++) if (!Object.is(skipped[i], full[i])) differing++;
+    expect(differing).toBe(0);
+    const ref = lpipsFeatures(img, weights);
+    const net = await wasm.net(w, h);
+    const got = featuresFromRegion(skipped, net.plan);
+    got.forEach((t, k) => t.data.forEach((v, i) => expect(Math.abs(v - ref[k].data[i])).toBeLessThan(1e-5)));
   });
 
   it('refuses images too small for the network', async () => {
