@@ -1,6 +1,8 @@
 // LPIPS (AlexNet v0.1) cost at 256x256 on the CPU: the reference lpips.ts, the wasm SIMD network
 // on one thread, and the worker pool on a grade's 8 (render, cached photo features) pairs.
-// GMAC/s counts the five convolutions' multiply-adds (0.87 G per image) over the whole pass.
+// GMAC/s counts the five convolutions' multiply-adds (0.87 G per image) over the whole pass,
+// including the ones the wasm net skips in white regions (images: a noisy disc on white, like a
+// render; one all-noise row shows the no-skip worst case).
 // Run: node --import tsx bench/lpips.bench.ts [--reps N] [--workers N]. Prints a markdown table.
 import { loadLpipsWeights, resolveLpipsDir } from '../src/main/lpips/weights';
 import { LpipsPool } from '../src/main/lpips/pool';
@@ -72,6 +74,8 @@ row('reference lpips.ts, features of 1 image', 1, await median(() => lpipsFeatur
 const wasm = new LpipsWasm(weights);
 const net = await wasm.net(SIZE, SIZE);
 row('wasm SIMD, features of 1 image', 1, await median(() => net.features(renders[0]), REPS), 1);
+const noise: RgbImage = { width: SIZE, height: SIZE, data: Float32Array.from({ length: SIZE * SIZE * 3 }, (_, i) => ((i * 2654435761) >>> 0) / 2 ** 32) };
+row('wasm SIMD, features of 1 image, no white (nothing skipped)', 1, await median(() => net.features(noise), REPS), 1);
 row('wasm SIMD, distance of 1 image (photo cached)', 1, await median(() => net.distance(renders[0], refPhoto), REPS), 1);
 const photoFeatures = photos.map((p) => net.features(p));
 row(`wasm SIMD, ${VIEWS} distances`, 1, await median(() => renders.map((r, i) => net.distance(r, photoFeatures[i])), REPS), VIEWS);
