@@ -17,7 +17,7 @@ export class LpipsWeightsError extends Error {
   }
 }
 
-export const FETCH_HINT = 'run `node --import tsx src/main/lpips/fetch.ts <folder>` (needs internet) to download and convert them';
+export const FETCH_HINT = 'run `npx splatlab lpips fetch <folder>` (needs internet) to download and convert them';
 
 export const ManifestEntry = z.object({
   file: z.string().regex(/^[\w.-]+$/),
