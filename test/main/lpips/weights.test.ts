@@ -37,7 +37,7 @@ describe('loadLpipsWeights', () => {
     expect(loadLpipsWeights({ env: { SPLATLAB_LPIPS_DIR: good } }).conv).toHaveLength(5);
   });
 
-  it('reports a missing folder with the fetch command', () => fails(join(root, 'nope'), /does not exist.*fetch\.ts/));
+  it('reports a missing folder with the fetch command', () => fails(join(root, 'nope'), /does not exist.*splatlab lpips fetch/));
 
   it('reports a missing manifest and a missing file', () => {
     const a = copy();
