@@ -6,7 +6,7 @@
 // later grades only render and compare.
 // Run: node --import tsx bench/grader.bench.ts [--cpu] [--size N] [--runs N]. Prints a markdown table.
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { acquireGpu } from '../src/main/gpu/device';
 import { Grader } from '../src/main/grader/grader';
@@ -49,15 +49,22 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 async function measure(label: string, grader: Grader, task: LoadedTask, rows: string[]): Promise<void> {
   const times: number[] = [];
   let score = 0;
+  let cpu = { user: 0, system: 0 };
   for (let i = 0; i <= runs; i++) {
     edit(i);
     const t = performance.now();
+    const c0 = process.cpuUsage();
     score = (await grader.grade(task, packSplats(scene))).score;
     times.push(performance.now() - t);
+    if (i > 0) {
+      const c = process.cpuUsage(c0);
+      cpu = { user: cpu.user + c.user, system: cpu.system + c.system };
+    }
   }
   const [first, ...warm] = times;
   const lpips = grader.lpipsAvailable ? 'yes' : 'no';
-  rows.push(`| ${label} | ${lpips} | ${warm.length} | ${first.toFixed(0)} | ${median(warm).toFixed(0)} | ${Math.max(...warm).toFixed(0)} | ${score.toFixed(2)} |`);
+  const cpuMs = (cpu.user + cpu.system) / 1000 / warm.length;
+  rows.push(`| ${label} | ${lpips} | ${warm.length} | ${first.toFixed(0)} | ${median(warm).toFixed(0)} | ${Math.max(...warm).toFixed(0)} | ${cpuMs.toFixed(0)} | ${score.toFixed(2)} |`);
 }
 
 const gpu = await acquireGpu({ forceCpu: cpuOnly });
@@ -102,8 +109,9 @@ const stages = [
 
 console.log(`## Hidden grade after an edit: ${task.heldout.length} held-out views at ${size}x${size}, 300 Gaussians\n`);
 console.log(`GPU path: ${gpu.status.path} (${gpu.status.summary}); Node ${process.version}\n`);
-console.log('| path | LPIPS | runs | first grade (ms) | median (ms) | max (ms) | last score |');
-console.log('|---|---|---|---|---|---|---|');
+console.log(`Load average when done: ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores; CPU ms = process CPU time (all threads) per warm grade.\n`);
+console.log('| path | LPIPS | runs | first grade (ms) | median (ms) | max (ms) | CPU ms | last score |');
+console.log('|---|---|---|---|---|---|---|---|');
 for (const r of rows) console.log(r);
 console.log('\n| CPU path stage | median (ms) |\n|---|---|');
 for (const r of stages) console.log(r);

@@ -4,6 +4,7 @@
 // including the ones the wasm net skips in white regions (images: a noisy disc on white, like a
 // render; one all-noise row shows the no-skip worst case).
 // Run: node --import tsx bench/lpips.bench.ts [--reps N] [--workers N]. Prints a markdown table.
+import { availableParallelism, loadavg } from 'node:os';
 import { loadLpipsWeights, resolveLpipsDir } from '../src/main/lpips/weights';
 import { LpipsPool } from '../src/main/lpips/pool';
 import type { RgbImage } from '../src/shared/image/image';
@@ -45,15 +46,19 @@ function convMacs(size: number): number {
   return macs;
 }
 
-async function median(fn: () => unknown, reps: number): Promise<number> {
+/** Median wall ms, and mean process CPU ms (all threads) per call: on a busy machine the CPU
+ * time still says what the work costs. */
+async function median(fn: () => unknown, reps: number): Promise<{ wall: number; cpu: number }> {
   await fn(); // warm-up: JIT, wasm tier-up, worker nets
   const t: number[] = [];
+  const c0 = process.cpuUsage();
   for (let i = 0; i < reps; i++) {
     const t0 = performance.now();
     await fn();
     t.push(performance.now() - t0);
   }
-  return t.sort((a, b) => a - b)[Math.floor(t.length / 2)];
+  const c = process.cpuUsage(c0);
+  return { wall: t.sort((a, b) => a - b)[Math.floor(t.length / 2)], cpu: (c.user + c.system) / 1000 / reps };
 }
 
 if (!resolveLpipsDir()) {
@@ -65,8 +70,8 @@ const renders = Array.from({ length: VIEWS }, (_, i) => image(100 + i));
 const photos = Array.from({ length: VIEWS }, (_, i) => image(200 + i));
 const macs = convMacs(SIZE);
 const rows: string[] = [];
-const row = (what: string, threads: number, msTotal: number, images: number) =>
-  rows.push(`| ${what} | ${threads} | ${msTotal.toFixed(1)} | ${(msTotal / images).toFixed(1)} | ${((macs * images) / msTotal / 1e6).toFixed(2)} |`);
+const row = (what: string, threads: number, ms: { wall: number; cpu: number }, images: number) =>
+  rows.push(`| ${what} | ${threads} | ${ms.wall.toFixed(1)} | ${(ms.wall / images).toFixed(1)} | ${((macs * images) / ms.wall / 1e6).toFixed(2)} | ${(ms.cpu / images).toFixed(1)} |`);
 
 const refPhoto = lpipsFeatures(photos[0], weights);
 row('reference lpips.ts, features of 1 image', 1, await median(() => lpipsFeatures(renders[0], weights), Math.min(REPS, 3)), 1);
@@ -90,6 +95,8 @@ pool.destroy();
 
 console.log(`## LPIPS (AlexNet v0.1) at ${SIZE}x${SIZE}: ${(macs / 1e9).toFixed(3)} G multiply-adds per image\n`);
 console.log(`Node ${process.version}; median of ${REPS} after one warm-up. One pair, pool (wasm features both sides) vs reference: ${check.toFixed(8)} vs ${ref.toFixed(8)}\n`);
-console.log('| measurement | threads | ms | ms per image | GMAC/s |');
-console.log('|---|---|---|---|---|');
+const load = loadavg()[0].toFixed(1);
+console.log(`Load average when done: ${load} on ${availableParallelism()} cores (other processes share the machine when it is above ~0.5).\n`);
+console.log('| measurement | threads | ms (wall) | ms per image | GMAC/s (wall) | CPU ms per image |');
+console.log('|---|---|---|---|---|---|');
 for (const r of rows) console.log(r);
