@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PartsTruth } from '../../shared/authoring/scramble/truth';
+import { OPACITY_MAX, OPACITY_MIN, SCALE_MAX, SCALE_MIN } from '../../shared/env/gaussian-input';
 import type { RgbImage } from '../../shared/image/image';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
 import type { Anchors, CamerasFile, TaskKind, TaskSpec } from '../../shared/task/schema';
@@ -84,21 +85,38 @@ export function writeAnchors(objectDir: string, anchors: Anchors): void {
   writeJson(join(objectDir, 'anchors.json'), anchors);
 }
 
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+
+/** The float32 nearest `v` that still lies in [lo, hi] (0 < lo <= hi): float32 storage must not
+ * push a value that sits on a limit (e.g. a scale clamped to 0.005) outside it. */
+export function float32Within(v: number, lo: number, hi: number): number {
+  f32[0] = v;
+  if (f32[0] < lo) {
+    f32[0] = lo;
+    if (f32[0] < lo) u32[0] += 1; // next float32 towards +infinity (positive values)
+  } else if (f32[0] > hi) {
+    f32[0] = hi;
+    if (f32[0] > hi) u32[0] -= 1;
+  }
+  return f32[0];
+}
+
 /** init_reassembly.npz (float32 rows, int32 group labels + group_names) and parts_truth.json. */
 export function writeReassembly(objectDir: string, records: readonly GaussianRecord[], truth: PartsTruth): void {
   const n = records.length;
-  const flat = (get: (r: GaussianRecord) => readonly number[], w: number): Float32Array => {
+  const flat = (get: (r: GaussianRecord) => readonly number[], w: number, lo = -Infinity, hi = Infinity): Float32Array => {
     const out = new Float32Array(n * w);
-    records.forEach((r, i) => out.set(get(r), i * w));
+    records.forEach((r, i) => out.set(get(r).map((v) => (lo > 0 ? float32Within(v, lo, hi) : v)), i * w));
     return out;
   };
   const npz = writeSceneNpz({
     count: n,
     positions: flat((r) => r.pos, 3),
-    scales: flat((r) => r.scale, 3),
+    scales: flat((r) => r.scale, 3, SCALE_MIN, SCALE_MAX),
     quaternions: flat((r) => r.quat, 4),
     colors: flat((r) => r.color, 3),
-    opacities: flat((r) => [r.opacity], 1),
+    opacities: flat((r) => [r.opacity], 1, OPACITY_MIN, OPACITY_MAX),
     groups: records.map((r) => r.group ?? null),
   });
   writeFileSync(join(objectDir, INIT_NPZ), npz);

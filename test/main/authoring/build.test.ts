@@ -7,6 +7,8 @@ import { rescrambleTask } from '../../../src/main/authoring/rescramble';
 import { Grader } from '../../../src/main/grader/grader';
 import { loadTask } from '../../../src/main/tasks/load';
 import { PartsTruthSchema, partHeadingError } from '../../../src/shared/authoring/scramble/truth';
+import { float32Within } from '../../../src/main/authoring/task-files';
+import { sceneProblems } from '../../../src/shared/env/scene';
 
 const roots: string[] = [];
 function tmp(): string {
@@ -56,6 +58,8 @@ describe('buildObject', () => {
     expect([oneshot.spec.max_tool_calls, oneshot.spec.max_renders]).toEqual([1, 0]);
     const re = await loadTask('mushroom__reassembly', { tasksDir: a });
     expect(re.init).toHaveLength(res.gaussians);
+    // The float32 npz keeps every value inside the episode's limits (scales clamped to 0.005 too).
+    expect(sceneProblems(re.init ?? [], res.gaussians)).toEqual([]);
     expect(new Set(re.init?.map((r) => r.group))).toEqual(new Set(['part_a', 'part_b', 'part_c', 'part_d', 'part_e', 'part_f']));
     const truth = PartsTruthSchema.parse(JSON.parse(readFileSync(join(a, 'objects', 'mushroom', 'parts_truth.json'), 'utf8')));
     // The stored scramble (float32 npz) is measured against the truth: heading = applied turn.
@@ -84,6 +88,15 @@ describe('buildObject', () => {
     expect((await loadTask('mushroom__reassembly', { tasksDir: a })).init?.some((r) => r.group === 'part_e')).toBe(false);
     grader.destroy();
   }, 180_000);
+
+  it('stores float32 values inside their limits', () => {
+    expect(Math.fround(0.005)).toBeLessThan(0.005);
+    expect(float32Within(0.005, 0.005, 0.5)).toBeGreaterThanOrEqual(0.005);
+    expect(float32Within(0.005, 0.005, 0.5) - 0.005).toBeLessThan(1e-9);
+    expect(float32Within(0.3, 0.005, 0.5)).toBe(Math.fround(0.3));
+    expect(float32Within(0.7, 0.005, 0.5)).toBe(0.5);
+    expect(float32Within(1, 0.05, 1)).toBe(1);
+  });
 
   it('leaves the tasks folder untouched when a stage fails', async () => {
     const dir = tmp();
