@@ -16,7 +16,7 @@ import { PhotoCaster } from '../authoring/session/photos';
 import { anchorsOut, checkFree, conformance } from '../authoring/session/save';
 import { AuthorSession, namedCamera } from '../authoring/session/session';
 import { Uploads } from '../authoring/session/uploads';
-import { Grader } from '../grader/grader';
+import { Grader, graderDevice } from '../grader/grader';
 import { LabFailure, type HandlersFor } from './dispatch';
 import type { EventHub } from './events';
 import type { LabDeps } from './lab';
@@ -35,7 +35,7 @@ function authorContext(deps: LabDeps, events: EventHub): AuthorContext {
   if (ctx) return ctx;
   let grader: Promise<Grader> | null = null;
   // A GPU grader that fails to build must not block authoring: the CPU reference measures the same.
-  const getGrader = (): Promise<Grader> => (grader ??= Grader.create({ device: deps.gpu.device }).catch(() => Grader.create({ device: null })));
+  const getGrader = (): Promise<Grader> => (grader ??= Grader.create(graderDevice(deps.gpu)).catch(() => Grader.create({ device: null })));
   // The ray caster runs on a hardware GPU only: SwiftShader is slower than the CPU reference here.
   const caster = new PhotoCaster(deps.gpu.status.path === 'hardware' ? deps.gpu.device : null);
   const fitDevice: FitDevice = deps.gpu.device ? 'auto' : 'cpu';

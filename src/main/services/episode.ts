@@ -5,7 +5,7 @@
 import { episodeMethods } from '../../shared/api/episode';
 import { labHome } from '../app/home';
 import { EpisodeManager } from '../episodes/manager';
-import { Grader } from '../grader/grader';
+import { Grader, graderDevice } from '../grader/grader';
 import { LabFailure, type HandlersFor } from './dispatch';
 import type { LabDeps } from './lab';
 
@@ -21,7 +21,7 @@ export function episodeManager(deps: LabDeps): EpisodeManager {
       version: deps.version,
       // A GPU grader that fails to build (pipelines, limits) must not block play: the CPU
       // reference grades identically, only slower.
-      grader: () => Grader.create({ device: deps.gpu.device }).catch(() => Grader.create({ device: null })),
+      grader: () => Grader.create(graderDevice(deps.gpu)).catch(() => Grader.create({ device: null })),
     });
     managers.set(deps, manager);
   }

@@ -10,7 +10,7 @@ import { labHome } from '../app/home';
 import { parseTrajectory, readTrajectory } from '../env/trajectory';
 import type { EpisodeManager } from '../episodes/manager';
 import { pngDataUrl } from '../episodes/public';
-import { Grader } from '../grader/grader';
+import { Grader, graderDevice } from '../grader/grader';
 import { loadTask, taskIds } from '../tasks/load';
 import { resolveTasksDir } from '../tasks/paths';
 import { LabFailure, type HandlersFor } from './dispatch';
@@ -45,7 +45,7 @@ export function createStudyHandlers(deps: LabDeps, opts: StudyServiceOptions = {
   const tasksDir = resolveTasksDir(deps.tasksDir);
   let renderer: Promise<SceneRenderer> | undefined;
   const getRenderer = (): Promise<SceneRenderer> => {
-    renderer ??= opts.renderer ? opts.renderer() : Grader.create({ device: deps.gpu.device, lpipsDir: null });
+    renderer ??= opts.renderer ? opts.renderer() : Grader.create({ ...graderDevice(deps.gpu), lpipsDir: null });
     renderer.catch(() => (renderer = undefined));
     return renderer;
   };

@@ -35,11 +35,13 @@ describe('environment conformance check', () => {
 describe('every task in tasks/ conforms', async () => {
   const { resolveTasksDir } = await import('../../../src/main/tasks/paths');
   const { taskIds } = await import('../../../src/main/tasks/load');
-  const { gpuDevice } = await import('../../helpers/gpu');
+  const { acquireGpu } = await import('../../../src/main/gpu/device');
+  const { graderDevice } = await import('../../../src/main/grader/grader');
   const dir = resolveTasksDir();
   const ids = taskIds(dir);
   it.skipIf(ids.length === 0)(`checks the ${ids.length} committed tasks`, async () => {
-    const taskGrader = await Grader.create({ device: gpuDevice });
+    // The lab's own choice of grader path (the CPU fast path on SwiftShader, the GPU on hardware).
+    const taskGrader = await Grader.create(graderDevice(await acquireGpu()));
     const failures: string[] = [];
     for (const id of ids) {
       const report = await checkTask(id, taskGrader, dir);

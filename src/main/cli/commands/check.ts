@@ -1,6 +1,6 @@
 // `splatlab check [--task ID]`: the environment conformance check over one task or every task.
 import { acquireGpu } from '../../gpu/device';
-import { Grader } from '../../grader/grader';
+import { Grader, graderDevice } from '../../grader/grader';
 import { checkTask } from '../../env/conformance';
 import { taskIds } from '../../tasks/load';
 import { resolveTasksDir } from '../../tasks/paths';
@@ -24,7 +24,7 @@ Exit status 1 when any task fails.`,
     const ids = stringOption(args, 'task') ? [stringOption(args, 'task') as string] : taskIds(tasksDir);
     if (ids.length === 0) throw new CliError(`no tasks in ${tasksDir}`);
     const gpu = await acquireGpu({ forceCpu: device === 'cpu' });
-    const grader = await Grader.create({ device: gpu.device });
+    const grader = await Grader.create(graderDevice(gpu));
     let failed = 0;
     for (const id of ids) {
       const report = await checkTask(id, grader, tasksDir);

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { packSplats } from '../../../shared/scene/gaussian';
 import { parseSceneDocument } from '../../../shared/scene/gaussian_input';
 import { acquireGpu } from '../../gpu/device';
-import { Grader } from '../../grader/grader';
+import { Grader, graderDevice } from '../../grader/grader';
 import type { GradeResult } from '../../grader/types';
 import { loadTask, TaskLoadError } from '../../tasks/load';
 import { parseArgs, requireOption, stringOption } from '../args';
@@ -55,7 +55,7 @@ and says so.`,
     });
     const lpipsDir = stringOption(args, 'lpips-dir');
     const gpu = await acquireGpu({ forceCpu: device === 'cpu' });
-    const grader = await Grader.create({ device: gpu.device, ...(lpipsDir ? { lpipsDir } : {}) });
+    const grader = await Grader.create({ ...graderDevice(gpu), ...(lpipsDir ? { lpipsDir } : {}) });
     try {
       const records = scene.records;
       if (records.length > task.spec.max_gaussians) io.err(`note: ${records.length} Gaussians exceed the task's cap of ${task.spec.max_gaussians}; graded anyway`);

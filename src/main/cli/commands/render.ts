@@ -6,7 +6,7 @@ import { NEAR_PLANE } from '../../../shared/raster/cpu';
 import { packSplats } from '../../../shared/scene/gaussian';
 import { parseSceneDocument } from '../../../shared/scene/gaussian_input';
 import { acquireGpu } from '../../gpu/device';
-import { Grader } from '../../grader/grader';
+import { Grader, graderDevice } from '../../grader/grader';
 import { writePng } from '../../io/png';
 import { parseArgs, requireOption, stringOption } from '../args';
 import { CliError, type CliCommand } from '../command';
@@ -48,7 +48,7 @@ OpenCV axes} or an orbit {azimuth, elevation, distance?, fov?, width?, height?} 
       throw new CliError(`every Gaussian is behind the camera (camera-space depth below the near plane ${NEAR_PLANE}); check world_to_camera`);
     }
     const gpu = await acquireGpu({ forceCpu: device === 'cpu' });
-    const grader = await Grader.create({ device: gpu.device, lpipsDir: null });
+    const grader = await Grader.create({ ...graderDevice(gpu), lpipsDir: null });
     const [render] = await grader.renderViews(packSplats(records), [cam.camera]);
     writePng(out, { width: render.width, height: render.height, data: render.rgb });
     const coverage = stringOption(args, 'coverage');
