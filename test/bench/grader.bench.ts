@@ -4,21 +4,21 @@
 // graderDevice() picks on SwiftShader), plus the CPU path's stages one by one. The first grade of
 // a grader includes its one-off photo work (upload, photo LPIPS features, worker start-up);
 // later grades only render and compare.
-// Run: node --import tsx bench/grader.bench.ts [--cpu] [--size N] [--runs N]. Prints a markdown table.
+// Run: node --import tsx test/bench/grader.bench.ts [--cpu] [--size N] [--runs N]. Prints a markdown table.
 import { mkdtempSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { acquireGpu } from '../src/main/gpu/device';
-import { Grader } from '../src/main/grader/grader';
-import { loadTask, type LoadedTask } from '../src/main/tasks/load';
-import { buildTestTask } from '../src/main/tasks/testTask';
-import { Random } from '../src/shared/math/random';
-import { quatNormalize } from '../src/shared/math/quaternion';
-import { packSplats, type GaussianRecord } from '../src/shared/scene/gaussian';
-import { rasterizeForward } from '../src/shared/raster/cpu';
-import { SsimTarget } from '../src/shared/metrics/ssim-target';
-import { mse } from '../src/shared/metrics/psnr';
-import { iou, maskFromCoverage } from '../src/shared/metrics/mask';
+import { acquireGpu } from '../../src/main/gpu/device';
+import { Grader } from '../../src/main/grader/grader';
+import { loadTask, type LoadedTask } from '../../src/main/tasks/load';
+import { buildTestTask } from '../../src/main/tasks/testTask';
+import { Random } from '../../src/shared/math/random';
+import { quatNormalize } from '../../src/shared/math/quaternion';
+import { packSplats, type GaussianRecord } from '../../src/shared/scene/gaussian';
+import { rasterizeForward } from '../../src/shared/raster/cpu';
+import { SsimTarget } from '../../src/shared/metrics/ssim-target';
+import { mse } from '../../src/shared/metrics/psnr';
+import { iou, maskFromCoverage } from '../../src/shared/metrics/mask';
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(name);

@@ -3,14 +3,14 @@
 // GMAC/s counts the five convolutions' multiply-adds (0.87 G per image) over the whole pass,
 // including the ones the wasm net skips in white regions (images: a noisy disc on white, like a
 // render; one all-noise row shows the no-skip worst case).
-// Run: node --import tsx bench/lpips.bench.ts [--reps N] [--workers N]. Prints a markdown table.
+// Run: node --import tsx test/bench/lpips.bench.ts [--reps N] [--workers N]. Prints a markdown table.
 import { availableParallelism, loadavg } from 'node:os';
-import { loadLpipsWeights, resolveLpipsDir } from '../src/main/lpips/weights';
-import { LpipsPool } from '../src/main/lpips/pool';
-import type { RgbImage } from '../src/shared/image/image';
-import { lpipsFeatures, lpipsFromFeatures } from '../src/shared/metrics/lpips';
-import { ALEXNET_LAYERS } from '../src/shared/metrics/lpips-weights';
-import { LpipsWasm } from '../src/shared/metrics/wasm/lpips-wasm';
+import { loadLpipsWeights, resolveLpipsDir } from '../../src/main/lpips/weights';
+import { LpipsPool } from '../../src/main/lpips/pool';
+import type { RgbImage } from '../../src/shared/image/image';
+import { lpipsFeatures, lpipsFromFeatures } from '../../src/shared/metrics/lpips';
+import { ALEXNET_LAYERS } from '../../src/shared/metrics/lpips-weights';
+import { LpipsWasm } from '../../src/shared/metrics/wasm/lpips-wasm';
 
 const SIZE = 256;
 const VIEWS = 8;

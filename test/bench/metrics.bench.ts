@@ -2,21 +2,19 @@
 // batch with all four metrics (photo-side SSIM planes and LPIPS features cached, as the grader
 // does), on the CPU references, on the CPU fast path (SsimTarget + wasm SIMD LPIPS on worker
 // threads, the grader's CPU backend) and on the GPU (Dawn; SwiftShader when no hardware adapter).
-// Run: node --import tsx bench/metrics.bench.ts [--reps N] [--cpu]. Prints a markdown table.
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { acquireGpu } from '../src/main/gpu/device';
-import type { RgbImage } from '../src/shared/image/image';
-import type { ShaderLibrary } from '../src/shared/gpu/compose';
-import { loadLpipsWeights, resolveLpipsDir } from '../src/main/lpips/weights';
-import { GpuMetrics } from '../src/shared/metrics/gpu/gpu-metrics';
-import { lpipsFeatures, lpipsFromFeatures } from '../src/shared/metrics/lpips';
-import { iou, maskFromCoverage, maskFromImage } from '../src/shared/metrics/mask';
-import { psnr } from '../src/shared/metrics/psnr';
-import { ssim } from '../src/shared/metrics/ssim';
-import { SsimTarget } from '../src/shared/metrics/ssim-target';
-import { LpipsWasm } from '../src/shared/metrics/wasm/lpips-wasm';
-import { LpipsPool } from '../src/main/lpips/pool';
+// Run: node --import tsx test/bench/metrics.bench.ts [--reps N] [--cpu]. Prints a markdown table.
+import { acquireGpu } from '../../src/main/gpu/device';
+import { loadShaders } from '../../src/main/gpu/shaders';
+import type { RgbImage } from '../../src/shared/image/image';
+import { loadLpipsWeights, resolveLpipsDir } from '../../src/main/lpips/weights';
+import { GpuMetrics } from '../../src/shared/metrics/gpu/gpu-metrics';
+import { lpipsFeatures, lpipsFromFeatures } from '../../src/shared/metrics/lpips';
+import { iou, maskFromCoverage, maskFromImage } from '../../src/shared/metrics/mask';
+import { psnr } from '../../src/shared/metrics/psnr';
+import { ssim } from '../../src/shared/metrics/ssim';
+import { SsimTarget } from '../../src/shared/metrics/ssim-target';
+import { LpipsWasm } from '../../src/shared/metrics/wasm/lpips-wasm';
+import { LpipsPool } from '../../src/main/lpips/pool';
 
 const SIZE = 256;
 const VIEWS = 8;
@@ -34,11 +32,6 @@ function image(seed: number): RgbImage {
     }
   }
   return { width: SIZE, height: SIZE, data };
-}
-
-function shaderLibrary(): ShaderLibrary {
-  const dir = join(import.meta.dirname, '..', 'shaders');
-  return Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith('.wgsl')).map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
 }
 
 async function time(fn: () => unknown): Promise<number> {
@@ -90,9 +83,9 @@ if (weights) {
 const { device: gpuDevice, status } = await acquireGpu({ forceCpu: process.argv.includes('--cpu') });
 const gpu = gpuDevice ? { device: gpuDevice, name: status.summary } : null;
 if (gpu) {
-  const metrics = GpuMetrics.create(gpu.device, shaderLibrary(), weights);
+  const metrics = GpuMetrics.create(gpu.device, loadShaders(), weights);
   const prepared = await metrics.preparePhotos(photos.map((image) => ({ image })));
-  const noLpips = GpuMetrics.create(gpu.device, shaderLibrary(), null);
+  const noLpips = GpuMetrics.create(gpu.device, loadShaders(), null);
   row('SSIM+PSNR+IoU, 1 pair', 'GPU', await time(() => noLpips.compute([{ render: renders[0], coverage: coverage[0], photo: prepared[0] }])), 'no LPIPS');
   const views = renders.map((render, i) => ({ render, coverage: coverage[i], photo: prepared[i] }));
   row(`${VIEWS}-view batch, SSIM+PSNR+IoU`, 'GPU', await time(() => noLpips.compute(views)), 'no LPIPS');
