@@ -8,7 +8,7 @@ import { Episode } from '../../src/shared/env/episode';
 import { Random } from '../../src/shared/math/random';
 import { SplatEnv, episodeConfig } from '../../src/main/env/env';
 import { packRecords } from '../../src/shared/env/scene';
-import { Grader } from '../../src/main/grader/grader';
+import { Grader, graderDevice } from '../../src/main/grader/grader';
 import { acquireGpu } from '../../src/main/gpu/device';
 import { loadTask } from '../../src/main/tasks/load';
 import { buildTestTask } from '../../src/main/tasks/testTask';
@@ -51,10 +51,8 @@ async function time<T>(f: () => Promise<T> | T): Promise<number> {
 
 const cpuOnly = process.argv.includes('--cpu');
 const gpu = await acquireGpu({ forceCpu: cpuOnly });
-const grader = await Grader.create({ device: gpu.device, lpipsDir: null }).catch((e: Error) => {
-  console.error(`GPU grader unavailable (${e.message}); measuring the CPU grader.`);
-  return Grader.create({ device: null, lpipsDir: null });
-});
+// The lab's own grader choice (CPU fast path unless the adapter is hardware), LPIPS when found.
+const grader = await Grader.create(graderDevice(gpu));
 const tasksDir = join(mkdtempSync(join(tmpdir(), 'splatlab-bench-')), 'tasks');
 await buildTestTask(tasksDir, { size: 256, grader });
 const task = await loadTask('test__sculpt', { tasksDir });
@@ -85,7 +83,7 @@ for (let i = 0; i < 5; i++) {
   ep.step(nonRenderCall(0));
   grades.push(await time(() => grader.grade(task, packRecords(ep.records()))));
 }
-row('hidden grade after an edit (8 held-out views, no LPIPS)', grades);
+row(`hidden grade after an edit (8 held-out views, ${grader.lpipsAvailable ? 'all four metrics' : 'no LPIPS weights'})`, grades);
 
 console.log(`Episode latency, grader on ${grader.kind} (${gpu.status.path}), 256x256, 300 Gaussians\n`);
 console.log('| measurement | n | p50 ms | p99 ms |\n|---|---|---|---|');
