@@ -4,16 +4,12 @@
 // Inputs: records + selection (setScene), a camera to snap to. Outputs: callbacks with the
 // selection and with one rigid move per finished gizmo drag. Invariant: the viewport never edits
 // records itself; a drag only previews until the store stages it and calls setScene again.
-import { Matrix4, Object3D, PerspectiveCamera, Quaternion, Raycaster, Scene, Vector2, Vector3, WebGLRenderer, type Group } from 'three';
-import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
-import { TransformControls } from 'three/examples/jsm/controls/TransformControls.js';
+import { Matrix4, Quaternion, Raycaster, Vector2, Vector3, type Group } from 'three';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
-import type { Camera } from '../../shared/raster/types';
 import { quatToEuler } from '../../shared/math/quaternion';
-import { orbitCamera } from '../../shared/camera/orbit';
 import type { Vec3 } from '../../shared/math/vec3';
-import { cameraFromPose, poseFromCamera } from './camera';
-import { axisMarker, boundsCube, centroidOf, disposeOutline, gaussianIdOf, gaussianOutline } from './outlines';
+import { centroidOf, disposeOutline, gaussianIdOf, gaussianOutline } from './outlines';
+import { OrbitStage } from './stage';
 
 export type GizmoMode = 'translate' | 'rotate' | 'scale';
 
@@ -32,61 +28,26 @@ export interface ViewportEvents {
 }
 
 const CLICK_SLOP_PX = 4;
-const HOME_VIEW = { azimuth: 35, elevation: 25, distance: 6, fov: 45 };
 
-export class Viewport {
-  readonly renderer: WebGLRenderer;
-  readonly camera = new PerspectiveCamera(40, 1, 0.01, 100);
-  private readonly scene = new Scene();
-  private readonly orbit: OrbitControls;
-  private readonly gizmo: TransformControls;
-  private readonly pivot = new Object3D();
+export class Viewport extends OrbitStage {
   private readonly gaussians = new Map<number, Group>();
   private records: GaussianRecord[] = [];
   private selection: number[] = [];
   private dragStart: { pivot: Matrix4; outlines: Map<number, Matrix4> } | null = null;
   private down: { x: number; y: number; box: boolean; shift: boolean } | null = null;
   private readonly boxEl: HTMLDivElement;
-  private frame = 0;
   private editable = true;
 
-  constructor(private readonly host: HTMLElement, private readonly events: ViewportEvents) {
-    this.renderer = new WebGLRenderer({ antialias: true, alpha: true, preserveDrawingBuffer: true });
-    this.renderer.setPixelRatio(Math.min(2, window.devicePixelRatio || 1));
-    host.appendChild(this.renderer.domElement);
-    this.renderer.domElement.dataset.testid = 'viewport-canvas';
+  constructor(host: HTMLElement, private readonly events: ViewportEvents) {
+    // Points go to the bounds cube's edge ([-1, 1]); the stage calls back on camera changes.
+    super(host, { testId: 'viewport-canvas', centreLimit: 1, onCamera: () => events.cameraChanged() });
     this.boxEl = document.createElement('div');
     this.boxEl.className = 'box-select';
     host.appendChild(this.boxEl);
-    this.camera.up.set(0, 0, 1);
-    this.scene.add(boundsCube(), axisMarker(), this.pivot);
-    this.orbit = new OrbitControls(this.camera, this.renderer.domElement);
-    this.orbit.addEventListener('change', () => {
-      this.requestRender();
-      this.events.cameraChanged();
-    });
-    this.gizmo = new TransformControls(this.camera, this.renderer.domElement);
-    this.gizmo.setSize(0.9);
-    this.scene.add(this.gizmo.getHelper());
-    this.gizmo.addEventListener('change', () => this.requestRender());
-    this.gizmo.addEventListener('dragging-changed', (e) => {
-      const dragging = (e as unknown as { value: boolean }).value;
-      this.orbit.enabled = !dragging;
-      if (dragging) this.beginDrag();
-      else this.endDrag();
-    });
-    this.gizmo.addEventListener('objectChange', () => this.previewDrag());
     const el = this.renderer.domElement;
     el.addEventListener('pointerdown', (e) => this.onDown(e));
     el.addEventListener('pointermove', (e) => this.onMove(e));
     el.addEventListener('pointerup', (e) => this.onUp(e));
-    this.resize();
-    this.home();
-  }
-
-  /** The default three-quarter view: the whole bounds cube in sight, Z up. */
-  home(): void {
-    this.snapTo(orbitCamera({ ...HOME_VIEW, width: 256, height: 256 }));
   }
 
   /** With editing off (episode over, a call in flight) the gizmo is hidden and clicks only select. */
@@ -139,7 +100,7 @@ export class Viewport {
     this.gizmo.attach(this.pivot);
   }
 
-  private beginDrag(): void {
+  protected beginDrag(): void {
     this.pivot.updateMatrixWorld();
     const outlines = new Map<number, Matrix4>();
     for (const id of this.selection) {
@@ -149,7 +110,7 @@ export class Viewport {
     this.dragStart = { pivot: this.pivot.matrixWorld.clone(), outlines };
   }
 
-  private previewDrag(): void {
+  protected previewDrag(): void {
     if (!this.dragStart) return;
     this.pivot.updateMatrixWorld();
     const delta = this.pivot.matrixWorld.clone().multiply(this.dragStart.pivot.clone().invert());
@@ -160,7 +121,7 @@ export class Viewport {
     }
   }
 
-  private endDrag(): void {
+  protected endDrag(): void {
     const start = this.dragStart;
     this.dragStart = null;
     if (!start) return;
@@ -247,80 +208,9 @@ export class Viewport {
       .map((g) => g.id);
   }
 
-  /** Client-pixel position of a world point (null behind the camera). */
-  toScreen(p: readonly number[], rect = this.renderer.domElement.getBoundingClientRect()): { x: number; y: number } | null {
-    const v = new Vector3(p[0], p[1], p[2]).project(this.camera);
-    if (v.z > 1) return null;
-    return { x: rect.left + ((v.x + 1) / 2) * rect.width, y: rect.top + ((1 - v.y) / 2) * rect.height };
-  }
-
-  /**
-   * Where the gizmo pivot sits on screen and a point on its translate handle along a world axis
-   * (`along` in gizmo units: the arrow tip is at 0.5, the pick cone spans 0..0.6). Mirrors
-   * TransformControls' own sizing: world length = along * factor * size / 4.
-   */
-  gizmoScreen(axis: 'x' | 'y' | 'z', along = 0.45): { centre: { x: number; y: number }; handle: { x: number; y: number } } | null {
-    if (!this.gizmo.object) return null;
-    const c = this.pivot.position;
-    const factor = c.distanceTo(this.camera.position) * Math.min((1.9 * Math.tan((Math.PI * this.camera.fov) / 360)) / this.camera.zoom, 7);
-    const len = (along * factor * this.gizmo.size) / 4;
-    const dir = { x: [1, 0, 0], y: [0, 1, 0], z: [0, 0, 1] }[axis];
-    const centre = this.toScreen([c.x, c.y, c.z]);
-    const handle = this.toScreen([c.x + dir[0] * len, c.y + dir[1] * len, c.z + dir[2] * len]);
-    return centre && handle ? { centre, handle } : null;
-  }
-
-  snapTo(cam: Camera): void {
-    const pose = poseFromCamera(cam);
-    this.camera.position.set(...pose.position);
-    this.camera.fov = pose.fovDeg;
-    this.camera.up.set(0, 0, 1);
-    this.orbit.target.set(...pose.target);
-    this.camera.lookAt(this.orbit.target);
-    this.camera.updateProjectionMatrix();
-    this.orbit.update();
-    this.requestRender();
-    this.events.cameraChanged();
-  }
-
-  /** The point the camera orbits (where add presets appear). */
-  viewCentre(): Vec3 {
-    const t = this.orbit.target;
-    const clamp = (v: number): number => Math.max(-1, Math.min(1, v));
-    return [clamp(t.x), clamp(t.y), clamp(t.z)];
-  }
-
-  /** The current view as an explicit camera of the given size (for the live preview). */
-  currentCamera(width: number, height: number): Camera {
-    this.camera.updateMatrixWorld();
-    return cameraFromPose(this.camera.matrixWorld.elements, this.camera.fov, width, height);
-  }
-
-  resize(): void {
-    const w = Math.max(1, this.host.clientWidth);
-    const h = Math.max(1, this.host.clientHeight);
-    this.renderer.setSize(w, h, true);
-    this.camera.aspect = w / h;
-    this.camera.updateProjectionMatrix();
-    this.requestRender();
-  }
-
-  requestRender(): void {
-    if (this.frame) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      this.renderer.render(this.scene, this.camera);
-    });
-  }
-
   dispose(): void {
-    if (this.frame) cancelAnimationFrame(this.frame);
-    this.gizmo.detach();
-    this.gizmo.dispose();
-    this.orbit.dispose();
     for (const g of this.gaussians.values()) disposeOutline(g);
-    this.renderer.dispose();
-    this.renderer.domElement.remove();
     this.boxEl.remove();
+    this.disposeStage();
   }
 }
