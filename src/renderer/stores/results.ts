@@ -7,6 +7,7 @@ import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { LabApi } from '../../shared/api/lab';
 import type { StudyResults, TrajectoryView } from '../../shared/api/study';
+import { useGuard } from './guard';
 
 export const useResultsStore = defineStore('results', () => {
   const studyId = ref<string | null>(null);
@@ -15,24 +16,11 @@ export const useResultsStore = defineStore('results', () => {
   const stepIndex = ref(0);
   const view = ref('H0');
   const frame = ref<string | null>(null);
-  const busy = ref(false);
-  const error = ref<string | null>(null);
+  const { busy, error, guarded } = useGuard();
   let frameRequest = 0;
 
   const step = computed(() => trajectory.value?.steps[stepIndex.value] ?? null);
 
-  async function guarded<T>(work: () => Promise<T>): Promise<T | null> {
-    busy.value = true;
-    error.value = null;
-    try {
-      return await work();
-    } catch (e) {
-      error.value = e instanceof Error ? e.message : String(e);
-      return null;
-    } finally {
-      busy.value = false;
-    }
-  }
 
   async function load(api: LabApi, id: string): Promise<void> {
     if (studyId.value !== id) {

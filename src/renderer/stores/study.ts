@@ -10,27 +10,15 @@ import type { SessionState, StudyDetail } from '../../shared/api/study';
 import type { NewStudy, StudyConfig, StudyTexts } from '../../shared/study/config';
 import { useEpisodeStore } from './episode';
 import { useNavStore } from './nav';
+import { useGuard } from './guard';
 
 export const useStudyStore = defineStore('study', () => {
   const studies = ref<StudyConfig[]>([]);
   const detail = ref<StudyDetail | null>(null);
   const session = ref<SessionState | null>(null);
-  const busy = ref(false);
-  const error = ref<string | null>(null);
+  const { busy, error, guarded } = useGuard();
   const locked = computed(() => session.value !== null);
 
-  async function guarded<T>(work: () => Promise<T>): Promise<T | null> {
-    busy.value = true;
-    error.value = null;
-    try {
-      return await work();
-    } catch (e) {
-      error.value = e instanceof Error ? e.message : String(e);
-      return null;
-    } finally {
-      busy.value = false;
-    }
-  }
 
   async function loadList(api: LabApi): Promise<void> {
     const list = await guarded(() => api.call('study.list', {}));
