@@ -16,6 +16,8 @@ export function testDevice(): Promise<GPUDevice | null> {
 
 async function acquire(): Promise<GPUDevice | null> {
   if (!process.env.VK_ICD_FILENAMES && existsSync(SWIFTSHADER_ICD)) process.env.VK_ICD_FILENAMES = SWIFTSHADER_ICD;
+  // As in main: without it the Vulkan loader prints a harmless error line per instance.
+  process.env.XDG_RUNTIME_DIR ??= '/tmp';
   Object.assign(globalThis, globals);
   const gpu = create([]);
   instances.push(gpu);
