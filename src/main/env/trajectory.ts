@@ -4,58 +4,10 @@
 // Inputs: records from SplatEnv. Outputs: the file; readTrajectory parses it back, tolerating
 // a truncated last line (reported, never fatal). Invariant: every complete line is one JSON value.
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, ftruncateSync, writeSync } from 'node:fs';
-import type { CompactGaussian } from '../../shared/env/scene';
+import { EndRecordSchema, StepRecordSchema, TrajectoryHeaderSchema, type EndRecord, type StepRecord, type TrajectoryHeader } from '../../shared/env/trajectory-schema';
 
-export const TRAJECTORY_FORMAT = 1;
-
-export interface TrajectoryHeader {
-  type: 'header';
-  task: string;
-  protocol: 'matched' | 'free' | 'agent';
-  player: string;
-  versions: { splatlab: string; format: number; node: string };
-  started: string; // ISO time
-  kind?: string;
-  budgets?: { max_gaussians: number; max_tool_calls: number; max_renders: number };
-}
-
-/** Held-out metrics of the scene after a call; never shown to the player. */
-export interface HiddenMetrics {
-  score: number;
-  psnr: number;
-  ssim: number;
-  iou: number;
-  lpips: number | null;
-}
-
-export interface StepRecord {
-  step: number; // 0 = reset (first observation), then one per charged call
-  tool: string;
-  args: unknown;
-  text: string;
-  t: string; // ISO time the call arrived
-  ms: number; // wall time spent on the call, grading excluded
-  hidden?: HiddenMetrics;
-  state?: CompactGaussian[];
-  done?: boolean;
-}
-
-export interface EndRecord {
-  type: 'end';
-  reason: 'submit' | 'auto';
-  score: number;
-  reward: number;
-  training_reward: number;
-  psnr: number;
-  ssim: number;
-  iou: number;
-  lpips: number | null;
-  lpips_missing: boolean;
-  calls_used: number;
-  renders_used: number;
-  gaussians: number;
-  t: string;
-}
+export { TRAJECTORY_FORMAT } from '../../shared/env/trajectory-schema';
+export type { EndRecord, HiddenMetrics, StepRecord, TrajectoryHeader } from '../../shared/env/trajectory-schema';
 
 export interface Trajectory {
   header: TrajectoryHeader | null;
@@ -100,10 +52,19 @@ export function parseTrajectory(content: string): Trajectory {
     offset = nl + 1;
     if (value === undefined) {
       if (line.trim()) out.badLines.push(lineNo);
-    } else if (isObject(value) && value.type === 'header') out.header = value as unknown as TrajectoryHeader;
-    else if (isObject(value) && value.type === 'end') out.end = value as unknown as EndRecord;
-    else if (isObject(value) && typeof value.step === 'number' && typeof value.tool === 'string') out.steps.push(value as unknown as StepRecord);
-    else out.badLines.push(lineNo);
+    } else if (isObject(value) && value.type === 'header') {
+      const header = TrajectoryHeaderSchema.safeParse(value);
+      if (header.success) out.header = header.data;
+      else out.badLines.push(lineNo);
+    } else if (isObject(value) && value.type === 'end') {
+      const end = EndRecordSchema.safeParse(value);
+      if (end.success) out.end = end.data;
+      else out.badLines.push(lineNo);
+    } else {
+      const step = StepRecordSchema.safeParse(value);
+      if (step.success) out.steps.push(step.data);
+      else out.badLines.push(lineNo);
+    }
     out.validBytes = Buffer.byteLength(content.slice(0, offset), 'utf8');
   }
   return out;

@@ -4,7 +4,6 @@
 // Output: HandlersFor the rows. Invariant: refused while a participant session runs (these rows
 // show fits and held-out views), with the same one-line reason as the other experimenter rows.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { DEBUG_SCENE_LIMIT, debugMethods, type DebugSession } from '../../shared/api/debug';
 import { labHome } from '../app/home';
 import { namedViews, resolveCamera } from '../debug/cameras';
@@ -14,6 +13,7 @@ import { DebugSessions, type DebugScene } from '../debug/session';
 import { openSource } from '../debug/sources';
 import { debugView, type GpuRenderer } from '../debug/views';
 import { Grader } from '../grader/grader';
+import { SESSION_LOCKED_MESSAGE, sessionLockFile } from './session-lock';
 import { resolveTasksDir } from '../tasks/paths';
 import { LabFailure, type HandlersFor } from './dispatch';
 import type { LabDeps } from './lab';
@@ -75,12 +75,10 @@ export function createDebugHandlers(deps: LabDeps, opts: DebugServiceOptions = {
   const home = opts.home ?? labHome();
   const tasksDir = resolveTasksDir(deps.tasksDir);
   const gpu = opts.gpu ?? graderGpu(deps);
-  const sessionLock = join(home, 'studies', 'session.json');
+  const sessionLock = sessionLockFile(home);
   const unlocked = <T>(work: () => Promise<T> | T): Promise<T> =>
     failing(() => {
-      if (existsSync(sessionLock)) {
-        throw new LabFailure('locked while a participant session runs: experimenter views and hidden data stay closed until the session is ended (End session, study.session.end)');
-      }
+      if (existsSync(sessionLock)) throw new LabFailure(SESSION_LOCKED_MESSAGE);
       return work();
     });
 

@@ -10,6 +10,7 @@ import { createStudyHandlers } from './study';
 import { createDebugHandlers } from './debug';
 import { createAuthorHandlers } from './author';
 import { EventHub } from './events';
+import { refuseDuringSession } from './session-lock';
 
 export interface LabDeps {
   gpu: GpuContext;
@@ -38,7 +39,7 @@ export function createLabServices(deps: LabDeps): LabServices {
     ...createEpisodeHandlers(deps),
     ...createStudyHandlers(deps),
     ...createDebugHandlers(deps),
-    ...createAuthorHandlers(deps, events),
+    ...refuseDuringSession(createAuthorHandlers(deps, events)),
   };
   return { handlers, events };
 }

@@ -3,8 +3,11 @@
 // Input: TOOL_SCHEMAS via toolJsonSchemas(). Output: Markdown text. Invariant: deterministic.
 import { toolJsonSchemas } from './tools';
 
-interface JsonSchema {
-  type?: string;
+export interface JsonSchema {
+  type?: string | string[];
+  oneOf?: JsonSchema[];
+  const?: unknown;
+  enum?: unknown[];
   description?: string;
   properties?: Record<string, JsonSchema>;
   required?: string[];
@@ -21,13 +24,17 @@ interface JsonSchema {
 /** Short type text: `number`, `[number, number, number]`, `string | null`, `array of object`. */
 export function typeText(s: JsonSchema): string {
   if (s.anyOf) return s.anyOf.map(typeText).join(' | ');
+  if (s.oneOf) return s.oneOf.map(typeText).join(' | ');
+  if (s.const !== undefined) return JSON.stringify(s.const);
+  if (s.enum) return s.enum.map((v) => JSON.stringify(v)).join(' | ');
+  if (Array.isArray(s.type)) return s.type.join(' | ');
   if (s.prefixItems) return `[${s.prefixItems.map(typeText).join(', ')}]`;
   if (s.type === 'array') return s.items ? `array of ${typeText(s.items)}` : 'array';
   if (s.type === 'integer') return 'integer';
   return s.type ?? 'any';
 }
 
-function rows(props: Record<string, JsonSchema>, required: readonly string[], prefix = ''): string[] {
+export function rows(props: Record<string, JsonSchema>, required: readonly string[], prefix = ''): string[] {
   const out: string[] = [];
   for (const [name, p] of Object.entries(props)) {
     const range = [p.minimum !== undefined ? `>= ${p.minimum}` : '', p.maximum !== undefined && p.maximum < Number.MAX_SAFE_INTEGER ? `<= ${p.maximum}` : ''].filter(Boolean).join(', ');

@@ -219,7 +219,9 @@ describe('results, replay and export', () => {
     const text = readFileSync(join(home, 'studies', 'pilot-a', 'trajectories', 'P01', 'test__sculpt.jsonl'), 'utf8').replace('"player":"P01"', '"player":"gpt-x"');
     const imported = await call<{ model: string; log: string }>('study.importModel', { studyId: 'pilot-a', text });
     expect(imported).toEqual({ model: 'gpt-x', taskId: 'test__sculpt', log: 'models/gpt-x/test__sculpt.jsonl' });
-    expect(await refused('study.importModel', { studyId: 'pilot-a', text: '{"type":"header","task":"other"}\n' })).toMatch(/not a scored task/);
+    const otherTask = `${text.split('\n')[0].replace('"task":"test__sculpt"', '"task":"other"')}\n`;
+    expect(otherTask).toContain('"task":"other"');
+    expect(await refused('study.importModel', { studyId: 'pilot-a', text: otherTask })).toMatch(/not a scored task/);
     expect(await refused('study.importModel', { studyId: 'pilot-a', text: 'garbage\n' })).toMatch(/no trajectory header/);
     const r = await call<StudyResults>('study.results', { studyId: 'pilot-a' });
     expect(r.episodes.at(-1)).toMatchObject({ source: 'gpt-x', kind: 'model', participant: 'gpt-x', taskId: 'test__sculpt', complete: true });

@@ -24,5 +24,6 @@ export const COMMANDS: Record<string, CommandEntry> = {
   export: { summary: 'export a fit, a scene or a trajectory step as a 3DGS .ply', load: async () => (await import('./export')).command },
   lpips: { summary: 'download and convert the LPIPS (AlexNet v0.1) weights: lpips fetch DIR', load: async () => (await import('./lpips')).command },
   check: { summary: 'run the environment conformance check over one task or every task', load: async () => (await import('./check')).command },
+  docs: { summary: 'regenerate docs/TOOLS.md and docs/API.md from the schemas (--check: report stale)', load: async () => (await import('./docs')).command },
   'build-ui': { summary: 'build the Electron main, preload and renderer bundles into out/', load: async () => (await import('./build-ui')).command },
 };

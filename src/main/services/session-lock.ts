@@ -1,0 +1,26 @@
+// Experimenter rows that can reveal held-out views, fits or scores (authoring, debugging) are
+// refused while a participant session runs, so nothing a participant's screen could request
+// carries hidden data. The study side writes the lock file; this only reads it.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { labHome } from '../app/home';
+import { LabFailure } from './dispatch';
+
+export const SESSION_LOCKED_MESSAGE =
+  'locked while a participant session runs: experimenter views and hidden data stay closed until the session is ended (End session, study.session.end)';
+
+export function sessionLockFile(home = labHome()): string {
+  return join(home, 'studies', 'session.json');
+}
+
+/** The same handlers, each refusing to run while the session lock exists. */
+export function refuseDuringSession<H extends Record<string, (params: never) => Promise<unknown>>>(handlers: H, home?: string): H {
+  const wrapped: Record<string, (params: never) => Promise<unknown>> = {};
+  for (const [name, handler] of Object.entries(handlers)) {
+    wrapped[name] = async (params: never) => {
+      if (existsSync(sessionLockFile(home))) throw new LabFailure(SESSION_LOCKED_MESSAGE);
+      return handler(params);
+    };
+  }
+  return wrapped as H;
+}

@@ -1,0 +1,56 @@
+// zod schemas of trajectory log records (DESIGN.md section 6): the header line, one record per
+// call, and the closing record. They are the single source of truth: the TypeScript types, the
+// reader's validation and the generated docs/TRAJECTORY.md all come from here.
+// Invariant: records are loose objects, so a newer writer's extra fields survive a read.
+import { z } from 'zod';
+import { CompactGaussianSchema } from '../scene/gaussian_input';
+
+export const TRAJECTORY_FORMAT = 1;
+
+export const TrajectoryHeaderSchema = z.looseObject({
+  type: z.literal('header'),
+  task: z.string().describe('task id'),
+  protocol: z.enum(['matched', 'free', 'agent']).describe('matched/free: a person in the lab; agent: a model or script'),
+  player: z.string().describe('pseudonymous participant id or model name'),
+  versions: z.looseObject({ splatlab: z.string(), format: z.number(), node: z.string() }),
+  started: z.string().describe('ISO time'),
+  kind: z.string().optional(),
+  budgets: z.object({ max_gaussians: z.number(), max_tool_calls: z.number(), max_renders: z.number() }).optional(),
+});
+export type TrajectoryHeader = z.infer<typeof TrajectoryHeaderSchema>;
+
+export const HiddenMetricsSchema = z
+  .object({ score: z.number(), psnr: z.number(), ssim: z.number(), iou: z.number(), lpips: z.number().nullable() })
+  .describe('held-out metrics after the call; never shown to the player');
+export type HiddenMetrics = z.infer<typeof HiddenMetricsSchema>;
+
+export const StepRecordSchema = z.looseObject({
+  step: z.number().int().nonnegative().describe('0 = the reset observation, then one per charged call'),
+  tool: z.string(),
+  args: z.unknown(),
+  text: z.string().describe('what the player saw, ending in the budget footer'),
+  t: z.string().describe('ISO time the call arrived'),
+  ms: z.number().describe('wall time of the call, grading excluded'),
+  hidden: HiddenMetricsSchema.optional(),
+  state: z.array(CompactGaussianSchema).optional().describe('the full scene after every call that changed it'),
+  done: z.boolean().optional(),
+});
+export type StepRecord = z.infer<typeof StepRecordSchema>;
+
+export const EndRecordSchema = z.looseObject({
+  type: z.literal('end'),
+  reason: z.enum(['submit', 'auto']),
+  score: z.number(),
+  reward: z.number().describe('clip(score / 100, 0, 1)'),
+  training_reward: z.number().describe('clip((score + 50) / 150, 0, 1)'),
+  psnr: z.number(),
+  ssim: z.number(),
+  iou: z.number(),
+  lpips: z.number().nullable(),
+  lpips_missing: z.boolean(),
+  calls_used: z.number(),
+  renders_used: z.number(),
+  gaussians: z.number(),
+  t: z.string(),
+});
+export type EndRecord = z.infer<typeof EndRecordSchema>;
