@@ -12,7 +12,7 @@ export const TrajectoryHeaderSchema = z.looseObject({
   task: z.string().describe('task id'),
   protocol: z.enum(['matched', 'free', 'agent']).describe('matched/free: a person in the lab; agent: a model or script'),
   player: z.string().describe('pseudonymous participant id or model name'),
-  versions: z.looseObject({ splatlab: z.string(), format: z.number(), node: z.string() }),
+  versions: z.looseObject({ splatlab: z.string().optional(), format: z.number().optional(), node: z.string().optional() }).describe('what wrote the log (always written; optional when read)'),
   started: z.string().describe('ISO time'),
   kind: z.string().optional(),
   budgets: z.object({ max_gaussians: z.number(), max_tool_calls: z.number(), max_renders: z.number() }).optional(),
