@@ -7,6 +7,8 @@ import { startServer } from '../../transport/ws';
 import { parseArgs, stringOption } from '../args';
 import { CliError, type CliCommand } from '../command';
 import { buildUi } from './build-ui';
+import { mcpDeps } from './mcp';
+import { startMcpHttp } from '../../mcp/http';
 
 export const command: CliCommand = {
   name: 'serve',
@@ -14,9 +16,11 @@ export const command: CliCommand = {
 
 Serves the lab's UI at http://127.0.0.1:PORT/?token=... and LabApi over a WebSocket at /lab.
 Only loopback connections holding the printed session token are accepted. Builds the UI first
-if it has not been built. Stop with Ctrl+C.`,
+if it has not been built. Stop with Ctrl+C.
+--mcp: also serve MCP over Streamable HTTP at http://127.0.0.1:MCP_PORT/mcp (--mcp-port, default
+any free port), protected by the same token ('Authorization: Bearer TOKEN'); see splatlab mcp.`,
   async run(argv, io) {
-    const args = parseArgs(argv, { values: ['port', 'tasks', 'device'] });
+    const args = parseArgs(argv, { values: ['port', 'tasks', 'device', 'mcp-port'], flags: ['mcp'] });
     const port = Number(stringOption(args, 'port') ?? 0);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('--port must be an integer 0..65535');
     const device = stringOption(args, 'device') ?? 'gpu';
@@ -30,8 +34,15 @@ if it has not been built. Stop with Ctrl+C.`,
     const info = await services.handlers['app.info']({});
     io.out(info.gpu.summary);
     io.out(`SplatLab is serving at ${server.url}`);
+    const mcp = args.options.has('mcp')
+      ? await startMcpHttp(mcpDeps(parseArgs(['--device', device, ...(stringOption(args, 'tasks') ? ['--tasks-dir', stringOption(args, 'tasks') as string] : [])], { values: ['device', 'tasks-dir'] }), io), {
+          port: Number(stringOption(args, 'mcp-port') ?? 0),
+          token: server.token,
+        })
+      : null;
+    if (mcp) io.out(`MCP (Streamable HTTP) at ${mcp.url} with the same token`);
     await new Promise<void>((resolve) => {
-      const stop = () => void server.close().then(resolve);
+      const stop = () => void Promise.all([server.close(), mcp?.close()]).then(() => resolve());
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
