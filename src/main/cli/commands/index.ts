@@ -26,5 +26,6 @@ export const COMMANDS: Record<string, CommandEntry> = {
   check: { summary: 'run the environment conformance check over one task or every task', load: async () => (await import('./check')).command },
   docs: { summary: 'regenerate docs/TOOLS.md and docs/API.md from the schemas (--check: report stale)', load: async () => (await import('./docs')).command },
   mcp: { summary: 'MCP server: one session = one episode (stdio, or Streamable HTTP with --http)', load: async () => (await import('./mcp')).command },
+  eval: { summary: 'run models on tasks (OpenAI-compatible, Anthropic, scripted): resumable, embedded or BullMQ queue', load: async () => (await import('./eval')).command },
   'build-ui': { summary: 'build the Electron main, preload and renderer bundles into out/', load: async () => (await import('./build-ui')).command },
 };
