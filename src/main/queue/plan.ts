@@ -35,12 +35,12 @@ export function jobIdOf(taskId: string, spec: ModelSpec, run: number): string {
 }
 
 export function planJobs(taskIds: readonly string[], spec: ModelSpec, runs: number, resultsDir: string): EpisodeJobData[] {
-  const modelDir = slug(`${spec.provider}-${spec.model}`);
-  const settingsDir = slug(settingsKey(spec));
+  // One flat folder per model and settings, so a study's models/ folder can be the results folder.
+  const dir = slug(`${spec.provider}-${spec.model}__${settingsKey(spec)}`);
   const jobs: EpisodeJobData[] = [];
   for (const taskId of taskIds) {
     for (let run = 1; run <= runs; run++) {
-      jobs.push({ jobId: jobIdOf(taskId, spec, run), taskId, run, spec, log: join(resultsDir, modelDir, settingsDir, `${taskId}__r${run}.jsonl`), resultsDir, family: providerFamily(spec) });
+      jobs.push({ jobId: jobIdOf(taskId, spec, run), taskId, run, spec, log: join(resultsDir, dir, `${taskId}__r${run}.jsonl`), resultsDir, family: providerFamily(spec) });
     }
   }
   return jobs;

@@ -6,7 +6,9 @@
 import { SESSION_LOCKED_METHODS, studyMethods, type TrajectoryView } from '../../shared/api/study';
 import { BOOTSTRAP_DEFAULTS } from '../../shared/study/bootstrap';
 import { episodesCsv, summarize, summaryCsv } from '../../shared/study/results';
+import { analyse } from '../../shared/analysis/report';
 import { labHome } from '../app/home';
+import { analysisEpisodes, studySources } from '../eval/analyses';
 import { parseTrajectory, readTrajectory } from '../env/trajectory';
 import type { EpisodeManager } from '../episodes/manager';
 import { pngDataUrl } from '../episodes/public';
@@ -65,6 +67,13 @@ export function createStudyHandlers(deps: LabDeps, opts: StudyServiceOptions = {
         store.config(p.studyId);
         const episodes = studyResults(store, p.studyId);
         return { episodes, summary: summarize(episodes, BOOTSTRAP_DEFAULTS), bootstrap: { ...BOOTSTRAP_DEFAULTS } };
+      }),
+    'study.analyses': (p) =>
+      failing(async () => {
+        store.config(p.studyId);
+        const r = await getRenderer();
+        const rows = await analysisEpisodes(studySources(store, p.studyId), tasksDir, (splats, cameras) => r.renderViews(splats, cameras));
+        return { report: analyse(rows), episodes: rows.length };
       }),
     'study.trajectory': (p) =>
       failing(async (): Promise<TrajectoryView> => {

@@ -35,7 +35,7 @@ describe('embedded eval', () => {
   it('plans deterministic jobs and matches task globs', () => {
     const spec = parseModelSpec('openai-chat:m@high', 0.2);
     expect(jobIdOf('a__sculpt', spec, 2)).toBe('a__sculpt__openai-chat-m__effort=high_temp=0.2__r2');
-    expect(planJobs(['a'], spec, 2, '/r').map((j) => j.log)).toEqual(['/r/openai-chat-m/effort=high_temp=0.2/a__r1.jsonl', '/r/openai-chat-m/effort=high_temp=0.2/a__r2.jsonl']);
+    expect(planJobs(['a'], spec, 2, '/r').map((j) => j.log)).toEqual(['/r/openai-chat-m__effort=high_temp=0.2/a__r1.jsonl', '/r/openai-chat-m__effort=high_temp=0.2/a__r2.jsonl']);
     expect(matchTasks('*__sculpt, robot__*', ['a__sculpt', 'robot__oneshot', 'b__oneshot'])).toEqual(['a__sculpt', 'robot__oneshot']);
   });
 
@@ -50,7 +50,7 @@ describe('embedded eval', () => {
     const again: string[] = [];
     expect(await command.run(argv, { out: (l) => again.push(l), err: () => undefined })).toBe(0);
     expect(again).toEqual([expect.stringContaining('6 episodes (6 finished, 0 to resume, 0 new)'), 'nothing to do']);
-    const oneshot = readTrajectory(join(results, 'scripted-basic', 'effort=default_temp=default', 'test__oneshot__r1.jsonl'));
+    const oneshot = readTrajectory(join(results, 'scripted-basic__effort=default_temp=default', 'test__oneshot__r1.jsonl'));
     expect(oneshot.end?.calls_used).toBe(1);
   });
 

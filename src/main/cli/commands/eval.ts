@@ -12,6 +12,7 @@ import { enqueueRun, startWorkers, waitForRun } from '../../queue/bullmq';
 import { runEmbedded } from '../../queue/embedded';
 import type { EpisodeOutcome, WorkerContext } from '../../queue/execute';
 import { jobStates, matchTasks, planJobs, type EpisodeJobData } from '../../queue/plan';
+import { StudyStore } from '../../studies/store';
 import { taskIds } from '../../tasks/load';
 import { resolveTasksDir } from '../../tasks/paths';
 import { parseArgs, stringOption, type ParsedArgs } from '../args';
@@ -44,7 +45,7 @@ function line(done: number, total: number, job: EpisodeJobData, outcome: Episode
 
 export const command: CliCommand = {
   name: 'eval',
-  usage: `splatlab eval --model SPEC --tasks GLOB [--runs N] [--concurrency K] [--results DIR]
+  usage: `splatlab eval --model SPEC --tasks GLOB [--runs N] [--concurrency K] [--results DIR | --study ID]
               [--temperature T] [--config FILE] [--tasks-dir DIR] [--device gpu|cpu] [--no-lpips]
               [--queue redis://HOST:PORT [--no-wait]]
 splatlab eval --queue redis://HOST:PORT --worker [--concurrency K] [--lock-ms MS] [...]
@@ -52,7 +53,8 @@ splatlab eval --queue redis://HOST:PORT --worker [--concurrency K] [--lock-ms MS
 SPEC is PROVIDER:MODEL[@EFFORT] with PROVIDER openai-chat, openai-responses, anthropic or
 scripted (a built-in scripted player, e.g. scripted:basic). GLOB matches task ids (* and ?,
 comma-separated). Logs (trajectory + .meta.json with tokens, cost, wall time, retries, model
-version) go to --results (default ~/SplatLab/eval)/<provider-model>/<settings>/<task>__rN.jsonl.
+version) go to --results (default ~/SplatLab/eval)/<provider-model>__<settings>/<task>__rN.jsonl;
+--study ID puts them in that study's models/ folder, so Results shows them beside the participants.
 A rerun skips finished episodes and resumes broken ones from their logs.
 API keys come from the environment variables named in --config (default OPENAI_API_KEY,
 ANTHROPIC_API_KEY); base URLs and the price table too (see docs/AGENTS.md).
@@ -60,7 +62,7 @@ ANTHROPIC_API_KEY); base URLs and the price table too (see docs/AGENTS.md).
 (at most K at once per provider) until stopped with Ctrl+C.`,
   async run(argv, io) {
     const args = parseArgs(argv, {
-      values: ['model', 'tasks', 'runs', 'concurrency', 'results', 'temperature', 'config', 'tasks-dir', 'device', 'queue', 'lock-ms'],
+      values: ['model', 'tasks', 'runs', 'concurrency', 'results', 'study', 'temperature', 'config', 'tasks-dir', 'device', 'queue', 'lock-ms'],
       flags: ['no-lpips', 'worker', 'no-wait'],
     });
     const abort = new AbortController();
@@ -93,7 +95,9 @@ ANTHROPIC_API_KEY); base URLs and the price table too (see docs/AGENTS.md).
     }
     const ids = matchTasks(glob, taskIds(ctx.tasksDir));
     if (!ids.length) throw new CliError(`no task in ${ctx.tasksDir} matches '${glob}'`);
-    const results = resolve(stringOption(args, 'results') ?? `${labHome()}/eval`);
+    const study = stringOption(args, 'study');
+    if (study && !new StudyStore(labHome()).exists(study)) throw new CliError(`no study '${study}' in ${labHome()}/studies`);
+    const results = resolve(study ? new StudyStore(labHome()).resolveIn(study, 'models') : (stringOption(args, 'results') ?? `${labHome()}/eval`));
     const jobs = planJobs(ids, spec, intOption(args, 'runs', 1, 1), results);
     const states = jobStates(jobs);
     const todo = jobs.filter((j) => states.get(j.jobId) !== 'ended');
