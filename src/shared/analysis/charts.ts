@@ -66,7 +66,8 @@ function frame(title: string, height: number, body: string[], caption: string): 
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${height}" viewBox="0 0 ${W} ${height}">`,
     `<rect width="${W}" height="${height}" fill="#ffffff"/>`,
-    `<text x="12" y="20" font-family="sans-serif" font-size="14" font-weight="bold" fill="#111">${esc(title)}</text>`,
+    // Long titles shrink rather than run past the right edge (about 0.55 em per character).
+    `<text x="12" y="20" font-family="sans-serif" font-size="${Math.min(14, Math.floor((W - 24) / (0.56 * title.length)))}" font-weight="bold" fill="#111">${esc(title)}</text>`,
     ...body,
     `<text x="12" y="${height - 8}" ${FONT} fill="#555">${esc(caption)}</text>`,
     '</svg>',
@@ -175,8 +176,13 @@ export function scatterChart(title: string, xUnit: string, yUnit: string, points
   const sy = (v: number): number => y0 - ((v - yl) / (yh - yl)) * (y0 - top);
   const body: string[] = [];
   for (const t of ticks(yl, yh)) body.push(`<line x1="${x0 - 4}" y1="${sy(t)}" x2="${x1}" y2="${sy(t)}" stroke="#eee"/>`, `<text x="${x0 - 6}" y="${sy(t) + 4}" ${FONT} text-anchor="end" fill="#333">${fmt(t)}</text>`);
+  const placed: { x: number; y: number }[] = [];
   points.forEach((p, i) => {
-    body.push(`<circle cx="${sx(p.x)}" cy="${sy(p.y)}" r="5" fill="${PALETTE[i % PALETTE.length]}"><title>${esc(`${p.label}: ${fmt(p.x)} ${xUnit}, ${fmt(p.y)} ${yUnit}`)}</title></circle>`, `<text x="${sx(p.x) + 7}" y="${sy(p.y) + 4}" ${FONT} fill="#111">${esc(`${p.label} (n=${p.n})`)}</text>`);
+    // Labels of points that (nearly) coincide are stacked instead of printed over each other.
+    let ly = sy(p.y) + 4;
+    while (placed.some((q) => Math.abs(q.x - sx(p.x)) < 120 && Math.abs(q.y - ly) < 13)) ly += 13;
+    placed.push({ x: sx(p.x), y: ly });
+    body.push(`<circle cx="${sx(p.x)}" cy="${sy(p.y)}" r="5" fill="${PALETTE[i % PALETTE.length]}"><title>${esc(`${p.label}: ${fmt(p.x)} ${xUnit}, ${fmt(p.y)} ${yUnit}`)}</title></circle>`, `<text x="${sx(p.x) + 7}" y="${ly}" ${FONT} fill="${PALETTE[i % PALETTE.length]}">${esc(`${p.label} (n=${p.n})`)}</text>`);
   });
   body.push(`<text x="14" y="${(top + y0) / 2}" ${FONT} fill="#111" transform="rotate(-90 14 ${(top + y0) / 2})" text-anchor="middle">${esc(yUnit)}</text>`);
   body.push(`<line x1="${x0}" y1="${top}" x2="${x0}" y2="${y0}" stroke="#333"/>`);

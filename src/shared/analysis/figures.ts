@@ -66,7 +66,7 @@ export function reportFigures(r: AnalysisReport): Figure[] {
     figs.push({
       id: 'mirror',
       title: 'Mirror test',
-      svg: pairedBarChart('Mirror test: held-out silhouette IoU of the build vs its mirror image (x = 0 plane)', 'silhouette IoU (0-1, mean over held-out views)', ['build', 'mirrored build'], r.mirror.map((m) => ({ label: m.group, a: m.iou, b: m.mirroredIou, n: m.n })), 'n = finished build episodes (sculpt and one-shot); a large drop means the build follows the object\'s layout.'),
+      svg: pairedBarChart('Mirror test: held-out silhouette IoU, build vs its mirror image (x = 0)', 'silhouette IoU (0-1, mean over held-out views)', ['build', 'mirrored build'], r.mirror.map((m) => ({ label: m.group, a: m.iou, b: m.mirroredIou, n: m.n })), 'n = finished build episodes (sculpt and one-shot); a large drop means the build follows the object\'s layout.'),
       csv: toCsv([
         { name: 'group', value: (m: AnalysisReport['mirror'][number]) => m.group },
         { name: 'n', value: (m) => m.n },

@@ -2,7 +2,7 @@
 // the test tasks; the mirror test of a build symmetric about x = 0 loses nothing; a reassembly
 // part turned by 90 degrees away from its (test) true pose counts as outside 15 degrees; and
 // `splatlab report` writes every figure as SVG and CSV naming its unit and n.
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -11,26 +11,15 @@ import { command as reportCommand } from '../../../src/main/cli/commands/report'
 import { analysisEpisodes, resultsFolderSources, type LogSource } from '../../../src/main/eval/analyses';
 import { EpisodeManager } from '../../../src/main/episodes/manager';
 import { analyse } from '../../../src/shared/analysis/report';
-import type { PartsTruth } from '../../../src/shared/authoring/scramble/truth';
 import { testTask, testTasks } from '../env/fixtures';
+import { writeStartPoseTruth } from './truth-fixture';
 
 let results: string;
 let human: LogSource[];
 
 beforeAll(async () => {
   const { tasksDir, grader } = await testTasks();
-  // Test truth for the reassembly task: the start pose of each part (so an untouched part is exact).
-  const task = await testTask('test__reassembly');
-  const labels = [...new Set((task.init ?? []).map((r) => r.group as string))];
-  const truth: PartsTruth = {
-    version: 1, seed: 0, k: labels.length, kmeans_iterations: 0, kmeans_converged: true,
-    parts: labels.map((label) => {
-      const recs = (task.init ?? []).filter((r) => r.group === label);
-      const c = [0, 1, 2].map((a) => recs.reduce((s, r) => s + r.pos[a], 0) / recs.length) as [number, number, number];
-      return { label, count: recs.length, ids: recs.map((r) => r.id), true_centroid: c, scrambled_centroid: c, translation: [0, 0, 0], rotation_deg: 0, true_positions: recs.map((r) => r.pos), true_quats: recs.map((r) => r.quat) };
-    }),
-  };
-  writeFileSync(join(task.dir, 'parts_truth.json'), JSON.stringify(truth));
+  const labels = writeStartPoseTruth(await testTask('test__reassembly'));
   results = mkdtempSync(join(tmpdir(), 'splatlab-analyses-'));
   const io = { out: () => undefined, err: () => undefined };
   expect(await evalCommand.run(['--model', 'scripted:basic', '--tasks', 'test__*', '--runs', '2', '--results', results, '--tasks-dir', tasksDir, '--device', 'cpu', '--no-lpips'], io)).toBe(0);
