@@ -26,6 +26,8 @@ export const EvalConfigSchema = z.strictObject({
   prices: z.record(z.string(), PriceSchema).default({}),
   retry: z.strictObject({ max: z.number().int().min(0).max(20), base_ms: z.number().nonnegative() }).default({ max: 6, base_ms: 1000 }),
   max_output_tokens: z.number().int().positive().default(8192),
+  /** Episodes at once per provider on a BullMQ worker (overrides --concurrency for that provider). */
+  concurrency: z.strictObject({ openai: z.number().int().positive().optional(), anthropic: z.number().int().positive().optional(), scripted: z.number().int().positive().optional() }).default({}),
   /** Replies without a tool call answered with a reminder before the runner submits for the model. */
   max_idle_turns: z.number().int().min(0).default(2),
 });

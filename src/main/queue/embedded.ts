@@ -27,6 +27,7 @@ export async function runEmbedded(jobs: readonly EpisodeJobData[], ctx: WorkerCo
           break;
         } catch (e) {
           outcome = e as Error;
+          if (ctx.signal?.aborted) break;
         }
       }
       results[i] = outcome;

@@ -61,69 +61,78 @@ ANTHROPIC_API_KEY); base URLs and the price table too (see docs/AGENTS.md).
 --queue: enqueue the run as a BullMQ flow on Redis and wait for it; --worker: pull episodes
 (at most K at once per provider) until stopped with Ctrl+C.`,
   async run(argv, io) {
-    const args = parseArgs(argv, {
-      values: ['model', 'tasks', 'runs', 'concurrency', 'results', 'study', 'temperature', 'config', 'tasks-dir', 'device', 'queue', 'lock-ms'],
-      flags: ['no-lpips', 'worker', 'no-wait'],
-    });
     const abort = new AbortController();
     const stop = (): void => abort.abort();
     process.once('SIGINT', stop);
-    const ctx = context(args, io, abort.signal);
-    const concurrency = intOption(args, 'concurrency', 1, 1);
-    const queue = stringOption(args, 'queue');
-    if (args.options.has('worker')) {
-      if (!queue) throw new CliError('--worker needs --queue redis://...');
-      const limits = { openai: concurrency, anthropic: concurrency, scripted: concurrency };
-      const workers = startWorkers(queue, ctx, { concurrency: limits, lockMs: intOption(args, 'lock-ms', 30_000, 200), onEpisode: (j, o) => io.out(line(0, 0, j, o).replace('[0/0] ', '')) });
-      io.err(`worker ready on ${queue} (at most ${concurrency} episodes at once per provider)`);
-      await new Promise<void>((r) => {
-        process.once('SIGTERM', () => r());
-        abort.signal.addEventListener('abort', () => r());
-      });
-      await workers.close();
-      return 0;
-    }
-    const modelSpec = stringOption(args, 'model');
-    const glob = stringOption(args, 'tasks');
-    if (!modelSpec || !glob) throw new CliError('--model and --tasks are required');
-    const t = stringOption(args, 'temperature');
-    let spec;
     try {
-      spec = parseModelSpec(modelSpec, t === undefined ? null : Number(t));
-    } catch (e) {
-      throw new CliError((e as Error).message);
+      return await runEval(argv, io, abort.signal);
+    } finally {
+      process.off('SIGINT', stop);
     }
-    const ids = matchTasks(glob, taskIds(ctx.tasksDir));
-    if (!ids.length) throw new CliError(`no task in ${ctx.tasksDir} matches '${glob}'`);
-    const study = stringOption(args, 'study');
-    if (study && !new StudyStore(labHome()).exists(study)) throw new CliError(`no study '${study}' in ${labHome()}/studies`);
-    const results = resolve(study ? new StudyStore(labHome()).resolveIn(study, 'models') : (stringOption(args, 'results') ?? `${labHome()}/eval`));
-    const jobs = planJobs(ids, spec, intOption(args, 'runs', 1, 1), results);
-    const states = jobStates(jobs);
-    const todo = jobs.filter((j) => states.get(j.jobId) !== 'ended');
-    const broken = todo.filter((j) => states.get(j.jobId) === 'partial').length;
-    io.out(`${playerName(spec)}: ${jobs.length} episodes (${jobs.length - todo.length} finished, ${broken} to resume, ${todo.length - broken} new) -> ${results}`);
-    if (!todo.length) {
-      io.out('nothing to do');
-      return 0;
-    }
-    if (queue) {
-      const parent = await enqueueRun(queue, todo);
-      io.out(`enqueued ${todo.length} episodes as flow ${parent} on ${queue}`);
-      if (args.options.has('no-wait')) return 0;
-      let last = -1;
-      const state = await waitForRun(queue, parent, () => {
-        const ended = [...jobStates(jobs).values()].filter((s) => s === 'ended').length;
-        if (ended !== last) io.out(`[${ended}/${jobs.length}] episodes finished`);
-        last = ended;
-      });
-      const ended = [...jobStates(jobs).values()].filter((s) => s === 'ended').length;
-      io.out(`run ${state}: ${ended}/${jobs.length} episodes finished`);
-      return state === 'completed' ? 0 : 1;
-    }
-    const outcomes = await runEmbedded(todo, ctx, { concurrency, onProgress: (d, n, j, o) => io.out(line(d, n, j, o)) });
-    const failed = outcomes.filter((o) => o instanceof Error).length;
-    io.out(failed ? `${failed} episodes broke; rerun the same command to resume them` : `all ${todo.length} episodes finished`);
-    return failed ? 1 : 0;
   },
 };
+
+async function runEval(argv: string[], io: CliIO, signal: AbortSignal): Promise<number> {
+  const args = parseArgs(argv, {
+    values: ['model', 'tasks', 'runs', 'concurrency', 'results', 'study', 'temperature', 'config', 'tasks-dir', 'device', 'queue', 'lock-ms'],
+    flags: ['no-lpips', 'worker', 'no-wait'],
+  });
+  const ctx = context(args, io, signal);
+  const concurrency = intOption(args, 'concurrency', 1, 1);
+  const queue = stringOption(args, 'queue');
+  if (args.options.has('worker')) {
+    if (!queue) throw new CliError('--worker needs --queue redis://...');
+    const per = ctx.config.concurrency;
+    const limits = { openai: per.openai ?? concurrency, anthropic: per.anthropic ?? concurrency, scripted: per.scripted ?? concurrency };
+    const workers = startWorkers(queue, ctx, { concurrency: limits, lockMs: intOption(args, 'lock-ms', 30_000, 200), onEpisode: (j, o) => io.out(line(0, 0, j, o).replace('[0/0] ', '')) });
+    io.err(`worker ready on ${queue} (episodes at once: openai ${limits.openai}, anthropic ${limits.anthropic}, scripted ${limits.scripted})`);
+    await new Promise<void>((r) => {
+      process.once('SIGTERM', () => r());
+      signal.addEventListener('abort', () => r());
+    });
+    await workers.close();
+    return 0;
+  }
+  const modelSpec = stringOption(args, 'model');
+  const glob = stringOption(args, 'tasks');
+  if (!modelSpec || !glob) throw new CliError('--model and --tasks are required');
+  const t = stringOption(args, 'temperature');
+  let spec;
+  try {
+    spec = parseModelSpec(modelSpec, t === undefined ? null : Number(t));
+  } catch (e) {
+    throw new CliError((e as Error).message);
+  }
+  const ids = matchTasks(glob, taskIds(ctx.tasksDir));
+  if (!ids.length) throw new CliError(`no task in ${ctx.tasksDir} matches '${glob}'`);
+  const study = stringOption(args, 'study');
+  if (study && !new StudyStore(labHome()).exists(study)) throw new CliError(`no study '${study}' in ${labHome()}/studies`);
+  const results = resolve(study ? new StudyStore(labHome()).resolveIn(study, 'models') : (stringOption(args, 'results') ?? `${labHome()}/eval`));
+  const jobs = planJobs(ids, spec, intOption(args, 'runs', 1, 1), results);
+  const states = jobStates(jobs);
+  const todo = jobs.filter((j) => states.get(j.jobId) !== 'ended');
+  const broken = todo.filter((j) => states.get(j.jobId) === 'partial').length;
+  io.out(`${playerName(spec)}: ${jobs.length} episodes (${jobs.length - todo.length} finished, ${broken} to resume, ${todo.length - broken} new) -> ${results}`);
+  if (!todo.length) {
+    io.out('nothing to do');
+    return 0;
+  }
+  if (queue) {
+    const parent = await enqueueRun(queue, todo);
+    io.out(`enqueued ${todo.length} episodes as flow ${parent} on ${queue}`);
+    if (args.options.has('no-wait')) return 0;
+    let last = -1;
+    const state = await waitForRun(queue, parent, () => {
+      const ended = [...jobStates(jobs).values()].filter((s) => s === 'ended').length;
+      if (ended !== last) io.out(`[${ended}/${jobs.length}] episodes finished`);
+      last = ended;
+    });
+    const ended = [...jobStates(jobs).values()].filter((s) => s === 'ended').length;
+    io.out(`run ${state}: ${ended}/${jobs.length} episodes finished`);
+    return state === 'completed' ? 0 : 1;
+  }
+  const outcomes = await runEmbedded(todo, ctx, { concurrency, onProgress: (d, n, j, o) => io.out(line(d, n, j, o)) });
+  const failed = outcomes.filter((o) => o instanceof Error).length;
+  io.out(failed ? `${failed} episodes broke; rerun the same command to resume them` : `all ${todo.length} episodes finished`);
+  return failed ? 1 : 0;
+}
