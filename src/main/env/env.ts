@@ -7,6 +7,7 @@
 // resolves; resuming from a log rebuilds scene, ids and budgets exactly.
 import { copyFileSync } from 'node:fs';
 import { orbitCamera } from '../../shared/camera/orbit';
+import { splatbenchKind } from '../../shared/kinds/splatbench';
 import { Episode, type EpisodeConfig, type ImageRequest, type StepResult, type ToolCall } from '../../shared/env/episode';
 import { shortNum, type BudgetState } from '../../shared/env/format';
 import { describeView } from '../../shared/env/ops-inspect';
@@ -45,13 +46,7 @@ export interface SplatEnvOptions {
 }
 
 export function episodeConfig(task: LoadedTask): EpisodeConfig {
-  return {
-    kind: task.spec.kind,
-    maxGaussians: task.spec.max_gaussians,
-    maxToolCalls: task.spec.max_tool_calls,
-    maxRenders: task.spec.max_renders,
-    referenceViews: task.reference.map((v) => ({ name: v.name, azimuth: v.azimuth, elevation: v.elevation })),
-  };
+  return splatbenchKind.config(task.spec, task.reference);
 }
 
 /** One call a resume replayed: the logged record's public part and its replayed outcome. */

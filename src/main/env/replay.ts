@@ -3,17 +3,17 @@
 // newer grader) without trusting its stored numbers.
 // Inputs: the log path, the task, a grader. Output: {step, hidden} for every graded step, in order.
 // Invariant: with the same grader the result equals the logged hidden metrics exactly.
-import { Episode } from '../../shared/env/episode';
 import { replaySteps } from '../../shared/env/replay';
 import { packRecords } from '../../shared/env/scene';
 import type { LoadedTask } from '../tasks/load';
-import { episodeConfig, hiddenOf } from './env';
+import { rulesFor } from '../kinds/kind';
+import { hiddenOf } from './env';
 import { readTrajectory, type HiddenMetrics } from './trajectory';
 import type { EnvGrader } from './types';
 
 export async function regradeTrajectory(path: string, task: LoadedTask, grader: EnvGrader): Promise<{ step: number; hidden: HiddenMetrics }[]> {
   const log = readTrajectory(path);
-  const episode = new Episode(episodeConfig(task), task.init);
+  const episode = rulesFor(task);
   const out: { step: number; hidden: HiddenMetrics }[] = [];
   const grade = async (step: number): Promise<void> => {
     out.push({ step, hidden: hiddenOf(await grader.grade(task, packRecords(episode.records()))) });

@@ -9,7 +9,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, isAbsolute } from 'node:path';
 import type { EpisodeEntry, EpisodeSnapshot, EpisodeStepResult, PlayProtocol, PublicView } from '../../shared/api/episode';
-import { SplatEnv, type ToolOut } from '../env/env';
+import type { ToolOut } from '../env/env';
+import { mainKind, type KindEnv } from '../kinds/kind';
 import { envImages } from '../env/images';
 import { readTrajectory } from '../env/trajectory';
 import type { EnvGradeResult, EnvGrader, EnvImages } from '../env/types';
@@ -50,7 +51,7 @@ export interface EpisodeInfo {
 
 interface Live {
   id: string;
-  env: SplatEnv;
+  env: KindEnv;
   task: LoadedTask;
   protocol: PlayProtocol;
   player: string;
@@ -86,7 +87,7 @@ export class EpisodeManager {
     const player = opts.player ?? 'anonymous';
     const logPath = resolve(opts.logPath ?? join(this.trajectoriesDir, `${task.spec.task_id}-${stamp(new Date())}-${id}.jsonl`));
     mkdirSync(dirname(logPath), { recursive: true });
-    const { env, obs } = await SplatEnv.reset(task, {
+    const { env, obs } = await mainKind(task).reset(task, {
       grader: await this.grader(),
       images: this.deps.images ?? envImages,
       log: logPath,
@@ -110,7 +111,7 @@ export class EpisodeManager {
     if (!header) throw new Error(`cannot resume ${log}: no header line`);
     if (header.protocol !== 'matched' && header.protocol !== 'free') throw new Error(`cannot resume ${log}: it is a '${header.protocol}' log, not a player's`);
     const task = await this.task(header.task);
-    const { env, obs } = await SplatEnv.reset(task, {
+    const { env, obs } = await mainKind(task).reset(task, {
       grader: await this.grader(),
       images: this.deps.images ?? envImages,
       resumeFrom: { path, trajectory: traj },

@@ -7,9 +7,8 @@
 import { existsSync } from 'node:fs';
 import type { TrajectoryStep } from '../../shared/api/study';
 import type { EpisodeResult } from '../../shared/study/results';
-import { Episode } from '../../shared/env/episode';
 import { replaySteps } from '../../shared/env/replay';
-import { episodeConfig } from '../env/env';
+import { rulesFor } from '../kinds/kind';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
 import type { LoadedTask } from '../tasks/load';
 import type { StudyStore } from './store';
@@ -76,7 +75,7 @@ export function studyResults(store: StudyStore, studyId: string): EpisodeResult[
  */
 export function trajectorySteps(traj: Trajectory, task: LoadedTask): TrajectoryStep[] {
   const ok = new Map<number, boolean>();
-  for (const { record, result } of replaySteps(new Episode(episodeConfig(task), task.init), traj.steps)) ok.set(record.step, result.ok);
+  for (const { record, result } of replaySteps(rulesFor(task), traj.steps)) ok.set(record.step, result.ok);
   let score: number | null = null;
   return traj.steps.map((s) => {
     if (s.hidden) score = s.hidden.score;

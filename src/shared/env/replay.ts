@@ -1,12 +1,13 @@
 // The one replay of a logged episode (docs/DESIGN.md, "Structured steps"): the logged calls run
-// again through a fresh pure Episode, which is deterministic, so the scene, the id counter, both
+// again through a fresh pure episode of the task's kind (KindRules), which is deterministic, so the scene, the id counter, both
 // budgets and every call's StepInfo come back exactly. Resume, `splatlab replay`, regrading, the
 // study replay frames and the results view all iterate this generator.
 // Inputs: an Episode built from the task, the log's step records. Output: {record, result} per
 // replayed call, in order. Invariant (strict mode): a log that disagrees with its replay (a step
 // number out of order, a call after the end, a footer or a scene snapshot that differs) stops the
 // replay with ReplayError rather than continuing from a wrong state.
-import type { Episode, StepResult } from './episode';
+import type { KindRules } from '../kinds/kind';
+import type { StepResult } from './episode';
 import { toCompactRecord } from './scene';
 import type { StepRecord } from './trajectory-schema';
 
@@ -33,7 +34,7 @@ function lastLine(text: string): string {
   return i >= 0 ? text.slice(i + 1) : text;
 }
 
-export function* replaySteps(episode: Episode, steps: readonly StepRecord[], opts: ReplayOptions = {}): Generator<ReplayedStep> {
+export function* replaySteps(episode: KindRules, steps: readonly StepRecord[], opts: ReplayOptions = {}): Generator<ReplayedStep> {
   const src = opts.source ?? 'the log';
   for (const record of steps) {
     if (record.step === 0) continue;
@@ -52,6 +53,6 @@ export function* replaySteps(episode: Episode, steps: readonly StepRecord[], opt
 }
 
 /** Runs a replay to its end and returns every replayed step. */
-export function replayAll(episode: Episode, steps: readonly StepRecord[], opts: ReplayOptions = {}): ReplayedStep[] {
+export function replayAll(episode: KindRules, steps: readonly StepRecord[], opts: ReplayOptions = {}): ReplayedStep[] {
   return [...replaySteps(episode, steps, opts)];
 }
