@@ -13,11 +13,9 @@ import { browserMissing, launchBrowser, RESULTS_DIR, startServe, type ServeProce
 import { buildTestTask } from '../../src/main/tasks/testTask';
 import { Grader } from '../../src/main/grader/grader';
 import { loadTask } from '../../src/main/tasks/load';
-import { EpisodeManager } from '../../src/main/episodes/manager';
-import { createEpisodeHandlers } from '../../src/main/services/episode';
-import { createStudyHandlers } from '../../src/main/services/study';
+import { createLabContext } from '../../src/main/services/context';
 import { dispatchCall, type Handlers } from '../../src/main/services/dispatch';
-import { createLabServices, type LabDeps } from '../../src/main/services/lab';
+import { createLabServices } from '../../src/main/services/lab';
 import { command as evalCommand } from '../../src/main/cli/commands/eval';
 import type { EpisodeSnapshot } from '../../src/shared/api/episode';
 import type { PartsTruth } from '../../src/shared/authoring/scramble/truth';
@@ -42,9 +40,8 @@ function writeStartTruth(dir: string, init: { id: number; pos: [number, number, 
 async function seed(tasksDir: string, home: string, grader: Grader): Promise<void> {
   const reass = await loadTask('test__reassembly', { tasksDir });
   const labels = writeStartTruth(reass.dir, reass.init ?? []);
-  const manager = new EpisodeManager({ tasksDir, home, grader: async () => grader });
-  const deps: LabDeps = { gpu: { device: null, status: { path: 'cpu', vendor: '', architecture: '', description: '', summary: '' } }, tasksDir, version: '0', transport: 'direct', listTasks: async () => [] };
-  const handlers: Handlers = { ...createLabServices(deps).handlers, ...createEpisodeHandlers(deps, manager), ...createStudyHandlers(deps, { home, manager, renderer: async () => grader }) };
+  const ctx = createLabContext({ gpu: { device: null, status: { path: 'cpu', vendor: '', architecture: '', description: '', summary: '' } }, tasksDir, home, version: '0', transport: 'direct', listTasks: async () => [], grader: async () => grader });
+  const handlers: Handlers = createLabServices(ctx).handlers;
   const call = async <T>(method: string, params: unknown = {}): Promise<T> => {
     const out = await dispatchCall(handlers, method, params);
     if (!out.ok) throw new Error(`${method}: ${out.message}`);

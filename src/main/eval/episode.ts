@@ -67,6 +67,7 @@ function freshMeta(job: EpisodeJob): EpisodeMeta {
     error: null,
     turns: 0,
     idle_turns: 0,
+    invalid_calls: 0,
     auto_submitted: false,
     input_tokens: 0,
     output_tokens: 0,
@@ -122,6 +123,7 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeDeps): Promise<Ep
         const results: ToolResult[] = [];
         for (const call of turn.calls) {
           const out = await env.step({ tool: call.name, args: call.args });
+          if (out.info.charged && !out.info.ok) meta.invalid_calls += 1;
           results.push({ id: call.id, text: out.text, ...(out.image ? { image: out.image } : {}) });
         }
         client.results(results);

@@ -19,6 +19,8 @@ export const EpisodeMetaSchema = z.strictObject({
   error: z.string().nullable(),
   turns: z.number().int(),
   idle_turns: z.number().int(),
+  /** Calls the environment refused (each still cost a call). */
+  invalid_calls: z.number().int().default(0),
   auto_submitted: z.boolean(),
   input_tokens: z.number().int(),
   output_tokens: z.number().int(),

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { SplatEnv, type ToolOut } from '../env/env';
 import type { EnvGrader, EnvImages } from '../env/types';
-import { isErrorText, publicBudgets } from '../episodes/public';
+import { publicBudgets } from '../episodes/public';
 import { loadTask, type LoadedTask } from '../tasks/load';
 import { stamp } from '../mcp/stamp';
 import { agentTools } from './episode';
@@ -82,7 +82,8 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
 }
 
 function observation(out: ToolOut, e: Live): Record<string, unknown> {
-  const o: Record<string, unknown> = { text: out.text, error: isErrorText(out.text), done: e.env.done, budgets: publicBudgets(e.env.budgets(), e.task) };
+  const i = out.info;
+  const o: Record<string, unknown> = { text: out.text, error: !i.ok, done: out.done, step: i.step, ids: i.ids, budgets: publicBudgets(i.budgets, e.task) };
   if (out.image) o.image_png_base64 = Buffer.from(out.image).toString('base64');
   return o;
 }

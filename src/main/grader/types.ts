@@ -36,6 +36,8 @@ export interface GradeBackend {
   render(splats: Splats, cameras: Camera[]): Promise<RenderOutput[]>;
   /** Metrics of each render against its view's photo; LPIPS only when `withLpips`. */
   measure(renders: RenderOutput[], views: RefView[], withLpips: boolean): Promise<ViewScores[]>;
+  /** Frees what is held for these views (their task was unloaded); a later use uploads again. */
+  release(views: readonly RefView[]): void;
   destroy(): void;
 }
 

@@ -14,7 +14,6 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, typ
 import { toolJsonSchemas } from '../../shared/env/tools';
 import { SplatEnv, type ToolOut } from '../env/env';
 import type { EnvGrader, EnvImages } from '../env/types';
-import { isErrorText } from '../episodes/public';
 import { loadTask, taskIds } from '../tasks/load';
 import { stamp } from './stamp';
 
@@ -53,11 +52,14 @@ function toolList(fixed: string | undefined, tasks: string[]): Tool[] {
   return [start, ...tools];
 }
 
-/** MCP content of one environment result: the text (with its footer), then the PNG if any. */
+/**
+ * MCP content of one environment result: the text (with its footer), then the PNG if any; the
+ * step's structured info (ok, step, ids, budgets: public data only) as structuredContent.
+ */
 export function toolContent(out: ToolOut): CallToolResult {
   const content: CallToolResult['content'] = [{ type: 'text', text: out.text }];
   if (out.image) content.push({ type: 'image', data: Buffer.from(out.image).toString('base64'), mimeType: 'image/png' });
-  return { content, isError: isErrorText(out.text) };
+  return { content, structuredContent: { ...out.info }, isError: !out.info.ok };
 }
 
 const refusal = (text: string): CallToolResult => ({ content: [{ type: 'text', text: `ERROR: ${text}` }], isError: true });

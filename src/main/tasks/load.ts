@@ -23,7 +23,7 @@ import {
   type TaskSummary,
   type ViewEntry,
 } from '../../shared/task/schema';
-import { parseSceneFile } from '../../shared/task/scene-file';
+import { parseSceneFile } from '../../shared/scene/input';
 import { readSceneNpz, type NpzScene } from '../io/npz';
 import { readPng, readPngRgb, toRgb } from '../io/png';
 import { objectDir, resolveTasksDir } from './paths';

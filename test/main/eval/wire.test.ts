@@ -76,7 +76,7 @@ describe.each<Wire>(['chat', 'responses', 'anthropic'])('%s runner', (wire) => {
     expect(traj.end?.calls_used).toBe(4);
     expect(traj.header?.protocol).toBe('agent');
 
-    expect(meta).toMatchObject({ status: 'done', turns: 4, idle_turns: 1, retries: 2, model_version: 'wire-model-2026-01-01', input_tokens: 4006, output_tokens: 406, attempts: 1 });
+    expect(meta).toMatchObject({ status: 'done', turns: 4, idle_turns: 1, invalid_calls: 1, retries: 2, model_version: 'wire-model-2026-01-01', input_tokens: 4006, output_tokens: 406, attempts: 1 });
     expect(meta.cost_usd).toBeCloseTo((4006 * 2 + 406 * 10) / 1e6, 12);
     expect(meta.effort).toBe(spec.effort);
     for (const file of [log, metaPathOf(log)]) expect(readFileSync(file, 'utf8')).not.toContain(KEY);

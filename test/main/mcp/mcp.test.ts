@@ -65,6 +65,8 @@ function checkScripted(first: CallToolResult, results: CallToolResult[]): void {
   expect(images(first)).toEqual([`image/png:${PNG}`]);
   expect(textOf(first)).toMatch(/\[0\/300 Gaussians \| calls left 40 \| renders left 16\]\s*$/);
   for (const r of results) expect(textOf(r)).toMatch(/\[\d+\/300 Gaussians \| calls left \d+ \| renders left \d+\]\s*$/);
+  expect(results[0].structuredContent).toMatchObject({ ok: true, charged: true, step: 1, ids: [0], budgets: { callsLeft: 39 } });
+  expect(results[1].structuredContent).toMatchObject({ ok: false, charged: true, step: 2, ids: [] });
   expect(results[1].isError).toBe(true);
   expect(textOf(results[1])).toMatch(/^ERROR/);
   expect(images(results[2])).toEqual([`image/png:${PNG}`]);

@@ -11,7 +11,7 @@ import { DEFAULT_FIT_STEPS, fitGaussians, type FitProgress, type FitView } from 
 import type { FitBackend } from '../../../shared/authoring/fit/backend';
 import { psnr } from '../../../shared/metrics/psnr';
 import { packSplats, type GaussianRecord } from '../../../shared/scene/gaussian';
-import { sceneFileJson } from '../../../shared/task/scene-file';
+import { sceneFileJson } from '../../../shared/scene/input';
 import type { TaskSpec } from '../../../shared/task/schema';
 import { encodePng } from '../../io/png';
 import { objectDir, resolveTasksDir } from '../../tasks/paths';

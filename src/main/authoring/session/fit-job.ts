@@ -13,7 +13,7 @@ import { HELDOUT_VIEWS, viewCameras } from '../../../shared/camera/views';
 import { rasterizeForward } from '../../../shared/raster/cpu';
 import { packSplats, type GaussianRecord } from '../../../shared/scene/gaussian';
 import type { Splats } from '../../../shared/scene/splats';
-import { parseSceneFile, sceneFileJson } from '../../../shared/task/scene-file';
+import { parseSceneFile, sceneFileJson } from '../../../shared/scene/input';
 import type { Anchors } from '../../../shared/task/schema';
 import type { RefView } from '../../tasks/load';
 import { imageDataUrl } from './photos';
