@@ -8,7 +8,6 @@ import { startServer } from '../../transport/ws';
 import { parseArgs, stringOption } from '../args';
 import { CliError, type CliCommand } from '../command';
 import { buildUi } from './build-ui';
-import { mcpDeps } from './mcp';
 import { startMcpHttp } from '../../mcp/http';
 
 export const command: CliCommand = {
@@ -24,6 +23,8 @@ any free port), protected by the same token ('Authorization: Bearer TOKEN'); see
     const args = parseArgs(argv, { values: ['port', 'tasks', 'device', 'mcp-port'], flags: ['mcp'] });
     const port = Number(stringOption(args, 'port') ?? 0);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('--port must be an integer 0..65535');
+    const mcpPort = Number(stringOption(args, 'mcp-port') ?? 0);
+    if (!Number.isInteger(mcpPort) || mcpPort < 0 || mcpPort > 65535) throw new CliError('--mcp-port must be an integer 0..65535');
     const device = stringOption(args, 'device') ?? 'gpu';
     if (device !== 'gpu' && device !== 'cpu') throw new CliError("--device must be 'gpu' or 'cpu'");
     if (!existsSync(join(uiRoot(), 'index.html'))) {
@@ -35,11 +36,13 @@ any free port), protected by the same token ('Authorization: Bearer TOKEN'); see
     const info = await services.handlers['app.info']({}, DIRECT_CALLER);
     io.out(info.gpu.summary);
     io.out(`SplatLab is serving at ${server.url}`);
+    // MCP sessions share the lab's one grader and tasks folder; their logs go under the lab home.
+    const ctx = services.context;
     const mcp = args.options.has('mcp')
-      ? await startMcpHttp(mcpDeps(parseArgs(['--device', device, ...(stringOption(args, 'tasks') ? ['--tasks-dir', stringOption(args, 'tasks') as string] : [])], { values: ['device', 'tasks-dir'] }), io), {
-          port: Number(stringOption(args, 'mcp-port') ?? 0),
-          token: server.token,
-        })
+      ? await startMcpHttp(
+          { tasksDir: ctx.tasksDir, grader: ctx.grader, logDir: join(ctx.home, 'trajectories', 'agents'), version: ctx.version, log: (line) => io.err(line) },
+          { port: mcpPort, token: server.token },
+        )
       : null;
     if (mcp) io.out(`MCP (Streamable HTTP) at ${mcp.url} with the same token`);
     await new Promise<void>((resolve) => {
