@@ -96,7 +96,7 @@ describe.skipIf(skip)('Results: analyses of models beside people (browser mode)'
     await page.getByTestId('nav-results').click();
     await page.getByTestId('run-analyses').click();
     await page.getByTestId('figure-score-sculpt').waitFor();
-    for (const id of ['score-sculpt', 'score-reassembly', 'curve-sculpt', 'best-final-sculpt', 'mirror', 'heading', 'oneshot-full', 'cost-time', 'effort']) {
+    for (const id of ['score-sculpt', 'score-reassembly', 'curve-sculpt', 'best-final-sculpt', 'mirror', 'heading', 'heading-parts', 'oneshot-full', 'cost-time', 'effort']) {
       expect(await page.getByTestId(`figure-${id}`).count()).toBe(1);
     }
     const scores = await page.getByTestId('figure-score-sculpt').innerText();

@@ -55,6 +55,12 @@ function partsTruth(task: LoadedTask, cache: Map<string, PartsTruth | null>): Pa
   return cache.get(task.dir) ?? null;
 }
 
+function headingOf(truth: PartsTruth | null, final: GaussianRecord[]): Pick<AnalysisEpisode, 'headingErrors' | 'headingParts'> {
+  if (!truth) return { headingErrors: null, headingParts: null };
+  const errors = partHeadingError(truth, final);
+  return { headingErrors: errors.map((e) => e.headingErrorDeg), headingParts: errors.map((e) => e.label) };
+}
+
 const seconds = (from: string | undefined, to: string | undefined): number | null => {
   const d = (Date.parse(to ?? '') - Date.parse(from ?? '')) / 1000;
   return Number.isFinite(d) ? d : null;
@@ -93,7 +99,7 @@ export async function analysisEpisodes(sources: readonly LogSource[], tasksDir: 
       score: t.end?.score ?? null,
       curve: scoreCurve(t.steps.map((s) => ({ step: s.step, score: s.hidden?.score ?? null })), calls),
       mirror,
-      headingErrors: truth ? partHeadingError(truth, final).map((e) => e.headingErrorDeg) : null,
+      ...headingOf(truth, final),
       costUsd: meta?.cost_usd ?? null,
       seconds: meta ? meta.wall_s : seconds(t.header?.started, t.end?.t),
       model: meta ? `${meta.provider}:${meta.model}` : null,

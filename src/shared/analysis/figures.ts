@@ -91,6 +91,21 @@ export function reportFigures(r: AnalysisReport): Figure[] {
       ], r.heading),
     });
   }
+  if (r.headingParts.length) {
+    figs.push({
+      id: 'heading-parts',
+      title: 'Reassembly heading error per part',
+      svg: barChart('Reassembly: mean heading error per part against its true pose', 'heading error (degrees, 0-180)', r.headingParts.map((h) => ({ label: `${h.group}: ${h.object}/${h.part}`, value: h.meanDeg, n: h.n })), 'n = episodes with this part; part labels are the task\'s (shuffled) group labels.'),
+      csv: toCsv([
+        { name: 'group', value: (h: AnalysisReport['headingParts'][number]) => h.group },
+        { name: 'object', value: (h) => h.object },
+        { name: 'part', value: (h) => h.part },
+        { name: 'n', value: (h) => h.n },
+        { name: 'within_15deg', value: (h) => h.within },
+        { name: 'mean_error_deg', value: (h) => h.meanDeg },
+      ], r.headingParts),
+    });
+  }
   if (r.oneShot.length) {
     figs.push({
       id: 'oneshot-full',

@@ -28,6 +28,8 @@ export const AnalysisEpisodeSchema = z.strictObject({
   mirror: z.strictObject({ iou: z.number(), mirroredIou: z.number(), drop: z.number() }).nullable(),
   /** Per part (reassembly only): absolute heading error in degrees, null when unmatched. */
   headingErrors: z.array(num).nullable(),
+  /** Part labels in the order of headingErrors. */
+  headingParts: z.array(z.string()).nullable(),
   costUsd: num,
   seconds: num,
   /** provider:model without settings (models only), for the effort sweep. */
@@ -45,6 +47,8 @@ export const AnalysisReportSchema = z.strictObject({
   bestFinal: z.array(z.strictObject({ taskKind: kindEnum, group: z.string(), n: z.number().int(), best: num, final: num })),
   mirror: z.array(z.strictObject({ group: z.string(), n: z.number().int(), iou: num, mirroredIou: num, drop: num })),
   heading: z.array(z.strictObject({ group: z.string(), episodes: z.number().int(), parts: z.number().int(), within: z.number().int(), share: num, meanDeg: num })),
+  /** Per object and part: the group's mean heading error over its episodes (the seed's table). */
+  headingParts: z.array(z.strictObject({ group: z.string(), object: z.string(), part: z.string(), n: z.number().int(), within: z.number().int(), meanDeg: num })),
   oneShot: z.array(z.strictObject({ group: z.string(), nOneShot: z.number().int(), oneShot: num, nFull: z.number().int(), full: num })),
   cost: z.array(z.strictObject({ group: z.string(), n: z.number().int(), costUsd: num, nCost: z.number().int(), seconds: num })),
   effort: z.array(z.strictObject({ model: z.string(), effort: z.string(), n: z.number().int(), mean: num, costUsd: num })),
@@ -75,7 +79,7 @@ const nums = (xs: readonly (number | null)[]): number[] => xs.filter((x): x is n
 export function analyse(all: readonly AnalysisEpisode[], opts: { resamples?: number } = {}): AnalysisReport {
   const rows = all.filter((r) => !r.practice && r.complete);
   const groups = groupsOf(rows);
-  const report: AnalysisReport = { scores: [], curves: [], bestFinal: [], mirror: [], heading: [], oneShot: [], cost: [], effort: [] };
+  const report: AnalysisReport = { scores: [], curves: [], bestFinal: [], mirror: [], heading: [], headingParts: [], oneShot: [], cost: [], effort: [] };
   for (const taskKind of KINDS) {
     for (const group of groups) {
       const mine = rows.filter((r) => r.taskKind === taskKind && r.group === group);
@@ -94,6 +98,13 @@ export function analyse(all: readonly AnalysisEpisode[], opts: { resamples?: num
     if (mirrored.length) report.mirror.push({ group, n: mirrored.length, iou: meanOrNull(mirrored.map((m) => m.iou)), mirroredIou: meanOrNull(mirrored.map((m) => m.mirroredIou)), drop: meanOrNull(mirrored.map((m) => m.drop)) });
     const reass = mine.filter((r) => r.headingErrors !== null);
     if (reass.length) report.heading.push({ group, episodes: reass.length, ...headingSummary(reass.flatMap((r) => r.headingErrors ?? [])) });
+    const parts = new Map<string, (number | null)[]>();
+    for (const r of reass) (r.headingParts ?? []).forEach((label, i) => parts.set(`${r.object}\u0000${label}`, [...(parts.get(`${r.object}\u0000${label}`) ?? []), r.headingErrors?.[i] ?? null]));
+    for (const [key, errs] of [...parts].sort((a, b) => a[0].localeCompare(b[0]))) {
+      const [object, part] = key.split('\u0000');
+      const h = headingSummary(errs);
+      report.headingParts.push({ group, object, part, n: errs.length, within: h.within, meanDeg: h.meanDeg });
+    }
     const one = nums(mine.filter((r) => r.taskKind === 'oneshot').map((r) => r.score));
     const full = nums(mine.filter((r) => r.taskKind === 'sculpt').map((r) => r.score));
     if (one.length || full.length) report.oneShot.push({ group, nOneShot: one.length, oneShot: meanOrNull(one), nFull: full.length, full: meanOrNull(full) });

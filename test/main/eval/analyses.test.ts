@@ -16,10 +16,11 @@ import { writeStartPoseTruth } from './truth-fixture';
 
 let results: string;
 let human: LogSource[];
+let labels: string[];
 
 beforeAll(async () => {
   const { tasksDir, grader } = await testTasks();
-  const labels = writeStartPoseTruth(await testTask('test__reassembly'));
+  labels = writeStartPoseTruth(await testTask('test__reassembly'));
   results = mkdtempSync(join(tmpdir(), 'splatlab-analyses-'));
   const io = { out: () => undefined, err: () => undefined };
   expect(await evalCommand.run(['--model', 'scripted:basic', '--tasks', 'test__*', '--runs', '2', '--results', results, '--tasks-dir', tasksDir, '--device', 'cpu', '--no-lpips'], io)).toBe(0);
@@ -51,6 +52,7 @@ describe('analyses from logs', () => {
     expect(reass?.headingErrors?.every((e) => e !== null && e < 1e-6)).toBe(true);
     const turned = rows.find((r) => r.kind === 'human' && r.taskKind === 'reassembly');
     expect(turned?.headingErrors?.[0]).toBeCloseTo(90, 6);
+    expect(turned?.headingParts?.[0]).toBe(labels[0]);
     expect(sym?.curve.length).toBe(4);
 
     const report = analyse(rows, { resamples: 200 });
@@ -69,7 +71,7 @@ describe('analyses from logs', () => {
     const lines: string[] = [];
     expect(await reportCommand.run(['--results', results, '--out', out, '--tasks-dir', tasksDir, '--device', 'cpu'], { out: (l) => lines.push(l), err: () => undefined })).toBe(0);
     const files = readdirSync(out).sort();
-    for (const f of ['score-sculpt', 'curve-sculpt', 'best-final-sculpt', 'mirror', 'heading', 'oneshot-full', 'cost-time', 'effort']) {
+    for (const f of ['score-sculpt', 'curve-sculpt', 'best-final-sculpt', 'mirror', 'heading', 'heading-parts', 'oneshot-full', 'cost-time', 'effort']) {
       expect(files).toContain(`${f}.svg`);
       expect(files).toContain(`${f}.csv`);
       const svg = readFileSync(join(out, `${f}.svg`), 'utf8');

@@ -6,7 +6,7 @@ import AnalysesPanel from '../../../src/renderer/components/results/AnalysesPane
 import { analyse, type AnalysisEpisode } from '../../../src/shared/analysis/report';
 
 const row = (o: Partial<AnalysisEpisode>): AnalysisEpisode => ({
-  group: 'participants', kind: 'human', cluster: 'P1', taskId: 'x__sculpt', object: 'x', taskKind: 'sculpt', practice: false, complete: true, score: 10, curve: [0, 5, 10], mirror: { iou: 0.6, mirroredIou: 0.4, drop: 0.2 }, headingErrors: null, costUsd: null, seconds: 60, model: null, effort: null, ...o,
+  group: 'participants', kind: 'human', cluster: 'P1', taskId: 'x__sculpt', object: 'x', taskKind: 'sculpt', practice: false, complete: true, score: 10, curve: [0, 5, 10], mirror: { iou: 0.6, mirroredIou: 0.4, drop: 0.2 }, headingErrors: null, headingParts: null, costUsd: null, seconds: 60, model: null, effort: null, ...o,
 });
 
 describe('AnalysesPanel', () => {

@@ -98,7 +98,7 @@ describe('score over calls', () => {
 
 describe('report', () => {
   const row = (o: Partial<AnalysisEpisode>): AnalysisEpisode => ({
-    group: 'participants', kind: 'human', cluster: 'P1', taskId: 'x__sculpt', object: 'x', taskKind: 'sculpt', practice: false, complete: true, score: 10, curve: [0, 10], mirror: null, headingErrors: null, costUsd: null, seconds: 60, model: null, effort: null, ...o,
+    group: 'participants', kind: 'human', cluster: 'P1', taskId: 'x__sculpt', object: 'x', taskKind: 'sculpt', practice: false, complete: true, score: 10, curve: [0, 10], mirror: null, headingErrors: null, headingParts: null, costUsd: null, seconds: 60, model: null, effort: null, ...o,
   });
 
   it('puts participants beside each model and setting, leaving practice and unfinished out', () => {
@@ -107,14 +107,20 @@ describe('report', () => {
       row({ group: 'm@high', kind: 'model', cluster: 'r1', score: 30, costUsd: 0.5, model: 'm', effort: 'high' }),
       row({ group: 'm@low', kind: 'model', cluster: 'r1', score: 5, costUsd: 0.1, model: 'm', effort: 'low', taskKind: 'oneshot', taskId: 'x__oneshot' }),
       row({ group: 'm@low', kind: 'model', cluster: 'r2', complete: false, score: null }),
-      row({ cluster: 'P1', taskKind: 'reassembly', taskId: 'x__reassembly', score: 50, headingErrors: [3, 40, null] }),
+      row({ cluster: 'P1', taskKind: 'reassembly', taskId: 'x__reassembly', score: 50, headingErrors: [3, 40, null], headingParts: ['a', 'b', 'c'] }),
+      row({ cluster: 'P2', taskKind: 'reassembly', taskId: 'x__reassembly', score: 60, headingErrors: [7, 20, 10], headingParts: ['a', 'b', 'c'] }),
     ];
     const r = analyse(rows, { resamples: 200 });
     const human = r.scores.find((s) => s.group === 'participants' && s.taskKind === 'sculpt');
     expect(human).toMatchObject({ n: 3, clusters: 2, kind: 'human' });
     expect(human?.mean).toBeCloseTo(70 / 3, 12);
     expect(r.scores.map((s) => `${s.taskKind}:${s.group}`)).toEqual(['sculpt:participants', 'sculpt:m@high', 'reassembly:participants', 'oneshot:m@low']);
-    expect(r.heading).toEqual([{ group: 'participants', episodes: 1, parts: 3, within: 1, share: 1 / 3, meanDeg: 21.5 }]);
+    expect(r.heading).toEqual([{ group: 'participants', episodes: 2, parts: 6, within: 3, share: 0.5, meanDeg: 16 }]);
+    expect(r.headingParts).toEqual([
+      { group: 'participants', object: 'x', part: 'a', n: 2, within: 2, meanDeg: 5 },
+      { group: 'participants', object: 'x', part: 'b', n: 2, within: 0, meanDeg: 30 },
+      { group: 'participants', object: 'x', part: 'c', n: 2, within: 1, meanDeg: 10 },
+    ]);
     expect(r.oneShot.find((o) => o.group === 'm@low')).toEqual({ group: 'm@low', nOneShot: 1, oneShot: 5, nFull: 0, full: null });
     expect(r.effort).toEqual([
       { model: 'm', effort: 'high', n: 1, mean: 30, costUsd: 0.5 },

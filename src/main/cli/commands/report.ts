@@ -26,7 +26,7 @@ export function episodesCsv(rows: readonly AnalysisEpisode[]): string {
     { name: 'best_score', value: (r) => Math.max(...r.curve.slice(1).filter((v): v is number => v !== null), r.score ?? -Infinity) },
     { name: 'mirror_iou', value: (r) => r.mirror?.iou ?? null },
     { name: 'mirrored_iou', value: (r) => r.mirror?.mirroredIou ?? null },
-    { name: 'heading_errors_deg', value: (r) => (r.headingErrors ? r.headingErrors.map((e) => (e === null ? 'NA' : e.toFixed(1))).join(' ') : null) },
+    { name: 'heading_errors_deg', value: (r) => (r.headingErrors ? r.headingErrors.map((e, i) => `${r.headingParts?.[i] ?? i}:${e === null ? 'NA' : e.toFixed(1)}`).join(' ') : null) },
     { name: 'cost_usd', value: (r) => r.costUsd },
     { name: 'seconds', value: (r) => r.seconds },
     { name: 'model', value: (r) => r.model },
