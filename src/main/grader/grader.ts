@@ -1,4 +1,4 @@
-// The hidden grader (DESIGN.md section 4): renders a scene from a task's held-out cameras,
+// The hidden grader (docs/DESIGN.md section 4): renders a scene from a task's held-out cameras,
 // measures PSNR, SSIM, LPIPS and silhouette IoU against the photos, and places the means between
 // the task's empty and fit anchors. Also serves the player-visible reference comparisons of
 // render_views. Input: Splats + LoadedTask (or views). Output: GradeResult / ViewMetrics.

@@ -1,6 +1,6 @@
-// zod schemas of trajectory log records (DESIGN.md section 6): the header line, one record per
+// zod schemas of trajectory log records (docs/DESIGN.md section 6): the header line, one record per
 // call, and the closing record. They are the single source of truth: the TypeScript types, the
-// reader's validation and the generated docs/TRAJECTORY.md all come from here.
+// reader's validation and the generated docs/API.md all come from here.
 // Invariant: records are loose objects, so a newer writer's extra fields survive a read.
 import { z } from 'zod';
 import { CompactGaussianSchema } from '../scene/input';
