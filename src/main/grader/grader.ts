@@ -47,10 +47,13 @@ export function graderDevice(gpu: GpuContext): Pick<GraderOptions, 'device' | 'p
  * limits) falls back to the CPU reference, which grades identically, only slower. Every caller of
  * the returned function shares one Grader (and one LPIPS pool, one photo cache).
  */
-export function sharedGrader(gpu: GpuContext, opts: Omit<GraderOptions, 'device' | 'preferCpu'> = {}): () => Promise<Grader> {
+export function sharedGrader(gpu: GpuContext, opts: Omit<GraderOptions, 'device' | 'preferCpu'> = {}, onFallback?: (why: string) => void): () => Promise<Grader> {
   let grader: Promise<Grader> | undefined;
   return () => {
-    grader ??= Grader.create({ ...opts, ...graderDevice(gpu) }).catch(() => Grader.create({ ...opts, device: null }));
+    grader ??= Grader.create({ ...opts, ...graderDevice(gpu) }).catch((e: unknown) => {
+      onFallback?.(e instanceof Error ? e.message : String(e));
+      return Grader.create({ ...opts, device: null });
+    });
     grader.catch(() => (grader = undefined));
     return grader;
   };
