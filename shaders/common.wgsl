@@ -3,7 +3,7 @@
 // Invariant: project_forward and project_backward call the same functions here, so a Gaussian's
 // tile box, Jacobian and covariance are bit-identical in both passes.
 
-const TILE_SIZE: u32 = 16u;
+#include "constants.wgsl"
 const NEAR_PLANE: f32 = 0.01;
 const COV2D_DILATION: f32 = 0.3; // px^2
 const ALPHA_MIN: f32 = 1.0 / 255.0;
