@@ -7,7 +7,8 @@
 // finalGrade(), which no LabApi row of the player calls.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { dirname, join, relative, resolve, isAbsolute } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { confinedPath } from '../app/confine';
 import type { EpisodeEntry, EpisodeSnapshot, EpisodeStepResult, PlayProtocol, PublicView } from '../../shared/api/episode';
 import { SplatEnv, type ToolOut } from '../env/env';
 import { envImages } from '../env/images';
@@ -105,9 +106,7 @@ export class EpisodeManager {
 
   /** Continues an episode from its log (which must lie under the lab home folder). */
   async resume(log: string): Promise<EpisodeSnapshot> {
-    const path = resolve(this.deps.home, log);
-    const rel = relative(resolve(this.deps.home), path);
-    if (rel.startsWith('..') || isAbsolute(rel)) throw new Error(`cannot resume ${log}: only logs under ${this.deps.home} can be resumed`);
+    const path = confinedPath(this.deps.home, log, 'cannot resume: log', 'the lab home (only logs under it can be resumed)');
     const traj = readTrajectory(path);
     const header = traj.header;
     if (!header) throw new Error(`cannot resume ${log}: no header line`);

@@ -6,7 +6,7 @@
 // size (fflate truncates), and every member read matches its size and recorded CRC-32, so a
 // bomb or a corrupt file is refused in bounded memory.
 import { crc32 } from 'node:zlib';
-import { unzipSync, zipSync, type UnzipFileInfo } from 'fflate';
+import { unzipSync, zipSync, type UnzipFileInfo, type Zippable } from 'fflate';
 import { checkLimit, MAX_ZIP_MEMBER_BYTES, MAX_ZIP_TOTAL_BYTES } from './limits';
 
 export class ZipError extends Error {
@@ -89,6 +89,7 @@ export class ZipArchive {
 
 /** A stored (uncompressed) zip of the members in insertion order, dated 1980-01-01 (reproducible). */
 export function writeZip(members: Record<string, Uint8Array>): Uint8Array {
-  const files = Object.fromEntries(Object.entries(members).map(([name, data]) => [name, [data, { level: 0 as const }] as const]));
+  const files: Zippable = {};
+  for (const [name, data] of Object.entries(members)) files[name] = [data, { level: 0 }];
   return zipSync(files, { mtime: new Date(1980, 0, 1) });
 }
