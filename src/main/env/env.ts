@@ -89,10 +89,11 @@ export class SplatEnv {
     }
     const text = episode.firstObservation();
     const t0 = Date.now();
-    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header());
     const record: StepRecord = { step: 0, tool: 'reset', args: {}, text, t: new Date(t0).toISOString(), ms: Date.now() - t0 };
     if (episode.records().length) record.state = episode.records().map(toCompactRecord);
     if (options.gradeEachStep !== false) record.hidden = hiddenOf(await env.gradeNow());
+    // The log is created only once the reset has succeeded: a failed start writes nothing.
+    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header());
     env.writer?.write(record);
     return { env, obs: { text, image, done: false } };
   }

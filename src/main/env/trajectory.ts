@@ -29,6 +29,7 @@ export function parseTrajectory(content: string): Trajectory {
   const out: Trajectory = { header: null, steps: [], end: null, truncated: false, validBytes: 0, badLines: [] };
   let offset = 0;
   let lineNo = 0;
+  let lineBytes = 0; // UTF-8 bytes of the complete lines so far: one pass, linear in the file
   while (offset < content.length) {
     const nl = content.indexOf('\n', offset);
     const complete = nl >= 0;
@@ -50,6 +51,7 @@ export function parseTrajectory(content: string): Trajectory {
       break;
     }
     offset = nl + 1;
+    lineBytes += Buffer.byteLength(line, 'utf8') + 1;
     if (value === undefined) {
       if (line.trim()) out.badLines.push(lineNo);
     } else if (isObject(value) && value.type === 'header') {
@@ -65,7 +67,7 @@ export function parseTrajectory(content: string): Trajectory {
       if (step.success) out.steps.push(step.data);
       else out.badLines.push(lineNo);
     }
-    out.validBytes = Buffer.byteLength(content.slice(0, offset), 'utf8');
+    out.validBytes = lineBytes;
   }
   return out;
 }

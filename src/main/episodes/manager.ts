@@ -6,7 +6,7 @@
 // the log before step() resolves (SplatEnv); hidden grades leave this class only through
 // finalGrade(), which no LabApi row of the player calls.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { confinedPath } from '../app/confine';
 import type { EpisodeEntry, EpisodeSnapshot, EpisodeStepResult, PlayProtocol, PublicView } from '../../shared/api/episode';
@@ -58,6 +58,8 @@ interface Live {
   views?: PublicView[];
   /** One past the largest id ever seen (the episode's id counter: ids are never reused). */
   nextId: number;
+  /** Calls of this episode run one after another, so step numbers follow arrival order. */
+  queue: Promise<unknown>;
 }
 
 function nextIdAfter(prev: number, records: readonly { id: number }[]): number {
@@ -90,6 +92,11 @@ export class EpisodeManager {
     const player = opts.player ?? 'anonymous';
     const logPath = resolve(opts.logPath ?? join(this.trajectoriesDir, `${task.spec.task_id}-${stamp(new Date())}-${id}.jsonl`));
     mkdirSync(dirname(logPath), { recursive: true });
+    // A start that fails leaves no new log and no live episode (#18).
+    const fresh = !existsSync(logPath);
+    const discard = (): void => {
+      if (fresh) rmSync(logPath, { force: true });
+    };
     const { env, obs } = await SplatEnv.reset(task, {
       grader: await this.grader(),
       images: this.deps.images ?? envImages,
@@ -98,10 +105,21 @@ export class EpisodeManager {
       player,
       ...(opts.gradeEachStep === false ? { gradeEachStep: false } : {}),
       ...(this.deps.version ? { version: this.deps.version } : {}),
+    }).catch((error: unknown) => {
+      discard();
+      throw error;
     });
-    const entry: Live = { id, env, task, protocol, player, logPath, first: obs, history: [], nextId: nextIdAfter(0, env.state()) };
+    const entry: Live = { id, env, task, protocol, player, logPath, first: obs, history: [], nextId: nextIdAfter(0, env.state()), queue: Promise.resolve() };
+    let snapshot: EpisodeSnapshot;
+    try {
+      snapshot = this.snapshot(entry);
+    } catch (error) {
+      env.close();
+      discard();
+      throw error;
+    }
     this.live.set(id, entry);
-    return this.snapshot(entry);
+    return snapshot;
   }
 
   /** Continues an episode from its log (which must lie under the lab home folder). */
@@ -125,13 +143,19 @@ export class EpisodeManager {
       .filter((s) => s.step > 0)
       .map((s) => ({ step: s.step, tool: s.tool, args: s.args, text: s.text, error: isErrorText(s.text), ms: s.ms }));
     const seen = traj.steps.reduce((m, s) => nextIdAfter(m, (s.state ?? []).map((g) => ({ id: g.id ?? 0 }))), nextIdAfter(0, task.init ?? []));
-    const entry: Live = { id, env, task, protocol: header.protocol, player: header.player, logPath: path, first: obs, history, nextId: seen };
+    const entry: Live = { id, env, task, protocol: header.protocol, player: header.player, logPath: path, first: obs, history, nextId: seen, queue: Promise.resolve() };
     this.live.set(id, entry);
     return this.snapshot(entry);
   }
 
-  async step(episodeId: string, call: { tool: string; args?: unknown }): Promise<EpisodeStepResult> {
+  step(episodeId: string, call: { tool: string; args?: unknown }): Promise<EpisodeStepResult> {
     const e = this.get(episodeId);
+    const run = e.queue.then(() => this.stepNow(e, call));
+    e.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async stepNow(e: Live, call: { tool: string; args?: unknown }): Promise<EpisodeStepResult> {
     const wasDone = e.env.done;
     const t0 = Date.now();
     const out = await e.env.step({ tool: call.tool, args: call.args ?? {} });
