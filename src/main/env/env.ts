@@ -11,6 +11,7 @@ import { shortNum, type BudgetState } from '../../shared/env/format';
 import { describeView } from '../../shared/env/ops-inspect';
 import { packRecords, toCompactRecord, type GaussianRecord } from '../../shared/env/scene';
 import type { LoadedTask } from '../tasks/load';
+import { deferredGrades } from '../workers/grade-queue';
 import { envImages } from './images';
 import { replayInto, resumeNote } from './resume';
 import { TrajectoryWriter, type HiddenMetrics, type StepRecord, type TrajectoryHeader } from './trajectory';
@@ -32,6 +33,12 @@ export interface SplatEnvOptions {
   resumeFrom?: string;
   /** Skip the hidden grade after each edit (the final grade still runs). */
   gradeEachStep?: boolean;
+  /**
+   * Grade after the answer (docs/ARCHITECTURE.md): the step record is written and the call
+   * answered at once; the grade runs in the process's GradeQueue and lands in a `hidden` record.
+   * The end record waits for every pending grade, so the final score is exact.
+   */
+  deferHiddenGrades?: boolean;
   version?: string;
 }
 
@@ -64,6 +71,7 @@ export class SplatEnv {
   private lastGrade: EnvGradeResult | null = null;
   private final: EnvGradeResult | null = null;
   private queue: Promise<unknown> = Promise.resolve();
+  private grades: Promise<void> = Promise.resolve();
   private stepNo = 0;
 
   private constructor(
@@ -144,14 +152,27 @@ export class SplatEnv {
     if (result.changed) {
       record.state = this.episode.records().map(toCompactRecord);
       this.lastGrade = null;
-      if (this.opts.gradeEachStep !== false) record.hidden = hiddenOf(await this.gradeNow());
+      if (this.opts.gradeEachStep !== false && !this.opts.deferHiddenGrades) record.hidden = hiddenOf(await this.gradeNow());
     }
     if (result.done) record.done = true;
     this.writer?.write(record);
+    if (result.changed && this.opts.gradeEachStep !== false && this.opts.deferHiddenGrades) this.deferGrade(record.step);
     if (result.done) await this.finish(result);
     const out: ToolOut = { text, done: result.done };
     if (drawn.image) out.image = drawn.image;
     return out;
+  }
+
+  /** Resolves when every deferred grade so far is in the log (tests, benchmarks, shutdown). */
+  settled(): Promise<void> {
+    return this.grades;
+  }
+
+  private deferGrade(step: number): void {
+    const splats = packRecords(this.episode.records());
+    const graded = deferredGrades.run(() => this.opts.grader.grade(this.task, splats));
+    // A grade that fails leaves its step without `hidden` (the log stays valid and resumable).
+    this.grades = this.grades.then(() => graded.then((g) => this.writer?.write({ type: 'hidden', step, hidden: hiddenOf(g) })).catch(() => undefined));
   }
 
   private async gradeNow(): Promise<EnvGradeResult> {
@@ -160,6 +181,7 @@ export class SplatEnv {
   }
 
   private async finish(result?: StepResult): Promise<void> {
+    await this.grades;
     const g = await this.gradeNow();
     this.final = g;
     const usage = this.episode.usage;

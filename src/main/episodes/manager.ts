@@ -100,6 +100,8 @@ export class EpisodeManager {
     const { env, obs } = await SplatEnv.reset(task, {
       grader: await this.grader(),
       images: this.deps.images ?? envImages,
+      // Interactive play answers first and grades after (the grade is never shown anyway).
+      deferHiddenGrades: true,
       log: logPath,
       protocol,
       player,
@@ -133,6 +135,8 @@ export class EpisodeManager {
     const { env, obs } = await SplatEnv.reset(task, {
       grader: await this.grader(),
       images: this.deps.images ?? envImages,
+      // Interactive play answers first and grades after (the grade is never shown anyway).
+      deferHiddenGrades: true,
       resumeFrom: path,
       protocol: header.protocol,
       player: header.player,
