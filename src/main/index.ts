@@ -5,19 +5,24 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLab } from './app/context';
 import { forwardEvents, registerIpc } from './electron/ipc';
-import { createMainWindow } from './electron/window';
+import { trustedSender } from './electron/policy';
+import { createMainWindow, registerAppScheme } from './electron/window';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
 app.enableSandbox();
+registerAppScheme();
 app.on('web-contents-created', (_event, contents) => {
   contents.on('will-attach-webview', (event) => event.preventDefault());
 });
 
 void app.whenReady().then(async () => {
   const services = await createLab({ transport: 'ipc' });
-  const win = createMainWindow(join(here, '../renderer/index.html'), join(here, '../preload/index.cjs'));
-  registerIpc(services, (sender) => sender === win.webContents);
+  const win = createMainWindow(join(here, '../renderer'), join(here, '../preload/index.cjs'));
+  registerIpc(services, (event) =>
+    event.sender === win.webContents &&
+    trustedSender({ webContentsId: event.sender.id, frame: event.senderFrame ? { url: event.senderFrame.url, isMainFrame: event.senderFrame === event.sender.mainFrame } : null }, win.webContents.id),
+  );
   forwardEvents(services, win.webContents);
   win.on('closed', () => app.quit());
   app.on('activate', () => {
