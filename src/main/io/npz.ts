@@ -5,7 +5,7 @@
 // and loads with numpy.load; readNpz also accepts deflated members (numpy.savez_compressed).
 // The zip layer is fflate (io/zip.ts); the .npy headers are ours. A declared shape is checked
 // against the member's real bytes before any array is allocated.
-import { checkLimit, MAX_SCENE_ROWS } from './limits';
+import { checkLimit, MAX_NPZ_MEMBER_BYTES, MAX_NPZ_TOTAL_BYTES, MAX_SCENE_ROWS } from './limits';
 import { writeZip, ZipArchive } from './zip';
 
 export type NpyDtype = 'f4' | 'f8' | 'i4' | 'i8' | 'u1' | 'b1' | 'U';
@@ -105,10 +105,16 @@ export function decodeNpy(bytes: Uint8Array, name = 'array'): NpyArray {
     for (let i = 0; i < count; i++) out[i] = get(i * w);
     return out;
   };
+  // Typed dtypes fill their array directly (no intermediate JS array), after the size check.
+  const typed = <A extends Float32Array | Float64Array | Int32Array>(out: A, w: number, get: (o: number) => number): A => {
+    for (let i = 0; i < count; i++) out[i] = get(i * w);
+    return out;
+  };
+  if (dt === '<f4' || dt === '<f8' || dt === '<i4') need(BYTES[dt.slice(1) as 'f4' | 'f8' | 'i4']);
   switch (dt) {
-    case '<f4': return { dtype: 'f4', shape, data: Float32Array.from(read(4, (o) => body.getFloat32(o, true))) };
-    case '<f8': return { dtype: 'f8', shape, data: Float64Array.from(read(8, (o) => body.getFloat64(o, true))) };
-    case '<i4': return { dtype: 'i4', shape, data: Int32Array.from(read(4, (o) => body.getInt32(o, true))) };
+    case '<f4': return { dtype: 'f4', shape, data: typed(new Float32Array(count), 4, (o) => body.getFloat32(o, true)) };
+    case '<f8': return { dtype: 'f8', shape, data: typed(new Float64Array(count), 8, (o) => body.getFloat64(o, true)) };
+    case '<i4': return { dtype: 'i4', shape, data: typed(new Int32Array(count), 4, (o) => body.getInt32(o, true)) };
     case '<i8': return { dtype: 'i8', shape, data: read(8, (o) => Number(body.getBigInt64(o, true))) };
     case '|u1': return { dtype: 'u1', shape, data: read(1, (o) => body.getUint8(o)) };
     case '|b1': return { dtype: 'b1', shape, data: read(1, (o) => body.getUint8(o)) };
@@ -127,7 +133,7 @@ export function writeNpz(arrays: Record<string, NpyArray>): Uint8Array {
 export function readNpz(bytes: Uint8Array): Record<string, NpyArray> {
   let zip: ZipArchive;
   try {
-    zip = new ZipArchive(bytes);
+    zip = new ZipArchive(bytes, { maxMemberBytes: MAX_NPZ_MEMBER_BYTES, maxTotalBytes: MAX_NPZ_TOTAL_BYTES });
   } catch (err) {
     throw new NpzError(`not a readable .npz file: ${(err as Error).message}`);
   }

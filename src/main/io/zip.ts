@@ -39,16 +39,24 @@ function storedCrcs(buf: Uint8Array): Map<string, number> {
   return out;
 }
 
+export interface ZipLimits {
+  maxMemberBytes: number;
+  maxTotalBytes: number;
+}
+
 export class ZipArchive {
   private readonly entries = new Map<string, UnzipFileInfo>();
   private readonly crcs: Map<string, number>;
 
-  constructor(private readonly buf: Uint8Array) {
+  constructor(
+    private readonly buf: Uint8Array,
+    limits: ZipLimits = { maxMemberBytes: MAX_ZIP_MEMBER_BYTES, maxTotalBytes: MAX_ZIP_TOTAL_BYTES },
+  ) {
     let total = 0;
     this.scan((file) => {
-      checkLimit(`zip member ${file.name}`, file.originalSize, MAX_ZIP_MEMBER_BYTES);
+      checkLimit(`zip member ${file.name}`, file.originalSize, limits.maxMemberBytes);
       total += file.originalSize;
-      checkLimit('the zip members together', total, MAX_ZIP_TOTAL_BYTES);
+      checkLimit('the zip members together', total, limits.maxTotalBytes);
       this.entries.set(file.name, { ...file });
       return false;
     });
