@@ -10,7 +10,7 @@ const pattern = (group, message) => ({ group, message });
 
 export const layerRules = {
   shared: [
-    pattern([...nodeBuiltins], 'src/shared is pure: no Node built-ins (DESIGN.md section 1).'),
+    pattern([...nodeBuiltins], 'src/shared is pure: no Node built-ins (docs/DESIGN.md section 1).'),
     pattern(['electron', 'electron/*', 'vue', 'pinia', 'three', 'three/*', 'webgpu', 'ws'], 'src/shared may import only zod and itself.'),
     pattern(['**/main/**', '**/renderer/**', '**/preload/**'], 'src/shared may not import other layers.'),
   ],

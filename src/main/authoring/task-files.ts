@@ -1,4 +1,4 @@
-// Writers of the task-folder files (env-contract.md): photos and masks, cameras.json, fit.json,
+// Writers of the task-folder files (docs/DESIGN.md section 5): photos and masks, cameras.json, fit.json,
 // init_reassembly.npz, parts_truth.json, anchors.json and the three task specs of an object.
 // Inputs: in-memory views, records and metrics. Outputs: files under a (staging) folder.
 // Invariant: output bytes depend only on the inputs (fixed key order, fixed number formatting),

@@ -1,4 +1,4 @@
-// The hidden grader (DESIGN.md section 4): renders a scene from a task's held-out cameras,
+// The hidden grader (docs/DESIGN.md section 4): renders a scene from a task's held-out cameras,
 // measures PSNR, SSIM, LPIPS and silhouette IoU against the photos, and places the means between
 // the task's empty and fit anchors. Also serves the player-visible reference comparisons of
 // render_views. Input: Splats + LoadedTask (or views). Output: GradeResult / ViewMetrics.
@@ -47,10 +47,13 @@ export function graderDevice(gpu: GpuContext): Pick<GraderOptions, 'device' | 'p
  * limits) falls back to the CPU reference, which grades identically, only slower. Every caller of
  * the returned function shares one Grader (and one LPIPS pool, one photo cache).
  */
-export function sharedGrader(gpu: GpuContext, opts: Omit<GraderOptions, 'device' | 'preferCpu'> = {}): () => Promise<Grader> {
+export function sharedGrader(gpu: GpuContext, opts: Omit<GraderOptions, 'device' | 'preferCpu'> = {}, onFallback?: (why: string) => void): () => Promise<Grader> {
   let grader: Promise<Grader> | undefined;
   return () => {
-    grader ??= Grader.create({ ...opts, ...graderDevice(gpu) }).catch(() => Grader.create({ ...opts, device: null }));
+    grader ??= Grader.create({ ...opts, ...graderDevice(gpu) }).catch((e: unknown) => {
+      onFallback?.(e instanceof Error ? e.message : String(e));
+      return Grader.create({ ...opts, device: null });
+    });
     grader.catch(() => (grader = undefined));
     return grader;
   };

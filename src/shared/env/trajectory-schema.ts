@@ -1,6 +1,6 @@
-// zod schemas of trajectory log records (DESIGN.md section 6): the header line, one record per
+// zod schemas of trajectory log records (docs/DESIGN.md section 6): the header line, one record per
 // call, and the closing record. They are the single source of truth: the TypeScript types, the
-// reader's validation and the generated docs/TRAJECTORY.md all come from here.
+// reader's validation and the generated docs/API.md all come from here.
 // Invariant: records are loose objects, so a newer writer's extra fields survive a read.
 import { z } from 'zod';
 import { CompactGaussianSchema } from '../scene/input';
@@ -37,6 +37,15 @@ export const StepRecordSchema = z.looseObject({
   done: z.boolean().optional(),
 });
 export type StepRecord = z.infer<typeof StepRecordSchema>;
+
+export const HiddenRecordSchema = z
+  .looseObject({
+    type: z.literal('hidden'),
+    step: z.number().int().positive().describe('the step whose scene was graded'),
+    hidden: HiddenMetricsSchema,
+  })
+  .describe("a deferred hidden grade, written after its step's record; readers merge it into that step's `hidden`");
+export type HiddenRecord = z.infer<typeof HiddenRecordSchema>;
 
 export const EndRecordSchema = z.looseObject({
   type: z.literal('end'),

@@ -19,7 +19,7 @@ import type { RefView } from '../../tasks/load';
 import { imageDataUrl } from './photos';
 import { anchorsOut } from './save';
 
-/** Gaussian cap of the reference fit: the tasks' budget (DESIGN.md section 5). */
+/** Gaussian cap of the reference fit: the tasks' budget (docs/DESIGN.md section 5). */
 export const FIT_MAX_GAUSSIANS = 300;
 /** Snapshot renders: this many pixels a side, at most this often. */
 export const SNAPSHOT_SIZE = 96;
