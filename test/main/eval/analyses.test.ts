@@ -81,5 +81,6 @@ describe('analyses from logs', () => {
     expect(readFileSync(join(out, 'score-sculpt.svg'), 'utf8')).toContain('SplatScore (points');
     expect(readFileSync(join(out, 'score-sculpt.csv'), 'utf8').split(/\r?\n/)[0]).toBe('task_kind,group,n_episodes,n_clusters,mean_score,ci95_low,ci95_high');
     expect(lines.join('\n')).toMatch(/wrote \d+ figures for 6 episodes/);
+    expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain('<img src="score-sculpt.svg"');
   });
 });

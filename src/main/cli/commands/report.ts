@@ -1,5 +1,5 @@
 // `splatlab report`: the seed's analyses for a study and/or eval results folders, written as
-// report.json, one SVG chart and one CSV table per figure, episodes.csv and an index.md.
+// report.json, one SVG chart and one CSV table per figure, episodes.csv and an index.html.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { reportFigures } from '../../../shared/analysis/figures';
@@ -42,7 +42,7 @@ Analyses humans and models side by side per task kind and player group: SplatSco
 clustered 95% bootstrap CIs, score over calls, best intermediate vs final, the mirror test,
 reassembly heading errors (share within 15 deg), one-shot vs full, cost and time, effort sweeps.
 Sources: a study's participants and models/ (--study) and eval results folders (--results,
-repeatable with commas). Writes report.json, episodes.csv, <figure>.svg + <figure>.csv, index.md.
+repeatable with commas). Writes report.json, episodes.csv, <figure>.svg + <figure>.csv, index.html.
 --no-mirror skips the mirror test (it renders every build twice from each held-out view).`,
   async run(argv, io) {
     const args = parseArgs(argv, { values: ['out', 'study', 'results', 'tasks-dir', 'device'], flags: ['no-mirror'] });
@@ -70,8 +70,13 @@ repeatable with commas). Writes report.json, episodes.csv, <figure>.svg + <figur
       writeFileSync(join(out, `${f.id}.svg`), f.svg);
       writeFileSync(join(out, `${f.id}.csv`), f.csv);
     }
-    const index = ['# SplatLab report', '', `${rows.length} episodes from ${sources.length} logs.`, '', ...figures.flatMap((f) => [`## ${f.title}`, '', `![${f.title}](${f.id}.svg)`, '', `Table: [${f.id}.csv](${f.id}.csv)`, ''])];
-    writeFileSync(join(out, 'index.md'), index.join('\n'));
+    const esc = (t: string): string => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    const page = [
+      '<!doctype html><meta charset="utf-8"><title>SplatLab report</title><body style="font-family: sans-serif">',
+      `<h1>SplatLab report</h1><p>${rows.length} episodes from ${sources.length} logs.</p>`,
+      ...figures.map((f) => `<h2>${esc(f.title)}</h2><img src="${f.id}.svg" alt="${esc(f.title)}"><p><a href="${f.id}.csv">${f.id}.csv</a></p>`),
+    ];
+    writeFileSync(join(out, 'index.html'), page.join('\n') + '\n');
     io.out(`wrote ${figures.length} figures for ${rows.length} episodes to ${out}`);
     grader?.destroy();
     return 0;
