@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { authorMethods } from '../../shared/api/author';
 import { labHome } from '../app/home';
 import { importNerf } from '../authoring/nerf';
+import { listObjectDocuments, openObject } from '../authoring/documents';
 import { chooseFitBackend, type FitDevice } from '../authoring/fit/backend';
 import { fitTask } from '../authoring/fit/run';
 import type { FitFn } from '../authoring/pipeline';
@@ -80,6 +81,8 @@ function publishingFit(events: EventHub, label: string, device: FitDevice): FitF
 export function createAuthorHandlers(deps: LabDeps, events: EventHub): HandlersFor<typeof authorMethods> {
   const ctx = (): AuthorContext => authorContext(deps, events);
   return {
+    'author.objects': async () => ({ objects: listObjectDocuments(deps.tasksDir) }),
+    'author.open': (p) => failing(() => openObject(deps.tasksDir, p.name)),
     'author.preview': (p) => failing(() => {
       const camera = p.camera ?? (p.view ? namedCamera(p.view) : null);
       if (!camera) throw new Error(`unknown view '${p.view ?? ''}'`);
