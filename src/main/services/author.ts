@@ -92,7 +92,7 @@ export function createAuthorHandlers(deps: LabDeps, events: EventHub): HandlersF
     'author.status': async () => ctx().session.state(),
     'author.fit.start': (p) => failing(() => ctx().session.startFit(p.object, { steps: p.steps, seed: p.seed, size: p.size })),
     'author.fit.cancel': async (p) => ({ cancelled: ctx().session.cancelFit(p.jobId) }),
-    'author.scramble': (p) => failing(() => ctx().session.scramble(p.k, p.seed)),
+    'author.scramble': (p) => failing(() => ctx().session.scramble(p.k, p.seed, p.groups)),
     'author.save': (p) => failing(() => ctx().session.save(p.name, p.overwrite)),
     'author.upload.begin': (p) => failing(() => ({ uploadId: ctx().uploads.begin(p.kind).id })),
     'author.upload.put': (p) => failing(() => ({ bytes: ctx().uploads.put(p.uploadId, p.path, p.data, p.append) })),

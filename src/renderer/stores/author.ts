@@ -44,7 +44,8 @@ const tidy = (v: number): number => {
   const r = Math.round(v * 1e9) / 1e9;
   return Object.is(r, -0) ? 0 : r;
 };
-const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+/** An error in the author's words: without the LabApi method name main prefixes (`author.save: ...`). */
+export const message = (e: unknown): string => (e instanceof Error ? e.message : String(e)).replace(/^author(\.[a-zA-Z]+)+: /, '');
 
 export const useAuthorStore = defineStore('author', () => {
   const object = ref<AuthorObject>(restoreAutosave() ?? { name: 'my_object', parts: [] });
@@ -277,10 +278,10 @@ export const useAuthorStore = defineStore('author', () => {
     if (s.object) fittedKey.value = JSON.stringify(s.object.parts);
   }
 
-  async function runScramble(api: LabApi, k: number, seed: number): Promise<void> {
+  async function runScramble(api: LabApi, k: number, seed: number, groups = false): Promise<void> {
     scrambleBusy.value = true;
     try {
-      scramble.value = await api.call('author.scramble', { k, seed });
+      scramble.value = await api.call('author.scramble', groups ? { k, seed, groups } : { k, seed });
       error.value = null;
     } catch (e) {
       error.value = message(e);

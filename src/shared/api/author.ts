@@ -174,9 +174,9 @@ export const authorMethods = {
     doc: 'Stops a running fit (the session keeps no partial fit).',
   },
   'author.scramble': {
-    params: z.strictObject({ k: z.number().int().min(1).max(64).optional(), seed: seed.optional() }),
+    params: z.strictObject({ k: z.number().int().min(1).max(64).optional(), seed: seed.optional(), groups: z.boolean().optional() }),
     result: ScrambleResultSchema,
-    doc: 'k-means the finished fit into k parts (default 6), scramble them (seed default 1) and render both.',
+    doc: 'k-means the finished fit into k parts (default 6), or into the authored groups (groups: true), scramble them (seed default 1) and render both.',
   },
   'author.save': {
     params: z.strictObject({ name: ObjectNameSchema, overwrite: z.boolean().optional() }),

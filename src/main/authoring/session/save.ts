@@ -37,6 +37,8 @@ export interface SaveInput {
   fitSeed: number;
   k: number;
   scrambleSeed: number;
+  /** The scramble's parts when they follow the author's groups (else k-means with k). */
+  labels?: number[];
   grader: Grader;
   overwrite?: boolean;
   warnings?: string[];
@@ -77,7 +79,7 @@ export async function saveAuthoredTask(input: SaveInput): Promise<SaveResult> {
     const what = `save ${name}`;
     const cameras = readCameras(dir, what);
     const fit = readFit(dir, what);
-    const { records, truth } = scramble(fit, { k: input.k, seed: input.scrambleSeed });
+    const { records, truth } = scramble(fit, { k: input.k, seed: input.scrambleSeed, ...(input.labels ? { labels: input.labels } : {}) });
     writeReassembly(dir, records, truth);
     const heldout = readViews(dir, 'heldout', cameras.heldout, what);
     const computed = await grader.computeAnchors(heldout, packSplats(fit));
