@@ -140,6 +140,28 @@ export const useAuthorStore = defineStore('author', () => {
       error.value = message(e);
     }
   }
+  /** Adds a whole object's parts to the composition as one new group (one undo step) and selects them. */
+  function insertObject(name: string, parts: readonly AuthorPart[]): void {
+    const taken = new Set(object.value.parts.map((p) => p.group));
+    let n = 1;
+    while (taken.has(`${name}_${n}`)) n++;
+    const group = `${name}_${n}`;
+    const first = object.value.parts.length;
+    edit(() => object.value.parts.push(...parts.map((p) => ({ ...clonePart(p), group }) as AuthorPart)));
+    selection.value = parts.map((_, k) => first + k);
+  }
+  /** Inserts a built-in, or an object of the task set (fetched with author.open). */
+  async function insertFrom(api: LabApi | undefined, name: string): Promise<void> {
+    const builtIn = PROCEDURAL_OBJECTS[name];
+    if (builtIn) return insertObject(name, builtIn.parts);
+    if (!api) return;
+    try {
+      insertObject(name, (await api.call('author.open', { name })).object.parts);
+      error.value = null;
+    } catch (e) {
+      error.value = message(e);
+    }
+  }
   function rename(name: string): void {
     object.value = { ...object.value, name };
   }
@@ -309,7 +331,7 @@ export const useAuthorStore = defineStore('author', () => {
   return {
     object, selection, selected, warnings, problems, groups, canUndo: computed(() => past.value.length > 0), canRedo: computed(() => future.value.length > 0),
     preview, previewBusy, previewError, sheets, sheetBusy, fit, fitError, fitRunning, fitDone, fitStale, snapshot, scramble, scrambleBusy, saving, saved, error,
-    library, loadLibrary, open,
+    library, loadLibrary, open, insertObject, insertFrom,
     undo, redo, startEmpty, startFrom, rename, select, selectGroup, addPart, duplicateSelection, mirrorSelection, deleteSelection,
     updateParts, setGroup, setColor, applyPoses, refreshPreview, loadSheet, startFit, cancelFit, onProgress, onSnapshot, onEnd, listen, resume,
     runScramble, save,

@@ -164,3 +164,20 @@ describe('author store', () => {
     expect(a.preview?.source).toBe('H3');
   });
 });
+
+describe('multi-object composition', () => {
+  beforeEach(() => {
+    localStorage.clear();
+    setActivePinia(createPinia());
+  });
+
+  it('adds whole objects as groups of their own, in one undo step each', async () => {
+    const a = useAuthorStore();
+    await a.insertFrom(undefined, 'snowman');
+    await a.insertFrom(undefined, 'snowman');
+    expect(a.groups).toEqual(['snowman_1', 'snowman_2']);
+    expect(a.selection).toHaveLength(a.object.parts.length / 2);
+    a.undo();
+    expect(a.groups).toEqual(['snowman_1']);
+  });
+});
