@@ -1,13 +1,15 @@
 // Trajectory logs (docs/DESIGN.md section 6): JSONL with a header line, one record per call (step 0 is
-// the reset observation) and a closing `end` record. Records are written with one synchronous
+// the reset observation), `hidden` records carrying deferred grades (merged into their step when
+// read) and a closing `end` record. Records are written with one synchronous
 // write plus fsync each, so a crash loses no completed call.
 // Inputs: records from SplatEnv. Outputs: the file; readTrajectory parses it back, tolerating
 // a truncated last line (reported, never fatal). Invariant: every complete line is one JSON value.
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, ftruncateSync, writeSync } from 'node:fs';
-import { EndRecordSchema, StepRecordSchema, TrajectoryHeaderSchema, type EndRecord, type StepRecord, type TrajectoryHeader } from '../../shared/env/trajectory-schema';
+import { LogLock } from './log-lock';
+import { EndRecordSchema, HiddenRecordSchema, StepRecordSchema, TrajectoryHeaderSchema, type EndRecord, type HiddenRecord, type StepRecord, type TrajectoryHeader } from '../../shared/env/trajectory-schema';
 
 export { TRAJECTORY_FORMAT } from '../../shared/env/trajectory-schema';
-export type { EndRecord, HiddenMetrics, StepRecord, TrajectoryHeader } from '../../shared/env/trajectory-schema';
+export type { EndRecord, HiddenMetrics, HiddenRecord, StepRecord, TrajectoryHeader } from '../../shared/env/trajectory-schema';
 
 export interface Trajectory {
   header: TrajectoryHeader | null;
@@ -29,6 +31,7 @@ export function parseTrajectory(content: string): Trajectory {
   const out: Trajectory = { header: null, steps: [], end: null, truncated: false, validBytes: 0, badLines: [] };
   let offset = 0;
   let lineNo = 0;
+  let lineBytes = 0; // UTF-8 bytes of the complete lines so far: one pass, linear in the file
   while (offset < content.length) {
     const nl = content.indexOf('\n', offset);
     const complete = nl >= 0;
@@ -50,11 +53,18 @@ export function parseTrajectory(content: string): Trajectory {
       break;
     }
     offset = nl + 1;
+    lineBytes += Buffer.byteLength(line, 'utf8') + 1;
     if (value === undefined) {
       if (line.trim()) out.badLines.push(lineNo);
     } else if (isObject(value) && value.type === 'header') {
       const header = TrajectoryHeaderSchema.safeParse(value);
       if (header.success) out.header = header.data;
+      else out.badLines.push(lineNo);
+    } else if (isObject(value) && value.type === 'hidden') {
+      // A deferred grade: merged into its step (written before it), so readers see one shape.
+      const hidden = HiddenRecordSchema.safeParse(value);
+      const target = hidden.success ? out.steps.findLast((s) => s.step === hidden.data.step) : undefined;
+      if (hidden.success && target) target.hidden = hidden.data.hidden;
       else out.badLines.push(lineNo);
     } else if (isObject(value) && value.type === 'end') {
       const end = EndRecordSchema.safeParse(value);
@@ -65,7 +75,7 @@ export function parseTrajectory(content: string): Trajectory {
       if (step.success) out.steps.push(step.data);
       else out.badLines.push(lineNo);
     }
-    out.validBytes = Buffer.byteLength(content.slice(0, offset), 'utf8');
+    out.validBytes = lineBytes;
   }
   return out;
 }
@@ -76,26 +86,35 @@ export function readTrajectory(path: string): Trajectory {
 
 /** Appends one JSON line per record; each write is flushed to disk before it returns. */
 export class TrajectoryWriter {
-  private constructor(private fd: number | null, readonly path: string) {}
+  private constructor(
+    private fd: number | null,
+    readonly path: string,
+    private readonly lock: LogLock,
+  ) {}
 
-  /** A new log (replacing any file at `path`) starting with its header. */
+  /** A new log (replacing any file at `path`) starting with its header; the log's one writer. */
   static create(path: string, header: TrajectoryHeader): TrajectoryWriter {
-    const w = new TrajectoryWriter(openSync(path, 'w'), path);
+    const lock = LogLock.acquire(path);
+    const w = new TrajectoryWriter(openSync(path, 'w'), path, lock);
     w.write(header);
     return w;
   }
 
-  /** Continues an existing log after its last complete line (a cut-off line is dropped). */
+  /**
+   * Continues an existing log after its last complete line (a cut-off line is dropped). Refused
+   * (LogInUseError) while another writer holds the log, before anything is truncated.
+   */
   static resume(path: string, validBytes: number): TrajectoryWriter {
     if (!existsSync(path)) throw new Error(`cannot resume: ${path} does not exist`);
+    const lock = LogLock.acquire(path);
     const fd = openSync(path, 'r+');
     ftruncateSync(fd, validBytes);
     fsyncSync(fd);
     closeSync(fd);
-    return new TrajectoryWriter(openSync(path, 'a'), path);
+    return new TrajectoryWriter(openSync(path, 'a'), path, lock);
   }
 
-  write(record: TrajectoryHeader | StepRecord | EndRecord): void {
+  write(record: TrajectoryHeader | StepRecord | HiddenRecord | EndRecord): void {
     if (this.fd === null) throw new Error(`trajectory ${this.path} is closed`);
     writeSync(this.fd, `${JSON.stringify(record)}\n`);
     fsyncSync(this.fd);
@@ -104,5 +123,6 @@ export class TrajectoryWriter {
   close(): void {
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
+    this.lock.release();
   }
 }
