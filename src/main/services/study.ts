@@ -6,6 +6,8 @@
 import { SESSION_LOCKED_METHODS, studyMethods, type TrajectoryView } from '../../shared/api/study';
 import { BOOTSTRAP_DEFAULTS } from '../../shared/study/bootstrap';
 import { episodesCsv, summarize, summaryCsv } from '../../shared/study/results';
+import { analyse } from '../../shared/analysis/report';
+import { analysisEpisodes, studySources } from '../eval/analyses';
 import { parseTrajectory, readTrajectory } from '../env/trajectory';
 import { pngDataUrl } from '../episodes/public';
 import { taskIds } from '../tasks/load';
@@ -49,6 +51,12 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
       store.config(p.studyId);
       const episodes = studyResults(store, p.studyId);
       return { episodes, summary: summarize(episodes, BOOTSTRAP_DEFAULTS), bootstrap: { ...BOOTSTRAP_DEFAULTS } };
+    },
+    'study.analyses': async (p) => {
+      store.config(p.studyId);
+      const r = await getRenderer();
+      const rows = await analysisEpisodes(studySources(store, p.studyId), tasksDir, (splats, cameras) => r.renderViews(splats, cameras));
+      return { report: analyse(rows), episodes: rows.length };
     },
     'study.trajectory': async (p): Promise<TrajectoryView> => {
       const traj = trajectoryOf(p.studyId, p.log);
