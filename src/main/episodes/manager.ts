@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, isAbsolute } from 'node:path';
-import type { EpisodeEntry, EpisodeSnapshot, EpisodeStepResult, PlayProtocol, PublicView } from '../../shared/api/episode';
+import type { EpisodeEntry, EpisodeSnapshot, EpisodeStepResult, PlayProtocol, ProtocolOptions, PublicView } from '../../shared/api/episode';
 import { SplatEnv, type ToolOut } from '../env/env';
 import { envImages } from '../env/images';
 import { readTrajectory } from '../env/trajectory';
@@ -30,6 +30,8 @@ export interface StartOptions {
   taskId: string;
   protocol?: PlayProtocol;
   player?: string;
+  /** Protocol options (aids a study switched on or off), recorded in the trajectory header. */
+  options?: ProtocolOptions;
   /** Where the trajectory goes; default <home>/trajectories/<task>-<time>-<id>.jsonl. */
   logPath?: string;
   /** Hidden grade after every edit (default true, as in any trajectory). */
@@ -95,6 +97,7 @@ export class EpisodeManager {
       log: logPath,
       protocol,
       player,
+      ...(opts.options ? { protocolOptions: opts.options } : {}),
       ...(opts.gradeEachStep === false ? { gradeEachStep: false } : {}),
       ...(this.deps.version ? { version: this.deps.version } : {}),
     });

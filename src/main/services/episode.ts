@@ -39,7 +39,7 @@ async function failing<T>(work: () => Promise<T> | T): Promise<T> {
 
 export function createEpisodeHandlers(deps: LabDeps, manager = episodeManager(deps)): HandlersFor<typeof episodeMethods> {
   return {
-    'episode.start': (p) => failing(() => manager.start({ taskId: p.taskId, protocol: p.protocol, player: p.player })),
+    'episode.start': (p) => failing(() => manager.start({ taskId: p.taskId, protocol: p.protocol, player: p.player, ...(p.options ? { options: p.options } : {}) })),
     'episode.step': (p) => failing(() => manager.step(p.episodeId, { tool: p.tool, args: p.args })),
     'episode.get': (p) => failing(() => manager.snapshotOf(p.episodeId)),
     'episode.resume': (p) => failing(() => manager.resume(p.log)),

@@ -8,9 +8,10 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
 import type { LabApi } from '../../shared/api/lab';
-import type { EpisodeBudgets, EpisodeSnapshot, EpisodeStepResult, PlayProtocol, PublicView } from '../../shared/api/episode';
+import type { EpisodeBudgets, EpisodeSnapshot, EpisodeStepResult, PlayProtocol, ProtocolOptions, PublicView } from '../../shared/api/episode';
 import type { TaskKind } from '../../shared/task/schema';
 import { useStagingStore } from './staging';
+import { usePlayViewStore } from './play-view';
 
 export interface LogEntry {
   key: number;
@@ -31,6 +32,8 @@ export const useEpisodeStore = defineStore('episode', () => {
   const taskId = ref<string | null>(null);
   const kind = ref<TaskKind | null>(null);
   const protocol = ref<PlayProtocol>('matched');
+  /** The aids this episode was started with (kept per tab, so a reload keeps them). */
+  const options = ref<ProtocolOptions>({ outline_overlay: true });
   const views = shallowRef<PublicView[]>([]);
   const sheet = ref<string | null>(null);
   const budgets = ref<EpisodeBudgets | null>(null);
@@ -59,7 +62,10 @@ export const useEpisodeStore = defineStore('episode', () => {
     const staging = useStagingStore();
     staging.reset(s.scene, s.nextId);
     // Ids repeat across episodes: a selection carried over would pick the wrong Gaussians.
-    if (fresh) staging.select([]);
+    if (fresh) {
+      staging.select([]);
+      usePlayViewStore().clear();
+    }
     try {
       sessionStorage.setItem('splatlab-episode', s.episodeId);
     } catch {
@@ -81,16 +87,32 @@ export const useEpisodeStore = defineStore('episode', () => {
     }
   }
 
-  async function start(api: LabApi, task: string, chosen: PlayProtocol, player?: string): Promise<boolean> {
-    const s = await guarded('Starting the episode', () => api.call('episode.start', { taskId: task, protocol: chosen, ...(player ? { player } : {}) }));
-    if (s) load(s);
+  async function start(api: LabApi, task: string, chosen: PlayProtocol, player?: string, opts: ProtocolOptions = { outline_overlay: true }): Promise<boolean> {
+    const s = await guarded('Starting the episode', () => api.call('episode.start', { taskId: task, protocol: chosen, options: opts, ...(player ? { player } : {}) }));
+    if (s) {
+      options.value = { ...opts };
+      try {
+        sessionStorage.setItem('splatlab-episode-options', JSON.stringify(opts));
+      } catch {
+        // See load().
+      }
+      load(s);
+    }
     return s !== null;
   }
 
   /** Re-attaches to the episode this tab was playing (after a reload), if it is still live. */
   async function restore(api: LabApi, id: string): Promise<boolean> {
     const s = await guarded('Reconnecting', () => api.call('episode.get', { episodeId: id }));
-    if (s) load(s);
+    if (s) {
+      try {
+        const kept = JSON.parse(sessionStorage.getItem('splatlab-episode-options') ?? '{}') as ProtocolOptions;
+        options.value = { outline_overlay: kept.outline_overlay !== false };
+      } catch {
+        options.value = { outline_overlay: true };
+      }
+      load(s);
+    }
     return s !== null;
   }
 
@@ -165,5 +187,5 @@ export const useEpisodeStore = defineStore('episode', () => {
     }
   }
 
-  return { episodeId, taskId, kind, protocol, views, sheet, budgets, log, done, busy, failure, active, start, restore, call, commit, commitThen, leave, load };
+  return { episodeId, taskId, kind, protocol, options, views, sheet, budgets, log, done, busy, failure, active, start, restore, call, commit, commitThen, leave, load };
 });
