@@ -175,6 +175,12 @@ describe.skipIf(skip)('the play view as a person uses it', () => {
     expect(await insp(page, 'scale')).toEqual([0.02, 0.02, 0.02]);
     await page.mouse.click(c.x, c.y);
     await expect.poll(() => page.getByTestId('inspector').textContent()).toContain('Gaussian #0');
+    // Typing a value and clicking Commit straight away: the click is not lost and the value goes out.
+    await page.getByTestId('insp-opacity').fill('0.5');
+    await page.getByTestId('commit').click();
+    await expect.poll(() => page.getByTestId('budget-calls').textContent()).toContain('calls left 39/40');
+    const add = trajectoryOf('test__sculpt').steps[1].args as { gaussians: { opacity?: number; scale: number[] }[] };
+    expect(add.gaussians.map((g) => g.opacity ?? 1)).toEqual([0.5, 1]);
     expect(errors).toEqual([]);
   });
 

@@ -123,10 +123,32 @@ export const useStagingStore = defineStore('staging', () => {
     selectedGroup.value = group;
   }
 
-  /** Field edits of the given Gaussians (inspector, single-Gaussian gizmo drags). */
+  /** Ops made by editFields (typed values), which the next typed value of the same Gaussians joins. */
+  const typedEdits = new WeakSet<StagedOp>();
+  const FIELD_NAMES: Record<keyof FieldEdit, string> = { pos: 'position', scale: 'scale', quat: 'rotation', color: 'colour', opacity: 'opacity', group: 'group' };
+
+  /**
+   * Field edits of the given Gaussians (inspector, outliner). Consecutive typed edits of the same
+   * Gaussians are one staged entry (later values of a field replace earlier ones); undo still
+   * steps back one typed value.
+   */
   function editFields(ids: readonly number[], fields: FieldEdit, label: string): void {
     if (ids.length === 0) return;
-    stage({ kind: 'edit', label, edits: ids.map((id) => ({ id, fields: { ...fields } })) });
+    const last = ops.value[ops.value.length - 1];
+    const key = [...ids].sort((a, b) => a - b).join(',');
+    if (last && last.kind === 'edit' && typedEdits.has(last) && last.edits.map((e) => e.id).sort((a, b) => a - b).join(',') === key) {
+      const merged = last.edits.map((e) => ({ id: e.id, fields: { ...e.fields, ...fields } }));
+      const names = Object.keys(merged[0].fields).map((k) => FIELD_NAMES[k as keyof FieldEdit]);
+      const op: StagedOp = { kind: 'edit', label: `Edit ${ids.length === 1 ? `#${ids[0]}` : `${ids.length} Gaussians`}: ${names.join(', ')}`, edits: merged };
+      typedEdits.add(op);
+      past.value = [...past.value, ops.value];
+      ops.value = [...ops.value.slice(0, -1), op];
+      future.value = [];
+      return;
+    }
+    const op: StagedOp = { kind: 'edit', label, edits: ids.map((id) => ({ id, fields: { ...fields } })) };
+    typedEdits.add(op);
+    stage(op);
   }
 
   /** The op of a rigid move on `scene`: one ungrouped Gaussian becomes a field edit, a set a transform. */

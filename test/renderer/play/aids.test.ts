@@ -88,4 +88,19 @@ describe('placement aids', () => {
     expect(0.2126 * dark[0] + 0.7152 * dark[1] + 0.0722 * dark[2]).toBeCloseTo(MIN_OUTLINE_LUMINANCE, 9);
     expect(dark[2]).toBeGreaterThan(dark[0]); // still bluish
   });
+
+  it('joins consecutive typed edits of the same Gaussian into one entry; undo steps back one value', () => {
+    const s = useStagingStore();
+    s.reset([rec(0, [0, 0, 0]), rec(1, [0.2, 0, 0])], 2);
+    s.editFields([0], { pos: [0.1, 0, 0] }, 'Move #0');
+    s.editFields([0], { scale: [0.2, 0.2, 0.2] }, 'Resize #0');
+    s.editFields([0], { pos: [0.3, 0, 0] }, 'Move #0');
+    expect(s.ops.map((o) => o.label)).toEqual(['Edit #0: position, scale']);
+    expect(s.plan.calls[0].args).toEqual({ gaussians: [{ id: 0, pos: [0.3, 0, 0], scale: [0.2, 0.2, 0.2] }] });
+    s.editFields([1], { opacity: 0.5 }, 'Opacity 0.5');
+    expect(s.ops).toHaveLength(2);
+    s.undo();
+    s.undo();
+    expect(s.work.records[0].pos).toEqual([0.1, 0, 0]);
+  });
 });
