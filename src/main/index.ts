@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLab } from './app/context';
 import { forwardEvents, registerIpc } from './electron/ipc';
+import { senderIsWindow } from './electron/trusted';
 import { createMainWindow } from './electron/window';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -17,7 +18,7 @@ app.on('web-contents-created', (_event, contents) => {
 void app.whenReady().then(async () => {
   const services = await createLab({ transport: 'ipc' });
   const win = createMainWindow(join(here, '../renderer/index.html'), join(here, '../preload/index.cjs'));
-  registerIpc(services, (sender) => sender === win.webContents);
+  registerIpc(services, senderIsWindow(win));
   forwardEvents(services, win.webContents);
   win.on('closed', () => app.quit());
   app.on('activate', () => {

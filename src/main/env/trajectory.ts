@@ -1,4 +1,4 @@
-// Trajectory logs (DESIGN.md section 6): JSONL with a header line, one record per call (step 0 is
+// Trajectory logs (docs/DESIGN.md section 6): JSONL with a header line, one record per call (step 0 is
 // the reset observation) and a closing `end` record. Records are written with one synchronous
 // write plus fsync each, so a crash loses no completed call.
 // Inputs: records from SplatEnv. Outputs: the file; readTrajectory parses it back, tolerating

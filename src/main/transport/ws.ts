@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { MAX_MESSAGE_BYTES } from '../../shared/api/messages';
+import { Connection } from '../services/connection';
 import { dispatchText } from '../services/dispatch';
 import type { LabServices } from '../services/lab';
 import { serveStatic } from './static';
@@ -43,13 +44,18 @@ export async function startServer(services: LabServices, options: ServeOptions):
 
   wss.on('connection', (ws) => {
     sockets.add(ws);
-    ws.on('close', () => sockets.delete(ws));
+    // What this connection opened (debugger sessions) is released when it goes.
+    const connection = new Connection();
+    ws.on('close', () => {
+      sockets.delete(ws);
+      connection.close();
+    });
     ws.on('message', (data, isBinary) => {
       if (isBinary) {
         ws.send(JSON.stringify({ id: null, ok: false, error: { code: 'bad_request', message: 'binary frames are not accepted' } }));
         return;
       }
-      void dispatchText(services.handlers, data.toString()).then((reply) => ws.send(JSON.stringify(reply)));
+      void dispatchText(services.handlers, data.toString(), connection).then((reply) => ws.send(JSON.stringify(reply)));
     });
   });
 

@@ -3,6 +3,7 @@
 // is sent anywhere or costs a call; it is cleared when a new episode starts.
 // Inputs: outliner / inspector toggles, the episode log. Outputs: `visible(records)` for the
 // viewport, the lock flag, the kept renders.
+// See docs/DESIGN.md section 7.
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { GaussianRecord } from '../../shared/scene/gaussian';

@@ -4,6 +4,7 @@
 // (no ids) or field edits that the staging store stages as ordinary operations.
 // Invariant: nothing here knows more than the player's own numbers; every result ends as the
 // same add_gaussians / edit_gaussians call a model could write.
+// See docs/DESIGN.md section 7.
 import type { Quat } from '../../shared/math/quaternion';
 import type { Vec3 } from '../../shared/math/vec3';
 import type { GaussianRecord, NewRecord } from './staging-ops';

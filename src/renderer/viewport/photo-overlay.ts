@@ -3,6 +3,7 @@
 // public camera, as polylines on a 2D canvas. A geometric view of the player's own numbers, no
 // render. Inputs: records, the view's camera, the canvas (any size: pixels scale from the photo).
 // Invariant: uses the same contour size and contrast colour as the 3D viewport's outlines.
+// See docs/DESIGN.md section 7.
 import type { Camera } from '../../shared/raster/types';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
 import { quatToMat3 } from '../../shared/math/quaternion';

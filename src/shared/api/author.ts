@@ -26,7 +26,7 @@ export type AuthorObject = z.infer<typeof AuthorObjectSchema>;
 export const OBJECT_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 export const ObjectNameSchema = z.string().regex(OBJECT_NAME, 'names use lower-case letters, digits, _ and - (at most 40, starting with a letter or digit)');
 
-/** Photo size of authored tasks (DESIGN.md section 2); smaller sizes are for quick tests. */
+/** Photo size of authored tasks (docs/DESIGN.md section 2); smaller sizes are for quick tests. */
 export const AUTHOR_PHOTO_SIZE = 256;
 const PhotoSize = z.number().int().min(32).max(512);
 

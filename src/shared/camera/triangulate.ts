@@ -4,6 +4,7 @@
 // Outputs: the midpoint of the two viewing rays' closest approach and their gap (how far the
 // rays miss each other: a large gap means the two clicks were not the same feature).
 // Invariant: pure math on public data (the cameras are in the task's reference views).
+// See docs/DESIGN.md section 2.
 import type { Camera } from '../raster/types';
 import type { Vec3 } from '../math/vec3';
 

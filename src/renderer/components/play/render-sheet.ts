@@ -4,6 +4,7 @@
 // and src/main/env/images.ts (three tiles per view; 3 columns, 6 beyond four views).
 // Inputs: the sheet's size, the tile size (the views' camera size) and the number of views.
 // Output: one rectangle per view and panel. A unit test builds real sheets and checks the crops.
+// See docs/DESIGN.md section 7.
 import type { PublicView } from '../../../shared/api/episode';
 import { resolveViews } from '../../../shared/env/ops-inspect';
 
