@@ -110,7 +110,7 @@ export const episodeMethods = {
       taskId: z.string().min(1).max(200),
       protocol: PlayProtocolSchema.optional(),
       player: z.string().min(1).max(100).optional(),
-      options: ProtocolOptionsSchema.optional(),
+      options: ProtocolOptionsSchema.optional().describe('Aids switched on or off (outline_overlay); recorded in the trajectory header as protocol_options.'),
     }),
     result: EpisodeSnapshotSchema,
     doc: 'Start an episode of a task: the first observation (text + reference sheet), budgets, the start scene and the reference cameras.',
