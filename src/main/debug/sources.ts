@@ -5,7 +5,8 @@
 // Invariant: every failure is one DebugSourceError line saying which input is wrong and how;
 // nothing is opened then. Trajectory paths must stay inside the lab home.
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
+import { confinedPath } from '../app/confine';
 import type { DebugSource } from '../../shared/api/debug';
 import { parsePly } from '../../shared/authoring/import/ply';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
@@ -73,9 +74,8 @@ function readTrajectoryText(source: Extract<DebugSource, { kind: 'trajectory' }>
   if (source.text !== undefined) return { text: source.text, name: 'uploaded trajectory' };
   if (source.path === undefined) throw new DebugSourceError('give the trajectory as text (upload) or as a path under the lab home');
   const root = resolve(home);
-  const full = resolve(root, source.path);
+  const full = confinedPath(root, source.path, 'trajectory path', 'the lab home');
   const rel = relative(root, full);
-  if (rel.startsWith('..') || isAbsolute(rel)) throw new DebugSourceError(`trajectory path '${source.path}' is outside the lab home ${root}`);
   if (!existsSync(full) || !statSync(full).isFile()) throw new DebugSourceError(`no trajectory file ${full}`);
   if (statSync(full).size > MAX_TRAJECTORY_BYTES) throw new DebugSourceError(`${full} is larger than ${MAX_TRAJECTORY_BYTES} bytes`);
   return { text: readFileSync(full, 'utf8'), name: rel };

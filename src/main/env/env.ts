@@ -14,6 +14,7 @@ import { describeView } from '../../shared/env/ops-inspect';
 import { packRecords, toCompactRecord, type GaussianRecord } from '../../shared/env/scene';
 import type { StepInfo } from '../../shared/env/step-info';
 import type { LoadedTask } from '../tasks/load';
+import { deferredGrades } from '../workers/grade-queue';
 import { envImages } from './images';
 import { replayInto, resumeNote } from './resume';
 import { readTrajectory, TrajectoryWriter, type HiddenMetrics, type StepRecord, type Trajectory, type TrajectoryHeader } from './trajectory';
@@ -44,6 +45,12 @@ export interface SplatEnvOptions {
   resumeFrom?: string | ResumeSource;
   /** Skip the hidden grade after each edit (the final grade still runs). */
   gradeEachStep?: boolean;
+  /**
+   * Grade after the answer (docs/ARCHITECTURE.md): the step record is written and the call
+   * answered at once; the grade runs in the process's GradeQueue and lands in a `hidden` record.
+   * The end record waits for every pending grade, so the final score is exact.
+   */
+  deferHiddenGrades?: boolean;
   version?: string;
 }
 
@@ -81,6 +88,7 @@ export class SplatEnv {
   private final: EnvGradeResult | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private resumedSteps: ReplayedSummary[] = [];
+  private grades: Promise<void> = Promise.resolve();
 
   private constructor(
     readonly task: LoadedTask,
@@ -106,10 +114,11 @@ export class SplatEnv {
     }
     const text = episode.firstObservation();
     const t0 = Date.now();
-    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header());
     const record: StepRecord = { step: 0, tool: 'reset', args: {}, text, t: new Date(t0).toISOString(), ms: Date.now() - t0 };
     if (episode.records().length) record.state = episode.records().map(toCompactRecord);
     if (options.gradeEachStep !== false) record.hidden = hiddenOf(await env.gradeNow());
+    // The log is created only once the reset has succeeded: a failed start writes nothing.
+    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header());
     env.writer?.write(record);
     return { env, obs: { text, image, done: false, info: env.currentInfo() } };
   }
@@ -187,14 +196,27 @@ export class SplatEnv {
     if (result.changed) {
       record.state = this.episode.records().map(toCompactRecord);
       this.lastGrade = null;
-      if (this.opts.gradeEachStep !== false) record.hidden = hiddenOf(await this.gradeNow());
+      if (this.opts.gradeEachStep !== false && !this.opts.deferHiddenGrades) record.hidden = hiddenOf(await this.gradeNow());
     }
     if (result.done) record.done = true;
     this.writer?.write(record);
+    if (result.changed && this.opts.gradeEachStep !== false && this.opts.deferHiddenGrades) this.deferGrade(record.step);
     if (result.done) await this.finish(result);
     const out: ToolOut = { text, done: result.done, info: result.info };
     if (drawn.image) out.image = drawn.image;
     return out;
+  }
+
+  /** Resolves when every deferred grade so far is in the log (tests, benchmarks, shutdown). */
+  settled(): Promise<void> {
+    return this.grades;
+  }
+
+  private deferGrade(step: number): void {
+    const splats = packRecords(this.episode.records());
+    const graded = deferredGrades.run(() => this.opts.grader.grade(this.task, splats));
+    // A grade that fails leaves its step without `hidden` (the log stays valid and resumable).
+    this.grades = this.grades.then(() => graded.then((g) => this.writer?.write({ type: 'hidden', step, hidden: hiddenOf(g) })).catch(() => undefined));
   }
 
   private async gradeNow(): Promise<EnvGradeResult> {
@@ -203,6 +225,7 @@ export class SplatEnv {
   }
 
   private async finish(result?: StepResult): Promise<void> {
+    await this.grades;
     const g = await this.gradeNow();
     this.final = g;
     const usage = this.episode.usage;

@@ -6,8 +6,9 @@
 // the log before step() resolves (SplatEnv); hidden grades leave this class only through
 // finalGrade(), which no LabApi row of the player calls.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { dirname, join, relative, resolve, isAbsolute } from 'node:path';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { confinedPath } from '../app/confine';
 import type { EpisodeEntry, EpisodeSnapshot, EpisodeStepResult, PlayProtocol, ProtocolOptions, PublicView } from '../../shared/api/episode';
 import type { ToolOut } from '../env/env';
 import { mainKind, type KindEnv } from '../kinds/kind';
@@ -61,6 +62,8 @@ interface Live {
   first: ToolOut;
   history: EpisodeEntry[];
   views?: PublicView[];
+  /** Calls of this episode run one after another, so step numbers follow arrival order. */
+  queue: Promise<unknown>;
 }
 
 export class EpisodeNotFound extends Error {
@@ -89,26 +92,42 @@ export class EpisodeManager {
     const player = opts.player ?? 'anonymous';
     const logPath = resolve(opts.logPath ?? join(this.trajectoriesDir, `${task.spec.task_id}-${stamp(new Date())}-${id}.jsonl`));
     mkdirSync(dirname(logPath), { recursive: true });
+    // A start that fails leaves no new log and no live episode (#18).
+    const fresh = !existsSync(logPath);
+    const discard = (): void => {
+      if (fresh) rmSync(logPath, { force: true });
+    };
     const { env, obs } = await mainKind(task).reset(task, {
       grader: await this.grader(),
       images: this.deps.images ?? envImages,
+      // Interactive play answers first and grades after (the grade is never shown anyway).
+      deferHiddenGrades: true,
       log: logPath,
       protocol,
       player,
       ...(opts.options ? { protocolOptions: opts.options } : {}),
       ...(opts.gradeEachStep === false ? { gradeEachStep: false } : {}),
       ...(this.deps.version ? { version: this.deps.version } : {}),
+    }).catch((error: unknown) => {
+      discard();
+      throw error;
     });
-    const entry: Live = { id, env, task, protocol, player, logPath, first: obs, history: [] };
+    const entry: Live = { id, env, task, protocol, player, logPath, first: obs, history: [], queue: Promise.resolve() };
+    let snapshot: EpisodeSnapshot;
+    try {
+      snapshot = this.snapshot(entry);
+    } catch (error) {
+      env.close();
+      discard();
+      throw error;
+    }
     this.live.set(id, entry);
-    return this.snapshot(entry);
+    return snapshot;
   }
 
   /** Continues an episode from its log (which must lie under the lab home folder). */
   async resume(log: string): Promise<EpisodeSnapshot> {
-    const path = resolve(this.deps.home, log);
-    const rel = relative(resolve(this.deps.home), path);
-    if (rel.startsWith('..') || isAbsolute(rel)) throw new Error(`cannot resume ${log}: only logs under ${this.deps.home} can be resumed`);
+    const path = confinedPath(this.deps.home, log, 'cannot resume: log', 'the lab home (only logs under it can be resumed)');
     const traj = readTrajectory(path);
     const header = traj.header;
     if (!header) throw new Error(`cannot resume ${log}: no header line`);
@@ -117,6 +136,8 @@ export class EpisodeManager {
     const { env, obs } = await mainKind(task).reset(task, {
       grader: await this.grader(),
       images: this.deps.images ?? envImages,
+      // Interactive play answers first and grades after (the grade is never shown anyway).
+      deferHiddenGrades: true,
       resumeFrom: { path, trajectory: traj },
       protocol: header.protocol,
       player: header.player,
@@ -124,13 +145,19 @@ export class EpisodeManager {
     });
     const id = randomBytes(6).toString('hex');
     const history: EpisodeEntry[] = env.resumed().map((s) => ({ step: s.step, tool: s.tool, args: s.args, text: s.text, error: !s.info.ok, ms: s.ms }));
-    const entry: Live = { id, env, task, protocol: header.protocol, player: header.player, logPath: path, first: obs, history };
+    const entry: Live = { id, env, task, protocol: header.protocol, player: header.player, logPath: path, first: obs, history, queue: Promise.resolve() };
     this.live.set(id, entry);
     return this.snapshot(entry);
   }
 
-  async step(episodeId: string, call: { tool: string; args?: unknown }): Promise<EpisodeStepResult> {
+  step(episodeId: string, call: { tool: string; args?: unknown }): Promise<EpisodeStepResult> {
     const e = this.get(episodeId);
+    const run = e.queue.then(() => this.stepNow(e, call));
+    e.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async stepNow(e: Live, call: { tool: string; args?: unknown }): Promise<EpisodeStepResult> {
     const t0 = Date.now();
     const out = await e.env.step({ tool: call.tool, args: call.args ?? {} });
     const info = out.info;

@@ -26,6 +26,7 @@ import {
 import { parseSceneFile } from '../../shared/scene/input';
 import { readSceneNpz, type NpzScene } from '../io/npz';
 import { readPng, readPngRgb, toRgb } from '../io/png';
+import { checkSafeId } from '../app/confine';
 import { objectDir, resolveTasksDir } from './paths';
 
 export interface RefView {
@@ -78,6 +79,7 @@ export function taskIds(tasksDir: string): string[] {
 }
 
 export function readSpec(tasksDir: string, taskId: string): TaskSpec {
+  checkSafeId(taskId, 'task id');
   const path = join(tasksDir, `${taskId}.json`);
   if (!existsSync(path)) {
     const known = taskIds(tasksDir);

@@ -39,6 +39,15 @@ export const StepRecordSchema = z.looseObject({
 });
 export type StepRecord = z.infer<typeof StepRecordSchema>;
 
+export const HiddenRecordSchema = z
+  .looseObject({
+    type: z.literal('hidden'),
+    step: z.number().int().positive().describe('the step whose scene was graded'),
+    hidden: HiddenMetricsSchema,
+  })
+  .describe("a deferred hidden grade, written after its step's record; readers merge it into that step's `hidden`");
+export type HiddenRecord = z.infer<typeof HiddenRecordSchema>;
+
 export const EndRecordSchema = z.looseObject({
   type: z.literal('end'),
   reason: z.enum(['submit', 'auto']),

@@ -5,6 +5,12 @@
 import { z } from 'zod';
 import { CameraSchema } from '../camera/schema';
 
+/**
+ * Largest budgets a task may set: far above any benchmark task, low enough that a loop over a
+ * budget (`splatlab check`, the UI's counters) stays instant. 2^53-1 and friends are refused.
+ */
+export const MAX_BUDGET = { gaussians: 100_000, toolCalls: 10_000, renders: 10_000 } as const;
+
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 
 export { CameraSchema };
@@ -18,9 +24,9 @@ export const TaskSpecSchema = z
     task_id: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'task ids use letters, digits, _ . -'),
     kind: TaskKindSchema,
     object: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'object names use letters, digits, _ . -'),
-    max_gaussians: z.number().int().positive(),
-    max_tool_calls: z.number().int().positive(),
-    max_renders: z.number().int().nonnegative(),
+    max_gaussians: z.number().int().positive().max(MAX_BUDGET.gaussians),
+    max_tool_calls: z.number().int().positive().max(MAX_BUDGET.toolCalls),
+    max_renders: z.number().int().nonnegative().max(MAX_BUDGET.renders),
     init_npz: z.string().min(1).nullable(),
   })
   .superRefine((spec, ctx) => {
