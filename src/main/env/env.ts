@@ -40,6 +40,8 @@ export interface SplatEnvOptions {
   log?: string; // JSONL path; with resumeFrom and no log, the resumed file is continued
   protocol?: 'matched' | 'free' | 'agent';
   player?: string;
+  /** Recorded in the header as `protocol_options` (which aids the player had). */
+  protocolOptions?: Record<string, boolean | undefined>;
   resumeFrom?: string | ResumeSource;
   /** Skip the hidden grade after each edit (the final grade still runs). */
   gradeEachStep?: boolean;
@@ -252,6 +254,7 @@ export class SplatEnv {
       task: s.task_id,
       protocol: this.opts.protocol ?? 'agent',
       player: this.opts.player ?? 'unknown',
+      ...(this.opts.protocolOptions ? { protocol_options: { ...this.opts.protocolOptions } } : {}),
       versions: { splatlab: this.opts.version ?? '0.1.0', format: 1, node: process.version },
       started: new Date().toISOString(),
       kind: s.kind,

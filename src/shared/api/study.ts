@@ -113,8 +113,17 @@ export const studyMethods = {
   },
   'study.importModel': {
     params: z.strictObject({ studyId: StudyIdSchema, model: z.string().min(1).max(64).optional(), text: z.string().min(1).max(MAX_MESSAGE_BYTES - 4096) }),
-    result: z.strictObject({ model: z.string(), taskId: z.string(), log: z.string() }),
-    doc: "Store a model's trajectory (same JSONL format) under the study's models/ folder.",
+    result: z.strictObject({
+      model: z.string(),
+      taskId: z.string(),
+      log: z.string(),
+      /** The lab's grade of the replayed final scene (the score the study uses). */
+      score: z.number(),
+      /** The score the file claimed, or null. */
+      fileScore: z.number().nullable(),
+      mismatch: z.boolean(),
+    }),
+    doc: "Verify and store a model's trajectory (protocol agent, the task's budgets, a replay that matches; the final scene graded again by the lab) as the model's next run under the study's models/ folder.",
   },
   'study.session.start': {
     params: z.strictObject({ studyId: StudyIdSchema, participant: ParticipantIdSchema }),
