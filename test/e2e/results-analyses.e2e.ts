@@ -65,7 +65,7 @@ async function seed(tasksDir: string, home: string, grader: Grader): Promise<voi
   process.env.SPLATLAB_HOME = home;
   const io = { out: () => undefined, err: () => undefined };
   for (const model of ['scripted:basic', 'scripted:basic@high']) {
-    expect(await evalCommand.run(['--model', model, '--tasks', 'test__*', '--runs', '2', '--study', 'pilot', '--tasks-dir', tasksDir, '--device', 'cpu', '--no-lpips'], io)).toBe(0);
+    expect(await evalCommand.run(['--model', model, '--tasks', 'test__*', '--runs', '2', '--study', 'pilot', '--tasks-folder', tasksDir, '--device', 'cpu', '--no-lpips'], io)).toBe(0);
   }
 }
 

@@ -23,7 +23,7 @@ beforeAll(async () => {
   labels = writeStartPoseTruth(await testTask('test__reassembly'));
   results = mkdtempSync(join(tmpdir(), 'splatlab-analyses-'));
   const io = { out: () => undefined, err: () => undefined };
-  expect(await evalCommand.run(['--model', 'scripted:basic', '--tasks', 'test__*', '--runs', '2', '--results', results, '--tasks-dir', tasksDir, '--device', 'cpu', '--no-lpips'], io)).toBe(0);
+  expect(await evalCommand.run(['--model', 'scripted:basic', '--tasks', 'test__*', '--runs', '2', '--results', results, '--tasks-folder', tasksDir, '--device', 'cpu', '--no-lpips'], io)).toBe(0);
   const manager = new EpisodeManager({ tasksDir, home: mkdtempSync(join(tmpdir(), 'splatlab-h-')), grader: async () => grader });
   const play = async (taskId: string, calls: { tool: string; args?: unknown }[], player: string): Promise<LogSource> => {
     const s = await manager.start({ taskId, protocol: 'matched', player });
@@ -69,7 +69,7 @@ describe('analyses from logs', () => {
     const { tasksDir } = await testTasks();
     const out = mkdtempSync(join(tmpdir(), 'splatlab-report-'));
     const lines: string[] = [];
-    expect(await reportCommand.run(['--results', results, '--out', out, '--tasks-dir', tasksDir, '--device', 'cpu'], { out: (l) => lines.push(l), err: () => undefined })).toBe(0);
+    expect(await reportCommand.run(['--results', results, '--out', out, '--tasks', tasksDir, '--device', 'cpu'], { out: (l) => lines.push(l), err: () => undefined })).toBe(0);
     const files = readdirSync(out).sort();
     for (const f of ['score-sculpt', 'curve-sculpt', 'best-final-sculpt', 'mirror', 'heading', 'heading-parts', 'oneshot-full', 'cost-time', 'effort']) {
       expect(files).toContain(`${f}.svg`);

@@ -140,7 +140,7 @@ describe('MCP server', () => {
     const dir = mkdtempSync(join(tmpdir(), 'splatlab-mcp-stdio-'));
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [resolve('src/main/cli/splatlab.mjs'), 'mcp', '--task', TASK, '--tasks-dir', tasksDir, '--log-dir', dir, '--device', 'cpu', '--no-lpips'],
+      args: [resolve('src/main/cli/splatlab.mjs'), 'mcp', '--task', TASK, '--tasks', tasksDir, '--log-dir', dir, '--device', 'cpu', '--no-lpips'],
       stderr: 'pipe',
     });
     const c = new Client({ name: 'scripted-stdio', version: '9.9' });

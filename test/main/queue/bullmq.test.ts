@@ -26,7 +26,7 @@ function logs(dir: string): string[] {
 const ended = (dir: string): number => logs(dir).filter((f) => readFileSync(f, 'utf8').includes('"type":"end"')).length;
 
 function worker(url: string, tasksDir: string): ChildProcess {
-  const c = spawn(process.execPath, [resolve('src/main/cli/splatlab.mjs'), 'eval', '--queue', url, '--worker', '--concurrency', '2', '--lock-ms', '1500', '--tasks-dir', tasksDir, '--device', 'cpu', '--no-lpips'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const c = spawn(process.execPath, [resolve('src/main/cli/splatlab.mjs'), 'eval', '--queue', url, '--worker', '--concurrency', '2', '--lock-ms', '1500', '--tasks-folder', tasksDir, '--device', 'cpu', '--no-lpips'], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(c);
   return c;
 }
@@ -39,7 +39,7 @@ describe.skipIf(!hasRedis)('eval on BullMQ', () => {
     const results = mkdtempSync(join(tmpdir(), 'splatlab-bull-'));
     const a = worker(redis.url, tasksDir);
     worker(redis.url, tasksDir);
-    const argv = ['--model', 'scripted:slow', '--tasks', 'test__sculpt,test__reassembly', '--runs', '20', '--queue', redis.url, '--results', results, '--tasks-dir', tasksDir, '--device', 'cpu', '--no-lpips'];
+    const argv = ['--model', 'scripted:slow', '--tasks', 'test__sculpt,test__reassembly', '--runs', '20', '--queue', redis.url, '--results', results, '--tasks-folder', tasksDir, '--device', 'cpu', '--no-lpips'];
     const out: string[] = [];
     const io = { out: (l: string) => out.push(l), err: (l: string) => out.push(l) };
     const run = command.run(argv, io);

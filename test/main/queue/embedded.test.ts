@@ -42,7 +42,7 @@ describe('embedded eval', () => {
   it('runs each episode once and a rerun does nothing', async () => {
     const { tasksDir } = await testTasks();
     const results = mkdtempSync(join(tmpdir(), 'splatlab-eval-'));
-    const argv = ['--model', 'scripted:basic', '--tasks', 'test__*', '--runs', '2', '--concurrency', '3', '--results', results, '--tasks-dir', tasksDir, '--device', 'cpu', '--no-lpips'];
+    const argv = ['--model', 'scripted:basic', '--tasks', 'test__*', '--runs', '2', '--concurrency', '3', '--results', results, '--tasks-folder', tasksDir, '--device', 'cpu', '--no-lpips'];
     const out: string[] = [];
     expect(await command.run(argv, { out: (l) => out.push(l), err: () => undefined })).toBe(0);
     expect(out.join('\n')).toContain('6 episodes (0 finished, 0 to resume, 6 new)');
@@ -50,6 +50,7 @@ describe('embedded eval', () => {
     const again: string[] = [];
     expect(await command.run(argv, { out: (l) => again.push(l), err: () => undefined })).toBe(0);
     expect(again).toEqual([expect.stringContaining('6 episodes (6 finished, 0 to resume, 0 new)'), 'nothing to do']);
+    await expect(command.run(['--model', 'scripted:basic', '--tasks', 'x', '--tasks-dir', tasksDir], { out: () => undefined, err: () => undefined })).rejects.toThrow(/--tasks-folder/);
     const oneshot = readTrajectory(join(results, 'scripted-basic__effort=default_temp=default', 'test__oneshot__r1.jsonl'));
     expect(oneshot.end?.calls_used).toBe(1);
   });

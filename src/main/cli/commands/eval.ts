@@ -34,7 +34,7 @@ function context(args: ParsedArgs, io: CliIO, signal: AbortSignal): WorkerContex
   } catch (e) {
     throw new CliError((e as Error).message);
   }
-  return { tasksDir: resolveTasksDir(stringOption(args, 'tasks-dir')), grader: sharedGrader({ device, lpips: !args.options.has('no-lpips') }, (l) => io.err(l)), config, version: packageVersion(), signal };
+  return { tasksDir: resolveTasksDir(stringOption(args, 'tasks-folder')), grader: sharedGrader({ device, lpips: !args.options.has('no-lpips') }, (l) => io.err(l)), config, version: packageVersion(), signal };
 }
 
 function line(done: number, total: number, job: EpisodeJobData, outcome: EpisodeOutcome | Error): string {
@@ -46,13 +46,14 @@ function line(done: number, total: number, job: EpisodeJobData, outcome: Episode
 export const command: CliCommand = {
   name: 'eval',
   usage: `splatlab eval --model SPEC --tasks GLOB [--runs N] [--concurrency K] [--results DIR | --study ID]
-              [--temperature T] [--config FILE] [--tasks-dir DIR] [--device gpu|cpu] [--no-lpips]
+              [--temperature T] [--config FILE] [--tasks-folder DIR] [--device gpu|cpu] [--no-lpips]
               [--queue redis://HOST:PORT [--no-wait]]
 splatlab eval --queue redis://HOST:PORT --worker [--concurrency K] [--lock-ms MS] [...]
 
 SPEC is PROVIDER:MODEL[@EFFORT] with PROVIDER openai-chat, openai-responses, anthropic or
 scripted (a built-in scripted player, e.g. scripted:basic). GLOB matches task ids (* and ?,
-comma-separated). Logs (trajectory + .meta.json with tokens, cost, wall time, retries, model
+comma-separated) in the tasks folder (--tasks-folder, default SPLATLAB_TASKS_DIR or tasks/; here
+--tasks is the glob). Logs (trajectory + .meta.json with tokens, cost, wall time, retries, model
 version) go to --results (default ~/SplatLab/eval)/<provider-model>__<settings>/<task>__rN.jsonl;
 --study ID puts them in that study's models/ folder, so Results shows them beside the participants.
 A rerun skips finished episodes and resumes broken ones from their logs.
@@ -73,8 +74,10 @@ ANTHROPIC_API_KEY); base URLs and the price table too (see docs/AGENTS.md).
 };
 
 async function runEval(argv: string[], io: CliIO, signal: AbortSignal): Promise<number> {
+  // Elsewhere --tasks-dir is another spelling of --tasks (the folder); here --tasks is the glob.
+  if (argv.some((a) => a === '--tasks-dir' || a.startsWith('--tasks-dir='))) throw new CliError('eval: --tasks is the task glob here; give the tasks folder with --tasks-folder DIR');
   const args = parseArgs(argv, {
-    values: ['model', 'tasks', 'runs', 'concurrency', 'results', 'study', 'temperature', 'config', 'tasks-dir', 'device', 'queue', 'lock-ms'],
+    values: ['model', 'tasks', 'runs', 'concurrency', 'results', 'study', 'temperature', 'config', 'tasks-folder', 'device', 'queue', 'lock-ms'],
     flags: ['no-lpips', 'worker', 'no-wait'],
   });
   const ctx = context(args, io, signal);

@@ -12,7 +12,7 @@ import { resolveTasksDir } from '../../tasks/paths';
 import { parseArgs, stringOption, type ParsedArgs } from '../args';
 import { CliError, type CliCommand, type CliIO } from '../command';
 
-export const MCP_VALUES = ['task', 'tasks-dir', 'log-dir', 'device'];
+export const MCP_VALUES = ['task', 'tasks', 'log-dir', 'device'];
 
 /** Session deps from the shared options (also used by `serve --mcp`). */
 export function mcpDeps(args: ParsedArgs, io: CliIO): McpSessionDeps {
@@ -21,7 +21,7 @@ export function mcpDeps(args: ParsedArgs, io: CliIO): McpSessionDeps {
   const log = (line: string): void => io.err(line);
   const task = stringOption(args, 'task');
   return {
-    tasksDir: resolveTasksDir(stringOption(args, 'tasks-dir')),
+    tasksDir: resolveTasksDir(stringOption(args, 'tasks')),
     grader: sharedGrader({ device, lpips: !args.options.has('no-lpips') }, log),
     logDir: stringOption(args, 'log-dir') ?? join(labHome(), 'trajectories', 'agents'),
     version: packageVersion(),
@@ -32,7 +32,7 @@ export function mcpDeps(args: ParsedArgs, io: CliIO): McpSessionDeps {
 
 export const command: CliCommand = {
   name: 'mcp',
-  usage: `splatlab mcp [--task ID] [--tasks-dir DIR] [--log-dir DIR] [--device gpu|cpu] [--no-lpips]
+  usage: `splatlab mcp [--task ID] [--tasks DIR] [--log-dir DIR] [--device gpu|cpu] [--no-lpips]
              [--http [--port N] [--token T]]
 
 An MCP server where one session is one episode. Tools: start_episode (free; returns the reference

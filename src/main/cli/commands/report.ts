@@ -36,7 +36,7 @@ export function episodesCsv(rows: readonly AnalysisEpisode[]): string {
 
 export const command: CliCommand = {
   name: 'report',
-  usage: `splatlab report --out DIR [--study ID] [--results DIR]... [--tasks-dir DIR] [--device gpu|cpu] [--no-mirror]
+  usage: `splatlab report --out DIR [--study ID] [--results DIR]... [--tasks DIR] [--device gpu|cpu] [--no-mirror]
 
 Analyses humans and models side by side per task kind and player group: SplatScore with
 clustered 95% bootstrap CIs, score over calls, best intermediate vs final, the mirror test,
@@ -45,7 +45,7 @@ Sources: a study's participants and models/ (--study) and eval results folders (
 repeatable with commas). Writes report.json, episodes.csv, <figure>.svg + <figure>.csv, index.html.
 --no-mirror skips the mirror test (it renders every build twice from each held-out view).`,
   async run(argv, io) {
-    const args = parseArgs(argv, { values: ['out', 'study', 'results', 'tasks-dir', 'device'], flags: ['no-mirror'] });
+    const args = parseArgs(argv, { values: ['out', 'study', 'results', 'tasks', 'device'], flags: ['no-mirror'] });
     const out = resolve(requireOption(args, 'out'));
     const device = stringOption(args, 'device') ?? 'cpu';
     if (device !== 'gpu' && device !== 'cpu') throw new CliError('--device is gpu or cpu');
@@ -60,7 +60,7 @@ repeatable with commas). Writes report.json, episodes.csv, <figure>.svg + <figur
     if (!sources.length) throw new CliError('no episodes found: give --study ID and/or --results DIR');
     const grader = args.options.has('no-mirror') ? null : await sharedGrader({ device, lpips: false }, (l) => io.err(l))();
     io.err(`analysing ${sources.length} episodes${grader ? ' (with the mirror test)' : ''}...`);
-    const rows = await analysisEpisodes(sources, resolveTasksDir(stringOption(args, 'tasks-dir')), grader ? (s, c) => grader.renderViews(s, c) : null);
+    const rows = await analysisEpisodes(sources, resolveTasksDir(stringOption(args, 'tasks')), grader ? (s, c) => grader.renderViews(s, c) : null);
     const report = analyse(rows);
     mkdirSync(out, { recursive: true });
     writeFileSync(join(out, 'report.json'), JSON.stringify(report, null, 1) + '\n');

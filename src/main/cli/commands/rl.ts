@@ -11,7 +11,7 @@ import { CliError, type CliCommand } from '../command';
 
 export const command: CliCommand = {
   name: 'rl',
-  usage: `splatlab rl [--port N] [--token T] [--tasks-dir DIR] [--log-dir DIR] [--device gpu|cpu] [--no-lpips]
+  usage: `splatlab rl [--port N] [--token T] [--tasks DIR] [--log-dir DIR] [--device gpu|cpu] [--no-lpips]
 
 Serves episodes over a small HTTP JSON protocol at http://127.0.0.1:PORT for RL training:
 POST /reset {task_id, player?}, POST /step {episode_id, tool, args}, POST /reward {episode_id},
@@ -20,7 +20,7 @@ at start, or --token / SPLATLAB_RL_TOKEN). After the end, /step and /reward retu
 reward clip(score/100, 0, 1) and the training reward clip((score + 50)/150, 0, 1). Trajectories
 go to --log-dir (default ~/SplatLab/trajectories/rl). Stop with Ctrl+C.`,
   async run(argv, io) {
-    const args = parseArgs(argv, { values: ['port', 'token', 'tasks-dir', 'log-dir', 'device'], flags: ['no-lpips'] });
+    const args = parseArgs(argv, { values: ['port', 'token', 'tasks', 'log-dir', 'device'], flags: ['no-lpips'] });
     const port = Number(stringOption(args, 'port') ?? 0);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('--port must be an integer 0..65535');
     const device = stringOption(args, 'device') ?? 'gpu';
@@ -28,7 +28,7 @@ go to --log-dir (default ~/SplatLab/trajectories/rl). Stop with Ctrl+C.`,
     const token = stringOption(args, 'token') ?? process.env.SPLATLAB_RL_TOKEN ?? newToken();
     const server = await startRlServer(
       {
-        tasksDir: resolveTasksDir(stringOption(args, 'tasks-dir')),
+        tasksDir: resolveTasksDir(stringOption(args, 'tasks')),
         grader: sharedGrader({ device, lpips: !args.options.has('no-lpips') }, (l) => io.err(l)),
         logDir: stringOption(args, 'log-dir') ?? join(labHome(), 'trajectories', 'rl'),
         version: packageVersion(),
