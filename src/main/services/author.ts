@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { authorMethods } from '../../shared/api/author';
 import { importNerf } from '../authoring/nerf';
+import { listObjectDocuments, openObject } from '../authoring/documents';
 import { chooseFitBackend, type FitDevice } from '../authoring/fit/backend';
 import { fitTask } from '../authoring/fit/run';
 import type { FitFn } from '../authoring/pipeline';
@@ -66,6 +67,8 @@ export function createAuthorHandlers(deps: LabContext): HandlersFor<typeof autho
   let made: AuthorContext | undefined;
   const ctx = (): AuthorContext => (made ??= authorContext(deps));
   return {
+    'author.objects': async () => ({ objects: listObjectDocuments(deps.tasksDir) }),
+    'author.open': async (p) => openObject(deps.tasksDir, p.name),
     'author.preview': async (p) => {
       const camera = p.camera ?? (p.view ? namedCamera(p.view) : null);
       if (!camera) throw new Error(`unknown view '${p.view ?? ''}'`);
@@ -75,7 +78,7 @@ export function createAuthorHandlers(deps: LabContext): HandlersFor<typeof autho
     'author.status': async () => ctx().session.state(),
     'author.fit.start': async (p) => ctx().session.startFit(p.object, { steps: p.steps, seed: p.seed, size: p.size }),
     'author.fit.cancel': async (p) => ({ cancelled: ctx().session.cancelFit(p.jobId) }),
-    'author.scramble': async (p) => ctx().session.scramble(p.k, p.seed),
+    'author.scramble': async (p) => ctx().session.scramble(p.k, p.seed, p.groups),
     'author.save': async (p) => ctx().session.save(p.name, p.overwrite),
     'author.upload.begin': async (p) => ({ uploadId: ctx().uploads.begin(p.kind).id }),
     'author.upload.put': async (p) => ({ bytes: ctx().uploads.put(p.uploadId, p.path, p.data, p.append) }),

@@ -29,6 +29,8 @@ export interface ScrambleOptions {
   k?: number; // default 6
   seed?: number; // default 0
   maxIter?: number; // Lloyd iteration cap, default 100
+  /** Given parts (a part index 0..k-1 per record, e.g. the author's groups) instead of k-means; k is then their count. */
+  labels?: readonly number[];
 }
 
 export interface ScrambleResult {
@@ -101,7 +103,7 @@ function place(offsets: Vec3[], placed: Vec3[], rng: Random, label: string): Pla
 
 /** Scrambles a fitted scene into k labelled parts; throws when k exceeds the number of Gaussians. */
 export function scramble(records: readonly GaussianRecord[], opts: ScrambleOptions = {}): ScrambleResult {
-  const k = opts.k ?? DEFAULT_PARTS;
+  const k = opts.labels ? new Set(opts.labels).size : opts.k ?? DEFAULT_PARTS;
   const seed = opts.seed ?? DEFAULT_SCRAMBLE_SEED;
   if (records.length === 0) throw new Error('cannot scramble an empty scene');
   if (!Number.isInteger(k) || k < 1) throw new Error(`k must be a positive integer (got ${k})`);
@@ -109,7 +111,10 @@ export function scramble(records: readonly GaussianRecord[], opts: ScrambleOptio
   const rng = new Random(seed);
   const points = new Float64Array(records.length * 3);
   records.forEach((r, i) => points.set(r.pos, 3 * i));
-  const clusters = kmeans(points, k, rng, opts.maxIter ?? DEFAULT_KMEANS_MAX_ITER);
+  if (opts.labels && (opts.labels.length !== records.length || opts.labels.some((l) => !Number.isInteger(l) || l < 0 || l >= k))) {
+    throw new Error(`given parts must label every Gaussian with 0..${k - 1}`);
+  }
+  const clusters = opts.labels ? { labels: [...opts.labels], iterations: 0, converged: true } : kmeans(points, k, rng, opts.maxIter ?? DEFAULT_KMEANS_MAX_ITER);
   const names = partLabels(k);
   const order = rng.shuffle(Array.from({ length: k }, (_, j) => j));
   const labelOf = (cluster: number): string => names[order[cluster]];
