@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { confinedPath } from '../app/confine';
 import type { EpisodeEntry, EpisodeSnapshot, EpisodeStepResult, PlayProtocol, ProtocolOptions, PublicView } from '../../shared/api/episode';
+import { DEFAULT_PROTOCOL_OPTIONS } from '../../shared/api/episode';
 import type { ToolOut } from '../env/env';
 import { mainKind, type KindEnv } from '../kinds/kind';
 import { envImages } from '../env/images';
@@ -105,7 +106,7 @@ export class EpisodeManager {
       log: logPath,
       protocol,
       player,
-      ...(opts.options ? { protocolOptions: opts.options } : {}),
+      protocolOptions: { ...DEFAULT_PROTOCOL_OPTIONS, ...opts.options },
       ...(opts.gradeEachStep === false ? { gradeEachStep: false } : {}),
       ...(this.deps.version ? { version: this.deps.version } : {}),
     }).catch((error: unknown) => {

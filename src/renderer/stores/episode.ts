@@ -8,7 +8,7 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
 import type { LabApi } from '../../shared/api/lab';
-import type { EpisodeBudgets, EpisodeSnapshot, EpisodeStepResult, PlayProtocol, ProtocolOptions, PublicView } from '../../shared/api/episode';
+import { DEFAULT_PROTOCOL_OPTIONS, type EpisodeBudgets, type EpisodeSnapshot, type EpisodeStepResult, type PlayProtocol, type ProtocolOptions, type PublicView } from '../../shared/api/episode';
 import type { TaskKind } from '../../shared/task/schema';
 import { useStagingStore } from './staging';
 import { usePlayViewStore } from './play-view';
@@ -33,7 +33,7 @@ export const useEpisodeStore = defineStore('episode', () => {
   const kind = ref<TaskKind | null>(null);
   const protocol = ref<PlayProtocol>('matched');
   /** The aids this episode was started with (kept per tab, so a reload keeps them). */
-  const options = ref<ProtocolOptions>({ outline_overlay: true });
+  const options = ref<ProtocolOptions>({ ...DEFAULT_PROTOCOL_OPTIONS });
   const views = shallowRef<PublicView[]>([]);
   const sheet = ref<string | null>(null);
   const budgets = ref<EpisodeBudgets | null>(null);
@@ -87,7 +87,7 @@ export const useEpisodeStore = defineStore('episode', () => {
     }
   }
 
-  async function start(api: LabApi, task: string, chosen: PlayProtocol, player?: string, opts: ProtocolOptions = { outline_overlay: true }): Promise<boolean> {
+  async function start(api: LabApi, task: string, chosen: PlayProtocol, player?: string, opts: ProtocolOptions = DEFAULT_PROTOCOL_OPTIONS): Promise<boolean> {
     const s = await guarded('Starting the episode', () => api.call('episode.start', { taskId: task, protocol: chosen, options: opts, ...(player ? { player } : {}) }));
     if (s) {
       options.value = { ...opts };
@@ -109,7 +109,7 @@ export const useEpisodeStore = defineStore('episode', () => {
         const kept = JSON.parse(sessionStorage.getItem('splatlab-episode-options') ?? '{}') as ProtocolOptions;
         options.value = { outline_overlay: kept.outline_overlay !== false };
       } catch {
-        options.value = { outline_overlay: true };
+        options.value = { ...DEFAULT_PROTOCOL_OPTIONS };
       }
       load(s);
     }

@@ -20,6 +20,8 @@ export const ProtocolOptionsSchema = z.strictObject({
   outline_overlay: z.boolean().optional(),
 });
 export type ProtocolOptions = z.infer<typeof ProtocolOptionsSchema>;
+/** What a player gets when nobody chose (the play form and study sessions alike); always logged. */
+export const DEFAULT_PROTOCOL_OPTIONS: ProtocolOptions = { outline_overlay: true };
 
 /** A PNG image as a `data:image/png;base64,...` URL. */
 export const PngDataUrl = z.string().startsWith('data:image/png;base64,');
