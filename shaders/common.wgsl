@@ -1,4 +1,4 @@
-// Shared structs, constants and projection math of the tiled rasterizer (DESIGN.md section 3).
+// Shared structs, constants and projection math of the tiled rasterizer (docs/DESIGN.md section 3).
 // Included once by every stage. Layouts mirror src/shared/raster/gpu/layouts.ts field by field.
 // Invariant: project_forward and project_backward call the same functions here, so a Gaussian's
 // tile box, Jacobian and covariance are bit-identical in both passes.

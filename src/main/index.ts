@@ -6,18 +6,19 @@ import { fileURLToPath } from 'node:url';
 import { createLab } from './app/context';
 import { forwardEvents, registerIpc } from './electron/ipc';
 import { senderIsWindow } from './electron/trusted';
-import { createMainWindow } from './electron/window';
+import { createMainWindow, registerAppScheme } from './electron/window';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
 app.enableSandbox();
+registerAppScheme();
 app.on('web-contents-created', (_event, contents) => {
   contents.on('will-attach-webview', (event) => event.preventDefault());
 });
 
 void app.whenReady().then(async () => {
   const services = await createLab({ transport: 'ipc' });
-  const win = createMainWindow(join(here, '../renderer/index.html'), join(here, '../preload/index.cjs'));
+  const win = createMainWindow(join(here, '../renderer'), join(here, '../preload/index.cjs'));
   registerIpc(services, senderIsWindow(win));
   forwardEvents(services, win.webContents);
   win.on('closed', () => app.quit());

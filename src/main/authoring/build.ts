@@ -1,4 +1,4 @@
-// `splatlab author build`: builds the three tasks of a procedural object (DESIGN.md section 5).
+// `splatlab author build`: builds the three tasks of a procedural object (docs/DESIGN.md section 5).
 // Stages: ray-cast the 8 reference and 8 held-out views at 256x256 with exact masks, write
 // object.json, cameras.json, photos and masks; fit; scramble; anchors; specs (pipeline.ts).
 // Input: object name and options. Output: tasks/<object>__{sculpt,reassembly,oneshot}.json and

@@ -5,11 +5,12 @@
 // without alpha, non-square frames) is one NerfImportError line naming the file, raised before
 // anything is written.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, extname, join, resolve } from 'node:path';
+import { basename, extname, join } from 'node:path';
 import { NerfTransformsSchema, type NerfTransforms } from '../../shared/authoring/import/nerf';
 import { resizeArea } from '../../shared/authoring/import/resize';
 import type { RgbImage } from '../../shared/image/image';
 import { firstIssue } from '../../shared/task/schema';
+import { confinedPath } from '../app/confine';
 import { readPng } from '../io/png';
 
 export class NerfImportError extends Error {
@@ -48,7 +49,8 @@ export function readTransforms(path: string): NerfTransforms {
 
 /** Absolute image path of a frame's file_path (".png" added when it has no extension). */
 export function framePath(dir: string, filePath: string): string {
-  const p = resolve(dir, filePath);
+  // file_path comes from the capture's transforms file (an upload's, in the lab): confined to it.
+  const p = confinedPath(dir, filePath, 'frame file_path', 'the capture folder');
   return extname(p) === '' ? `${p}.png` : p;
 }
 

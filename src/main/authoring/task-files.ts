@@ -1,4 +1,4 @@
-// Writers of the task-folder files (env-contract.md): photos and masks, cameras.json, fit.json,
+// Writers of the task-folder files (docs/DESIGN.md section 5): photos and masks, cameras.json, fit.json,
 // init_reassembly.npz, parts_truth.json, anchors.json and the three task specs of an object.
 // Inputs: in-memory views, records and metrics. Outputs: files under a (staging) folder.
 // Invariant: output bytes depend only on the inputs (fixed key order, fixed number formatting),
@@ -6,11 +6,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PartsTruth } from '../../shared/authoring/scramble/truth';
-import { OPACITY_MAX, OPACITY_MIN, SCALE_MAX, SCALE_MIN } from '../../shared/env/gaussian-input';
+import { OPACITY_MAX, OPACITY_MIN, SCALE_MAX, SCALE_MIN } from '../../shared/scene/policy';
 import type { RgbImage } from '../../shared/image/image';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
 import type { Anchors, CamerasFile, TaskKind, TaskSpec } from '../../shared/task/schema';
-import { sceneFileJson } from '../../shared/task/scene-file';
+import { sceneFileJson } from '../../shared/scene/input';
 import { writeSceneNpz } from '../io/npz';
 import { writePng } from '../io/png';
 

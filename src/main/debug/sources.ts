@@ -5,11 +5,12 @@
 // Invariant: every failure is one DebugSourceError line saying which input is wrong and how;
 // nothing is opened then. Trajectory paths must stay inside the lab home.
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
+import { confinedPath } from '../app/confine';
 import type { DebugSource } from '../../shared/api/debug';
 import { parsePly } from '../../shared/authoring/import/ply';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
-import { parseCompactInput, parseSceneDocument } from '../../shared/scene/gaussian_input';
+import { parseSceneDocument, parseSceneItem } from '../../shared/scene/input';
 import { parseTrajectory, type Trajectory } from '../env/trajectory';
 import { loadTask, readFit, type LoadedTask } from '../tasks/load';
 
@@ -73,9 +74,8 @@ function readTrajectoryText(source: Extract<DebugSource, { kind: 'trajectory' }>
   if (source.text !== undefined) return { text: source.text, name: 'uploaded trajectory' };
   if (source.path === undefined) throw new DebugSourceError('give the trajectory as text (upload) or as a path under the lab home');
   const root = resolve(home);
-  const full = resolve(root, source.path);
+  const full = confinedPath(root, source.path, 'trajectory path', 'the lab home');
   const rel = relative(root, full);
-  if (rel.startsWith('..') || isAbsolute(rel)) throw new DebugSourceError(`trajectory path '${source.path}' is outside the lab home ${root}`);
   if (!existsSync(full) || !statSync(full).isFile()) throw new DebugSourceError(`no trajectory file ${full}`);
   if (statSync(full).size > MAX_TRAJECTORY_BYTES) throw new DebugSourceError(`${full} is larger than ${MAX_TRAJECTORY_BYTES} bytes`);
   return { text: readFileSync(full, 'utf8'), name: rel };
@@ -91,7 +91,7 @@ export function sceneAtStep(traj: Trajectory, step: number): { records: Gaussian
   const records: GaussianRecord[] = [];
   const errors: string[] = [];
   state.forEach((item, i) => {
-    const r = parseCompactInput(item, i, i);
+    const r = parseSceneItem(item, i);
     if (r.ok) records.push(r.record);
     else errors.push(r.error);
   });
@@ -150,5 +150,5 @@ function openSceneJson(text: string, name = 'uploaded scene'): OpenedScene {
     const more = scene.errors.length > 3 ? ` (and ${scene.errors.length - 3} more)` : '';
     throw new DebugSourceError(`${name}: ${scene.errors.slice(0, 3).join('; ')}${more}`);
   }
-  return { label: name, records: scene.records, task: null, warnings: [], steps: null, step: null };
+  return { label: name, records: scene.records, task: null, warnings: scene.warnings, steps: null, step: null };
 }

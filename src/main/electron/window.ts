@@ -1,16 +1,52 @@
-// The hardened app window: context isolation, sandbox, no Node in the page, a strict CSP, no
-// remote content, navigation and window.open blocked. Input: the built renderer and preload.
-import { BrowserWindow, session, shell } from 'electron';
+// The hardened app window: context isolation, sandbox, no Node in the page, a strict CSP, the
+// app served from its own splatlab:// scheme (not file://), navigation, window.open, permission
+// checks and device access refused; external links only to the allow-list (policy.ts).
+// Input: the built renderer folder and the preload. Output: the window.
+import { BrowserWindow, net, protocol, session, shell } from 'electron';
 import { pathToFileURL } from 'node:url';
-import { CONTENT_SECURITY_POLICY } from '../transport/static';
+import { CONTENT_SECURITY_POLICY, realFileInside } from '../transport/static';
+import { APP_INDEX_URL, APP_SCHEME, appRequestPath, deviceAllowed, externalLinkAllowed, navigationAllowed, permissionAllowed } from './policy';
 
-export function createMainWindow(indexHtml: string, preload: string): BrowserWindow {
-  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
+/** Must run before app 'ready': splatlab:// behaves like a secure, standard origin. */
+export function registerAppScheme(): void {
+  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+}
+
+function serveAppScheme(rendererDir: string): void {
+  protocol.handle(APP_SCHEME, async (request) => {
+    const rel = appRequestPath(request.url);
+    const file = rel ? await realFileInside(rendererDir, rel) : null;
+    if (!file) return new Response('not found', { status: 404 });
+    const res = await net.fetch(pathToFileURL(file).href);
+    const headers = new Headers(res.headers);
+    headers.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    headers.set('Referrer-Policy', 'no-referrer');
+    return new Response(res.body, { status: res.status, headers });
   });
-  // Deny every permission request (camera, notifications, ...): the lab needs none.
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+}
 
+function lockSession(): void {
+  const s = session.defaultSession;
+  s.setPermissionRequestHandler((_wc, permission, callback) => callback(permissionAllowed(permission)));
+  s.setPermissionCheckHandler((_wc, permission) => permissionAllowed(permission));
+  s.setDevicePermissionHandler((details) => deviceAllowed(details.deviceType));
+  s.on('select-hid-device', (event, _details, callback) => {
+    event.preventDefault();
+    callback();
+  });
+  s.on('select-usb-device', (event, _details, callback) => {
+    event.preventDefault();
+    callback();
+  });
+  s.on('select-serial-port', (event, _ports, _wc, callback) => {
+    event.preventDefault();
+    callback('');
+  });
+}
+
+export function createMainWindow(rendererDir: string, preload: string): BrowserWindow {
+  serveAppScheme(rendererDir);
+  lockSession();
   const win = new BrowserWindow({
     width: 1440,
     height: 900,
@@ -26,15 +62,18 @@ export function createMainWindow(indexHtml: string, preload: string): BrowserWin
       experimentalFeatures: false,
     },
   });
-  const appUrl = pathToFileURL(indexHtml).href;
   win.webContents.on('will-navigate', (event, url) => {
-    if (url !== appUrl) event.preventDefault();
+    if (!navigationAllowed(url)) event.preventDefault();
+  });
+  win.webContents.on('select-bluetooth-device', (event, _devices, callback) => {
+    event.preventDefault();
+    callback('');
   });
   win.webContents.setWindowOpenHandler(({ url }) => {
-    // Links to documentation open in the user's browser, never inside the app.
-    if (url.startsWith('https://')) void shell.openExternal(url);
+    // Documentation links open in the user's browser, never inside the app; others nowhere.
+    if (externalLinkAllowed(url)) void shell.openExternal(url);
     return { action: 'deny' };
   });
-  void win.loadFile(indexHtml);
+  void win.loadURL(APP_INDEX_URL);
   return win;
 }

@@ -1,13 +1,14 @@
-// Trajectory logs (DESIGN.md section 6): JSONL with a header line, one record per call (step 0 is
-// the reset observation) and a closing `end` record. Records are written with one synchronous
+// Trajectory logs (docs/DESIGN.md section 6): JSONL with a header line, one record per call (step 0 is
+// the reset observation), `hidden` records carrying deferred grades (merged into their step when
+// read) and a closing `end` record. Records are written with one synchronous
 // write plus fsync each, so a crash loses no completed call.
 // Inputs: records from SplatEnv. Outputs: the file; readTrajectory parses it back, tolerating
 // a truncated last line (reported, never fatal). Invariant: every complete line is one JSON value.
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, ftruncateSync, writeSync } from 'node:fs';
-import { EndRecordSchema, StepRecordSchema, TrajectoryHeaderSchema, type EndRecord, type StepRecord, type TrajectoryHeader } from '../../shared/env/trajectory-schema';
+import { EndRecordSchema, HiddenRecordSchema, StepRecordSchema, TrajectoryHeaderSchema, type EndRecord, type HiddenRecord, type StepRecord, type TrajectoryHeader } from '../../shared/env/trajectory-schema';
 
 export { TRAJECTORY_FORMAT } from '../../shared/env/trajectory-schema';
-export type { EndRecord, HiddenMetrics, StepRecord, TrajectoryHeader } from '../../shared/env/trajectory-schema';
+export type { EndRecord, HiddenMetrics, HiddenRecord, StepRecord, TrajectoryHeader } from '../../shared/env/trajectory-schema';
 
 export interface Trajectory {
   header: TrajectoryHeader | null;
@@ -29,6 +30,7 @@ export function parseTrajectory(content: string): Trajectory {
   const out: Trajectory = { header: null, steps: [], end: null, truncated: false, validBytes: 0, badLines: [] };
   let offset = 0;
   let lineNo = 0;
+  let lineBytes = 0; // UTF-8 bytes of the complete lines so far: one pass, linear in the file
   while (offset < content.length) {
     const nl = content.indexOf('\n', offset);
     const complete = nl >= 0;
@@ -50,11 +52,18 @@ export function parseTrajectory(content: string): Trajectory {
       break;
     }
     offset = nl + 1;
+    lineBytes += Buffer.byteLength(line, 'utf8') + 1;
     if (value === undefined) {
       if (line.trim()) out.badLines.push(lineNo);
     } else if (isObject(value) && value.type === 'header') {
       const header = TrajectoryHeaderSchema.safeParse(value);
       if (header.success) out.header = header.data;
+      else out.badLines.push(lineNo);
+    } else if (isObject(value) && value.type === 'hidden') {
+      // A deferred grade: merged into its step (written before it), so readers see one shape.
+      const hidden = HiddenRecordSchema.safeParse(value);
+      const target = hidden.success ? out.steps.findLast((s) => s.step === hidden.data.step) : undefined;
+      if (hidden.success && target) target.hidden = hidden.data.hidden;
       else out.badLines.push(lineNo);
     } else if (isObject(value) && value.type === 'end') {
       const end = EndRecordSchema.safeParse(value);
@@ -65,7 +74,7 @@ export function parseTrajectory(content: string): Trajectory {
       if (step.success) out.steps.push(step.data);
       else out.badLines.push(lineNo);
     }
-    out.validBytes = Buffer.byteLength(content.slice(0, offset), 'utf8');
+    out.validBytes = lineBytes;
   }
   return out;
 }
@@ -95,7 +104,7 @@ export class TrajectoryWriter {
     return new TrajectoryWriter(openSync(path, 'a'), path);
   }
 
-  write(record: TrajectoryHeader | StepRecord | EndRecord): void {
+  write(record: TrajectoryHeader | StepRecord | HiddenRecord | EndRecord): void {
     if (this.fd === null) throw new Error(`trajectory ${this.path} is closed`);
     writeSync(this.fd, `${JSON.stringify(record)}\n`);
     fsyncSync(this.fd);

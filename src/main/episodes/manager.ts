@@ -6,15 +6,18 @@
 // the log before step() resolves (SplatEnv); hidden grades leave this class only through
 // finalGrade(), which no LabApi row of the player calls.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { dirname, join, relative, resolve, isAbsolute } from 'node:path';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { confinedPath } from '../app/confine';
 import type { EpisodeEntry, EpisodeSnapshot, EpisodeStepResult, PlayProtocol, PublicView } from '../../shared/api/episode';
-import { SplatEnv, type ToolOut } from '../env/env';
+import type { ToolOut } from '../env/env';
+import { mainKind, type KindEnv } from '../kinds/kind';
 import { envImages } from '../env/images';
 import { readTrajectory } from '../env/trajectory';
 import type { EnvGradeResult, EnvGrader, EnvImages } from '../env/types';
 import { loadTask, type LoadedTask } from '../tasks/load';
-import { isErrorText, pngDataUrl, publicBudgets, publicScene, publicViews } from './public';
+import type { TaskRepository } from '../tasks/repository';
+import { pngDataUrl, publicBudgets, publicScene, publicViews } from './public';
 
 export interface EpisodeManagerDeps {
   tasksDir: string;
@@ -24,6 +27,8 @@ export interface EpisodeManagerDeps {
   grader: () => Promise<EnvGrader>;
   images?: EnvImages;
   version?: string;
+  /** The lab's task repository (tasks loaded once); default a fresh load per episode. */
+  tasks?: TaskRepository;
 }
 
 export interface StartOptions {
@@ -47,7 +52,7 @@ export interface EpisodeInfo {
 
 interface Live {
   id: string;
-  env: SplatEnv;
+  env: KindEnv;
   task: LoadedTask;
   protocol: PlayProtocol;
   player: string;
@@ -55,12 +60,8 @@ interface Live {
   first: ToolOut;
   history: EpisodeEntry[];
   views?: PublicView[];
-  /** One past the largest id ever seen (the episode's id counter: ids are never reused). */
-  nextId: number;
-}
-
-function nextIdAfter(prev: number, records: readonly { id: number }[]): number {
-  return records.reduce((m, r) => Math.max(m, r.id + 1), prev);
+  /** Calls of this episode run one after another, so step numbers follow arrival order. */
+  queue: Promise<unknown>;
 }
 
 export class EpisodeNotFound extends Error {
@@ -83,76 +84,94 @@ export class EpisodeManager {
   }
 
   async start(opts: StartOptions): Promise<EpisodeSnapshot> {
-    const task = await loadTask(opts.taskId, { tasksDir: this.deps.tasksDir });
+    const task = await this.task(opts.taskId);
     const id = randomBytes(6).toString('hex');
     const protocol = opts.protocol ?? 'matched';
     const player = opts.player ?? 'anonymous';
     const logPath = resolve(opts.logPath ?? join(this.trajectoriesDir, `${task.spec.task_id}-${stamp(new Date())}-${id}.jsonl`));
     mkdirSync(dirname(logPath), { recursive: true });
-    const { env, obs } = await SplatEnv.reset(task, {
+    // A start that fails leaves no new log and no live episode (#18).
+    const fresh = !existsSync(logPath);
+    const discard = (): void => {
+      if (fresh) rmSync(logPath, { force: true });
+    };
+    const { env, obs } = await mainKind(task).reset(task, {
       grader: await this.grader(),
       images: this.deps.images ?? envImages,
+      // Interactive play answers first and grades after (the grade is never shown anyway).
+      deferHiddenGrades: true,
       log: logPath,
       protocol,
       player,
       ...(opts.gradeEachStep === false ? { gradeEachStep: false } : {}),
       ...(this.deps.version ? { version: this.deps.version } : {}),
+    }).catch((error: unknown) => {
+      discard();
+      throw error;
     });
-    const entry: Live = { id, env, task, protocol, player, logPath, first: obs, history: [], nextId: nextIdAfter(0, env.state()) };
+    const entry: Live = { id, env, task, protocol, player, logPath, first: obs, history: [], queue: Promise.resolve() };
+    let snapshot: EpisodeSnapshot;
+    try {
+      snapshot = this.snapshot(entry);
+    } catch (error) {
+      env.close();
+      discard();
+      throw error;
+    }
     this.live.set(id, entry);
-    return this.snapshot(entry);
+    return snapshot;
   }
 
   /** Continues an episode from its log (which must lie under the lab home folder). */
   async resume(log: string): Promise<EpisodeSnapshot> {
-    const path = resolve(this.deps.home, log);
-    const rel = relative(resolve(this.deps.home), path);
-    if (rel.startsWith('..') || isAbsolute(rel)) throw new Error(`cannot resume ${log}: only logs under ${this.deps.home} can be resumed`);
+    const path = confinedPath(this.deps.home, log, 'cannot resume: log', 'the lab home (only logs under it can be resumed)');
     const traj = readTrajectory(path);
     const header = traj.header;
     if (!header) throw new Error(`cannot resume ${log}: no header line`);
     if (header.protocol !== 'matched' && header.protocol !== 'free') throw new Error(`cannot resume ${log}: it is a '${header.protocol}' log, not a player's`);
-    const task = await loadTask(header.task, { tasksDir: this.deps.tasksDir });
-    const { env, obs } = await SplatEnv.reset(task, {
+    const task = await this.task(header.task);
+    const { env, obs } = await mainKind(task).reset(task, {
       grader: await this.grader(),
       images: this.deps.images ?? envImages,
-      resumeFrom: path,
+      // Interactive play answers first and grades after (the grade is never shown anyway).
+      deferHiddenGrades: true,
+      resumeFrom: { path, trajectory: traj },
       protocol: header.protocol,
       player: header.player,
       ...(this.deps.version ? { version: this.deps.version } : {}),
     });
     const id = randomBytes(6).toString('hex');
-    const history: EpisodeEntry[] = traj.steps
-      .filter((s) => s.step > 0)
-      .map((s) => ({ step: s.step, tool: s.tool, args: s.args, text: s.text, error: isErrorText(s.text), ms: s.ms }));
-    const seen = traj.steps.reduce((m, s) => nextIdAfter(m, (s.state ?? []).map((g) => ({ id: g.id ?? 0 }))), nextIdAfter(0, task.init ?? []));
-    const entry: Live = { id, env, task, protocol: header.protocol, player: header.player, logPath: path, first: obs, history, nextId: seen };
+    const history: EpisodeEntry[] = env.resumed().map((s) => ({ step: s.step, tool: s.tool, args: s.args, text: s.text, error: !s.info.ok, ms: s.ms }));
+    const entry: Live = { id, env, task, protocol: header.protocol, player: header.player, logPath: path, first: obs, history, queue: Promise.resolve() };
     this.live.set(id, entry);
     return this.snapshot(entry);
   }
 
-  async step(episodeId: string, call: { tool: string; args?: unknown }): Promise<EpisodeStepResult> {
+  step(episodeId: string, call: { tool: string; args?: unknown }): Promise<EpisodeStepResult> {
     const e = this.get(episodeId);
-    const wasDone = e.env.done;
+    const run = e.queue.then(() => this.stepNow(e, call));
+    e.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async stepNow(e: Live, call: { tool: string; args?: unknown }): Promise<EpisodeStepResult> {
     const t0 = Date.now();
     const out = await e.env.step({ tool: call.tool, args: call.args ?? {} });
-    const error = isErrorText(out.text);
+    const info = out.info;
+    const error = !info.ok;
     const image = out.image ? pngDataUrl(out.image) : undefined;
-    const charged = !wasDone;
-    const step = charged ? e.history.length + 1 : e.history.length;
-    if (charged) {
-      e.history.push({ step, tool: call.tool, args: call.args ?? {}, text: out.text, error, ms: Date.now() - t0, ...(image ? { image } : {}) });
+    if (info.step !== null) {
+      e.history.push({ step: info.step, tool: call.tool, args: call.args ?? {}, text: out.text, error, ms: Date.now() - t0, ...(image ? { image } : {}) });
     }
-    const scene = e.env.state();
-    e.nextId = nextIdAfter(e.nextId, scene);
     return {
-      step,
-      nextId: e.nextId,
+      step: info.step ?? e.env.currentInfo().step ?? 0,
+      nextId: info.nextId,
       text: out.text,
       error,
       done: out.done,
+      info,
       budgets: publicBudgets(e.env.budgets(), e.task),
-      scene: publicScene(scene),
+      scene: publicScene(e.env.state()),
       ...(image ? { image } : {}),
     };
   }
@@ -189,6 +208,15 @@ export class EpisodeManager {
     return e;
   }
 
+  private task(taskId: string): Promise<LoadedTask> {
+    return this.deps.tasks ? this.deps.tasks.get(taskId) : loadTask(taskId, { tasksDir: this.deps.tasksDir });
+  }
+
+  /** Live episodes now (a leak shows as growth here). */
+  get liveCount(): number {
+    return this.live.size;
+  }
+
   private grader(): Promise<EnvGrader> {
     this.graderPromise ??= this.deps.grader();
     this.graderPromise.catch(() => (this.graderPromise = undefined));
@@ -207,7 +235,7 @@ export class EpisodeManager {
       image: pngDataUrl(e.first.image),
       budgets: publicBudgets(e.env.budgets(), e.task),
       scene: publicScene(e.env.state()),
-      nextId: e.nextId,
+      nextId: e.env.nextId,
       referenceViews: (e.views ??= publicViews(e.task)),
       done: e.env.done,
       history: e.history,

@@ -1,4 +1,4 @@
-// Acquires the main process's WebGPU device through Dawn, in the order of DESIGN.md section 1:
+// Acquires the main process's WebGPU device through Dawn, in the order of docs/DESIGN.md section 1:
 // a hardware adapter, else SwiftShader through a Vulkan ICD file, else the CPU reference.
 // Output: the device (or null) and a GpuStatus saying which path is live and how to get a faster
 // one. Invariant: called once per process; later callers share the same promise.

@@ -3,8 +3,10 @@
 // opacities f4 [N], groups int32 [N] + group_names <U, or groups as <U strings).
 // Input/output: bytes. Invariant: writeNpz output is stored (uncompressed), little-endian, C order,
 // and loads with numpy.load; readNpz also accepts deflated members (numpy.savez_compressed).
-import { inflateRawSync } from 'node:zlib';
-import { crc32 } from './png';
+// The zip layer is fflate (io/zip.ts); the .npy headers are ours. A declared shape is checked
+// against the member's real bytes before any array is allocated.
+import { checkLimit, MAX_NPZ_MEMBER_BYTES, MAX_NPZ_TOTAL_BYTES, MAX_SCENE_ROWS } from './limits';
+import { writeZip, ZipArchive } from './zip';
 
 export type NpyDtype = 'f4' | 'f8' | 'i4' | 'i8' | 'u1' | 'b1' | 'U';
 
@@ -72,7 +74,9 @@ export function decodeNpy(bytes: Uint8Array, name = 'array'): NpyArray {
   const shapeM = /'shape':\s*\(([^)]*)\)/.exec(header);
   if (!descrM || !fortranM || !shapeM) throw new NpzError(`${name}: unreadable .npy header`);
   const shape = shapeM[1].split(',').map((s) => s.trim()).filter((s) => s.length > 0).map(Number);
+  if (shape.some((d) => !Number.isSafeInteger(d) || d < 0)) throw new NpzError(`${name}: bad shape (${shapeM[1]})`);
   const count = shape.reduce((p, d) => p * d, 1);
+  if (!Number.isSafeInteger(count) || start + hlen > bytes.length) throw new NpzError(`${name}: truncated data`);
   if (fortranM[1] === 'True' && shape.length > 1) throw new NpzError(`${name}: Fortran-ordered arrays are not supported`);
   const body = new DataView(bytes.buffer, bytes.byteOffset + start + hlen);
   const dt = descrM[1];
@@ -97,12 +101,20 @@ export function decodeNpy(bytes: Uint8Array, name = 'array'): NpyArray {
   }
   const read = <T>(w: number, get: (o: number) => T): T[] => {
     need(w);
-    return Array.from({ length: count }, (_, i) => get(i * w));
+    const out = new Array<T>(count);
+    for (let i = 0; i < count; i++) out[i] = get(i * w);
+    return out;
   };
+  // Typed dtypes fill their array directly (no intermediate JS array), after the size check.
+  const typed = <A extends Float32Array | Float64Array | Int32Array>(out: A, w: number, get: (o: number) => number): A => {
+    for (let i = 0; i < count; i++) out[i] = get(i * w);
+    return out;
+  };
+  if (dt === '<f4' || dt === '<f8' || dt === '<i4') need(BYTES[dt.slice(1) as 'f4' | 'f8' | 'i4']);
   switch (dt) {
-    case '<f4': return { dtype: 'f4', shape, data: Float32Array.from(read(4, (o) => body.getFloat32(o, true))) };
-    case '<f8': return { dtype: 'f8', shape, data: Float64Array.from(read(8, (o) => body.getFloat64(o, true))) };
-    case '<i4': return { dtype: 'i4', shape, data: Int32Array.from(read(4, (o) => body.getInt32(o, true))) };
+    case '<f4': return { dtype: 'f4', shape, data: typed(new Float32Array(count), 4, (o) => body.getFloat32(o, true)) };
+    case '<f8': return { dtype: 'f8', shape, data: typed(new Float64Array(count), 8, (o) => body.getFloat64(o, true)) };
+    case '<i4': return { dtype: 'i4', shape, data: typed(new Int32Array(count), 4, (o) => body.getInt32(o, true)) };
     case '<i8': return { dtype: 'i8', shape, data: read(8, (o) => Number(body.getBigInt64(o, true))) };
     case '|u1': return { dtype: 'u1', shape, data: read(1, (o) => body.getUint8(o)) };
     case '|b1': return { dtype: 'b1', shape, data: read(1, (o) => body.getUint8(o)) };
@@ -112,96 +124,29 @@ export function decodeNpy(bytes: Uint8Array, name = 'array'): NpyArray {
 
 // ---------------------------------------------------------------------------------------- zip
 
-const DOS_DATE = (1 << 5) | 1; // 1980-01-01: fixed so the bytes are reproducible
-const DOS_TIME = 0;
-
-/** Writes a stored (method 0) zip of `name.npy` members, in insertion order. */
+/** Writes a stored zip of `name.npy` members, in insertion order (io/zip: fflate). */
 export function writeNpz(arrays: Record<string, NpyArray>): Uint8Array {
-  const locals: Uint8Array[] = [];
-  const centrals: Uint8Array[] = [];
-  let offset = 0;
-  for (const [key, arr] of Object.entries(arrays)) {
-    const name = new TextEncoder().encode(`${key}.npy`);
-    const data = encodeNpy(arr);
-    const crc = crc32(data);
-    const local = new Uint8Array(30 + name.length + data.length);
-    const lv = new DataView(local.buffer);
-    lv.setUint32(0, 0x04034b50, true);
-    lv.setUint16(4, 20, true);
-    lv.setUint16(10, DOS_TIME, true);
-    lv.setUint16(12, DOS_DATE, true);
-    lv.setUint32(14, crc, true);
-    lv.setUint32(18, data.length, true);
-    lv.setUint32(22, data.length, true);
-    lv.setUint16(26, name.length, true);
-    local.set(name, 30);
-    local.set(data, 30 + name.length);
-    const central = new Uint8Array(46 + name.length);
-    const cv = new DataView(central.buffer);
-    cv.setUint32(0, 0x02014b50, true);
-    cv.setUint16(4, 20, true);
-    cv.setUint16(6, 20, true);
-    cv.setUint16(12, DOS_TIME, true);
-    cv.setUint16(14, DOS_DATE, true);
-    cv.setUint32(16, crc, true);
-    cv.setUint32(20, data.length, true);
-    cv.setUint32(24, data.length, true);
-    cv.setUint16(28, name.length, true);
-    cv.setUint32(42, offset, true);
-    central.set(name, 46);
-    locals.push(local);
-    centrals.push(central);
-    offset += local.length;
-  }
-  const cdSize = centrals.reduce((s, c) => s + c.length, 0);
-  const end = new Uint8Array(22);
-  const ev = new DataView(end.buffer);
-  ev.setUint32(0, 0x06054b50, true);
-  ev.setUint16(8, centrals.length, true);
-  ev.setUint16(10, centrals.length, true);
-  ev.setUint32(12, cdSize, true);
-  ev.setUint32(16, offset, true);
-  const out = new Uint8Array(offset + cdSize + 22);
-  let p = 0;
-  for (const part of [...locals, ...centrals, end]) {
-    out.set(part, p);
-    p += part.length;
-  }
-  return out;
+  return writeZip(Object.fromEntries(Object.entries(arrays).map(([key, arr]) => [`${key}.npy`, encodeNpy(arr)])));
 }
 
-/** Reads every `*.npy` member of a zip (stored or deflated) through its central directory. */
+/** Reads every `*.npy` member of a zip (stored or deflated), each within the zip limits. */
 export function readNpz(bytes: Uint8Array): Record<string, NpyArray> {
-  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let eocd = -1;
-  for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 65535); i--) {
-    if (dv.getUint32(i, true) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
+  let zip: ZipArchive;
+  try {
+    zip = new ZipArchive(bytes, { maxMemberBytes: MAX_NPZ_MEMBER_BYTES, maxTotalBytes: MAX_NPZ_TOTAL_BYTES });
+  } catch (err) {
+    throw new NpzError(`not a readable .npz file: ${(err as Error).message}`);
   }
-  if (eocd < 0) throw new NpzError('not an .npz file (no zip directory)');
-  const entries = dv.getUint16(eocd + 10, true);
-  let p = dv.getUint32(eocd + 16, true);
   const out: Record<string, NpyArray> = {};
-  for (let e = 0; e < entries; e++) {
-    if (p + 46 > bytes.length || dv.getUint32(p, true) !== 0x02014b50) throw new NpzError('corrupt .npz directory');
-    const method = dv.getUint16(p + 10, true);
-    const csize = dv.getUint32(p + 20, true);
-    const nameLen = dv.getUint16(p + 28, true);
-    const extraLen = dv.getUint16(p + 30, true);
-    const commentLen = dv.getUint16(p + 32, true);
-    const localOff = dv.getUint32(p + 42, true);
-    const name = new TextDecoder().decode(bytes.subarray(p + 46, p + 46 + nameLen));
-    p += 46 + nameLen + extraLen + commentLen;
+  for (const name of zip.names()) {
     if (!name.endsWith('.npy')) continue;
-    const dataStart = localOff + 30 + dv.getUint16(localOff + 26, true) + dv.getUint16(localOff + 28, true);
-    const raw = bytes.subarray(dataStart, dataStart + csize);
-    let member: Uint8Array;
-    if (method === 0) member = raw;
-    else if (method === 8) member = new Uint8Array(inflateRawSync(raw));
-    else throw new NpzError(`${name}: unsupported zip compression method ${method}`);
     const key = name.slice(0, -4);
+    let member: Uint8Array;
+    try {
+      member = zip.read(name);
+    } catch (err) {
+      throw new NpzError(`${key}: ${(err as Error).message}`);
+    }
     out[key] = decodeNpy(member, key);
   }
   return out;
@@ -252,6 +197,12 @@ function floatRows(arrays: Record<string, NpyArray>, key: string, n: number | nu
 /** Reads the contract layout; groups may be int32 labels (+ group_names) or unicode strings. */
 export function readSceneNpz(bytes: Uint8Array): NpzScene {
   const arrays = readNpz(bytes);
+  const declared = arrays.positions?.shape[0] ?? 0;
+  try {
+    checkLimit("the scene's 'positions' rows", declared, MAX_SCENE_ROWS);
+  } catch (err) {
+    throw new NpzError((err as Error).message);
+  }
   const positions = floatRows(arrays, 'positions', null, 3);
   const n = positions.length / 3;
   const scene: NpzScene = {

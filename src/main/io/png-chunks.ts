@@ -1,4 +1,5 @@
-// PNG container layer: signature, CRC-32 and chunk framing (read and write).
+// PNG container layer, the glue in front of pngjs: signature, CRC-32 and chunk framing, read
+// first so the header's declared size can be checked before any pixel data is inflated.
 // Input: raw file bytes; output: the list of chunks with verified CRCs, or a PngError.
 // Invariant: every chunk returned has passed its CRC check and lies wholly inside the buffer.
 
@@ -61,16 +62,4 @@ export function readChunks(buf: Uint8Array): PngChunk[] {
     at = end;
     if (type === 'IEND') return chunks;
   }
-}
-
-/** Frames one chunk: length, type, data, CRC. */
-export function writeChunk(type: string, data: Uint8Array): Uint8Array {
-  const out = new Uint8Array(12 + data.length);
-  const view = new DataView(out.buffer);
-  view.setUint32(0, data.length);
-  const typeBytes = Uint8Array.from(type, (ch) => ch.charCodeAt(0));
-  out.set(typeBytes, 4);
-  out.set(data, 8);
-  view.setUint32(8 + data.length, crc32(typeBytes, data));
-  return out;
 }

@@ -1,10 +1,10 @@
-// PNG encoder: 8-bit grey, RGB or RGBA, one filter per row chosen by the usual heuristic
-// (smallest sum of absolute signed bytes), deflated with node:zlib.
+// PNG encoder: 8-bit grey, RGB or RGBA through the `pngjs` package (its filter heuristic and
+// node:zlib deflate); this file only turns the lab's images into 8-bit samples.
 // Input: float images ([H, W, C] in [0, 1], rounded to 8 bits) or 8-bit pixel arrays.
 // Invariant: decodePng(encodePng(img)) returns the same 8-bit values.
-import { deflateSync } from 'node:zlib';
+import { PNG, type ColorType } from 'pngjs';
 import type { RgbImage, RgbaImage } from '../../shared/image/image';
-import { PNG_SIGNATURE, PngError, writeChunk } from './png-chunks';
+import { PngError } from './png-chunks';
 
 export interface Uint8Pixels {
   width: number;
@@ -22,7 +22,7 @@ export interface FloatPixels {
 
 export type EncodableImage = RgbImage | RgbaImage | Uint8Pixels | FloatPixels;
 
-const COLOR_TYPE: Record<number, number> = { 1: 0, 2: 4, 3: 2, 4: 6 };
+const COLOR_TYPE: Record<number, ColorType> = { 1: 0, 2: 4, 3: 2, 4: 6 };
 
 function toBytes(img: EncodableImage): { channels: number; bytes: Uint8Array } {
   const n = img.width * img.height;
@@ -42,61 +42,11 @@ function toBytes(img: EncodableImage): { channels: number; bytes: Uint8Array } {
   return { channels, bytes };
 }
 
-function paeth(a: number, b: number, c: number): number {
-  const p = a + b - c;
-  const pa = Math.abs(p - a);
-  const pb = Math.abs(p - b);
-  const pc = Math.abs(p - c);
-  if (pa <= pb && pa <= pc) return a;
-  return pb <= pc ? b : c;
-}
-
-/** Filters one row with filter `f` into `out` (stride bytes). */
-function filterRow(f: number, cur: Uint8Array, prev: Uint8Array | null, bpp: number, out: Uint8Array): void {
-  for (let x = 0; x < cur.length; x++) {
-    const a = x >= bpp ? cur[x - bpp] : 0;
-    const b = prev ? prev[x] : 0;
-    const c = prev && x >= bpp ? prev[x - bpp] : 0;
-    const pred = f === 0 ? 0 : f === 1 ? a : f === 2 ? b : f === 3 ? (a + b) >> 1 : paeth(a, b, c);
-    out[x] = (cur[x] - pred) & 0xff;
-  }
-}
-
 /** Encodes an image as an 8-bit PNG; channel count comes from `channels` or the data length. */
 export function encodePng(img: EncodableImage): Uint8Array {
   const { channels, bytes } = toBytes(img);
-  const stride = img.width * channels;
-  const raw = new Uint8Array(img.height * (stride + 1));
-  const trial = new Uint8Array(stride);
-  for (let y = 0; y < img.height; y++) {
-    const cur = bytes.subarray(y * stride, (y + 1) * stride);
-    const prev = y > 0 ? bytes.subarray((y - 1) * stride, y * stride) : null;
-    let best = 0;
-    let bestCost = Infinity;
-    for (let f = 0; f < 5; f++) {
-      filterRow(f, cur, prev, channels, trial);
-      let cost = 0;
-      for (let x = 0; x < stride; x++) cost += trial[x] < 128 ? trial[x] : 256 - trial[x];
-      if (cost < bestCost) {
-        bestCost = cost;
-        best = f;
-      }
-    }
-    raw[y * (stride + 1)] = best;
-    filterRow(best, cur, prev, channels, raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1)));
-  }
-  const ihdr = new Uint8Array(13);
-  const view = new DataView(ihdr.buffer);
-  view.setUint32(0, img.width);
-  view.setUint32(4, img.height);
-  ihdr[8] = 8;
-  ihdr[9] = COLOR_TYPE[channels];
-  const parts = [PNG_SIGNATURE, writeChunk('IHDR', ihdr), writeChunk('IDAT', deflateSync(raw)), writeChunk('IEND', new Uint8Array(0))];
-  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  const colorType = COLOR_TYPE[channels];
+  const png = new PNG({ width: img.width, height: img.height, colorType, inputColorType: colorType, inputHasAlpha: channels === 2 || channels === 4, bitDepth: 8 });
+  png.data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return new Uint8Array(PNG.sync.write(png, { colorType, inputColorType: colorType, inputHasAlpha: channels === 2 || channels === 4, bitDepth: 8 }));
 }

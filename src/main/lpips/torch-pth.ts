@@ -3,7 +3,7 @@
 // magic, protocol, sys info, object, storage keys, then each storage as int64 count + data).
 // Output: every tensor of the (possibly nested-in-OrderedDict) state dict, contiguous float32
 // in torch (row-major) order. Invariant: only the classes a state dict needs are accepted.
-import { isZip, ZipArchive } from './zip';
+import { isZip, ZipArchive } from '../io/zip';
 import { type PickleGlobal, type PickleHooks, type PickleValue, unpickle } from './pickle';
 import type { NamedTensor } from '../../shared/metrics/lpips-weights';
 

@@ -5,7 +5,8 @@
 // Invariants: JSON files are replaced atomically (temp file + fsync + rename), so a crash leaves
 // the old or the new file, never half of one; every path handed out stays inside the study folder.
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import { join, relative, resolve, isAbsolute } from 'node:path';
+import { join, resolve } from 'node:path';
+import { confinedPath } from '../app/confine';
 import type { z } from 'zod';
 import {
   DEFAULT_TEXTS,
@@ -74,11 +75,11 @@ export class StudyStore {
 
   /** Absolute path of a file named relative to the study folder; refuses paths leaving it. */
   resolveIn(studyId: string, rel: string): string {
-    const base = this.dir(studyId);
-    const path = resolve(base, rel);
-    const r = relative(base, path);
-    if (r === '' || r.startsWith('..') || isAbsolute(r)) throw new StudyError(`'${rel}' is not a file of study '${studyId}'`);
-    return path;
+    try {
+      return confinedPath(this.dir(studyId), rel, 'file', `study '${studyId}'`);
+    } catch {
+      throw new StudyError(`'${rel}' is not a file of study '${studyId}'`);
+    }
   }
 
   list(): StudyConfig[] {

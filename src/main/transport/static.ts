@@ -1,8 +1,11 @@
 // Serves the built renderer (out/renderer) over loopback HTTP with the same CSP as the app.
-// Input: a request path. Output: the file, or 404. Invariant: never serves outside the root.
-import { readFile } from 'node:fs/promises';
-import { extname, join, normalize, sep } from 'node:path';
+// Input: a request. Output: the file, 400 for a malformed target, 404 otherwise.
+// Invariant: only regular files whose real path (symlinks resolved) lies inside the real UI root
+// are served; errors say nothing about the disk.
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { extname, join, sep } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { COMMON_HEADERS, parseTarget, sendText } from './request';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -28,26 +31,36 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-export async function serveStatic(root: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://localhost');
-  const rel = normalize(decodeURIComponent(url.pathname)).replace(/^([/\\])+/, '');
-  const file = join(root, rel === '' ? 'index.html' : rel);
-  if (file !== root && !file.startsWith(root + sep)) return send(res, 403, 'forbidden');
+/** The real path of `rel` under the real `root`, or null when it is missing or leaves the root. */
+export async function realFileInside(root: string, rel: string): Promise<string | null> {
   try {
-    const body = await readFile(file);
-    res.writeHead(200, {
-      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
-      'content-security-policy': CONTENT_SECURITY_POLICY,
-      'x-content-type-options': 'nosniff',
-      'cache-control': 'no-store',
-    });
-    res.end(body);
+    const realRoot = await realpath(root);
+    const file = await realpath(join(realRoot, rel));
+    if (file !== realRoot && !file.startsWith(realRoot + sep)) return null;
+    return (await stat(file)).isFile() ? file : null;
   } catch {
-    send(res, 404, 'not found');
+    return null;
   }
 }
 
-function send(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
-  res.end(text);
+export async function serveStatic(root: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'method not allowed');
+  const target = parseTarget(req.url);
+  if (!target) return sendText(res, 400, 'bad request');
+  const rel = target.path === '/' ? 'index.html' : target.path.slice(1);
+  if (rel.split('/').some((part) => part === '..' || part === '.')) return sendText(res, 400, 'bad request');
+  const file = await realFileInside(root, rel);
+  if (!file) return sendText(res, 404, 'not found');
+  let body: Buffer;
+  try {
+    body = await readFile(file);
+  } catch {
+    return sendText(res, 404, 'not found');
+  }
+  res.writeHead(200, {
+    ...COMMON_HEADERS,
+    'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+    'content-security-policy': CONTENT_SECURITY_POLICY,
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
 }

@@ -1,13 +1,20 @@
 // `splatlab serve`: the built UI over loopback HTTP and LabApi over a WebSocket at /lab.
 // Inputs: handlers and events from src/main/services. Output: a running server and its URL.
-// Invariants: binds 127.0.0.1 only; a WebSocket upgrade needs the random session token and a
-// loopback Host (no DNS rebinding); every frame goes through dispatchText (size, JSON, schema).
-import { createServer, type Server } from 'node:http';
+// Invariants: binds 127.0.0.1 only; a WebSocket upgrade needs the random session token, a
+// loopback Host (no DNS rebinding) and, from a browser, our own Origin; every frame goes through
+// dispatchText (size, JSON, depth, schema) within this connection's rate and in-flight limits.
+// No request or socket error can reach the process: a malformed request is a 400, a protocol
+// error closes only its socket, and a reply that cannot be serialised becomes an error envelope.
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { MAX_MESSAGE_BYTES } from '../../shared/api/messages';
+import { Connection } from '../services/connection';
 import { dispatchText } from '../services/dispatch';
 import type { LabServices } from '../services/lab';
+import { ConnectionLimits, DEFAULT_LIMITS, type LimitOptions } from './limits';
+import { parseTarget, rawRefusal, sendText } from './request';
 import { serveStatic } from './static';
 
 export interface LabServer {
@@ -21,44 +28,75 @@ export interface ServeOptions {
   port?: number; // 0 = any free port
   uiRoot: string; // folder holding the built renderer's index.html
   token?: string;
+  limits?: LimitOptions;
+  /** Most WebSocket connections open at once. */
+  maxConnections?: number;
 }
+
+/** The largest frame the socket accepts: a frame over it closes the socket (1009), nothing else. */
+export const MAX_FRAME_BYTES = 2 * MAX_MESSAGE_BYTES;
 
 export async function startServer(services: LabServices, options: ServeOptions): Promise<LabServer> {
   const token = options.token ?? randomBytes(24).toString('base64url');
-  const http = createServer((req, res) => void serveStatic(options.uiRoot, req, res));
+  const http = createServer((req, res) => {
+    serveStatic(options.uiRoot, req, res).catch(() => sendText(res, 500, 'internal error'));
+  });
+  // Slow or malformed clients: bounded header/request time, and a parse error is a 400.
+  http.headersTimeout = 10_000;
+  http.requestTimeout = 30_000;
+  http.on('clientError', (_err, socket: Duplex) => {
+    if (socket.writable) socket.end(rawRefusal(400, 'bad request'));
+    else socket.destroy();
+  });
   // Twice the message limit, so a frame somewhat over it still gets a readable "too large" answer
   // from dispatchText instead of the socket closing without a reason.
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 2 * MAX_MESSAGE_BYTES });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  wss.on('error', () => undefined);
   const sockets = new Set<WebSocket>();
+  let port = 0;
 
-  http.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== '/lab' || !loopbackHost(req.headers.host) || !tokenMatches(url.searchParams.get('token'), token)) {
-      socket.write('HTTP/1.1 401 Unauthorized\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nSplatLab: a valid session token is required\n');
-      socket.destroy();
+  http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const refusal = refuseUpgrade(req, token, port, sockets.size, options.maxConnections ?? 64);
+    if (refusal) {
+      socket.end(rawRefusal(refusal.status, refusal.text));
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws));
+    try {
+      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws));
+    } catch {
+      socket.destroy();
+    }
   });
 
-  wss.on('connection', (ws) => {
+  wss.on('connection', (ws: WebSocket) => {
     sockets.add(ws);
-    ws.on('close', () => sockets.delete(ws));
+    const limits = new ConnectionLimits(options.limits ?? DEFAULT_LIMITS);
+    // What this connection opened (debugger sessions) is released when it goes.
+    const connection = new Connection();
+    // ws reports protocol errors (bad UTF-8, reserved opcodes, unmasked or oversized frames, RSV1,
+    // bad close codes) here and closes the socket itself; without a listener they would throw.
+    ws.on('error', () => ws.terminate());
+    ws.on('close', () => {
+      sockets.delete(ws);
+      connection.close();
+    });
     ws.on('message', (data, isBinary) => {
-      if (isBinary) {
-        ws.send(JSON.stringify({ id: null, ok: false, error: { code: 'bad_request', message: 'binary frames are not accepted' } }));
-        return;
-      }
-      void dispatchText(services.handlers, data.toString()).then((reply) => ws.send(JSON.stringify(reply)));
+      if (isBinary) return safeSend(ws, { id: null, ok: false, error: { code: 'bad_request', message: 'binary frames are not accepted' } });
+      const admission = limits.admit();
+      if (!admission.ok) return safeSend(ws, { id: peekId(data.toString()), ok: false, error: { code: 'rate_limited', message: admission.reason } });
+      dispatchText(services.handlers, data.toString(), connection)
+        .then((reply) => safeSend(ws, reply))
+        .catch(() => safeSend(ws, { id: null, ok: false, error: { code: 'failed', message: 'internal error' } }))
+        .finally(admission.done);
     });
   });
 
   const unsubscribe = services.events.subscribe((event, data) => {
-    const text = JSON.stringify({ event, data });
-    for (const ws of sockets) ws.send(text);
+    for (const ws of sockets) safeSend(ws, { event, data });
   });
 
-  const port = await listen(http, options.port ?? 0);
+  port = await listen(http, options.port ?? 0);
   return {
     url: `http://127.0.0.1:${port}/?token=${token}`,
     port,
@@ -74,10 +112,57 @@ export async function startServer(services: LabServices, options: ServeOptions):
   };
 }
 
+interface Refusal {
+  status: 400 | 401 | 403;
+  text: string;
+}
+
+/** Why an upgrade request is refused, or null to accept it. Never throws. */
+export function refuseUpgrade(req: IncomingMessage, token: string, port: number, open: number, maxOpen: number): Refusal | null {
+  const target = parseTarget(req.url);
+  if (!target) return { status: 400, text: 'bad request' };
+  if (target.path !== '/lab' || !loopbackHost(req.headers.host) || !tokenMatches(target.query.get('token'), token)) {
+    return { status: 401, text: 'a valid session token is required' };
+  }
+  if (!originAllowed(req.headers.origin, port)) return { status: 403, text: 'cross-origin WebSocket refused' };
+  if (open >= maxOpen) return { status: 403, text: 'too many open connections' };
+  return null;
+}
+
+/**
+ * Browsers always send Origin on a WebSocket: only pages served by this server may connect.
+ * Non-browser clients (CLI, agents, tests) send none and are trusted through the token alone.
+ */
+export function originAllowed(origin: string | undefined, port: number): boolean {
+  if (origin === undefined) return true;
+  return [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`].includes(origin);
+}
+
+/** Sends a JSON value if the socket is open; a value JSON cannot carry becomes an error envelope. */
+function safeSend(ws: WebSocket, value: unknown): void {
+  if (ws.readyState !== ws.OPEN) return;
+  let text: string;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    const id = typeof value === 'object' && value !== null && 'id' in value && typeof value.id === 'number' ? value.id : null;
+    text = JSON.stringify({ id, ok: false, error: { code: 'failed', message: 'the reply could not be serialised' } });
+  }
+  ws.send(text, () => undefined);
+}
+
+/** The request id of a refused message, when it is cheap to see (refusals answer without parsing). */
+function peekId(text: string): number | null {
+  const m = /^\s*\{\s*"id"\s*:\s*(\d{1,15})\s*[,}]/.exec(text.slice(0, 64));
+  return m ? Number(m[1]) : null;
+}
+
 function listen(http: Server, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     http.once('error', reject);
     http.listen(port, '127.0.0.1', () => {
+      http.off('error', reject);
+      http.on('error', () => undefined);
       const address = http.address();
       resolve(typeof address === 'object' && address ? address.port : port);
     });

@@ -26,9 +26,11 @@ export type AuthorObject = z.infer<typeof AuthorObjectSchema>;
 export const OBJECT_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 export const ObjectNameSchema = z.string().regex(OBJECT_NAME, 'names use lower-case letters, digits, _ and - (at most 40, starting with a letter or digit)');
 
-/** Photo size of authored tasks (DESIGN.md section 2); smaller sizes are for quick tests. */
+/** Photo size of authored tasks (docs/DESIGN.md section 2); smaller sizes are for quick tests. */
 export const AUTHOR_PHOTO_SIZE = 256;
 const PhotoSize = z.number().int().min(32).max(512);
+/** Largest author.preview image (width x height). */
+export const PREVIEW_MAX_PIXELS = 512 * 512;
 
 export const NamedImageSchema = z.strictObject({ name: z.string(), image: PngDataUrl });
 export type NamedImage = z.infer<typeof NamedImageSchema>;
@@ -118,7 +120,9 @@ export const authorMethods = {
     params: z.strictObject({
       object: AuthorObjectSchema,
       view: viewName.optional(),
-      camera: CameraSchema.optional(),
+      // A preview is a quick look: at most 512x512 pixels (the largest photo size), so one call
+      // cannot occupy the main process for seconds.
+      camera: CameraSchema.refine((c) => c.width * c.height <= PREVIEW_MAX_PIXELS, `preview cameras are at most ${PREVIEW_MAX_PIXELS} pixels (512x512)`).optional(),
       samples: z.number().int().min(1).max(4).optional(),
     }).refine((p) => (p.view === undefined) !== (p.camera === undefined), 'give exactly one of view or camera'),
     result: z.strictObject({ image: PngDataUrl, ms: z.number().nonnegative() }),

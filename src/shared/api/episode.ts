@@ -4,6 +4,7 @@
 // Invariant: no row here may carry held-out views, anchors, fits or hidden scores; every result
 // schema is strict, so an extra field added by mistake fails validation in main.
 import { z } from 'zod';
+import { StepInfoSchema } from '../env/step-info';
 import { CameraSchema, TaskKindSchema } from '../task/schema';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
@@ -86,6 +87,8 @@ export const EpisodeStepResultSchema = z.strictObject({
   /** The call was refused (the text says why, as a model would read it); it still cost a call. */
   error: z.boolean(),
   done: z.boolean(),
+  /** The step's outcome as data (ok, charged, step, ids created, end reason, budgets). */
+  info: StepInfoSchema,
   budgets: EpisodeBudgetsSchema,
   scene: z.array(PublicGaussianSchema),
   nextId: z.number().int().nonnegative(),

@@ -23,6 +23,7 @@ export const LabErrorCode = z.enum([
   'unknown_method',
   'too_large',
   'unauthorized',
+  'rate_limited', // too many calls at once or per second on one connection: nothing ran
   'failed', // the handler threw: a domain error with a readable message
 ]);
 export type LabErrorCode = z.infer<typeof LabErrorCode>;

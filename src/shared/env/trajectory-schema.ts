@@ -1,9 +1,9 @@
-// zod schemas of trajectory log records (DESIGN.md section 6): the header line, one record per
+// zod schemas of trajectory log records (docs/DESIGN.md section 6): the header line, one record per
 // call, and the closing record. They are the single source of truth: the TypeScript types, the
-// reader's validation and the generated docs/TRAJECTORY.md all come from here.
+// reader's validation and the generated docs/API.md all come from here.
 // Invariant: records are loose objects, so a newer writer's extra fields survive a read.
 import { z } from 'zod';
-import { CompactGaussianSchema } from '../scene/gaussian_input';
+import { CompactGaussianSchema } from '../scene/input';
 
 export const TRAJECTORY_FORMAT = 1;
 
@@ -31,11 +31,21 @@ export const StepRecordSchema = z.looseObject({
   text: z.string().describe('what the player saw, ending in the budget footer'),
   t: z.string().describe('ISO time the call arrived'),
   ms: z.number().describe('wall time of the call, grading excluded'),
+  ok: z.boolean().optional().describe('false when the call was refused (it still cost a call); written since format 1.1, replay recovers it for older logs'),
   hidden: HiddenMetricsSchema.optional(),
   state: z.array(CompactGaussianSchema).optional().describe('the full scene after every call that changed it'),
   done: z.boolean().optional(),
 });
 export type StepRecord = z.infer<typeof StepRecordSchema>;
+
+export const HiddenRecordSchema = z
+  .looseObject({
+    type: z.literal('hidden'),
+    step: z.number().int().positive().describe('the step whose scene was graded'),
+    hidden: HiddenMetricsSchema,
+  })
+  .describe("a deferred hidden grade, written after its step's record; readers merge it into that step's `hidden`");
+export type HiddenRecord = z.infer<typeof HiddenRecordSchema>;
 
 export const EndRecordSchema = z.looseObject({
   type: z.literal('end'),

@@ -1,4 +1,4 @@
-// SplatScore arithmetic (DESIGN.md section 4): each held-out metric is placed between the empty
+// SplatScore arithmetic (docs/DESIGN.md section 4): each held-out metric is placed between the empty
 // scene and the gradient-descent fit, then averaged. Pure functions so the grader, reports and
 // tests share one definition. Invariant: an empty scene scores exactly 0 and the fit exactly 100
 // whenever the metrics equal the anchors bit for bit.

@@ -9,7 +9,7 @@ import { command as exportCommand } from '../../../src/main/cli/commands/export'
 import { command as importCommand } from '../../../src/main/cli/commands/import';
 import { command as scrambleCommand } from '../../../src/main/cli/commands/scramble';
 import { parsePly } from '../../../src/shared/authoring/import/ply';
-import { parseSceneFile } from '../../../src/shared/task/scene-file';
+import { parseSceneFile } from '../../../src/shared/scene/input';
 import type { GaussianRecord } from '../../../src/shared/scene/gaussian';
 
 const root = mkdtempSync(join(tmpdir(), 'splatlab-ply-'));

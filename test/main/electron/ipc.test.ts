@@ -5,7 +5,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { WebContents } from 'electron';
 
-type Handler = (event: { sender: WebContents }, params: unknown) => Promise<unknown>;
+type Handler = (event: { sender: WebContents; senderFrame?: { url: string } | null }, params: unknown) => Promise<unknown>;
 const registered = new Map<string, Handler>();
 
 vi.mock('electron', () => ({
@@ -26,15 +26,21 @@ function recordingServices(calls: string[]): Services {
   return { handlers } as unknown as Services;
 }
 
-const contents = (id: number): WebContents => ({ id }) as unknown as WebContents;
+const APP_PAGE = 'splatlab://app/index.html';
+const contents = (id: number): WebContents => ({ id, mainFrame: { url: APP_PAGE } }) as unknown as WebContents;
+const from = (sender: WebContents, frame: { url: string } | null = (sender as unknown as { mainFrame: { url: string } }).mainFrame) => ({ sender, senderFrame: frame });
 
 describe('IPC trusted sender', () => {
-  it('accepts only the window’s own WebContents (identity, not lookalikes)', () => {
+  it('accepts only the main frame of the window’s own WebContents on the app page (identity, not lookalikes)', () => {
     const own = contents(1);
     const trusted = senderIsWindow({ webContents: own });
-    expect(trusted(own)).toBe(true);
-    expect(trusted(contents(1))).toBe(false);
-    expect(trusted(contents(2))).toBe(false);
+    expect(trusted(from(own))).toBe(true);
+    expect(trusted(from(contents(1)))).toBe(false);
+    expect(trusted(from(contents(2)))).toBe(false);
+    expect(trusted(from(own, { url: APP_PAGE }))).toBe(false); // a subframe showing the same URL
+    expect(trusted(from(own, null))).toBe(false);
+    const elsewhere = { id: 1, mainFrame: { url: 'https://example.com/' } } as unknown as WebContents;
+    expect(senderIsWindow({ webContents: elsewhere })(from(elsewhere))).toBe(false);
   });
 
   it('answers unauthorized to any other sender and never runs a handler for it', async () => {
@@ -43,10 +49,10 @@ describe('IPC trusted sender', () => {
     const unregister = registerIpc(recordingServices(calls), senderIsWindow({ webContents: own }));
     const handler = registered.get(`${CHANNEL_PREFIX}tasks.list`);
     expect(handler).toBeDefined();
-    const denied = await handler?.({ sender: contents(2) }, {});
+    const denied = await handler?.(from(contents(2)), {});
     expect(denied).toMatchObject({ ok: false, code: 'unauthorized' });
     expect(calls).toEqual([]);
-    await handler?.({ sender: own }, {});
+    await handler?.(from(own), {});
     expect(calls).toEqual(['tasks.list']);
     unregister();
     expect(registered.size).toBe(0);

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { dispatchCall, type Handlers } from '../../../src/main/services/dispatch';
 import { createEpisodeHandlers } from '../../../src/main/services/episode';
 import { createStudyHandlers } from '../../../src/main/services/study';
+import { createLabContext } from '../../../src/main/services/context';
 import { EpisodeManager } from '../../../src/main/episodes/manager';
 import { readTrajectory } from '../../../src/main/env/trajectory';
 import type { LabDeps } from '../../../src/main/services/lab';
@@ -27,8 +28,8 @@ function services(): Handlers {
   const base = fakeServices().handlers;
   return {
     ...base,
-    ...createEpisodeHandlers(deps, manager),
-    ...createStudyHandlers(deps, { home, manager, renderer: async () => (await testTasks()).grader }),
+    ...createEpisodeHandlers({ episodes: manager }),
+    ...createStudyHandlers(createLabContext({ ...deps, home, episodes: manager }), { renderer: async () => (await testTasks()).grader }),
   };
 }
 

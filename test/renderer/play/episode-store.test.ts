@@ -14,7 +14,16 @@ const snapshot: EpisodeSnapshot = {
   image: 'data:image/png;base64,AA==', budgets: budgets(40, 0), scene: [], nextId: 0, referenceViews: [], done: false, history: [],
 };
 
-function fakeApi(replies: ((args: unknown) => EpisodeStepResult)[]): LabApi & { sent: { method: string; params: unknown }[] } {
+type Reply = Omit<EpisodeStepResult, 'info'>;
+
+/** The StepInfo main would attach to a reply (the store reads only the reply's own fields here). */
+function withInfo(r: Reply): EpisodeStepResult {
+  const b = r.budgets;
+  const info = { tool: '', ok: !r.error, charged: true, step: r.step, changed: !r.error, ids: [], done: r.done, endReason: null, nextId: r.nextId, budgets: { gaussians: b.gaussians, maxGaussians: b.maxGaussians, callsLeft: b.callsLeft, rendersLeft: b.rendersLeft } };
+  return { ...r, info };
+}
+
+function fakeApi(replies: ((args: unknown) => Reply)[]): LabApi & { sent: { method: string; params: unknown }[] } {
   const sent: { method: string; params: unknown }[] = [];
   return {
     sent,
@@ -23,7 +32,7 @@ function fakeApi(replies: ((args: unknown) => EpisodeStepResult)[]): LabApi & { 
       if (method === 'episode.start') return snapshot;
       const reply = replies.shift();
       if (!reply) throw new Error('no reply left');
-      return reply((params as { args: unknown }).args);
+      return withInfo(reply((params as { args: unknown }).args));
     }) as LabApi['call'],
     on: () => () => undefined,
   };

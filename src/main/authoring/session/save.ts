@@ -11,7 +11,7 @@ import type { ProceduralObject } from '../../../shared/authoring/primitives';
 import { scramble } from '../../../shared/authoring/scramble/scramble';
 import type { FitAnchors, SaveResult } from '../../../shared/api/author';
 import { packSplats, type GaussianRecord } from '../../../shared/scene/gaussian';
-import { sceneFileJson } from '../../../shared/task/scene-file';
+import { sceneFileJson } from '../../../shared/scene/input';
 import type { Anchors, TaskSpec } from '../../../shared/task/schema';
 import { checkTask } from '../../env/conformance';
 import type { Grader } from '../../grader/grader';

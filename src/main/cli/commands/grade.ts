@@ -4,7 +4,7 @@
 // table or JSON. Invariant: bad input is one error line and exit status 1.
 import { existsSync } from 'node:fs';
 import { packSplats } from '../../../shared/scene/gaussian';
-import { parseSceneDocument } from '../../../shared/scene/gaussian_input';
+import { parseSceneDocument } from '../../../shared/scene/input';
 import { acquireGpu } from '../../gpu/device';
 import { Grader, graderDevice } from '../../grader/grader';
 import type { GradeResult } from '../../grader/types';
@@ -58,6 +58,7 @@ and says so.`,
     const grader = await Grader.create({ ...graderDevice(gpu), ...(lpipsDir ? { lpipsDir } : {}) });
     try {
       const records = scene.records;
+      for (const w of scene.warnings.slice(0, 5)) io.err(`warning: ${w}`);
       if (records.length > task.spec.max_gaussians) io.err(`note: ${records.length} Gaussians exceed the task's cap of ${task.spec.max_gaussians}; graded anyway`);
       const result = await grader.grade(task, packSplats(records));
       if (args.options.has('json')) {

@@ -3,7 +3,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { SplatEnv } from '../../env/env';
-import { Grader, graderDevice } from '../../grader/grader';
+import { sharedGrader } from '../../grader/grader';
 import { acquireGpu } from '../../gpu/device';
 import { loadTask } from '../../tasks/load';
 import { parseArgs, requireOption, stringOption } from '../args';
@@ -44,11 +44,7 @@ export const command: CliCommand = {
     const task = await loadTask(requireOption(args, 'task'), tasksDir ? { tasksDir } : {});
     const gpu = await acquireGpu({ forceCpu: device === 'cpu' });
     io.err(`GPU: ${gpu.status.path}: ${gpu.status.summary}`);
-    const grader = await Grader.create(graderDevice(gpu)).catch(async (e: Error) => {
-      if (!gpu.device) throw e;
-      io.err(`GPU grader unavailable (${e.message}); grading on the CPU reference instead.`);
-      return Grader.create({ device: null });
-    });
+    const grader = await sharedGrader(gpu, {}, (why) => io.err(`GPU grader unavailable (${why}); grading on the CPU reference instead.`))();
     mkdirSync(outDir, { recursive: true });
     const stem = basename(log).replace(/\.jsonl$/, '');
     const save = (step: number, png: Uint8Array | undefined): void => {

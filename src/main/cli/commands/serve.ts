@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLab } from '../../app/context';
+import { DIRECT_CALLER } from '../../services/connection';
 import { uiRoot } from '../../app/paths';
 import { startServer } from '../../transport/ws';
 import { parseArgs, stringOption } from '../args';
@@ -27,7 +28,7 @@ if it has not been built. Stop with Ctrl+C.`,
     }
     const services = await createLab({ transport: 'ws', tasksDir: stringOption(args, 'tasks'), forceCpu: device === 'cpu' });
     const server = await startServer(services, { port, uiRoot: uiRoot() });
-    const info = await services.handlers['app.info']({});
+    const info = await services.handlers['app.info']({}, DIRECT_CALLER);
     io.out(info.gpu.summary);
     io.out(`SplatLab is serving at ${server.url}`);
     await new Promise<void>((resolve) => {

@@ -1,4 +1,4 @@
-// The gradient-descent reference fit (DESIGN.md section 5): visual-hull initialisation, then
+// The gradient-descent reference fit (docs/DESIGN.md section 5): visual-hull initialisation, then
 // Adam on 0.8 L1 + 0.2 (1 - SSIM) + 0.2 silhouette over the reference views, one view per step
 // in a seeded shuffled cycle, the scene projected back onto the player's limits after each step.
 // Inputs: reference views (camera, photo, mask), the Gaussian cap, steps, seed; a FitBackend.

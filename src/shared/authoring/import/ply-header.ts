@@ -15,6 +15,9 @@ const TYPE_ALIASES: Record<string, PlyScalar> = {
   int: 'i32', int32: 'i32', uint: 'u32', uint32: 'u32', float: 'f32', float32: 'f32', double: 'f64', float64: 'f64',
 };
 
+/** Most rows an element may declare (a header claiming more is refused before any allocation). */
+export const MAX_PLY_ELEMENT_ROWS = 4 * 1024 * 1024;
+
 export const SCALAR_BYTES: Record<PlyScalar, number> = { i8: 1, u8: 1, i16: 2, u16: 2, i32: 4, u32: 4, f32: 4, f64: 8 };
 
 export interface PlyProperty {
@@ -65,6 +68,7 @@ export function parsePlyHeader(bytes: Uint8Array): PlyHeader {
     } else if (w[0] === 'element') {
       const count = Number(w[2]);
       if (!w[1] || !Number.isInteger(count) || count < 0) throw new PlyError(`bad element line '${line}'`);
+      if (count > MAX_PLY_ELEMENT_ROWS) throw new PlyError(`element '${w[1]}' declares ${count} rows, over the limit of ${MAX_PLY_ELEMENT_ROWS}`);
       elements.push({ name: w[1], count, properties: [] });
     } else if (w[0] === 'property') {
       const el = elements[elements.length - 1];

@@ -48,6 +48,11 @@ function vertexRows(bytes: Uint8Array, format: string, elements: PlyElement[], b
       if (Number.isNaN(v) && tokens[at - 1].toLowerCase() !== 'nan') throw new PlyError(`bad number '${tokens[at - 1]}' in ${what}`);
       return v;
     };
+    // Each value is at least one token: a count the body cannot hold is refused before allocating.
+    if (vertex.count * width > tokens.length) {
+      const where = vertexIndex === 0 ? ` in element 'vertex' row ${Math.floor(tokens.length / Math.max(1, width))}` : '';
+      throw new PlyError(`truncated PLY body: ran out of values${where} (${vertex.count} vertices need ${vertex.count * width} values, ${tokens.length} follow the header)`);
+    }
     const values = new Float64Array(vertex.count * width);
     elements.forEach((el, e) => {
       if (e > vertexIndex) return;

@@ -1,4 +1,4 @@
-// Reassembly scramble (DESIGN.md section 5): k-means the fitted centres into k parts, turn each
+// Reassembly scramble (docs/DESIGN.md section 5): k-means the fitted centres into k parts, turn each
 // part about the vertical axis through its centroid by 45..180 deg of either sign, move it to a
 // random place, and name the parts part_a, part_b, ... in shuffled order.
 // Inputs: fitted GaussianRecords and options (k, seed). Outputs: the scrambled records (grouped,
@@ -14,7 +14,7 @@ import type { PartTruth, PartsTruth } from './truth';
 
 export const DEFAULT_PARTS = 6;
 export const DEFAULT_SCRAMBLE_SEED = 0;
-/** Positions the episode accepts (DESIGN.md section 2), less a hair so float32 storage stays inside. */
+/** Positions the episode accepts (docs/DESIGN.md section 2), less a hair so float32 storage stays inside. */
 export const POSITION_LIMIT = 1.25 - 1e-6;
 /** Preferred range of a moved part's centroid, so parts spread over the cube instead of the rim. */
 export const CENTROID_RANGE = 0.8;

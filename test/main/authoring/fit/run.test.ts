@@ -12,7 +12,7 @@ import { command } from '../../../../src/main/cli/commands/fit';
 import { decodePng, encodePng } from '../../../../src/main/io/png';
 import { cpuFitBackend } from '../../../../src/shared/authoring/fit/backend';
 import { REFERENCE_VIEWS } from '../../../../src/shared/camera/views';
-import { parseSceneFile } from '../../../../src/shared/task/scene-file';
+import { parseSceneFile } from '../../../../src/shared/scene/input';
 import { syntheticViews } from '../../../shared/authoring/fit/fit-helpers';
 
 const SIZE = 32;
