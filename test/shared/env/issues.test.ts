@@ -1,5 +1,6 @@
 // formatIssues names the offending colour value itself, read from the raw arguments (also through
-// JSON-string arguments), as the mutation sample found untested (docs/MUTATION.md).
+// JSON-string arguments), and gives a top-level field's union hint; both survived the mutation
+// sample before these tests (docs/MUTATION.md).
 import { describe, expect, it } from 'vitest';
 import { formatIssues } from '../../../src/shared/env/issues';
 import { TOOL_SCHEMAS } from '../../../src/shared/env/tools';
@@ -20,5 +21,14 @@ describe('colour reasons', () => {
 
   it('find the value inside a JSON-string argument', () => {
     expect(reasons({ gaussians: '[{"pos": [0, 0, 0], "color": [1, "x", 0]}]' })).toBe(`#0: unknown color [1,"x",0] (use '#rrggbb' or [r,g,b])`);
+  });
+});
+
+describe('union hints', () => {
+  it('name the top-level field even when the issue is at one of its items', () => {
+    const args = { views: [true] };
+    const r = TOOL_SCHEMAS.render_views.safeParse(args);
+    expect(r.success).toBe(false);
+    if (!r.success) expect(formatIssues(r.error.issues, args)).toBe('views[0]: views must be indices (0 = V0) or names ("V0")');
   });
 });
