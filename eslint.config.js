@@ -1,4 +1,5 @@
-// Lint rules, including the layer table of DESIGN.md section 1: what each runtime folder may import.
+// Lint rules, including the layer table of docs/DESIGN.md section 1 (what each runtime folder may
+// import) and the layers inside each runtime (docs/ARCHITECTURE.md).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import vue from 'eslint-plugin-vue';
@@ -9,7 +10,7 @@ const pattern = (group, message) => ({ group, message });
 
 export const layerRules = {
   shared: [
-    pattern([...nodeBuiltins], 'src/shared is pure: no Node built-ins (DESIGN.md section 1).'),
+    pattern([...nodeBuiltins], 'src/shared is pure: no Node built-ins (docs/DESIGN.md section 1).'),
     pattern(['electron', 'electron/*', 'vue', 'pinia', 'three', 'three/*', 'webgpu', 'ws'], 'src/shared may import only zod and itself.'),
     pattern(['**/main/**', '**/renderer/**', '**/preload/**'], 'src/shared may not import other layers.'),
   ],
@@ -20,6 +21,33 @@ export const layerRules = {
   ],
   main: [pattern(['**/renderer/**', '**/preload/**', 'vue', 'pinia', 'three', 'three/*'], 'src/main may not import renderer code or UI libraries.')],
 };
+
+// Layers inside each runtime (docs/ARCHITECTURE.md, "Layers inside a runtime"): a folder may not
+// import the folders that sit above it. Each entry: the folders it covers, the folders they may
+// not import, and why.
+export const innerLayers = [
+  // shared: numeric cores below the domain, the domain below the API table.
+  { runtime: 'shared', folders: ['math', 'camera', 'image', 'gpu', 'raster', 'metrics'], banned: ['env', 'api', 'study', 'task', 'authoring', 'kinds', 'debug'], why: 'the numeric core (math, cameras, images, GPU host, rasterizer, metrics) may not import the domain or the API' },
+  { runtime: 'shared', folders: ['env', 'task', 'scene'], banned: ['api', 'study', 'authoring', 'debug'], why: 'the episode, task and scene modules may not import the API table, studies, authoring or the debugger' },
+  // main: devices and codecs at the bottom, then grader, env and tasks, then episodes and studies,
+  // then services, then transports and the front doors.
+  { runtime: 'main', folders: ['io', 'gpu', 'lpips'], banned: ['grader', 'env', 'tasks', 'episodes', 'studies', 'authoring', 'debug', 'services', 'transport', 'electron', 'cli', 'app', 'kinds'], why: 'codecs and devices may not import what uses them' },
+  { runtime: 'main', folders: ['grader'], banned: ['env', 'episodes', 'studies', 'authoring', 'debug', 'services', 'transport', 'electron', 'cli', 'app', 'kinds'], why: 'the grader may not import services, transports or episodes' },
+  { runtime: 'main', folders: ['env', 'tasks', 'kinds', 'episodes'], banned: ['studies', 'services', 'transport', 'electron', 'cli'], why: 'environments and episodes may not import services or transports' },
+  { runtime: 'main', folders: ['studies', 'authoring', 'debug'], banned: ['services', 'transport', 'electron', 'cli'], why: 'studies, authoring and the debugger may not import services or transports' },
+  { runtime: 'main', folders: ['services'], banned: ['transport', 'electron', 'cli'], why: 'services may not import transports or front doors' },
+  { runtime: 'main', folders: ['transport'], banned: ['electron', 'cli'], why: 'transports may not import the front doors' },
+];
+
+const innerRuleConfigs = innerLayers.map((l) => ({
+  files: l.folders.map((f) => `src/${l.runtime}/${f}/**/*.ts`),
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      { patterns: [...layerRules[l.runtime], pattern(l.banned.flatMap((b) => [`**/${l.runtime}/${b}/**`, `../${b}/**`, `../../${b}/**`, `./${b}/**`]), `${l.why} (docs/ARCHITECTURE.md).`)] },
+    ],
+  },
+}));
 
 const restrict = (patterns) => ({
   'no-restricted-imports': ['error', { patterns }],
@@ -54,6 +82,7 @@ export default tseslint.config(
   { files: ['src/shared/**/*.ts'], rules: { ...restrict(layerRules.shared), 'no-console': 'error' } },
   { files: ['src/renderer/**/*.{ts,vue}'], rules: { ...restrict(layerRules.renderer), 'no-console': 'error' } },
   { files: ['src/main/**/*.ts'], rules: restrict(layerRules.main) },
+  ...innerRuleConfigs,
   {
     files: ['src/preload/**/*.ts'],
     rules: {

@@ -1,9 +1,9 @@
-// Shared structs, constants and projection math of the tiled rasterizer (DESIGN.md section 3).
+// Shared structs, constants and projection math of the tiled rasterizer (docs/DESIGN.md section 3).
 // Included once by every stage. Layouts mirror src/shared/raster/gpu/layouts.ts field by field.
 // Invariant: project_forward and project_backward call the same functions here, so a Gaussian's
 // tile box, Jacobian and covariance are bit-identical in both passes.
 
-const TILE_SIZE: u32 = 16u;
+#include "constants.wgsl"
 const NEAR_PLANE: f32 = 0.01;
 const COV2D_DILATION: f32 = 0.3; // px^2
 const ALPHA_MIN: f32 = 1.0 / 255.0;

@@ -15,7 +15,7 @@
 @group(0) @binding(3) var<storage, read_write> ranks: array<u32>; // [N]
 @group(0) @binding(4) var<storage, read_write> order: array<u32>; // [visible]
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(RASTER_WORKGROUP)
 fn depth_keys(@builtin(global_invocation_id) gid: vec3<u32>) {
   let i = gid.x;
   if (i >= params.count) { return; }
@@ -23,7 +23,7 @@ fn depth_keys(@builtin(global_invocation_id) gid: vec3<u32>) {
   keys[i] = select(NOT_FOUND, bitcast<u32>(p.depth), p.radii.x > 0);
 }
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(RASTER_WORKGROUP)
 fn depth_rank(@builtin(global_invocation_id) gid: vec3<u32>) {
   let i = gid.x;
   if (i >= params.count) { return; }

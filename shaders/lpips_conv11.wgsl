@@ -3,7 +3,7 @@
 // 4j + kx (j < 4, kx < 11), i.e. a 23-value row segment shared by all 11 kx taps.
 #include "lpips_conv_common.wgsl"
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(METRICS_WORKGROUP)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let t = tile_of(gid);
   if (!t.valid) {

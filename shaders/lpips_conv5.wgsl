@@ -3,7 +3,7 @@
 // and feeds the five kx taps of the 4 output pixels.
 #include "lpips_conv_common.wgsl"
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(METRICS_WORKGROUP)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let t = tile_of(gid);
   if (!t.valid) {

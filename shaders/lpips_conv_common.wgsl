@@ -8,6 +8,8 @@
 // output: [B, Cout, Ho + 2 outPad, Wo + 2 outPad], written inside a zero border of outPad
 // Invariant: Cout is a multiple of 8; reads past a row's end only feed outputs that are not stored.
 
+#include "constants.wgsl"
+
 struct Params {
   in_channels: u32,
   in_height: u32, // padded

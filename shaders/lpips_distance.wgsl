@@ -2,6 +2,8 @@
 // a, b: [B, C, N] normalised taps of the renders and the photos; lin: [C];
 // output: [B, N] per-pixel distances, averaged over N by metrics_reduce.
 
+#include "constants.wgsl"
+
 struct Params {
   channels: u32,
   pixels: u32,
@@ -15,7 +17,7 @@ struct Params {
 @group(0) @binding(3) var<storage, read> lin: array<f32>;
 @group(0) @binding(4) var<storage, read_write> output: array<f32>;
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(METRICS_WORKGROUP)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let i = gid.x;
   let img = gid.y;

@@ -2,6 +2,8 @@
 // written inside a zero border of `pad` pixels so the first conv needs no bounds checks.
 // rgb: [B, H, W, 3]; out: [B, 3, H + 2 pad, W + 2 pad]. The border is never written (stays 0).
 
+#include "constants.wgsl"
+
 struct Params {
   width: u32,
   height: u32,
@@ -15,7 +17,7 @@ struct Params {
 @group(0) @binding(1) var<storage, read> rgb: array<f32>;
 @group(0) @binding(2) var<storage, read_write> out: array<f32>;
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(METRICS_WORKGROUP)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let n = params.width * params.height;
   let i = gid.x;

@@ -2,6 +2,8 @@
 // input: [B, C, H, W] unpadded; output: [B, C, Ho + 2 outPad, Wo + 2 outPad] with the result
 // inside a zero border of outPad (the next conv's padding), Ho = (H - 3) / 2 + 1.
 
+#include "constants.wgsl"
+
 struct Params {
   channels: u32,
   in_height: u32,
@@ -17,7 +19,7 @@ struct Params {
 @group(0) @binding(1) var<storage, read> input: array<f32>;
 @group(0) @binding(2) var<storage, read_write> output: array<f32>;
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(METRICS_WORKGROUP)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let n = params.out_height * params.out_width;
   let i = gid.x;

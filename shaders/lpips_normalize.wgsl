@@ -2,6 +2,8 @@
 // input: [B, C, H + 2 pad, W + 2 pad] (a conv output, possibly padded for the next conv);
 // output: [B, C, H, W] compact, unit-length per pixel (zero vectors stay zero).
 
+#include "constants.wgsl"
+
 struct Params {
   channels: u32,
   height: u32,
@@ -19,7 +21,7 @@ struct Params {
 
 const EPS: f32 = 1e-10;
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(METRICS_WORKGROUP)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let n = params.height * params.width;
   let i = gid.x;

@@ -3,6 +3,8 @@
 // mask: [B, N] photo mask as 0/1 floats. output: [B, 3, N] = squared error summed over RGB,
 // intersection, union (coverage > 0.5 is the render's silhouette).
 
+#include "constants.wgsl"
+
 struct Params {
   pixels: u32,
   batch: u32,
@@ -17,7 +19,7 @@ struct Params {
 @group(0) @binding(4) var<storage, read> mask: array<f32>;
 @group(0) @binding(5) var<storage, read_write> output: array<f32>;
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(METRICS_WORKGROUP)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let i = gid.x;
   let b = gid.y;

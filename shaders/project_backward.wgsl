@@ -56,7 +56,7 @@ fn clamped_column_vjp(axis: u32, jac: Jacobian, t: vec3<f32>, f: f32, v: f32) ->
   return out;
 }
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(RASTER_WORKGROUP)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let i = gid.x;
   if (i >= params.count) { return; }

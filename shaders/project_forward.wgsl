@@ -17,7 +17,7 @@ fn write_culled(i: u32) {
   projected[i] = ProjectedSplat();
 }
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(RASTER_WORKGROUP)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let i = gid.x;
   if (i >= params.count) { return; }

@@ -18,20 +18,20 @@
 @group(0) @binding(6) var<storage, read> v_image: array<vec4<f32>>; // [H, W]
 @group(0) @binding(7) var<storage, read_write> partials: array<IsectGrad>; // [capacity, 16]
 
-@compute @workgroup_size(16)
+@compute @workgroup_size(TILE_SIZE)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) row: u32) {
   let py = wg.y * TILE_SIZE + row;
   let x0 = wg.x * TILE_SIZE;
   let range = ranges[wg.y * params.tiles_x + wg.x];
 
   // Per-pixel state of this row, [16].
-  var t: array<f32, 16>;
-  var acc: array<vec3<f32>, 16>; // sum of c_j alpha_j T_j so far
-  var c_final: array<vec3<f32>, 16>;
-  var t_final: array<f32, 16>;
-  var v_rgb: array<vec3<f32>, 16>;
-  var v_cov: array<f32, 16>;
-  var live: array<bool, 16>;
+  var t: array<f32, TILE_SIZE>;
+  var acc: array<vec3<f32>, TILE_SIZE>; // sum of c_j alpha_j T_j so far
+  var c_final: array<vec3<f32>, TILE_SIZE>;
+  var t_final: array<f32, TILE_SIZE>;
+  var v_rgb: array<vec3<f32>, TILE_SIZE>;
+  var v_cov: array<f32, TILE_SIZE>;
+  var live: array<bool, TILE_SIZE>;
   var n_live = 0u;
   for (var x = 0u; x < TILE_SIZE; x++) {
     t[x] = 1.0;

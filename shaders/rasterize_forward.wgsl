@@ -16,7 +16,7 @@
 @group(0) @binding(5) var<storage, read_write> out_alpha: array<f32>; // [H, W]
 @group(0) @binding(6) var<storage, read_write> final_t: array<f32>; // [H, W]
 
-@compute @workgroup_size(16, 16)
+@compute @workgroup_size(TILE_SIZE, TILE_SIZE)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
   let px = wg.x * TILE_SIZE + lid.x;
   let py = wg.y * TILE_SIZE + lid.y;

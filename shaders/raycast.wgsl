@@ -5,6 +5,8 @@
 // = (r, g, b, coverage), composited over white. Invariant: pixel (x, y) averages the rays through
 // (x + (i + 0.5) / s, y + (j + 0.5) / s) for j, i in [0, s), j outer, like the CPU loop.
 
+#include "constants.wgsl"
+
 struct RaycastParams {
   row0: vec4<f32>, // world_to_camera rotation rows (.w unused)
   row1: vec4<f32>,
@@ -17,9 +19,9 @@ struct RaycastParams {
   samples: u32,
   count: u32, // number of parts
   diffuse: f32,
-  pad0: f32,
-  pad1: f32,
-  pad2: f32,
+  _pad0: f32,
+  _pad1: f32,
+  _pad2: f32,
 }
 
 // Layout mirrored by PART in src/shared/authoring/gpu/layout.ts (29 words, no padding).
@@ -235,7 +237,7 @@ fn trace(u: f32, v: f32) -> vec4<f32> {
   return vec4<f32>(clamp(c * f, vec3<f32>(0.0), vec3<f32>(1.0)), 1.0);
 }
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(RAYCAST_WORKGROUP, RAYCAST_WORKGROUP)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   if (gid.x >= params.width || gid.y >= params.height) { return; }
   let s = params.samples;

@@ -5,6 +5,8 @@
 // moments4: [B, 3, H, W] vec4 = blurred (x, y, x^2, y^2); moments_xy: [B, 3, H, W] = blurred xy.
 // Invariant: moments live in named registers, never in an indexed array.
 
+#include "constants.wgsl"
+
 struct Params {
   width: u32,
   height: u32,
@@ -31,7 +33,7 @@ fn reflect_index(i: i32, n: i32) -> i32 {
   return clamp(j, 0, n - 1);
 }
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(METRICS_WORKGROUP)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let n = params.width * params.height;
   let i = gid.x;

@@ -5,6 +5,8 @@
 // moments4: [B, 3, H, W] vec4 (x, y, x^2, y^2); moments_xy: [B, 3, H, W]; kernel: [11];
 // output: [B, H - 2 radius, W - 2 radius] = sum over channels of SSIM, summed by metrics_reduce.
 
+#include "constants.wgsl"
+
 struct Params {
   width: u32,
   height: u32,
@@ -30,7 +32,7 @@ fn ssim_of(m: vec4<f32>, mxy: f32) -> f32 {
   return ((2.0 * ux * uy + C1) * (2.0 * vxy + C2)) / ((ux * ux + uy * uy + C1) * (vx + vy + C2));
 }
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(METRICS_WORKGROUP)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let r = params.radius;
   let cw = params.width - 2u * r;

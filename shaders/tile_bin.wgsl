@@ -42,7 +42,7 @@ fn touches(g: ProjectedSplat, tx: u32, ty: u32) -> bool {
   return q <= g.q_skip * 1.01 + 0.1;
 }
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(TILE_BIN_WORKGROUP)
 fn tile_count(@builtin(global_invocation_id) gid: vec3<u32>) {
   let tile = gid.x;
   if (tile >= params.tiles_x * params.tiles_y) { return; }
@@ -66,7 +66,7 @@ fn tile_scan() {
   control.isect_total = start;
 }
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(TILE_BIN_WORKGROUP)
 fn tile_fill(@builtin(global_invocation_id) gid: vec3<u32>) {
   let tile = gid.x;
   if (tile >= params.tiles_x * params.tiles_y) { return; }

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLab } from './app/context';
 import { forwardEvents, registerIpc } from './electron/ipc';
-import { trustedSender } from './electron/policy';
+import { senderIsWindow } from './electron/trusted';
 import { createMainWindow, registerAppScheme } from './electron/window';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -19,10 +19,7 @@ app.on('web-contents-created', (_event, contents) => {
 void app.whenReady().then(async () => {
   const services = await createLab({ transport: 'ipc' });
   const win = createMainWindow(join(here, '../renderer'), join(here, '../preload/index.cjs'));
-  registerIpc(services, (event) =>
-    event.sender === win.webContents &&
-    trustedSender({ webContentsId: event.sender.id, frame: event.senderFrame ? { url: event.senderFrame.url, isMainFrame: event.senderFrame === event.sender.mainFrame } : null }, win.webContents.id),
-  );
+  registerIpc(services, senderIsWindow(win));
   forwardEvents(services, win.webContents);
   win.on('closed', () => app.quit());
   app.on('activate', () => {

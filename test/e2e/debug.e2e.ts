@@ -15,7 +15,7 @@ import { loadTask, readFit } from '../../src/main/tasks/load';
 import { packRecords } from '../../src/shared/env/scene';
 import { traceContributors } from '../../src/shared/raster/cpu';
 import { REFERENCE_VIEWS, viewCameras } from '../../src/shared/camera/views';
-import { sceneFileJson } from '../../src/shared/task/scene-file';
+import { sceneFileJson } from '../../src/shared/scene/input';
 import { testFigure } from '../../src/shared/task/test-figure';
 import type { Camera } from '../../src/shared/raster/types';
 import type { GaussianRecord } from '../../src/shared/scene/gaussian';

@@ -1,35 +1,14 @@
-// Test helper: a WebGPU device from Dawn, or null when no adapter exists (GPU tests then skip).
-// Points the Vulkan loader at Debian's SwiftShader ICD when no ICD was chosen, as main does.
+// Test helper: the WebGPU device that main's acquireGpu makes (the one device setup of the lab),
+// or null when there is none (GPU tests then skip). As before, tests point the Vulkan loader at
+// Debian's SwiftShader ICD when no ICD was chosen, so every machine tests the same adapter and
+// the loader prints no "no drivers" warning first.
 import { existsSync } from 'node:fs';
-import { create, globals } from 'webgpu';
+import { acquireGpu, SWIFTSHADER_ICDS } from '../../src/main/gpu/device';
 
-const SWIFTSHADER_ICD = '/usr/lib/chromium/vk_swiftshader_icd.json';
-let cached: Promise<GPUDevice | null> | undefined;
-// Dawn's instance must outlive every device made from it: if the GPU object from create() is
-// garbage-collected, later event processing touches a freed instance and the process crashes.
-const instances: GPU[] = [];
-
-export function testDevice(): Promise<GPUDevice | null> {
-  if (!cached) cached = acquire();
-  return cached;
-}
-
-async function acquire(): Promise<GPUDevice | null> {
-  if (!process.env.VK_ICD_FILENAMES && existsSync(SWIFTSHADER_ICD)) process.env.VK_ICD_FILENAMES = SWIFTSHADER_ICD;
-  // As in main: without it the Vulkan loader prints a harmless error line per instance.
-  process.env.XDG_RUNTIME_DIR ??= '/tmp';
-  Object.assign(globalThis, globals);
-  const gpu = create([]);
-  instances.push(gpu);
-  const adapter = await gpu.requestAdapter();
-  if (!adapter) return null;
-  return adapter.requestDevice({
-    requiredLimits: {
-      maxStorageBuffersPerShaderStage: adapter.limits.maxStorageBuffersPerShaderStage,
-      maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
-      maxBufferSize: adapter.limits.maxBufferSize,
-    },
-  });
+export async function testDevice(): Promise<GPUDevice | null> {
+  const icd = SWIFTSHADER_ICDS.find((file) => existsSync(file));
+  if (!process.env.VK_ICD_FILENAMES && icd) process.env.VK_ICD_FILENAMES = icd;
+  return (await acquireGpu()).device;
 }
 
 /** Top-level await friendly: the device if present, for `describe.skipIf(!device)`. */

@@ -1,4 +1,5 @@
-// The layer table of DESIGN.md section 1 is enforced by eslint: each forbidden import, placed in
+// The layer table of docs/DESIGN.md section 1, and the layers inside each runtime of
+// docs/ARCHITECTURE.md, are enforced by eslint: each forbidden import, placed in
 // a file of the wrong layer, must produce a no-restricted-imports error; allowed ones must not.
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
@@ -21,6 +22,14 @@ describe('layer rules', () => {
     ['src/renderer/probe.ts', "import { createLab } from '../main/app/context';\nexport const x = createLab;\n"],
     ['src/main/probe.ts', "import App from '../renderer/App.vue';\nexport const x = App;\n"],
     ['src/preload/probe.ts', "import { labMethods } from '../shared/api/lab';\nexport const x = labMethods;\n"],
+    // Layers inside a runtime (docs/ARCHITECTURE.md).
+    ['src/main/grader/probe.ts', "import { createLabServices } from '../services/lab';\nexport const x = createLabServices;\n"],
+    ['src/main/env/probe.ts', "import { startServer } from '../transport/ws';\nexport const x = startServer;\n"],
+    ['src/main/services/probe.ts', "import { startServer } from '../transport/ws';\nexport const x = startServer;\n"],
+    ['src/main/io/probe.ts', "import { Grader } from '../grader/grader';\nexport const x = Grader;\n"],
+    ['src/shared/raster/cpu/probe.ts', "import { labMethods } from '../../api/lab';\nexport const x = labMethods;\n"],
+    ['src/shared/metrics/probe.ts', "import { Episode } from '../env/episode';\nexport const x = Episode;\n"],
+    ['src/shared/env/probe.ts', "import { labMethods } from '../api/lab';\nexport const x = labMethods;\n"],
   ];
   it.each(violations)('rejects a forbidden import in %s: %s', async (file, code) => {
     expect(await restrictedImportErrors(file, code)).toBeGreaterThan(0);
@@ -31,6 +40,8 @@ describe('layer rules', () => {
     ['src/renderer/probe.ts', "import { labMethods } from '../shared/api/lab';\nexport const x = labMethods;\n"],
     ['src/main/probe.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n"],
     ['src/preload/probe.ts', "import type { LabBridge } from '../shared/api/bridge';\nexport type X = LabBridge;\n"],
+    ['src/main/services/probe.ts', "import { Grader } from '../grader/grader';\nexport const x = Grader;\n"],
+    ['src/shared/raster/cpu/probe.ts', "import { orbitCamera } from '../../camera/orbit';\nexport const x = orbitCamera;\n"],
   ];
   it.each(allowed)('accepts an allowed import in %s: %s', async (file, code) => {
     expect(await restrictedImportErrors(file, code)).toBe(0);

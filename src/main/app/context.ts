@@ -1,9 +1,10 @@
-// Builds the lab's main-process services once per process, whichever front door is used
-// (Electron, `splatlab serve`, tests calling LabApi directly).
+// The composition root (docs/DESIGN.md, "Composition root"): builds the one LabContext of this
+// process (GPU device and fallback, task repository, grader, episode manager, event bus, debugger
+// sessions) and the services over it, whichever front door is used (Electron, `splatlab serve`).
+// Invariant: called once per process; LabServices.context.close() releases what it built.
 import { acquireGpu } from '../gpu/device';
+import { createLabContext } from '../services/context';
 import { createLabServices, type LabServices } from '../services/lab';
-import { listTasks } from '../tasks/load';
-import { resolveTasksDir } from '../tasks/paths';
 import { packageVersion } from './paths';
 
 export interface LabOptions {
@@ -14,11 +15,6 @@ export interface LabOptions {
 
 export async function createLab(options: LabOptions): Promise<LabServices> {
   const gpu = await acquireGpu({ forceCpu: options.forceCpu });
-  return createLabServices({
-    gpu,
-    tasksDir: resolveTasksDir(options.tasksDir),
-    version: packageVersion(),
-    transport: options.transport,
-    listTasks,
-  });
+  const context = createLabContext({ gpu, ...(options.tasksDir ? { tasksDir: options.tasksDir } : {}), version: packageVersion(), transport: options.transport });
+  return createLabServices(context);
 }

@@ -16,7 +16,8 @@ import type { Grader } from '../grader/grader';
 import type { FitSource } from './fit/run';
 import { readCameras, readFit, readViews, type RefView } from '../tasks/load';
 import type { Staged } from './staging';
-import { formatJson, TASK_BUDGETS, writeAnchors, writeReassembly, writeSpecs } from './task-files';
+import { extendHistory } from './documents';
+import { formatJson, fullBudgets, taskSpecs, writeAnchors, writeReassembly, writeSpecs, type Budgets } from './task-files';
 
 export interface FitRequest {
   steps: number;
@@ -39,6 +40,21 @@ export interface PipelineOptions {
   log: (line: string) => void;
   /** Extra facts recorded in build.json (e.g. the photo source). */
   provenance?: Record<string, unknown>;
+  /** Budgets of the three tasks (default: the benchmark's 300 Gaussians, 40 calls, 16 renders). */
+  budgets?: Partial<Budgets>;
+  /** Earlier builds of this object (build.json `history`), kept and extended by this one. */
+  history?: readonly BuildHistoryEntry[];
+}
+
+/** One build or refit of an object: which fit (steps, seed, Gaussians, loss), which photos. */
+export interface BuildHistoryEntry {
+  action: string; // 'build' (photos made), 'refit' (photos kept), 'save' (Author view), 'import'
+  photos: string; // where the photos came from: 'procedural', 'authored', 'ply', 'nerf', ...
+  steps: number;
+  seed: number;
+  k: number;
+  gaussians: number;
+  final_loss: number | null;
 }
 
 export interface PipelineResult {
@@ -66,7 +82,8 @@ export async function finishObject(staged: Staged, object: string, opts: Pipelin
 
   const t0 = Date.now();
   let lastReport = 0;
-  const spec = { task_id: `${object}__sculpt`, kind: 'sculpt' as const, object, ...TASK_BUDGETS.sculpt, init_npz: null };
+  const budgets = fullBudgets(opts.budgets);
+  const spec = taskSpecs(object, budgets)[0];
   const fitted = await opts.fit({ spec, dir: staged.objectDir, reference }, {
     steps: opts.steps,
     seed: opts.seed,
@@ -92,16 +109,22 @@ export async function finishObject(staged: Staged, object: string, opts: Pipelin
   const fmt = (m: Anchors['fit']): string => `PSNR ${m.psnr.toFixed(2)}, SSIM ${m.ssim.toFixed(3)}, LPIPS ${m.lpips === null ? 'n/a' : m.lpips.toFixed(3)}, IoU ${m.iou.toFixed(3)}`;
   opts.log(`${object}: anchors on ${heldout.length} held-out views: empty ${fmt(anchors.empty)}; fit ${fmt(anchors.fit)}`);
 
-  const specs = writeSpecs(staged.root, object);
+  const specs = writeSpecs(staged.root, object, budgets);
+  const loss = finalLoss === null ? null : Number(finalLoss.toPrecision(6));
+  const source = typeof opts.provenance?.source === 'string' ? opts.provenance.source : 'unknown';
+  const action = typeof opts.provenance?.action === 'string' ? opts.provenance.action : 'build';
+  const entry: BuildHistoryEntry = { action, photos: source, steps: opts.steps, seed: opts.seed, k: opts.k, gaussians: fit.length, final_loss: loss };
   const build = {
     object,
     steps: opts.steps,
     seed: opts.seed,
     k: opts.k,
     gaussians: fit.length,
-    final_loss: finalLoss === null ? null : Number(finalLoss.toPrecision(6)),
+    final_loss: loss,
     lpips_model: anchors.lpips_model,
     ...opts.provenance,
+    budgets,
+    history: extendHistory(opts.history ?? [], entry),
   };
   writeFileSync(join(staged.objectDir, 'build.json'), `${formatJson(build)}\n`);
   return { fit, truth, anchors, specs, finalLoss, reference, heldout };

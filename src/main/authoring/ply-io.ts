@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { parsePly, serialisePly, type PlyImport } from '../../shared/authoring/import/ply';
 import { fromCompactRecord } from '../../shared/env/scene';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
-import { parseSceneFile, sceneFileJson } from '../../shared/task/scene-file';
+import { parseSceneFile, sceneFileJson } from '../../shared/scene/input';
 import { readTrajectory } from '../env/trajectory';
 import { readSceneNpz } from '../io/npz';
 import { readFit, readSpec, recordsFromNpz } from '../tasks/load';

@@ -1,4 +1,4 @@
-// Writers of the task-folder files (env-contract.md): photos and masks, cameras.json, fit.json,
+// Writers of the task-folder files (docs/DESIGN.md section 5): photos and masks, cameras.json, fit.json,
 // init_reassembly.npz, parts_truth.json, anchors.json and the three task specs of an object.
 // Inputs: in-memory views, records and metrics. Outputs: files under a (staging) folder.
 // Invariant: output bytes depend only on the inputs (fixed key order, fixed number formatting),
@@ -6,11 +6,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PartsTruth } from '../../shared/authoring/scramble/truth';
-import { OPACITY_MAX, OPACITY_MIN, SCALE_MAX, SCALE_MIN } from '../../shared/env/gaussian-input';
+import { OPACITY_MAX, OPACITY_MIN, SCALE_MAX, SCALE_MIN } from '../../shared/scene/policy';
 import type { RgbImage } from '../../shared/image/image';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
 import type { Anchors, CamerasFile, TaskKind, TaskSpec } from '../../shared/task/schema';
-import { sceneFileJson } from '../../shared/task/scene-file';
+import { sceneFileJson } from '../../shared/scene/input';
 import { writeSceneNpz } from '../io/npz';
 import { writePng } from '../io/png';
 
@@ -27,12 +27,35 @@ export function taskId(object: string, kind: TaskKind): string {
   return `${object}__${kind}`;
 }
 
-export function taskSpecs(object: string): TaskSpec[] {
+/** An object's budgets: Gaussians (every kind, and the reference fit's cap), calls and renders (sculpt and reassembly; one-shot keeps 1 call, 0 renders). */
+export interface Budgets {
+  gaussians: number;
+  calls: number;
+  renders: number;
+}
+export const DEFAULT_BUDGETS: Readonly<Budgets> = { gaussians: 300, calls: 40, renders: 16 };
+
+/** Budgets given in part, completed with the benchmark's defaults; throws on a non-positive value. */
+export function fullBudgets(b: Partial<Budgets> | undefined): Budgets {
+  const out = { ...DEFAULT_BUDGETS, ...b };
+  for (const [k, v] of Object.entries(out)) {
+    if (!Number.isSafeInteger(v) || v < (k === 'renders' ? 0 : 1)) throw new Error(`the ${k} budget must be an integer >= ${k === 'renders' ? 0 : 1} (got ${v})`);
+  }
+  return out;
+}
+
+function kindBudgets(kind: TaskKind, b: Budgets): Pick<TaskSpec, 'max_gaussians' | 'max_tool_calls' | 'max_renders'> {
+  if (kind === 'oneshot') return { ...TASK_BUDGETS.oneshot, max_gaussians: b.gaussians };
+  return { max_gaussians: b.gaussians, max_tool_calls: b.calls, max_renders: b.renders };
+}
+
+export function taskSpecs(object: string, budgets?: Partial<Budgets>): TaskSpec[] {
+  const b = fullBudgets(budgets);
   return TASK_KINDS.map((kind) => ({
     task_id: taskId(object, kind),
     kind,
     object,
-    ...TASK_BUDGETS[kind],
+    ...kindBudgets(kind, b),
     init_npz: kind === 'reassembly' ? `objects/${object}/${INIT_NPZ}` : null,
   }));
 }
@@ -123,8 +146,8 @@ export function writeReassembly(objectDir: string, records: readonly GaussianRec
   writeJson(join(objectDir, 'parts_truth.json'), truth, 3);
 }
 
-export function writeSpecs(root: string, object: string): TaskSpec[] {
-  const specs = taskSpecs(object);
+export function writeSpecs(root: string, object: string, budgets?: Partial<Budgets>): TaskSpec[] {
+  const specs = taskSpecs(object, budgets);
   for (const s of specs) writeJson(join(root, `${s.task_id}.json`), s);
   return specs;
 }

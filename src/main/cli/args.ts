@@ -1,5 +1,6 @@
 // Tiny argument parser for subcommands: `--name value`, `--flag`, and positionals.
-// Invariant: unknown options are errors (a typo never silently changes behaviour).
+// Invariant: unknown options are errors (a typo never silently changes behaviour). Every command
+// names the tasks folder `--tasks DIR`; the older spelling `--tasks-dir` is read as the same option.
 import { CliError } from './command';
 
 export interface ParsedArgs {
@@ -18,7 +19,8 @@ export function parseArgs(argv: string[], spec: { values?: string[]; flags?: str
       positionals.push(arg);
       continue;
     }
-    const [name, inline] = arg.slice(2).split(/=(.*)/s, 2);
+    const [given, inline] = arg.slice(2).split(/=(.*)/s, 2);
+    const name = given === 'tasks-dir' && values.has('tasks') ? 'tasks' : given;
     if (flags.has(name)) options.set(name, true);
     else if (values.has(name)) {
       const value = inline ?? argv[++i];

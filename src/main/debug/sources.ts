@@ -10,7 +10,7 @@ import { confinedPath } from '../app/confine';
 import type { DebugSource } from '../../shared/api/debug';
 import { parsePly } from '../../shared/authoring/import/ply';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
-import { parseCompactInput, parseSceneDocument } from '../../shared/scene/gaussian_input';
+import { parseSceneDocument, parseSceneItem } from '../../shared/scene/input';
 import { parseTrajectory, type Trajectory } from '../env/trajectory';
 import { loadTask, readFit, type LoadedTask } from '../tasks/load';
 
@@ -91,7 +91,7 @@ export function sceneAtStep(traj: Trajectory, step: number): { records: Gaussian
   const records: GaussianRecord[] = [];
   const errors: string[] = [];
   state.forEach((item, i) => {
-    const r = parseCompactInput(item, i, i);
+    const r = parseSceneItem(item, i);
     if (r.ok) records.push(r.record);
     else errors.push(r.error);
   });
@@ -150,5 +150,5 @@ function openSceneJson(text: string, name = 'uploaded scene'): OpenedScene {
     const more = scene.errors.length > 3 ? ` (and ${scene.errors.length - 3} more)` : '';
     throw new DebugSourceError(`${name}: ${scene.errors.slice(0, 3).join('; ')}${more}`);
   }
-  return { label: name, records: scene.records, task: null, warnings: [], steps: null, step: null };
+  return { label: name, records: scene.records, task: null, warnings: scene.warnings, steps: null, step: null };
 }

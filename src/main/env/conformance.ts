@@ -50,7 +50,7 @@ export async function checkTask(taskId: string, grader: EnvGrader, tasksDir?: st
 
   const before = JSON.stringify(env.state());
   const out = await env.step({ tool: 'no_such_tool', args: {} });
-  if (!out.text.startsWith('ERROR')) problems.push('an unknown tool is not reported as an error');
+  if (out.info.ok || out.info.step !== 1) problems.push('an unknown tool is not reported as a refused, charged call');
   if (JSON.stringify(env.state()) !== before) problems.push('an invalid call changed the scene');
   if (env.budgets().callsLeft !== spec.max_tool_calls - 1) problems.push('an invalid call did not cost exactly one call');
   leaks(out.text, 'an error text');

@@ -1,26 +1,36 @@
 // SplatEnv: the Node-side episode. Wraps the pure Episode (budgets, validation, the end) with
 // rendering, hidden grading and the trajectory log.
-// Inputs: a LoadedTask, a grader, tool calls. Outputs: ToolOut {text, image?, done}.
+// Inputs: a LoadedTask, a grader, tool calls. Outputs: ToolOut {text, image?, done, info}, where
+// info (src/shared/env/step-info.ts) carries the outcome as data for every consumer.
 // Invariants: held-out metrics go to the log and finalGrade() only, never into a ToolOut; calls
 // are handled one at a time in arrival order; every completed call is on disk before step()
 // resolves; resuming from a log rebuilds scene, ids and budgets exactly.
 import { copyFileSync } from 'node:fs';
 import { orbitCamera } from '../../shared/camera/orbit';
+import { splatbenchKind } from '../../shared/kinds/splatbench';
 import { Episode, type EpisodeConfig, type ImageRequest, type StepResult, type ToolCall } from '../../shared/env/episode';
 import { shortNum, type BudgetState } from '../../shared/env/format';
 import { describeView } from '../../shared/env/ops-inspect';
 import { packRecords, toCompactRecord, type GaussianRecord } from '../../shared/env/scene';
+import type { StepInfo } from '../../shared/env/step-info';
 import type { LoadedTask } from '../tasks/load';
 import { deferredGrades } from '../workers/grade-queue';
 import { envImages } from './images';
 import { replayInto, resumeNote } from './resume';
-import { TrajectoryWriter, type HiddenMetrics, type StepRecord, type TrajectoryHeader } from './trajectory';
+import { readTrajectory, TrajectoryWriter, type HiddenMetrics, type StepRecord, type Trajectory, type TrajectoryHeader } from './trajectory';
 import type { EnvGradeResult, EnvGrader, EnvImages } from './types';
 
 export interface ToolOut {
   text: string;
   image?: Uint8Array; // PNG
   done: boolean;
+  info: StepInfo;
+}
+
+/** A log to continue: its path and, when the caller has read it already, its parsed content. */
+export interface ResumeSource {
+  path: string;
+  trajectory?: Trajectory;
 }
 
 export interface SplatEnvOptions {
@@ -30,7 +40,9 @@ export interface SplatEnvOptions {
   log?: string; // JSONL path; with resumeFrom and no log, the resumed file is continued
   protocol?: 'matched' | 'free' | 'agent';
   player?: string;
-  resumeFrom?: string;
+  /** Recorded in the header as `protocol_options` (which aids the player had). */
+  protocolOptions?: Record<string, boolean | undefined>;
+  resumeFrom?: string | ResumeSource;
   /** Skip the hidden grade after each edit (the final grade still runs). */
   gradeEachStep?: boolean;
   /**
@@ -43,13 +55,17 @@ export interface SplatEnvOptions {
 }
 
 export function episodeConfig(task: LoadedTask): EpisodeConfig {
-  return {
-    kind: task.spec.kind,
-    maxGaussians: task.spec.max_gaussians,
-    maxToolCalls: task.spec.max_tool_calls,
-    maxRenders: task.spec.max_renders,
-    referenceViews: task.reference.map((v) => ({ name: v.name, azimuth: v.azimuth, elevation: v.elevation })),
-  };
+  return splatbenchKind.config(task.spec, task.reference);
+}
+
+/** One call a resume replayed: the logged record's public part and its replayed outcome. */
+export interface ReplayedSummary {
+  step: number;
+  tool: string;
+  args: unknown;
+  text: string;
+  ms: number;
+  info: StepInfo;
 }
 
 export function hiddenOf(g: EnvGradeResult): HiddenMetrics {
@@ -71,8 +87,8 @@ export class SplatEnv {
   private lastGrade: EnvGradeResult | null = null;
   private final: EnvGradeResult | null = null;
   private queue: Promise<unknown> = Promise.resolve();
+  private resumedSteps: ReplayedSummary[] = [];
   private grades: Promise<void> = Promise.resolve();
-  private stepNo = 0;
 
   private constructor(
     readonly task: LoadedTask,
@@ -85,15 +101,16 @@ export class SplatEnv {
     const env = new SplatEnv(task, episode, options);
     const image = (options.images ?? envImages).referenceSheet(task);
     if (options.resumeFrom) {
-      const resumed = replayInto(episode, task, options.resumeFrom);
-      env.stepNo = resumed.steps;
+      const source = typeof options.resumeFrom === 'string' ? { path: options.resumeFrom } : options.resumeFrom;
+      const resumed = replayInto(episode, task, source.trajectory ?? readTrajectory(source.path), source.path);
+      env.resumedSteps = resumed.replayed.map(({ record, result }) => ({ step: record.step, tool: record.tool, args: record.args, text: record.text, ms: record.ms, info: result.info }));
       env.lastGrade = null;
-      const logPath = options.log ?? options.resumeFrom;
-      if (logPath !== options.resumeFrom) copyFileSync(options.resumeFrom, logPath);
+      const logPath = options.log ?? source.path;
+      if (logPath !== source.path) copyFileSync(source.path, logPath);
       env.writer = TrajectoryWriter.resume(logPath, resumed.validBytes);
       if (episode.done && !resumed.ended) await env.finish();
       if (episode.done) env.final = env.final ?? (await env.gradeNow());
-      return { env, obs: { text: resumeNote(episode, resumed.steps), image, done: episode.done } };
+      return { env, obs: { text: resumeNote(episode, resumed.steps), image, done: episode.done, info: env.currentInfo() } };
     }
     const text = episode.firstObservation();
     const t0 = Date.now();
@@ -104,7 +121,34 @@ export class SplatEnv {
     if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header());
     env.writer?.write(record);
     if (options.gradeEachStep !== false && options.deferHiddenGrades) env.deferGrade(0);
-    return { env, obs: { text, image, done: false } };
+    return { env, obs: { text, image, done: false, info: env.currentInfo() } };
+  }
+
+  /** The calls a resume replayed (as logged, each with its replayed StepInfo). */
+  resumed(): readonly ReplayedSummary[] {
+    return this.resumedSteps;
+  }
+
+  /** Where the episode stands, as a StepInfo of no call (step = calls charged so far). */
+  currentInfo(): StepInfo {
+    const b = this.episode.budgets();
+    return {
+      tool: '',
+      ok: true,
+      charged: false,
+      step: this.episode.stepCount > 0 ? this.episode.stepCount : null,
+      changed: false,
+      ids: [],
+      done: this.episode.done,
+      endReason: this.episode.endReason,
+      nextId: this.episode.nextId,
+      budgets: { gaussians: b.gaussians, maxGaussians: b.maxGaussians, callsLeft: b.callsLeft, rendersLeft: b.rendersLeft },
+    };
+  }
+
+  /** Id the next added Gaussian will get (ids are never reused). */
+  get nextId(): number {
+    return this.episode.nextId;
   }
 
   get done(): boolean {
@@ -143,13 +187,13 @@ export class SplatEnv {
   private async stepNow(call: ToolCall): Promise<ToolOut> {
     const t0 = Date.now();
     const result = this.episode.step(call);
-    if (!result.charged) return { text: `${result.body}\n${result.footer}`, done: true };
+    if (!result.charged) return { text: `${result.body}\n${result.footer}`, done: true, info: result.info };
     const drawn = result.image ? await this.draw(result.image) : { text: '', image: undefined };
     const body = [drawn.text, result.body].filter((s) => s.length > 0).join('\n');
     const text = body ? `${body}\n${result.footer}` : result.footer;
     const ms = Date.now() - t0;
-    this.stepNo += 1;
-    const record: StepRecord = { step: this.stepNo, tool: result.tool, args: jsonSafe(call?.args ?? {}), text, t: new Date(t0).toISOString(), ms };
+    const step = result.info.step ?? this.episode.stepCount;
+    const record: StepRecord = { step, tool: result.tool, args: jsonSafe(call?.args ?? {}), text, t: new Date(t0).toISOString(), ms, ok: result.ok };
     if (result.changed) {
       record.state = this.episode.records().map(toCompactRecord);
       this.lastGrade = null;
@@ -159,7 +203,7 @@ export class SplatEnv {
     await this.writer?.append(record);
     if (result.changed && this.opts.gradeEachStep !== false && this.opts.deferHiddenGrades) this.deferGrade(record.step);
     if (result.done) await this.finish(result);
-    const out: ToolOut = { text, done: result.done };
+    const out: ToolOut = { text, done: result.done, info: result.info };
     if (drawn.image) out.image = drawn.image;
     return out;
   }
@@ -211,6 +255,7 @@ export class SplatEnv {
       task: s.task_id,
       protocol: this.opts.protocol ?? 'agent',
       player: this.opts.player ?? 'unknown',
+      ...(this.opts.protocolOptions ? { protocol_options: { ...this.opts.protocolOptions } } : {}),
       versions: { splatlab: this.opts.version ?? '0.1.0', format: 1, node: process.version },
       started: new Date().toISOString(),
       kind: s.kind,

@@ -1,22 +1,26 @@
-// Regrading a played episode: the logged calls are replayed through a fresh pure Episode and
-// each scene that was graded during play is graded again, so a log can be checked (and scored
-// with a newer grader) without trusting its stored numbers.
+// Regrading a played episode: the logged calls are replayed (src/shared/env/replay.ts) and each
+// scene that was graded during play is graded again, so a log can be checked (and scored with a
+// newer grader) without trusting its stored numbers.
 // Inputs: the log path, the task, a grader. Output: {step, hidden} for every graded step, in order.
 // Invariant: with the same grader the result equals the logged hidden metrics exactly.
-import { Episode } from '../../shared/env/episode';
+import { replaySteps } from '../../shared/env/replay';
 import { packRecords } from '../../shared/env/scene';
 import type { LoadedTask } from '../tasks/load';
-import { episodeConfig, hiddenOf } from './env';
+import { rulesFor } from '../kinds/kind';
+import { hiddenOf } from './env';
 import { readTrajectory, type HiddenMetrics } from './trajectory';
 import type { EnvGrader } from './types';
 
 export async function regradeTrajectory(path: string, task: LoadedTask, grader: EnvGrader): Promise<{ step: number; hidden: HiddenMetrics }[]> {
   const log = readTrajectory(path);
-  const episode = new Episode(episodeConfig(task), task.init);
+  const episode = rulesFor(task);
   const out: { step: number; hidden: HiddenMetrics }[] = [];
-  for (const rec of log.steps) {
-    if (rec.step > 0) episode.step({ tool: rec.tool, args: rec.args });
-    if (rec.hidden) out.push({ step: rec.step, hidden: hiddenOf(await grader.grade(task, packRecords(episode.records()))) });
+  const grade = async (step: number): Promise<void> => {
+    out.push({ step, hidden: hiddenOf(await grader.grade(task, packRecords(episode.records()))) });
+  };
+  if (log.steps[0]?.step === 0 && log.steps[0].hidden) await grade(0);
+  for (const { record } of replaySteps(episode, log.steps)) {
+    if (record.hidden) await grade(record.step);
   }
   return out;
 }

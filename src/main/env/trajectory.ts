@@ -1,10 +1,11 @@
-// Trajectory logs (DESIGN.md section 6): JSONL with a header line, one record per call (step 0 is
+// Trajectory logs (docs/DESIGN.md section 6): JSONL with a header line, one record per call (step 0 is
 // the reset observation), `hidden` records carrying deferred grades (merged into their step when
 // read) and a closing `end` record. Records are written with one synchronous
 // write plus fsync each, so a crash loses no completed call.
 // Inputs: records from SplatEnv. Outputs: the file; readTrajectory parses it back, tolerating
 // a truncated last line (reported, never fatal). Invariant: every complete line is one JSON value.
 import { closeSync, existsSync, fsync, fsyncSync, openSync, readFileSync, ftruncateSync, write, writeSync } from 'node:fs';
+import { LogLock } from './log-lock';
 import { EndRecordSchema, HiddenRecordSchema, StepRecordSchema, TrajectoryHeaderSchema, type EndRecord, type HiddenRecord, type StepRecord, type TrajectoryHeader } from '../../shared/env/trajectory-schema';
 
 export { TRAJECTORY_FORMAT } from '../../shared/env/trajectory-schema';
@@ -85,23 +86,32 @@ export function readTrajectory(path: string): Trajectory {
 
 /** Appends one JSON line per record; each write is flushed to disk before it returns. */
 export class TrajectoryWriter {
-  private constructor(private fd: number | null, readonly path: string) {}
+  private constructor(
+    private fd: number | null,
+    readonly path: string,
+    private readonly lock: LogLock,
+  ) {}
 
-  /** A new log (replacing any file at `path`) starting with its header. */
+  /** A new log (replacing any file at `path`) starting with its header; the log's one writer. */
   static create(path: string, header: TrajectoryHeader): TrajectoryWriter {
-    const w = new TrajectoryWriter(openSync(path, 'w'), path);
+    const lock = LogLock.acquire(path);
+    const w = new TrajectoryWriter(openSync(path, 'w'), path, lock);
     w.write(header);
     return w;
   }
 
-  /** Continues an existing log after its last complete line (a cut-off line is dropped). */
+  /**
+   * Continues an existing log after its last complete line (a cut-off line is dropped). Refused
+   * (LogInUseError) while another writer holds the log, before anything is truncated.
+   */
   static resume(path: string, validBytes: number): TrajectoryWriter {
     if (!existsSync(path)) throw new Error(`cannot resume: ${path} does not exist`);
+    const lock = LogLock.acquire(path);
     const fd = openSync(path, 'r+');
     ftruncateSync(fd, validBytes);
     fsyncSync(fd);
     closeSync(fd);
-    return new TrajectoryWriter(openSync(path, 'a'), path);
+    return new TrajectoryWriter(openSync(path, 'a'), path, lock);
   }
 
   write(record: TrajectoryHeader | StepRecord | HiddenRecord | EndRecord): void {
@@ -130,5 +140,6 @@ export class TrajectoryWriter {
   close(): void {
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
+    this.lock.release();
   }
 }

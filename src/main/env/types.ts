@@ -1,4 +1,4 @@
-// What the episode needs from the grader and the image builders (env-contract.md), as narrow
+// What the episode needs from the grader and the image builders (docs/DESIGN.md section 5), as narrow
 // interfaces so SplatEnv can be driven by the real Grader or by a fake in tests.
 // Invariant: nothing returned by `grade` ever reaches a ToolOut; it goes to the log only.
 import type { RenderOutput, Camera } from '../../shared/raster/types';

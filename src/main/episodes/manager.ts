@@ -9,13 +9,15 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { confinedPath } from '../app/confine';
-import type { EpisodeEntry, EpisodeSnapshot, EpisodeStepResult, PlayProtocol, PublicView } from '../../shared/api/episode';
-import { SplatEnv, type ToolOut } from '../env/env';
+import type { EpisodeEntry, EpisodeSnapshot, EpisodeStepResult, PlayProtocol, ProtocolOptions, PublicView } from '../../shared/api/episode';
+import type { ToolOut } from '../env/env';
+import { mainKind, type KindEnv } from '../kinds/kind';
 import { envImages } from '../env/images';
 import { readTrajectory } from '../env/trajectory';
 import type { EnvGradeResult, EnvGrader, EnvImages } from '../env/types';
 import { loadTask, type LoadedTask } from '../tasks/load';
-import { isErrorText, pngDataUrl, publicBudgets, publicScene, publicViews } from './public';
+import type { TaskRepository } from '../tasks/repository';
+import { pngDataUrl, publicBudgets, publicScene, publicViews } from './public';
 
 export interface EpisodeManagerDeps {
   tasksDir: string;
@@ -25,12 +27,16 @@ export interface EpisodeManagerDeps {
   grader: () => Promise<EnvGrader>;
   images?: EnvImages;
   version?: string;
+  /** The lab's task repository (tasks loaded once); default a fresh load per episode. */
+  tasks?: TaskRepository;
 }
 
 export interface StartOptions {
   taskId: string;
   protocol?: PlayProtocol;
   player?: string;
+  /** Protocol options (aids a study switched on or off), recorded in the trajectory header. */
+  options?: ProtocolOptions;
   /** Where the trajectory goes; default <home>/trajectories/<task>-<time>-<id>.jsonl. */
   logPath?: string;
   /** Hidden grade after every edit (default true, as in any trajectory). */
@@ -48,7 +54,7 @@ export interface EpisodeInfo {
 
 interface Live {
   id: string;
-  env: SplatEnv;
+  env: KindEnv;
   task: LoadedTask;
   protocol: PlayProtocol;
   player: string;
@@ -56,14 +62,8 @@ interface Live {
   first: ToolOut;
   history: EpisodeEntry[];
   views?: PublicView[];
-  /** One past the largest id ever seen (the episode's id counter: ids are never reused). */
-  nextId: number;
   /** Calls of this episode run one after another, so step numbers follow arrival order. */
   queue: Promise<unknown>;
-}
-
-function nextIdAfter(prev: number, records: readonly { id: number }[]): number {
-  return records.reduce((m, r) => Math.max(m, r.id + 1), prev);
 }
 
 export class EpisodeNotFound extends Error {
@@ -86,7 +86,7 @@ export class EpisodeManager {
   }
 
   async start(opts: StartOptions): Promise<EpisodeSnapshot> {
-    const task = await loadTask(opts.taskId, { tasksDir: this.deps.tasksDir });
+    const task = await this.task(opts.taskId);
     const id = randomBytes(6).toString('hex');
     const protocol = opts.protocol ?? 'matched';
     const player = opts.player ?? 'anonymous';
@@ -97,7 +97,7 @@ export class EpisodeManager {
     const discard = (): void => {
       if (fresh) rmSync(logPath, { force: true });
     };
-    const { env, obs } = await SplatEnv.reset(task, {
+    const { env, obs } = await mainKind(task).reset(task, {
       grader: await this.grader(),
       images: this.deps.images ?? envImages,
       // Interactive play answers first and grades after (the grade is never shown anyway).
@@ -105,13 +105,14 @@ export class EpisodeManager {
       log: logPath,
       protocol,
       player,
+      ...(opts.options ? { protocolOptions: opts.options } : {}),
       ...(opts.gradeEachStep === false ? { gradeEachStep: false } : {}),
       ...(this.deps.version ? { version: this.deps.version } : {}),
     }).catch((error: unknown) => {
       discard();
       throw error;
     });
-    const entry: Live = { id, env, task, protocol, player, logPath, first: obs, history: [], nextId: nextIdAfter(0, env.state()), queue: Promise.resolve() };
+    const entry: Live = { id, env, task, protocol, player, logPath, first: obs, history: [], queue: Promise.resolve() };
     let snapshot: EpisodeSnapshot;
     try {
       snapshot = this.snapshot(entry);
@@ -131,23 +132,20 @@ export class EpisodeManager {
     const header = traj.header;
     if (!header) throw new Error(`cannot resume ${log}: no header line`);
     if (header.protocol !== 'matched' && header.protocol !== 'free') throw new Error(`cannot resume ${log}: it is a '${header.protocol}' log, not a player's`);
-    const task = await loadTask(header.task, { tasksDir: this.deps.tasksDir });
-    const { env, obs } = await SplatEnv.reset(task, {
+    const task = await this.task(header.task);
+    const { env, obs } = await mainKind(task).reset(task, {
       grader: await this.grader(),
       images: this.deps.images ?? envImages,
       // Interactive play answers first and grades after (the grade is never shown anyway).
       deferHiddenGrades: true,
-      resumeFrom: path,
+      resumeFrom: { path, trajectory: traj },
       protocol: header.protocol,
       player: header.player,
       ...(this.deps.version ? { version: this.deps.version } : {}),
     });
     const id = randomBytes(6).toString('hex');
-    const history: EpisodeEntry[] = traj.steps
-      .filter((s) => s.step > 0)
-      .map((s) => ({ step: s.step, tool: s.tool, args: s.args, text: s.text, error: isErrorText(s.text), ms: s.ms }));
-    const seen = traj.steps.reduce((m, s) => nextIdAfter(m, (s.state ?? []).map((g) => ({ id: g.id ?? 0 }))), nextIdAfter(0, task.init ?? []));
-    const entry: Live = { id, env, task, protocol: header.protocol, player: header.player, logPath: path, first: obs, history, nextId: seen, queue: Promise.resolve() };
+    const history: EpisodeEntry[] = env.resumed().map((s) => ({ step: s.step, tool: s.tool, args: s.args, text: s.text, error: !s.info.ok, ms: s.ms }));
+    const entry: Live = { id, env, task, protocol: header.protocol, player: header.player, logPath: path, first: obs, history, queue: Promise.resolve() };
     this.live.set(id, entry);
     return this.snapshot(entry);
   }
@@ -160,26 +158,23 @@ export class EpisodeManager {
   }
 
   private async stepNow(e: Live, call: { tool: string; args?: unknown }): Promise<EpisodeStepResult> {
-    const wasDone = e.env.done;
     const t0 = Date.now();
     const out = await e.env.step({ tool: call.tool, args: call.args ?? {} });
-    const error = isErrorText(out.text);
+    const info = out.info;
+    const error = !info.ok;
     const image = out.image ? pngDataUrl(out.image) : undefined;
-    const charged = !wasDone;
-    const step = charged ? e.history.length + 1 : e.history.length;
-    if (charged) {
-      e.history.push({ step, tool: call.tool, args: call.args ?? {}, text: out.text, error, ms: Date.now() - t0, ...(image ? { image } : {}) });
+    if (info.step !== null) {
+      e.history.push({ step: info.step, tool: call.tool, args: call.args ?? {}, text: out.text, error, ms: Date.now() - t0, ...(image ? { image } : {}) });
     }
-    const scene = e.env.state();
-    e.nextId = nextIdAfter(e.nextId, scene);
     return {
-      step,
-      nextId: e.nextId,
+      step: info.step ?? e.env.currentInfo().step ?? 0,
+      nextId: info.nextId,
       text: out.text,
       error,
       done: out.done,
+      info,
       budgets: publicBudgets(e.env.budgets(), e.task),
-      scene: publicScene(scene),
+      scene: publicScene(e.env.state()),
       ...(image ? { image } : {}),
     };
   }
@@ -216,6 +211,15 @@ export class EpisodeManager {
     return e;
   }
 
+  private task(taskId: string): Promise<LoadedTask> {
+    return this.deps.tasks ? this.deps.tasks.get(taskId) : loadTask(taskId, { tasksDir: this.deps.tasksDir });
+  }
+
+  /** Live episodes now (a leak shows as growth here). */
+  get liveCount(): number {
+    return this.live.size;
+  }
+
   private grader(): Promise<EnvGrader> {
     this.graderPromise ??= this.deps.grader();
     this.graderPromise.catch(() => (this.graderPromise = undefined));
@@ -234,7 +238,7 @@ export class EpisodeManager {
       image: pngDataUrl(e.first.image),
       budgets: publicBudgets(e.env.budgets(), e.task),
       scene: publicScene(e.env.state()),
-      nextId: e.nextId,
+      nextId: e.env.nextId,
       referenceViews: (e.views ??= publicViews(e.task)),
       done: e.env.done,
       history: e.history,

@@ -42,8 +42,3 @@ export function publicViews(task: LoadedTask): PublicView[] {
     return view;
   });
 }
-
-/** A refused call's text starts with ERROR (the episode's wording, as a model reads it). */
-export function isErrorText(text: string): boolean {
-  return text.startsWith('ERROR');
-}

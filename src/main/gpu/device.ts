@@ -1,10 +1,11 @@
-// Acquires the main process's WebGPU device through Dawn, in the order of DESIGN.md section 1:
+// Acquires the main process's WebGPU device through Dawn, in the order of docs/DESIGN.md section 1:
 // a hardware adapter, else SwiftShader through a Vulkan ICD file, else the CPU reference.
 // Output: the device (or null) and a GpuStatus saying which path is live and how to get a faster
 // one. Invariant: called once per process; later callers share the same promise.
 import { existsSync } from 'node:fs';
 import { create, globals } from 'webgpu';
 import type { GpuStatus } from '../../shared/api/schemas';
+import { requestComputeDevice } from '../../shared/gpu/device';
 
 /** ICD files that ship SwiftShader: Debian's chromium package, or one named by the user. */
 export const SWIFTSHADER_ICDS = ['/usr/lib/chromium/vk_swiftshader_icd.json'];
@@ -59,14 +60,7 @@ async function tryAdapter(): Promise<GPUAdapter | null> {
 
 async function deviceContext(adapter: GPUAdapter, path: 'hardware' | 'swiftshader'): Promise<GpuContext> {
   const info = adapter.info;
-  const device = await adapter.requestDevice({
-    requiredLimits: {
-      maxStorageBuffersPerShaderStage: adapter.limits.maxStorageBuffersPerShaderStage,
-      maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
-      maxBufferSize: adapter.limits.maxBufferSize,
-      maxComputeWorkgroupStorageSize: adapter.limits.maxComputeWorkgroupStorageSize,
-    },
-  });
+  const device = await requestComputeDevice(adapter);
   const name = `${info.vendor || 'unknown vendor'} ${info.architecture || info.device || ''}`.trim();
   const summary =
     path === 'hardware'

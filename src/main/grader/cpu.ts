@@ -130,6 +130,11 @@ export class CpuBackend implements GradeBackend {
     return scores;
   }
 
+  release(views: readonly RefView[]): void {
+    // The LPIPS features' worker copies go with them (LpipsPool's FinalizationRegistry).
+    for (const v of views) this.cache.delete(v);
+  }
+
   destroy(): void {
     this.pool?.destroy();
     this.pool = null;

@@ -77,6 +77,21 @@ export class GpuBackend implements GradeBackend {
     return out;
   }
 
+  release(views: readonly RefView[]): void {
+    for (const v of views) {
+      const p = this.photos.get(v);
+      if (!p) continue;
+      this.photos.delete(v);
+      this.metrics.releasePhoto(p);
+      this.uploaded.splice(this.uploaded.indexOf(p), 1);
+    }
+  }
+
+  /** Photos on the device now (one per RefView graded and not released). */
+  get photoCount(): number {
+    return this.uploaded.length;
+  }
+
   destroy(): void {
     for (const p of this.uploaded) this.metrics.releasePhoto(p);
     this.uploaded.length = 0;

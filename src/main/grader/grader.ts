@@ -1,4 +1,4 @@
-// The hidden grader (DESIGN.md section 4): renders a scene from a task's held-out cameras,
+// The hidden grader (docs/DESIGN.md section 4): renders a scene from a task's held-out cameras,
 // measures PSNR, SSIM, LPIPS and silhouette IoU against the photos, and places the means between
 // the task's empty and fit anchors. Also serves the player-visible reference comparisons of
 // render_views. Input: Splats + LoadedTask (or views). Output: GradeResult / ViewMetrics.
@@ -15,7 +15,7 @@ import type { GpuContext } from '../gpu/device';
 import { loadLpipsWeights } from '../lpips/weights';
 import type { LoadedTask, RefView } from '../tasks/load';
 import { CpuBackend } from './cpu';
-import { createGpuBackend } from './gpu';
+import { createGpuBackend, GpuBackend } from './gpu';
 import type { GradeBackend, GradeResult, ViewMetrics, ViewScores } from './types';
 
 export interface GraderOptions {
@@ -39,6 +39,24 @@ export interface GraderOptions {
  */
 export function graderDevice(gpu: GpuContext): Pick<GraderOptions, 'device' | 'preferCpu'> {
   return { device: gpu.device, preferCpu: gpu.status.path !== 'hardware' };
+}
+
+/**
+ * The one grader of a lab process, built on first use from the process's GPU context: the GPU
+ * path on a hardware adapter, else the CPU path; a GPU grader that fails to build (pipelines,
+ * limits) falls back to the CPU reference, which grades identically, only slower. Every caller of
+ * the returned function shares one Grader (and one LPIPS pool, one photo cache).
+ */
+export function sharedGrader(gpu: GpuContext, opts: Omit<GraderOptions, 'device' | 'preferCpu'> = {}, onFallback?: (why: string) => void): () => Promise<Grader> {
+  let grader: Promise<Grader> | undefined;
+  return () => {
+    grader ??= Grader.create({ ...opts, ...graderDevice(gpu) }).catch((e: unknown) => {
+      onFallback?.(e instanceof Error ? e.message : String(e));
+      return Grader.create({ ...opts, device: null });
+    });
+    grader.catch(() => (grader = undefined));
+    return grader;
+  };
 }
 
 export class Grader {
@@ -111,6 +129,16 @@ export class Grader {
     const empty = (await this.measureViews(emptySplats(0), heldout)).mean;
     const fitted = (await this.measureViews(fit, heldout)).mean;
     return { empty, fit: fitted, lpips_model: this.lpipsAvailable ? 'alex-v0.1' : null };
+  }
+
+  /** Frees what this grader holds for a task's views (the task was unloaded or changed). */
+  release(task: Pick<LoadedTask, 'reference' | 'heldout'>): void {
+    this.backend.release([...task.reference, ...task.heldout]);
+  }
+
+  /** Photos held on the GPU now (0 on the CPU path): a leak shows as growth here. */
+  get gpuPhotoCount(): number {
+    return this.backend instanceof GpuBackend ? this.backend.photoCount : 0;
   }
 
   destroy(): void {

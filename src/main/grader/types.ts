@@ -1,4 +1,4 @@
-// Result types of the hidden grader (env-contract.md) and the backend seam that lets the same
+// Result types of the hidden grader (docs/DESIGN.md section 5) and the backend seam that lets the same
 // grading code run on the WGSL rasterizer + GPU metrics or on the CPU references.
 // Invariant: a backend returns per-view numbers in the order of the views it was given.
 import type { RenderOutput, Splats, Camera } from '../../shared/raster/types';
@@ -36,6 +36,8 @@ export interface GradeBackend {
   render(splats: Splats, cameras: Camera[]): Promise<RenderOutput[]>;
   /** Metrics of each render against its view's photo; LPIPS only when `withLpips`. */
   measure(renders: RenderOutput[], views: RefView[], withLpips: boolean): Promise<ViewScores[]>;
+  /** Frees what is held for these views (their task was unloaded); a later use uploads again. */
+  release(views: readonly RefView[]): void;
   destroy(): void;
 }
 

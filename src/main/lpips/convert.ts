@@ -1,5 +1,5 @@
 // Converts torchvision's AlexNet checkpoint and LPIPS v0.1 alex.pth into the weights folder
-// format of DESIGN.md section 4: one raw float32 little-endian file per tensor (torch layout)
+// format of docs/DESIGN.md section 4: one raw float32 little-endian file per tensor (torch layout)
 // and manifest.json with shapes and sha256. Input: checkpoint bytes. Output: the folder.
 // Invariant: shapes are validated (lpipsWeightsFromTensors) before anything is written, and the
 // manifest is written last, so a folder with a manifest is complete.

@@ -1,5 +1,5 @@
 // Loads LPIPS (AlexNet, v0.1) weights from a folder of raw float32 LE files plus manifest.json
-// (DESIGN.md section 4). Folder: the `dir` option, else $SPLATLAB_LPIPS_DIR, else
+// (docs/DESIGN.md section 4). Folder: the `dir` option, else $SPLATLAB_LPIPS_DIR, else
 // ../shared/data/lpips-alex beside the repo root. Output: typed LpipsWeights.
 // Invariant: every file's sha256, byte size and shape is checked before use; each failure is
 // one LpipsWeightsError line naming the file and saying how to get the weights.

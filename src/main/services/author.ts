@@ -1,13 +1,13 @@
 // LabApi handlers of the authoring rows (src/shared/api/author.ts): one AuthorSession and one
-// upload staging area per set of lab services, a grader built on first use, fit events published
-// on the EventHub. Inputs: LabDeps (GPU context, tasks folder) and the services' EventHub.
+// upload staging area per set of lab services, the lab's one grader, fit events published on the
+// context's EventHub. Input: the LabContext.
 // Output: HandlersFor the rows. Invariant: domain errors reach the caller as one readable line;
 // imports reuse the CLI's import code on the uploaded files, so they check exactly the same things.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { authorMethods } from '../../shared/api/author';
-import { labHome } from '../app/home';
 import { importNerf } from '../authoring/nerf';
+import { listObjectDocuments, openObject } from '../authoring/documents';
 import { chooseFitBackend, type FitDevice } from '../authoring/fit/backend';
 import { fitTask } from '../authoring/fit/run';
 import type { FitFn } from '../authoring/pipeline';
@@ -16,10 +16,10 @@ import { PhotoCaster } from '../authoring/session/photos';
 import { anchorsOut, checkFree, conformance } from '../authoring/session/save';
 import { AuthorSession, namedCamera } from '../authoring/session/session';
 import { Uploads } from '../authoring/session/uploads';
-import { Grader, graderDevice } from '../grader/grader';
-import { LabFailure, type HandlersFor } from './dispatch';
+import type { Grader } from '../grader/grader';
+import type { LabContext } from './context';
+import type { HandlersFor } from './dispatch';
 import type { EventHub } from './events';
-import type { LabDeps } from './lab';
 
 interface AuthorContext {
   session: AuthorSession;
@@ -28,14 +28,9 @@ interface AuthorContext {
   fitDevice: FitDevice;
 }
 
-const contexts = new WeakMap<LabDeps, AuthorContext>();
-
-function authorContext(deps: LabDeps, events: EventHub): AuthorContext {
-  let ctx = contexts.get(deps);
-  if (ctx) return ctx;
-  let grader: Promise<Grader> | null = null;
-  // A GPU grader that fails to build must not block authoring: the CPU reference measures the same.
-  const getGrader = (): Promise<Grader> => (grader ??= Grader.create(graderDevice(deps.gpu)).catch(() => Grader.create({ device: null })));
+function authorContext(deps: LabContext): AuthorContext {
+  const events = deps.events;
+  const getGrader = (): Promise<Grader> => deps.grader();
   // The ray caster runs on a hardware GPU only: SwiftShader is slower than the CPU reference here.
   const caster = new PhotoCaster(deps.gpu.status.path === 'hardware' ? deps.gpu.device : null);
   const fitDevice: FitDevice = deps.gpu.device ? 'auto' : 'cpu';
@@ -48,17 +43,7 @@ function authorContext(deps: LabDeps, events: EventHub): AuthorContext {
     onFitSnapshot: (e) => events.publish('author.fitSnapshot', e),
     onFitEnd: (s) => events.publish('author.fitEnd', s),
   });
-  ctx = { session, uploads: new Uploads(join(labHome(), 'uploads')), grader: getGrader, fitDevice };
-  contexts.set(deps, ctx);
-  return ctx;
-}
-
-async function failing<T>(work: () => Promise<T> | T): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw new LabFailure(error instanceof Error ? error.message : String(error));
-  }
+  return { session, uploads: new Uploads(join(deps.home, 'uploads')), grader: getGrader, fitDevice };
 }
 
 /** The import build's fit: fitTask with its progress published as 'progress' events. */
@@ -77,24 +62,28 @@ function publishingFit(events: EventHub, label: string, device: FitDevice): FitF
   };
 }
 
-export function createAuthorHandlers(deps: LabDeps, events: EventHub): HandlersFor<typeof authorMethods> {
-  const ctx = (): AuthorContext => authorContext(deps, events);
+export function createAuthorHandlers(deps: LabContext): HandlersFor<typeof authorMethods> {
+  const events = deps.events;
+  let made: AuthorContext | undefined;
+  const ctx = (): AuthorContext => (made ??= authorContext(deps));
   return {
-    'author.preview': (p) => failing(() => {
+    'author.objects': async () => ({ objects: listObjectDocuments(deps.tasksDir) }),
+    'author.open': async (p) => openObject(deps.tasksDir, p.name),
+    'author.preview': async (p) => {
       const camera = p.camera ?? (p.view ? namedCamera(p.view) : null);
       if (!camera) throw new Error(`unknown view '${p.view ?? ''}'`);
       return ctx().session.preview(p.object, camera, p.samples);
-    }),
-    'author.sheet': (p) => failing(() => ctx().session.sheet(p.object, p.set, p.size)),
+    },
+    'author.sheet': async (p) => ctx().session.sheet(p.object, p.set, p.size),
     'author.status': async () => ctx().session.state(),
-    'author.fit.start': (p) => failing(() => ctx().session.startFit(p.object, { steps: p.steps, seed: p.seed, size: p.size })),
+    'author.fit.start': async (p) => ctx().session.startFit(p.object, { steps: p.steps, seed: p.seed, size: p.size }),
     'author.fit.cancel': async (p) => ({ cancelled: ctx().session.cancelFit(p.jobId) }),
-    'author.scramble': (p) => failing(() => ctx().session.scramble(p.k, p.seed)),
-    'author.save': (p) => failing(() => ctx().session.save(p.name, p.overwrite)),
-    'author.upload.begin': (p) => failing(() => ({ uploadId: ctx().uploads.begin(p.kind).id })),
-    'author.upload.put': (p) => failing(() => ({ bytes: ctx().uploads.put(p.uploadId, p.path, p.data, p.append) })),
+    'author.scramble': async (p) => ctx().session.scramble(p.k, p.seed, p.groups),
+    'author.save': async (p) => ctx().session.save(p.name, p.overwrite),
+    'author.upload.begin': async (p) => ({ uploadId: ctx().uploads.begin(p.kind).id }),
+    'author.upload.put': async (p) => ({ bytes: ctx().uploads.put(p.uploadId, p.path, p.data, p.append) }),
     'author.upload.cancel': async (p) => ({ removed: ctx().uploads.remove(p.uploadId) }),
-    'author.upload.finish': (p) => failing(async () => {
+    'author.upload.finish': async (p) => {
       const c = ctx();
       const upload = c.uploads.get(p.uploadId);
       checkFree(deps.tasksDir, p.name, p.overwrite);
@@ -121,6 +110,6 @@ export function createAuthorHandlers(deps: LabDeps, events: EventHub): HandlersF
       } finally {
         c.uploads.remove(p.uploadId);
       }
-    }),
+    },
   };
 }

@@ -1,22 +1,19 @@
 // LabApi handlers of the debugger rows (src/shared/api/debug.ts): debug sessions over opened
 // scenes, views, pixel traces and gradient views, all computed in main on the CPU reference,
-// with the grader's GPU rasterizer for the GPU-vs-CPU view. Inputs: LabDeps (+ optional home).
+// with the lab's GPU rasterizer for the GPU-vs-CPU view. Inputs: the LabContext (+ optional home).
 // Output: HandlersFor the rows. Invariant: refused while a participant session runs (these rows
 // show fits and held-out views), with the same one-line reason as the other experimenter rows.
 import { existsSync } from 'node:fs';
 import { DEBUG_SCENE_LIMIT, debugMethods, type DebugSession } from '../../shared/api/debug';
-import { labHome } from '../app/home';
 import { namedViews, resolveCamera } from '../debug/cameras';
 import { debugGradients } from '../debug/gradients';
 import { debugPixel } from '../debug/pixel';
-import { DebugSessions, type DebugScene } from '../debug/session';
+import type { DebugScene } from '../debug/session';
 import { openSource } from '../debug/sources';
 import { debugView, type GpuRenderer } from '../debug/views';
-import { Grader } from '../grader/grader';
 import { SESSION_LOCKED_MESSAGE, sessionLockFile } from './session-lock';
-import { resolveTasksDir } from '../tasks/paths';
 import { LabFailure, type HandlersFor } from './dispatch';
-import type { LabDeps } from './lab';
+import type { LabContext } from './context';
 
 export interface DebugServiceOptions {
   home?: string;
@@ -24,28 +21,17 @@ export interface DebugServiceOptions {
   gpu?: () => Promise<GpuRenderer>;
 }
 
-async function failing<T>(work: () => Promise<T> | T): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw error instanceof LabFailure ? error : new LabFailure(error instanceof Error ? error.message : String(error));
-  }
-}
-
-function graderGpu(deps: LabDeps): () => Promise<GpuRenderer> {
-  let renderer: Promise<GpuRenderer> | undefined;
-  return () => {
-    renderer ??= (async (): Promise<GpuRenderer> => {
-      const device = deps.gpu.device;
-      if (!device) return { render: null, reason: `no GPU in this lab process: ${deps.gpu.status.summary}` };
-      try {
-        const grader = await Grader.create({ device, lpipsDir: null });
-        return { name: deps.gpu.status.path, render: async (splats, camera) => (await grader.renderViews(splats, [camera]))[0] };
-      } catch (error) {
-        return { render: null, reason: `the GPU rasterizer could not be built (${error instanceof Error ? error.message : String(error)})` };
-      }
-    })();
-    return renderer;
+/** The debugger's GPU side: the lab context's WGSL rasterizer (no second grader). */
+function contextGpu(ctx: LabContext): () => Promise<GpuRenderer> {
+  return async () => {
+    if (!ctx.gpu.device) return { render: null, reason: `no GPU in this lab process: ${ctx.gpu.status.summary}` };
+    try {
+      const raster = ctx.gpuRasterizer();
+      if (!raster) return { render: null, reason: 'no GPU rasterizer' };
+      return { name: ctx.gpu.status.path, render: async (splats, camera) => (await raster.forwardBatch(splats, [camera]))[0] };
+    } catch (error) {
+      return { render: null, reason: `the GPU rasterizer could not be built (${error instanceof Error ? error.message : String(error)})` };
+    }
   };
 }
 
@@ -70,20 +56,25 @@ function sessionOf(scene: DebugScene): DebugSession {
   };
 }
 
-export function createDebugHandlers(deps: LabDeps, opts: DebugServiceOptions = {}): HandlersFor<typeof debugMethods> {
-  const sessions = new DebugSessions();
-  const home = opts.home ?? labHome();
-  const tasksDir = resolveTasksDir(deps.tasksDir);
-  const gpu = opts.gpu ?? graderGpu(deps);
+export function createDebugHandlers(ctx: LabContext, opts: DebugServiceOptions = {}): HandlersFor<typeof debugMethods> {
+  const sessions = ctx.debugSessions;
+  const home = opts.home ?? ctx.home;
+  const tasksDir = ctx.tasksDir;
+  const gpu = opts.gpu ?? contextGpu(ctx);
   const sessionLock = sessionLockFile(home);
-  const unlocked = <T>(work: () => Promise<T> | T): Promise<T> =>
-    failing(() => {
-      if (existsSync(sessionLock)) throw new LabFailure(SESSION_LOCKED_MESSAGE);
-      return work();
-    });
+  const unlocked = async <T>(work: () => Promise<T> | T): Promise<T> => {
+    if (existsSync(sessionLock)) throw new LabFailure(SESSION_LOCKED_MESSAGE);
+    return work();
+  };
 
   return {
-    'debug.open': (p) => unlocked(async () => sessionOf(sessions.open(await openSource(p.source, { tasksDir, home })))),
+    // A session belongs to the connection that opened it and is closed with it (a closed tab).
+    'debug.open': (p, caller) =>
+      unlocked(async () => {
+        const scene = sessions.open(await openSource(p.source, { tasksDir, home }));
+        caller.onClose(() => sessions.close(scene.id));
+        return sessionOf(scene);
+      }),
     'debug.close': async (p) => ({ closed: sessions.close(p.sessionId) }),
     'debug.view': (p) =>
       unlocked(async () => {

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { labMethods, isLabMethod } from '../../shared/api/lab';
 import { MAX_MESSAGE_BYTES, RequestEnvelope, type LabErrorCode, type ResponseEnvelope } from '../../shared/api/messages';
 import { callActivity } from '../workers/grade-queue';
+import { DIRECT_CALLER, type Caller } from './connection';
 import { sanitizeMessage } from './sanitize';
 
 /** Deepest nesting of arrays/objects a call's params may have (tool args included). */
@@ -16,7 +17,7 @@ export const MAX_PARAM_NODES = 1_000_000;
 
 /** Handlers for a table of methods (the whole labMethods, or one area's rows). */
 export type HandlersFor<T extends Record<string, { params: z.ZodType; result: z.ZodType }>> = {
-  [M in keyof T]: (params: z.output<T[M]['params']>) => Promise<z.input<T[M]['result']>>;
+  [M in keyof T]: (params: z.output<T[M]['params']>, caller: Caller) => Promise<z.input<T[M]['result']>>;
 };
 
 export type Handlers = HandlersFor<typeof labMethods>;
@@ -33,7 +34,7 @@ export class LabFailure extends Error {
 
 export type CallOutcome = { ok: true; result: unknown } | { ok: false; code: LabErrorCode; message: string };
 
-export async function dispatchCall(handlers: Handlers, method: string, params: unknown): Promise<CallOutcome> {
+export async function dispatchCall(handlers: Handlers, method: string, params: unknown, caller: Caller = DIRECT_CALLER): Promise<CallOutcome> {
   if (!isLabMethod(method)) return { ok: false, code: 'unknown_method', message: `unknown method '${method}'` };
   const spec = labMethods[method];
   const shape = paramsShapeProblem(params);
@@ -42,8 +43,8 @@ export async function dispatchCall(handlers: Handlers, method: string, params: u
   if (!parsed.success) return { ok: false, code: 'bad_request', message: `${method}: ${describeIssues(parsed.error)}` };
   const ended = callActivity.begin(); // deferred grades wait for idle moments (workers/grade-queue)
   try {
-    const handler = handlers[method] as (p: unknown) => Promise<unknown>;
-    const result = await handler(parsed.data);
+    const handler = handlers[method] as (p: unknown, c: Caller) => Promise<unknown>;
+    const result = await handler(parsed.data, caller);
     const checked = spec.result.safeParse(result);
     if (!checked.success) return { ok: false, code: 'failed', message: `${method}: internal result failed validation: ${describeIssues(checked.error)}` };
     return { ok: true, result: checked.data };
@@ -74,7 +75,7 @@ export function paramsShapeProblem(params: unknown): string | null {
 }
 
 /** Entry point for text transports: size check, JSON parse, envelope check, then dispatch. */
-export async function dispatchText(handlers: Handlers, text: string): Promise<ResponseEnvelope> {
+export async function dispatchText(handlers: Handlers, text: string, caller: Caller = DIRECT_CALLER): Promise<ResponseEnvelope> {
   const bytes = new TextEncoder().encode(text).byteLength;
   if (bytes > MAX_MESSAGE_BYTES) return fail(null, 'too_large', `message of ${bytes} bytes exceeds the ${MAX_MESSAGE_BYTES}-byte limit`);
   let json: unknown;
@@ -89,7 +90,7 @@ export async function dispatchText(handlers: Handlers, text: string): Promise<Re
     return fail(id, 'bad_request', `malformed request: ${describeIssues(envelope.error)}`);
   }
   const { id, method, params } = envelope.data;
-  const outcome = await dispatchCall(handlers, method, params);
+  const outcome = await dispatchCall(handlers, method, params, caller);
   return outcome.ok ? { id, ok: true, result: outcome.result } : fail(id, outcome.code, outcome.message);
 }
 

@@ -1,45 +1,45 @@
-// The main-process services behind LabApi: one handler per method of src/shared/api/lab.ts.
-// Inputs: the live GPU context, the tasks folder and the task lister. Output: Handlers for any
-// transport. Invariant: handlers only return public data; held-out views, anchors and hidden
-// scores never appear in a result.
-import type { TaskSummary } from '../../shared/task/schema';
-import type { GpuContext } from '../gpu/device';
+// The main-process services behind LabApi: one handler per method of src/shared/api/lab.ts,
+// all over one LabContext (src/main/services/context.ts). Input: the context (or the options to
+// build one). Output: Handlers for any transport, the context's event bus, and the context.
+// Invariant: handlers only return public data; held-out views, anchors and hidden scores never
+// appear in a result.
+import { createAuthorHandlers } from './author';
+import { createLabContext, type LabContext, type LabContextOptions } from './context';
+import { createDebugHandlers } from './debug';
 import type { Handlers } from './dispatch';
 import { createEpisodeHandlers } from './episode';
-import { createStudyHandlers } from './study';
-import { createDebugHandlers } from './debug';
-import { createAuthorHandlers } from './author';
-import { EventHub } from './events';
+import type { EventHub } from './events';
 import { refuseDuringSession } from './session-lock';
+import { createStudyHandlers } from './study';
 
-export interface LabDeps {
-  gpu: GpuContext;
-  tasksDir: string;
-  version: string;
-  transport: 'ipc' | 'ws' | 'direct';
-  listTasks: (tasksDir: string) => Promise<TaskSummary[]>;
-}
+/** What a lab is built from (kept as the services' input shape; see LabContextOptions). */
+export type LabDeps = LabContextOptions;
 
 export interface LabServices {
   handlers: Handlers;
   events: EventHub;
+  context: LabContext;
 }
 
-export function createLabServices(deps: LabDeps): LabServices {
-  const events = new EventHub();
+function isContext(x: LabContext | LabContextOptions): x is LabContext {
+  return 'episodes' in x && 'debugSessions' in x;
+}
+
+export function createLabServices(input: LabContext | LabContextOptions): LabServices {
+  const ctx = isContext(input) ? input : createLabContext(input);
   const handlers: Handlers = {
     'app.info': async () => ({
       name: 'SplatLab',
-      version: deps.version,
-      transport: deps.transport,
-      gpu: deps.gpu.status,
-      tasksDir: deps.tasksDir,
+      version: ctx.version,
+      transport: ctx.transport,
+      gpu: ctx.gpu.status,
+      tasksDir: ctx.tasksDir,
     }),
-    'tasks.list': () => deps.listTasks(deps.tasksDir),
-    ...createEpisodeHandlers(deps),
-    ...createStudyHandlers(deps),
-    ...createDebugHandlers(deps),
-    ...refuseDuringSession(createAuthorHandlers(deps, events)),
+    'tasks.list': () => ctx.listTasks(),
+    ...createEpisodeHandlers(ctx),
+    ...createStudyHandlers(ctx),
+    ...createDebugHandlers(ctx),
+    ...refuseDuringSession(createAuthorHandlers(ctx), ctx.home),
   };
-  return { handlers, events };
+  return { handlers, events: ctx.events, context: ctx };
 }

@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { labHome } from '../app/home';
+import type { Caller } from './connection';
 import { LabFailure } from './dispatch';
 
 export const SESSION_LOCKED_MESSAGE =
@@ -14,12 +15,12 @@ export function sessionLockFile(home = labHome()): string {
 }
 
 /** The same handlers, each refusing to run while the session lock exists. */
-export function refuseDuringSession<H extends Record<string, (params: never) => Promise<unknown>>>(handlers: H, home?: string): H {
-  const wrapped: Record<string, (params: never) => Promise<unknown>> = {};
+export function refuseDuringSession<H extends Record<string, (params: never, caller: Caller) => Promise<unknown>>>(handlers: H, home?: string): H {
+  const wrapped: Record<string, (params: never, caller: Caller) => Promise<unknown>> = {};
   for (const [name, handler] of Object.entries(handlers)) {
-    wrapped[name] = async (params: never) => {
+    wrapped[name] = async (params: never, caller: Caller) => {
       if (existsSync(sessionLockFile(home))) throw new LabFailure(SESSION_LOCKED_MESSAGE);
-      return handler(params);
+      return handler(params, caller);
     };
   }
   return wrapped as H;

@@ -1,12 +1,12 @@
-// One replay frame: the scene after a given call of a logged episode, rebuilt by replaying the
-// logged calls through a fresh pure Episode (exact: the env is deterministic), rendered from one
+// One replay frame: the scene after a given call of a logged episode, rebuilt by the one replay
+// (src/shared/env/replay.ts; exact: the env is deterministic), rendered from one
 // of the task's held-out cameras with the grader's rasterizer, bounds overlay drawn on, as PNG.
 // Inputs: a LoadedTask, a trajectory, a step number, a held-out view name, a renderer.
 // Output: PNG bytes and the Gaussian count. Invariant: experimenter-only (held-out cameras).
-import { Episode } from '../../shared/env/episode';
+import { replayAll } from '../../shared/env/replay';
 import { packRecords } from '../../shared/env/scene';
 import type { Camera, RenderOutput, Splats } from '../../shared/raster/types';
-import { episodeConfig } from '../env/env';
+import { rulesFor } from '../kinds/kind';
 import { drawOverlay } from '../../shared/image/overlay';
 import { encodePng } from '../io/png';
 import type { Trajectory } from '../env/trajectory';
@@ -20,11 +20,8 @@ export interface SceneRenderer {
 export async function replayFrame(task: LoadedTask, traj: Trajectory, step: number, viewName: string, renderer: SceneRenderer): Promise<{ png: Uint8Array; gaussians: number }> {
   const view = task.heldout.find((v) => v.name === viewName);
   if (!view) throw new StudyError(`task '${task.spec.task_id}' has no held-out view '${viewName}' (it has ${task.heldout.map((v) => v.name).join(', ')})`);
-  const episode = new Episode(episodeConfig(task), task.init);
-  for (const rec of traj.steps) {
-    if (rec.step > step) break;
-    if (rec.step > 0) episode.step({ tool: rec.tool, args: rec.args });
-  }
+  const episode = rulesFor(task);
+  replayAll(episode, traj.steps, { upTo: step });
   const [render] = await renderer.renderViews(packRecords(episode.records()), [view.camera]);
   // No burnt-in label: the replay panel names the view and the call beside the image.
   const image = drawOverlay({ width: render.width, height: render.height, data: render.rgb }, view.camera);

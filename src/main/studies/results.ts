@@ -7,7 +7,10 @@
 import { existsSync } from 'node:fs';
 import type { TrajectoryStep } from '../../shared/api/study';
 import type { EpisodeResult } from '../../shared/study/results';
+import { replaySteps } from '../../shared/env/replay';
+import { rulesFor } from '../kinds/kind';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
+import type { LoadedTask } from '../tasks/load';
 import type { StudyStore } from './store';
 
 const seconds = (from: string, to: string): number | null => {
@@ -61,13 +64,22 @@ export function studyResults(store: StudyStore, studyId: string): EpisodeResult[
     }
   }
   for (const m of store.modelLogs(studyId)) {
-    rows.push(episodeResult(readTrajectory(store.resolveIn(studyId, m.rel)), m.rel, { source: m.model, kind: 'model', participant: m.model, practice: false }, m.taskId));
+    const row = episodeResult(readTrajectory(store.resolveIn(studyId, m.rel)), m.rel, { source: m.model, kind: 'model', participant: m.model, practice: false }, m.taskId);
+    // The lab's own grade of the replayed scene replaces whatever the file claimed.
+    const v = m.verdict;
+    if (v) rows.push({ ...row, score: v.score, reward: v.reward, psnr: v.psnr, ssim: v.ssim, iou: v.iou, lpips: v.lpips, scoreMismatch: v.mismatch ? v.fileScore : null });
+    else rows.push({ ...row, score: null, reward: null, scoreMismatch: null });
   }
   return rows;
 }
 
-/** Each logged record as the replay shows it; `score` is the latest hidden score at that call. */
-export function trajectorySteps(traj: Trajectory): TrajectoryStep[] {
+/**
+ * Each logged record as the replay shows it; `score` is the latest hidden score at that call and
+ * `error` comes from the call's outcome as the one replay recomputes it (never from its text).
+ */
+export function trajectorySteps(traj: Trajectory, task: LoadedTask): TrajectoryStep[] {
+  const ok = new Map<number, boolean>();
+  for (const { record, result } of replaySteps(rulesFor(task), traj.steps)) ok.set(record.step, result.ok);
   let score: number | null = null;
   return traj.steps.map((s) => {
     if (s.hidden) score = s.hidden.score;
@@ -80,7 +92,7 @@ export function trajectorySteps(traj: Trajectory): TrajectoryStep[] {
       ms: s.ms,
       score,
       graded: s.hidden !== undefined,
-      error: s.text.startsWith('ERROR'),
+      error: s.step > 0 && !(ok.get(s.step) ?? s.ok ?? true),
       gaussians: s.state ? s.state.length : null,
     };
   });

@@ -1,4 +1,4 @@
-// Loads one task from a tasks folder (env-contract.md): spec, cameras, reference and held-out
+// Loads one task from a tasks folder (docs/DESIGN.md section 5): spec, cameras, reference and held-out
 // photos with masks, anchors and the initial scene; and lists the folder's tasks publicly.
 // Input: task id (+ tasksDir option). Output: LoadedTask (main-side only: held-out views and
 // anchors must never reach a player) or TaskSummary[] (public: no held-out data, no anchors).
@@ -23,7 +23,7 @@ import {
   type TaskSummary,
   type ViewEntry,
 } from '../../shared/task/schema';
-import { parseSceneFile } from '../../shared/task/scene-file';
+import { parseSceneFile } from '../../shared/scene/input';
 import { readSceneNpz, type NpzScene } from '../io/npz';
 import { readPng, readPngRgb, toRgb } from '../io/png';
 import { checkSafeId } from '../app/confine';

@@ -13,7 +13,7 @@ import { orbitCamera } from '../../shared/camera/orbit';
 import { packSplats, type GaussianRecord } from '../../shared/scene/gaussian';
 import { rasterizeForward } from '../../shared/raster/cpu';
 import type { CamerasFile, TaskSpec, ViewEntry } from '../../shared/task/schema';
-import { sceneFileJson } from '../../shared/task/scene-file';
+import { sceneFileJson } from '../../shared/scene/input';
 import { perturbedFigure, scrambledFigure, testFigure } from '../../shared/task/test-figure';
 import { Grader } from '../grader/grader';
 import { writeSceneNpz, type NpzScene } from '../io/npz';

@@ -10,6 +10,7 @@ import type { Duplex } from 'node:stream';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { MAX_MESSAGE_BYTES } from '../../shared/api/messages';
+import { Connection } from '../services/connection';
 import { dispatchText } from '../services/dispatch';
 import type { LabServices } from '../services/lab';
 import { ConnectionLimits, DEFAULT_LIMITS, type LimitOptions } from './limits';
@@ -71,15 +72,20 @@ export async function startServer(services: LabServices, options: ServeOptions):
   wss.on('connection', (ws: WebSocket) => {
     sockets.add(ws);
     const limits = new ConnectionLimits(options.limits ?? DEFAULT_LIMITS);
+    // What this connection opened (debugger sessions) is released when it goes.
+    const connection = new Connection();
     // ws reports protocol errors (bad UTF-8, reserved opcodes, unmasked or oversized frames, RSV1,
     // bad close codes) here and closes the socket itself; without a listener they would throw.
     ws.on('error', () => ws.terminate());
-    ws.on('close', () => sockets.delete(ws));
+    ws.on('close', () => {
+      sockets.delete(ws);
+      connection.close();
+    });
     ws.on('message', (data, isBinary) => {
       if (isBinary) return safeSend(ws, { id: null, ok: false, error: { code: 'bad_request', message: 'binary frames are not accepted' } });
       const admission = limits.admit();
       if (!admission.ok) return safeSend(ws, { id: peekId(data.toString()), ok: false, error: { code: 'rate_limited', message: admission.reason } });
-      dispatchText(services.handlers, data.toString())
+      dispatchText(services.handlers, data.toString(), connection)
         .then((reply) => safeSend(ws, reply))
         .catch(() => safeSend(ws, { id: null, ok: false, error: { code: 'failed', message: 'internal error' } }))
         .finally(admission.done);

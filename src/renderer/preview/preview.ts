@@ -4,6 +4,7 @@
 // Invariants: the same host code and shaders as the grader, so the preview is what is graded;
 // renders are serialised and coalesced (only the latest request is drawn).
 import type { ShaderLibrary } from '../../shared/gpu/compose';
+import { requestComputeDevice } from '../../shared/gpu/device';
 import { GpuRasterizer } from '../../shared/raster/gpu';
 import { packSplats, type GaussianRecord } from '../../shared/scene/gaussian';
 import type { Camera } from '../../shared/raster/types';
@@ -29,13 +30,7 @@ export class SplatPreview {
     try {
       const adapter = await gpu.requestAdapter();
       if (!adapter) return 'WebGPU found no adapter on this machine.';
-      const device = await adapter.requestDevice({
-        requiredLimits: {
-          maxStorageBuffersPerShaderStage: adapter.limits.maxStorageBuffersPerShaderStage,
-          maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
-          maxBufferSize: adapter.limits.maxBufferSize,
-        },
-      });
+      const device = await requestComputeDevice(adapter);
       const info = adapter.info;
       return new SplatPreview(GpuRasterizer.create(device, shaderLibrary()), `${info.vendor} ${info.architecture}`.trim() || 'WebGPU');
     } catch (e) {

@@ -4,10 +4,11 @@
 // saving the task, and imports.
 // Inputs: edits from the viewport and inspector; author.* results and events. Invariant: only
 // the composed object lives here as the source of truth; fit, scramble and save state mirror
-// what main reports (a reload reads it back with author.status).
+// what main reports (a reload reads it back with author.status). The composition itself autosaves
+// to localStorage on every change and is restored when the store is created (a reload keeps it).
 import { defineStore } from 'pinia';
-import { computed, ref, shallowRef } from 'vue';
-import type { AuthorObject, AuthorPart, FitProgressEvent, FitSnapshotEvent, FitStatus, NamedImage, SaveResult, ScrambleResult } from '../../shared/api/author';
+import { computed, ref, shallowRef, watch } from 'vue';
+import { AuthorObjectSchema, type AuthorObject, type AuthorPart, type ObjectDocumentOut, type FitProgressEvent, FitSnapshotEvent, FitStatus, NamedImage, SaveResult, ScrambleResult } from '../../shared/api/author';
 import type { LabApi } from '../../shared/api/lab';
 import type { Camera } from '../../shared/raster/types';
 import { PROCEDURAL_OBJECTS } from '../../shared/authoring/objects/index';
@@ -16,10 +17,41 @@ import { clonePart, distinctGroups, duplicatePart, mirrorPart, newPart, partWarn
 
 type SheetView = { name: string; azimuth: number; elevation: number; image: string };
 const HISTORY = 100;
-const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+/** localStorage key of the autosaved composition. */
+export const AUTOSAVE_KEY = 'splatlab.author.composition';
+
+function storage(): Storage | null {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** The autosaved composition, or null when there is none or it no longer parses. */
+function restoreAutosave(): AuthorObject | null {
+  const raw = storage()?.getItem(AUTOSAVE_KEY);
+  if (!raw) return null;
+  try {
+    const parsed = AuthorObjectSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+/** Drops float noise of a gizmo pose (matrix decompositions give 1e-16 for 0 and 0.30000000000000004). */
+const tidy = (v: number): number => {
+  const r = Math.round(v * 1e9) / 1e9;
+  return Object.is(r, -0) ? 0 : r;
+};
+/** An error in the author's words: without the LabApi method name main prefixes (`author.save: ...`). */
+export const message = (e: unknown): string => (e instanceof Error ? e.message : String(e)).replace(/^author(\.[a-zA-Z]+)+: /, '');
 
 export const useAuthorStore = defineStore('author', () => {
-  const object = ref<AuthorObject>({ name: 'my_object', parts: [] });
+  const object = ref<AuthorObject>(restoreAutosave() ?? { name: 'my_object', parts: [] });
+  watch(object, (o) => storage()?.setItem(AUTOSAVE_KEY, JSON.stringify(o)), { deep: true });
+  /** The task set's objects (author.objects), for "Start from". */
+  const library = ref<ObjectDocumentOut[]>([]);
   const selection = ref<number[]>([]);
   const past = shallowRef<string[]>([]);
   const future = shallowRef<string[]>([]);
@@ -51,9 +83,12 @@ export const useAuthorStore = defineStore('author', () => {
 
   /** Records the state before an edit (undo), clears redo, and invalidates derived pictures. */
   function edit(change: () => void): void {
-    past.value = [...past.value.slice(-HISTORY + 1), JSON.stringify(object.value)];
-    future.value = [];
+    const before = JSON.stringify(object.value);
     change();
+    // An edit that changes nothing (a gizmo click without a move, a field re-entered) is no undo step.
+    if (JSON.stringify(object.value) === before) return;
+    past.value = [...past.value.slice(-HISTORY + 1), before];
+    future.value = [];
     sheets.value = { reference: null, heldout: null };
   }
 
@@ -86,6 +121,46 @@ export const useAuthorStore = defineStore('author', () => {
     if (!source) return;
     edit(() => (object.value = { name: `${name}_copy`, parts: source.parts.map((p) => clonePart(p)) }));
     selection.value = [];
+  }
+  async function loadLibrary(api: LabApi): Promise<void> {
+    try {
+      library.value = (await api.call('author.objects', {})).objects;
+    } catch (e) {
+      error.value = message(e);
+    }
+  }
+  /** Reopens an object of the task set under its own name (saving again replaces it). */
+  async function open(api: LabApi, name: string): Promise<void> {
+    try {
+      const out = await api.call('author.open', { name });
+      edit(() => (object.value = { name: out.object.name, parts: out.object.parts.map((p) => clonePart(p)) }));
+      selection.value = [];
+      error.value = null;
+    } catch (e) {
+      error.value = message(e);
+    }
+  }
+  /** Adds a whole object's parts to the composition as one new group (one undo step) and selects them. */
+  function insertObject(name: string, parts: readonly AuthorPart[]): void {
+    const taken = new Set(object.value.parts.map((p) => p.group));
+    let n = 1;
+    while (taken.has(`${name}_${n}`)) n++;
+    const group = `${name}_${n}`;
+    const first = object.value.parts.length;
+    edit(() => object.value.parts.push(...parts.map((p) => ({ ...clonePart(p), group }) as AuthorPart)));
+    selection.value = parts.map((_, k) => first + k);
+  }
+  /** Inserts a built-in, or an object of the task set (fetched with author.open). */
+  async function insertFrom(api: LabApi | undefined, name: string): Promise<void> {
+    const builtIn = PROCEDURAL_OBJECTS[name];
+    if (builtIn) return insertObject(name, builtIn.parts);
+    if (!api) return;
+    try {
+      insertObject(name, (await api.call('author.open', { name })).object.parts);
+      error.value = null;
+    } catch (e) {
+      error.value = message(e);
+    }
   }
   function rename(name: string): void {
     object.value = { ...object.value, name };
@@ -143,9 +218,10 @@ export const useAuthorStore = defineStore('author', () => {
   }
   function applyPoses(poses: { index: number; pos: Vec3; rot: Vec3; dims: Vec3 }[]): void {
     updateParts(poses.map((q) => {
-      const p = withDims(clonePart(object.value.parts[q.index]), q.dims);
-      p.pos = q.pos;
-      if (q.rot.some((a) => a !== 0)) p.rot = q.rot;
+      const p = withDims(clonePart(object.value.parts[q.index]), q.dims.map(tidy) as Vec3);
+      p.pos = q.pos.map(tidy) as Vec3;
+      const rot = q.rot.map(tidy) as Vec3;
+      if (rot.some((a) => a !== 0)) p.rot = rot;
       else delete p.rot;
       return { index: q.index, part: p };
     }));
@@ -224,10 +300,10 @@ export const useAuthorStore = defineStore('author', () => {
     if (s.object) fittedKey.value = JSON.stringify(s.object.parts);
   }
 
-  async function runScramble(api: LabApi, k: number, seed: number): Promise<void> {
+  async function runScramble(api: LabApi, k: number, seed: number, groups = false): Promise<void> {
     scrambleBusy.value = true;
     try {
-      scramble.value = await api.call('author.scramble', { k, seed });
+      scramble.value = await api.call('author.scramble', groups ? { k, seed, groups } : { k, seed });
       error.value = null;
     } catch (e) {
       error.value = message(e);
@@ -255,6 +331,7 @@ export const useAuthorStore = defineStore('author', () => {
   return {
     object, selection, selected, warnings, problems, groups, canUndo: computed(() => past.value.length > 0), canRedo: computed(() => future.value.length > 0),
     preview, previewBusy, previewError, sheets, sheetBusy, fit, fitError, fitRunning, fitDone, fitStale, snapshot, scramble, scrambleBusy, saving, saved, error,
+    library, loadLibrary, open, insertObject, insertFrom,
     undo, redo, startEmpty, startFrom, rename, select, selectGroup, addPart, duplicateSelection, mirrorSelection, deleteSelection,
     updateParts, setGroup, setColor, applyPoses, refreshPreview, loadSheet, startFit, cancelFit, onProgress, onSnapshot, onEnd, listen, resume,
     runScramble, save,

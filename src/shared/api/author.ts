@@ -26,7 +26,7 @@ export type AuthorObject = z.infer<typeof AuthorObjectSchema>;
 export const OBJECT_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 export const ObjectNameSchema = z.string().regex(OBJECT_NAME, 'names use lower-case letters, digits, _ and - (at most 40, starting with a letter or digit)');
 
-/** Photo size of authored tasks (DESIGN.md section 2); smaller sizes are for quick tests. */
+/** Photo size of authored tasks (docs/DESIGN.md section 2); smaller sizes are for quick tests. */
 export const AUTHOR_PHOTO_SIZE = 256;
 const PhotoSize = z.number().int().min(32).max(512);
 /** Largest author.preview image (width x height). */
@@ -115,7 +115,36 @@ const steps = z.number().int().min(0).max(20000);
 const seed = z.number().int().min(0).max(2 ** 31 - 1);
 const viewName = z.string().regex(/^[VH][0-7]$/, 'views are V0..V7 or H0..H7');
 
+/** One build of an object (build.json `history`): which fit, which seed, which photos. */
+export const BuildHistorySchema = z.object({
+  action: z.string(),
+  photos: z.string(),
+  steps: z.number().int().nonnegative(),
+  seed: z.number().int().nonnegative(),
+  k: z.number().int().positive(),
+  gaussians: z.number().int().nonnegative(),
+  final_loss: finite.nullable(),
+});
+export const ObjectDocumentSchema = z.strictObject({
+  name: z.string(),
+  source: z.string(),
+  editable: z.boolean(),
+  builtIn: z.boolean(),
+  history: z.array(BuildHistorySchema),
+});
+export type ObjectDocumentOut = z.infer<typeof ObjectDocumentSchema>;
+
 export const authorMethods = {
+  'author.objects': {
+    params: z.strictObject({}),
+    result: z.strictObject({ objects: z.array(ObjectDocumentSchema) }),
+    doc: 'The objects of the task set (built-in, authored, generated, imported) with their source and build history.',
+  },
+  'author.open': {
+    params: z.strictObject({ name: ObjectNameSchema }),
+    result: z.strictObject({ object: AuthorObjectSchema, document: ObjectDocumentSchema }),
+    doc: 'The editable definition (object.json) of an object of the task set, to reopen, change, refit and save it again.',
+  },
   'author.preview': {
     params: z.strictObject({
       object: AuthorObjectSchema,
@@ -149,9 +178,9 @@ export const authorMethods = {
     doc: 'Stops a running fit (the session keeps no partial fit).',
   },
   'author.scramble': {
-    params: z.strictObject({ k: z.number().int().min(1).max(64).optional(), seed: seed.optional() }),
+    params: z.strictObject({ k: z.number().int().min(1).max(64).optional(), seed: seed.optional(), groups: z.boolean().optional() }),
     result: ScrambleResultSchema,
-    doc: 'k-means the finished fit into k parts (default 6), scramble them (seed default 1) and render both.',
+    doc: 'k-means the finished fit into k parts (default 6), or into the authored groups (groups: true), scramble them (seed default 1) and render both.',
   },
   'author.save': {
     params: z.strictObject({ name: ObjectNameSchema, overwrite: z.boolean().optional() }),

@@ -1,4 +1,4 @@
-// LabApi rows of the rasterizer debugger (experimenter tool, DESIGN.md section 3): open a scene
+// LabApi rows of the rasterizer debugger (experimenter tool, docs/DESIGN.md section 3): open a scene
 // from any source into a debug session held by main, then ask for image views, a per-pixel trace
 // and gradient views of that session from any camera. Merged into labMethods in ./lab.ts.
 // Invariant: the CPU reference is the truth of every number here (traces, maps, gradients); the

@@ -4,6 +4,7 @@
 // Invariant: no row here may carry held-out views, anchors, fits or hidden scores; every result
 // schema is strict, so an extra field added by mistake fails validation in main.
 import { z } from 'zod';
+import { StepInfoSchema } from '../env/step-info';
 import { CameraSchema, TaskKindSchema } from '../task/schema';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
@@ -12,6 +13,13 @@ const vec3 = z.tuple([finite, finite, finite]);
 /** Who chose what the player sees: `matched` = outlines only, `free` = live splat preview. */
 export const PlayProtocolSchema = z.enum(['matched', 'free']);
 export type PlayProtocol = z.infer<typeof PlayProtocolSchema>;
+
+/** Aids a study may switch off, recorded in the trajectory header as `protocol_options`. */
+export const ProtocolOptionsSchema = z.strictObject({
+  /** Matched play: the scene's outlines drawn over a reference photo when the view is snapped to its camera. */
+  outline_overlay: z.boolean().optional(),
+});
+export type ProtocolOptions = z.infer<typeof ProtocolOptionsSchema>;
 
 /** A PNG image as a `data:image/png;base64,...` URL. */
 export const PngDataUrl = z.string().startsWith('data:image/png;base64,');
@@ -86,6 +94,8 @@ export const EpisodeStepResultSchema = z.strictObject({
   /** The call was refused (the text says why, as a model would read it); it still cost a call. */
   error: z.boolean(),
   done: z.boolean(),
+  /** The step's outcome as data (ok, charged, step, ids created, end reason, budgets). */
+  info: StepInfoSchema,
   budgets: EpisodeBudgetsSchema,
   scene: z.array(PublicGaussianSchema),
   nextId: z.number().int().nonnegative(),
@@ -100,6 +110,7 @@ export const episodeMethods = {
       taskId: z.string().min(1).max(200),
       protocol: PlayProtocolSchema.optional(),
       player: z.string().min(1).max(100).optional(),
+      options: ProtocolOptionsSchema.optional().describe('Aids switched on or off (outline_overlay); recorded in the trajectory header as protocol_options.'),
     }),
     result: EpisodeSnapshotSchema,
     doc: 'Start an episode of a task: the first observation (text + reference sheet), budgets, the start scene and the reference cameras.',

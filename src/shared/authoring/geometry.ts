@@ -9,7 +9,7 @@ export type Mat3 = [number, number, number, number, number, number, number, numb
 
 const DEG = Math.PI / 180;
 
-/** R = Rz(z) * Ry(y) * Rx(x) for XYZ Euler angles in degrees (DESIGN.md section 2), row-major. */
+/** R = Rz(z) * Ry(y) * Rx(x) for XYZ Euler angles in degrees (docs/DESIGN.md section 2), row-major. */
 export function eulerMatrix(rot: Readonly<Vec3> | undefined): Mat3 {
   if (!rot) return [1, 0, 0, 0, 1, 0, 0, 0, 1];
   const [cx, sx] = [Math.cos(rot[0] * DEG), Math.sin(rot[0] * DEG)];

@@ -2,7 +2,7 @@
 // the offending part, colour parsing and visibility warnings.
 // Inputs: JSON-like object definitions. Outputs: typed ProceduralObject, error and warning lines.
 // Invariant: an object that parses has finite positive sizes and every part's exact world AABB
-// lies inside the bounds cube [-1, 1]^3 (DESIGN.md section 2).
+// lies inside the bounds cube [-1, 1]^3 (docs/DESIGN.md section 2).
 import { z } from 'zod';
 import { partAabb, sortedExtents } from './geometry';
 
@@ -158,7 +158,7 @@ export function parseColor(color: Color): Vec3 {
   return [((v >> 16) & 255) / 255, ((v >> 8) & 255) / 255, (v & 255) / 255];
 }
 
-/** Standard photo rig (DESIGN.md section 2): orbit distance, vertical FOV, image size. */
+/** Standard photo rig (docs/DESIGN.md section 2): orbit distance, vertical FOV, image size. */
 const STANDARD_DISTANCE = 4.5;
 const STANDARD_FOV_DEG = 50;
 const STANDARD_SIZE_PX = 256;

@@ -1,5 +1,5 @@
 // Orbit cameras: turn (azimuth, elevation, distance, fov) into an explicit OpenCV pinhole camera.
-// Inputs: angles in degrees, world Z up (DESIGN.md section 2). Output: Camera with a row-major
+// Inputs: angles in degrees, world Z up (docs/DESIGN.md section 2). Output: Camera with a row-major
 // world_to_camera matrix. Invariant: the camera looks at the origin; image +Y points down, so
 // world +Z appears up in every orbit view with elevation below 90 degrees.
 import type { Camera } from '../raster/types';

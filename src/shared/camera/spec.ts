@@ -3,7 +3,7 @@
 // distance?, fov?, width?, height?}. Output: an explicit Camera. Invariant: the rotation part of
 // an explicit world_to_camera is orthonormal (a rigid transform), else it is rejected.
 import { z } from 'zod';
-import { CameraSchema } from '../task/schema';
+import { CameraSchema } from './schema';
 import { orbitCamera } from './orbit';
 import type { Camera } from '../raster/types';
 

@@ -1,4 +1,4 @@
-// The standard view sets of DESIGN.md section 2: reference views V0..V7 shown to the player and
+// The standard view sets of docs/DESIGN.md section 2: reference views V0..V7 shown to the player and
 // held-out views H0..H7 used only by the hidden grader. Angles in degrees.
 import { orbitCamera } from './orbit';
 import type { Camera } from '../raster/types';

@@ -5,9 +5,10 @@
 // tile_box of the WGSL binning), and never when it is culled (radii 0).
 import { pixelRange } from '../raster/cpu/camera_math';
 import type { Projection } from '../raster/types';
+import { TILE_SIZE } from '../gpu/constants';
 
-/** Tile edge of the WGSL rasterizer, in pixels. */
-export const TILE_SIZE = 16;
+/** Tile edge of the WGSL rasterizer, in pixels (declared once, shared with the shaders). */
+export { TILE_SIZE };
 
 export interface TileOccupancy {
   tile: number; // tile edge in pixels

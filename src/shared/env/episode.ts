@@ -11,6 +11,7 @@ import { formatIssues } from './issues';
 import { addGaussians, deleteGaussians, editGaussians, transformGroup, type EditOutcome } from './ops-edit';
 import { describeGroups, describeView, listGaussians, resolveGroups, resolveViews, type ViewInfo } from './ops-inspect';
 import { cloneRecord, type GaussianRecord } from './scene';
+import type { EndReason, StepInfo } from './step-info';
 import { isToolName, TOOL_NAMES, TOOL_SCHEMAS, type ToolArgs, type ToolName } from './tools';
 
 export interface EpisodeConfig {
@@ -27,7 +28,7 @@ export type ImageRequest =
   | { kind: 'views'; views: number[]; groups?: string[] }
   | { kind: 'angle'; azimuth: number; elevation: number; groups?: string[] };
 
-export type EndReason = 'submit' | 'auto';
+export type { EndReason } from './step-info';
 
 export interface StepResult {
   tool: string;
@@ -38,6 +39,8 @@ export interface StepResult {
   changed: boolean;
   done: boolean;
   endReason?: EndReason;
+  /** The structured outcome (the same facts as above plus step, ids, budgets), for every consumer. */
+  info: StepInfo;
   /** Result text without the footer; main puts an image tool's text in front of it. */
   body: string;
   footer: string;
@@ -119,16 +122,19 @@ export class Episode {
   step(call: ToolCall): StepResult {
     const tool = typeof call?.tool === 'string' ? call.tool : `<${typeof call?.tool}>`;
     if (this.ended) {
-      return { tool, charged: false, ok: false, changed: false, done: true, endReason: this.ended, body: 'ERROR: the episode is over; no further calls are accepted.', footer: this.footer() };
+      const info = this.info(tool, { ok: false, charged: false, changed: false, ids: [] });
+      return { tool, charged: false, ok: false, changed: false, done: true, endReason: this.ended, body: 'ERROR: the episode is over; no further calls are accepted.', footer: this.footer(), info };
     }
     this.callsUsed += 1;
     const handled = this.handle(call);
     let changed = false;
+    const idsBefore = this.idCounter;
     if (handled.ok && handled.records) {
       this.scene = handled.records;
       this.idCounter = handled.nextId ?? this.idCounter;
       changed = true;
     }
+    const ids = Array.from({ length: this.idCounter - idsBefore }, (_, i) => idsBefore + i);
     if (handled.ok && (handled.image?.kind === 'views' || handled.image?.kind === 'angle')) this.rendersUsed += 1;
     let body = handled.ok ? handled.text : handled.error;
     if (handled.ok && handled.submit) this.ended = 'submit';
@@ -146,6 +152,28 @@ export class Episode {
       body,
       footer: this.footer(),
       ...(handled.ok && handled.image ? { image: handled.image } : {}),
+      info: this.info(tool, { ok: handled.ok, charged: true, changed, ids }),
+    };
+  }
+
+  /** Calls charged so far: the number of the last charged call (0 before the first). */
+  get stepCount(): number {
+    return this.callsUsed;
+  }
+
+  private info(tool: string, o: { ok: boolean; charged: boolean; changed: boolean; ids: number[] }): StepInfo {
+    const b = this.budgets();
+    return {
+      tool,
+      ok: o.ok,
+      charged: o.charged,
+      step: o.charged ? this.callsUsed : null,
+      changed: o.changed,
+      ids: o.ids,
+      done: this.ended !== null,
+      endReason: this.ended,
+      nextId: this.idCounter,
+      budgets: { gaussians: b.gaussians, maxGaussians: b.maxGaussians, callsLeft: b.callsLeft, rendersLeft: b.rendersLeft },
     };
   }
 

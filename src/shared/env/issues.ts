@@ -3,7 +3,7 @@
 // Inputs: the raw arguments and the zod issues. Output: one line of reasons.
 // Invariant: at most MAX_REASONS reasons are spelled out, the rest are counted.
 import type { z } from 'zod';
-import { colorErrorText } from './gaussian-input';
+import { colorErrorText } from '../scene/policy';
 
 export const MAX_REASONS = 3;
 

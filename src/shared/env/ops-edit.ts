@@ -3,11 +3,11 @@
 // Output: either new records (inputs never mutated) with a result text, or an error text.
 // Invariant: atomic: one invalid item rejects the whole call and the caller keeps its scene.
 import type { Vec3 } from '../math/vec3';
+import { DEFAULT_SCALE } from '../scene/input';
+import { applyGaussianFields, POS_LIMIT } from '../scene/policy';
 import type { ToolArgs } from './tools';
-import { DEFAULT_SCALE } from './tools';
-import { checkColor, checkOpacity, checkPos, checkRot, checkScale, POS_LIMIT, type Checked } from './gaussian-input';
 import { pyVec, shortNum } from './format';
-import { cloneRecord, groupNames, type GaussianRecord } from './scene';
+import { groupNames, type GaussianRecord } from './scene';
 import { transformRecords } from './transform';
 
 export type EditOutcome =
@@ -44,29 +44,12 @@ function fail(verb: string, reasons: readonly string[]): EditOutcome {
   return { ok: false, error: `ERROR: nothing was ${verb}. ${listReasons(reasons)}` };
 }
 
-/** Applies the optional fields of an add/edit item onto `base`, collecting warnings and errors. */
-function applyFields(
-  base: GaussianRecord,
-  item: { pos?: readonly number[]; color?: unknown; scale?: number | readonly number[]; rot?: readonly number[]; opacity?: number },
-  label: string,
-  errors: string[],
-  warnings: Warnings,
-): GaussianRecord {
-  const out = cloneRecord(base);
-  const take = <T>(checked: Checked<T> | undefined, set: (v: T) => void): void => {
-    if (!checked) return;
-    if (!checked.ok) errors.push(`${label}: ${checked.error}`);
-    else {
-      set(checked.value);
-      for (const w of checked.warnings) warn(warnings, label, w);
-    }
-  };
-  take(item.pos !== undefined ? checkPos(item.pos) : undefined, (v) => (out.pos = v));
-  take(item.color !== undefined ? checkColor(item.color) : undefined, (v) => (out.color = v));
-  take(item.scale !== undefined ? checkScale(item.scale) : undefined, (v) => (out.scale = v));
-  take(item.rot !== undefined ? checkRot(item.rot) : undefined, (v) => (out.quat = v));
-  take(item.opacity !== undefined ? checkOpacity(item.opacity) : undefined, (v) => (out.opacity = v));
-  return out;
+/** Applies an item's fields with the scene policy, collecting errors and grouped warnings. */
+function applyFields(base: GaussianRecord, item: Parameters<typeof applyGaussianFields>[1], label: string, errors: string[], warnings: Warnings): GaussianRecord {
+  const r = applyGaussianFields(base, item);
+  for (const e of r.errors) errors.push(`${label}: ${e}`);
+  for (const w of r.warnings) warn(warnings, label, w);
+  return r.record;
 }
 
 function idRange(first: number, count: number): string {

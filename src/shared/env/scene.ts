@@ -5,7 +5,7 @@
 // [0, 1], unit quaternions.
 import { fromCompact, packSplats, toCompact, type CompactGaussian, type GaussianRecord } from '../scene/gaussian';
 import type { Splats } from '../scene/splats';
-import { OPACITY_MAX, OPACITY_MIN, POS_LIMIT, SCALE_MAX, SCALE_MIN } from './gaussian-input';
+import { OPACITY_MAX, OPACITY_MIN, POS_LIMIT, SCALE_MAX, SCALE_MIN } from '../scene/policy';
 
 export type { GaussianRecord, CompactGaussian };
 

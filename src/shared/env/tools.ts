@@ -4,39 +4,12 @@
 // send them). Outputs: typed arguments. Invariant: every episode call is parsed by exactly these
 // schemas; a semantic check (bounds, ids, budgets) happens afterwards in the episode logic.
 import { z } from 'zod';
+import { ColorSchema, DEFAULT_SCALE, GroupSchema, jsonish, NewGaussianSchema, OpacitySchema, PosSchema, RotSchema, ScaleSchema } from '../scene/input';
 
-/** Parses a JSON string where an array or object is expected; leaves every other value alone. */
-function parseJsonString(value: unknown): unknown {
-  if (typeof value !== 'string') return value;
-  const trimmed = value.trim();
-  if (!(trimmed.startsWith('[') || trimmed.startsWith('{'))) return value;
-  try {
-    return JSON.parse(trimmed) as unknown;
-  } catch {
-    return value;
-  }
-}
-
-/** Accepts the schema's value or the same value written as a JSON string. */
-function jsonish<T extends z.ZodType>(schema: T) {
-  return z.preprocess(parseJsonString, schema);
-}
+export { ColorSchema, DEFAULT_SCALE, GroupSchema, NewGaussianSchema, OpacitySchema, PosSchema, RotSchema, ScaleSchema };
 
 const num = z.number();
 const vec3 = jsonish(z.tuple([num, num, num]));
-
-export const ColorSchema = jsonish(z.union([z.string(), z.tuple([num, num, num])])).describe(
-  "Colour as '#rrggbb' or [r, g, b] with each component in [0, 1].",
-);
-export const PosSchema = vec3.describe('Centre [x, y, z]; each coordinate must lie in [-1.25, 1.25] (the bounds cube is [-1, 1]^3, Z up).');
-export const ScaleSchema = jsonish(z.union([num, z.tuple([num, num, num])])).describe(
-  'Standard deviations along the Gaussian\'s own axes: one number for a sphere or [sx, sy, sz]; clamped to [0.005, 0.5] with a warning. A Gaussian stays visible to about 2-3 standard deviations.',
-);
-export const RotSchema = jsonish(z.union([z.tuple([num, num, num]), z.tuple([num, num, num, num])])).describe(
-  'Rotation: XYZ Euler angles in degrees [rx, ry, rz] (R = Rz * Ry * Rx) or a quaternion [w, x, y, z] (normalised). Default: no rotation.',
-);
-export const OpacitySchema = num.describe('Opacity in [0.05, 1]: values below 0.05 are raised to 0.05 and values above 1 lowered to 1, each with a warning. Default 1.');
-export const GroupSchema = z.string().min(1).max(64).describe('Optional group label (1-64 characters), used by delete_gaussians, transform_group, list_gaussians and the render tools.');
 
 const idSchema = z.number().int().nonnegative();
 const idsSchema = jsonish(z.array(idSchema).min(1).max(4096)).describe('Gaussian ids (integers assigned in order, never reused).');
@@ -44,15 +17,6 @@ const viewsSchema = jsonish(z.array(z.union([z.number().int().nonnegative(), z.s
   'Reference views by index (0 = V0) or by name ("V0"). Default: all reference views.',
 );
 const groupsSchema = jsonish(z.array(GroupSchema).min(1).max(64)).describe('Render only the Gaussians of these groups. Default: the whole scene.');
-
-export const NewGaussianSchema = z.strictObject({
-  pos: PosSchema,
-  color: ColorSchema,
-  scale: ScaleSchema.optional(),
-  rot: RotSchema.optional(),
-  opacity: OpacitySchema.optional(),
-  group: GroupSchema.optional(),
-});
 
 export const GaussianEditSchema = z.strictObject({
   id: idSchema.describe('Id of the Gaussian to edit.'),
@@ -63,9 +27,6 @@ export const GaussianEditSchema = z.strictObject({
   opacity: OpacitySchema.optional(),
   group: GroupSchema.nullable().optional().describe('New group label, or null to remove the label.'),
 });
-
-/** Default scale of a Gaussian added without one (a sphere of this standard deviation). */
-export const DEFAULT_SCALE = 0.05;
 
 const empty = z.strictObject({});
 
@@ -118,7 +79,7 @@ export const TOOL_SCHEMAS = {
 
 export type ToolName = keyof typeof TOOL_SCHEMAS;
 export type ToolArgs<T extends ToolName> = z.output<(typeof TOOL_SCHEMAS)[T]>;
-export type NewGaussian = z.output<typeof NewGaussianSchema>;
+export type { NewGaussian } from '../scene/input';
 export type GaussianEdit = z.output<typeof GaussianEditSchema>;
 
 export const TOOL_NAMES = Object.keys(TOOL_SCHEMAS) as ToolName[];

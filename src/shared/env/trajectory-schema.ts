@@ -1,9 +1,9 @@
-// zod schemas of trajectory log records (DESIGN.md section 6): the header line, one record per
+// zod schemas of trajectory log records (docs/DESIGN.md section 6): the header line, one record per
 // call, and the closing record. They are the single source of truth: the TypeScript types, the
-// reader's validation and the generated docs/TRAJECTORY.md all come from here.
+// reader's validation and the generated docs/API.md all come from here.
 // Invariant: records are loose objects, so a newer writer's extra fields survive a read.
 import { z } from 'zod';
-import { CompactGaussianSchema } from '../scene/gaussian_input';
+import { CompactGaussianSchema } from '../scene/input';
 
 export const TRAJECTORY_FORMAT = 1;
 
@@ -12,6 +12,7 @@ export const TrajectoryHeaderSchema = z.looseObject({
   task: z.string().describe('task id'),
   protocol: z.enum(['matched', 'free', 'agent']).describe('matched/free: a person in the lab; agent: a model or script'),
   player: z.string().describe('pseudonymous participant id or model name'),
+  protocol_options: z.record(z.string(), z.boolean().optional()).optional().describe('aids the player had (e.g. outline_overlay), as the study or play form set them'),
   versions: z.looseObject({ splatlab: z.string().optional(), format: z.number().optional(), node: z.string().optional() }).describe('what wrote the log (always written; optional when read)'),
   started: z.string().describe('ISO time'),
   kind: z.string().optional(),
@@ -31,6 +32,7 @@ export const StepRecordSchema = z.looseObject({
   text: z.string().describe('what the player saw, ending in the budget footer'),
   t: z.string().describe('ISO time the call arrived'),
   ms: z.number().describe('wall time of the call, grading excluded'),
+  ok: z.boolean().optional().describe('false when the call was refused (it still cost a call); written since format 1.1, replay recovers it for older logs'),
   hidden: HiddenMetricsSchema.optional(),
   state: z.array(CompactGaussianSchema).optional().describe('the full scene after every call that changed it'),
   done: z.boolean().optional(),

@@ -1,7 +1,7 @@
-// Small WebGPU buffer helpers: growable storage buffers, bind group layouts from binding kinds,
-// and staging readbacks. Inputs: a GPUDevice. Invariant: a Growable keeps its buffer until a
-// request exceeds its size, so repeated calls of the same size allocate nothing.
-import { BufferUsage, MapMode, ShaderStage } from './flags';
+// Small WebGPU buffer helpers: growable storage buffers and staging readbacks (layouts and bind
+// groups come from kernel.ts). Inputs: a GPUDevice. Invariant: a Growable keeps its buffer until
+// a request exceeds its size, so repeated calls of the same size allocate nothing.
+import { BufferUsage, MapMode } from './flags';
 
 export const STORAGE = BufferUsage.STORAGE | BufferUsage.COPY_DST | BufferUsage.COPY_SRC;
 
@@ -39,37 +39,6 @@ export class Growable {
     this.current = null;
     this.size = 0;
   }
-}
-
-export type BindingKind = 'uniform' | 'uniform-dynamic' | 'read' | 'rw';
-
-/** A compute bind group layout whose binding i has kind kinds[i]. */
-export function computeLayout(device: GPUDevice, label: string, kinds: readonly BindingKind[]): GPUBindGroupLayout {
-  return device.createBindGroupLayout({
-    label,
-    entries: kinds.map((kind, binding) => ({
-      binding,
-      visibility: ShaderStage.COMPUTE,
-      buffer:
-        kind === 'uniform'
-          ? { type: 'uniform' as const }
-          : kind === 'uniform-dynamic'
-            ? { type: 'uniform' as const, hasDynamicOffset: true }
-            : { type: kind === 'read' ? ('read-only-storage' as const) : ('storage' as const) },
-    })),
-  });
-}
-
-/** A bind group binding `buffers[i]` (whole buffer, or `size` bytes for a dynamic uniform) at i. */
-export function bindAll(
-  device: GPUDevice,
-  layout: GPUBindGroupLayout,
-  buffers: ReadonlyArray<GPUBuffer | { buffer: GPUBuffer; size: number }>,
-): GPUBindGroup {
-  return device.createBindGroup({
-    layout,
-    entries: buffers.map((b, binding) => ({ binding, resource: 'buffer' in b ? { buffer: b.buffer, size: b.size } : { buffer: b } })),
-  });
 }
 
 /** One staging buffer collecting copies of several regions, read back after submission. */

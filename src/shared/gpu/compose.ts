@@ -3,6 +3,9 @@
 // in tests and main, a bundler import in the renderer). Output: one WGSL module as text.
 // Invariant: every library file is emitted at most once per composed module, in first-include
 // order, before the text that included it; an include line naming a file not in the library throws.
+// "constants.wgsl" is generated from src/shared/gpu/constants.ts (one source for TS and WGSL) and
+// is served when the library has no file of that name.
+import { CONSTANTS_FILE, constantsWgsl } from './constants';
 
 /** WGSL sources by file name, e.g. { 'common.wgsl': '...', 'project_forward.wgsl': '...' }. */
 export type ShaderLibrary = Record<string, string>;
@@ -30,7 +33,7 @@ export function composeShader(name: string, library: ShaderLibrary): string {
 
 function expand(name: string, from: string, library: ShaderLibrary, emitted: Set<string>, out: string[]): void {
   if (emitted.has(name)) return;
-  const text = library[name];
+  const text = name in library ? library[name] : name === CONSTANTS_FILE ? constantsWgsl() : undefined;
   if (text === undefined) throw new ShaderIncludeError(name, from);
   // Marked before expanding so an include cycle terminates instead of recursing forever.
   emitted.add(name);

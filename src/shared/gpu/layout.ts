@@ -1,8 +1,8 @@
-// Named host-side layouts of GPU structs made of 4-byte scalars, so packing code never uses
-// magic offsets. Inputs: an ordered field list (name, scalar type, element count). Output: word
-// offsets, the stride and typed views for packing and unpacking arrays of that struct.
-// Invariant: the matching WGSL struct lists the same fields in the same order as f32/u32/i32 or
-// array<_, n> members (alignment 4 in storage buffers), so byte offsets agree with WGSL's.
+// Host-side struct layouts in 4-byte words and StructArray, typed views for packing and unpacking
+// arrays of one struct. WGSL structs are declared with wgslStruct (struct.ts), which applies WGSL's
+// alignment rules and yields a StructLayout; structLayout here only concatenates 4-byte fields.
+// Inputs: an ordered field list (name, scalar type, element count). Output: word offsets, the
+// stride and typed views. Invariant: offsets are in words, counts in scalars, for both builders.
 
 export type Scalar = 'f32' | 'u32' | 'i32';
 

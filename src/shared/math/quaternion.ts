@@ -1,6 +1,6 @@
 // Rotations: quaternions (w, x, y, z), rotation matrices and XYZ Euler angles in degrees.
 // Inputs: quaternions need not be unit length; every conversion normalises first.
-// Invariant: Euler angles mean R = Rz(z) * Ry(y) * Rx(x) (DESIGN.md section 2), i.e. rotate about
+// Invariant: Euler angles mean R = Rz(z) * Ry(y) * Rx(x) (docs/DESIGN.md section 2), i.e. rotate about
 // world X first, then Y, then Z; quatToEuler inverts eulerToQuat up to the usual gimbal ambiguity.
 import type { Mat3, Vec3 } from './vec3';
 

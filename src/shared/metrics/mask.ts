@@ -1,4 +1,4 @@
-// Silhouette masks and their IoU (DESIGN.md section 4: render coverage > 0.5 vs the photo's mask).
+// Silhouette masks and their IoU (docs/DESIGN.md section 4: render coverage > 0.5 vs the photo's mask).
 // Inputs: coverage planes [H, W] or images [H, W, 3|4]. Outputs: Uint8Array masks [H, W] of 0/1.
 // Invariant: a photo's mask is its alpha > 0.5 when it has alpha, else its non-white pixels.
 

@@ -1,4 +1,4 @@
-// PSNR and L1 between two RGB images (DESIGN.md section 4), with the L1 gradient for fitting.
+// PSNR and L1 between two RGB images (docs/DESIGN.md section 4), with the L1 gradient for fitting.
 // Inputs: two RgbImage of the same size, values in [0, 1]. Outputs: dB / mean absolute error.
 // Invariant: identical images give PSNR = Infinity exactly; callers format it, nothing caps it.
 import type { RgbImage } from '../image/image';

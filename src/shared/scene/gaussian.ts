@@ -1,4 +1,4 @@
-// The user-facing Gaussian (DESIGN.md section 2) in its normalised record form, the compact
+// The user-facing Gaussian (docs/DESIGN.md section 2) in its normalised record form, the compact
 // trajectory form {id?, p, s, q, c, o, g?}, colour parsing and packing into Splats.
 // Inputs: records with unit quaternions and linear [0, 1] colours. Outputs: compact objects,
 // packed SoA Splats. Invariant: toCompact/fromCompact round-trip every field exactly, and

@@ -1,4 +1,4 @@
-// Study configuration and participant records (DESIGN.md section 7), as zod schemas shared by the
+// Study configuration and participant records (docs/DESIGN.md section 7), as zod schemas shared by the
 // study LabApi rows and main's storage (study.json, participants.json).
 // Inputs: what the experimenter types. Outputs: validated configs and records.
 // Invariants: participant ids are pseudonymous (P01, P02, ...) and no field holds a name; the

@@ -1,8 +1,9 @@
-// Zod schemas of the task files (env-contract.md): the task spec, the object's cameras, the anchor
+// Zod schemas of the task files (docs/DESIGN.md section 5): the task spec, the object's cameras, the anchor
 // metrics, and the public TaskSummary that may reach a player or the UI.
 // Inputs: parsed JSON. Outputs: typed values. Invariant: TaskSummary carries no held-out view,
 // anchor, fit or score data, so anything built from it is safe to send to a player.
 import { z } from 'zod';
+import { CameraSchema } from '../camera/schema';
 
 /**
  * Largest budgets a task may set: far above any benchmark task, low enough that a loop over a
@@ -12,16 +13,7 @@ export const MAX_BUDGET = { gaussians: 100_000, toolCalls: 10_000, renders: 10_0
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 
-/** Explicit pinhole camera (src/shared/raster/types.ts Camera), row-major world_to_camera. */
-export const CameraSchema = z.object({
-  width: z.number().int().positive(),
-  height: z.number().int().positive(),
-  fx: finite,
-  fy: finite,
-  cx: finite,
-  cy: finite,
-  world_to_camera: z.array(finite).length(16),
-});
+export { CameraSchema };
 
 export const TaskKindSchema = z.enum(['sculpt', 'reassembly', 'oneshot']);
 export type TaskKind = z.infer<typeof TaskKindSchema>;

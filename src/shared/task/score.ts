@@ -1,4 +1,4 @@
-// SplatScore arithmetic (DESIGN.md section 4): each held-out metric is placed between the empty
+// SplatScore arithmetic (docs/DESIGN.md section 4): each held-out metric is placed between the empty
 // scene and the gradient-descent fit, then averaged. Pure functions so the grader, reports and
 // tests share one definition. Invariant: an empty scene scores exactly 0 and the fit exactly 100
 // whenever the metrics equal the anchors bit for bit.
@@ -26,15 +26,15 @@ export interface ScoreParts {
 }
 
 /**
- * n = 100 * (m - m_empty) / (m_fit - m_empty). LPIPS is lower-is-better, so it is negated first;
- * both differences are then negative and the same formula holds. A degenerate anchor pair (fit
- * equal to empty) gives 0 rather than a division by zero.
+ * n = 100 * (m - m_empty) / (m_fit - m_empty). The anchors carry each metric's direction: for
+ * lower-is-better LPIPS both differences are negative when m improves on the empty scene, so one
+ * formula serves every metric (negating m and both anchors would cancel exactly, so there is no
+ * orientation flag). A degenerate anchor pair (fit equal to empty) gives 0, not a division by zero.
  */
-export function normalizeMetric(m: number, empty: number, fit: number, lowerIsBetter = false): number {
-  const s = lowerIsBetter ? -1 : 1;
-  const den = s * fit - s * empty;
+export function normalizeMetric(m: number, empty: number, fit: number): number {
+  const den = fit - empty;
   if (den === 0 || !Number.isFinite(den)) return 0;
-  const num = s * m - s * empty;
+  const num = m - empty;
   // Ratio first: (100 * x) / x is not always exactly 100 in floating point, x / x is 1.
   return num === 0 ? 0 : 100 * (num / den);
 }
@@ -57,7 +57,7 @@ export function splatScore(m: MeanMetrics, anchors: Anchors): ScoreParts {
   const psnr = normalizeMetric(m.psnr, e.psnr, f.psnr);
   const ssim = normalizeMetric(m.ssim, e.ssim, f.ssim);
   const haveLpips = m.lpips !== null && e.lpips !== null && f.lpips !== null;
-  const lpips = haveLpips ? normalizeMetric(m.lpips as number, e.lpips as number, f.lpips as number, true) : null;
+  const lpips = haveLpips ? normalizeMetric(m.lpips as number, e.lpips as number, f.lpips as number) : null;
   const score = lpips === null ? (psnr + ssim) / 2 : (psnr + ssim + lpips) / 3;
   return {
     score,

@@ -1,3 +1,4 @@
+import { placedWithWarnings } from '../../../src/main/authoring/session/ply-task';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import { command as exportCommand } from '../../../src/main/cli/commands/export'
 import { command as importCommand } from '../../../src/main/cli/commands/import';
 import { command as scrambleCommand } from '../../../src/main/cli/commands/scramble';
 import { parsePly } from '../../../src/shared/authoring/import/ply';
-import { parseSceneFile } from '../../../src/shared/task/scene-file';
+import { parseSceneFile } from '../../../src/shared/scene/input';
 import type { GaussianRecord } from '../../../src/shared/scene/gaussian';
 
 const root = mkdtempSync(join(tmpdir(), 'splatlab-ply-'));
@@ -100,5 +101,18 @@ describe('ply CLI', () => {
     expect(res.out).toHaveLength(4);
     expect(res.out[3]).toBe('scrambled blob into 3 parts');
     await expect(run(scrambleCommand, ['--task', 'blob__sculpt', '--k', '99', '--tasks-dir', tasksDir])).rejects.toThrow(/cannot split 40 Gaussians into k = 99 parts/);
+  });
+});
+
+describe('.ply import warnings', () => {
+  it('counts scale limits on the placed scene, after centring and scaling', () => {
+    // Scales of 2..40 in a scene 200 units wide: out of range as read, in range once scaled by 0.009.
+    const big = Array.from({ length: 10 }, (_, i) => ({ id: i, pos: [i * 20 - 100, 0, 0] as [number, number, number], scale: [2 + i, 2, 40] as [number, number, number], quat: [1, 0, 0, 0] as [number, number, number, number], color: [0.5, 0.5, 0.5] as [number, number, number], opacity: 0.9 }));
+    const { placed, warnings } = placedWithWarnings(big);
+    expect(placed.factor).toBeCloseTo(0.01, 6);
+    expect(warnings.some((w) => w.includes('scales outside'))).toBe(false);
+    expect(warnings.at(-1)).toMatch(/scaled by 0\.0100/);
+    const tiny = big.map((r) => ({ ...r, scale: [0.1, 0.1, 0.1] as [number, number, number] }));
+    expect(placedWithWarnings(tiny).warnings).toContain('10 Gaussian(s) have scales outside [0.005, 0.5] (clamped when loaded)');
   });
 });

@@ -33,8 +33,8 @@ describe('splatlab render', () => {
 
   const bad: [string, unknown, RegExp][] = [
     ['NaN', '{"gaussians":[{"pos":[NaN,0,0],"color":"#fff"}]}', /not valid JSON/],
-    ['negative scale', { gaussians: [{ pos: [0, 0, 0], scale: -0.1, color: '#ffffff' }] }, /#0: scale .* must be positive/],
-    ['non-unit quaternion', { gaussians: [{ pos: [0, 0, 0], rot: [1, 1, 0, 0], color: '#ffffff' }] }, /#0: quaternion .* not 1/],
+    ['a position outside the bounds', { gaussians: [{ pos: [3, 0, 0], scale: 2, opacity: 0.001, color: '#ffffff' }] }, /#0: position \[3, 0, 0\] is outside the bounds/],
+    ['a zero quaternion', { gaussians: [{ pos: [0, 0, 0], rot: [0, 0, 0, 0], color: '#ffffff' }] }, /#0: quaternion .* zero length/],
     ['bad colour', { gaussians: [{ pos: [0, 0, 0], color: '#cacc cb' }] }, /unknown color/],
   ];
   it.each(bad)('rejects a scene with %s in one line', async (_name, content, message) => {
@@ -44,10 +44,19 @@ describe('splatlab render', () => {
     expect(run.err[0]).toMatch(message);
   });
 
+  it('clamps as the environment does, with its warnings, and renders a capture as it is with --beyond-bounds', async () => {
+    const clamped = await runCli('render', ['--scene', file('clamp.json', { gaussians: [{ pos: [0, 0, 0], scale: -0.1, opacity: 0.001, color: '#ffffff' }] }), '--camera', camera, '--out', join(dir, 'c.png'), '--device', 'cpu']);
+    expect(clamped.code).toBe(0);
+    expect(clamped.err).toEqual(['warning: #0: scale -0.1 clamped to [0.005, 0.005, 0.005]', 'warning: #0: opacity 0.001 raised to 0.05']);
+    const probe = file('probe.json', { gaussians: [{ pos: [3, 0, 0], scale: 2, opacity: 0.001, color: '#ffffff' }] });
+    const free = await runCli('render', ['--scene', probe, '--camera', camera, '--out', join(dir, 'p.png'), '--device', 'cpu', '--beyond-bounds']);
+    expect(free.code).toBe(0);
+  });
+
   it('rejects a camera with the object behind it, and a malformed camera', async () => {
     // Orbit camera at +X looking at the origin; the scene sits far behind it at x = +10.
     const behind = file('behind.json', { gaussians: [{ pos: [10, 0, 0], color: '#000000' }] });
-    const run = await runCli('render', ['--scene', behind, '--camera', camera, '--out', join(dir, 'x.png'), '--device', 'cpu']);
+    const run = await runCli('render', ['--scene', behind, '--camera', camera, '--out', join(dir, 'x.png'), '--device', 'cpu', '--beyond-bounds']);
     expect(run.err[0]).toMatch(/behind the camera/);
     const skew = file('skew.json', { width: 8, height: 8, fx: 8, fy: 8, cx: 4, cy: 4, world_to_camera: [2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 5, 0, 0, 0, 1] });
     expect((await runCli('render', ['--scene', scene, '--camera', skew, '--out', join(dir, 'x.png')])).err[0]).toMatch(/not a rigid transform/);

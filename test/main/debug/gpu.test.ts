@@ -4,8 +4,9 @@
 // cleanly when no adapter exists.
 import { describe, expect, it } from 'vitest';
 import type { DebugImage, DebugSession } from '../../../src/shared/api/debug';
-import { sceneFileJson } from '../../../src/shared/task/scene-file';
+import { sceneFileJson } from '../../../src/shared/scene/input';
 import { testFigure } from '../../../src/shared/task/test-figure';
+import { createLabContext } from '../../../src/main/services/context';
 import { createDebugHandlers } from '../../../src/main/services/debug';
 import { dispatchCall, type Handlers } from '../../../src/main/services/dispatch';
 import { fakeServices } from '../services/fixtures';
@@ -15,7 +16,7 @@ describe.skipIf(!gpuDevice)('debug.view gpuDiff on a GPU', () => {
   it('renders on the WGSL rasterizer and differs from the CPU reference by rounding only', async () => {
     const status = { path: 'swiftshader' as const, vendor: '', architecture: '', description: '', summary: 'test device' };
     const deps = { gpu: { device: gpuDevice, status }, tasksDir: '/tmp/none', version: '0', transport: 'direct' as const, listTasks: async () => [] };
-    const handlers: Handlers = { ...fakeServices().handlers, ...createDebugHandlers(deps, { home: '/tmp/splatlab-debug-gpu-home' }) };
+    const handlers: Handlers = { ...fakeServices().handlers, ...createDebugHandlers(createLabContext({ ...deps, home: '/tmp/splatlab-debug-gpu-home' })) };
     const call = async <T>(method: string, params: unknown): Promise<T> => {
       const out = await dispatchCall(handlers, method, params);
       if (!out.ok) throw new Error(out.message);

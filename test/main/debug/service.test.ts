@@ -11,9 +11,10 @@ import { serialisePly } from '../../../src/shared/authoring/import/ply';
 import { orbitCamera } from '../../../src/shared/camera/orbit';
 import { packRecords } from '../../../src/shared/env/scene';
 import { tracePixel } from '../../../src/shared/raster/cpu';
-import { sceneFileJson } from '../../../src/shared/task/scene-file';
+import { sceneFileJson } from '../../../src/shared/scene/input';
 import { testFigure } from '../../../src/shared/task/test-figure';
 import { dispatchCall, type Handlers } from '../../../src/main/services/dispatch';
+import { createLabContext } from '../../../src/main/services/context';
 import { createDebugHandlers } from '../../../src/main/services/debug';
 import { decodePng } from '../../../src/main/io/png';
 import { loadTask, readFit } from '../../../src/main/tasks/load';
@@ -47,7 +48,7 @@ beforeAll(async () => {
   ({ tasksDir } = await testTasks());
   home = mkdtempSync(join(tmpdir(), 'splatlab-debug-home-'));
   const deps = { gpu: { device: null, status: { path: 'cpu' as const, vendor: '', architecture: '', description: '', summary: 'CPU test mode' } }, tasksDir, version: '0', transport: 'direct' as const, listTasks: async () => [] };
-  handlers = { ...fakeServices().handlers, ...createDebugHandlers(deps, { home }) };
+  handlers = { ...fakeServices().handlers, ...createDebugHandlers(createLabContext({ ...deps, home })) };
 });
 
 describe('debug.open', () => {
@@ -115,6 +116,9 @@ describe('debug.open', () => {
     expect(await failure('debug.open', { source: { kind: 'scene', text: '{"gaussians": [' } })).toMatch(/not valid JSON/);
     expect(await failure('debug.open', { source: { kind: 'scene', text: '{"gaussians": [{"pos": [0, 0], "color": "#ff0000"}]}' } })).toMatch(/#0: pos/);
     expect(await failure('debug.open', { source: { kind: 'scene', text: '[1, 2]' } })).toMatch(/\{"gaussians": \[\.\.\.\]\}/);
+    // The probe scene of issue 17: refused here exactly as the environment and `grade` refuse it.
+    const probe = JSON.stringify({ gaussians: [{ pos: [3, 0, 0], scale: 2, opacity: 0.001, color: '#ff0000' }] });
+    expect(await failure('debug.open', { source: { kind: 'scene', text: probe } })).toMatch(/#0: position \[3, 0, 0\] is outside the bounds/);
     expect(await failure('debug.open', { source: { kind: 'trajectory', text: 'not a log\n' } })).toMatch(/no trajectory steps/);
     expect(await failure('debug.open', { source: { kind: 'nope' } })).toMatch(/bad|kind|Invalid/i);
   });

@@ -31,8 +31,7 @@ beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), 'splatlab-home-'));
   const base = fakeServices();
   manager = new EpisodeManager({ tasksDir, home, grader: async () => grader, version: '0.0.0-test' });
-  const deps = { gpu: { device: null, status: { path: 'cpu' as const, vendor: '', architecture: '', description: '', summary: '' } }, tasksDir, version: '0', transport: 'direct' as const, listTasks: async () => [] };
-  handlers = { ...base.handlers, ...createEpisodeHandlers(deps, manager) };
+  handlers = { ...base.handlers, ...createEpisodeHandlers({ episodes: manager }) };
 });
 
 describe('episode rows', () => {

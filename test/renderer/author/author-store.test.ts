@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
 import type { LabApi } from '../../../src/shared/api/lab';
 import type { AuthorPart, FitStatus } from '../../../src/shared/api/author';
-import { useAuthorStore } from '../../../src/renderer/stores/author';
+import { AUTOSAVE_KEY, useAuthorStore } from '../../../src/renderer/stores/author';
 import { mirrorPart, partDims, partWarnings, withDims } from '../../../src/renderer/author/parts';
 import { chooseTransforms, framePaths, nerfFiles, relativePaths, toBase64 } from '../../../src/renderer/author/upload';
 
@@ -66,7 +66,58 @@ describe('upload helpers', () => {
 });
 
 describe('author store', () => {
-  beforeEach(() => setActivePinia(createPinia()));
+  beforeEach(() => {
+    localStorage.clear();
+    setActivePinia(createPinia());
+  });
+
+  it('autosaves the composition and restores it in a new store (a reload)', async () => {
+    const a = useAuthorStore();
+    a.addPart('sphere', [0.1, 0, 0], '#abcdef');
+    a.rename('lamp');
+    await Promise.resolve();
+    setActivePinia(createPinia());
+    const b = useAuthorStore();
+    expect(b.object.name).toBe('lamp');
+    expect(b.object.parts).toEqual(a.object.parts);
+    localStorage.setItem(AUTOSAVE_KEY, '{"name": 3}');
+    setActivePinia(createPinia());
+    expect(useAuthorStore().object).toEqual({ name: 'my_object', parts: [] });
+  });
+
+  it('makes no undo step for an edit that changes nothing, and tidies gizmo float noise', () => {
+    const a = useAuthorStore();
+    a.addPart('box', [0.2, 0.1, 0], '#112233');
+    const part = a.object.parts[0];
+    a.updateParts([{ index: 0, part: { ...part } }]);
+    a.applyPoses([{ index: 0, pos: [0.2, 0.1, 0], rot: [1e-17, -1e-16, 0], dims: partDims(part) }]);
+    expect(a.object.parts[0].rot).toBeUndefined();
+    a.applyPoses([{ index: 0, pos: [0.30000000000000004, 0.1, 0], rot: [0, 0, 0], dims: partDims(part) }]);
+    expect(a.object.parts[0].pos[0]).toBe(0.3);
+    a.undo();
+    expect(a.object.parts[0].pos[0]).toBe(0.2);
+    a.undo();
+    expect(a.object.parts).toEqual([]);
+    expect(a.canUndo).toBe(false);
+  });
+
+  it('lists the task set and reopens an object under its own name', async () => {
+    const a = useAuthorStore();
+    const api = fakeApi();
+    const base = api.call;
+    api.call = (async (method: string, params: unknown) => {
+      if (method === 'author.objects') return { objects: [{ name: 'lamp', source: 'authored', editable: true, builtIn: false, history: [] }] };
+      if (method === 'author.open') return { object: { name: 'lamp', parts: [{ kind: 'sphere', pos: [0, 0, 0], size: 0.2, color: '#ffffff' }] }, document: { name: 'lamp', source: 'authored', editable: true, builtIn: false, history: [] } };
+      return base(method as never, params as never);
+    }) as LabApi['call'];
+    await a.loadLibrary(api);
+    expect(a.library.map((d) => d.name)).toEqual(['lamp']);
+    await a.open(api, 'lamp');
+    expect(a.object.name).toBe('lamp');
+    expect(a.object.parts).toHaveLength(1);
+    a.undo();
+    expect(a.object.parts).toEqual([]);
+  });
 
   it('adds, mirrors, groups and undoes as whole steps', () => {
     const a = useAuthorStore();
@@ -111,5 +162,22 @@ describe('author store', () => {
     await a.refreshPreview(api, 'H3');
     expect(api.sent[0].params).toMatchObject({ view: 'H3' });
     expect(a.preview?.source).toBe('H3');
+  });
+});
+
+describe('multi-object composition', () => {
+  beforeEach(() => {
+    localStorage.clear();
+    setActivePinia(createPinia());
+  });
+
+  it('adds whole objects as groups of their own, in one undo step each', async () => {
+    const a = useAuthorStore();
+    await a.insertFrom(undefined, 'snowman');
+    await a.insertFrom(undefined, 'snowman');
+    expect(a.groups).toEqual(['snowman_1', 'snowman_2']);
+    expect(a.selection).toHaveLength(a.object.parts.length / 2);
+    a.undo();
+    expect(a.groups).toEqual(['snowman_1']);
   });
 });

@@ -14,7 +14,16 @@ const snapshot: EpisodeSnapshot = {
   image: 'data:image/png;base64,AA==', budgets: budgets(40, 0), scene: [], nextId: 0, referenceViews: [], done: false, history: [],
 };
 
-function fakeApi(replies: ((args: unknown) => EpisodeStepResult)[]): LabApi & { sent: { method: string; params: unknown }[] } {
+type Reply = Omit<EpisodeStepResult, 'info'>;
+
+/** The StepInfo main would attach to a reply (the store reads only the reply's own fields here). */
+function withInfo(r: Reply): EpisodeStepResult {
+  const b = r.budgets;
+  const info = { tool: '', ok: !r.error, charged: true, step: r.step, changed: !r.error, ids: [], done: r.done, endReason: null, nextId: r.nextId, budgets: { gaussians: b.gaussians, maxGaussians: b.maxGaussians, callsLeft: b.callsLeft, rendersLeft: b.rendersLeft } };
+  return { ...r, info };
+}
+
+function fakeApi(replies: ((args: unknown) => Reply)[]): LabApi & { sent: { method: string; params: unknown }[] } {
   const sent: { method: string; params: unknown }[] = [];
   return {
     sent,
@@ -23,7 +32,7 @@ function fakeApi(replies: ((args: unknown) => EpisodeStepResult)[]): LabApi & { 
       if (method === 'episode.start') return snapshot;
       const reply = replies.shift();
       if (!reply) throw new Error('no reply left');
-      return reply((params as { args: unknown }).args);
+      return withInfo(reply((params as { args: unknown }).args));
     }) as LabApi['call'],
     on: () => () => undefined,
   };
@@ -83,5 +92,49 @@ describe('episode store', () => {
     expect(api.sent.filter((s) => s.method === 'episode.step').map((s) => (s.params as { tool: string }).tool)).toEqual(['delete_gaussians', 'add_gaussians']);
     expect(staging.plan.calls.map((c) => c.tool)).toEqual(['add_gaussians']);
     expect(staging.base.records.map((r) => r.id)).toEqual([0]);
+  });
+
+  it('keeps every staged edit (and its undo) through renders and listings, which act on the committed scene', async () => {
+    const quiet = (tool: string) => () => ({ step: 1, text: `${tool} ok\n[0/300 Gaussians | calls left 39 | renders left 15]`, error: false, done: false, budgets: budgets(39, 0), scene: [], nextId: 0 });
+    const tools = ['render_views', 'render_angle', 'view_references', 'list_gaussians', 'describe_groups'];
+    const api = fakeApi(tools.map(quiet));
+    const episode = useEpisodeStore();
+    const staging = useStagingStore();
+    await episode.start(api, 't', 'matched');
+    staging.addPreset('sphere', [0.1, 0, 0], [1, 0, 0], null);
+    staging.addPreset('disc', [0.2, 0, 0], [0, 1, 0], null);
+    const before = staging.plan.calls;
+    for (const tool of tools) await episode.call(api, tool, {});
+    expect(staging.ops.map((o) => o.label)).toEqual(['Add sphere', 'Add disc']);
+    expect(staging.plan.calls).toEqual(before);
+    expect(episode.log.slice(1).map((e) => e.notIncluded)).toEqual([2, 2, 2, 2, 2]);
+    expect(staging.undo()).toBe(true);
+    expect(staging.ops).toHaveLength(1);
+  });
+
+  it('"commit, then render" sends the commit and then the render, in that order', async () => {
+    const api = fakeApi([
+      () => ({ step: 1, text: 'Added 1 Gaussian (id 0).\n[1/300 Gaussians | calls left 39 | renders left 16]', error: false, done: false, budgets: budgets(39, 1), scene: [sphere(0, 0.1)], nextId: 1 }),
+      () => ({ step: 2, text: 'V0: PSNR 20 dB\n[1/300 Gaussians | calls left 38 | renders left 15]', error: false, done: false, budgets: budgets(38, 1), scene: [sphere(0, 0.1)], nextId: 1 }),
+    ]);
+    const episode = useEpisodeStore();
+    const staging = useStagingStore();
+    await episode.start(api, 't', 'matched');
+    staging.addPreset('sphere', [0.1, 0, 0], [1, 0, 0], null);
+    await episode.commitThen(api, 'render_views', { views: ['V0'] });
+    expect(api.sent.filter((s) => s.method === 'episode.step').map((s) => (s.params as { tool: string }).tool)).toEqual(['add_gaussians', 'render_views']);
+    expect(staging.dirty).toBe(false);
+    expect(episode.log[2].notIncluded).toBeUndefined();
+  });
+
+  it('clears the selection when a new episode starts (ids repeat across episodes)', async () => {
+    const api = fakeApi([]);
+    const episode = useEpisodeStore();
+    const staging = useStagingStore();
+    episode.load({ ...snapshot, episodeId: 'old', scene: [sphere(0, 0)], nextId: 1 });
+    staging.select([0]);
+    episode.load({ ...snapshot, episodeId: 'new', scene: [sphere(0, 0.5)], nextId: 1 });
+    expect(staging.selection).toEqual([]);
+    expect(api.sent).toHaveLength(0);
   });
 });

@@ -1,5 +1,5 @@
 // Runs the gradient-descent reference fit for a task's object and writes its outputs beside the
-// photos: `fit.json` (compact form, env-contract.md) and `fit_loss.png` (the loss curve).
+// photos: `fit.json` (compact form, docs/DESIGN.md section 5) and `fit_loss.png` (the loss curve).
 // Input: a task id (read from the tasks folder: spec, cameras.json, ref/ photos and masks; no
 // anchors or held-out photos are needed, since the fit comes before them) or a loaded task.
 // Output: FitTaskResult (paths, records, losses, reference-view PSNR, timing).
@@ -11,7 +11,7 @@ import { DEFAULT_FIT_STEPS, fitGaussians, type FitProgress, type FitView } from 
 import type { FitBackend } from '../../../shared/authoring/fit/backend';
 import { psnr } from '../../../shared/metrics/psnr';
 import { packSplats, type GaussianRecord } from '../../../shared/scene/gaussian';
-import { sceneFileJson } from '../../../shared/task/scene-file';
+import { sceneFileJson } from '../../../shared/scene/input';
 import type { TaskSpec } from '../../../shared/task/schema';
 import { encodePng } from '../../io/png';
 import { objectDir, resolveTasksDir } from '../../tasks/paths';

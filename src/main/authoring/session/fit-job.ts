@@ -13,13 +13,13 @@ import { HELDOUT_VIEWS, viewCameras } from '../../../shared/camera/views';
 import { rasterizeForward } from '../../../shared/raster/cpu';
 import { packSplats, type GaussianRecord } from '../../../shared/scene/gaussian';
 import type { Splats } from '../../../shared/scene/splats';
-import { parseSceneFile, sceneFileJson } from '../../../shared/task/scene-file';
+import { parseSceneFile, sceneFileJson } from '../../../shared/scene/input';
 import type { Anchors } from '../../../shared/task/schema';
 import type { RefView } from '../../tasks/load';
 import { imageDataUrl } from './photos';
 import { anchorsOut } from './save';
 
-/** Gaussian cap of the reference fit: the tasks' budget (DESIGN.md section 5). */
+/** Gaussian cap of the reference fit: the tasks' budget (docs/DESIGN.md section 5). */
 export const FIT_MAX_GAUSSIANS = 300;
 /** Snapshot renders: this many pixels a side, at most this often. */
 export const SNAPSHOT_SIZE = 96;

@@ -56,6 +56,14 @@ export function placeInBounds(records: readonly GaussianRecord[]): { records: Ga
   };
 }
 
+/** The scene placed in the bounds cube and the import's warnings, limits counted after the scaling (issue #14: they were counted on the file's raw values). */
+export function placedWithWarnings(records: readonly GaussianRecord[], parseWarnings: readonly string[] = []): { placed: ReturnType<typeof placeInBounds>; warnings: string[] } {
+  const placed = placeInBounds(records);
+  const warnings = [...parseWarnings, ...sceneLimitNotes(placed.records).filter((n) => !n.includes('outside [-1.25'))];
+  if (placed.factor !== 1) warnings.push(`scene centred and scaled by ${placed.factor.toPrecision(3)} to fit the bounds cube`);
+  return { placed, warnings };
+}
+
 async function renderSet(grader: Grader, records: GaussianRecord[], set: ViewSet, size: number): Promise<PhotoView[]> {
   const views = standardViews(set, size);
   const renders = await grader.renderViews(packSplats(records), views.map((v) => v.camera));
@@ -65,9 +73,7 @@ async function renderSet(grader: Grader, records: GaussianRecord[], set: ViewSet
 export async function importPlyTask(bytes: Uint8Array, opts: PlyTaskOptions): Promise<{ result: Awaited<ReturnType<typeof finishObject>>; warnings: string[] }> {
   const parsed = parsePly(bytes);
   if (parsed.records.length === 0) throw new Error('the .ply holds no Gaussians');
-  const warnings = [...parsed.warnings, ...sceneLimitNotes(parsed.records).filter((n) => !n.includes('outside [-1.25'))];
-  const placed = placeInBounds(parsed.records);
-  if (placed.factor !== 1) warnings.push(`scene centred and scaled by ${placed.factor.toPrecision(3)} to fit the bounds cube`);
+  const { placed, warnings } = placedWithWarnings(parsed.records, parsed.warnings);
   const reference = await renderSet(opts.grader, placed.records, 'reference', opts.size);
   const heldout = await renderSet(opts.grader, placed.records, 'heldout', opts.size);
   const blank = [...reference, ...heldout].find((v) => !v.mask.some((m) => m > 0.5));

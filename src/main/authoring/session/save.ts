@@ -11,7 +11,7 @@ import type { ProceduralObject } from '../../../shared/authoring/primitives';
 import { scramble } from '../../../shared/authoring/scramble/scramble';
 import type { FitAnchors, SaveResult } from '../../../shared/api/author';
 import { packSplats, type GaussianRecord } from '../../../shared/scene/gaussian';
-import { sceneFileJson } from '../../../shared/task/scene-file';
+import { sceneFileJson } from '../../../shared/scene/input';
 import type { Anchors, TaskSpec } from '../../../shared/task/schema';
 import { checkTask } from '../../env/conformance';
 import type { Grader } from '../../grader/grader';
@@ -21,6 +21,7 @@ import { objectDir } from '../../tasks/paths';
 import { lossPlot } from '../fit/plot';
 import { FIT_FILE, FIT_PLOT_FILE } from '../fit/run';
 import { buildStaged } from '../staging';
+import { extendHistory, readPreviousBuild } from '../documents';
 import { formatJson, taskSpecs, writeAnchors, writeCameras, writeReassembly, writeSpecs, writeViews } from '../task-files';
 import { standardCameras } from './photos';
 
@@ -36,6 +37,8 @@ export interface SaveInput {
   fitSeed: number;
   k: number;
   scrambleSeed: number;
+  /** The scramble's parts when they follow the author's groups (else k-means with k). */
+  labels?: number[];
   grader: Grader;
   overwrite?: boolean;
   warnings?: string[];
@@ -63,6 +66,7 @@ export async function saveAuthoredTask(input: SaveInput): Promise<SaveResult> {
   const start = Date.now();
   const { tasksDir, name, grader } = input;
   checkFree(tasksDir, name, input.overwrite);
+  const previous = readPreviousBuild(tasksDir, name);
   const { anchors, specs } = await buildStaged(tasksDir, name, async (staged) => {
     const dir = staged.objectDir;
     writeFileSync(join(dir, 'object.json'), `${formatJson({ ...input.object, name }, 2)}\n`);
@@ -75,15 +79,19 @@ export async function saveAuthoredTask(input: SaveInput): Promise<SaveResult> {
     const what = `save ${name}`;
     const cameras = readCameras(dir, what);
     const fit = readFit(dir, what);
-    const { records, truth } = scramble(fit, { k: input.k, seed: input.scrambleSeed });
+    const { records, truth } = scramble(fit, { k: input.k, seed: input.scrambleSeed, ...(input.labels ? { labels: input.labels } : {}) });
     writeReassembly(dir, records, truth);
     const heldout = readViews(dir, 'heldout', cameras.heldout, what);
     const computed = await grader.computeAnchors(heldout, packSplats(fit));
     writeAnchors(dir, computed);
     const written = writeSpecs(staged.root, name);
+    const tail = input.losses.slice(-Math.max(1, Math.floor(input.losses.length / 10)));
+    const finalLoss = tail.length ? Number((tail.reduce((a, v) => a + v, 0) / tail.length).toPrecision(6)) : null;
+    const entry = { action: 'save', photos: 'authored', steps: input.losses.length, seed: input.fitSeed, k: input.k, gaussians: fit.length, final_loss: finalLoss };
     const build = {
       object: name, source: 'authored', steps: input.losses.length, seed: input.fitSeed, scramble_seed: input.scrambleSeed, k: input.k,
-      gaussians: fit.length, photo_size: input.size, lpips_model: computed.lpips_model,
+      gaussians: fit.length, final_loss: finalLoss, photo_size: input.size, lpips_model: computed.lpips_model,
+      history: extendHistory(previous.history, entry),
     };
     writeFileSync(join(dir, 'build.json'), `${formatJson(build)}\n`);
     return { anchors: computed, specs: written };

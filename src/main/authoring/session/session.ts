@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { objectWarnings, parseObject, type ProceduralObject } from '../../../shared/authoring/primitives';
 import { scramble as scrambleFit, DEFAULT_PARTS } from '../../../shared/authoring/scramble/scramble';
+import { groupLabels } from '../../../shared/authoring/scramble/groups';
 import type { AuthorObject, AuthorSessionState, FitProgressEvent, FitSnapshotEvent, FitStatus, SaveResult, ScrambleResult } from '../../../shared/api/author';
 import { AUTHOR_PHOTO_SIZE } from '../../../shared/api/author';
 import { HELDOUT_VIEWS, REFERENCE_VIEWS, viewCameras } from '../../../shared/camera/views';
@@ -68,7 +69,7 @@ export function namedCamera(name: string, size = AUTHOR_PHOTO_SIZE): Camera | nu
 export class AuthorSession {
   private readonly photos = new Map<string, Promise<RefView[]>>();
   private fit: FitRecord | null = null;
-  private scrambled: { k: number; seed: number; result: ScrambleResult } | null = null;
+  private scrambled: { k: number; seed: number; labels?: number[]; result: ScrambleResult } | null = null;
   private latestKey: string | null = null;
 
   constructor(private readonly opts: SessionOptions) {}
@@ -156,11 +157,13 @@ export class AuthorSession {
     return fit;
   }
 
-  scramble(k = DEFAULT_PARTS, seed = DEFAULT_SCRAMBLE_SEED): ScrambleResult {
+  /** Scrambles the finished fit into k k-means parts, or into the author's groups when `byGroups`. */
+  scramble(k = DEFAULT_PARTS, seed = DEFAULT_SCRAMBLE_SEED, byGroups = false): ScrambleResult {
     const fit = this.finishedFit();
-    const result = scrambleFit(fit.job.records, { k, seed });
-    const out: ScrambleResult = { k, seed, converged: result.truth.kmeans_converged, ...scrambleViews(result) };
-    this.scrambled = { k, seed, result: out };
+    const labels = byGroups ? groupLabels(fit.job.records, fit.object).labels : undefined;
+    const result = scrambleFit(fit.job.records, { k, seed, ...(labels ? { labels } : {}) });
+    const out: ScrambleResult = { k: result.truth.k, seed, converged: result.truth.kmeans_converged, ...scrambleViews(result) };
+    this.scrambled = { k: result.truth.k, seed, ...(labels ? { labels } : {}), result: out };
     return out;
   }
 
@@ -187,6 +190,7 @@ export class AuthorSession {
       fitSeed: fit.job.status.seed,
       k: this.scrambled?.k ?? DEFAULT_PARTS,
       scrambleSeed: this.scrambled?.seed ?? DEFAULT_SCRAMBLE_SEED,
+      ...(this.scrambled?.labels ? { labels: this.scrambled.labels } : {}),
       grader: await this.opts.grader(),
       overwrite,
       warnings: objectWarnings(fit.object),

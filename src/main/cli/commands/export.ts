@@ -3,9 +3,9 @@
 import { readSceneJson, taskFit, trajectoryScene, writePlyFile } from '../../authoring/ply-io';
 import { parseArgs, requireOption, stringOption } from '../args';
 import { CliError, type CliCommand } from '../command';
-import { intOption } from './author';
+import { intOption } from './author-options';
 
-const USAGE = `splatlab export ply (--task ID --fit | --scene S.json | --trajectory log.jsonl --step N) --out F.ply [--tasks-dir DIR]
+const USAGE = `splatlab export ply (--task ID --fit | --scene S.json | --trajectory log.jsonl --step N) --out F.ply [--tasks DIR]
 
 Writes the task's gradient-descent fit, a scene file, or the scene after step N of a trajectory
 as a binary little-endian .ply that 3D Gaussian Splatting viewers read.`;
@@ -16,9 +16,9 @@ export const command: CliCommand = {
   async run(argv, io) {
     const [kind, ...rest] = argv;
     if (kind !== 'ply') throw new CliError(`unknown export format '${kind ?? ''}' (use: splatlab export ply ...)`);
-    const args = parseArgs(rest, { values: ['task', 'scene', 'trajectory', 'step', 'out', 'tasks-dir'], flags: ['fit'] });
+    const args = parseArgs(rest, { values: ['task', 'scene', 'trajectory', 'step', 'out', 'tasks'], flags: ['fit'] });
     const out = requireOption(args, 'out');
-    const tasksDir = stringOption(args, 'tasks-dir');
+    const tasksDir = stringOption(args, 'tasks');
     const sources = ['fit', 'scene', 'trajectory'].filter((s) => args.options.has(s));
     if (sources.length !== 1) throw new CliError('choose exactly one of --fit, --scene S.json, --trajectory log.jsonl --step N');
     let records;

@@ -1,11 +1,16 @@
-// `splatlab fit --task ID`: the gradient-descent reference fit of a task's object, written to
-// the object's fit.json and fit_loss.png, with a progress bar on stderr. Anchors are not
-// recomputed here (the authoring build does that with the grader).
+// `splatlab fit --task ID`: the gradient-descent reference fit of a task's object from the photos
+// in its folder, with a progress bar on stderr; then everything derived from the fit is
+// recomputed with it (scramble, anchors, specs, build.json history), so `splatlab check` passes
+// after a refit. Atomic: a failed or cancelled refit leaves the object as it was.
 import { parseArgs, requireOption, stringOption } from '../args';
 import { CliError, type CliCommand } from '../command';
 import { DEFAULT_FIT_STEPS } from '../../../shared/authoring/fit/fit';
-import { DEFAULT_FIT_SEED, fitTask } from '../../authoring/fit/run';
+import { DEFAULT_FIT_SEED, fitTask, type FitTaskResult } from '../../authoring/fit/run';
 import { FitProgressBar, formatDuration } from '../../authoring/fit/progress';
+import { refitFromPhotos } from '../../authoring/rebuild';
+import { Grader } from '../../grader/grader';
+import { readSpec } from '../../tasks/load';
+import { resolveTasksDir } from '../../tasks/paths';
 
 function intOption(value: string | undefined, name: string, fallback: number, min: number): number {
   if (value === undefined) return fallback;
@@ -19,11 +24,13 @@ export const command: CliCommand = {
   usage: `splatlab fit --task ID [--steps N] [--seed S] [--device auto|gpu|cpu] [--tasks DIR]
 
 Fits the task's Gaussian cap to its reference photos (visual-hull start, then ${DEFAULT_FIT_STEPS} Adam
-steps of 0.8 L1 + 0.2 (1 - SSIM) + silhouette loss by default) and writes fit.json and
-fit_loss.png into the object's folder. Seeded: the same seed on the CPU gives the same fit.
+steps of 0.8 L1 + 0.2 (1 - SSIM) + silhouette loss by default), writes fit.json and
+fit_loss.png into the object's folder, and recomputes what depends on the fit: the reassembly
+scramble, anchors.json (CPU grader), the specs and build.json (its history gains the refit).
+Seeded: the same seed on the CPU gives the same fit.
 --device auto (default): the WebGPU rasterizer on a hardware GPU, else the CPU reference (faster
 than software Vulkan); gpu: any WebGPU adapter, SwiftShader included; cpu: the CPU reference.
-Does not recompute anchors.json (the authoring build does). Ctrl+C cancels without writing.`,
+Ctrl+C cancels without writing.`,
   async run(argv, io) {
     const args = parseArgs(argv, { values: ['task', 'steps', 'seed', 'device', 'tasks'] });
     const taskId = requireOption(args, 'task');
@@ -33,25 +40,40 @@ Does not recompute anchors.json (the authoring build does). Ctrl+C cancels witho
     if (device !== 'auto' && device !== 'gpu' && device !== 'cpu') throw new CliError("--device must be 'auto', 'gpu' or 'cpu'");
     if (args.positionals.length) throw new CliError(`unexpected argument '${args.positionals[0]}'`);
 
+    const tasksDir = resolveTasksDir(stringOption(args, 'tasks'));
+    let spec;
+    try {
+      spec = readSpec(tasksDir, taskId);
+    } catch (err) {
+      throw new CliError((err as Error).message);
+    }
     const bar = new FitProgressBar({ write: (t) => process.stderr.write(t), isTTY: process.stderr.isTTY === true, label: taskId });
     const controller = new AbortController();
     const onSigint = (): void => controller.abort();
     process.once('SIGINT', onSigint);
+    const grader = await Grader.create({ device: null });
+    let fitted: FitTaskResult | null = null;
     try {
-      const result = await fitTask(taskId, {
+      const built = await refitFromPhotos(spec.object, {
+        tasksDir,
         steps,
         seed,
-        device,
-        tasksDir: stringOption(args, 'tasks'),
-        onBackend: (line) => io.err(line),
-        onProgress: (p) => bar.update(p),
-        signal: controller.signal,
+        grader,
+        log: () => undefined,
+        fit: async (source) => {
+          fitted = await fitTask(source, { steps, seed, device, onBackend: (line) => io.err(line), onProgress: (p) => bar.update(p), signal: controller.signal });
+          return { records: fitted.records, losses: fitted.losses };
+        },
       });
       bar.finish();
-      io.out(`wrote ${result.fitPath} (${result.records.length} Gaussians) and ${result.plotPath}`);
+      const result = fitted as FitTaskResult | null;
+      if (!result) throw new Error('the fit did not run');
+      io.out(`wrote ${built.objectDir}/fit.json (${result.records.length} Gaussians) and fit_loss.png`);
       io.out(`${steps} steps on ${result.backend} in ${formatDuration(result.elapsedMs)}; final loss ${result.losses[result.losses.length - 1]?.toFixed(5) ?? '-'}`);
       const per = result.referencePsnr.map((v) => `${v.name} ${v.psnr.toFixed(2)}`).join(', ');
-      io.out(`reference-view PSNR ${result.meanReferencePsnr.toFixed(2)} dB (${per}); held-out views not used`);
+      io.out(`reference-view PSNR ${result.meanReferencePsnr.toFixed(2)} dB (${per})`);
+      const a = built.anchors;
+      io.out(`anchors on the held-out views: empty PSNR ${a.empty.psnr.toFixed(2)}, fit PSNR ${a.fit.psnr.toFixed(2)}; rescrambled and wrote ${built.specs.map((s) => s.task_id).join(', ')}`);
       return 0;
     } catch (err) {
       bar.finish();
@@ -62,6 +84,7 @@ Does not recompute anchors.json (the authoring build does). Ctrl+C cancels witho
       if (err instanceof Error && /TaskLoadError/.test(err.name)) throw new CliError(err.message);
       throw err;
     } finally {
+      grader.destroy();
       process.off('SIGINT', onSigint);
     }
   },

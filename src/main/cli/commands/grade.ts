@@ -4,7 +4,7 @@
 // table or JSON. Invariant: bad input is one error line and exit status 1.
 import { existsSync } from 'node:fs';
 import { packSplats } from '../../../shared/scene/gaussian';
-import { parseSceneDocument } from '../../../shared/scene/gaussian_input';
+import { parseSceneDocument } from '../../../shared/scene/input';
 import { acquireGpu } from '../../gpu/device';
 import { Grader, graderDevice } from '../../grader/grader';
 import type { GradeResult } from '../../grader/types';
@@ -32,7 +32,7 @@ export function gradeTable(result: GradeResult): string[] {
 
 export const command: CliCommand = {
   name: 'grade',
-  usage: `splatlab grade --task ID --scene S.json [--json] [--device gpu|cpu] [--tasks-dir DIR] [--lpips-dir DIR]
+  usage: `splatlab grade --task ID --scene S.json [--json] [--device gpu|cpu] [--tasks DIR] [--lpips-dir DIR]
 
 Grades a scene on the task's held-out views exactly as the hidden grader does at submit: PSNR,
 SSIM, LPIPS and silhouette IoU per view, their means, each placed between the task's empty and
@@ -41,7 +41,7 @@ fit anchors, and the SplatScore with both rewards. S.json is {"gaussians": [...]
 one JSON object instead of the table. Without LPIPS weights the score is the mean of two terms
 and says so.`,
   async run(argv, io) {
-    const args = parseArgs(argv, { values: ['task', 'scene', 'device', 'tasks-dir', 'lpips-dir'], flags: ['json'] });
+    const args = parseArgs(argv, { values: ['task', 'scene', 'device', 'tasks', 'lpips-dir'], flags: ['json'] });
     const device = stringOption(args, 'device') ?? 'gpu';
     if (device !== 'gpu' && device !== 'cpu') throw new CliError("--device must be 'gpu' or 'cpu'");
     const taskId = requireOption(args, 'task');
@@ -49,7 +49,7 @@ and says so.`,
     if (!existsSync(scenePath)) throw new CliError(`scene file ${scenePath} does not exist`);
     const scene = parseSceneDocument(readJsonFile(scenePath, 'scene file'));
     if (!scene.ok) throw new CliError(`scene file ${scenePath}: ${scene.errors[0]}${scene.errors.length > 1 ? ` (and ${scene.errors.length - 1} more)` : ''}`);
-    const tasksDir = stringOption(args, 'tasks-dir');
+    const tasksDir = stringOption(args, 'tasks');
     const task = await loadTask(taskId, tasksDir ? { tasksDir } : {}).catch((e: unknown) => {
       throw e instanceof TaskLoadError ? new CliError(e.message) : e;
     });
@@ -58,6 +58,7 @@ and says so.`,
     const grader = await Grader.create({ ...graderDevice(gpu), ...(lpipsDir ? { lpipsDir } : {}) });
     try {
       const records = scene.records;
+      for (const w of scene.warnings.slice(0, 5)) io.err(`warning: ${w}`);
       if (records.length > task.spec.max_gaussians) io.err(`note: ${records.length} Gaussians exceed the task's cap of ${task.spec.max_gaussians}; graded anyway`);
       const result = await grader.grade(task, packSplats(records));
       if (args.options.has('json')) {

@@ -1,13 +1,13 @@
-// `splatlab import nerf DIR --id NAME [--steps N] [--seed S] [--k K] [--tasks-dir D]` and
+// `splatlab import nerf DIR --id NAME [--steps N] [--seed S] [--k K] [--tasks D]` and
 // `splatlab import ply FILE --out scene.json`.
 import { importNerf } from '../../authoring/nerf';
 import { readPlyFile, sceneLimitNotes, writeSceneFile } from '../../authoring/ply-io';
 import { DEFAULT_BUILD_SEED, DEFAULT_BUILD_STEPS, DEFAULT_PARTS } from '../../authoring/build';
 import { parseArgs, requireOption, stringOption } from '../args';
 import { CliError, type CliCommand } from '../command';
-import { intOption } from './author';
+import { intOption } from './author-options';
 
-const USAGE = `splatlab import nerf DIR --id NAME [--steps N] [--seed S] [--k K] [--tasks-dir DIR]
+const USAGE = `splatlab import nerf DIR --id NAME [--steps N] [--seed S] [--k K] [--tasks DIR]
 splatlab import ply FILE --out scene.json
 
 nerf: turns a NeRF-Synthetic capture (transforms_*.json + RGBA PNG frames, square) into
@@ -24,14 +24,14 @@ export const command: CliCommand = {
   async run(argv, io) {
     const [kind, ...rest] = argv;
     if (kind === 'nerf') {
-      const args = parseArgs(rest, { values: ['id', 'steps', 'seed', 'k', 'tasks-dir'] });
+      const args = parseArgs(rest, { values: ['id', 'steps', 'seed', 'k', 'tasks'] });
       if (args.positionals.length !== 1) throw new CliError('give exactly one capture folder: splatlab import nerf DIR --id NAME');
       const r = await importNerf(args.positionals[0], {
         id: requireOption(args, 'id'),
         steps: intOption(args, 'steps', DEFAULT_BUILD_STEPS),
         seed: intOption(args, 'seed', DEFAULT_BUILD_SEED),
         k: intOption(args, 'k', DEFAULT_PARTS, 1),
-        tasksDir: stringOption(args, 'tasks-dir'),
+        tasksDir: stringOption(args, 'tasks'),
         log: (line) => io.out(line),
       });
       io.out(`wrote ${r.specs.map((s) => s.task_id).join(', ')} and ${r.objectDir}`);

@@ -1,5 +1,5 @@
 // `splatlab metrics A.png B.png [--json]`: PSNR, SSIM, LPIPS and silhouette IoU of two images,
-// with the grader's definitions (DESIGN.md section 4). Masks: alpha where present, else non-white.
+// with the grader's definitions (docs/DESIGN.md section 4). Masks: alpha where present, else non-white.
 import { lpips } from '../../../shared/metrics/lpips';
 import { iou, maskFromImage } from '../../../shared/metrics/mask';
 import { psnr } from '../../../shared/metrics/psnr';

@@ -3,7 +3,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { SplatEnv } from '../../env/env';
-import { Grader, graderDevice } from '../../grader/grader';
+import { sharedGrader } from '../../grader/grader';
 import { acquireGpu } from '../../gpu/device';
 import { loadTask } from '../../tasks/load';
 import { parseArgs, requireOption, stringOption } from '../args';
@@ -27,28 +27,24 @@ export function readCalls(path: string): { tool: unknown; args?: unknown }[] {
 export const command: CliCommand = {
   name: 'play',
   usage: [
-    'splatlab play --task ID --calls calls.jsonl --log out.jsonl [--out-dir DIR] [--device gpu|cpu] [--tasks-dir DIR] [--player NAME]',
+    'splatlab play --task ID --calls calls.jsonl --log out.jsonl [--out-dir DIR] [--device gpu|cpu] [--tasks DIR] [--player NAME]',
     '',
     'Plays one episode: each line of calls.jsonl is {"tool": ..., "args": {...}}. Prints every result',
     'text, writes the trajectory to --log and saves images as step-NNN.png beside the log (or in',
     '--out-dir). The hidden score goes to the log only; the final line prints it for the experimenter.',
   ].join('\n'),
   async run(argv, io) {
-    const args = parseArgs(argv, { values: ['task', 'calls', 'log', 'out-dir', 'device', 'tasks-dir', 'player'] });
+    const args = parseArgs(argv, { values: ['task', 'calls', 'log', 'out-dir', 'device', 'tasks', 'player'] });
     const device = stringOption(args, 'device') ?? 'gpu';
     if (device !== 'gpu' && device !== 'cpu') throw new CliError('--device is gpu or cpu');
     const log = requireOption(args, 'log');
     const outDir = stringOption(args, 'out-dir') ?? dirname(log);
     const calls = readCalls(requireOption(args, 'calls'));
-    const tasksDir = stringOption(args, 'tasks-dir');
+    const tasksDir = stringOption(args, 'tasks');
     const task = await loadTask(requireOption(args, 'task'), tasksDir ? { tasksDir } : {});
     const gpu = await acquireGpu({ forceCpu: device === 'cpu' });
     io.err(`GPU: ${gpu.status.path}: ${gpu.status.summary}`);
-    const grader = await Grader.create(graderDevice(gpu)).catch(async (e: Error) => {
-      if (!gpu.device) throw e;
-      io.err(`GPU grader unavailable (${e.message}); grading on the CPU reference instead.`);
-      return Grader.create({ device: null });
-    });
+    const grader = await sharedGrader(gpu, {}, (why) => io.err(`GPU grader unavailable (${why}); grading on the CPU reference instead.`))();
     mkdirSync(outDir, { recursive: true });
     const stem = basename(log).replace(/\.jsonl$/, '');
     const save = (step: number, png: Uint8Array | undefined): void => {

@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { cameraDepth, cameraFromFile } from '../../../shared/camera/spec';
 import { NEAR_PLANE } from '../../../shared/raster/cpu';
 import { packSplats } from '../../../shared/scene/gaussian';
-import { parseSceneDocument } from '../../../shared/scene/gaussian_input';
+import { parseSceneDocument } from '../../../shared/scene/input';
+import { CAPTURE_POLICY, TASK_POLICY } from '../../../shared/scene/policy';
 import { acquireGpu } from '../../gpu/device';
 import { Grader, graderDevice } from '../../grader/grader';
 import { writePng } from '../../io/png';
@@ -27,23 +28,27 @@ export function readJsonFile(path: string, what: string): unknown {
 
 export const command: CliCommand = {
   name: 'render',
-  usage: `splatlab render --scene S.json --camera C.json --out O.png [--coverage A.png] [--device gpu|cpu]
+  usage: `splatlab render --scene S.json --camera C.json --out O.png [--coverage A.png] [--device gpu|cpu] [--beyond-bounds]
 
 S.json is {"gaussians": [...]} with items {pos, scale?, rot?, color, opacity?} (rot: Euler XYZ
 degrees or a unit quaternion [w,x,y,z]) or the compact trajectory form {p, s, q, c, o}.
 C.json is an explicit camera {width, height, fx, fy, cx, cy, world_to_camera[16] row-major,
 OpenCV axes} or an orbit {azimuth, elevation, distance?, fov?, width?, height?} (degrees).
---coverage writes the coverage (1 - final transmittance) as a grey PNG. No scene bounds apply.`,
+--coverage writes the coverage (1 - final transmittance) as a grey PNG. The scene is checked and
+clamped exactly as the environment would (bounds [-1.25, 1.25]^3, scales [0.005, 0.5], opacity
+[0.05, 1]); --beyond-bounds renders a capture as it is (any finite position, any positive scale).`,
   async run(argv, io) {
-    const args = parseArgs(argv, { values: ['scene', 'camera', 'out', 'coverage', 'device'] });
+    const args = parseArgs(argv, { values: ['scene', 'camera', 'out', 'coverage', 'device'], flags: ['beyond-bounds'] });
     const device = stringOption(args, 'device') ?? 'gpu';
     if (device !== 'gpu' && device !== 'cpu') throw new CliError("--device must be 'gpu' or 'cpu'");
     const out = requireOption(args, 'out');
-    const scene = parseSceneDocument(readJsonFile(requireOption(args, 'scene'), 'scene file'));
+    const policy = args.options.has('beyond-bounds') ? CAPTURE_POLICY : TASK_POLICY;
+    const scene = parseSceneDocument(readJsonFile(requireOption(args, 'scene'), 'scene file'), policy);
     if (!scene.ok) throw new CliError(`scene file: ${scene.errors.slice(0, 3).join('; ')}${scene.errors.length > 3 ? ` (and ${scene.errors.length - 3} more)` : ''}`);
     const cam = cameraFromFile(readJsonFile(requireOption(args, 'camera'), 'camera file'));
     if (!cam.ok) throw new CliError(`camera file: ${cam.error}`);
     const records = scene.records;
+    for (const w of scene.warnings.slice(0, 5)) io.err(`warning: ${w}`);
     if (records.length > 0 && records.every((g) => cameraDepth(cam.camera, g.pos) < NEAR_PLANE)) {
       throw new CliError(`every Gaussian is behind the camera (camera-space depth below the near plane ${NEAR_PLANE}); check world_to_camera`);
     }

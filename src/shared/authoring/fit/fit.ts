@@ -1,10 +1,15 @@
-// The gradient-descent reference fit (DESIGN.md section 5): visual-hull initialisation, then
+// The gradient-descent reference fit (docs/DESIGN.md section 5): visual-hull initialisation, then
 // Adam on 0.8 L1 + 0.2 (1 - SSIM) + 0.2 silhouette over the reference views, one view per step
 // in a seeded shuffled cycle, the scene projected back onto the player's limits after each step.
 // Inputs: reference views (camera, photo, mask), the Gaussian cap, steps, seed; a FitBackend.
 // Output: the fitted GaussianRecord[] and the loss of every step.
 // Invariant: same input + same deterministic backend => bit-identical records and losses (all
 // randomness comes from one seeded Random; loops run in a fixed order).
+//
+// The hull's Gaussians are isotropic, so their rotation is free: each starts from a uniformly
+// random rotation instead of the identity. A fit started from one shared orientation keeps most
+// Gaussians near it, and the reassembly scramble (which turns every Gaussian of a part by one
+// angle) would then show that angle in the public quaternions (issue #14).
 //
 // Learning rates per group (per step, Adam): means 2e-3 decaying exponentially to 2e-5 by the
 // last step (moves blobs early, settles them late; world units, the object spans ~2); log scales
@@ -13,6 +18,7 @@
 import type { Camera } from '../../raster/types';
 import type { RgbImage } from '../../image/image';
 import type { GaussianRecord } from '../../scene/gaussian';
+import type { Quat } from '../../math/quaternion';
 import { emptySplats } from '../../scene/splats';
 import { Random } from '../../math/random';
 import { Adam } from './adam';
@@ -92,6 +98,27 @@ function checkInput(input: FitInput): void {
   }
 }
 
+/** Uniform random unit quaternion (Shoemake's method: three uniforms, uniform on SO(3)). */
+export function randomRotation(rng: Random): Quat {
+  const u1 = rng.next();
+  const a = 2 * Math.PI * rng.next();
+  const b = 2 * Math.PI * rng.next();
+  const s1 = Math.sqrt(1 - u1);
+  const s2 = Math.sqrt(u1);
+  return [s2 * Math.cos(b), s1 * Math.sin(a), s1 * Math.cos(a), s2 * Math.sin(b)];
+}
+
+/**
+ * The start Gaussians with random rotations. Only isotropic Gaussians (all three scales equal)
+ * are turned, so the rendered start scene is exactly the one given.
+ */
+export function withRandomRotations(records: readonly GaussianRecord[], rng: Random): GaussianRecord[] {
+  return records.map((r) => {
+    const q = randomRotation(rng);
+    return r.scale[0] === r.scale[1] && r.scale[1] === r.scale[2] ? { ...r, quat: q } : { ...r };
+  });
+}
+
 /** Lets timers and abort signals run between steps (a CPU backend never yields on its own). */
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -106,7 +133,7 @@ export async function fitGaussians(
   const rng = new Random(input.seed);
   const init = input.init
     ? input.init.slice(0, input.maxGaussians)
-    : visualHullInit(input.views, { maxGaussians: input.maxGaussians, seed: rng.int(0x7fffffff) });
+    : withRandomRotations(visualHullInit(input.views, { maxGaussians: input.maxGaussians, seed: rng.int(0x7fffffff) }), new Random(rng.int(0x7fffffff)));
   const params = paramsFromRecords(init);
   const losses: number[] = [];
   if (params.count === 0) {

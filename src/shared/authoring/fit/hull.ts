@@ -10,7 +10,7 @@ import type { RgbImage } from '../../image/image';
 import type { GaussianRecord } from '../../scene/gaussian';
 import { Random } from '../../math/random';
 import { NEAR_PLANE } from '../../raster/cpu';
-import { POS_LIMIT, SCALE_MAX, SCALE_MIN } from '../../env/gaussian-input';
+import { POS_LIMIT, SCALE_MAX, SCALE_MIN } from '../../scene/policy';
 import { cameraCentre } from '../../camera/orbit';
 
 export interface HullView {

@@ -1,4 +1,4 @@
-// The reference fit's per-view loss (DESIGN.md section 5) and its image gradients:
+// The reference fit's per-view loss (docs/DESIGN.md section 5) and its image gradients:
 //   loss = 0.8 * L1(render, photo) + 0.2 * (1 - SSIM(render, photo)) + W_SIL * mean |coverage - mask|
 // L1 is the mean absolute error over RGB values; SSIM is the grader's (metrics/ssim.ts);
 // the silhouette term compares render coverage (1 - T_final) with the photo's object mask.

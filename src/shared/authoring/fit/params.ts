@@ -6,7 +6,7 @@
 // sigmoid would stall there); opacityLogits [N], opacity = sigmoid(logit).
 // Invariant: after project(), toSplats/toRecords give scenes inside the limits players have:
 // positions in [-1.25, 1.25]^3, scales in [0.005, 0.5], opacity in [0.05, 1], unit quaternions.
-import { OPACITY_MIN, POS_LIMIT, SCALE_MAX, SCALE_MIN } from '../../env/gaussian-input';
+import { OPACITY_MIN, POS_LIMIT, SCALE_MAX, SCALE_MIN } from '../../scene/policy';
 import type { GaussianRecord } from '../../scene/gaussian';
 import { emptySplats, type Splats } from '../../scene/splats';
 import type { SplatGrads } from '../../raster/types';

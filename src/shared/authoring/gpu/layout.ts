@@ -1,41 +1,47 @@
-// Buffer layouts of the GPU ray caster, one per WGSL struct in shaders/raycast.wgsl, and packing
-// of PreparedPart records and cameras into them.
+// Buffer layouts of the GPU ray caster, one per WGSL struct in shaders/raycast.wgsl (WGSL
+// alignment rules, src/shared/gpu/struct.ts), its kernel with named bindings, and packing of
+// PreparedPart records and cameras into them.
 // Inputs: PreparedPart[] (intersect.ts) and a Camera. Outputs: ArrayBuffers ready for writeBuffer.
-// Invariant: field order and widths equal the WGSL structs Part and RaycastParams.
-import { StructArray, structLayout } from '../../gpu/layout';
+// Invariant: names, offsets and sizes equal the WGSL structs Part and RaycastParams, and the
+// bindings equal raycast.wgsl's (test/shared/gpu/wgsl-structs.test.ts parses the shader).
+import { kernelSpec, read, rw, uniform } from '../../gpu/kernel';
+import { StructArray } from '../../gpu/layout';
+import { wgslStruct, writeStruct } from '../../gpu/struct';
 import type { Camera } from '../../raster/types';
 import type { PreparedPart } from '../intersect';
 import { AMBIENT, DIFFUSE, LIGHT_DIR, rayFrame } from '../raycast';
 
 /** WGSL `Part` (storage, read): one primitive in its prepared form. */
-export const PART = structLayout([
-  { name: 'to_local', type: 'f32', count: 9 },
-  { name: 'to_world', type: 'f32', count: 9 },
-  { name: 'pos', type: 'f32', count: 3 },
-  { name: 'size', type: 'f32', count: 3 },
-  { name: 'color', type: 'f32', count: 3 },
-  { name: 'kind', type: 'u32', count: 1 },
-  { name: 'bound2', type: 'f32', count: 1 },
-] as const);
+export const PART = wgslStruct('Part', {
+  to_local: 'array<f32, 9>',
+  to_world: 'array<f32, 9>',
+  pos: 'array<f32, 3>',
+  size: 'array<f32, 3>',
+  color: 'array<f32, 3>',
+  kind: 'u32',
+  bound2: 'f32',
+});
 
 /** WGSL `RaycastParams` (uniform): camera, light, image size and part count. */
-export const RAYCAST_PARAMS = structLayout(
-  [
-    { name: 'row0', type: 'f32', count: 4 },
-    { name: 'row1', type: 'f32', count: 4 },
-    { name: 'row2', type: 'f32', count: 4 },
-    { name: 'centre', type: 'f32', count: 4 },
-    { name: 'focal', type: 'f32', count: 4 }, // fx, fy, cx, cy
-    { name: 'light', type: 'f32', count: 4 }, // direction (xyz), ambient (w)
-    { name: 'width', type: 'u32', count: 1 },
-    { name: 'height', type: 'u32', count: 1 },
-    { name: 'samples', type: 'u32', count: 1 },
-    { name: 'count', type: 'u32', count: 1 },
-    { name: 'diffuse', type: 'f32', count: 1 },
-    { name: 'pad', type: 'f32', count: 3 },
-  ] as const,
-  4,
-);
+export const RAYCAST_PARAMS = wgslStruct('RaycastParams', {
+  row0: 'vec4<f32>',
+  row1: 'vec4<f32>',
+  row2: 'vec4<f32>',
+  centre: 'vec4<f32>',
+  focal: 'vec4<f32>', // fx, fy, cx, cy
+  light: 'vec4<f32>', // direction (xyz), ambient (w)
+  width: 'u32',
+  height: 'u32',
+  samples: 'u32',
+  count: 'u32',
+  diffuse: 'f32',
+  _pad0: 'f32',
+  _pad1: 'f32',
+  _pad2: 'f32',
+});
+
+/** The ray caster's one entry point and its bindings. */
+export const RAYCAST_KERNEL = kernelSpec('raycast.wgsl', 'main', { params: uniform(RAYCAST_PARAMS), parts: read(PART), pixels: rw() });
 
 /** Words per output pixel: r, g, b, coverage. */
 export const PIXEL_WORDS = 4;
@@ -56,18 +62,23 @@ export function packParts(parts: readonly PreparedPart[]): ArrayBuffer {
 }
 
 export function packParams(camera: Camera, samples: number, count: number): ArrayBuffer {
-  const out = new StructArray(RAYCAST_PARAMS, 1);
   const frame = rayFrame(camera);
-  out.f32.set(frame.rows[0], out.at(0, 'row0'));
-  out.f32.set(frame.rows[1], out.at(0, 'row1'));
-  out.f32.set(frame.rows[2], out.at(0, 'row2'));
-  out.f32.set(frame.centre, out.at(0, 'centre'));
-  out.f32.set([camera.fx, camera.fy, camera.cx, camera.cy], out.at(0, 'focal'));
-  out.f32.set([LIGHT_DIR[0], LIGHT_DIR[1], LIGHT_DIR[2], AMBIENT], out.at(0, 'light'));
-  out.u32[out.at(0, 'width')] = camera.width;
-  out.u32[out.at(0, 'height')] = camera.height;
-  out.u32[out.at(0, 'samples')] = samples;
-  out.u32[out.at(0, 'count')] = count;
-  out.f32[out.at(0, 'diffuse')] = DIFFUSE;
-  return out.buffer;
+  return writeStruct(RAYCAST_PARAMS, {
+    row0: vec4(frame.rows[0]),
+    row1: vec4(frame.rows[1]),
+    row2: vec4(frame.rows[2]),
+    centre: vec4(frame.centre),
+    focal: [camera.fx, camera.fy, camera.cx, camera.cy],
+    light: [LIGHT_DIR[0], LIGHT_DIR[1], LIGHT_DIR[2], AMBIENT],
+    width: camera.width,
+    height: camera.height,
+    samples,
+    count,
+    diffuse: DIFFUSE,
+  });
+}
+
+/** A 3-vector as a vec4 member; .w is unused by the shader and stays zero. */
+function vec4(v: ArrayLike<number>): number[] {
+  return [v[0], v[1], v[2], 0];
 }

@@ -3,38 +3,16 @@
 // Inputs: device, ShaderLibrary, ProceduralObject, camera(s), options. Outputs: the same
 // RaycastOutput as the CPU reference raycastObject (rgb [H, W, 3] on white, mask [H, W]).
 // Invariant: one invocation per pixel evaluates exactly the CPU reference's samples in float32.
-import { composeShader, type ShaderLibrary } from '../../gpu/compose';
+// The pipeline comes from the device's kernel cache (src/shared/gpu/kernel.ts).
+import type { ShaderLibrary } from '../../gpu/compose';
+import { RAYCAST_WORKGROUP } from '../../gpu/constants';
+import { bindKernel, getKernel } from '../../gpu/kernel';
 import type { Camera } from '../../raster/types';
 import { prepareParts } from '../intersect';
 import type { ProceduralObject } from '../primitives';
 import { sampleCount, type RaycastOptions, type RaycastOutput } from '../raycast';
 import { BufferUsage, MapMode } from '../../gpu/flags';
-import { packParams, packParts, PIXEL_WORDS, RAYCAST_PARAMS } from './layout';
-
-const SHADER = 'raycast.wgsl';
-const WORKGROUP = 8; // @workgroup_size(8, 8) in the shader
-
-const pipelines = new WeakMap<GPUDevice, Map<string, GPUComputePipeline>>();
-
-/** The compute pipeline for this device and shader text, compiled once and reused. */
-function pipelineFor(device: GPUDevice, library: ShaderLibrary): GPUComputePipeline {
-  const code = composeShader(SHADER, library);
-  let byCode = pipelines.get(device);
-  if (!byCode) {
-    byCode = new Map();
-    pipelines.set(device, byCode);
-  }
-  let p = byCode.get(code);
-  if (!p) {
-    p = device.createComputePipeline({
-      label: 'raycast',
-      layout: 'auto',
-      compute: { module: device.createShaderModule({ label: SHADER, code }), entryPoint: 'main' },
-    });
-    byCode.set(code, p);
-  }
-  return p;
-}
+import { packParams, packParts, PIXEL_WORDS, RAYCAST_KERNEL, RAYCAST_PARAMS } from './layout';
 
 /** Renders one view; see raycastObject for the image definition. */
 export async function raycastObjectGpu(
@@ -50,7 +28,7 @@ export async function raycastViewsGpu(
 ): Promise<RaycastOutput[]> {
   const samples = sampleCount(opts);
   if (cameras.length === 0) return [];
-  const pipeline = pipelineFor(device, library);
+  const kernel = getKernel(device, library, RAYCAST_KERNEL);
   const prepared = prepareParts(obj);
   const partData = packParts(prepared);
   const partBuffer = device.createBuffer({ label: 'raycast parts', size: partData.byteLength, usage: BufferUsage.STORAGE | BufferUsage.COPY_DST });
@@ -71,18 +49,11 @@ export async function raycastViewsGpu(
     device.queue.writeBuffer(params, 0, packParams(camera, samples, prepared.length));
     const pixels = device.createBuffer({ label: 'raycast pixels', size: pixelBytes[v], usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC });
     transient.push(params, pixels);
-    const bindGroup = device.createBindGroup({
-      layout: pipeline.getBindGroupLayout(0),
-      entries: [
-        { binding: 0, resource: { buffer: params } },
-        { binding: 1, resource: { buffer: partBuffer } },
-        { binding: 2, resource: { buffer: pixels } },
-      ],
-    });
+    const bindGroup = bindKernel(device, kernel, { params, parts: partBuffer, pixels }, 'raycast');
     const pass = encoder.beginComputePass({ label: 'raycast' });
-    pass.setPipeline(pipeline);
+    pass.setPipeline(kernel.pipeline);
     pass.setBindGroup(0, bindGroup);
-    pass.dispatchWorkgroups(Math.ceil(camera.width / WORKGROUP), Math.ceil(camera.height / WORKGROUP));
+    pass.dispatchWorkgroups(Math.ceil(camera.width / RAYCAST_WORKGROUP), Math.ceil(camera.height / RAYCAST_WORKGROUP));
     pass.end();
     encoder.copyBufferToBuffer(pixels, 0, staging, offsets[v], pixelBytes[v]);
   });

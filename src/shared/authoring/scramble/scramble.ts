@@ -1,4 +1,4 @@
-// Reassembly scramble (DESIGN.md section 5): k-means the fitted centres into k parts, turn each
+// Reassembly scramble (docs/DESIGN.md section 5): k-means the fitted centres into k parts, turn each
 // part about the vertical axis through its centroid by 45..180 deg of either sign, move it to a
 // random place, and name the parts part_a, part_b, ... in shuffled order.
 // Inputs: fitted GaussianRecords and options (k, seed). Outputs: the scrambled records (grouped,
@@ -14,7 +14,7 @@ import type { PartTruth, PartsTruth } from './truth';
 
 export const DEFAULT_PARTS = 6;
 export const DEFAULT_SCRAMBLE_SEED = 0;
-/** Positions the episode accepts (DESIGN.md section 2), less a hair so float32 storage stays inside. */
+/** Positions the episode accepts (docs/DESIGN.md section 2), less a hair so float32 storage stays inside. */
 export const POSITION_LIMIT = 1.25 - 1e-6;
 /** Preferred range of a moved part's centroid, so parts spread over the cube instead of the rim. */
 export const CENTROID_RANGE = 0.8;
@@ -29,6 +29,8 @@ export interface ScrambleOptions {
   k?: number; // default 6
   seed?: number; // default 0
   maxIter?: number; // Lloyd iteration cap, default 100
+  /** Given parts (a part index 0..k-1 per record, e.g. the author's groups) instead of k-means; k is then their count. */
+  labels?: readonly number[];
 }
 
 export interface ScrambleResult {
@@ -101,7 +103,7 @@ function place(offsets: Vec3[], placed: Vec3[], rng: Random, label: string): Pla
 
 /** Scrambles a fitted scene into k labelled parts; throws when k exceeds the number of Gaussians. */
 export function scramble(records: readonly GaussianRecord[], opts: ScrambleOptions = {}): ScrambleResult {
-  const k = opts.k ?? DEFAULT_PARTS;
+  const k = opts.labels ? new Set(opts.labels).size : opts.k ?? DEFAULT_PARTS;
   const seed = opts.seed ?? DEFAULT_SCRAMBLE_SEED;
   if (records.length === 0) throw new Error('cannot scramble an empty scene');
   if (!Number.isInteger(k) || k < 1) throw new Error(`k must be a positive integer (got ${k})`);
@@ -109,7 +111,10 @@ export function scramble(records: readonly GaussianRecord[], opts: ScrambleOptio
   const rng = new Random(seed);
   const points = new Float64Array(records.length * 3);
   records.forEach((r, i) => points.set(r.pos, 3 * i));
-  const clusters = kmeans(points, k, rng, opts.maxIter ?? DEFAULT_KMEANS_MAX_ITER);
+  if (opts.labels && (opts.labels.length !== records.length || opts.labels.some((l) => !Number.isInteger(l) || l < 0 || l >= k))) {
+    throw new Error(`given parts must label every Gaussian with 0..${k - 1}`);
+  }
+  const clusters = opts.labels ? { labels: [...opts.labels], iterations: 0, converged: true } : kmeans(points, k, rng, opts.maxIter ?? DEFAULT_KMEANS_MAX_ITER);
   const names = partLabels(k);
   const order = rng.shuffle(Array.from({ length: k }, (_, j) => j));
   const labelOf = (cluster: number): string => names[order[cluster]];

@@ -1,12 +1,13 @@
-// Small WebGPU helpers for the metric pipelines: an arena that owns the buffers of one plan,
-// pipeline creation from the shader library, and prebuilt compute passes (pipeline + bind group
-// + workgroup counts) so a batch is encoded with no allocation.
-// Binding convention of every metrics shader: @binding(0) a uniform Params struct, then the
-// storage buffers in the order listed, all in @group(0).
-import { composeShader, type ShaderLibrary } from '../../gpu/compose';
-
-// Numeric flags of the WebGPU spec, spelled out so this file needs no global GPUBufferUsage.
-export const USAGE = { MAP_READ: 0x1, COPY_SRC: 0x4, COPY_DST: 0x8, UNIFORM: 0x40, STORAGE: 0x80 } as const;
+// Small WebGPU helpers for the metric pipelines: an arena that owns the buffers of one plan, and
+// prebuilt compute passes (kernel + bind group + workgroup counts) so a batch is encoded with no
+// allocation. Kernels come from the device's kernel cache (src/shared/gpu/kernel.ts) with
+// explicit bind group layouts; a pass's uniform Params and buffers are given by field and binding
+// name (METRIC_KERNELS in kernels.ts), never by position.
+import type { ShaderLibrary } from '../../gpu/compose';
+import { METRICS_WORKGROUP } from '../../gpu/constants';
+import { BufferUsage } from '../../gpu/flags';
+import { bindKernel, getKernel, type BufferNames, type ParamsFields, type ParamsKernelSpec } from '../../gpu/kernel';
+import { writeStruct, type StructValues } from '../../gpu/struct';
 
 export interface ComputePass {
   pipeline: GPUComputePipeline;
@@ -25,7 +26,7 @@ export class GpuArena {
     const buffer = this.device.createBuffer({
       label,
       size: Math.max(16, Math.ceil(bytes / 16) * 16),
-      usage: USAGE.STORAGE | USAGE.COPY_SRC | USAGE.COPY_DST,
+      usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST,
     });
     this.owned.push(buffer);
     return buffer;
@@ -39,14 +40,14 @@ export class GpuArena {
   }
 
   uniform(data: ArrayBuffer, label: string): GPUBuffer {
-    const buffer = this.device.createBuffer({ label, size: Math.max(16, Math.ceil(data.byteLength / 16) * 16), usage: USAGE.UNIFORM | USAGE.COPY_DST });
+    const buffer = this.device.createBuffer({ label, size: Math.max(16, Math.ceil(data.byteLength / 16) * 16), usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST });
     this.device.queue.writeBuffer(buffer, 0, data);
     this.owned.push(buffer);
     return buffer;
   }
 
   readback(bytes: number, label: string): GPUBuffer {
-    const buffer = this.device.createBuffer({ label, size: Math.max(16, Math.ceil(bytes / 16) * 16), usage: USAGE.MAP_READ | USAGE.COPY_DST });
+    const buffer = this.device.createBuffer({ label, size: Math.max(16, Math.ceil(bytes / 16) * 16), usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST });
     this.owned.push(buffer);
     return buffer;
   }
@@ -57,36 +58,28 @@ export class GpuArena {
   }
 }
 
-/** Compute pipelines of the metrics shaders, compiled once per device. */
+/** Builds the passes of the metrics shaders on one device and shader library. */
 export class MetricKernels {
-  private readonly pipelines = new Map<string, GPUComputePipeline>();
-
   constructor(
     readonly device: GPUDevice,
     readonly library: ShaderLibrary,
   ) {}
 
-  pipeline(file: string): GPUComputePipeline {
-    let p = this.pipelines.get(file);
-    if (!p) {
-      const module = this.device.createShaderModule({ label: file, code: composeShader(file, this.library) });
-      p = this.device.createComputePipeline({ label: file, layout: 'auto', compute: { module, entryPoint: 'main' } });
-      this.pipelines.set(file, p);
-    }
-    return p;
-  }
-
-  /** A pass of shader `file` with Params words `params` (u32 unless given as an ArrayBuffer). */
-  pass(arena: GpuArena, file: string, params: number[] | ArrayBuffer, buffers: GPUBuffer[], workgroups: [number, number, number]): ComputePass {
-    const pipeline = this.pipeline(file);
-    const words = params instanceof ArrayBuffer ? params : Uint32Array.from(params).buffer;
-    const entries: GPUBindGroupEntry[] = [{ binding: 0, resource: { buffer: arena.uniform(words, `${file} params`) } }];
-    buffers.forEach((buffer, i) => entries.push({ binding: i + 1, resource: { buffer } }));
-    const bindGroup = this.device.createBindGroup({ label: file, layout: pipeline.getBindGroupLayout(0), entries });
+  /** A pass of kernel `spec` with its Params fields and buffers given by name. */
+  pass<S extends ParamsKernelSpec>(
+    arena: GpuArena,
+    spec: S,
+    params: StructValues<ParamsFields<S>>,
+    buffers: Readonly<Record<BufferNames<S>, GPUBuffer>>,
+    workgroups: [number, number, number],
+  ): ComputePass {
+    const kernel = getKernel(this.device, this.library, spec);
+    const uniformBuffer = arena.uniform(writeStruct(spec.bindings.params.struct, params), `${spec.file} params`);
+    const bindGroup = bindKernel(this.device, kernel, { ...buffers, params: uniformBuffer } as Record<string, GPUBuffer>, spec.file);
     for (const w of workgroups) {
-      if (w > 65535) throw new Error(`${file}: ${w} workgroups in one dimension exceeds the WebGPU limit`);
+      if (w > 65535) throw new Error(`${spec.file}: ${w} workgroups in one dimension exceeds the WebGPU limit`);
     }
-    return { pipeline, bindGroup, workgroups };
+    return { pipeline: kernel.pipeline, bindGroup, workgroups };
   }
 }
 
@@ -102,5 +95,5 @@ export function encodePasses(encoder: GPUCommandEncoder, passes: readonly Comput
   pass.end();
 }
 
-export const WG = 64;
-export const groups = (n: number): number => Math.ceil(n / WG);
+/** Workgroups covering n invocations of a 1D metrics stage. */
+export const groups = (n: number): number => Math.ceil(n / METRICS_WORKGROUP);

@@ -6,16 +6,16 @@
 // Invariant: calls are serialised, so staging buffers are never mapped twice at once.
 import type { RgbImage } from '../../image/image';
 import type { ShaderLibrary } from '../../gpu/compose';
+import { MapMode } from '../../gpu/flags';
 import type { FeatureMap, LpipsFeatures } from '../lpips';
 import type { LpipsWeights } from '../lpips-weights';
 import { maskFromImage } from '../mask';
 import { psnrFromMse } from '../psnr';
 import { encodePasses, GpuArena, MetricKernels } from './arena';
-import { createBatchPlan, SUMS_PER_VIEW, type BatchPlan } from './batch-plan';
+import { createBatchPlan, MetricSums, type BatchPlan } from './batch-plan';
 import { ALEXNET_LAYERS } from '../lpips-weights';
 import { LpipsNetGpu, lpipsTapSizes, type NetPlan } from './lpips-net';
 
-const MAP_READ = 1;
 
 /** A photo on the device: RGB, mask and (with weights) its five normalised LPIPS taps. */
 export interface GpuPhoto {
@@ -174,16 +174,16 @@ export class GpuMetrics {
         });
       }
       encodePasses(encoder, plan.passes);
-      encoder.copyBufferToBuffer(plan.sums, 0, plan.staging, 0, views.length * SUMS_PER_VIEW * 4);
+      const at = new MetricSums(views.length);
+      encoder.copyBufferToBuffer(plan.sums, 0, plan.staging, 0, at.words * 4);
       q.submit([encoder.finish()]);
-      const sums = await readFloats(plan.staging, views.length * SUMS_PER_VIEW);
-      const B = views.length;
+      const sums = await readFloats(plan.staging, at.words);
       const p = plan;
       return views.map((v, b) => ({
-        psnr: psnrFromMse(sums[b * 3] / (3 * n)),
-        ssim: sums[3 * B + b] / p.ssimCount,
-        lpips: p.photoTaps ? p.tapPixels.reduce((s, px, i) => s + sums[(4 + i) * B + b] / px, 0) : null,
-        iou: v.coverage ? (sums[b * 3 + 2] === 0 ? 1 : sums[b * 3 + 1] / sums[b * 3 + 2]) : null,
+        psnr: psnrFromMse(sums[at.sse(b)] / (3 * n)),
+        ssim: sums[at.ssim(b)] / p.ssimCount,
+        lpips: p.photoTaps ? p.tapPixels.reduce((s, px, i) => s + sums[at.lpips(i, b)] / px, 0) : null,
+        iou: v.coverage ? (sums[at.union(b)] === 0 ? 1 : sums[at.intersection(b)] / sums[at.union(b)]) : null,
       }));
     });
   }
@@ -256,7 +256,7 @@ function isGpuBuffer(x: unknown): x is GPUBuffer {
 }
 
 async function readFloats(staging: GPUBuffer, count: number): Promise<Float32Array> {
-  await staging.mapAsync(MAP_READ);
+  await staging.mapAsync(MapMode.READ);
   const out = new Float32Array(staging.getMappedRange(0, Math.ceil((count * 4) / 16) * 16).slice(0, count * 4));
   staging.unmap();
   return out;

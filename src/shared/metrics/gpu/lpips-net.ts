@@ -4,6 +4,7 @@
 // Invariant: shapes and padding follow ALEXNET_LAYERS exactly as the CPU reference lpips.ts.
 import { ALEXNET_LAYERS, LPIPS_SCALE, LPIPS_SHIFT, type LpipsWeights } from '../lpips-weights';
 import { type ComputePass, GpuArena, MetricKernels, groups } from './arena';
+import { METRIC_KERNELS as K } from './kernels';
 
 export interface TapBuffer {
   buffer: GPUBuffer; // [B, C, h, w]
@@ -37,11 +38,12 @@ export function lpipsTapSizes(height: number, width: number): { height: number; 
   return sizes;
 }
 
-/** The conv stage file for a kernel size; each file hard-codes its kernel (and stride) to unroll it. */
-function convShader(kernel: number, stride: number): string {
-  const ok = (kernel === 3 || kernel === 5) ? stride === 1 : kernel === 11 && stride === 4;
-  if (!ok) throw new Error(`no LPIPS conv stage for kernel ${kernel}, stride ${stride}`);
-  return `lpips_conv${kernel}.wgsl`;
+/** The conv stage for a kernel size; each file hard-codes its kernel (and stride) to unroll it. */
+function convKernel(kernel: number, stride: number): typeof K.lpipsConv3 {
+  if (kernel === 3 && stride === 1) return K.lpipsConv3;
+  if (kernel === 5 && stride === 1) return K.lpipsConv5;
+  if (kernel === 11 && stride === 4) return K.lpipsConv11;
+  throw new Error(`no LPIPS conv stage for kernel ${kernel}, stride ${stride}`);
 }
 
 export class LpipsNetGpu {
@@ -74,10 +76,8 @@ export class LpipsNetGpu {
     const taps: TapBuffer[] = [];
     const pad0 = ALEXNET_LAYERS[0].pad;
     let cur = arena.storage(batch * 3 * (height + 2 * pad0) * (width + 2 * pad0) * 4 + 64, 'lpips input');
-    const params = new ArrayBuffer(48);
-    new Uint32Array(params, 0, 4).set([width, height, batch, pad0]);
-    new Float32Array(params, 16, 8).set([...LPIPS_SHIFT, 0, ...LPIPS_SCALE, 1]);
-    passes.push(k.pass(arena, 'lpips_input.wgsl', params, [rgb, cur], [groups(width * height), batch, 1]));
+    const input = { width, height, batch, pad: pad0, shift: [...LPIPS_SHIFT, 0], scale: [...LPIPS_SCALE, 1] };
+    passes.push(k.pass(arena, K.lpipsInput, input, { rgb, out: cur }, [groups(width * height), batch, 1]));
     let h = height;
     let w = width;
     let channels = 3;
@@ -86,7 +86,8 @@ export class LpipsNetGpu {
         const ph = pooled(h);
         const pw = pooled(w);
         const out = arena.storage(batch * channels * (ph + 2 * l.pad) * (pw + 2 * l.pad) * 4 + 64, `pool before ${l.name}`);
-        passes.push(k.pass(arena, 'lpips_maxpool.wgsl', [channels, h, w, ph, pw, l.pad, batch, 0], [cur, out], [groups(ph * pw), batch * channels, 1]));
+        const pool = { channels, in_height: h, in_width: w, out_height: ph, out_width: pw, out_pad: l.pad, batch };
+        passes.push(k.pass(arena, K.lpipsMaxpool, pool, { input: cur, output: out }, [groups(ph * pw), batch * channels, 1]));
         cur = out;
         h = ph;
         w = pw;
@@ -97,17 +98,15 @@ export class LpipsNetGpu {
       const outPad = next && !next.poolBefore ? next.pad : 0;
       const out = arena.storage(batch * l.outChannels * (oh + 2 * outPad) * (ow + 2 * outPad) * 4 + 64, `${l.name} out`);
       const blocks = Math.ceil(ow / 4);
-      passes.push(
-        k.pass(
-          arena,
-          convShader(l.kernel, l.stride),
-          [channels, h + 2 * l.pad, w + 2 * l.pad, l.outChannels, oh, ow, l.kernel, l.stride, outPad, batch, blocks, 0],
-          [cur, this.convWeights[i], this.convBias[i], out],
-          [groups(oh * blocks), l.outChannels / 8, batch],
-        ),
-      );
+      const conv = {
+        in_channels: channels, in_height: h + 2 * l.pad, in_width: w + 2 * l.pad, out_channels: l.outChannels, out_height: oh, out_width: ow,
+        kernel: l.kernel, stride: l.stride, out_pad: outPad, batch, blocks_per_row: blocks,
+      };
+      const buffers = { input: cur, weight: this.convWeights[i], bias: this.convBias[i], output: out };
+      passes.push(k.pass(arena, convKernel(l.kernel, l.stride), conv, buffers, [groups(oh * blocks), l.outChannels / 8, batch]));
       const tap = arena.storage(batch * l.outChannels * oh * ow * 4, `tap ${i}`);
-      passes.push(k.pass(arena, 'lpips_normalize.wgsl', [l.outChannels, oh, ow, outPad, batch, 0, 0, 0], [out, tap], [groups(oh * ow), batch, 1]));
+      const norm = { channels: l.outChannels, height: oh, width: ow, pad: outPad, batch };
+      passes.push(k.pass(arena, K.lpipsNormalize, norm, { input: out, output: tap }, [groups(oh * ow), batch, 1]));
       taps.push({ buffer: tap, channels: l.outChannels, height: oh, width: ow });
       cur = out;
       h = oh;

@@ -1,6 +1,6 @@
 // Camera quantities shared by the CPU projection stages (forward and backward).
 // Input: an explicit Camera. Output: its view rotation W (row-major 3x3), translation and the
-// Jacobian clamp limits of DESIGN.md section 3. Invariant: lim_x_pos = (width - cx) / fx + 0.3 *
+// Jacobian clamp limits of docs/DESIGN.md section 3. Invariant: lim_x_pos = (width - cx) / fx + 0.3 *
 // tan_fovx with tan_fovx = 0.5 * width / fx (gsplat's classic mode; similarly for y), so the
 // Jacobian is evaluated at most 1.3 * tan(fov/2) off axis for a centred principal point.
 import type { Camera } from '../types';

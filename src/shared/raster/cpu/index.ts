@@ -1,4 +1,4 @@
-// CPU reference rasterizer (DESIGN.md section 3): the truth every GPU stage is tested against.
+// CPU reference rasterizer (docs/DESIGN.md section 3): the truth every GPU stage is tested against.
 // Stages mirror the WGSL pipeline: project_forward, rasterize_forward, rasterize_backward,
 // project_backward; trace replays one pixel for the debugger.
 export { projectForward, projectGaussian, exactRadii, type ProjectedGaussian } from './project_forward';

@@ -1,4 +1,4 @@
-// Projection stage of the CPU reference rasterizer (DESIGN.md section 3), float64 inside.
+// Projection stage of the CPU reference rasterizer (docs/DESIGN.md section 3), float64 inside.
 // Inputs: Splats (f32 or f64) and a Camera. Output: Projection (means2d [N, 2], conics [N, 3],
 // depths [N], radii [N, 2]). Invariant: radii are 0 exactly for Gaussians culled by the near
 // plane, a non-positive 2D determinant, opacity below 1/255 or a box entirely off the image; a

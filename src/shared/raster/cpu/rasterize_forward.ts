@@ -1,4 +1,4 @@
-// Compositing stage of the CPU reference rasterizer (DESIGN.md section 3), float64 inside.
+// Compositing stage of the CPU reference rasterizer (docs/DESIGN.md section 3), float64 inside.
 // Inputs: Splats and a Camera. Output: RenderOutput (rgb [H, W, 3] over white, alpha [H, W]).
 // Invariant: rasterizeForward visits only the pixels inside each Gaussian's box and yields
 // bit-for-bit the image of rasterizeForwardDense, the literal per-pixel loop over all Gaussians:

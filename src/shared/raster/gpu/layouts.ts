@@ -1,66 +1,84 @@
-// Buffer layouts of the GPU rasterizer, one per WGSL struct in shaders/common.wgsl.
-// Inputs: none. Output: StructLayouts used to size, pack and unpack every buffer.
-// Invariant: field order and widths equal the WGSL structs (Splat, ProjectedSplat, IsectGrad,
-// ViewParams, Control); changing one side without the other breaks parity tests.
-import { structLayout } from '../../gpu/layout';
+// Buffer layouts of the GPU rasterizer, one per WGSL struct in shaders/common.wgsl, computed with
+// WGSL's alignment rules (src/shared/gpu/struct.ts), and the kernel of every rasterizer stage with
+// its named bindings. Inputs: none. Output: WgslStructs and KernelSpecs.
+// Invariant: names, offsets and sizes equal the WGSL structs (Splat, ProjectedSplat, IsectGrad,
+// ViewParams, Control) and the bindings equal each entry point's declarations; both are checked
+// against the shaders by test/shared/gpu/wgsl-structs.test.ts.
+import { RASTER_WORKGROUP, TILE_SIZE } from '../../gpu/constants';
+import { kernelSpec, read, rw, uniform } from '../../gpu/kernel';
+import { wgslStruct } from '../../gpu/struct';
 
-/** Tile edge in pixels; a rasterizer workgroup is one tile, one invocation per pixel. */
-export const TILE_SIZE = 16;
-/** Invocations per workgroup in every 1D stage. */
-export const WORKGROUP_SIZE = 256;
+export { TILE_SIZE };
+/** Invocations per workgroup in every per-Gaussian stage. */
+export const WORKGROUP_SIZE = RASTER_WORKGROUP;
 
 /** WGSL `Splat`: one Gaussian's parameters. The gradient buffer uses the same layout (v_*). */
-export const SPLAT = structLayout([
-  { name: 'mean', type: 'f32', count: 3 },
-  { name: 'scale', type: 'f32', count: 3 },
-  { name: 'quat', type: 'f32', count: 4 },
-  { name: 'color', type: 'f32', count: 3 },
-  { name: 'opacity', type: 'f32', count: 1 },
-] as const);
+export const SPLAT = wgslStruct('Splat', {
+  mean: 'array<f32, 3>',
+  scale: 'array<f32, 3>',
+  quat: 'array<f32, 4>',
+  color: 'array<f32, 3>',
+  opacity: 'f32',
+});
 
 /** WGSL `ProjectedSplat`: output of project_forward; radii (0, 0) marks a culled Gaussian. */
-export const PROJECTED = structLayout(
-  [
-    { name: 'xy', type: 'f32', count: 2 },
-    { name: 'depth', type: 'f32', count: 1 },
-    { name: 'opacity', type: 'f32', count: 1 },
-    { name: 'conic', type: 'f32', count: 3 }, // vec3 at a 16-byte offset
-    { name: 'q_skip', type: 'f32', count: 1 },
-    { name: 'color', type: 'f32', count: 3 },
-    { name: 'pad', type: 'f32', count: 1 }, // vec2<i32> radii is 8-byte aligned after the vec3
-    { name: 'radii', type: 'i32', count: 2 },
-  ] as const,
-  4,
-);
+export const PROJECTED = wgslStruct('ProjectedSplat', {
+  xy: 'vec2<f32>',
+  depth: 'f32',
+  opacity: 'f32',
+  conic: 'vec3<f32>',
+  q_skip: 'f32',
+  color: 'vec3<f32>',
+  radii: 'vec2<i32>',
+});
 
 /** WGSL `IsectGrad`: one intersection's gradient summed over one pixel row of its tile. */
-export const ISECT_GRAD = structLayout([
-  { name: 'v_xy', type: 'f32', count: 2 },
-  { name: 'v_conic', type: 'f32', count: 3 },
-  { name: 'v_color', type: 'f32', count: 3 },
-  { name: 'v_opacity', type: 'f32', count: 1 },
-] as const);
+export const ISECT_GRAD = wgslStruct('IsectGrad', {
+  v_xy: 'array<f32, 2>',
+  v_conic: 'array<f32, 3>',
+  v_color: 'array<f32, 3>',
+  v_opacity: 'f32',
+});
 
 /** WGSL `ViewParams` (uniform): camera rows, intrinsics, Jacobian clamp limits, sizes. */
-export const VIEW_PARAMS = structLayout(
-  [
-    { name: 'row0', type: 'f32', count: 4 }, // world_to_camera rows, translation in .w
-    { name: 'row1', type: 'f32', count: 4 },
-    { name: 'row2', type: 'f32', count: 4 },
-    { name: 'focal', type: 'f32', count: 4 }, // fx, fy, cx, cy
-    { name: 'lims', type: 'f32', count: 4 }, // lim_x_pos, lim_x_neg, lim_y_pos, lim_y_neg
-    { name: 'width', type: 'u32', count: 1 },
-    { name: 'height', type: 'u32', count: 1 },
-    { name: 'tiles_x', type: 'u32', count: 1 },
-    { name: 'tiles_y', type: 'u32', count: 1 },
-    { name: 'count', type: 'u32', count: 1 }, // number of Gaussians
-    { name: 'capacity', type: 'u32', count: 1 }, // slots in the tile id lists
-  ] as const,
-  4,
-);
+export const VIEW_PARAMS = wgslStruct('ViewParams', {
+  row0: 'vec4<f32>', // world_to_camera rows, translation in .w
+  row1: 'vec4<f32>',
+  row2: 'vec4<f32>',
+  focal: 'vec4<f32>', // fx, fy, cx, cy
+  lims: 'vec4<f32>', // lim_x_pos, lim_x_neg, lim_y_pos, lim_y_neg
+  width: 'u32',
+  height: 'u32',
+  tiles_x: 'u32',
+  tiles_y: 'u32',
+  count: 'u32', // number of Gaussians
+  capacity: 'u32', // slots in the tile id lists
+});
 
-/** WGSL `Control`: intersection bookkeeping written on the GPU and read back by the host. */
-export const CONTROL = structLayout([
-  { name: 'isect_total', type: 'u32', count: 1 }, // ids the tile lists need (may exceed capacity)
-  { name: 'visible', type: 'u32', count: 1 }, // Gaussians not culled
-] as const);
+/** WGSL `Control` (ControlAtomic in project_forward): bookkeeping read back by the host. */
+export const CONTROL = wgslStruct('Control', {
+  isect_total: 'u32', // ids the tile lists need (may exceed capacity)
+  visible: 'u32', // Gaussians not culled
+});
+
+const depthSort = { params: uniform(VIEW_PARAMS), projected: read(PROJECTED), keys: rw(), ranks: rw(), order: rw() };
+const tileBin = { params: uniform(VIEW_PARAMS), projected: read(PROJECTED), order: read(), control: rw(CONTROL), ranges: rw(), ids: rw() };
+
+/** Every stage of the rasterizer, by the name the host uses. */
+export const RASTER_KERNELS = {
+  projectForward: kernelSpec('project_forward.wgsl', 'main', { params: uniform(VIEW_PARAMS), splats: read(SPLAT), projected: rw(PROJECTED), control: rw(CONTROL) }),
+  depthKeys: kernelSpec('depth_sort.wgsl', 'depth_keys', depthSort),
+  depthRank: kernelSpec('depth_sort.wgsl', 'depth_rank', depthSort),
+  tileCount: kernelSpec('tile_bin.wgsl', 'tile_count', tileBin),
+  tileScan: kernelSpec('tile_bin.wgsl', 'tile_scan', tileBin),
+  tileFill: kernelSpec('tile_bin.wgsl', 'tile_fill', tileBin),
+  rasterizeForward: kernelSpec('rasterize_forward.wgsl', 'main', {
+    params: uniform(VIEW_PARAMS), projected: read(PROJECTED), ids: read(), ranges: read(), out_rgb: rw(), out_alpha: rw(), final_t: rw(),
+  }),
+  rasterizeBackward: kernelSpec('rasterize_backward.wgsl', 'main', {
+    params: uniform(VIEW_PARAMS), projected: read(PROJECTED), ids: read(), ranges: read(), fwd_rgb: read(), fwd_t: read(), v_image: read(), partials: rw(ISECT_GRAD),
+  }),
+  projectBackward: kernelSpec('project_backward.wgsl', 'main', {
+    params: uniform(VIEW_PARAMS), splats: read(SPLAT), projected: read(PROJECTED), ranks: read(), ids: read(), ranges: read(), partials: read(ISECT_GRAD), grads: rw(SPLAT),
+  }),
+};

@@ -1,4 +1,4 @@
-// GpuRasterizer: the tiled WGSL rasterizer of DESIGN.md section 3 (grader and live preview).
+// GpuRasterizer: the tiled WGSL rasterizer of docs/DESIGN.md section 3 (grader and live preview).
 // Inputs: a GPUDevice and the ShaderLibrary; per call Splats, Camera(s) and image gradients.
 // Outputs: RenderOutput, Projection and SplatGrads with the same layouts as the CPU reference.
 // Invariant: pipelines are built once; buffers are reused and only grow. Calls are serialised.

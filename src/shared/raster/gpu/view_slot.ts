@@ -2,16 +2,15 @@
 // Inputs: the rasterizer's pipelines and the shared splat buffer. Outputs: encoded forward and
 // backward dispatch sequences for this view.
 // Invariant: bind groups are rebuilt exactly when a buffer they reference was replaced.
-import { Growable, STORAGE, bindAll } from '../../gpu/buffers';
+import { Growable, STORAGE } from '../../gpu/buffers';
+import { TILE_BIN_WORKGROUP } from '../../gpu/constants';
 import { BufferUsage } from '../../gpu/flags';
-import { StructArray } from '../../gpu/layout';
+import { bindKernel } from '../../gpu/kernel';
+import { writeStruct } from '../../gpu/struct';
 import type { Camera } from '../types';
 import { cameraMath } from '../cpu/camera_math';
 import type { RasterPipelines } from './pipelines';
-import { ISECT_GRAD, PROJECTED, SPLAT, TILE_SIZE, VIEW_PARAMS, WORKGROUP_SIZE } from './layouts';
-
-/** Invocations per workgroup of tile_count and tile_fill (one per tile). */
-const TILE_BIN_GROUP = 64;
+import { CONTROL, ISECT_GRAD, PROJECTED, SPLAT, TILE_SIZE, VIEW_PARAMS, WORKGROUP_SIZE } from './layouts';
 
 export interface ViewGeometry {
   width: number;
@@ -51,7 +50,7 @@ export class ViewSlot {
 
   constructor(private readonly device: GPUDevice) {
     this.params = device.createBuffer({ label: 'view params', size: VIEW_PARAMS.bytes, usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST });
-    this.control = device.createBuffer({ label: 'control', size: 16, usage: STORAGE });
+    this.control = device.createBuffer({ label: 'control', size: CONTROL.bytes, usage: STORAGE });
     const g = (label: string): Growable => new Growable(device, label);
     this.projected = g('projected');
     this.keys = g('depth keys');
@@ -87,20 +86,21 @@ export class ViewSlot {
     this.partials.ensure((backward ? capacity * TILE_SIZE : 1) * ISECT_GRAD.bytes);
     this.grads.ensure((backward ? rows : 1) * SPLAT.bytes);
     const cam = cameraMath(camera);
-    const p = new StructArray(VIEW_PARAMS, 1);
     const m = camera.world_to_camera;
-    p.setRow('row0', m.slice(0, 4));
-    p.setRow('row1', m.slice(4, 8));
-    p.setRow('row2', m.slice(8, 12));
-    p.setRow('focal', [cam.fx, cam.fy, cam.cx, cam.cy]);
-    p.setRow('lims', [cam.limXPos, cam.limXNeg, cam.limYPos, cam.limYNeg]);
-    p.setRow('width', [g.width]);
-    p.setRow('height', [g.height]);
-    p.setRow('tiles_x', [g.tilesX]);
-    p.setRow('tiles_y', [g.tilesY]);
-    p.setRow('count', [count]);
-    p.setRow('capacity', [capacity]);
-    this.device.queue.writeBuffer(this.params, 0, p.buffer);
+    const params = writeStruct(VIEW_PARAMS, {
+      row0: m.slice(0, 4),
+      row1: m.slice(4, 8),
+      row2: m.slice(8, 12),
+      focal: [cam.fx, cam.fy, cam.cx, cam.cy],
+      lims: [cam.limXPos, cam.limXNeg, cam.limYPos, cam.limYNeg],
+      width: g.width,
+      height: g.height,
+      tiles_x: g.tilesX,
+      tiles_y: g.tilesY,
+      count,
+      capacity,
+    });
+    this.device.queue.writeBuffer(this.params, 0, params);
   }
 
   private bindGroups(pl: RasterPipelines, splats: Growable): Groups {
@@ -108,22 +108,24 @@ export class ViewSlot {
     const signature = all.map((b) => b.version).join(',');
     if (this.groups && signature === this.signature) return this.groups;
     const d = this.device;
-    const depthSort = bindAll(d, pl.depthKeys.layout, [this.params, this.projected.buffer, this.keys.buffer, this.ranks.buffer, this.order.buffer]);
-    const tileBin = bindAll(d, pl.tileCount.layout, [this.params, this.projected.buffer, this.order.buffer, this.control, this.ranges.buffer, this.ids.buffer]);
+    const common = { params: this.params, projected: this.projected.buffer, ids: this.ids.buffer, ranges: this.ranges.buffer };
+    // Stages of one shader file share their bindings, so one bind group serves each of them.
+    const depthSort = bindKernel(d, pl.depthKeys, { params: this.params, projected: this.projected.buffer, keys: this.keys.buffer, ranks: this.ranks.buffer, order: this.order.buffer });
+    const tileBin = bindKernel(d, pl.tileCount, { ...common, order: this.order.buffer, control: this.control });
     this.groups = {
-      projectForward: bindAll(d, pl.projectForward.layout, [this.params, splats.buffer, this.projected.buffer, this.control]),
+      projectForward: bindKernel(d, pl.projectForward, { params: this.params, splats: splats.buffer, projected: this.projected.buffer, control: this.control }),
       depthKeys: depthSort,
       depthRank: depthSort,
       tileCount: tileBin,
       tileScan: tileBin,
       tileFill: tileBin,
-      rasterizeForward: bindAll(d, pl.rasterizeForward.layout, [this.params, this.projected.buffer, this.ids.buffer, this.ranges.buffer, this.rgb.buffer, this.alpha.buffer, this.finalT.buffer]),
-      rasterizeBackward: bindAll(d, pl.rasterizeBackward.layout, [
-        this.params, this.projected.buffer, this.ids.buffer, this.ranges.buffer, this.rgb.buffer, this.finalT.buffer, this.vImage.buffer, this.partials.buffer,
-      ]),
-      projectBackward: bindAll(d, pl.projectBackward.layout, [
-        this.params, splats.buffer, this.projected.buffer, this.ranks.buffer, this.ids.buffer, this.ranges.buffer, this.partials.buffer, this.grads.buffer,
-      ]),
+      rasterizeForward: bindKernel(d, pl.rasterizeForward, { ...common, out_rgb: this.rgb.buffer, out_alpha: this.alpha.buffer, final_t: this.finalT.buffer }),
+      rasterizeBackward: bindKernel(d, pl.rasterizeBackward, {
+        ...common, fwd_rgb: this.rgb.buffer, fwd_t: this.finalT.buffer, v_image: this.vImage.buffer, partials: this.partials.buffer,
+      }),
+      projectBackward: bindKernel(d, pl.projectBackward, {
+        ...common, splats: splats.buffer, ranks: this.ranks.buffer, partials: this.partials.buffer, grads: this.grads.buffer,
+      }),
     };
     this.signature = signature;
     return this.groups;
@@ -147,7 +149,7 @@ export class ViewSlot {
     const groups = this.bindGroups(pl, splats);
     const g = this.geometry;
     const gaussianGroups = Math.ceil(this.count / WORKGROUP_SIZE);
-    const tileGroups = Math.ceil((g.tilesX * g.tilesY) / TILE_BIN_GROUP);
+    const tileGroups = Math.ceil((g.tilesX * g.tilesY) / TILE_BIN_WORKGROUP);
     encoder.clearBuffer(this.control);
     const pass = encoder.beginComputePass({ label: 'forward' });
     const run = (stage: keyof RasterPipelines, x: number, y = 1): void => {

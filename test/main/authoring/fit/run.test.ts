@@ -12,7 +12,7 @@ import { command } from '../../../../src/main/cli/commands/fit';
 import { decodePng, encodePng } from '../../../../src/main/io/png';
 import { cpuFitBackend } from '../../../../src/shared/authoring/fit/backend';
 import { REFERENCE_VIEWS } from '../../../../src/shared/camera/views';
-import { parseSceneFile } from '../../../../src/shared/task/scene-file';
+import { parseSceneFile } from '../../../../src/shared/scene/input';
 import { syntheticViews } from '../../../shared/authoring/fit/fit-helpers';
 
 const SIZE = 32;
@@ -27,6 +27,9 @@ function makeTasksDir(): string {
   const entries = views.map((v, i) => ({ name: REFERENCE_VIEWS[i].name, camera: v.camera }));
   writeFileSync(join(dir, 'cameras.json'), JSON.stringify({ reference: entries, heldout: [entries[0]] }));
   views.forEach((v, i) => writeFileSync(join(dir, 'ref', `${REFERENCE_VIEWS[i].name}.png`), encodePng(v.photo)));
+  // One held-out photo: `splatlab fit` recomputes the anchors after the fit.
+  mkdirSync(join(dir, 'heldout'));
+  writeFileSync(join(dir, 'heldout', `${REFERENCE_VIEWS[0].name}.png`), encodePng(views[0].photo));
   return root;
 }
 
@@ -82,6 +85,13 @@ describe('splatlab fit', () => {
     expect(err.join('\n')).toMatch(/CPU reference/);
     expect(out.join('\n')).toMatch(/wrote .*fit\.json \(30 Gaussians\) and .*fit_loss\.png/);
     expect(out.join('\n')).toMatch(/reference-view PSNR \d+\.\d\d dB \(V0 /);
+    // The refit recomputed what depends on the fit (issue #14: check failed after a refit).
+    const dir = join(tasksDir, 'objects', 'blob');
+    expect(out.join('\n')).toMatch(/anchors on the held-out views: empty PSNR/);
+    for (const f of ['anchors.json', 'init_reassembly.npz', 'parts_truth.json', 'build.json']) expect(existsSync(join(dir, f))).toBe(true);
+    const build = JSON.parse(readFileSync(join(dir, 'build.json'), 'utf8')) as { history: { action: string; steps: number; seed: number }[] };
+    expect(build.history.at(-1)).toMatchObject({ action: 'refit', steps: 6, seed: 1 });
+    expect(readdirSync(tasksDir).filter((f) => f.startsWith('.staging'))).toEqual([]);
   });
 
   it('rejects bad options', async () => {

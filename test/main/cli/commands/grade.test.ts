@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { command } from '../../../../src/main/cli/commands/grade';
 import { CliError, type CliIO } from '../../../../src/main/cli/command';
-import { sceneFileJson } from '../../../../src/shared/task/scene-file';
+import { sceneFileJson } from '../../../../src/shared/scene/input';
 import type { TestTask } from '../../../../src/main/tasks/testTask';
 import { fixtureTask } from '../../tasks/fixture';
 
@@ -52,6 +52,9 @@ describe('grade command', () => {
     await expect(command.run(['--task', 'nope', '--scene', join(dir, 'fit.json'), ...base()], c.io)).rejects.toThrow(/^unknown task 'nope' in .* \(known: test__oneshot, test__reassembly, test__sculpt\)$/);
     await expect(command.run(['--task', 'test__sculpt', '--scene', join(dir, 'missing.json'), ...base()], c.io)).rejects.toThrow(CliError);
     await expect(command.run(['--task', 'test__sculpt', '--scene', join(dir, 'bad.json'), ...base()], c.io)).rejects.toThrow(/cacc cb/);
+    // The probe scene of issue 17 is refused as the environment refuses it (not graded).
+    writeFileSync(join(dir, 'probe.json'), JSON.stringify({ gaussians: [{ pos: [3, 0, 0], scale: 2, opacity: 0.001, color: '#ff0000' }] }));
+    await expect(command.run(['--task', 'test__sculpt', '--scene', join(dir, 'probe.json'), ...base()], c.io)).rejects.toThrow(/#0: position \[3, 0, 0\] is outside the bounds/);
     await expect(command.run(['--scene', join(dir, 'fit.json')], c.io)).rejects.toThrow('--task is required');
     await expect(command.run(['--task', 'x', '--scene', 'y', '--device', 'tpu'], c.io)).rejects.toThrow("--device must be 'gpu' or 'cpu'");
   });

@@ -1,4 +1,4 @@
-// Parity of the WGSL rasterizer with the CPU reference (DESIGN.md section 3) on seeded random
+// Parity of the WGSL rasterizer with the CPU reference (docs/DESIGN.md section 3) on seeded random
 // scenes: projection, forward image and coverage, backward gradients; plus batching, determinism,
 // capacity growth and the empty scene. Forward pixels may differ by more than 1e-3 only where a
 // Gaussian sits on the 1/255 or 1e-4 threshold (float32 vs float64 decide differently there).

@@ -1,6 +1,6 @@
 // Scene files in the compact and the loose form, and their one-line errors.
 import { describe, expect, it } from 'vitest';
-import { parseSceneFile, SceneFileError, sceneFileJson } from '../../../src/shared/task/scene-file';
+import { parseSceneFile, SceneFileError, sceneFileJson } from '../../../src/shared/scene/input';
 import { testFigure } from '../../../src/shared/task/test-figure';
 
 describe('parseSceneFile', () => {

@@ -1,0 +1,91 @@
+// The lab context (docs/DESIGN.md, "Composition root"): what every service of one lab process
+// shares, built once by createLab() (src/main/app/context.ts) or by tests: the GPU context and its
+// fallback decision, the task repository (tasks loaded once, reloaded when their files change),
+// the one grader of the process, the episode manager, the event bus and the lab home. Services
+// receive it; none keeps module-level state.
+// Invariant: one Grader per context; close() releases what the context owns (the grader's GPU
+// buffers and worker threads, the live episodes' logs, the debugger's GPU rasterizer).
+import type { TaskSummary } from '../../shared/task/schema';
+import { labHome } from '../app/home';
+import { DebugSessions } from '../debug/session';
+import { EpisodeManager } from '../episodes/manager';
+import type { GpuContext } from '../gpu/device';
+import { loadShaders } from '../gpu/shaders';
+import { sharedGrader, type Grader } from '../grader/grader';
+import { GpuRasterizer } from '../../shared/raster/gpu';
+import { listTasks as scanTaskList } from '../tasks/load';
+import { TaskRepository } from '../tasks/repository';
+import { resolveTasksDir } from '../tasks/paths';
+import { EventHub } from './events';
+
+export type LabTransport = 'ipc' | 'ws' | 'direct';
+
+export interface LabContext {
+  readonly gpu: GpuContext;
+  readonly tasksDir: string;
+  readonly home: string;
+  readonly version: string;
+  readonly transport: LabTransport;
+  readonly tasks: TaskRepository;
+  readonly events: EventHub;
+  readonly episodes: EpisodeManager;
+  /** The debugger's open scenes (each also closed with the connection that opened it). */
+  readonly debugSessions: DebugSessions;
+  /** The one grader of the process (built on first use; CPU fallback decided once). */
+  grader(): Promise<Grader>;
+  /** The WGSL rasterizer on the lab's device for the debugger's GPU views; null without one. */
+  gpuRasterizer(): GpuRasterizer | null;
+  listTasks(): Promise<TaskSummary[]>;
+  close(): Promise<void>;
+}
+
+export interface LabContextOptions {
+  gpu: GpuContext;
+  tasksDir?: string;
+  home?: string;
+  version: string;
+  transport: LabTransport;
+  listTasks?: (tasksDir: string) => Promise<TaskSummary[]>;
+  /** A prepared grader (tests); default sharedGrader on `gpu`. */
+  grader?: () => Promise<Grader>;
+  /** A prepared episode manager (tests); default one over this context's tasks and grader. */
+  episodes?: EpisodeManager;
+}
+
+export function createLabContext(o: LabContextOptions): LabContext {
+  const tasksDir = resolveTasksDir(o.tasksDir);
+  const home = o.home ?? labHome();
+  const tasks = new TaskRepository(tasksDir);
+  const grader = o.grader ?? sharedGrader(o.gpu);
+  let built: Grader | null = null;
+  const getGrader = async (): Promise<Grader> => (built = await grader());
+  // A task that leaves the repository takes its photos off the grader's device with it.
+  tasks.onUnload((task) => built?.release(task));
+  const episodes = o.episodes ?? new EpisodeManager({ tasksDir, home, version: o.version, grader: getGrader, tasks });
+  let raster: GpuRasterizer | null | undefined;
+  const listTasks = o.listTasks ?? scanTaskList;
+  return {
+    gpu: o.gpu,
+    tasksDir,
+    home,
+    version: o.version,
+    transport: o.transport,
+    tasks,
+    events: new EventHub(),
+    episodes,
+    debugSessions: new DebugSessions(),
+    grader: getGrader,
+    gpuRasterizer: () => {
+      if (raster === undefined) raster = o.gpu.device ? GpuRasterizer.create(o.gpu.device, loadShaders()) : null;
+      return raster;
+    },
+    listTasks: () => listTasks(tasksDir),
+    close: async () => {
+      episodes.closeAll();
+      raster?.destroy();
+      raster = null;
+      if (built) built.destroy();
+      built = null;
+    },
+  };
+}

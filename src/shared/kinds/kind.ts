@@ -1,0 +1,48 @@
+// The task-kind interface, shared half (docs/DESIGN.md section 9 and "Task kinds as modules"): what
+// every kind declares so that transports, studies, the trajectory writer, replay, results and
+// the agent harness are written once. A kind is one module per layer: this pure half (spec
+// schema, tools, episode rules, trajectory fields), a main half (hidden grader, observations:
+// src/main/kinds/kind.ts) and a play view (src/renderer/kinds/registry.ts).
+// Invariant: the tools' zod schemas are the single source of their JSON Schema, their validation
+// and their docs; rules() is pure and deterministic, so one replay rebuilds any episode exactly.
+import type { z } from 'zod';
+import type { EpisodeConfig, StepResult, ToolCall } from '../env/episode';
+import type { BudgetState } from '../env/format';
+import type { GaussianRecord } from '../scene/gaussian';
+import type { TaskKind, TaskSpec } from '../task/schema';
+
+/** The pure episode of a kind: budgets, validation order and the end, no rendering. */
+export interface KindRules {
+  readonly done: boolean;
+  /** Calls charged so far. */
+  readonly stepCount: number;
+  readonly nextId: number;
+  firstObservation(): string;
+  step(call: ToolCall): StepResult;
+  budgets(): BudgetState;
+  records(): readonly GaussianRecord[];
+}
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema (draft 2020-12) of the arguments, made from the zod schema. */
+  parameters: Record<string, unknown>;
+}
+
+export interface TaskKindModule {
+  /** The family of kinds this module serves (SplatBench serves sculpt, reassembly and one-shot). */
+  readonly family: string;
+  readonly kinds: readonly TaskKind[];
+  /** `tasks/<task_id>.json` of these kinds. */
+  readonly specSchema: z.ZodType<TaskSpec>;
+  /** Each tool's argument schema: validation in the rules, JSON Schema for agents, docs. */
+  readonly tools: Readonly<Record<string, z.ZodType>>;
+  toolSpecs(): ToolSpec[];
+  /** What a trajectory of this kind adds to the common records (docs/API.md). */
+  readonly trajectory: { readonly header: z.ZodType; readonly step: z.ZodType; readonly end: z.ZodType };
+  /** The public config of a task (budgets, reference views) from its spec and views. */
+  config(spec: TaskSpec, views: readonly { name: string; azimuth?: number; elevation?: number }[]): EpisodeConfig;
+  /** A fresh pure episode of a task. */
+  rules(config: EpisodeConfig, init: readonly GaussianRecord[] | null): KindRules;
+}
