@@ -116,10 +116,11 @@ export class SplatEnv {
     const t0 = Date.now();
     const record: StepRecord = { step: 0, tool: 'reset', args: {}, text, t: new Date(t0).toISOString(), ms: Date.now() - t0 };
     if (episode.records().length) record.state = episode.records().map(toCompactRecord);
-    if (options.gradeEachStep !== false) record.hidden = hiddenOf(await env.gradeNow());
+    if (options.gradeEachStep !== false && !options.deferHiddenGrades) record.hidden = hiddenOf(await env.gradeNow());
     // The log is created only once the reset has succeeded: a failed start writes nothing.
     if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header());
     env.writer?.write(record);
+    if (options.gradeEachStep !== false && options.deferHiddenGrades) env.deferGrade(0);
     return { env, obs: { text, image, done: false, info: env.currentInfo() } };
   }
 
@@ -199,7 +200,7 @@ export class SplatEnv {
       if (this.opts.gradeEachStep !== false && !this.opts.deferHiddenGrades) record.hidden = hiddenOf(await this.gradeNow());
     }
     if (result.done) record.done = true;
-    this.writer?.write(record);
+    await this.writer?.append(record);
     if (result.changed && this.opts.gradeEachStep !== false && this.opts.deferHiddenGrades) this.deferGrade(record.step);
     if (result.done) await this.finish(result);
     const out: ToolOut = { text, done: result.done, info: result.info };
@@ -216,7 +217,7 @@ export class SplatEnv {
     const splats = packRecords(this.episode.records());
     const graded = deferredGrades.run(() => this.opts.grader.grade(this.task, splats));
     // A grade that fails leaves its step without `hidden` (the log stays valid and resumable).
-    this.grades = this.grades.then(() => graded.then((g) => this.writer?.write({ type: 'hidden', step, hidden: hiddenOf(g) })).catch(() => undefined));
+    this.grades = this.grades.then(() => graded.then((g) => this.writer?.append({ type: 'hidden', step, hidden: hiddenOf(g) })).catch(() => undefined));
   }
 
   private async gradeNow(): Promise<EnvGradeResult> {

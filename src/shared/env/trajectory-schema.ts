@@ -42,7 +42,7 @@ export type StepRecord = z.infer<typeof StepRecordSchema>;
 export const HiddenRecordSchema = z
   .looseObject({
     type: z.literal('hidden'),
-    step: z.number().int().positive().describe('the step whose scene was graded'),
+    step: z.number().int().nonnegative().describe('the step whose scene was graded (0 = the reset scene)'),
     hidden: HiddenMetricsSchema,
   })
   .describe("a deferred hidden grade, written after its step's record; readers merge it into that step's `hidden`");
