@@ -89,6 +89,7 @@ export class SplatEnv {
   private queue: Promise<unknown> = Promise.resolve();
   private resumedSteps: ReplayedSummary[] = [];
   private grades: Promise<void> = Promise.resolve();
+  private closing: Promise<void> | null = null;
 
   private constructor(
     readonly task: LoadedTask,
@@ -179,9 +180,16 @@ export class SplatEnv {
     return run;
   }
 
-  close(): void {
-    this.writer?.close();
-    this.writer = null;
+  /**
+   * Closes the log once every deferred grade is in it (so closing right after a call loses no
+   * hidden record), then frees the log for another writer. Resolves when the log is closed.
+   */
+  close(): Promise<void> {
+    this.closing ??= this.grades.then(() => {
+      this.writer?.close();
+      this.writer = null;
+    });
+    return this.closing;
   }
 
   private async stepNow(call: ToolCall): Promise<ToolOut> {

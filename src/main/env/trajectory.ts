@@ -95,7 +95,10 @@ export class TrajectoryWriter {
   /** A new log (replacing any file at `path`) starting with its header; the log's one writer. */
   static create(path: string, header: TrajectoryHeader): TrajectoryWriter {
     const lock = LogLock.acquire(path);
-    const w = new TrajectoryWriter(openSync(path, 'w'), path, lock);
+    // Truncate, then write through an append-mode descriptor: concurrent appends (a step and a
+    // deferred grade) each land whole at the end of the file.
+    closeSync(openSync(path, 'w'));
+    const w = new TrajectoryWriter(openSync(path, 'a'), path, lock);
     w.write(header);
     return w;
   }

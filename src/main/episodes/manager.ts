@@ -78,6 +78,7 @@ function stamp(d: Date): string {
 
 export class EpisodeManager {
   private readonly live = new Map<string, Live>();
+  private readonly closing = new Set<Promise<void>>();
   private graderPromise: Promise<EnvGrader> | undefined;
 
   constructor(private readonly deps: EpisodeManagerDeps) {}
@@ -128,6 +129,8 @@ export class EpisodeManager {
 
   /** Continues an episode from its log (which must lie under the lab home folder). */
   async resume(log: string): Promise<EpisodeSnapshot> {
+    // A log closed a moment ago may still be writing its last grades: let it finish first.
+    await this.idle();
     const path = confinedPath(this.deps.home, log, 'cannot resume: log', 'the lab home (only logs under it can be resumed)');
     const traj = readTrajectory(path);
     const header = traj.header;
@@ -197,9 +200,16 @@ export class EpisodeManager {
   close(episodeId: string): boolean {
     const e = this.live.get(episodeId);
     if (!e) return false;
-    e.env.close();
     this.live.delete(episodeId);
+    const closing = e.env.close();
+    this.closing.add(closing);
+    void closing.finally(() => this.closing.delete(closing));
     return true;
+  }
+
+  /** Resolves when every closed episode's log is complete and closed (pending grades written). */
+  async idle(): Promise<void> {
+    while (this.closing.size) await Promise.all([...this.closing]);
   }
 
   closeAll(): void {

@@ -24,7 +24,8 @@ export interface KindEnv {
   currentInfo(): StepInfo;
   resumed(): readonly ReplayedSummary[];
   finalGrade(): EnvGradeResult | null;
-  close(): void;
+  /** Resolves once the log is complete (pending grades written) and closed. */
+  close(): Promise<void>;
 }
 
 export interface MainKindModule {

@@ -82,6 +82,7 @@ export function createLabContext(o: LabContextOptions): LabContext {
     listTasks: () => listTasks(tasksDir),
     close: async () => {
       episodes.closeAll();
+      await episodes.idle();
       raster?.destroy();
       raster = null;
       if (built) built.destroy();

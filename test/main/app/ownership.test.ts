@@ -2,11 +2,11 @@
 // whose files change, and 10 debugger tabs opened and closed, the live GPU buffers, the live
 // episodes and the debugger sessions of one lab context stay flat; the context holds one grader.
 // The GPU half runs on a real WebGPU device (SwiftShader here) and skips cleanly without one.
-import { utimesSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readTrajectory } from '../../../src/main/env/trajectory';
 import { Grader } from '../../../src/main/grader/grader';
 import { Connection } from '../../../src/main/services/connection';
 import { createLabContext, type LabContext } from '../../../src/main/services/context';
@@ -43,6 +43,8 @@ async function play(ctx: LabContext, handlers: ReturnType<typeof createLabServic
     await dispatchCall(handlers, 'episode.step', { episodeId: s.result.episodeId, tool: 'add_gaussians', args: { gaussians: [{ pos: [0, 0, 0.1 * (i % 5)], color: '#ff0000' }] } });
     expect((await dispatchCall(handlers, 'episode.close', { episodeId: s.result.episodeId })).ok).toBe(true);
   }
+  // Deferred hidden grades finish (and land in their logs) before a closed episode lets go.
+  await ctx.episodes.idle();
   expect(ctx.episodes.liveCount).toBe(0);
 }
 
@@ -67,6 +69,14 @@ describe('resources have owners', () => {
     const ctx = createLabContext({ gpu: { device: null, status: { path: 'cpu', vendor: '', architecture: '', description: '', summary: '' } }, tasksDir, home, version: '0', transport: 'direct', grader: async () => (graders++, grader) });
     const { handlers } = createLabServices(ctx);
     await play(ctx, handlers, 20);
+    // Closing right after a call loses no deferred grade: every scene change has its hidden record.
+    const logs = readdirSync(join(home, 'trajectories')).filter((f) => f.endsWith('.jsonl'));
+    expect(logs).toHaveLength(20);
+    for (const f of logs) {
+      const changed = readTrajectory(join(home, 'trajectories', f)).steps.filter((x) => x.state !== undefined);
+      expect(changed.length).toBeGreaterThan(0);
+      expect(changed.every((x) => x.hidden !== undefined)).toBe(true);
+    }
     await tabs(ctx, handlers, 10);
     expect(ctx.tasks.size).toBe(1);
     const a = await ctx.tasks.get('test__sculpt');
