@@ -40,6 +40,8 @@ export interface SplatEnvOptions {
   log?: string; // JSONL path; with resumeFrom and no log, the resumed file is continued
   protocol?: 'matched' | 'free' | 'agent';
   player?: string;
+  /** Recorded in the header as `protocol_options` (which aids the player had). */
+  protocolOptions?: Record<string, boolean | undefined>;
   resumeFrom?: string | ResumeSource;
   /** Skip the hidden grade after each edit (the final grade still runs). */
   gradeEachStep?: boolean;
@@ -114,10 +116,11 @@ export class SplatEnv {
     const t0 = Date.now();
     const record: StepRecord = { step: 0, tool: 'reset', args: {}, text, t: new Date(t0).toISOString(), ms: Date.now() - t0 };
     if (episode.records().length) record.state = episode.records().map(toCompactRecord);
-    if (options.gradeEachStep !== false) record.hidden = hiddenOf(await env.gradeNow());
+    if (options.gradeEachStep !== false && !options.deferHiddenGrades) record.hidden = hiddenOf(await env.gradeNow());
     // The log is created only once the reset has succeeded: a failed start writes nothing.
     if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header());
     env.writer?.write(record);
+    if (options.gradeEachStep !== false && options.deferHiddenGrades) env.deferGrade(0);
     return { env, obs: { text, image, done: false, info: env.currentInfo() } };
   }
 
@@ -197,7 +200,7 @@ export class SplatEnv {
       if (this.opts.gradeEachStep !== false && !this.opts.deferHiddenGrades) record.hidden = hiddenOf(await this.gradeNow());
     }
     if (result.done) record.done = true;
-    this.writer?.write(record);
+    await this.writer?.append(record);
     if (result.changed && this.opts.gradeEachStep !== false && this.opts.deferHiddenGrades) this.deferGrade(record.step);
     if (result.done) await this.finish(result);
     const out: ToolOut = { text, done: result.done, info: result.info };
@@ -214,7 +217,7 @@ export class SplatEnv {
     const splats = packRecords(this.episode.records());
     const graded = deferredGrades.run(() => this.opts.grader.grade(this.task, splats));
     // A grade that fails leaves its step without `hidden` (the log stays valid and resumable).
-    this.grades = this.grades.then(() => graded.then((g) => this.writer?.write({ type: 'hidden', step, hidden: hiddenOf(g) })).catch(() => undefined));
+    this.grades = this.grades.then(() => graded.then((g) => this.writer?.append({ type: 'hidden', step, hidden: hiddenOf(g) })).catch(() => undefined));
   }
 
   private async gradeNow(): Promise<EnvGradeResult> {
@@ -252,6 +255,7 @@ export class SplatEnv {
       task: s.task_id,
       protocol: this.opts.protocol ?? 'agent',
       player: this.opts.player ?? 'unknown',
+      ...(this.opts.protocolOptions ? { protocol_options: { ...this.opts.protocolOptions } } : {}),
       versions: { splatlab: this.opts.version ?? '0.1.0', format: 1, node: process.version },
       started: new Date().toISOString(),
       kind: s.kind,

@@ -4,7 +4,7 @@
 // write plus fsync each, so a crash loses no completed call.
 // Inputs: records from SplatEnv. Outputs: the file; readTrajectory parses it back, tolerating
 // a truncated last line (reported, never fatal). Invariant: every complete line is one JSON value.
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, ftruncateSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsync, fsyncSync, openSync, readFileSync, ftruncateSync, write, writeSync } from 'node:fs';
 import { LogLock } from './log-lock';
 import { EndRecordSchema, HiddenRecordSchema, StepRecordSchema, TrajectoryHeaderSchema, type EndRecord, type HiddenRecord, type StepRecord, type TrajectoryHeader } from '../../shared/env/trajectory-schema';
 
@@ -118,6 +118,23 @@ export class TrajectoryWriter {
     if (this.fd === null) throw new Error(`trajectory ${this.path} is closed`);
     writeSync(this.fd, `${JSON.stringify(record)}\n`);
     fsyncSync(this.fd);
+  }
+
+  /**
+   * The same as write(), off the event loop: the write and the fsync run on libuv's thread pool,
+   * so episodes of other clients go on meanwhile; resolves once the line is on disk. One write
+   * call per line on an append-mode fd, so concurrent appends never interleave within a line.
+   */
+  append(record: StepRecord | HiddenRecord): Promise<void> {
+    const fd = this.fd;
+    if (fd === null) return Promise.reject(new Error(`trajectory ${this.path} is closed`));
+    const line = Buffer.from(`${JSON.stringify(record)}\n`);
+    return new Promise((resolve, reject) => {
+      write(fd, line, 0, line.length, null, (err) => {
+        if (err) return reject(err);
+        fsync(fd, (err2) => (err2 ? reject(err2) : resolve()));
+      });
+    });
   }
 
   close(): void {

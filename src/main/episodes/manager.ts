@@ -9,7 +9,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { confinedPath } from '../app/confine';
-import type { EpisodeEntry, EpisodeSnapshot, EpisodeStepResult, PlayProtocol, PublicView } from '../../shared/api/episode';
+import type { EpisodeEntry, EpisodeSnapshot, EpisodeStepResult, PlayProtocol, ProtocolOptions, PublicView } from '../../shared/api/episode';
+import { DEFAULT_PROTOCOL_OPTIONS } from '../../shared/api/episode';
 import type { ToolOut } from '../env/env';
 import { mainKind, type KindEnv } from '../kinds/kind';
 import { envImages } from '../env/images';
@@ -35,6 +36,8 @@ export interface StartOptions {
   taskId: string;
   protocol?: PlayProtocol;
   player?: string;
+  /** Protocol options (aids a study switched on or off), recorded in the trajectory header. */
+  options?: ProtocolOptions;
   /** Where the trajectory goes; default <home>/trajectories/<task>-<time>-<id>.jsonl. */
   logPath?: string;
   /** Hidden grade after every edit (default true, as in any trajectory). */
@@ -103,6 +106,7 @@ export class EpisodeManager {
       log: logPath,
       protocol,
       player,
+      protocolOptions: { ...DEFAULT_PROTOCOL_OPTIONS, ...opts.options },
       ...(opts.gradeEachStep === false ? { gradeEachStep: false } : {}),
       ...(this.deps.version ? { version: this.deps.version } : {}),
     }).catch((error: unknown) => {

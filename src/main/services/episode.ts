@@ -9,7 +9,7 @@ import type { HandlersFor } from './dispatch';
 export function createEpisodeHandlers(ctx: Pick<LabContext, 'episodes'>): HandlersFor<typeof episodeMethods> {
   const manager = ctx.episodes;
   return {
-    'episode.start': async (p) => manager.start({ taskId: p.taskId, protocol: p.protocol, player: p.player }),
+    'episode.start': async (p) => manager.start({ taskId: p.taskId, protocol: p.protocol, player: p.player, ...(p.options ? { options: p.options } : {}) }),
     'episode.step': async (p) => manager.step(p.episodeId, { tool: p.tool, args: p.args }),
     'episode.get': async (p) => manager.snapshotOf(p.episodeId),
     'episode.resume': async (p) => manager.resume(p.log),

@@ -6,6 +6,8 @@
 import { SESSION_LOCKED_METHODS, studyMethods, type TrajectoryView } from '../../shared/api/study';
 import { BOOTSTRAP_DEFAULTS } from '../../shared/study/bootstrap';
 import { episodesCsv, summarize, summaryCsv } from '../../shared/study/results';
+import { analyse } from '../../shared/analysis/report';
+import { analysisEpisodes, studySources } from '../eval/analyses';
 import { parseTrajectory, readTrajectory } from '../env/trajectory';
 import { pngDataUrl } from '../episodes/public';
 import { taskIds } from '../tasks/load';
@@ -16,12 +18,16 @@ import { replayFrame, type SceneRenderer } from '../studies/replay';
 import { studyResults, trajectorySteps } from '../studies/results';
 import { StudySessions } from '../studies/session';
 import { StudyStore } from '../studies/store';
+import { importProblem, modelNameProblem, verifyModelLog } from '../studies/verify';
+import type { EnvGrader } from '../env/types';
 
 type StudyHandlers = HandlersFor<typeof studyMethods>;
 
 export interface StudyServiceOptions {
   /** Rasterizer for replay frames; default the lab's one grader. */
   renderer?: () => Promise<SceneRenderer>;
+  /** Grader for verifying imports; default the lab's one grader. */
+  grader?: () => Promise<EnvGrader>;
 }
 
 export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions = {}): StudyHandlers {
@@ -29,6 +35,7 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
   const sessions = new StudySessions(store, ctx.episodes);
   const tasksDir = ctx.tasksDir;
   const getRenderer = (): Promise<SceneRenderer> => (opts.renderer ? opts.renderer() : ctx.grader());
+  const getGrader = (): Promise<EnvGrader> => (opts.grader ? opts.grader() : ctx.grader());
   const trajectoryOf = (studyId: string, log: string) => {
     if (!store.exists(studyId)) throw new Error(`no study '${studyId}'`);
     return readTrajectory(store.resolveIn(studyId, log));
@@ -44,6 +51,12 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
       store.config(p.studyId);
       const episodes = studyResults(store, p.studyId);
       return { episodes, summary: summarize(episodes, BOOTSTRAP_DEFAULTS), bootstrap: { ...BOOTSTRAP_DEFAULTS } };
+    },
+    'study.analyses': async (p) => {
+      store.config(p.studyId);
+      const r = await getRenderer();
+      const rows = await analysisEpisodes(studySources(store, p.studyId), tasksDir, (splats, cameras) => r.renderViews(splats, cameras));
+      return { report: analyse(rows), episodes: rows.length };
     },
     'study.trajectory': async (p): Promise<TrajectoryView> => {
       const traj = trajectoryOf(p.studyId, p.log);
@@ -82,8 +95,14 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
       if (!config.tasks.includes(traj.header.task)) throw new Error(`the trajectory is of task '${traj.header.task}', which is not a scored task of this study (${config.tasks.join(', ')})`);
       if (traj.steps.length === 0) throw new Error('the trajectory has no calls');
       const model = p.model ?? traj.header.player;
-      const log = store.saveModelLog(p.studyId, model, traj.header.task, p.text);
-      return { model: log.split('/')[1], taskId: traj.header.task, log };
+      const nameProblem = modelNameProblem(model, store.participants(p.studyId).map((x) => x.id));
+      if (nameProblem) throw new Error(nameProblem);
+      const task = await ctx.tasks.get(traj.header.task);
+      const problem = importProblem(traj, task);
+      if (problem) throw new Error(problem);
+      const verdict = await verifyModelLog(traj, task, await getGrader());
+      const log = store.saveModelLog(p.studyId, model, traj.header.task, p.text, verdict);
+      return { model: log.split('/')[1], taskId: traj.header.task, log, score: verdict.score, fileScore: verdict.fileScore, mismatch: verdict.mismatch };
     },
     'study.session.start': async (p) => sessions.start(p.studyId, p.participant),
     'study.session.get': async () => sessions.state(),

@@ -64,7 +64,11 @@ export function studyResults(store: StudyStore, studyId: string): EpisodeResult[
     }
   }
   for (const m of store.modelLogs(studyId)) {
-    rows.push(episodeResult(readTrajectory(store.resolveIn(studyId, m.rel)), m.rel, { source: m.model, kind: 'model', participant: m.model, practice: false }, m.taskId));
+    const row = episodeResult(readTrajectory(store.resolveIn(studyId, m.rel)), m.rel, { source: m.model, kind: 'model', participant: m.model, practice: false }, m.taskId);
+    // The lab's own grade of the replayed scene replaces whatever the file claimed.
+    const v = m.verdict;
+    if (v) rows.push({ ...row, score: v.score, reward: v.reward, psnr: v.psnr, ssim: v.ssim, iou: v.iou, lpips: v.lpips, scoreMismatch: v.mismatch ? v.fileScore : null });
+    else rows.push({ ...row, score: null, reward: null, scoreMismatch: null });
   }
   return rows;
 }

@@ -21,6 +21,7 @@ import {
   type StudyTexts,
 } from '../../shared/study/config';
 import { participantOrder } from '../../shared/study/order';
+import { ModelVerdictSchema, type ModelVerdict } from './verify';
 
 export class StudyError extends Error {
   override name = 'StudyError';
@@ -178,24 +179,46 @@ export class StudyStore {
   }
 
   /** Imported model logs: [{model, taskId, rel}] (models/<model>/<task>.jsonl). */
-  modelLogs(studyId: string): { model: string; taskId: string; rel: string }[] {
+  /**
+   * Model runs of the study: models/<model>/<task>__r<n>.jsonl (several runs side by side; a
+   * plain <task>.jsonl of an older import is run 1), each with its verdict when the lab graded it.
+   */
+  modelLogs(studyId: string): { model: string; taskId: string; run: number; rel: string; verdict: ModelVerdict | null }[] {
     const base = join(this.dir(studyId), 'models');
     if (!existsSync(base)) return [];
-    const out: { model: string; taskId: string; rel: string }[] = [];
+    const out: { model: string; taskId: string; run: number; rel: string; verdict: ModelVerdict | null }[] = [];
     for (const m of readdirSync(base, { withFileTypes: true }).filter((e) => e.isDirectory()).sort((a, b) => a.name.localeCompare(b.name))) {
       for (const f of readdirSync(join(base, m.name)).filter((n) => n.endsWith('.jsonl')).sort()) {
-        out.push({ model: m.name, taskId: f.slice(0, -'.jsonl'.length), rel: ['models', m.name, f].join('/') });
+        const stem = f.slice(0, -'.jsonl'.length);
+        const run = /^(.*)__r(\d+)$/.exec(stem);
+        const rel = ['models', m.name, f].join('/');
+        out.push({ model: m.name, taskId: run ? run[1] : stem, run: run ? Number(run[2]) : 1, rel, verdict: this.verdict(studyId, rel) });
       }
     }
     return out;
   }
 
-  /** Stores an imported model trajectory (already checked by the caller) and returns its path. */
-  saveModelLog(studyId: string, model: string, taskId: string, text: string): string {
-    const rel = ['models', modelSlug(model), `${taskId}.jsonl`].join('/');
+  private verdict(studyId: string, rel: string): ModelVerdict | null {
+    const path = this.resolveIn(studyId, rel.replace(/\.jsonl$/, '.verdict.json'));
+    if (!existsSync(path)) return null;
+    const parsed = ModelVerdictSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+    return parsed.success ? parsed.data : null;
+  }
+
+  /**
+   * Stores an imported, verified model trajectory as the model's next run of the task (earlier
+   * runs are never overwritten) with the lab's verdict beside it; returns the log's path.
+   */
+  saveModelLog(studyId: string, model: string, taskId: string, text: string, verdict: ModelVerdict): string {
+    const dir = ['models', modelSlug(model)].join('/');
+    const taken = new Set(this.modelLogs(studyId).filter((l) => l.model === modelSlug(model) && l.taskId === taskId).map((l) => l.run));
+    let run = 1;
+    while (taken.has(run)) run++;
+    const rel = `${dir}/${taskId}__r${run}.jsonl`;
     const path = this.resolveIn(studyId, rel);
     mkdirSync(join(path, '..'), { recursive: true });
     writeFileAtomic(path, text.endsWith('\n') ? text : `${text}\n`);
+    writeFileAtomic(this.resolveIn(studyId, rel.replace(/\.jsonl$/, '.verdict.json')), json(verdict));
     return rel;
   }
 }

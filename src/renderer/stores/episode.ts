@@ -2,14 +2,16 @@
 // reference views, budgets, the log of tool results — and the calls that spend the budget.
 // Inputs: LabApi results of the episode rows. Outputs: reactive state for PlayView; every scene
 // the episode returns is handed to the staging store.
-// Invariant: only public episode data lands here (the API rows carry nothing hidden); a call
-// goes out only when no other call is in flight, so results arrive in order.
+// Invariants: only public episode data lands here (the API rows carry nothing hidden); a call
+// goes out only when no other call is in flight, so results arrive in order; only the four
+// scene tools move the committed scene, so a render or listing never touches staged edits.
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
 import type { LabApi } from '../../shared/api/lab';
-import type { EpisodeBudgets, EpisodeSnapshot, EpisodeStepResult, PlayProtocol, PublicView } from '../../shared/api/episode';
+import { DEFAULT_PROTOCOL_OPTIONS, type EpisodeBudgets, type EpisodeSnapshot, type EpisodeStepResult, type PlayProtocol, type ProtocolOptions, type PublicView } from '../../shared/api/episode';
 import type { TaskKind } from '../../shared/task/schema';
 import { useStagingStore } from './staging';
+import { usePlayViewStore } from './play-view';
 
 export interface LogEntry {
   key: number;
@@ -18,13 +20,20 @@ export interface LogEntry {
   text: string;
   image?: string;
   error: boolean;
+  /** Staged edits the call did not see (a render or listing acts on the committed scene). */
+  notIncluded?: number;
 }
+
+/** The tools that change the scene; every other call leaves the staged edits alone. */
+export const SCENE_TOOLS: ReadonlySet<string> = new Set(['add_gaussians', 'edit_gaussians', 'delete_gaussians', 'transform_group']);
 
 export const useEpisodeStore = defineStore('episode', () => {
   const episodeId = ref<string | null>(null);
   const taskId = ref<string | null>(null);
   const kind = ref<TaskKind | null>(null);
   const protocol = ref<PlayProtocol>('matched');
+  /** The aids this episode was started with (kept per tab, so a reload keeps them). */
+  const options = ref<ProtocolOptions>({ ...DEFAULT_PROTOCOL_OPTIONS });
   const views = shallowRef<PublicView[]>([]);
   const sheet = ref<string | null>(null);
   const budgets = ref<EpisodeBudgets | null>(null);
@@ -37,6 +46,7 @@ export const useEpisodeStore = defineStore('episode', () => {
   const active = computed(() => episodeId.value !== null);
 
   function load(s: EpisodeSnapshot): void {
+    const fresh = episodeId.value !== s.episodeId;
     episodeId.value = s.episodeId;
     taskId.value = s.taskId;
     kind.value = s.kind;
@@ -49,7 +59,13 @@ export const useEpisodeStore = defineStore('episode', () => {
       { key: nextKey++, tool: 'reset', args: {}, text: s.text, image: s.image, error: false },
       ...s.history.map((h) => ({ key: nextKey++, tool: h.tool, args: h.args, text: h.text, error: h.error, ...(h.image ? { image: h.image } : {}) })),
     ];
-    useStagingStore().reset(s.scene, s.nextId);
+    const staging = useStagingStore();
+    staging.reset(s.scene, s.nextId);
+    // Ids repeat across episodes: a selection carried over would pick the wrong Gaussians.
+    if (fresh) {
+      staging.select([]);
+      usePlayViewStore().clear();
+    }
     try {
       sessionStorage.setItem('splatlab-episode', s.episodeId);
     } catch {
@@ -71,34 +87,66 @@ export const useEpisodeStore = defineStore('episode', () => {
     }
   }
 
-  async function start(api: LabApi, task: string, chosen: PlayProtocol, player?: string): Promise<boolean> {
-    const s = await guarded('Starting the episode', () => api.call('episode.start', { taskId: task, protocol: chosen, ...(player ? { player } : {}) }));
-    if (s) load(s);
+  async function start(api: LabApi, task: string, chosen: PlayProtocol, player?: string, opts: ProtocolOptions = DEFAULT_PROTOCOL_OPTIONS): Promise<boolean> {
+    const s = await guarded('Starting the episode', () => api.call('episode.start', { taskId: task, protocol: chosen, options: opts, ...(player ? { player } : {}) }));
+    if (s) {
+      options.value = { ...opts };
+      try {
+        sessionStorage.setItem('splatlab-episode-options', JSON.stringify(opts));
+      } catch {
+        // See load().
+      }
+      load(s);
+    }
     return s !== null;
   }
 
   /** Re-attaches to the episode this tab was playing (after a reload), if it is still live. */
   async function restore(api: LabApi, id: string): Promise<boolean> {
     const s = await guarded('Reconnecting', () => api.call('episode.get', { episodeId: id }));
-    if (s) load(s);
+    if (s) {
+      try {
+        const kept = JSON.parse(sessionStorage.getItem('splatlab-episode-options') ?? '{}') as ProtocolOptions;
+        options.value = { outline_overlay: kept.outline_overlay !== false };
+      } catch {
+        options.value = { ...DEFAULT_PROTOCOL_OPTIONS };
+      }
+      load(s);
+    }
     return s !== null;
   }
 
-  function record(tool: string, args: unknown, r: EpisodeStepResult): void {
-    log.value = [...log.value, { key: nextKey++, tool, args, text: r.text, error: r.error, ...(r.image ? { image: r.image } : {}) }];
+  function record(tool: string, args: unknown, r: EpisodeStepResult, notIncluded = 0): void {
+    const entry: LogEntry = { key: nextKey++, tool, args, text: r.text, error: r.error, ...(r.image ? { image: r.image } : {}) };
+    if (notIncluded > 0) entry.notIncluded = notIncluded;
+    log.value = [...log.value, entry];
     budgets.value = r.budgets;
     done.value = r.done;
   }
 
-  /** One tool call. Returns the result (null when the call could not be sent). */
+  /**
+   * One tool call. Returns the result (null when the call could not be sent). A scene tool's
+   * result becomes the committed scene; any other call acts on the committed scene and leaves
+   * the staged edits (and their undo history) exactly as they were.
+   */
   async function call(api: LabApi, tool: string, args: Record<string, unknown> = {}): Promise<EpisodeStepResult | null> {
     const id = episodeId.value;
     if (!id || done.value) return null;
+    const staging = useStagingStore();
+    const pending = staging.dirty ? staging.ops.length : 0;
     const r = await guarded(tool, () => api.call('episode.step', { episodeId: id, tool, args }));
     if (!r) return null;
-    record(tool, args, r);
-    if (!r.error) useStagingStore().rebase(r.scene, r.nextId, true);
+    const scene = SCENE_TOOLS.has(tool);
+    record(tool, args, r, scene ? 0 : pending);
+    if (!r.error && scene) staging.rebase(r.scene, r.nextId, true);
     return r;
+  }
+
+  /** Commit, then (if every commit call went through and the episode goes on) one more call. */
+  async function commitThen(api: LabApi, tool: string, args: Record<string, unknown> = {}): Promise<EpisodeStepResult | null> {
+    const c = await commit(api);
+    if (c.error || done.value) return null;
+    return call(api, tool, args);
   }
 
   /**
@@ -139,5 +187,5 @@ export const useEpisodeStore = defineStore('episode', () => {
     }
   }
 
-  return { episodeId, taskId, kind, protocol, views, sheet, budgets, log, done, busy, failure, active, start, restore, call, commit, leave, load };
+  return { episodeId, taskId, kind, protocol, options, views, sheet, budgets, log, done, busy, failure, active, start, restore, call, commit, commitThen, leave, load };
 });

@@ -7,12 +7,14 @@ import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { LabApi } from '../../shared/api/lab';
 import type { StudyResults, TrajectoryView } from '../../shared/api/study';
+import type { AnalysisReport } from '../../shared/analysis/report';
 import { useGuard } from './guard';
 
 export const useResultsStore = defineStore('results', () => {
   const studyId = ref<string | null>(null);
   const results = ref<StudyResults | null>(null);
   const trajectory = ref<TrajectoryView | null>(null);
+  const analyses = ref<{ report: AnalysisReport; episodes: number } | null>(null);
   const stepIndex = ref(0);
   const view = ref('H0');
   const frame = ref<string | null>(null);
@@ -25,6 +27,7 @@ export const useResultsStore = defineStore('results', () => {
   async function load(api: LabApi, id: string): Promise<void> {
     if (studyId.value !== id) {
       trajectory.value = null;
+      analyses.value = null;
       frame.value = null;
     }
     studyId.value = id;
@@ -71,10 +74,18 @@ export const useResultsStore = defineStore('results', () => {
     return r ? `${r.model}: ${r.taskId}` : null;
   }
 
+  /** The seed's analyses (renders every build for the mirror test, so on request only). */
+  async function loadAnalyses(api: LabApi): Promise<void> {
+    const id = studyId.value;
+    if (!id) return;
+    const r = await guarded(() => api.call('study.analyses', { studyId: id }));
+    if (r && studyId.value === id) analyses.value = r;
+  }
+
   function close(): void {
     trajectory.value = null;
     frame.value = null;
   }
 
-  return { studyId, results, trajectory, stepIndex, step, view, frame, busy, error, load, openTrajectory, setStep, setView, exportCsv, importModel, close };
+  return { studyId, results, analyses, loadAnalyses, trajectory, stepIndex, step, view, frame, busy, error, load, openTrajectory, setStep, setView, exportCsv, importModel, close };
 });

@@ -10,6 +10,7 @@ import type { Vec3 } from '../../shared/math/vec3';
 import type { Quat } from '../../shared/math/quaternion';
 import { applyOps, cloneRecord, isEmptyChange, opsFromChange, pendingChange, targetIds, type FieldEdit, type GaussianRecord, type NewRecord, type StagedOp, type TransformSpec, type WorkScene } from './staging-ops';
 import { planCommit } from './staging-plan';
+import { arrayCopies, fillShape, mirrorCopies, mirrorQuatAcross, type FillSpec } from './staging-aids';
 
 export type Preset = 'sphere' | 'disc' | 'needle';
 
@@ -24,7 +25,7 @@ const DUPLICATE_OFFSET: Vec3 = [0.05, 0.05, 0];
 
 /** Reflection of a Gaussian's orientation across the plane X=0 ('x') or Y=0 ('y'). */
 export function mirrorQuat(q: Quat, axis: 'x' | 'y'): Quat {
-  return axis === 'x' ? [q[0], q[1], -q[2], -q[3]] : [q[0], -q[1], q[2], -q[3]];
+  return mirrorQuatAcross(q, axis === 'x' ? 0 : 1);
 }
 
 export const useStagingStore = defineStore('staging', () => {
@@ -122,29 +123,73 @@ export const useStagingStore = defineStore('staging', () => {
     selectedGroup.value = group;
   }
 
-  /** Field edits of the given Gaussians (inspector, single-Gaussian gizmo drags). */
+  /** Ops made by editFields (typed values), which the next typed value of the same Gaussians joins. */
+  const typedEdits = new WeakSet<StagedOp>();
+  const FIELD_NAMES: Record<keyof FieldEdit, string> = { pos: 'position', scale: 'scale', quat: 'rotation', color: 'colour', opacity: 'opacity', group: 'group' };
+
+  /**
+   * Field edits of the given Gaussians (inspector, outliner). Consecutive typed edits of the same
+   * Gaussians are one staged entry (later values of a field replace earlier ones); undo still
+   * steps back one typed value.
+   */
   function editFields(ids: readonly number[], fields: FieldEdit, label: string): void {
     if (ids.length === 0) return;
-    stage({ kind: 'edit', label, edits: ids.map((id) => ({ id, fields: { ...fields } })) });
+    const last = ops.value[ops.value.length - 1];
+    const key = [...ids].sort((a, b) => a - b).join(',');
+    if (last && last.kind === 'edit' && typedEdits.has(last) && last.edits.map((e) => e.id).sort((a, b) => a - b).join(',') === key) {
+      const merged = last.edits.map((e) => ({ id: e.id, fields: { ...e.fields, ...fields } }));
+      const names = Object.keys(merged[0].fields).map((k) => FIELD_NAMES[k as keyof FieldEdit]);
+      const op: StagedOp = { kind: 'edit', label: `Edit ${ids.length === 1 ? `#${ids[0]}` : `${ids.length} Gaussians`}: ${names.join(', ')}`, edits: merged };
+      typedEdits.add(op);
+      past.value = [...past.value, ops.value];
+      ops.value = [...ops.value.slice(0, -1), op];
+      future.value = [];
+      return;
+    }
+    const op: StagedOp = { kind: 'edit', label, edits: ids.map((id) => ({ id, fields: { ...fields } })) };
+    typedEdits.add(op);
+    stage(op);
+  }
+
+  /** The op of a rigid move on `scene`: one ungrouped Gaussian becomes a field edit, a set a transform. */
+  function buildMove(scene: WorkScene, ids: readonly number[], group: string | null, spec: TransformSpec, label: string): StagedOp | null {
+    if (ids.length === 0) return null;
+    if (ids.length === 1 && group === null) {
+      const moved = applyOps(scene, [{ kind: 'transform', label, ids: [...ids], spec }]).records.find((x) => x.id === ids[0]);
+      if (!moved) return null;
+      return { kind: 'edit', label, edits: [{ id: ids[0], fields: { pos: moved.pos, scale: moved.scale, quat: moved.quat } }] };
+    }
+    return group !== null ? { kind: 'transform', label, ids: [], group, spec } : { kind: 'transform', label, ids: [...ids], spec };
   }
 
   /** A rigid move of the selection: one Gaussian becomes a field edit, a set a transform. */
   function transformSelection(spec: TransformSpec, label: string): void {
-    const ids = selection.value;
-    if (ids.length === 0) return;
-    if (ids.length === 1 && selectedGroup.value === null) {
-      const r = work.value.records.find((x) => x.id === ids[0]);
-      if (!r) return;
-      const moved = applyOps(work.value, [{ kind: 'transform', label, ids, spec }]).records.find((x) => x.id === ids[0]) as GaussianRecord;
-      editFields(ids, { pos: moved.pos, scale: moved.scale, quat: moved.quat }, label);
-      return;
-    }
-    const group = selectedGroup.value;
-    stage(group !== null ? { kind: 'transform', label, ids: [], group, spec } : { kind: 'transform', label, ids: [...ids], spec });
+    const op = buildMove(work.value, selection.value, selectedGroup.value, spec, label);
+    if (op) stage(op);
   }
 
+  /** Running totals of coalesced nudges (keyed by the op that holds them). */
+  const nudgeTotals = new WeakMap<StagedOp, { key: string; total: Vec3 }>();
+  const nudgeLabel = (t: Vec3): string => `Nudge [${t.map((x) => Math.round(x * 1e4) / 1e4 + 0).join(', ')}]`;
+
+  /**
+   * Arrow-key nudges of one selection coalesce into one staged entry (undo still steps back one
+   * nudge): the last op is rebuilt with the summed translation when it nudged the same target.
+   */
   function nudge(delta: Vec3): void {
-    transformSelection({ translate: delta }, `Nudge [${delta.join(', ')}]`);
+    const ids = selection.value;
+    const group = selectedGroup.value;
+    const key = `${group ?? ''}|${[...ids].sort((a, b) => a - b).join(',')}`;
+    const last = ops.value[ops.value.length - 1];
+    const held = last ? nudgeTotals.get(last) : undefined;
+    const prior = held && held.key === key ? ops.value.slice(0, -1) : ops.value;
+    const total: Vec3 = held && held.key === key ? [held.total[0] + delta[0], held.total[1] + delta[1], held.total[2] + delta[2]] : [...delta];
+    const op = buildMove(applyOps(base.value, prior), ids, group, { translate: total }, nudgeLabel(total));
+    if (!op) return;
+    nudgeTotals.set(op, { key, total });
+    past.value = [...past.value, ops.value];
+    ops.value = [...prior, op];
+    future.value = [];
   }
 
   function addNew(items: NewRecord[], label: string, selectAdded = true): void {
@@ -169,18 +214,29 @@ export const useStagingStore = defineStore('staging', () => {
     addNew(selected.value.map((r) => ({ ...asNew(r), pos: [r.pos[0] + DUPLICATE_OFFSET[0], r.pos[1] + DUPLICATE_OFFSET[1], r.pos[2] + DUPLICATE_OFFSET[2]] as Vec3 })), `Duplicate ${selected.value.length}`);
   }
 
-  /** Mirrored copies of the selection across the plane X=0 or Y=0. */
-  function mirrorSelection(axis: 'x' | 'y'): void {
-    const k = axis === 'x' ? 0 : 1;
-    addNew(
-      selected.value.map((r) => {
-        const n = asNew(r);
-        n.pos[k] = -n.pos[k];
-        n.quat = mirrorQuat(n.quat, axis);
-        return n;
-      }),
-      `Mirror ${selected.value.length} across ${axis.toUpperCase()}=0`,
-    );
+  /** Mirrored copies of the selection across the plane {axis = at} (X, Y or Z). */
+  function mirrorSelection(axis: 'x' | 'y' | 'z', at = 0): void {
+    const k = ({ x: 0, y: 1, z: 2 } as const)[axis];
+    addNew(mirrorCopies(selected.value, k, at), `Mirror ${selected.value.length} across ${axis.toUpperCase()}=${at}`);
+  }
+
+  /** `copies` more copies of the selection, copy i shifted by i * step. */
+  function arraySelection(copies: number, step: Vec3): void {
+    addNew(arrayCopies(selected.value, copies, step), `Array ${selected.value.length} x ${copies} along [${step.join(', ')}]`);
+  }
+
+  /** k Gaussians filling a sphere, box or cylinder. */
+  function addFill(spec: FillSpec): void {
+    addNew(fillShape(spec), `Fill ${spec.shape} with ${spec.count}`);
+  }
+
+  /** Every member of a group relabelled (one edit_gaussians on commit). */
+  function renameGroup(from: string, to: string): void {
+    const name = to.trim();
+    if (!name || name === from) return;
+    const ids = work.value.records.filter((r) => r.group === from).map((r) => r.id);
+    editFields(ids, { group: name }, `Rename group '${from}' to '${name}'`);
+    if (selectedGroup.value === from) selectedGroup.value = name;
   }
 
   function deleteSelection(): void {
@@ -202,7 +258,7 @@ export const useStagingStore = defineStore('staging', () => {
   return {
     base, ops, past, future, selection, selectedGroup, work, change, plan, dirty, selected, groups,
     reset, rebase, stage, undo, redo, discard, select, selectGroup, editFields, transformSelection, nudge,
-    addNew, addPreset, duplicateSelection, mirrorSelection, deleteSelection, opTargets,
+    addNew, addPreset, duplicateSelection, mirrorSelection, arraySelection, addFill, renameGroup, deleteSelection, opTargets,
   };
 });
 

@@ -1,7 +1,9 @@
 // three.js objects of the viewport's static furniture and of the person's Gaussians.
 // Furniture: the grey wireframe bounds cube [-1, 1]^3 and an axis marker (X red, Y green, Z blue).
-// Gaussians: three orthogonal 2-sigma ellipses each (a wireframe ellipsoid) in the Gaussian's
-// colour, plus an invisible 2-sigma ellipsoid for picking. Object names carry the id.
+// Gaussians: three orthogonal ellipses each (a wireframe ellipsoid) at the half-alpha contour
+// (where the Gaussian's alpha falls to half its opacity: sqrt(2 ln 2) = 1.18 sigma, the edge a
+// render shows), in the Gaussian's colour lifted for contrast when it is too dark for the dark
+// viewport, plus an invisible ellipsoid of the same size for picking. Object names carry the id.
 // Invariant: geometry is shared (one circle, one sphere); materials are per Gaussian and disposed
 // with its group, so rebuilding the scene leaks nothing.
 import {
@@ -10,8 +12,23 @@ import {
 } from 'three';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
 
-/** Outline radius in standard deviations (the visible extent of a Gaussian). */
-export const OUTLINE_SIGMAS = 2;
+/**
+ * Outline radius in standard deviations: alpha = opacity * exp(-d^2 / 2) is half the opacity at
+ * d = sqrt(2 ln 2), so the outline sits where a render's blob visibly ends (not at 2 sigma).
+ */
+export const OUTLINE_SIGMAS = Math.sqrt(2 * Math.LN2);
+/** Below this luminance an outline colour is lifted towards white (the viewport stays dark). */
+export const MIN_OUTLINE_LUMINANCE = 0.35;
+
+const luminance = (c: readonly number[]): number => 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+
+/** The colour an outline is drawn in: the Gaussian's own, mixed towards white just enough to read on the dark viewport. */
+export function outlineColor(c: readonly [number, number, number]): [number, number, number] {
+  const l = luminance(c);
+  if (l >= MIN_OUTLINE_LUMINANCE) return [c[0], c[1], c[2]];
+  const k = (MIN_OUTLINE_LUMINANCE - l) / (1 - l);
+  return [c[0] + (1 - c[0]) * k, c[1] + (1 - c[1]) * k, c[2] + (1 - c[2]) * k];
+}
 /** Picking never uses an ellipsoid thinner than this (world units), so needles stay clickable. */
 const PICK_MIN_RADIUS = 0.03;
 
@@ -88,7 +105,7 @@ export function gaussianIdOf(obj: Object3D | null): number | null {
   return null;
 }
 
-/** Outline group of one Gaussian: placed at pos, turned by quat, scaled to 2 sigma per axis. */
+/** Outline group of one Gaussian: placed at pos, turned by quat, scaled to the half-alpha contour per axis. */
 export function gaussianOutline(r: GaussianRecord, selected: boolean): Group {
   const group = new Group();
   group.userData.gaussianId = r.id;
@@ -97,7 +114,7 @@ export function gaussianOutline(r: GaussianRecord, selected: boolean): Group {
   group.quaternion.copy(new Quaternion(r.quat[1], r.quat[2], r.quat[3], r.quat[0]));
   const shape = new Group();
   shape.scale.set(...(r.scale.map((s) => s * OUTLINE_SIGMAS) as [number, number, number]));
-  const color = selected ? new Color(1, 0.62, 0.1) : new Color(r.color[0], r.color[1], r.color[2]);
+  const color = selected ? new Color(1, 0.62, 0.1) : new Color(...outlineColor(r.color));
   const material = new LineBasicMaterial({ color, transparent: !selected, opacity: selected ? 1 : Math.max(0.35, r.opacity) });
   for (const c of CIRCLES) shape.add(new LineLoop(c, material));
   group.add(shape);

@@ -1,6 +1,8 @@
 // The 3D viewport: Z-up scene with the bounds cube, axis marker and the person's Gaussians as
 // outlines; an orbit camera that can snap to any explicit camera; click / shift-click / Alt-drag
-// box selection; a TransformControls gizmo on a pivot at the selection's centroid.
+// box selection (a second click at the same place cycles through every Gaussian under the
+// cursor, nearest first, so one inside a bigger one can be picked); a TransformControls gizmo on
+// a pivot at the selection's centroid, with optional rotation snapping.
 // Inputs: records + selection (setScene), a camera to snap to. Outputs: callbacks with the
 // selection and with one rigid move per finished gizmo drag. Invariant: the viewport never edits
 // records itself; a drag only previews until the store stages it and calls setScene again.
@@ -37,6 +39,8 @@ export class Viewport extends OrbitStage {
   private down: { x: number; y: number; box: boolean; shift: boolean } | null = null;
   private readonly boxEl: HTMLDivElement;
   private editable = true;
+  /** Where the last click landed and what lay under it (for cycling). */
+  private lastClick: { x: number; y: number; ids: number[] } | null = null;
 
   constructor(host: HTMLElement, private readonly events: ViewportEvents) {
     // Points go to the bounds cube's edge ([-1, 1]); the stage calls back on camera changes.
@@ -61,6 +65,11 @@ export class Viewport extends OrbitStage {
   setMode(mode: GizmoMode): void {
     this.gizmo.setMode(mode);
     this.requestRender();
+  }
+
+  /** Rotation snapping of the gizmo in degrees (null: free). */
+  setRotationSnap(deg: number | null): void {
+    this.gizmo.setRotationSnap(deg === null ? null : (deg * Math.PI) / 180);
   }
 
   get mode(): GizmoMode {
@@ -155,11 +164,14 @@ export class Viewport extends OrbitStage {
   }
 
   private onDown(e: PointerEvent): void {
-    if (e.button !== 0 || this.gizmo.dragging || this.gizmo.axis !== null) {
+    if (e.button !== 0) {
       this.down = null;
       return;
     }
-    const box = e.altKey;
+    // A press on the gizmo is still recorded: released without moving it is a click, so the
+    // gizmo never hides the Gaussians under it from picking (a real drag exceeds the slop).
+    const onGizmo = this.gizmo.dragging || this.gizmo.axis !== null;
+    const box = e.altKey && !onGizmo;
     if (box) this.orbit.enabled = false;
     this.down = { x: e.clientX, y: e.clientY, box, shift: e.shiftKey };
   }
@@ -186,11 +198,18 @@ export class Viewport extends OrbitStage {
     const ray = new Raycaster();
     ray.setFromCamera(this.pointer(e), this.camera);
     const picks = [...this.gaussians.values()].flatMap((g) => g.children.filter((c) => c.userData.pick === true));
-    const hit = ray.intersectObjects(picks, false)[0];
-    const id = hit ? gaussianIdOf(hit.object) : null;
-    if (id === null) {
+    const ids = [...new Set(ray.intersectObjects(picks, false).map((h) => gaussianIdOf(h.object)).filter((x): x is number => x !== null))];
+    const last = this.lastClick;
+    this.lastClick = { x: e.clientX, y: e.clientY, ids };
+    if (ids.length === 0) {
       if (!down.shift) this.events.select([], 'replace');
       return;
+    }
+    let id = ids[0];
+    const again = last !== null && Math.hypot(e.clientX - last.x, e.clientY - last.y) <= CLICK_SLOP_PX && last.ids.join() === ids.join();
+    if (again && !down.shift && this.selection.length === 1) {
+      const at = ids.indexOf(this.selection[0]);
+      if (at >= 0) id = ids[(at + 1) % ids.length];
     }
     this.events.select([id], down.shift ? 'toggle' : 'replace');
   }

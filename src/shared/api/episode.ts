@@ -14,6 +14,15 @@ const vec3 = z.tuple([finite, finite, finite]);
 export const PlayProtocolSchema = z.enum(['matched', 'free']);
 export type PlayProtocol = z.infer<typeof PlayProtocolSchema>;
 
+/** Aids a study may switch off, recorded in the trajectory header as `protocol_options`. */
+export const ProtocolOptionsSchema = z.strictObject({
+  /** Matched play: the scene's outlines drawn over a reference photo when the view is snapped to its camera. */
+  outline_overlay: z.boolean().optional(),
+});
+export type ProtocolOptions = z.infer<typeof ProtocolOptionsSchema>;
+/** What a player gets when nobody chose (the play form and study sessions alike); always logged. */
+export const DEFAULT_PROTOCOL_OPTIONS: ProtocolOptions = { outline_overlay: true };
+
 /** A PNG image as a `data:image/png;base64,...` URL. */
 export const PngDataUrl = z.string().startsWith('data:image/png;base64,');
 
@@ -103,6 +112,7 @@ export const episodeMethods = {
       taskId: z.string().min(1).max(200),
       protocol: PlayProtocolSchema.optional(),
       player: z.string().min(1).max(100).optional(),
+      options: ProtocolOptionsSchema.optional().describe('Aids switched on or off (outline_overlay); recorded in the trajectory header as protocol_options.'),
     }),
     result: EpisodeSnapshotSchema,
     doc: 'Start an episode of a task: the first observation (text + reference sheet), budgets, the start scene and the reference cameras.',

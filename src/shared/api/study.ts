@@ -16,6 +16,7 @@ import {
   StudyTextsSchema,
 } from '../study/config';
 import { EpisodeResultSchema, SummaryRowSchema } from '../study/results';
+import { AnalysisReportSchema } from '../analysis/report';
 import { MAX_MESSAGE_BYTES } from './messages';
 
 /** What the participant's screens need; no score, no held-out data. */
@@ -90,6 +91,11 @@ export const studyMethods = {
   },
   'study.addParticipant': { params: studyId, result: ParticipantSchema, doc: 'A new participant with the next pseudonymous id (P01, P02, ...) and a counterbalanced order.' },
   'study.results': { params: studyId, result: StudyResultsSchema, doc: 'Final scores, times and 95% bootstrap intervals per source and task (hidden data: experimenter only).' },
+  'study.analyses': {
+    params: studyId,
+    result: z.strictObject({ report: AnalysisReportSchema, episodes: z.number().int() }),
+    doc: "The seed's analyses, participants beside each model and setting: clustered CIs, score over calls, best vs final, mirror test, heading errors, one-shot vs full, cost, effort (experimenter only).",
+  },
   'study.trajectory': {
     params: z.strictObject({ studyId: StudyIdSchema, log }),
     result: TrajectoryViewSchema,
@@ -107,8 +113,17 @@ export const studyMethods = {
   },
   'study.importModel': {
     params: z.strictObject({ studyId: StudyIdSchema, model: z.string().min(1).max(64).optional(), text: z.string().min(1).max(MAX_MESSAGE_BYTES - 4096) }),
-    result: z.strictObject({ model: z.string(), taskId: z.string(), log: z.string() }),
-    doc: "Store a model's trajectory (same JSONL format) under the study's models/ folder.",
+    result: z.strictObject({
+      model: z.string(),
+      taskId: z.string(),
+      log: z.string(),
+      /** The lab's grade of the replayed final scene (the score the study uses). */
+      score: z.number(),
+      /** The score the file claimed, or null. */
+      fileScore: z.number().nullable(),
+      mismatch: z.boolean(),
+    }),
+    doc: "Verify and store a model's trajectory (protocol agent, the task's budgets, a replay that matches; the final scene graded again by the lab) as the model's next run under the study's models/ folder.",
   },
   'study.session.start': {
     params: z.strictObject({ studyId: StudyIdSchema, participant: ParticipantIdSchema }),
@@ -138,6 +153,7 @@ export const SESSION_LOCKED_METHODS = [
   'study.updateTexts',
   'study.addParticipant',
   'study.results',
+  'study.analyses',
   'study.trajectory',
   'study.replayFrame',
   'study.exportCsv',

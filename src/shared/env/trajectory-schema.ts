@@ -12,6 +12,7 @@ export const TrajectoryHeaderSchema = z.looseObject({
   task: z.string().describe('task id'),
   protocol: z.enum(['matched', 'free', 'agent']).describe('matched/free: a person in the lab; agent: a model or script'),
   player: z.string().describe('pseudonymous participant id or model name'),
+  protocol_options: z.record(z.string(), z.boolean().optional()).optional().describe('aids the player had (e.g. outline_overlay), as the study or play form set them'),
   versions: z.looseObject({ splatlab: z.string().optional(), format: z.number().optional(), node: z.string().optional() }).describe('what wrote the log (always written; optional when read)'),
   started: z.string().describe('ISO time'),
   kind: z.string().optional(),
@@ -41,7 +42,7 @@ export type StepRecord = z.infer<typeof StepRecordSchema>;
 export const HiddenRecordSchema = z
   .looseObject({
     type: z.literal('hidden'),
-    step: z.number().int().positive().describe('the step whose scene was graded'),
+    step: z.number().int().nonnegative().describe('the step whose scene was graded (0 = the reset scene)'),
     hidden: HiddenMetricsSchema,
   })
   .describe("a deferred hidden grade, written after its step's record; readers merge it into that step's `hidden`");

@@ -36,6 +36,8 @@ export const EpisodeResultSchema = z.strictObject({
   started: z.string(),
   /** Trajectory path relative to the study folder (the replay key). */
   log: z.string(),
+  /** A model run whose file claimed another score than the lab's regrade: the claimed score. */
+  scoreMismatch: num.optional(),
 });
 export type EpisodeResult = z.infer<typeof EpisodeResultSchema>;
 

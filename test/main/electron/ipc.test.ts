@@ -27,6 +27,7 @@ function recordingServices(calls: string[]): Services {
 }
 
 const APP_PAGE = 'splatlab://app/index.html';
+// A WebContents stand-in: what the predicate and the per-window Connection read of it.
 const contents = (id: number): WebContents => ({ id, mainFrame: { url: APP_PAGE }, once: () => undefined }) as unknown as WebContents;
 const from = (sender: WebContents, frame: { url: string } | null = (sender as unknown as { mainFrame: { url: string } }).mainFrame) => ({ sender, senderFrame: frame });
 

@@ -173,9 +173,10 @@ describe('LabApi under attack', () => {
       expect(r.ok).toBe(false);
       expectClean(r.error?.message);
     }
-    const exists = await call('debug.open', { source: { kind: 'trajectory', path: '../outside/secret.json' }, step: 0 });
-    const missing = await call('debug.open', { source: { kind: 'trajectory', path: '../outside/nothing.json' }, step: 0 });
+    const exists = await call('debug.open', { source: { kind: 'trajectory', path: '../outside/secret.json', step: 0 } });
+    const missing = await call('debug.open', { source: { kind: 'trajectory', path: '../outside/nothing.json', step: 0 } });
     expect(exists.ok).toBe(false);
+    expect(exists.error?.message).toMatch(/outside the lab home/);
     expectClean(exists.error?.message);
     // An existing and a missing file outside the root get the same answer (up to the name).
     expect(exists.error?.message.replace('secret', 'X')).toBe(missing.error?.message.replace('nothing', 'X'));

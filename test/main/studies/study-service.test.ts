@@ -217,15 +217,34 @@ describe('results, replay and export', () => {
     const lines = csv.csv.trim().split('\r\n');
     expect(lines[0]).toMatch(/^source,participant,task,practice,protocol,complete,score,/);
     expect(lines).toHaveLength(1 + 4);
-    const text = readFileSync(join(home, 'studies', 'pilot-a', 'trajectories', 'P01', 'test__sculpt.jsonl'), 'utf8').replace('"player":"P01"', '"player":"gpt-x"');
-    const imported = await call<{ model: string; log: string }>('study.importModel', { studyId: 'pilot-a', text });
-    expect(imported).toEqual({ model: 'gpt-x', taskId: 'test__sculpt', log: 'models/gpt-x/test__sculpt.jsonl' });
+    const human = readFileSync(join(home, 'studies', 'pilot-a', 'trajectories', 'P01', 'test__sculpt.jsonl'), 'utf8');
+    // A person's log is not a model's, whatever its player says (issue 11: verified imports).
+    expect(await refused('study.importModel', { studyId: 'pilot-a', text: human.replace('"player":"P01"', '"player":"gpt-x"') })).toMatch(/a person's log \(protocol 'matched'\)/);
+    const text = human.replace('"player":"P01"', '"player":"gpt-x"').replace('"protocol":"matched"', '"protocol":"agent"');
+    expect(await refused('study.importModel', { studyId: 'pilot-a', model: 'human', text })).toMatch(/cannot be a model name/);
+    expect(await refused('study.importModel', { studyId: 'pilot-a', model: 'P01', text })).toMatch(/participant id/);
+    const imported = await call<{ model: string; log: string; score: number; fileScore: number | null; mismatch: boolean }>('study.importModel', { studyId: 'pilot-a', text });
+    expect(imported).toMatchObject({ model: 'gpt-x', taskId: 'test__sculpt', log: 'models/gpt-x/test__sculpt__r1.jsonl', mismatch: false });
+    expect(imported.score).toBeCloseTo(imported.fileScore ?? Number.NaN, 9);
+    // A tampered end record is caught: the lab's regrade is kept beside the claim, and a second
+    // run of the same model and task is kept side by side (nothing overwritten).
+    const tampered = text.replace(/"type":"end","reason":"(\w+)","score":[-0-9.e]+/, '"type":"end","reason":"$1","score":99');
+    expect(tampered).not.toBe(text);
+    const second = await call<{ log: string; score: number; fileScore: number; mismatch: boolean }>('study.importModel', { studyId: 'pilot-a', text: tampered });
+    expect(second).toMatchObject({ log: 'models/gpt-x/test__sculpt__r2.jsonl', fileScore: 99, mismatch: true });
+    expect(second.score).toBeCloseTo(imported.score, 9);
+    const budgets = text.replace('"max_tool_calls":40', '"max_tool_calls":400');
+    expect(budgets).not.toBe(text);
+    expect(await refused('study.importModel', { studyId: 'pilot-a', text: budgets })).toMatch(/budgets .* are not the task's/);
     const otherTask = `${text.split('\n')[0].replace('"task":"test__sculpt"', '"task":"other"')}\n`;
     expect(otherTask).toContain('"task":"other"');
     expect(await refused('study.importModel', { studyId: 'pilot-a', text: otherTask })).toMatch(/not a scored task/);
     expect(await refused('study.importModel', { studyId: 'pilot-a', text: 'garbage\n' })).toMatch(/no trajectory header/);
     const r = await call<StudyResults>('study.results', { studyId: 'pilot-a' });
     expect(r.episodes.at(-1)).toMatchObject({ source: 'gpt-x', kind: 'model', participant: 'gpt-x', taskId: 'test__sculpt', complete: true });
+    expect(r.episodes.at(-1)?.score).toBeCloseTo(imported.score, 9);
+    expect(r.episodes.at(-1)?.scoreMismatch).toBe(99);
+    expect(r.episodes.at(-2)?.scoreMismatch).toBeNull();
     expect(r.summary.map((s) => `${s.source}/${s.taskId}`)).toEqual(['human/test__oneshot', 'human/test__sculpt', 'human/(all tasks)', 'gpt-x/test__sculpt', 'gpt-x/(all tasks)']);
     const summary = await call<{ csv: string }>('study.exportCsv', { studyId: 'pilot-a', table: 'summary' });
     expect(summary.csv.split('\r\n')[0]).toBe('source,task,n,mean_score,ci95_low,ci95_high,mean_seconds');

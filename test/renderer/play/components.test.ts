@@ -47,4 +47,22 @@ describe('episode view components', () => {
     await w.get('[data-testid="tool-render-views"]').trigger('click');
     expect(w.emitted('call')?.[1]).toEqual(['render_views', { views: ['V0', 'V1', 'V2', 'V3'] }]);
   });
+
+  it('says renders use the committed scene and offers "Commit, then render" at its full cost', async () => {
+    const views = ['V0', 'V1'].map((name) => ({ name, camera: { width: 8, height: 8, fx: 8, fy: 8, cx: 4, cy: 4, world_to_camera: Array(16).fill(0) }, photo: 'data:image/png;base64,AA==' }));
+    const w = mount(ToolBar, { props: { views, budgets, disabled: false, groups: ['arm'], dirty: true, staged: 3, commitCalls: 1 } });
+    expect(w.get('[data-testid="committed-note"]').text()).toContain('committed scene: 3 staged edits not included');
+    expect(w.get('[data-testid="commit-then-render"]').text()).toContain('2 calls');
+    await w.get('[data-testid="rg-arm"]').setValue(true);
+    await w.get('[data-testid="commit-then-render"]').trigger('click');
+    expect(w.emitted('commitThen')).toEqual([['render_views', { groups: ['arm'] }]]);
+  });
+
+  it('in a one-shot task disables every tool here with the reason', () => {
+    const views = ['V0'].map((name) => ({ name, camera: { width: 8, height: 8, fx: 8, fy: 8, cx: 4, cy: 4, world_to_camera: Array(16).fill(0) }, photo: 'data:image/png;base64,AA==' }));
+    const w = mount(ToolBar, { props: { views, budgets: { ...budgets, callsLeft: 1, maxToolCalls: 1, rendersLeft: 0, maxRenders: 0 }, disabled: false, groups: [], dirty: true, staged: 2, commitCalls: 1, oneShot: true } });
+    for (const b of w.findAll('button')) expect(b.attributes('disabled')).toBeDefined();
+    expect(w.get('[data-testid="oneshot-reason"]').text()).toContain('Commit and finish');
+    expect(w.find('[data-testid="commit-then-render"]').exists()).toBe(false);
+  });
 });

@@ -93,4 +93,48 @@ describe('episode store', () => {
     expect(staging.plan.calls.map((c) => c.tool)).toEqual(['add_gaussians']);
     expect(staging.base.records.map((r) => r.id)).toEqual([0]);
   });
+
+  it('keeps every staged edit (and its undo) through renders and listings, which act on the committed scene', async () => {
+    const quiet = (tool: string) => () => ({ step: 1, text: `${tool} ok\n[0/300 Gaussians | calls left 39 | renders left 15]`, error: false, done: false, budgets: budgets(39, 0), scene: [], nextId: 0 });
+    const tools = ['render_views', 'render_angle', 'view_references', 'list_gaussians', 'describe_groups'];
+    const api = fakeApi(tools.map(quiet));
+    const episode = useEpisodeStore();
+    const staging = useStagingStore();
+    await episode.start(api, 't', 'matched');
+    staging.addPreset('sphere', [0.1, 0, 0], [1, 0, 0], null);
+    staging.addPreset('disc', [0.2, 0, 0], [0, 1, 0], null);
+    const before = staging.plan.calls;
+    for (const tool of tools) await episode.call(api, tool, {});
+    expect(staging.ops.map((o) => o.label)).toEqual(['Add sphere', 'Add disc']);
+    expect(staging.plan.calls).toEqual(before);
+    expect(episode.log.slice(1).map((e) => e.notIncluded)).toEqual([2, 2, 2, 2, 2]);
+    expect(staging.undo()).toBe(true);
+    expect(staging.ops).toHaveLength(1);
+  });
+
+  it('"commit, then render" sends the commit and then the render, in that order', async () => {
+    const api = fakeApi([
+      () => ({ step: 1, text: 'Added 1 Gaussian (id 0).\n[1/300 Gaussians | calls left 39 | renders left 16]', error: false, done: false, budgets: budgets(39, 1), scene: [sphere(0, 0.1)], nextId: 1 }),
+      () => ({ step: 2, text: 'V0: PSNR 20 dB\n[1/300 Gaussians | calls left 38 | renders left 15]', error: false, done: false, budgets: budgets(38, 1), scene: [sphere(0, 0.1)], nextId: 1 }),
+    ]);
+    const episode = useEpisodeStore();
+    const staging = useStagingStore();
+    await episode.start(api, 't', 'matched');
+    staging.addPreset('sphere', [0.1, 0, 0], [1, 0, 0], null);
+    await episode.commitThen(api, 'render_views', { views: ['V0'] });
+    expect(api.sent.filter((s) => s.method === 'episode.step').map((s) => (s.params as { tool: string }).tool)).toEqual(['add_gaussians', 'render_views']);
+    expect(staging.dirty).toBe(false);
+    expect(episode.log[2].notIncluded).toBeUndefined();
+  });
+
+  it('clears the selection when a new episode starts (ids repeat across episodes)', async () => {
+    const api = fakeApi([]);
+    const episode = useEpisodeStore();
+    const staging = useStagingStore();
+    episode.load({ ...snapshot, episodeId: 'old', scene: [sphere(0, 0)], nextId: 1 });
+    staging.select([0]);
+    episode.load({ ...snapshot, episodeId: 'new', scene: [sphere(0, 0.5)], nextId: 1 });
+    expect(staging.selection).toEqual([]);
+    expect(api.sent).toHaveLength(0);
+  });
 });

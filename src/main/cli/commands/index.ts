@@ -25,5 +25,9 @@ export const COMMANDS: Record<string, CommandEntry> = {
   lpips: { summary: 'download and convert the LPIPS (AlexNet v0.1) weights: lpips fetch DIR', load: async () => (await import('./lpips')).command },
   check: { summary: 'run the environment conformance check over one task or every task', load: async () => (await import('./check')).command },
   docs: { summary: 'regenerate docs/TOOLS.md and docs/API.md from the schemas (--check: report stale)', load: async () => (await import('./docs')).command },
+  mcp: { summary: 'MCP server: one session = one episode (stdio, or Streamable HTTP with --http)', load: async () => (await import('./mcp')).command },
+  eval: { summary: 'run models on tasks (OpenAI-compatible, Anthropic, scripted): resumable, embedded or BullMQ queue', load: async () => (await import('./eval')).command },
+  report: { summary: 'analyses of humans and models side by side: charts (SVG) and tables (CSV)', load: async () => (await import('./report')).command },
+  rl: { summary: 'HTTP JSON protocol for RL trainers: reset, step, reward (benchmark and training reward)', load: async () => (await import('./rl')).command },
   'build-ui': { summary: 'build the Electron main, preload and renderer bundles into out/', load: async () => (await import('./build-ui')).command },
 };

@@ -8,6 +8,7 @@ import { startServer } from '../../transport/ws';
 import { parseArgs, stringOption } from '../args';
 import { CliError, type CliCommand } from '../command';
 import { buildUi } from './build-ui';
+import { startMcpHttp } from '../../mcp/http';
 
 export const command: CliCommand = {
   name: 'serve',
@@ -15,11 +16,15 @@ export const command: CliCommand = {
 
 Serves the lab's UI at http://127.0.0.1:PORT/?token=... and LabApi over a WebSocket at /lab.
 Only loopback connections holding the printed session token are accepted. Builds the UI first
-if it has not been built. Stop with Ctrl+C.`,
+if it has not been built. Stop with Ctrl+C.
+--mcp: also serve MCP over Streamable HTTP at http://127.0.0.1:MCP_PORT/mcp (--mcp-port, default
+any free port), protected by the same token ('Authorization: Bearer TOKEN'); see splatlab mcp.`,
   async run(argv, io) {
-    const args = parseArgs(argv, { values: ['port', 'tasks', 'device'] });
+    const args = parseArgs(argv, { values: ['port', 'tasks', 'device', 'mcp-port'], flags: ['mcp'] });
     const port = Number(stringOption(args, 'port') ?? 0);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('--port must be an integer 0..65535');
+    const mcpPort = Number(stringOption(args, 'mcp-port') ?? 0);
+    if (!Number.isInteger(mcpPort) || mcpPort < 0 || mcpPort > 65535) throw new CliError('--mcp-port must be an integer 0..65535');
     const device = stringOption(args, 'device') ?? 'gpu';
     if (device !== 'gpu' && device !== 'cpu') throw new CliError("--device must be 'gpu' or 'cpu'");
     if (!existsSync(join(uiRoot(), 'index.html'))) {
@@ -31,8 +36,17 @@ if it has not been built. Stop with Ctrl+C.`,
     const info = await services.handlers['app.info']({}, DIRECT_CALLER);
     io.out(info.gpu.summary);
     io.out(`SplatLab is serving at ${server.url}`);
+    // MCP sessions share the lab's one grader and tasks folder; their logs go under the lab home.
+    const ctx = services.context;
+    const mcp = args.options.has('mcp')
+      ? await startMcpHttp(
+          { tasksDir: ctx.tasksDir, grader: ctx.grader, logDir: join(ctx.home, 'trajectories', 'agents'), version: ctx.version, log: (line) => io.err(line) },
+          { port: mcpPort, token: server.token },
+        )
+      : null;
+    if (mcp) io.out(`MCP (Streamable HTTP) at ${mcp.url} with the same token`);
     await new Promise<void>((resolve) => {
-      const stop = () => void server.close().then(resolve);
+      const stop = () => void Promise.all([server.close(), mcp?.close()]).then(() => resolve());
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });

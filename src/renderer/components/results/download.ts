@@ -1,7 +1,11 @@
 // Saves text as a file through a blob URL and a temporary link: a download in a browser, and the
 // same in the Electron window (which shows its own save prompt), so no save dialog code is needed.
 export function downloadText(filename: string, text: string, type = 'text/csv;charset=utf-8'): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+  downloadBlob(filename, new Blob([text], { type }));
+}
+
+export function downloadBlob(filename: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
   a.download = filename;

@@ -1,0 +1,87 @@
+"""A minimal client of `splatlab rl` (the HTTP JSON protocol in docs/AGENTS.md), standard library
+only, plus a sketch of how a TRL user can wrap it for GRPOTrainer(environment_factory=...).
+
+Start the server first:  splatlab rl --port 8765 --token $SPLATLAB_RL_TOKEN --device cpu
+"""
+import base64
+import json
+import os
+import urllib.error
+import urllib.request
+
+
+class SplatLabRL:
+    def __init__(self, url="http://127.0.0.1:8765", token=None):
+        self.url = url.rstrip("/")
+        self.token = token or os.environ["SPLATLAB_RL_TOKEN"]
+
+    def _post(self, path, body):
+        req = urllib.request.Request(
+            self.url + path,
+            data=json.dumps(body).encode(),
+            headers={"Authorization": "Bearer " + self.token, "Content-Type": "application/json"},
+            method="POST",
+        )
+        try:
+            with urllib.request.urlopen(req) as res:
+                return json.loads(res.read())
+        except urllib.error.HTTPError as e:
+            raise RuntimeError(json.loads(e.read()).get("error", str(e))) from None
+
+    def reset(self, task_id, player="trl"):
+        return self._post("/reset", {"task_id": task_id, "player": player})
+
+    def step(self, episode_id, tool, args=None):
+        return self._post("/step", {"episode_id": episode_id, "tool": tool, "args": args or {}})
+
+    def reward(self, episode_id):
+        return self._post("/reward", {"episode_id": episode_id})
+
+    def close(self, episode_id):
+        return self._post("/close", {"episode_id": episode_id})
+
+
+class SplatTRLEnv:
+    """One environment per GRPO rollout. Complex arguments travel as JSON strings, which the
+    server accepts wherever an array or object is expected."""
+
+    def __init__(self, client=None):
+        self.client = client or SplatLabRL()
+        self.episode = None
+        self.reward_value = 0.0
+
+    def reset(self, task_path=None, task_id=None, **_):
+        task = task_id or os.path.basename(task_path).removesuffix(".json")
+        obs = self.client.reset(task)
+        self.episode = obs["episode_id"]
+        return obs["text"]  # obs["image_png_base64"] holds the reference sheet
+
+    def _call(self, tool, **args):
+        out = self.client.step(self.episode, tool, args)
+        if out["done"]:
+            self.reward_value = out["training_reward"]  # (score + 50) / 150, clipped
+        return out["text"]
+
+    def add_gaussians(self, gaussians: str) -> str:
+        """Add Gaussians. gaussians: JSON list of {pos, color, scale?, rot?, opacity?, group?}."""
+        return self._call("add_gaussians", gaussians=gaussians)
+
+    def render_views(self, views: str = "[0, 1, 6, 7]") -> str:
+        """Render the scene from reference views (JSON list of indices)."""
+        return self._call("render_views", views=views)
+
+    def submit(self) -> str:
+        """End the episode; the scene is graded."""
+        return self._call("submit")
+
+
+if __name__ == "__main__":
+    env = SplatLabRL()
+    obs = env.reset("mushroom__sculpt")
+    print(obs["text"])
+    open("reference.png", "wb").write(base64.b64decode(obs["image_png_base64"]))
+    out = env.step(obs["episode_id"], "add_gaussians", {"gaussians": [{"pos": [0, 0, 0], "color": "#b04030", "scale": 0.3}]})
+    print(out["text"])
+    out = env.step(obs["episode_id"], "submit")
+    print(out["text"], "reward", out["reward"], "training reward", out["training_reward"])
+    env.close(obs["episode_id"])

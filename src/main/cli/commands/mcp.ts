@@ -1,0 +1,65 @@
+// `splatlab mcp`: an MCP server for one episode over stdio (the default), or over Streamable
+// HTTP on loopback with --http (many sessions, token-protected). Logs go to stderr.
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { labHome } from '../../app/home';
+import { packageVersion } from '../../app/paths';
+import { sharedGrader } from '../../eval/runtime';
+import { startMcpHttp } from '../../mcp/http';
+import type { McpSessionDeps } from '../../mcp/session';
+import { serveStdio } from '../../mcp/stdio';
+import { resolveTasksDir } from '../../tasks/paths';
+import { parseArgs, stringOption, type ParsedArgs } from '../args';
+import { CliError, type CliCommand, type CliIO } from '../command';
+
+export const MCP_VALUES = ['task', 'tasks', 'log-dir', 'device'];
+
+/** Session deps from the shared options (also used by `serve --mcp`). */
+export function mcpDeps(args: ParsedArgs, io: CliIO): McpSessionDeps {
+  const device = stringOption(args, 'device') ?? 'gpu';
+  if (device !== 'gpu' && device !== 'cpu') throw new CliError('--device is gpu or cpu');
+  const log = (line: string): void => io.err(line);
+  const task = stringOption(args, 'task');
+  return {
+    tasksDir: resolveTasksDir(stringOption(args, 'tasks')),
+    grader: sharedGrader({ device, lpips: !args.options.has('no-lpips') }, log),
+    logDir: stringOption(args, 'log-dir') ?? join(labHome(), 'trajectories', 'agents'),
+    version: packageVersion(),
+    log,
+    ...(task ? { task } : {}),
+  };
+}
+
+export const command: CliCommand = {
+  name: 'mcp',
+  usage: `splatlab mcp [--task ID] [--tasks DIR] [--log-dir DIR] [--device gpu|cpu] [--no-lpips]
+             [--http [--port N] [--token T]]
+
+An MCP server where one session is one episode. Tools: start_episode (free; returns the reference
+sheet and budgets; needs task_id unless --task is given) and the ten episode tools. Results are
+the environment's text with its budget footer, and PNG image content for the image tools.
+Trajectories go to --log-dir (default ~/SplatLab/trajectories/agents) with the client's
+name/version as player. Default transport: stdio (stdout is MCP only; logs on stderr).
+--http: Streamable HTTP at http://127.0.0.1:PORT/mcp; every request needs the printed token as
+'Authorization: Bearer TOKEN' (or ?token=). Stop with Ctrl+C.`,
+  async run(argv, io) {
+    const args = parseArgs(argv, { values: [...MCP_VALUES, 'port', 'token'], flags: ['no-lpips', 'http'] });
+    const deps = mcpDeps(args, io);
+    if (!args.options.has('http')) {
+      await serveStdio(deps);
+      return 0;
+    }
+    const port = Number(stringOption(args, 'port') ?? 0);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('--port must be an integer 0..65535');
+    const token = stringOption(args, 'token') ?? randomBytes(24).toString('base64url');
+    const server = await startMcpHttp(deps, { port, token });
+    io.err(`SplatLab MCP (Streamable HTTP) at ${server.url}`);
+    io.err(`token: ${token}`);
+    await new Promise<void>((resolve) => {
+      const stop = (): void => void server.close().then(resolve);
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    return 0;
+  },
+};

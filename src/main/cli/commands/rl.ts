@@ -1,0 +1,47 @@
+// `splatlab rl`: the HTTP JSON protocol for RL trainers (reset, step, reward, close, tools) on
+// loopback with a bearer token; see docs/AGENTS.md and docs/examples/splatlab_rl_client.py.
+import { join } from 'node:path';
+import { labHome } from '../../app/home';
+import { packageVersion } from '../../app/paths';
+import { newToken, startRlServer } from '../../eval/rl-http';
+import { sharedGrader } from '../../eval/runtime';
+import { resolveTasksDir } from '../../tasks/paths';
+import { parseArgs, stringOption } from '../args';
+import { CliError, type CliCommand } from '../command';
+
+export const command: CliCommand = {
+  name: 'rl',
+  usage: `splatlab rl [--port N] [--token T] [--tasks DIR] [--log-dir DIR] [--device gpu|cpu] [--no-lpips]
+
+Serves episodes over a small HTTP JSON protocol at http://127.0.0.1:PORT for RL training:
+POST /reset {task_id, player?}, POST /step {episode_id, tool, args}, POST /reward {episode_id},
+POST /close {episode_id}, GET /tools. Every request needs 'Authorization: Bearer TOKEN' (printed
+at start, or --token / SPLATLAB_RL_TOKEN). After the end, /step and /reward return the benchmark
+reward clip(score/100, 0, 1) and the training reward clip((score + 50)/150, 0, 1). Trajectories
+go to --log-dir (default ~/SplatLab/trajectories/rl). Stop with Ctrl+C.`,
+  async run(argv, io) {
+    const args = parseArgs(argv, { values: ['port', 'token', 'tasks', 'log-dir', 'device'], flags: ['no-lpips'] });
+    const port = Number(stringOption(args, 'port') ?? 0);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('--port must be an integer 0..65535');
+    const device = stringOption(args, 'device') ?? 'gpu';
+    if (device !== 'gpu' && device !== 'cpu') throw new CliError('--device is gpu or cpu');
+    const token = stringOption(args, 'token') ?? process.env.SPLATLAB_RL_TOKEN ?? newToken();
+    const server = await startRlServer(
+      {
+        tasksDir: resolveTasksDir(stringOption(args, 'tasks')),
+        grader: sharedGrader({ device, lpips: !args.options.has('no-lpips') }, (l) => io.err(l)),
+        logDir: stringOption(args, 'log-dir') ?? join(labHome(), 'trajectories', 'rl'),
+        version: packageVersion(),
+      },
+      { port, token },
+    );
+    io.out(`SplatLab RL protocol at ${server.url}`);
+    io.out(`token: ${token}`);
+    await new Promise<void>((resolve) => {
+      const stop = (): void => void server.close().then(resolve);
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    return 0;
+  },
+};

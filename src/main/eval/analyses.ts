@@ -1,0 +1,133 @@
+// Builds the analysis rows (src/shared/analysis/report.ts) from trajectory logs: a study's
+// participants and models, and any `splatlab eval` results folder. Per episode: the final score
+// and the hidden score after each call (from the log), the mirror test (the final scene and its
+// mirror rendered from the task's held-out cameras, silhouettes against the held-out masks), the
+// reassembly heading errors (against parts_truth.json), cost, time, model and effort (from the
+// .meta.json beside a model's log). Inputs: log sources, tasks folder, a renderer.
+// Invariant: experimenter-side only; held-out views are read here and never leave as images.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { mirrorRecords, mirrorResult } from '../../shared/analysis/mirror';
+import { scoreCurve } from '../../shared/analysis/curves';
+import type { AnalysisEpisode } from '../../shared/analysis/report';
+import { partHeadingError, PartsTruthSchema, type PartsTruth } from '../../shared/authoring/scramble/truth';
+import { fromCompactRecord, packRecords, type GaussianRecord } from '../../shared/env/scene';
+import { iou, maskFromCoverage } from '../../shared/metrics/mask';
+import type { Camera, RenderOutput } from '../../shared/raster/types';
+import type { Splats } from '../../shared/scene/splats';
+import { readTrajectory, type Trajectory } from '../env/trajectory';
+import { loadTask, type LoadedTask } from '../tasks/load';
+import { studyResults } from '../studies/results';
+import type { StudyStore } from '../studies/store';
+import { readMeta, metaPathOf } from './meta';
+
+export interface LogSource {
+  path: string;
+  kind: 'human' | 'model';
+  /** 'participants' for people; for models the folder name (the meta's player name wins). */
+  group: string;
+  cluster: string;
+  practice: boolean;
+}
+
+export type RenderFn = (splats: Splats, cameras: Camera[]) => Promise<RenderOutput[]>;
+
+function finalRecords(t: Trajectory, task: LoadedTask): GaussianRecord[] {
+  for (let i = t.steps.length - 1; i >= 0; i--) {
+    const state = t.steps[i].state;
+    if (state) return state.map(fromCompactRecord);
+  }
+  return (task.init ?? []).map((r) => ({ ...r }));
+}
+
+async function heldoutIous(records: GaussianRecord[], task: LoadedTask, render: RenderFn): Promise<number[]> {
+  const views = task.heldout;
+  const renders = await render(packRecords(records), views.map((v) => v.camera));
+  return renders.map((r, i) => iou(maskFromCoverage(r.alpha), maskFromCoverage(views[i].mask)));
+}
+
+function partsTruth(task: LoadedTask, cache: Map<string, PartsTruth | null>): PartsTruth | null {
+  if (!cache.has(task.dir)) {
+    const path = join(task.dir, 'parts_truth.json');
+    const parsed = existsSync(path) ? PartsTruthSchema.safeParse(JSON.parse(readFileSync(path, 'utf8'))) : null;
+    cache.set(task.dir, parsed?.success ? parsed.data : null);
+  }
+  return cache.get(task.dir) ?? null;
+}
+
+function headingOf(truth: PartsTruth | null, final: GaussianRecord[]): Pick<AnalysisEpisode, 'headingErrors' | 'headingParts'> {
+  if (!truth) return { headingErrors: null, headingParts: null };
+  const errors = partHeadingError(truth, final);
+  return { headingErrors: errors.map((e) => e.headingErrorDeg), headingParts: errors.map((e) => e.label) };
+}
+
+const seconds = (from: string | undefined, to: string | undefined): number | null => {
+  const d = (Date.parse(to ?? '') - Date.parse(from ?? '')) / 1000;
+  return Number.isFinite(d) ? d : null;
+};
+
+export async function analysisEpisodes(sources: readonly LogSource[], tasksDir: string, render: RenderFn | null): Promise<AnalysisEpisode[]> {
+  const tasks = new Map<string, LoadedTask | null>();
+  const truths = new Map<string, PartsTruth | null>();
+  const out: AnalysisEpisode[] = [];
+  for (const src of sources) {
+    const t = readTrajectory(src.path);
+    const taskId = t.header?.task;
+    if (!taskId) continue;
+    if (!tasks.has(taskId)) tasks.set(taskId, await loadTask(taskId, { tasksDir }).catch(() => null));
+    const task = tasks.get(taskId);
+    if (!task) continue;
+    const meta = src.kind === 'model' ? readMeta(metaPathOf(src.path)) : null;
+    const calls = t.end?.calls_used ?? Math.max(0, ...t.steps.map((s) => s.step));
+    const kind = task.spec.kind;
+    const complete = t.end !== null;
+    const final = finalRecords(t, task);
+    let mirror: AnalysisEpisode['mirror'] = null;
+    if (render && complete && kind !== 'reassembly' && task.heldout.length) {
+      mirror = mirrorResult(await heldoutIous(final, task, render), await heldoutIous(mirrorRecords(final), task, render));
+    }
+    const truth = kind === 'reassembly' && complete ? partsTruth(task, truths) : null;
+    out.push({
+      group: src.kind === 'human' ? 'participants' : (meta?.player ?? src.group),
+      kind: src.kind,
+      cluster: meta ? `run ${meta.run}` : src.cluster,
+      taskId,
+      object: task.spec.object,
+      taskKind: kind,
+      practice: src.practice,
+      complete,
+      score: t.end?.score ?? null,
+      curve: scoreCurve(t.steps.map((s) => ({ step: s.step, score: s.hidden?.score ?? null })), calls),
+      mirror,
+      ...headingOf(truth, final),
+      costUsd: meta?.cost_usd ?? null,
+      seconds: meta ? meta.wall_s : seconds(t.header?.started, t.end?.t),
+      model: meta ? `${meta.provider}:${meta.model}` : null,
+      effort: meta ? (meta.effort ?? 'default') : null,
+    });
+  }
+  return out;
+}
+
+/** Model logs of an eval results folder: <results>/<model__settings>/<task>__rN.jsonl. */
+export function resultsFolderSources(dir: string): LogSource[] {
+  if (!existsSync(dir)) return [];
+  const out: LogSource[] = [];
+  for (const m of readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== 'runs').sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const f of readdirSync(join(dir, m.name)).filter((n) => n.endsWith('.jsonl')).sort()) {
+      out.push({ path: join(dir, m.name, f), kind: 'model', group: m.name, cluster: f, practice: false });
+    }
+  }
+  return out;
+}
+
+/** A study's played episodes (participants and models/) as log sources. */
+export function studySources(store: StudyStore, studyId: string): LogSource[] {
+  return studyResults(store, studyId).map((r) => ({
+    path: store.resolveIn(studyId, r.log),
+    kind: r.kind,
+    group: r.source,
+    cluster: r.participant,
+    practice: r.practice,
+  }));
+}

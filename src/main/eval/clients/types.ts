@@ -1,0 +1,60 @@
+// What the episode runner needs from a model, whatever its wire format: start a conversation
+// with the system prompt and the first observation, ask for the next turn, hand back results.
+// Invariant: a client holds its own conversation; the runner never reads a provider's JSON.
+export interface ModelCall {
+  id: string;
+  name: string;
+  /** Parsed arguments, or the raw string when the model sent text that is not JSON. */
+  args: unknown;
+}
+
+export interface ModelTurn {
+  calls: ModelCall[];
+  text: string;
+  inputTokens: number;
+  outputTokens: number;
+  /** The model version the provider reported (e.g. a dated snapshot). */
+  model: string | null;
+  retries: number;
+}
+
+export interface ToolResult {
+  id: string;
+  text: string;
+  image?: Uint8Array;
+}
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface ModelClient {
+  start(system: string, text: string, image: Uint8Array | undefined, tools: ToolSpec[]): void;
+  next(): Promise<ModelTurn>;
+  /** Results of every call of the last turn, in order. */
+  results(results: ToolResult[]): void;
+  /** A plain user message (a reminder after a turn without tool calls). */
+  say(text: string): void;
+}
+
+export interface ModelSettings {
+  model: string;
+  effort: string | null;
+  temperature: number | null;
+  maxOutputTokens: number;
+}
+
+export const pngBase64 = (png: Uint8Array): string => Buffer.from(png).toString('base64');
+
+/** JSON.parse of a model's argument string; the raw string when it does not parse. */
+export function parseArgs(raw: unknown): unknown {
+  if (typeof raw !== 'string') return raw ?? {};
+  if (raw.trim() === '') return {};
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+}

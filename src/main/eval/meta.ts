@@ -1,0 +1,54 @@
+// The per-episode run record a model runner writes beside its trajectory (`<stem>.meta.json`):
+// who played (provider, model, reported version, effort, temperature), tokens, cost, wall time,
+// retries and how the run went. Input/output: the file. Invariant: it never holds an API key,
+// a prompt or an image; it is rewritten after every turn, so a broken run keeps its totals.
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { z } from 'zod';
+
+export const EpisodeMetaSchema = z.strictObject({
+  job_id: z.string(),
+  task: z.string(),
+  run: z.number().int(),
+  provider: z.string(),
+  model: z.string(),
+  model_version: z.string().nullable(),
+  effort: z.string().nullable(),
+  temperature: z.number().nullable(),
+  player: z.string(),
+  status: z.enum(['running', 'done', 'broken']),
+  error: z.string().nullable(),
+  turns: z.number().int(),
+  idle_turns: z.number().int(),
+  /** Calls the environment refused (each still cost a call). */
+  invalid_calls: z.number().int().default(0),
+  auto_submitted: z.boolean(),
+  input_tokens: z.number().int(),
+  output_tokens: z.number().int(),
+  cost_usd: z.number().nullable(),
+  retries: z.number().int(),
+  /** Seconds spent in this runner over all attempts (model and environment together). */
+  wall_s: z.number(),
+  attempts: z.number().int(),
+  started: z.string(),
+  finished: z.string().nullable(),
+});
+export type EpisodeMeta = z.infer<typeof EpisodeMetaSchema>;
+
+export const metaPathOf = (log: string): string => log.replace(/\.jsonl$/, '') + '.meta.json';
+
+export function readMeta(path: string): EpisodeMeta | null {
+  if (!existsSync(path)) return null;
+  try {
+    const parsed = EpisodeMetaSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Write-then-rename, so a reader (or a killed writer) never leaves half a file. */
+export function writeMeta(path: string, meta: EpisodeMeta): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(meta, null, 1) + '\n');
+  renameSync(tmp, path);
+}

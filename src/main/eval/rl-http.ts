@@ -1,0 +1,181 @@
+// A tiny HTTP JSON protocol over the same episodes, for RL trainers (TRL's environment_factory
+// and the like): POST /reset, /step, /reward, /close and GET /tools on loopback, bearer token.
+// Inputs: JSON bodies (documented in docs/AGENTS.md). Outputs: JSON with the environment's text,
+// the PNG as base64, done, budgets, and after the end the benchmark reward clip(score/100, 0, 1)
+// beside the training reward clip((score + 50) / 150, 0, 1).
+// Invariants: before the end no reward, score or held-out metric is ever sent; each episode has
+// its own SplatEnv and trajectory log; an invalid call costs a call as in the environment.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { SplatEnv, type ToolOut } from '../env/env';
+import type { EnvGrader, EnvImages } from '../env/types';
+import { publicBudgets } from '../episodes/public';
+import { loadTask, type LoadedTask } from '../tasks/load';
+import { stamp } from '../mcp/stamp';
+import { agentTools } from './episode';
+
+export interface RlDeps {
+  tasksDir: string;
+  grader: () => Promise<EnvGrader>;
+  images?: EnvImages;
+  logDir: string;
+  version: string;
+}
+
+export interface RlServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+const MAX_BODY = 4 * 1024 * 1024;
+const MAX_EPISODES = 256;
+
+const ResetBody = z.strictObject({ task_id: z.string().min(1).max(200), player: z.string().min(1).max(120).optional() });
+const StepBody = z.strictObject({ episode_id: z.string().min(1), tool: z.string().max(100), args: z.unknown().optional() });
+const IdBody = z.strictObject({ episode_id: z.string().min(1) });
+
+class HttpError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+interface Live {
+  env: SplatEnv;
+  task: LoadedTask;
+  log: string;
+}
+
+function readBody(req: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    let size = 0;
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        reject(new HttpError(413, `request body over ${MAX_BODY} bytes`));
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      try {
+        resolve(text.trim() ? (JSON.parse(text) as unknown) : {});
+      } catch {
+        reject(new HttpError(400, 'the body is not JSON'));
+      }
+    });
+    req.on('error', reject);
+  });
+}
+
+function parse<T>(schema: z.ZodType<T>, body: unknown): T {
+  const r = schema.safeParse(body);
+  if (!r.success) {
+    const i = r.error.issues[0];
+    throw new HttpError(400, `${i.path.join('.') || 'body'}: ${i.message}`);
+  }
+  return r.data;
+}
+
+function observation(out: ToolOut, e: Live): Record<string, unknown> {
+  const i = out.info;
+  const o: Record<string, unknown> = { text: out.text, error: !i.ok, done: out.done, step: i.step, ids: i.ids, budgets: publicBudgets(i.budgets, e.task) };
+  if (out.image) o.image_png_base64 = Buffer.from(out.image).toString('base64');
+  return o;
+}
+
+function rewards(e: Live): Record<string, unknown> {
+  const g = e.env.finalGrade();
+  return g ? { reward: g.reward, training_reward: g.trainingReward } : { reward: null, training_reward: null };
+}
+
+export async function startRlServer(deps: RlDeps, opts: { port?: number; token: string }): Promise<RlServer> {
+  const live = new Map<string, Live>();
+  const get = (id: string): Live => {
+    const e = live.get(id);
+    if (!e) throw new HttpError(404, `no episode '${id}' (closed, or the server restarted)`);
+    return e;
+  };
+
+  const routes: Record<string, (body: unknown) => Promise<unknown>> = {
+    'POST /reset': async (body) => {
+      const b = parse(ResetBody, body);
+      if (live.size >= MAX_EPISODES) throw new HttpError(503, `too many open episodes (at most ${MAX_EPISODES}); close some with /close`);
+      const task = await loadTask(b.task_id, { tasksDir: deps.tasksDir }).catch((err: Error) => {
+        throw new HttpError(404, err.message);
+      });
+      const id = randomBytes(8).toString('hex');
+      mkdirSync(deps.logDir, { recursive: true });
+      const log = join(deps.logDir, `${task.spec.task_id}-${stamp(new Date())}-${id}.jsonl`);
+      const { env, obs } = await SplatEnv.reset(task, { grader: await deps.grader(), log, protocol: 'agent', player: b.player ?? 'rl-client', version: deps.version, ...(deps.images ? { images: deps.images } : {}) });
+      const e = { env, task, log };
+      live.set(id, e);
+      return { episode_id: id, task_id: task.spec.task_id, kind: task.spec.kind, ...observation(obs, e), tools: agentTools() };
+    },
+    'POST /step': async (body) => {
+      const b = parse(StepBody, body);
+      const e = get(b.episode_id);
+      const out = await e.env.step({ tool: b.tool, args: b.args ?? {} });
+      return { ...observation(out, e), ...rewards(e) };
+    },
+    'POST /reward': async (body) => {
+      const e = get(parse(IdBody, body).episode_id);
+      if (!e.env.done) throw new HttpError(409, 'the episode is not over yet: the reward is terminal (call submit first)');
+      return { done: true, ...rewards(e) };
+    },
+    'POST /close': async (body) => {
+      const id = parse(IdBody, body).episode_id;
+      const e = get(id);
+      e.env.close();
+      live.delete(id);
+      return { closed: true };
+    },
+    'GET /tools': async () => ({ tools: agentTools() }),
+  };
+
+  const authorised = (req: IncomingMessage): boolean => {
+    const host = (req.headers.host ?? '').replace(/:\d+$/, '');
+    const auth = req.headers.authorization ?? '';
+    const given = Buffer.from(auth.startsWith('Bearer ') ? auth.slice(7).trim() : '');
+    const want = Buffer.from(opts.token);
+    return ['127.0.0.1', 'localhost', '[::1]'].includes(host) && given.length === want.length && timingSafeEqual(given, want);
+  };
+
+  const send = (res: ServerResponse, status: number, value: unknown): void => {
+    res.writeHead(status, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify(value));
+  };
+
+  const http = createServer((req, res) => {
+    const route = routes[`${req.method} ${new URL(req.url ?? '/', 'http://x').pathname}`];
+    if (!authorised(req)) return send(res, 401, { error: 'a valid token is required (Authorization: Bearer TOKEN)' });
+    if (!route) return send(res, 404, { error: `unknown route ${req.method} ${req.url}; see docs/AGENTS.md` });
+    readBody(req)
+      .then((body) => route(body))
+      .then((out) => send(res, 200, out))
+      .catch((e: Error) => send(res, e instanceof HttpError ? e.status : 500, { error: e.message }));
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(opts.port ?? 0, '127.0.0.1', () => {
+      const a = http.address();
+      resolve(typeof a === 'object' && a ? a.port : 0);
+    });
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const e of live.values()) e.env.close();
+        live.clear();
+        http.close(() => resolve());
+        http.closeAllConnections();
+      }),
+  };
+}
+
+export const newToken = (): string => randomBytes(24).toString('base64url');

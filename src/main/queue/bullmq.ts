@@ -1,0 +1,121 @@
+// Many machines: the run as a BullMQ flow on Redis. The producer adds one parent job (aggregates
+// the outcomes into <results>/runs/<id>.json) with one child per unfinished episode, on a queue
+// per model provider; workers anywhere pull episodes with a per-provider concurrency limit; a
+// worker that dies leaves its jobs stalled, and another worker picks them up and resumes the
+// episode from its log. Inputs: redis URL, jobs, worker context. Invariants: job data are ids
+// and paths only (no scenes, no images); the results folder, not Redis, says what is finished,
+// so a rerun enqueues nothing that has ended.
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FlowProducer, Job, Queue, Worker } from 'bullmq';
+import type { LoadedTask } from '../tasks/load';
+import { executeJob, type EpisodeOutcome, type WorkerContext } from './execute';
+import { runIdOf, type EpisodeJobData } from './plan';
+
+export const FAMILIES = ['openai', 'anthropic', 'scripted'] as const;
+export const RUNS_QUEUE = 'splatlab-eval-runs';
+export const episodeQueue = (family: EpisodeJobData['family']): string => `splatlab-eval-${family}`;
+
+export interface RunJobData {
+  runId: string;
+  resultsDir: string;
+  total: number;
+}
+
+export function connectionOf(url: string): { url: string; maxRetriesPerRequest: null } {
+  if (!/^rediss?:\/\//.test(url)) throw new Error(`--queue '${url}' is not a redis:// URL`);
+  return { url, maxRetriesPerRequest: null };
+}
+
+/** Drops a finished or failed job of the same id left from an earlier run, so it can be re-added. */
+async function clearStale(url: string, jobs: readonly EpisodeJobData[]): Promise<void> {
+  const connection = connectionOf(url);
+  for (const family of FAMILIES) {
+    const mine = jobs.filter((j) => j.family === family);
+    if (!mine.length) continue;
+    const queue = new Queue(episodeQueue(family), { connection });
+    for (const j of mine) {
+      const old = await Job.fromId(queue, j.jobId);
+      const state = old ? await old.getState() : null;
+      if (old && (state === 'failed' || state === 'completed')) await old.remove().catch(() => undefined);
+    }
+    await queue.close();
+  }
+}
+
+export async function enqueueRun(url: string, jobs: readonly EpisodeJobData[], attempts = 3): Promise<string> {
+  await clearStale(url, jobs);
+  const runId = runIdOf(jobs);
+  const producer = new FlowProducer({ connection: connectionOf(url) });
+  try {
+    const data: RunJobData = { runId, resultsDir: jobs[0]?.resultsDir ?? '', total: jobs.length };
+    await producer.add({
+      name: 'aggregate',
+      queueName: RUNS_QUEUE,
+      data,
+      opts: { jobId: `run__${runId}` },
+      children: jobs.map((j) => ({ name: 'episode', queueName: episodeQueue(j.family), data: j, opts: { jobId: j.jobId, attempts, backoff: { type: 'exponential', delay: 1000 } } })),
+    });
+  } finally {
+    await producer.close();
+  }
+  return `run__${runId}`;
+}
+
+/** Resolves with the parent's final state ('completed' or 'failed'); polls every pollMs. */
+export async function waitForRun(url: string, parentId: string, onTick?: () => void, pollMs = 500): Promise<string> {
+  const queue = new Queue(RUNS_QUEUE, { connection: connectionOf(url) });
+  try {
+    for (;;) {
+      const job = await Job.fromId(queue, parentId);
+      const state = job ? await job.getState() : 'unknown';
+      if (state === 'completed' || state === 'failed') return state;
+      onTick?.();
+      await new Promise((r) => setTimeout(r, pollMs));
+    }
+  } finally {
+    await queue.close();
+  }
+}
+
+export interface WorkerOptions {
+  /** Episodes at once per provider family on this worker. */
+  concurrency: Record<EpisodeJobData['family'], number>;
+  /** Job lock in ms: a dead worker's jobs are taken over after about this long (default 30 s). */
+  lockMs?: number;
+  onEpisode?: (job: EpisodeJobData, outcome: EpisodeOutcome) => void;
+}
+
+export function startWorkers(url: string, ctx: WorkerContext, opts: WorkerOptions): { close: () => Promise<void> } {
+  const connection = connectionOf(url);
+  const lockDuration = opts.lockMs ?? 30_000;
+  const tasks = new Map<string, LoadedTask>();
+  const workers: { close: () => Promise<void> }[] = FAMILIES.map(
+    (family) =>
+      new Worker<EpisodeJobData, EpisodeOutcome>(
+        episodeQueue(family),
+        async (job) => {
+          const outcome = await executeJob(job.data, ctx, tasks);
+          opts.onEpisode?.(job.data, outcome);
+          return outcome;
+        },
+        { connection, concurrency: Math.max(1, opts.concurrency[family]), lockDuration, stalledInterval: Math.max(500, lockDuration / 2), maxStalledCount: 3 },
+      ),
+  );
+  workers.push(
+    new Worker<RunJobData, { n: number }>(
+      RUNS_QUEUE,
+      async (job) => {
+        const values = Object.values(await job.getChildrenValues<EpisodeOutcome>());
+        const dir = join(job.data.resultsDir, 'runs');
+        mkdirSync(dir, { recursive: true });
+        const path = join(dir, `${job.data.runId}.json`);
+        writeFileSync(`${path}.tmp`, JSON.stringify({ run: job.data.runId, finished: new Date().toISOString(), episodes: values }, null, 1) + '\n');
+        renameSync(`${path}.tmp`, path);
+        return { n: values.length };
+      },
+      { connection, lockDuration },
+    ),
+  );
+  return { close: async () => void (await Promise.all(workers.map((w) => w.close()))) };
+}

@@ -1,0 +1,62 @@
+// Runs one episode job wherever it was pulled (the embedded queue or a BullMQ worker): skip it
+// when its log has ended, resume it when the log is partial, start it otherwise.
+// Inputs: EpisodeJobData and the worker's context (tasks, shared grader, config).
+// Output: EpisodeOutcome, the small JSON the aggregating parent collects.
+// Invariant: the trajectory is the source of truth: a job counts as done only when its log has
+// an end record, so a killed worker's episode is finished exactly once, by whoever resumes it.
+import { readTrajectory } from '../env/trajectory';
+import type { EnvGrader, EnvImages } from '../env/types';
+import type { EvalConfig } from '../eval/config';
+import { logState, runEpisode } from '../eval/episode';
+import { readMeta, metaPathOf } from '../eval/meta';
+import { makeClient } from '../eval/spec';
+import { loadTask, type LoadedTask } from '../tasks/load';
+import type { EpisodeJobData } from './plan';
+
+export interface WorkerContext {
+  tasksDir: string;
+  grader: () => Promise<EnvGrader>;
+  images?: EnvImages;
+  config: EvalConfig;
+  version?: string;
+  env?: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+}
+
+export interface EpisodeOutcome {
+  jobId: string;
+  taskId: string;
+  run: number;
+  skipped: boolean;
+  score: number | null;
+  costUsd: number | null;
+  wallS: number;
+  attempts: number;
+}
+
+export function outcomeOf(job: EpisodeJobData, skipped: boolean): EpisodeOutcome {
+  const end = readTrajectory(job.log).end;
+  const meta = readMeta(metaPathOf(job.log));
+  return { jobId: job.jobId, taskId: job.taskId, run: job.run, skipped, score: end?.score ?? null, costUsd: meta?.cost_usd ?? null, wallS: meta?.wall_s ?? 0, attempts: meta?.attempts ?? 0 };
+}
+
+export async function executeJob(job: EpisodeJobData, ctx: WorkerContext, tasks = new Map<string, LoadedTask>()): Promise<EpisodeOutcome> {
+  if (logState(job.log) === 'ended') return outcomeOf(job, true);
+  let task = tasks.get(job.taskId);
+  if (!task) {
+    task = await loadTask(job.taskId, { tasksDir: ctx.tasksDir });
+    tasks.set(job.taskId, task);
+  }
+  await runEpisode(
+    { jobId: job.jobId, task, run: job.run, spec: job.spec, log: job.log },
+    {
+      grader: await ctx.grader(),
+      config: ctx.config,
+      client: () => makeClient(job.spec, ctx.config, ctx.env ?? process.env),
+      ...(ctx.images ? { images: ctx.images } : {}),
+      ...(ctx.version ? { version: ctx.version } : {}),
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    },
+  );
+  return outcomeOf(job, false);
+}

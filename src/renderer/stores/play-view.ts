@@ -1,0 +1,47 @@
+// View-only state of the play screen (Pinia setup store): what the viewport hides or solos, the
+// uniform-scale lock, and the last render results per view for the render viewer. Nothing here
+// is sent anywhere or costs a call; it is cleared when a new episode starts.
+// Inputs: outliner / inspector toggles, the episode log. Outputs: `visible(records)` for the
+// viewport, the lock flag, the kept renders.
+// See docs/DESIGN.md section 7.
+import { defineStore } from 'pinia';
+import { ref } from 'vue';
+import type { GaussianRecord } from '../../shared/scene/gaussian';
+
+export const usePlayViewStore = defineStore('play-view', () => {
+  const hidden = ref<number[]>([]);
+  const hiddenGroups = ref<string[]>([]);
+  const solo = ref<string | null>(null);
+  const uniformScale = ref(false);
+  /** Colour (#rrggbb) and group of new Gaussians (the add buttons, fills, photo placement). */
+  const newColor = ref('#c8c8c8');
+  const newGroup = ref('');
+
+  function visible(records: readonly GaussianRecord[]): GaussianRecord[] {
+    return records.filter((r) => {
+      if (hidden.value.includes(r.id)) return false;
+      if (r.group !== undefined && hiddenGroups.value.includes(r.group)) return false;
+      return solo.value === null || r.group === solo.value;
+    });
+  }
+
+  function toggleHidden(id: number): void {
+    hidden.value = hidden.value.includes(id) ? hidden.value.filter((x) => x !== id) : [...hidden.value, id];
+  }
+
+  function toggleGroup(g: string): void {
+    hiddenGroups.value = hiddenGroups.value.includes(g) ? hiddenGroups.value.filter((x) => x !== g) : [...hiddenGroups.value, g];
+  }
+
+  function toggleSolo(g: string): void {
+    solo.value = solo.value === g ? null : g;
+  }
+
+  function clear(): void {
+    hidden.value = [];
+    hiddenGroups.value = [];
+    solo.value = null;
+  }
+
+  return { hidden, hiddenGroups, solo, uniformScale, newColor, newGroup, visible, toggleHidden, toggleGroup, toggleSolo, clear };
+});

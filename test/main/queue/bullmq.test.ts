@@ -1,0 +1,79 @@
+// 40 episodes as a BullMQ flow on a private redis-server with two worker processes; one worker
+// is killed mid-run; the run completes with each episode finished exactly once (one end record,
+// contiguous steps), and running the same command again enqueues nothing.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { command } from '../../../src/main/cli/commands/eval';
+import { testTasks } from '../env/fixtures';
+import { hasRedis, startRedis } from './redis';
+
+const children: ChildProcess[] = [];
+let stopRedis: (() => void) | undefined;
+afterAll(() => {
+  for (const c of children) c.kill('SIGKILL');
+  stopRedis?.();
+});
+
+function logs(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) if (e.isFile() && e.name.endsWith('.jsonl')) out.push(join(e.parentPath, e.name));
+  return out.sort();
+}
+
+const ended = (dir: string): number => logs(dir).filter((f) => readFileSync(f, 'utf8').includes('"type":"end"')).length;
+
+function worker(url: string, tasksDir: string): ChildProcess {
+  const c = spawn(process.execPath, [resolve('src/main/cli/splatlab.mjs'), 'eval', '--queue', url, '--worker', '--concurrency', '2', '--lock-ms', '1500', '--tasks-folder', tasksDir, '--device', 'cpu', '--no-lpips'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(c);
+  return c;
+}
+
+describe.skipIf(!hasRedis)('eval on BullMQ', () => {
+  it('runs 40 episodes on two workers, survives a killed worker, and a rerun does nothing new', async () => {
+    const { tasksDir } = await testTasks();
+    const redis = await startRedis();
+    stopRedis = redis.stop;
+    const results = mkdtempSync(join(tmpdir(), 'splatlab-bull-'));
+    const a = worker(redis.url, tasksDir);
+    worker(redis.url, tasksDir);
+    const argv = ['--model', 'scripted:slow', '--tasks', 'test__sculpt,test__reassembly', '--runs', '20', '--queue', redis.url, '--results', results, '--tasks-folder', tasksDir, '--device', 'cpu', '--no-lpips'];
+    const out: string[] = [];
+    const io = { out: (l: string) => out.push(l), err: (l: string) => out.push(l) };
+    const run = command.run(argv, io);
+    const killer = (async () => {
+      while (ended(results) < 6) await new Promise((r) => setTimeout(r, 100));
+      a.kill('SIGKILL');
+    })();
+    expect(await run).toBe(0);
+    await killer;
+    expect(a.signalCode).toBe('SIGKILL');
+
+    const files = logs(results);
+    expect(files).toHaveLength(40);
+    let resumed = 0;
+    for (const f of files) {
+      const records = readFileSync(f, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type?: string; step?: number });
+      expect(records.filter((r) => r.type === 'end')).toHaveLength(1);
+      const steps = records.filter((r) => r.step !== undefined).map((r) => r.step);
+      expect(steps).toEqual(steps.map((_, i) => i));
+      const meta = JSON.parse(readFileSync(f.replace(/\.jsonl$/, '.meta.json'), 'utf8')) as { status: string; attempts: number };
+      expect(meta.status).toBe('done');
+      if (meta.attempts > 1) resumed += 1;
+    }
+    expect(resumed).toBeGreaterThan(0);
+    const summary = readdirSync(join(results, 'runs'));
+    expect(summary).toHaveLength(1);
+    const agg = JSON.parse(readFileSync(join(results, 'runs', summary[0]), 'utf8')) as { episodes: { jobId: string }[] };
+    expect(new Set(agg.episodes.map((e) => e.jobId)).size).toBe(40);
+
+    const before = files.map((f) => statSync(f).mtimeMs);
+    const again: string[] = [];
+    expect(await command.run(argv, { out: (l) => again.push(l), err: (l) => again.push(l) })).toBe(0);
+    expect(again.join('\n')).toContain('40 finished');
+    expect(again.join('\n')).toContain('nothing to do');
+    expect(logs(results).map((f) => statSync(f).mtimeMs)).toEqual(before);
+  }, 120_000);
+});
