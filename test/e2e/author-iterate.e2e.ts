@@ -1,6 +1,6 @@
 // Authoring that iterates (issue #14), in a real Chromium against `splatlab serve`: the lab's undo
 // owns Ctrl+Z once a field's edit is committed (it undoes the part edit, not the field's text, and
-// nothing changes without an edit); a lamp is fitted and saved, the page reloaded (the
+// nothing changes without an edit), and one gizmo drag is one undo step; a lamp is fitted and saved, the page reloaded (the
 // composition survives), the lamp reopened from the task set, a part changed, refitted and
 // saved over the first version; the conformance check passes and build.json keeps both saves.
 // Short fits (10 and 12 steps) keep this to a few tens of seconds.
@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startServe, type ServeProcess } from './harness';
+import { dragGizmoAxis } from './author-helpers';
 import { checkTask } from '../../src/main/env/conformance';
 import { Grader } from '../../src/main/grader/grader';
 
@@ -82,6 +83,14 @@ describe.skipIf(skip)('authoring that iterates (browser mode)', () => {
     await radius.fill('');
     await radius.press('Tab');
     await expect.poll(() => page.getByTestId('ai-refused').textContent()).toContain('> 0');
+    expect(await radius.inputValue()).toBe('0.3');
+
+    // One gizmo drag is one undo step: a single Ctrl+Z puts the cone back where it was.
+    const x0 = await page.getByTestId('ai-pos-0').inputValue();
+    await dragGizmoAxis(page, 'x', 60);
+    await expect.poll(() => page.getByTestId('ai-pos-0').inputValue()).not.toBe(x0);
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => page.getByTestId('ai-pos-0').inputValue()).toBe(x0);
     expect(await radius.inputValue()).toBe('0.3');
 
     await fitAndSave(page, 10, false);
