@@ -146,17 +146,18 @@ describe.skipIf(skip)('study session and results (browser mode)', () => {
     expect(csv).toMatch(/human,P01,test__sculpt,false,matched,true,-?\d/);
     expect(csv).toMatch(/human,P01,test__oneshot,true,/);
 
-    // A model's trajectory (same format) beside the human one.
+    // A model's trajectory (same format, protocol agent) beside the human one; the lab regrades it.
     const dir = join(home, 'studies', 'e2e-pilot');
-    const modelText = readFileSync(join(dir, 'trajectories', 'P01', 'test__sculpt.jsonl'), 'utf8').replace('"player":"P01"', '"player":"bot-1"');
+    const modelText = readFileSync(join(dir, 'trajectories', 'P01', 'test__sculpt.jsonl'), 'utf8').replace('"player":"P01"', '"player":"bot-1"').replace('"protocol":"matched"', '"protocol":"agent"');
     await page.getByTestId('model-file').setInputFiles({ name: 'bot.jsonl', mimeType: 'text/plain', buffer: Buffer.from(modelText) });
     await page.getByTestId('results-note').filter({ hasText: 'Imported bot-1: test__sculpt' }).waitFor();
-    await page.locator('[data-testid="result-row"][data-log="models/bot-1/test__sculpt.jsonl"]').waitFor();
+    await page.locator('[data-testid="result-row"][data-log="models/bot-1/test__sculpt__r1.jsonl"]').waitFor();
     expect(await page.getByTestId('summary-table').textContent()).toContain('bot-1');
     await page.getByTestId('results-view').scrollIntoViewIfNeeded();
     await page.evaluate(() => document.querySelector('main')?.scrollTo(0, 0));
     await shot(page, 'results-model');
-    expect(existsSync(join(dir, 'models', 'bot-1', 'test__sculpt.jsonl'))).toBe(true);
+    expect(existsSync(join(dir, 'models', 'bot-1', 'test__sculpt__r1.jsonl'))).toBe(true);
+    expect(existsSync(join(dir, 'models', 'bot-1', 'test__sculpt__r1.verdict.json'))).toBe(true);
     expect(errors).toEqual([]);
 
     // The files on disk.

@@ -71,7 +71,9 @@ export const useResultsStore = defineStore('results', () => {
     if (!id) return null;
     const r = await guarded(() => api.call('study.importModel', { studyId: id, text, ...(model ? { model } : {}) }));
     if (r) await load(api, id);
-    return r ? `${r.model}: ${r.taskId}` : null;
+    if (!r) return null;
+    const claim = r.mismatch && r.fileScore !== null ? `; the file claimed ${r.fileScore.toFixed(1)}, which the lab's regrade does not confirm` : '';
+    return `${r.model}: ${r.taskId} (${r.log.split('/').pop() ?? r.log}), regraded by the lab: ${r.score.toFixed(1)}${claim}`;
   }
 
   /** The seed's analyses (renders every build for the mirror test, so on request only). */
