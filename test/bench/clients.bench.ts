@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { Grader } from '../../src/main/grader/grader';
-import { buildTestTask } from '../../src/main/tasks/testTask';
+import { buildTestTask } from '../helpers/test-task';
 import { startLiveServer, type LiveServer } from '../main/security/live-server';
 
 const CALLS = 12;

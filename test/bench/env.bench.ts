@@ -11,7 +11,7 @@ import { packRecords } from '../../src/shared/env/scene';
 import { Grader, graderDevice } from '../../src/main/grader/grader';
 import { acquireGpu } from '../../src/main/gpu/device';
 import { loadTask } from '../../src/main/tasks/load';
-import { buildTestTask } from '../../src/main/tasks/testTask';
+import { buildTestTask } from '../helpers/test-task';
 
 const rng = new Random(5);
 const rows: string[] = [];

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { acquireGpu } from '../../src/main/gpu/device';
 import { Grader } from '../../src/main/grader/grader';
 import { loadTask, type LoadedTask } from '../../src/main/tasks/load';
-import { buildTestTask } from '../../src/main/tasks/testTask';
+import { buildTestTask } from '../helpers/test-task';
 import { Random } from '../../src/shared/math/random';
 import { quatNormalize } from '../../src/shared/math/quaternion';
 import { packSplats, type GaussianRecord } from '../../src/shared/scene/gaussian';

@@ -9,14 +9,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startServe, type ServeProcess } from './harness';
-import { buildTestTask } from '../../src/main/tasks/testTask';
+import { buildTestTask } from '../helpers/test-task';
 import { Grader } from '../../src/main/grader/grader';
 import { loadTask, readFit } from '../../src/main/tasks/load';
 import { packRecords } from '../../src/shared/env/scene';
 import { traceContributors } from '../../src/shared/raster/cpu';
 import { REFERENCE_VIEWS, viewCameras } from '../../src/shared/camera/views';
 import { sceneFileJson } from '../../src/shared/scene/input';
-import { testFigure } from '../../src/shared/task/test-figure';
+import { testFigure } from '../helpers/test-figure';
 import type { Camera } from '../../src/shared/raster/types';
 import type { GaussianRecord } from '../../src/shared/scene/gaussian';
 

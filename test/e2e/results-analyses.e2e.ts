@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startServe, type ServeProcess } from './harness';
-import { buildTestTask } from '../../src/main/tasks/testTask';
+import { buildTestTask } from '../helpers/test-task';
 import { Grader } from '../../src/main/grader/grader';
 import { loadTask } from '../../src/main/tasks/load';
 import { createLabContext } from '../../src/main/services/context';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startServe, type ServeProcess } from './harness';
-import { buildTestTask } from '../../src/main/tasks/testTask';
+import { buildTestTask } from '../helpers/test-task';
 import { Grader } from '../../src/main/grader/grader';
 import { readTrajectory } from '../../src/main/env/trajectory';
 

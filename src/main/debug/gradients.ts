@@ -8,7 +8,7 @@
 import { DEBUG_LOSS_LABELS, type DebugGradientsResult, type DebugLoss } from '../../shared/api/debug';
 import { W_L1, W_SSIM } from '../../shared/authoring/fit/loss';
 import { displayScale } from '../../shared/debug/figure';
-import { gradientFigure } from '../../shared/debug/gradient_view';
+import { gradientFigure } from '../../shared/debug/gradient-view';
 import type { GradientParam } from '../../shared/debug/gradients';
 import type { RgbImage } from '../../shared/image/image';
 import { l1WithGrad } from '../../shared/metrics/psnr';

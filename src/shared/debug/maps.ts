@@ -6,8 +6,8 @@
 // Gaussian of rank r was composited iff r <= lastRank[p] and its clamped alpha >= 1/255, so
 // count[p] equals traceContributors(...).length at every pixel.
 import type { Splats } from '../scene/splats';
-import { ALPHA_MAX, ALPHA_THRESHOLD, pixelRange } from '../raster/cpu/camera_math';
-import { rawAlpha, type ForwardState } from '../raster/cpu/rasterize_forward';
+import { ALPHA_MAX, ALPHA_THRESHOLD, pixelRange } from '../raster/cpu/camera-math';
+import { rawAlpha, type ForwardState } from '../raster/cpu/rasterize-forward';
 
 export interface PixelMaps {
   width: number;

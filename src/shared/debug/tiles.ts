@@ -3,7 +3,7 @@
 // TileOccupancy with counts [tilesY, tilesX]. Invariant: a Gaussian is counted in every tile that
 // holds a pixel of its exact box as the rasterizer visits it (pixelRange of the CPU reference,
 // tile_box of the WGSL binning), and never when it is culled (radii 0).
-import { pixelRange } from '../raster/cpu/camera_math';
+import { pixelRange } from '../raster/cpu/camera-math';
 import type { Projection } from '../raster/types';
 import { TILE_SIZE } from '../gpu/constants';
 

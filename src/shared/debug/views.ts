@@ -5,7 +5,7 @@
 // k x k block at (x*k, y*k), so one click mapping serves all views.
 import type { RgbImage } from '../image/image';
 import type { Rgb } from '../image/draw';
-import type { ForwardState } from '../raster/cpu/rasterize_forward';
+import type { ForwardState } from '../raster/cpu/rasterize-forward';
 import type { Projection } from '../raster/types';
 import { NO_DATA } from './colormap';
 import { upscale, type Legend } from './figure';

@@ -8,7 +8,7 @@ import { SplatEnv } from '../../../src/main/env/env';
 import { readTrajectory } from '../../../src/main/env/trajectory';
 import { Grader } from '../../../src/main/grader/grader';
 import { loadTask } from '../../../src/main/tasks/load';
-import { buildTestTask, TEST_TASK_IDS } from '../../../src/main/tasks/testTask';
+import { buildTestTask, TEST_TASK_IDS } from '../../helpers/test-task';
 import { runCli } from './run';
 
 describe('trajectory score vs splatlab grade', () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DebugImage, DebugSession } from '../../../src/shared/api/debug';
 import { sceneFileJson } from '../../../src/shared/scene/input';
-import { testFigure } from '../../../src/shared/task/test-figure';
+import { testFigure } from '../../helpers/test-figure';
 import { createLabContext } from '../../../src/main/services/context';
 import { createDebugHandlers } from '../../../src/main/services/debug';
 import { dispatchCall, type Handlers } from '../../../src/main/services/dispatch';

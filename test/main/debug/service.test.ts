@@ -12,7 +12,7 @@ import { orbitCamera } from '../../../src/shared/camera/orbit';
 import { packRecords } from '../../../src/shared/env/scene';
 import { tracePixel } from '../../../src/shared/raster/cpu';
 import { sceneFileJson } from '../../../src/shared/scene/input';
-import { testFigure } from '../../../src/shared/task/test-figure';
+import { testFigure } from '../../helpers/test-figure';
 import { dispatchCall, type Handlers } from '../../../src/main/services/dispatch';
 import { createLabContext } from '../../../src/main/services/context';
 import { createDebugHandlers } from '../../../src/main/services/debug';

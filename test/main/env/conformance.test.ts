@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkTask } from '../../../src/main/env/conformance';
 import { Grader } from '../../../src/main/grader/grader';
-import { buildTestTask, TEST_TASK_IDS } from '../../../src/main/tasks/testTask';
+import { buildTestTask, TEST_TASK_IDS } from '../../helpers/test-task';
 
 let tasksDir: string;
 let grader: Grader;

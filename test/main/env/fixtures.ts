@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Grader } from '../../../src/main/grader/grader';
 import { loadTask, type LoadedTask } from '../../../src/main/tasks/load';
-import { buildTestTask } from '../../../src/main/tasks/testTask';
+import { buildTestTask } from '../../helpers/test-task';
 import type { EnvImages } from '../../../src/main/env/types';
 
 export const TEST_SIZE = 32;

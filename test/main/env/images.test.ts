@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { referenceSheet, renderAngleImage, renderViewsSheet, viewLabel } from '../../../src/main/env/images';
 import { decodePng } from '../../../src/main/io/png';
 import { loadTask, type LoadedTask } from '../../../src/main/tasks/load';
-import { TEST_TASK_IDS, type TestTask } from '../../../src/main/tasks/testTask';
+import { TEST_TASK_IDS, type TestTask } from '../../helpers/test-task';
 import type { Grader } from '../../../src/main/grader/grader';
 import { orbitCamera } from '../../../src/shared/camera/orbit';
 import { packRecords } from '../../../src/shared/env/scene';

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Grader, meanMetrics } from '../../../src/main/grader/grader';
 import { loadTask, type LoadedTask } from '../../../src/main/tasks/load';
-import { TEST_TASK_IDS, type TestTask } from '../../../src/main/tasks/testTask';
+import { TEST_TASK_IDS, type TestTask } from '../../helpers/test-task';
 import { packRecords } from '../../../src/shared/env/scene';
 import { emptySplats } from '../../../src/shared/scene/splats';
 import { resolveLpipsDir } from '../../../src/main/lpips/weights';

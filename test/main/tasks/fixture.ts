@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Grader } from '../../../src/main/grader/grader';
-import { buildTestTask, type TestTask } from '../../../src/main/tasks/testTask';
+import { buildTestTask, type TestTask } from '../../helpers/test-task';
 
 export const FIXTURE_SIZE = 64;
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listTasks, loadTask, scanTasks, TaskLoadError } from '../../../src/main/tasks/load';
 import { resolveTasksDir } from '../../../src/main/tasks/paths';
-import { TEST_TASK_IDS, type TestTask } from '../../../src/main/tasks/testTask';
+import { TEST_TASK_IDS, type TestTask } from '../../helpers/test-task';
 import { repoRoot } from '../../../src/main/io/data-dir';
 import { FIXTURE_SIZE, fixtureTask } from './fixture';
 

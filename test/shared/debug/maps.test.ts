@@ -7,7 +7,7 @@ import { pixelMaps, finiteRange } from '../../../src/shared/debug/maps';
 import { tileOccupancy, TILE_SIZE } from '../../../src/shared/debug/tiles';
 import { mulberry32 } from '../../../src/shared/math/random';
 import { pixelRange, rasterizeForwardState, tracePixel } from '../../../src/shared/raster/cpu';
-import { randomCamera, randomSplats } from '../raster/cpu/random_scene';
+import { randomCamera, randomSplats } from '../raster/cpu/random-scene';
 
 describe('pixelMaps', () => {
   it('counts exactly the traced contributors and takes the first one\'s depth', () => {

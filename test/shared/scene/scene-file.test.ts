@@ -1,7 +1,7 @@
 // Scene files in the compact and the loose form, and their one-line errors.
 import { describe, expect, it } from 'vitest';
 import { parseSceneFile, SceneFileError, sceneFileJson } from '../../../src/shared/scene/input';
-import { testFigure } from '../../../src/shared/task/test-figure';
+import { testFigure } from '../../helpers/test-figure';
 
 describe('parseSceneFile', () => {
   it('round-trips the compact form', () => {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { centroid } from '../../../src/shared/env/transform';
 import { sceneProblems } from '../../../src/shared/env/scene';
-import { perturbedFigure, SCRAMBLE, scrambledFigure, testFigure } from '../../../src/shared/task/test-figure';
+import { perturbedFigure, SCRAMBLE, scrambledFigure, testFigure } from '../../helpers/test-figure';
 
 describe('test figure', () => {
   it('is 12 valid Gaussians in two groups and deterministic', () => {

@@ -1,7 +1,7 @@
 // CPU reference rasterizer (docs/DESIGN.md section 3): the truth every GPU stage is tested against.
 // Stages mirror the WGSL pipeline: project_forward, rasterize_forward, rasterize_backward,
 // project_backward; trace replays one pixel for the debugger.
-export { projectForward, projectGaussian, exactRadii, type ProjectedGaussian } from './project_forward';
+export { projectForward, projectGaussian, exactRadii, type ProjectedGaussian } from './project-forward';
 export {
   rasterizeForward,
   rasterizeForwardDense,
@@ -9,7 +9,7 @@ export {
   depthOrder,
   BACKGROUND,
   type ForwardState,
-} from './rasterize_forward';
+} from './rasterize-forward';
 export { traceContributors, tracePixel, type Contributor, type PixelTrace } from './trace';
 export {
   NEAR_PLANE,
@@ -20,6 +20,6 @@ export {
   cameraMath,
   pixelRange,
   type CameraMath,
-} from './camera_math';
-export { rasterizeBackward, rasterizeBackwardPixels, type ProjectionGrads } from './rasterize_backward';
-export { projectBackward, type ProjectBackwardGrads } from './project_backward';
+} from './camera-math';
+export { rasterizeBackward, rasterizeBackwardPixels, type ProjectionGrads } from './rasterize-backward';
+export { projectBackward, type ProjectBackwardGrads } from './project-backward';

@@ -5,9 +5,9 @@
 // rendered pixel of rasterizeForward (in float64).
 import type { Splats } from '../../scene/splats';
 import type { Camera } from '../types';
-import { ALPHA_MAX, ALPHA_THRESHOLD, T_STOP } from './camera_math';
-import { projectForward } from './project_forward';
-import { depthOrder, rawAlpha } from './rasterize_forward';
+import { ALPHA_MAX, ALPHA_THRESHOLD, T_STOP } from './camera-math';
+import { projectForward } from './project-forward';
+import { depthOrder, rawAlpha } from './rasterize-forward';
 
 export interface Contributor {
   index: number; // Gaussian index in the Splats

@@ -10,7 +10,7 @@ import { StructArray } from '../../gpu/layout';
 import type { Camera, ImageGrads, Projection, RenderOutput, SplatGrads, Splats } from '../types';
 import { createPipelines, type RasterPipelines } from './pipelines';
 import { CONTROL, PROJECTED, SPLAT } from './layouts';
-import { ViewSlot } from './view_slot';
+import { ViewSlot } from './view-slot';
 
 /** Initial tile-list capacity (ids); grown to the next power of two when a view needs more. */
 const INITIAL_CAPACITY = 1 << 14;

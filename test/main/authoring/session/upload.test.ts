@@ -9,7 +9,7 @@ import { dispatchCall } from '../../../../src/main/services/dispatch';
 import { createLabServices } from '../../../../src/main/services/lab';
 import { listTasks } from '../../../../src/main/tasks/load';
 import { serialisePly } from '../../../../src/shared/authoring/import/ply';
-import { testFigure } from '../../../../src/shared/task/test-figure';
+import { testFigure } from '../../../helpers/test-figure';
 import { writeNerfFixture } from '../nerf-fixture';
 
 // LPIPS off (an empty weights folder): this test is about the import path, not the metric.

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { command } from '../../../../src/main/cli/commands/grade';
 import { CliError, type CliIO } from '../../../../src/main/cli/command';
 import { sceneFileJson } from '../../../../src/shared/scene/input';
-import type { TestTask } from '../../../../src/main/tasks/testTask';
+import type { TestTask } from '../../../helpers/test-task';
 import { fixtureTask } from '../../tasks/fixture';
 
 function capture(): { io: CliIO; out: string[]; err: string[] } {

@@ -10,7 +10,7 @@ import {
 import { emptySplats } from '../../../../src/shared/scene/splats';
 import { mulberry32 } from '../../../../src/shared/math/random';
 import type { Camera } from '../../../../src/shared/raster/types';
-import { randomCamera, randomSplats } from './random_scene';
+import { randomCamera, randomSplats } from './random-scene';
 
 /** Camera on the -Z side of the origin looking along +Z, principal point at a pixel centre. */
 function axisCamera(size: number, f: number, distance: number): Camera {

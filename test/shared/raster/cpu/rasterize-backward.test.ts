@@ -9,7 +9,7 @@ import {
 import { mulberry32, type Random } from '../../../../src/shared/math/random';
 import type { Splats } from '../../../../src/shared/scene/splats';
 import type { Camera } from '../../../../src/shared/raster/types';
-import { randomCamera, randomSplats } from './random_scene';
+import { randomCamera, randomSplats } from './random-scene';
 
 type ParamKey = 'means' | 'scales' | 'quats' | 'colors' | 'opacities';
 const GRAD_OF: Record<ParamKey, 'v_means' | 'v_scales' | 'v_quats' | 'v_colors' | 'v_opacities'> = {

@@ -6,8 +6,8 @@
 import type { Splats } from '../../scene/splats';
 import type { Camera, Projection } from '../types';
 import type { Mat3 } from '../../math/vec3';
-import { cameraMath } from './camera_math';
-import { projectGaussian, type ProjectedGaussian } from './project_forward';
+import { cameraMath } from './camera-math';
+import { projectGaussian, type ProjectedGaussian } from './project-forward';
 
 export interface ProjectBackwardGrads {
   v_means: Float64Array; // [N, 3]

@@ -5,8 +5,8 @@
 // both composite every pixel over the same depth-sorted list with the same float operations.
 import type { Splats } from '../../scene/splats';
 import type { Camera, Projection, RenderOutput } from '../types';
-import { ALPHA_MAX, ALPHA_THRESHOLD, T_STOP, cameraMath, pixelRange } from './camera_math';
-import { projectForward, projectGaussian } from './project_forward';
+import { ALPHA_MAX, ALPHA_THRESHOLD, T_STOP, cameraMath, pixelRange } from './camera-math';
+import { projectForward, projectGaussian } from './project-forward';
 
 /** Background colour (white), per channel. */
 export const BACKGROUND = 1;

@@ -7,9 +7,9 @@
 // no gradient to its opacity, conic or mean at that pixel (the clamp is flat there).
 import type { Splats } from '../../scene/splats';
 import type { Camera, ImageGrads, SplatGrads } from '../types';
-import { ALPHA_MAX, ALPHA_THRESHOLD, pixelRange } from './camera_math';
-import { BACKGROUND, rasterizeForwardState, type ForwardState } from './rasterize_forward';
-import { projectBackward } from './project_backward';
+import { ALPHA_MAX, ALPHA_THRESHOLD, pixelRange } from './camera-math';
+import { BACKGROUND, rasterizeForwardState, type ForwardState } from './rasterize-forward';
+import { projectBackward } from './project-backward';
 
 /** Gradients with respect to the projection stage's outputs and the per-Gaussian appearance. */
 export interface ProjectionGrads {

@@ -8,17 +8,17 @@
 // measures on the written (8-bit) photos, so the fit grades to exactly 100.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HELDOUT_VIEWS, REFERENCE_VIEWS, type NamedView } from '../../shared/camera/views';
-import { orbitCamera } from '../../shared/camera/orbit';
-import { packSplats, type GaussianRecord } from '../../shared/scene/gaussian';
-import { rasterizeForward } from '../../shared/raster/cpu';
-import type { CamerasFile, TaskSpec, ViewEntry } from '../../shared/task/schema';
-import { sceneFileJson } from '../../shared/scene/input';
-import { perturbedFigure, scrambledFigure, testFigure } from '../../shared/task/test-figure';
-import { Grader } from '../grader/grader';
-import { writeSceneNpz, type NpzScene } from '../io/npz';
-import { encodePng } from '../io/png';
-import { readCameras, readViews } from './load';
+import { HELDOUT_VIEWS, REFERENCE_VIEWS, type NamedView } from '../../src/shared/camera/views';
+import { orbitCamera } from '../../src/shared/camera/orbit';
+import { packSplats, type GaussianRecord } from '../../src/shared/scene/gaussian';
+import { rasterizeForward } from '../../src/shared/raster/cpu';
+import type { CamerasFile, TaskSpec, ViewEntry } from '../../src/shared/task/schema';
+import { sceneFileJson } from '../../src/shared/scene/input';
+import { perturbedFigure, scrambledFigure, testFigure } from './test-figure';
+import { Grader } from '../../src/main/grader/grader';
+import { writeSceneNpz, type NpzScene } from '../../src/main/io/npz';
+import { encodePng } from '../../src/main/io/png';
+import { readCameras, readViews } from '../../src/main/tasks/load';
 
 export const TEST_OBJECT = 'test';
 export const TEST_TASK_IDS = { sculpt: 'test__sculpt', reassembly: 'test__reassembly', oneshot: 'test__oneshot' } as const;

@@ -8,7 +8,7 @@ import { BufferUsage } from '../../gpu/flags';
 import { bindKernel } from '../../gpu/kernel';
 import { writeStruct } from '../../gpu/struct';
 import type { Camera } from '../types';
-import { cameraMath } from '../cpu/camera_math';
+import { cameraMath } from '../cpu/camera-math';
 import type { RasterPipelines } from './pipelines';
 import { CONTROL, ISECT_GRAD, PROJECTED, SPLAT, TILE_SIZE, VIEW_PARAMS, WORKGROUP_SIZE } from './layouts';
 

@@ -8,7 +8,7 @@ import type { Camera, Projection } from '../types';
 import { quatToMat3, type Quat } from '../../math/quaternion';
 import { covarianceFromRotation } from '../../math/covariance';
 import type { Mat3 } from '../../math/vec3';
-import { COV2D_DILATION, NEAR_PLANE, cameraMath, type CameraMath } from './camera_math';
+import { COV2D_DILATION, NEAR_PLANE, cameraMath, type CameraMath } from './camera-math';
 
 /** Everything the backward pass needs about one projected Gaussian. */
 export interface ProjectedGaussian {

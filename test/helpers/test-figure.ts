@@ -3,11 +3,11 @@
 // Pure data + seeded transforms, shared by the test-task builder, tests and the UI's fixtures.
 // Invariant: the figure is asymmetric (nose towards +X, feather towards +Y) so orientation errors
 // show in every metric, and every value lies inside the scene limits.
-import { eulerToQuat, quatNormalize } from '../math/quaternion';
-import { mulberry32 } from '../math/random';
-import type { Vec3 } from '../math/vec3';
-import type { GaussianRecord } from '../scene/gaussian';
-import { transformRecords } from '../env/transform';
+import { eulerToQuat, quatNormalize } from '../../src/shared/math/quaternion';
+import { mulberry32 } from '../../src/shared/math/random';
+import type { Vec3 } from '../../src/shared/math/vec3';
+import type { GaussianRecord } from '../../src/shared/scene/gaussian';
+import { transformRecords } from '../../src/shared/env/transform';
 
 type Part = [group: string, pos: Vec3, scale: Vec3, euler: Vec3, color: string, opacity?: number];
 

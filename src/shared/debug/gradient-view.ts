@@ -6,7 +6,7 @@
 // top, as in the render); the longest arrow is ARROW_FRACTION of the image width and the others
 // are scaled by their projected length relative to it.
 import type { Rgb } from '../image/draw';
-import type { ForwardState } from '../raster/cpu/rasterize_forward';
+import type { ForwardState } from '../raster/cpu/rasterize-forward';
 import type { Camera, SplatGrads, Splats } from '../raster/types';
 import { heat } from './colormap';
 import { upscale } from './figure';
