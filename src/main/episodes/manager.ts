@@ -63,6 +63,8 @@ interface Live {
   first: ToolOut;
   history: EpisodeEntry[];
   views?: PublicView[];
+  /** The aids the player has (recorded in the header as protocol_options). */
+  options: ProtocolOptions;
   /** Calls of this episode run one after another, so step numbers follow arrival order. */
   queue: Promise<unknown>;
 }
@@ -92,6 +94,7 @@ export class EpisodeManager {
     const id = randomBytes(6).toString('hex');
     const protocol = opts.protocol ?? 'matched';
     const player = opts.player ?? 'anonymous';
+    const options: ProtocolOptions = { ...DEFAULT_PROTOCOL_OPTIONS, ...opts.options };
     const logPath = resolve(opts.logPath ?? join(this.trajectoriesDir, `${task.spec.task_id}-${stamp(new Date())}-${id}.jsonl`));
     mkdirSync(dirname(logPath), { recursive: true });
     // A start that fails leaves no new log and no live episode (#18).
@@ -107,14 +110,14 @@ export class EpisodeManager {
       log: logPath,
       protocol,
       player,
-      protocolOptions: { ...DEFAULT_PROTOCOL_OPTIONS, ...opts.options },
+      protocolOptions: options,
       ...(opts.gradeEachStep === false ? { gradeEachStep: false } : {}),
       ...(this.deps.version ? { version: this.deps.version } : {}),
     }).catch((error: unknown) => {
       discard();
       throw error;
     });
-    const entry: Live = { id, env, task, protocol, player, logPath, first: obs, history: [], queue: Promise.resolve() };
+    const entry: Live = { id, env, task, protocol, player, logPath, first: obs, history: [], options, queue: Promise.resolve() };
     let snapshot: EpisodeSnapshot;
     try {
       snapshot = this.snapshot(entry);
@@ -137,6 +140,9 @@ export class EpisodeManager {
     if (!header) throw new Error(`cannot resume ${log}: no header line`);
     if (header.protocol !== 'matched' && header.protocol !== 'free') throw new Error(`cannot resume ${log}: it is a '${header.protocol}' log, not a player's`);
     const task = await this.task(header.task);
+    // The aids recorded when the episode began still apply (an older log without them: the defaults).
+    const recorded = header.protocol_options?.outline_overlay;
+    const options: ProtocolOptions = { ...DEFAULT_PROTOCOL_OPTIONS, ...(recorded === undefined ? {} : { outline_overlay: recorded }) };
     const { env, obs } = await mainKind(task).reset(task, {
       grader: await this.grader(),
       images: this.deps.images ?? envImages,
@@ -149,7 +155,7 @@ export class EpisodeManager {
     });
     const id = randomBytes(6).toString('hex');
     const history: EpisodeEntry[] = env.resumed().map((s) => ({ step: s.step, tool: s.tool, args: s.args, text: s.text, error: !s.info.ok, ms: s.ms }));
-    const entry: Live = { id, env, task, protocol: header.protocol, player: header.player, logPath: path, first: obs, history, queue: Promise.resolve() };
+    const entry: Live = { id, env, task, protocol: header.protocol, player: header.player, logPath: path, first: obs, history, options, queue: Promise.resolve() };
     this.live.set(id, entry);
     return this.snapshot(entry);
   }
@@ -253,6 +259,7 @@ export class EpisodeManager {
       referenceViews: (e.views ??= publicViews(e.task)),
       done: e.env.done,
       history: e.history,
+      options: { ...e.options },
     };
   }
 }

@@ -132,7 +132,7 @@ export class StudySessions {
       if (known && existsSync(path) && readTrajectory(path).header) {
         snapshot = await this.manager.resume(path);
       } else {
-        snapshot = await this.manager.start({ taskId, protocol: config.protocol, player: p.id, logPath: path });
+        snapshot = await this.manager.start({ taskId, protocol: config.protocol, player: p.id, logPath: path, options: config.protocolOptions });
         const practice = p.stage === 'practice';
         this.store.updateParticipant(a.studyId, p.id, (x) => ({
           ...x,

@@ -21,6 +21,7 @@ import {
   type StudyTexts,
 } from '../../shared/study/config';
 import { participantOrder } from '../../shared/study/order';
+import { DEFAULT_PROTOCOL_OPTIONS } from '../../shared/api/episode';
 import { ModelVerdictSchema, type ModelVerdict } from './verify';
 
 export class StudyError extends Error {
@@ -115,6 +116,7 @@ export class StudyStore {
       protocol: p.protocol,
       order: p.order,
       texts,
+      protocolOptions: { ...DEFAULT_PROTOCOL_OPTIONS, ...p.protocolOptions },
     });
     if (!config.success) throw new StudyError(config.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
     const dir = this.dir(config.data.id);

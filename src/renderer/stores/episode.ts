@@ -32,7 +32,7 @@ export const useEpisodeStore = defineStore('episode', () => {
   const taskId = ref<string | null>(null);
   const kind = ref<TaskKind | null>(null);
   const protocol = ref<PlayProtocol>('matched');
-  /** The aids this episode was started with (kept per tab, so a reload keeps them). */
+  /** The aids this episode was started with (from its snapshot, so a reload or a study keeps them). */
   const options = ref<ProtocolOptions>({ ...DEFAULT_PROTOCOL_OPTIONS });
   const views = shallowRef<PublicView[]>([]);
   const sheet = ref<string | null>(null);
@@ -51,6 +51,8 @@ export const useEpisodeStore = defineStore('episode', () => {
     taskId.value = s.taskId;
     kind.value = s.kind;
     protocol.value = s.protocol;
+    // The aids come from main (the study's or the play form's choice, as the log records them).
+    options.value = { ...DEFAULT_PROTOCOL_OPTIONS, ...s.options };
     views.value = s.referenceViews;
     sheet.value = s.image;
     budgets.value = s.budgets;
@@ -89,30 +91,14 @@ export const useEpisodeStore = defineStore('episode', () => {
 
   async function start(api: LabApi, task: string, chosen: PlayProtocol, player?: string, opts: ProtocolOptions = DEFAULT_PROTOCOL_OPTIONS): Promise<boolean> {
     const s = await guarded('Starting the episode', () => api.call('episode.start', { taskId: task, protocol: chosen, options: opts, ...(player ? { player } : {}) }));
-    if (s) {
-      options.value = { ...opts };
-      try {
-        sessionStorage.setItem('splatlab-episode-options', JSON.stringify(opts));
-      } catch {
-        // See load().
-      }
-      load(s);
-    }
+    if (s) load(s);
     return s !== null;
   }
 
   /** Re-attaches to the episode this tab was playing (after a reload), if it is still live. */
   async function restore(api: LabApi, id: string): Promise<boolean> {
     const s = await guarded('Reconnecting', () => api.call('episode.get', { episodeId: id }));
-    if (s) {
-      try {
-        const kept = JSON.parse(sessionStorage.getItem('splatlab-episode-options') ?? '{}') as ProtocolOptions;
-        options.value = { outline_overlay: kept.outline_overlay !== false };
-      } catch {
-        options.value = { ...DEFAULT_PROTOCOL_OPTIONS };
-      }
-      load(s);
-    }
+    if (s) load(s);
     return s !== null;
   }
 

@@ -86,6 +86,8 @@ export const EpisodeSnapshotSchema = z.strictObject({
   referenceViews: z.array(PublicViewSchema),
   done: z.boolean(),
   history: z.array(EpisodeEntrySchema),
+  /** The aids this episode was started with (as its trajectory header records them). */
+  options: ProtocolOptionsSchema,
 });
 export type EpisodeSnapshot = z.infer<typeof EpisodeSnapshotSchema>;
 

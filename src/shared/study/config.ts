@@ -4,6 +4,7 @@
 // Invariants: participant ids are pseudonymous (P01, P02, ...) and no field holds a name; the
 // practice task is never one of the scored tasks; a study's protocol is fixed for all its episodes.
 import { z } from 'zod';
+import { DEFAULT_PROTOCOL_OPTIONS, ProtocolOptionsSchema } from '../api/episode';
 
 export const StudyIdSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'study ids are lower-case letters, digits and dashes');
 export const ParticipantIdSchema = z.string().regex(/^P\d{2,4}$/, 'participant ids look like P01');
@@ -46,6 +47,8 @@ const StudyBase = z.strictObject({
   protocol: StudyProtocolSchema,
   order: StudyOrderSchema,
   texts: StudyTextsSchema,
+  /** Aids the participants get (recorded in every trajectory); a study may switch them off. */
+  protocolOptions: ProtocolOptionsSchema.default(DEFAULT_PROTOCOL_OPTIONS),
 });
 
 export const StudyConfigSchema = StudyBase.superRefine((s, ctx) => {
@@ -62,6 +65,7 @@ export const NewStudySchema = z.strictObject({
   protocol: StudyProtocolSchema.default('matched'),
   order: StudyOrderSchema.default('counterbalanced'),
   texts: StudyTextsSchema.partial().optional(),
+  protocolOptions: ProtocolOptionsSchema.optional(),
 });
 export type NewStudy = z.input<typeof NewStudySchema>;
 

@@ -249,4 +249,18 @@ describe('results, replay and export', () => {
     const summary = await call<{ csv: string }>('study.exportCsv', { studyId: 'pilot-a', table: 'summary' });
     expect(summary.csv.split('\r\n')[0]).toBe('source,task,n,mean_score,ci95_low,ci95_high,mean_seconds');
   });
+  it('lets a study switch the outline overlay off: its episodes start without it and their logs say so', async () => {
+    await dispatchCall(handlers, 'study.session.end', {});
+    const config = await call<StudyConfig>('study.create', { name: 'No overlay', tasks: ['test__sculpt'], practiceTask: 'test__oneshot', protocolOptions: { outline_overlay: false } });
+    expect(config.protocolOptions).toEqual({ outline_overlay: false });
+    await call('study.addParticipant', { studyId: config.id });
+    await call('study.session.start', { studyId: config.id, participant: 'P01' });
+    await call('study.session.advance', { accept: true });
+    await call('study.session.advance', {});
+    const snap = await call<EpisodeSnapshot>('study.session.task');
+    expect(snap.options).toEqual({ outline_overlay: false });
+    const log = readFileSync(join(home, 'studies', config.id, 'trajectories', 'P01', 'test__oneshot.jsonl'), 'utf8');
+    expect(JSON.parse(log.split('\n')[0])).toMatchObject({ type: 'header', protocol_options: { outline_overlay: false } });
+    await call('study.session.end');
+  });
 });

@@ -11,7 +11,7 @@ const budgets = (calls: number, gaussians: number) => ({ gaussians, maxGaussians
 
 const snapshot: EpisodeSnapshot = {
   episodeId: 'e1', taskId: 't', kind: 'sculpt', protocol: 'matched', player: 'p', text: 'first\n[0/300 Gaussians | calls left 40 | renders left 16]',
-  image: 'data:image/png;base64,AA==', budgets: budgets(40, 0), scene: [], nextId: 0, referenceViews: [], done: false, history: [],
+  image: 'data:image/png;base64,AA==', budgets: budgets(40, 0), scene: [], nextId: 0, referenceViews: [], done: false, history: [], options: { outline_overlay: true },
 };
 
 type Reply = Omit<EpisodeStepResult, 'info'>;
