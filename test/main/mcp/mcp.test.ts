@@ -48,9 +48,13 @@ const call = async (c: Client, tool: string, args: Record<string, unknown> = {})
 const textOf = (r: CallToolResult): string => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 const images = (r: CallToolResult): string[] => r.content.flatMap((c) => (c.type === 'image' ? [`${c.mimeType}:${c.data.slice(0, 4)}`] : []));
 
-/** Records without what differs between two plays of the same calls (times, who, where). */
+/**
+ * Records without what differs between two plays of the same calls (times, who, where, and the
+ * interface aids a person's header lists: a model has no viewport to draw an overlay on).
+ */
 function form(t: Trajectory): unknown[] {
-  const header = { ...t.header, started: '', player: '', protocol: '' };
+  const { protocol_options: _aids, ...rest } = t.header ?? {};
+  const header = { ...rest, started: '', player: '', protocol: '' };
   return [header, ...t.steps.map((s) => ({ ...s, t: '', ms: 0 })), { ...t.end, t: '' }];
 }
 
