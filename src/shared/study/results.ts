@@ -1,10 +1,12 @@
 // The results table of a study: one row per played episode (human or imported model) and a
-// summary per source and task with the mean and a 95% percentile-bootstrap interval; CSV forms of
+// summary per source and task with the mean and a 95% interval that resamples participants (a
+// model: runs) with a small-n warning; CSV forms of
 // both. Inputs: episode rows built by main from the trajectory logs. Outputs: summary rows, CSV.
 // Invariants: practice episodes and unfinished episodes never enter a mean; humans and each
 // model are separate sources; the bootstrap is seeded per (source, task) so tables reproduce.
 import { z } from 'zod';
-import { bootstrapMeanCi, type BootstrapOptions } from './bootstrap';
+import { clusteredBootstrapCi } from '../analysis/cluster-bootstrap';
+import type { BootstrapOptions } from './bootstrap';
 import { toCsv } from './csv';
 
 const num = z.number().nullable();
@@ -50,6 +52,12 @@ export const SummaryRowSchema = z.strictObject({
   low: num,
   high: num,
   meanSeconds: num,
+  /** What the interval resamples: participants (people) or runs (a model's repeated runs). */
+  unit: z.enum(['participants', 'runs']),
+  /** How many participants or runs the row holds (n counts episodes). */
+  clusters: z.number().int(),
+  /** Set when there are too few participants or runs for the interval to mean much. */
+  warning: z.string().nullable(),
 });
 export type SummaryRow = z.infer<typeof SummaryRowSchema>;
 
@@ -66,7 +74,27 @@ function meanOf(xs: number[]): number | null {
   return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
 }
 
-/** Summary per (source, task) and per source over all tasks; humans first, then models by name. */
+/** Fewest participants (or runs) for which an interval is shown without a warning. */
+export const SMALL_N = 5;
+
+/** The unit an episode belongs to: its participant, or for a model the run its log names. */
+function clusterOf(r: EpisodeResult): string {
+  if (r.kind === 'human') return r.participant;
+  const run = /__r(\d+)\.jsonl$/.exec(r.log);
+  return run ? `run ${run[1]}` : r.log;
+}
+
+function smallNWarning(clusters: number, unit: 'participants' | 'runs'): string | null {
+  if (clusters >= SMALL_N) return null;
+  const what = clusters === 1 ? (unit === 'participants' ? 'participant' : 'run') : unit;
+  return clusters < 2 ? `only ${clusters} ${what}: no interval` : `only ${clusters} ${what}: too few for a trustworthy 95% interval (${SMALL_N} or more)`;
+}
+
+/**
+ * Summary per (source, task) and per source over all tasks; humans first, then models by name.
+ * Intervals resample participants (a model: runs), never episodes, since one person's episodes
+ * are correlated (clustered percentile bootstrap, src/shared/analysis/cluster-bootstrap.ts).
+ */
 export function summarize(rows: readonly EpisodeResult[], opts: BootstrapOptions = {}): SummaryRow[] {
   const scored = rows.filter((r) => !r.practice && r.complete && r.score !== null);
   const sources = [...new Set(scored.map((r) => r.source))].sort((a, b) => (a === 'human' ? -1 : b === 'human' ? 1 : a.localeCompare(b)));
@@ -76,12 +104,13 @@ export function summarize(rows: readonly EpisodeResult[], opts: BootstrapOptions
     const tasks = [...new Set(mine.map((r) => r.taskId))].sort();
     for (const taskId of [...tasks, ALL_TASKS]) {
       const group = taskId === ALL_TASKS ? mine : mine.filter((r) => r.taskId === taskId);
-      const ci = bootstrapMeanCi(
-        group.map((r) => r.score as number),
-        { ...opts, seed: keySeed(`${source}\u0000${taskId}`, opts.seed ?? 0) },
+      const unit = group[0]?.kind === 'model' ? 'runs' : 'participants';
+      const ci = clusteredBootstrapCi(
+        group.map((r) => ({ cluster: clusterOf(r), value: r.score as number })),
+        { ...(opts.resamples !== undefined ? { resamples: opts.resamples } : {}), ...(opts.level !== undefined ? { level: opts.level } : {}), seed: keySeed(`${source}\u0000${taskId}`, opts.seed ?? 0) },
       );
       const secs = group.map((r) => r.seconds).filter((s): s is number => s !== null);
-      out.push({ source, taskId, n: ci.n, mean: ci.mean, low: ci.low, high: ci.high, meanSeconds: meanOf(secs) });
+      out.push({ source, taskId, n: ci.n, mean: ci.mean, low: ci.low, high: ci.high, meanSeconds: meanOf(secs), unit, clusters: ci.clusters, warning: smallNWarning(ci.clusters, unit) });
     }
   }
   return out;
@@ -125,6 +154,9 @@ export function summaryCsv(rows: readonly SummaryRow[]): string {
       { name: 'ci95_low', value: (r) => r.low },
       { name: 'ci95_high', value: (r) => r.high },
       { name: 'mean_seconds', value: (r) => r.meanSeconds },
+      { name: 'ci_unit', value: (r) => r.unit },
+      { name: 'n_units', value: (r) => r.clusters },
+      { name: 'warning', value: (r) => r.warning },
     ],
     rows,
   );

@@ -34,10 +34,18 @@ describe('ScorePlot', () => {
 
 describe('results tables', () => {
   it('formats the summary: mean, CI and time', () => {
-    const w = mount(SummaryTable, { props: { rows: [{ source: 'human', taskId: 'a', n: 3, mean: 41.234, low: 30.04, high: 52.96, meanSeconds: 125 }, { source: 'human', taskId: '(all tasks)', n: 1, mean: 5, low: null, high: null, meanSeconds: null }], resamples: 2000 } });
+    const w = mount(SummaryTable, {
+      props: {
+        rows: [
+          { source: 'human', taskId: 'a', n: 3, mean: 41.234, low: 30.04, high: 52.96, meanSeconds: 125, unit: 'participants', clusters: 6, warning: null },
+          { source: 'human', taskId: '(all tasks)', n: 1, mean: 5, low: null, high: null, meanSeconds: null, unit: 'participants', clusters: 1, warning: 'only 1 participant: no interval' },
+        ],
+        resamples: 2000,
+      },
+    });
     const rows = w.findAll('[data-testid="summary-row"]').map((r) => r.findAll('td').map((c) => c.text()));
-    expect(rows[0]).toEqual(['human', 'a', '3', '41.2', '[30.0, 53.0]', '2:05']);
-    expect(rows[1]).toEqual(['human', '(all tasks)', '1', '5.0', '—', '—']);
+    expect(rows[0]).toEqual(['human', 'a', '3', '6 participants', '41.2', '[30.0, 53.0]', '2:05']);
+    expect(rows[1]).toEqual(['human', '(all tasks)', '1', '1 participant', '5.0', '— only 1 participant: no interval', '—']);
     expect(w.text()).toContain('2000 resamples');
   });
 

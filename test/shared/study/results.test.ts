@@ -31,6 +31,25 @@ describe('summarize', () => {
     expect(s[2].mean).toBeCloseTo(47.5, 12);
   });
 
+  it('resamples participants, not episodes, names the unit and warns under five units', () => {
+    // P01 has four episodes of one task, P02 one: resampling episodes would treat five
+    // independent values; the clustered interval resamples the two participants.
+    const clustered = [40, 42, 41, 43].map((score) => row({ participant: 'P01', score })).concat([row({ participant: 'P02', score: 90 })]);
+    const [a] = summarize(clustered, { seed: 3, resamples: 4000 });
+    expect(a).toMatchObject({ n: 5, clusters: 2, unit: 'participants' });
+    // Independent computation: a resample holds P01's mean (41.5, weight 4) or P02's (90, weight
+    // 1) in each of two draws; the pooled mean is one of 41.5, (166+90)/5 = 51.2 or 90.
+    expect([41.5, 51.2, 90].some((v) => Math.abs((a.low as number) - v) < 1e-9)).toBe(true);
+    expect([41.5, 51.2, 90].some((v) => Math.abs((a.high as number) - v) < 1e-9)).toBe(true);
+    expect(a.low).toBeCloseTo(41.5, 9);
+    expect(a.high).toBeCloseTo(90, 9);
+    expect(a.warning).toMatch(/only 2 participants: too few/);
+    const many = summarize(['P01', 'P02', 'P03', 'P04', 'P05'].map((participant, i) => row({ participant, score: 10 * i })));
+    expect(many[0]).toMatchObject({ clusters: 5, warning: null });
+    const model = summarize([row({ source: 'gpt', kind: 'model', participant: 'gpt', log: 'models/gpt/a__r1.jsonl' }), row({ source: 'gpt', kind: 'model', participant: 'gpt', log: 'models/gpt/a__r2.jsonl' })]);
+    expect(model[0]).toMatchObject({ unit: 'runs', clusters: 2 });
+  });
+
   it('is reproducible', () => {
     expect(summarize(rows)).toEqual(summarize(rows));
   });
@@ -40,8 +59,8 @@ describe('summarize', () => {
     expect(e[0].split(',')).toHaveLength(20);
     expect(e[1]).toContain('"x,y"');
     const s = summaryCsv(summarize(rows)).split('\r\n');
-    expect(s[0]).toBe('source,task,n,mean_score,ci95_low,ci95_high,mean_seconds');
-    expect(s[2]).toBe('human,b,1,10,,,100');
+    expect(s[0]).toBe('source,task,n,mean_score,ci95_low,ci95_high,mean_seconds,ci_unit,n_units,warning');
+    expect(s[2]).toBe('human,b,1,10,,,100,participants,1,only 1 participant: no interval');
   });
 });
 
