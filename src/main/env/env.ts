@@ -14,7 +14,7 @@ import { describeView } from '../../shared/env/ops-inspect';
 import { packRecords, toCompactRecord, type GaussianRecord } from '../../shared/env/scene';
 import type { StepInfo } from '../../shared/env/step-info';
 import type { LoadedTask } from '../tasks/load';
-import { deferredGrades } from '../workers/grade-queue';
+import type { GradeQueue } from '../workers/grade-queue';
 import { envImages } from './images';
 import { replayInto, resumeNote } from './resume';
 import { readTrajectory, TrajectoryWriter, type HiddenMetrics, type StepRecord, type Trajectory, type TrajectoryHeader } from './trajectory';
@@ -47,10 +47,10 @@ export interface SplatEnvOptions {
   gradeEachStep?: boolean;
   /**
    * Grade after the answer (docs/ARCHITECTURE.md): the step record is written and the call
-   * answered at once; the grade runs in the process's GradeQueue and lands in a `hidden` record.
+   * answered at once; the grade runs in this queue (the lab context's) and lands in a `hidden` record.
    * The end record waits for every pending grade, so the final score is exact.
    */
-  deferHiddenGrades?: boolean;
+  deferHiddenGrades?: GradeQueue;
   version?: string;
 }
 
@@ -223,7 +223,9 @@ export class SplatEnv {
 
   private deferGrade(step: number): void {
     const splats = packRecords(this.episode.records());
-    const graded = deferredGrades.run(() => this.opts.grader.grade(this.task, splats));
+    const queue = this.opts.deferHiddenGrades;
+    if (!queue) return;
+    const graded = queue.run(() => this.opts.grader.grade(this.task, splats));
     // A grade that fails leaves its step without `hidden` (the log stays valid and resumable).
     this.grades = this.grades.then(() => graded.then((g) => this.writer?.append({ type: 'hidden', step, hidden: hiddenOf(g) })).catch(() => undefined));
   }

@@ -18,6 +18,7 @@ import { readTrajectory } from '../env/trajectory';
 import type { EnvGradeResult, EnvGrader, EnvImages } from '../env/types';
 import { loadTask, type LoadedTask } from '../tasks/load';
 import type { TaskRepository } from '../tasks/repository';
+import { CallActivity, GradeQueue } from '../workers/grade-queue';
 import { pngDataUrl, publicBudgets, publicScene, publicViews } from './public';
 
 export interface EpisodeManagerDeps {
@@ -30,6 +31,8 @@ export interface EpisodeManagerDeps {
   version?: string;
   /** The lab's task repository (tasks loaded once); default a fresh load per episode. */
   tasks?: TaskRepository;
+  /** The lab's queue of deferred hidden grades; default a queue of this manager's own. */
+  grades?: GradeQueue;
 }
 
 export interface StartOptions {
@@ -81,9 +84,12 @@ function stamp(d: Date): string {
 export class EpisodeManager {
   private readonly live = new Map<string, Live>();
   private readonly closing = new Set<Promise<void>>();
+  private readonly grades: GradeQueue;
   private graderPromise: Promise<EnvGrader> | undefined;
 
-  constructor(private readonly deps: EpisodeManagerDeps) {}
+  constructor(private readonly deps: EpisodeManagerDeps) {
+    this.grades = deps.grades ?? new GradeQueue(new CallActivity());
+  }
 
   get trajectoriesDir(): string {
     return join(this.deps.home, 'trajectories');
@@ -106,7 +112,7 @@ export class EpisodeManager {
       grader: await this.grader(),
       images: this.deps.images ?? envImages,
       // Interactive play answers first and grades after (the grade is never shown anyway).
-      deferHiddenGrades: true,
+      deferHiddenGrades: this.grades,
       log: logPath,
       protocol,
       player,
@@ -147,7 +153,7 @@ export class EpisodeManager {
       grader: await this.grader(),
       images: this.deps.images ?? envImages,
       // Interactive play answers first and grades after (the grade is never shown anyway).
-      deferHiddenGrades: true,
+      deferHiddenGrades: this.grades,
       resumeFrom: { path, trajectory: traj },
       protocol: header.protocol,
       player: header.player,

@@ -16,6 +16,7 @@ import { GpuRasterizer } from '../../shared/raster/gpu';
 import { listTasks as scanTaskList } from '../tasks/load';
 import { TaskRepository } from '../tasks/repository';
 import { resolveTasksDir } from '../tasks/paths';
+import { CallActivity, GradeQueue } from '../workers/grade-queue';
 import { EventHub } from './events';
 
 export type LabTransport = 'ipc' | 'ws' | 'direct';
@@ -29,6 +30,8 @@ export interface LabContext {
   readonly tasks: TaskRepository;
   readonly events: EventHub;
   readonly episodes: EpisodeManager;
+  /** LabApi calls in flight (deferred grades wait for an idle moment). */
+  readonly activity: CallActivity;
   /** The debugger's open scenes (each also closed with the connection that opened it). */
   readonly debugSessions: DebugSessions;
   /** The one grader of the process (built on first use; CPU fallback decided once). */
@@ -61,7 +64,10 @@ export function createLabContext(o: LabContextOptions): LabContext {
   const getGrader = async (): Promise<Grader> => (built = await grader());
   // A task that leaves the repository takes its photos off the grader's device with it.
   tasks.onUnload((task) => built?.release(task));
-  const episodes = o.episodes ?? new EpisodeManager({ tasksDir, home, version: o.version, grader: getGrader, tasks });
+  // Deferred grades run when no LabApi call is in flight (the services count calls on `activity`).
+  const activity = new CallActivity();
+  const grades = new GradeQueue(activity);
+  const episodes = o.episodes ?? new EpisodeManager({ tasksDir, home, version: o.version, grader: getGrader, tasks, grades });
   let raster: GpuRasterizer | null | undefined;
   const listTasks = o.listTasks ?? scanTaskList;
   return {
@@ -73,6 +79,7 @@ export function createLabContext(o: LabContextOptions): LabContext {
     tasks,
     events: new EventHub(),
     episodes,
+    activity,
     debugSessions: new DebugSessions(),
     grader: getGrader,
     gpuRasterizer: () => {

@@ -6,7 +6,6 @@
 import { z } from 'zod';
 import { labMethods, isLabMethod } from '../../shared/api/lab';
 import { MAX_MESSAGE_BYTES, RequestEnvelope, type LabErrorCode, type ResponseEnvelope } from '../../shared/api/messages';
-import { callActivity } from '../workers/grade-queue';
 import { DIRECT_CALLER, type Caller } from './connection';
 import { sanitizeMessage } from './sanitize';
 
@@ -41,7 +40,6 @@ export async function dispatchCall(handlers: Handlers, method: string, params: u
   if (shape) return { ok: false, code: 'bad_request', message: `${method}: ${shape}` };
   const parsed = spec.params.safeParse(params ?? {});
   if (!parsed.success) return { ok: false, code: 'bad_request', message: `${method}: ${describeIssues(parsed.error)}` };
-  const ended = callActivity.begin(); // deferred grades wait for idle moments (workers/grade-queue)
   try {
     const handler = handlers[method] as (p: unknown, c: Caller) => Promise<unknown>;
     const result = await handler(parsed.data, caller);
@@ -51,8 +49,6 @@ export async function dispatchCall(handlers: Handlers, method: string, params: u
   } catch (error) {
     const message = sanitizeMessage(error instanceof Error ? error.message : String(error));
     return { ok: false, code: error instanceof LabFailure ? error.code : 'failed', message: `${method}: ${message}` };
-  } finally {
-    ended();
   }
 }
 

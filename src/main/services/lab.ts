@@ -3,7 +3,9 @@
 // build one). Output: Handlers for any transport, the context's event bus, and the context.
 // Invariant: handlers only return public data; held-out views, anchors and hidden scores never
 // appear in a result.
+import type { CallActivity } from '../workers/grade-queue';
 import { createAuthorHandlers } from './author';
+import type { Caller } from './connection';
 import { createLabContext, type LabContext, type LabContextOptions } from './context';
 import { createDebugHandlers } from './debug';
 import type { Handlers } from './dispatch';
@@ -41,5 +43,21 @@ export function createLabServices(input: LabContext | LabContextOptions): LabSer
     ...createDebugHandlers(ctx),
     ...refuseDuringSession(createAuthorHandlers(ctx), ctx.home),
   };
-  return { handlers, events: ctx.events, context: ctx };
+  return { handlers: counted(handlers, ctx.activity), events: ctx.events, context: ctx };
+}
+
+/** The same handlers, each counted as a call in flight while it runs (deferred grades wait). */
+function counted(handlers: Handlers, activity: CallActivity): Handlers {
+  const out: Record<string, (p: never, c: Caller) => Promise<unknown>> = {};
+  for (const [name, handler] of Object.entries(handlers) as [string, (p: never, c: Caller) => Promise<unknown>][]) {
+    out[name] = async (p, c) => {
+      const ended = activity.begin();
+      try {
+        return await handler(p, c);
+      } finally {
+        ended();
+      }
+    };
+  }
+  return out as unknown as Handlers;
 }

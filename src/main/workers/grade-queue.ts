@@ -2,7 +2,8 @@
 // a grade starts only when no LabApi call is in flight (or after MAX_WAIT_MS, so grades never
 // starve), and only after the event loop has served what was waiting (setImmediate). So a tool
 // call's answer never waits behind queued grades, at worst behind the one already running.
-// Input: grade jobs; dispatch reports calls starting and ending through `callActivity`.
+// Input: grade jobs; the lab's services report calls starting and ending through the context's
+// CallActivity (both are owned by the LabContext, src/main/services/context.ts).
 // Output: job results, in submission order. Invariant: a failed job rejects its own promise
 // only; the queue goes on.
 
@@ -42,13 +43,11 @@ export class CallActivity {
   }
 }
 
-export const callActivity = new CallActivity();
-
 export class GradeQueue {
   private tail: Promise<unknown> = Promise.resolve();
   private waiting = 0;
 
-  constructor(private readonly activity: CallActivity = callActivity) {}
+  constructor(private readonly activity: CallActivity) {}
 
   /** Jobs queued or running. */
   get pending(): number {
@@ -70,5 +69,3 @@ export class GradeQueue {
   }
 }
 
-/** The queue every deferred grade of this process goes through. */
-export const deferredGrades = new GradeQueue();

@@ -13,6 +13,7 @@ import { dispatchCall, MAX_PARAM_DEPTH, paramsShapeProblem } from '../../../src/
 import { ConnectionLimits } from '../../../src/main/transport/limits';
 import { parseTarget } from '../../../src/main/transport/request';
 import { parseTrajectory, readTrajectory } from '../../../src/main/env/trajectory';
+import { CallActivity, GradeQueue } from '../../../src/main/workers/grade-queue';
 import { SplatEnv } from '../../../src/main/env/env';
 import { EpisodeManager } from '../../../src/main/episodes/manager';
 import type { EnvGrader } from '../../../src/main/env/types';
@@ -148,7 +149,7 @@ describe('episodes stay consistent', () => {
     const gate = new Promise<void>((r) => (release = r));
     const slow: EnvGrader = { ...grader, grade: async (t, s) => { await gate; return grader.grade(t, s); }, compareViews: grader.compareViews.bind(grader), renderViews: grader.renderViews.bind(grader) } as EnvGrader;
     const log = tmpLog('deferred.jsonl');
-    const { env } = await SplatEnv.reset(task, { grader: slow, images: fakeImages, log, deferHiddenGrades: true });
+    const { env } = await SplatEnv.reset(task, { grader: slow, images: fakeImages, log, deferHiddenGrades: new GradeQueue(new CallActivity()) });
     const out = await env.step({ tool: 'add_gaussians', args: { gaussians: [{ pos: [0, 0, 0], scale: 0.1, color: [1, 0, 0] }] } });
     expect(out.text).toMatch(/Added/);
     expect(readTrajectory(log).steps.map((s) => s.hidden)).toEqual([undefined, undefined]); // answered, not graded yet
