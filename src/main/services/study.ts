@@ -106,7 +106,7 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
     },
     'study.session.start': async (p) => sessions.start(p.studyId, p.participant),
     'study.session.get': async () => sessions.state(),
-    'study.session.advance': async (p) => sessions.advance(p.accept === true),
+    'study.session.advance': async (p) => sessions.advance(p.accept),
     'study.session.task': async () => sessions.task(),
     'study.session.next': async () => sessions.next(),
     'study.session.end': async () => sessions.end(),

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { EpisodeSnapshot } from '../../shared/api/episode';
 import type { SessionState } from '../../shared/api/study';
-import type { Participant, StudyConfig } from '../../shared/study/config';
+import { currentConsentVersion, type Participant, type StudyConfig } from '../../shared/study/config';
 import { readTrajectory } from '../env/trajectory';
 import type { EpisodeManager } from '../episodes/manager';
 import { StudyError, writeFileAtomic, type StudyStore } from './store';
@@ -85,6 +85,7 @@ export class StudySessions {
       this.assertUnlocked();
       const p = this.store.participant(studyId, participantId);
       if (p.status === 'completed') throw new StudyError(`participant ${participantId} has already completed study '${studyId}'`);
+      if (p.status === 'declined') throw new StudyError(`participant ${participantId} declined consent (${p.consent?.at ?? 'recorded'}); add a new participant if they change their mind`);
       this.store.updateParticipant(studyId, participantId, (x) => ({ ...x, status: 'in-session' }));
       this.active = { studyId, participant: participantId, started: new Date().toISOString(), episodeId: null };
       this.save();
@@ -96,13 +97,24 @@ export class StudySessions {
     return this.active ? this.stateNow() : null;
   }
 
-  /** consent -> instructions (needs accept) and instructions -> practice. */
-  advance(accept: boolean): Promise<SessionState> {
+  /**
+   * consent -> instructions (accept: true), a declined consent recorded (accept: false: the
+   * participant's status becomes 'declined' and the session can go no further), and
+   * instructions -> practice. The decision keeps the time and the consent version shown.
+   */
+  advance(accept: boolean | undefined): Promise<SessionState> {
     return this.serial(() => {
       const { a, p } = this.current();
       if (p.stage === 'consent') {
-        if (!accept) throw new StudyError('consent was not given: the session cannot continue without it');
-        this.store.updateParticipant(a.studyId, p.id, (x) => ({ ...x, stage: 'instructions', consentAt: new Date().toISOString() }));
+        if (p.status === 'declined') throw new StudyError('consent was declined: this session has ended; please tell the experimenter');
+        if (accept === undefined) throw new StudyError('consent was not given: the session cannot continue without it');
+        const at = new Date().toISOString();
+        const version = currentConsentVersion(this.store.config(a.studyId));
+        if (!accept) {
+          this.store.updateParticipant(a.studyId, p.id, (x) => ({ ...x, status: 'declined', consent: { decision: 'declined', at, version } }));
+          return this.stateNow();
+        }
+        this.store.updateParticipant(a.studyId, p.id, (x) => ({ ...x, stage: 'instructions', consentAt: at, consent: { decision: 'agreed', at, version } }));
       } else if (p.stage === 'instructions') {
         this.store.updateParticipant(a.studyId, p.id, (x) => ({ ...x, stage: 'practice' }));
       } else {
@@ -175,7 +187,7 @@ export class StudySessions {
       this.active = null;
       this.save();
       if (!this.store.exists(a.studyId)) return { ended: true, participant: null };
-      const participant = this.store.updateParticipant(a.studyId, a.participant, (x) => ({ ...x, status: x.stage === 'thanks' ? 'completed' : 'paused' }));
+      const participant = this.store.updateParticipant(a.studyId, a.participant, (x) => ({ ...x, status: x.status === 'declined' ? 'declined' : x.stage === 'thanks' ? 'completed' : 'paused' }));
       return { ended: true, participant };
     });
   }

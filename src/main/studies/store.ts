@@ -116,6 +116,7 @@ export class StudyStore {
       protocol: p.protocol,
       order: p.order,
       texts,
+      consentVersions: [{ version: 1, text: texts.consent, from: now.toISOString() }],
       protocolOptions: { ...DEFAULT_PROTOCOL_OPTIONS, ...p.protocolOptions },
     });
     if (!config.success) throw new StudyError(config.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
@@ -126,8 +127,14 @@ export class StudyStore {
     return config.data;
   }
 
+  /** Replaces texts; a changed consent text becomes a new version (the old ones stay on record). */
   updateTexts(studyId: string, texts: Partial<StudyTexts>): StudyConfig {
-    const config = StudyConfigSchema.parse({ ...this.config(studyId), texts: { ...this.config(studyId).texts, ...texts } });
+    const old = this.config(studyId);
+    const versions = old.consentVersions.length ? [...old.consentVersions] : [{ version: 1, text: old.texts.consent, from: old.created }];
+    if (texts.consent !== undefined && texts.consent !== old.texts.consent) {
+      versions.push({ version: (versions.at(-1)?.version ?? 0) + 1, text: texts.consent, from: new Date().toISOString() });
+    }
+    const config = StudyConfigSchema.parse({ ...old, texts: { ...old.texts, ...texts }, consentVersions: versions });
     writeFileAtomic(join(this.dir(studyId), 'study.json'), json(config));
     return config;
   }

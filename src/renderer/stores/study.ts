@@ -71,9 +71,11 @@ export const useStudyStore = defineStore('study', () => {
     }
   }
 
-  async function advance(api: LabApi, accept = false): Promise<void> {
-    const s = await guarded(() => api.call('study.session.advance', accept ? { accept } : {}));
+  /** Next screen; on the consent screen `accept` is the decision (false records a decline). */
+  async function advance(api: LabApi, accept?: boolean): Promise<boolean> {
+    const s = await guarded(() => api.call('study.session.advance', accept === undefined ? {} : { accept }));
     if (s) session.value = s;
+    return s !== null;
   }
 
   /** Opens the current task's episode in the episode store (the embedded play view shows it). */

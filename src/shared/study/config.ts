@@ -47,6 +47,11 @@ const StudyBase = z.strictObject({
   protocol: StudyProtocolSchema,
   order: StudyOrderSchema,
   texts: StudyTextsSchema,
+  /**
+   * Every consent text the study has shown, oldest first; `texts.consent` is the last one. Editing
+   * the consent text adds a version, so what each participant agreed to stays on record.
+   */
+  consentVersions: z.array(z.strictObject({ version: z.number().int().positive(), text: z.string(), from: z.string() })).default([]),
   /** Aids the participants get (recorded in every trajectory); a study may switch them off. */
   protocolOptions: ProtocolOptionsSchema.default(DEFAULT_PROTOCOL_OPTIONS),
 });
@@ -86,7 +91,7 @@ export const ParticipantEpisodeSchema = z.strictObject({
 });
 export type ParticipantEpisode = z.infer<typeof ParticipantEpisodeSchema>;
 
-export const ParticipantStatusSchema = z.enum(['new', 'in-session', 'paused', 'completed']);
+export const ParticipantStatusSchema = z.enum(['new', 'in-session', 'paused', 'completed', 'declined']);
 export type ParticipantStatus = z.infer<typeof ParticipantStatusSchema>;
 
 export const ParticipantSchema = z.strictObject({
@@ -99,6 +104,8 @@ export const ParticipantSchema = z.strictObject({
   /** Index into `order` of the current scored task (stage 'task'). */
   taskIndex: z.number().int().nonnegative(),
   consentAt: z.string().optional(),
+  /** The consent decision: agreed or declined, when, and which version of the text (issue 11). */
+  consent: z.strictObject({ decision: z.enum(['agreed', 'declined']), at: z.string(), version: z.number().int().positive() }).optional(),
   episodes: z.array(ParticipantEpisodeSchema),
 });
 export type Participant = z.infer<typeof ParticipantSchema>;
@@ -122,4 +129,9 @@ export function studySlug(name: string, taken: ReadonlySet<string>): string {
 export function nextParticipantId(existing: readonly string[]): string {
   const max = existing.reduce((m, id) => Math.max(m, Number(id.slice(1)) || 0), 0);
   return `P${String(max + 1).padStart(2, '0')}`;
+}
+
+/** The version number of the consent text a participant sees now (1 for studies made before versions). */
+export function currentConsentVersion(config: Pick<StudyConfig, 'consentVersions'>): number {
+  return config.consentVersions.at(-1)?.version ?? 1;
 }

@@ -264,4 +264,27 @@ describe('results, replay and export', () => {
     expect(JSON.parse(log.split('\n')[0])).toMatchObject({ type: 'header', protocol_options: { outline_overlay: false } });
     await call('study.session.end');
   });
+  it('keeps consent versions and records a decline with its time and version', async () => {
+    await dispatchCall(handlers, 'study.session.end', {});
+    const config = await call<StudyConfig>('study.create', { name: 'Consent check', tasks: ['test__sculpt'], practiceTask: 'test__oneshot' });
+    expect(config.consentVersions).toEqual([{ version: 1, text: config.texts.consent, from: expect.any(String) }]);
+    await call('study.addParticipant', { studyId: config.id });
+    await call('study.addParticipant', { studyId: config.id });
+    await call('study.session.start', { studyId: config.id, participant: 'P01' });
+    expect(await refused('study.session.advance', {})).toMatch(/consent was not given/);
+    await call('study.session.advance', { accept: true });
+    await call('study.session.end');
+    // The consent text changes after P01 agreed: P01's agreement keeps version 1, the text is kept.
+    const edited = await call<StudyConfig>('study.updateTexts', { studyId: config.id, texts: { consent: 'A new consent text.' } });
+    expect(edited.consentVersions.map((v) => [v.version, v.text])).toEqual([[1, config.texts.consent], [2, 'A new consent text.']]);
+    await call('study.session.start', { studyId: config.id, participant: 'P02' });
+    await call('study.session.advance', { accept: false });
+    expect(await refused('study.session.advance', { accept: true })).toMatch(/consent was declined/);
+    await call('study.session.end');
+    const { participants } = await call<{ participants: Participant[] }>('study.get', { studyId: config.id });
+    expect(participants[0].consent).toMatchObject({ decision: 'agreed', version: 1 });
+    expect(participants[1]).toMatchObject({ status: 'declined', consent: { decision: 'declined', version: 2 } });
+    expect(Number.isNaN(Date.parse(participants[1].consent?.at ?? ''))).toBe(false);
+    expect(await refused('study.session.start', { studyId: config.id, participant: 'P02' })).toMatch(/declined consent/);
+  });
 });

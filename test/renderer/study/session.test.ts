@@ -51,14 +51,23 @@ describe('participant session screens', () => {
     const w = mount(ParticipantSession, { global: { provide: { [LAB_KEY as symbol]: api } } });
     expect(w.get('[data-testid="session-consent"]').text()).toContain('Taking part is voluntary');
     expect(w.get('[data-testid="session-participant"]').text()).toBe('P07');
-    await w.get('[data-testid="consent-decline"]').trigger('click');
-    expect(api.calls).toEqual([]);
-    expect(w.text()).toContain('Please tell the experimenter');
     await w.get('[data-testid="consent-agree"]').trigger('click');
     await flushPromises();
     expect(api.calls).toEqual([['study.session.advance', { accept: true }]]);
     expect(w.get('[data-testid="session-instructions"]').text()).toContain('Scores are hidden during the study');
     expect(w.text()).not.toMatch(/\bscore\s*[:=]?\s*\d/i);
+  });
+
+  it('records a declined consent with main and says the session is over', async () => {
+    const api = fakeApi({ 'study.session.advance': state() });
+    const study = useStudyStore();
+    study.session = state();
+    const w = mount(ParticipantSession, { global: { provide: { [LAB_KEY as symbol]: api } } });
+    await w.get('[data-testid="consent-decline"]').trigger('click');
+    await flushPromises();
+    expect(api.calls).toEqual([['study.session.advance', { accept: false }]]);
+    expect(w.get('[data-testid="consent-declined"]').text()).toContain('your decision is recorded');
+    expect(w.get('[data-testid="consent-decline"]').attributes('disabled')).toBeDefined();
   });
 
   it('shows the study thank-you text and ends only after a confirmation', async () => {
