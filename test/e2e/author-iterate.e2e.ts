@@ -10,17 +10,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startServe, type ServeProcess } from './harness';
-import { dragGizmoAxis } from './author-helpers';
+import { dragGizmoAxis, setField } from './viewport-helpers';
 import { checkTask } from '../../src/main/env/conformance';
 import { Grader } from '../../src/main/grader/grader';
 
 const skip = browserMissing();
-
-async function setField(page: Page, testid: string, value: number): Promise<void> {
-  const input = page.getByTestId(testid);
-  await input.fill(String(value));
-  await input.press('Tab');
-}
 
 async function fitAndSave(page: Page, steps: number, overwrite: boolean): Promise<void> {
   await page.getByTestId('author-tab-fit').click();

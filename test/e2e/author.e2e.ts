@@ -9,35 +9,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startServe, type ServeProcess } from './harness';
+import { dragGizmoAxis, setField } from './viewport-helpers';
 import { listTasks } from '../../src/main/tasks/load';
 
 const skip = browserMissing();
-
-interface Point {
-  x: number;
-  y: number;
-}
-
-type ViewportProbe = { gizmoScreen(a: string): { centre: Point; handle: Point } | null };
-
-async function dragGizmo(page: Page, axis: 'x' | 'y' | 'z', pixels: number): Promise<void> {
-  const g = await page.evaluate((a) => (globalThis as unknown as { splatlabAuthorViewport?: ViewportProbe }).splatlabAuthorViewport?.gizmoScreen(a) ?? null, axis);
-  if (!g) throw new Error('no gizmo on screen');
-  const dx = g.handle.x - g.centre.x;
-  const dy = g.handle.y - g.centre.y;
-  const n = Math.hypot(dx, dy);
-  await page.mouse.move(g.handle.x, g.handle.y);
-  await page.mouse.down();
-  for (let i = 1; i <= 8; i++) await page.mouse.move(g.handle.x + (dx / n) * pixels * (i / 8), g.handle.y + (dy / n) * pixels * (i / 8));
-  await page.mouse.up();
-}
-
-/** Types a number into an inspector field and commits it (change fires on blur). */
-async function setField(page: Page, testid: string, value: number): Promise<void> {
-  const input = page.getByTestId(testid);
-  await input.fill(String(value));
-  await input.press('Tab');
-}
 
 async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(RESULTS_DIR, `author-${name}.png`), fullPage: true });
@@ -85,7 +60,7 @@ describe.skipIf(skip)('author a task (browser mode)', () => {
     expect(await page.getByTestId('part-row').count()).toBe(3);
 
     // The cone dragged along +X with the gizmo's red arrow, then back with the inspector.
-    await dragGizmo(page, 'x', 80);
+    await dragGizmoAxis(page, 'x', 80);
     expect(Number(await page.getByTestId('ai-pos-0').inputValue())).toBeGreaterThan(0.05);
     // Too far out: the part's row warns inline.
     await setField(page, 'ai-pos-0', 0.8);

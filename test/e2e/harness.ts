@@ -1,9 +1,12 @@
 // End-to-end harness: starts `splatlab serve` as a child process and a headless Debian Chromium
 // driven by playwright-core. With CI=true a missing browser fails the suite instead of skipping.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { Grader } from '../../src/main/grader/grader';
+import { buildTestTask } from '../helpers/test-task';
 
 export const CHROMIUM = process.env.SPLATLAB_CHROMIUM ?? '/usr/bin/chromium';
 export const RESULTS_DIR = join(process.cwd(), 'test-results');
@@ -68,4 +71,17 @@ export function startServe(extraArgs: string[] = [], env: Record<string, string>
       reject(new Error(`serve exited with ${code}:\n${log}`));
     });
   });
+}
+
+/**
+ * A lab over the 64x64 test tasks: a fresh tasks folder and home under a temp folder named
+ * `prefix`, and `splatlab serve` on the CPU with LPIPS off (the play and study suites share it).
+ */
+export async function startTestLab(prefix: string): Promise<{ serve: ServeProcess; home: string; tasksDir: string }> {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  const tasksDir = join(root, 'tasks');
+  const home = join(root, 'home');
+  await buildTestTask(tasksDir, { size: 64, grader: await Grader.create({ lpipsDir: null }) });
+  const serve = await startServe(['--device', 'cpu'], { SPLATLAB_TASKS_DIR: tasksDir, SPLATLAB_HOME: home, SPLATLAB_LPIPS_DIR: join(root, 'no-lpips') });
+  return { serve, home, tasksDir };
 }

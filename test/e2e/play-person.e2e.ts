@@ -4,14 +4,11 @@
 // click cycles to a Gaussian inside a bigger one, and a point clicked in two reference photos is
 // placed at the triangulated position. Checks read the trajectory on disk and the result text.
 // Screenshots for a person to look at go to test-results/person-*.png.
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { browserMissing, launchBrowser, RESULTS_DIR, startServe, type ServeProcess } from './harness';
-import { buildTestTask } from '../helpers/test-task';
-import { Grader } from '../../src/main/grader/grader';
+import { browserMissing, launchBrowser, RESULTS_DIR, startTestLab, type ServeProcess } from './harness';
 import { readTrajectory, type Trajectory } from '../../src/main/env/trajectory';
 import { projectPoint } from '../../src/shared/camera/triangulate';
 import type { CamerasFile } from '../../src/shared/task/schema';
@@ -52,12 +49,7 @@ describe.skipIf(skip)('the play view as a person uses it', () => {
   let tasksDir: string;
 
   beforeAll(async () => {
-    const root = mkdtempSync(join(tmpdir(), 'splatlab-person-e2e-'));
-    tasksDir = join(root, 'tasks');
-    home = join(root, 'home');
-    const grader = await Grader.create({ lpipsDir: null });
-    await buildTestTask(tasksDir, { size: 64, grader });
-    serve = await startServe(['--device', 'cpu'], { SPLATLAB_TASKS_DIR: tasksDir, SPLATLAB_HOME: home, SPLATLAB_LPIPS_DIR: join(root, 'no-lpips') });
+    ({ serve, home, tasksDir } = await startTestLab('splatlab-person-e2e-'));
     browser = await launchBrowser();
   });
   afterAll(async () => {

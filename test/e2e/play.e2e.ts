@@ -3,14 +3,12 @@
 // submit; then check the trajectory on disk and that no LabApi message carried hidden data.
 // A second test opens protocol `free` with WebGPU for the live preview. Screenshots go to
 // test-results/play-*.png for a person to look at.
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { browserMissing, launchBrowser, RESULTS_DIR, startServe, type ServeProcess } from './harness';
-import { buildTestTask } from '../helpers/test-task';
-import { Grader } from '../../src/main/grader/grader';
+import { browserMissing, launchBrowser, RESULTS_DIR, startTestLab, type ServeProcess } from './harness';
+import { dragGizmoAxis } from './viewport-helpers';
 import { readTrajectory } from '../../src/main/env/trajectory';
 
 const skip = browserMissing();
@@ -29,24 +27,6 @@ interface Canvas2d {
   getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null;
 }
 
-interface Point {
-  x: number;
-  y: number;
-}
-
-/** Drags the gizmo's translate arrow along a world axis by `pixels` on screen. */
-async function dragGizmo(page: Page, axis: 'x' | 'y' | 'z', pixels: number): Promise<void> {
-  const g = await page.evaluate((a) => (globalThis as unknown as { splatlabViewport?: { gizmoScreen(a: string): { centre: Point; handle: Point } | null } }).splatlabViewport?.gizmoScreen(a) ?? null, axis);
-  if (!g) throw new Error('no gizmo on screen');
-  const dx = g.handle.x - g.centre.x;
-  const dy = g.handle.y - g.centre.y;
-  const n = Math.hypot(dx, dy);
-  await page.mouse.move(g.handle.x, g.handle.y);
-  await page.mouse.down();
-  for (let i = 1; i <= 8; i++) await page.mouse.move(g.handle.x + (dx / n) * pixels * (i / 8), g.handle.y + (dy / n) * pixels * (i / 8));
-  await page.mouse.up();
-}
-
 async function stagedCount(page: Page): Promise<number> {
   return page.locator('[data-testid="staged-ops"] li').count();
 }
@@ -57,12 +37,7 @@ describe.skipIf(skip)('play an episode (browser mode)', () => {
   let home: string;
 
   beforeAll(async () => {
-    const root = mkdtempSync(join(tmpdir(), 'splatlab-play-e2e-'));
-    const tasksDir = join(root, 'tasks');
-    home = join(root, 'home');
-    const grader = await Grader.create({ lpipsDir: null });
-    await buildTestTask(tasksDir, { size: 64, grader });
-    serve = await startServe(['--device', 'cpu'], { SPLATLAB_TASKS_DIR: tasksDir, SPLATLAB_HOME: home, SPLATLAB_LPIPS_DIR: join(root, 'no-lpips') });
+    ({ serve, home } = await startTestLab('splatlab-play-e2e-'));
     browser = await launchBrowser({ webgpu: true });
   });
   afterAll(async () => {
@@ -89,7 +64,7 @@ describe.skipIf(skip)('play an episode (browser mode)', () => {
     // A sphere at the view centre, dragged along +X with the gizmo's red arrow.
     await page.getByTestId('add-sphere').click();
     expect(await stagedCount(page)).toBe(1);
-    await dragGizmo(page, 'x', 90);
+    await dragGizmoAxis(page, 'x', 90, 'splatlabViewport');
     expect(await stagedCount(page)).toBe(2);
     const x = Number(await page.getByTestId('insp-pos-0').inputValue());
     expect(x).toBeGreaterThan(0.1);
@@ -107,7 +82,7 @@ describe.skipIf(skip)('play an episode (browser mode)', () => {
 
     // A disc dragged up along Z, then the drag undone with Ctrl+Z: only the add stays.
     await page.getByTestId('add-disc').click();
-    await dragGizmo(page, 'z', 70);
+    await dragGizmoAxis(page, 'z', 70, 'splatlabViewport');
     expect(await stagedCount(page)).toBe(2);
     expect(Number(await page.getByTestId('insp-pos-2').inputValue())).toBeGreaterThan(0.05);
     await page.locator('body').press('Control+z');

@@ -5,14 +5,11 @@
 // the session, opens the results (a row with a score), replays the trajectory step by step and
 // exports CSV. The files on disk are checked; screenshots go to test-results/study-*.png and
 // test-results/results-*.png for a person to look at.
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { browserMissing, launchBrowser, RESULTS_DIR, startServe, type ServeProcess } from './harness';
-import { buildTestTask } from '../helpers/test-task';
-import { Grader } from '../../src/main/grader/grader';
+import { browserMissing, launchBrowser, RESULTS_DIR, startTestLab, type ServeProcess } from './harness';
 import { readTrajectory } from '../../src/main/env/trajectory';
 
 const skip = browserMissing();
@@ -27,12 +24,7 @@ describe.skipIf(skip)('study session and results (browser mode)', () => {
   let home: string;
 
   beforeAll(async () => {
-    const root = mkdtempSync(join(tmpdir(), 'splatlab-study-e2e-'));
-    const tasksDir = join(root, 'tasks');
-    home = join(root, 'home');
-    const grader = await Grader.create({ lpipsDir: null });
-    await buildTestTask(tasksDir, { size: 64, grader });
-    serve = await startServe(['--device', 'cpu'], { SPLATLAB_TASKS_DIR: tasksDir, SPLATLAB_HOME: home, SPLATLAB_LPIPS_DIR: join(root, 'no-lpips') });
+    ({ serve, home } = await startTestLab('splatlab-study-e2e-'));
     browser = await launchBrowser();
   });
   afterAll(async () => {

@@ -132,19 +132,7 @@ export class SplatEnv {
 
   /** Where the episode stands, as a StepInfo of no call (step = calls charged so far). */
   currentInfo(): StepInfo {
-    const b = this.episode.budgets();
-    return {
-      tool: '',
-      ok: true,
-      charged: false,
-      step: this.episode.stepCount > 0 ? this.episode.stepCount : null,
-      changed: false,
-      ids: [],
-      done: this.episode.done,
-      endReason: this.episode.endReason,
-      nextId: this.episode.nextId,
-      budgets: { gaussians: b.gaussians, maxGaussians: b.maxGaussians, callsLeft: b.callsLeft, rendersLeft: b.rendersLeft },
-    };
+    return this.episode.standing();
   }
 
   /** Id the next added Gaussian will get (ids are never reused). */

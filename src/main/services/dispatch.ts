@@ -21,6 +21,21 @@ export type HandlersFor<T extends Record<string, { params: z.ZodType; result: z.
 
 export type Handlers = HandlersFor<typeof labMethods>;
 
+type AnyHandler = (params: never, caller: Caller) => Promise<unknown>;
+
+/**
+ * The same handlers (or only those named in `only`), each run inside `around`: the one way a
+ * cross-cutting rule (a session lock, call counting) is put in front of LabApi rows.
+ */
+export function wrapHandlers<H extends Record<string, AnyHandler>>(handlers: H, around: (run: () => Promise<unknown>) => Promise<unknown>, only?: readonly (keyof H)[]): H {
+  const out: Record<string, AnyHandler> = { ...handlers };
+  for (const name of only ?? Object.keys(handlers)) {
+    const handler = handlers[name] as AnyHandler;
+    out[name as string] = (params, caller) => around(() => handler(params, caller));
+  }
+  return out as H;
+}
+
 /** A failure a handler reports on purpose: its message goes to the caller as is. */
 export class LabFailure extends Error {
   constructor(

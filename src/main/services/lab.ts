@@ -5,10 +5,9 @@
 // appear in a result.
 import type { CallActivity } from '../workers/grade-queue';
 import { createAuthorHandlers } from './author';
-import type { Caller } from './connection';
 import { createLabContext, type LabContext, type LabContextOptions } from './context';
 import { createDebugHandlers } from './debug';
-import type { Handlers } from './dispatch';
+import { wrapHandlers, type Handlers } from './dispatch';
 import { createEpisodeHandlers } from './episode';
 import type { EventHub } from './events';
 import { refuseDuringSession } from './session-lock';
@@ -48,16 +47,12 @@ export function createLabServices(input: LabContext | LabContextOptions): LabSer
 
 /** The same handlers, each counted as a call in flight while it runs (deferred grades wait). */
 function counted(handlers: Handlers, activity: CallActivity): Handlers {
-  const out: Record<string, (p: never, c: Caller) => Promise<unknown>> = {};
-  for (const [name, handler] of Object.entries(handlers) as [string, (p: never, c: Caller) => Promise<unknown>][]) {
-    out[name] = async (p, c) => {
-      const ended = activity.begin();
-      try {
-        return await handler(p, c);
-      } finally {
-        ended();
-      }
-    };
-  }
-  return out as unknown as Handlers;
+  return wrapHandlers(handlers, async (run) => {
+    const ended = activity.begin();
+    try {
+      return await run();
+    } finally {
+      ended();
+    }
+  });
 }

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { labHome } from '../app/home';
 import type { Caller } from './connection';
-import { LabFailure } from './dispatch';
+import { LabFailure, wrapHandlers } from './dispatch';
 
 export const SESSION_LOCKED_MESSAGE =
   'locked while a participant session runs: experimenter views and hidden data stay closed until the session is ended (End session, study.session.end)';
@@ -16,12 +16,8 @@ export function sessionLockFile(home = labHome()): string {
 
 /** The same handlers, each refusing to run while the session lock exists. */
 export function refuseDuringSession<H extends Record<string, (params: never, caller: Caller) => Promise<unknown>>>(handlers: H, home?: string): H {
-  const wrapped: Record<string, (params: never, caller: Caller) => Promise<unknown>> = {};
-  for (const [name, handler] of Object.entries(handlers)) {
-    wrapped[name] = async (params: never, caller: Caller) => {
-      if (existsSync(sessionLockFile(home))) throw new LabFailure(SESSION_LOCKED_MESSAGE);
-      return handler(params, caller);
-    };
-  }
-  return wrapped as H;
+  return wrapHandlers(handlers, async (run) => {
+    if (existsSync(sessionLockFile(home))) throw new LabFailure(SESSION_LOCKED_MESSAGE);
+    return run();
+  });
 }

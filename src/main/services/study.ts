@@ -11,9 +11,8 @@ import { analysisEpisodes, studySources } from '../eval/analyses';
 import { parseTrajectory, readTrajectory } from '../env/trajectory';
 import { pngDataUrl } from '../episodes/public';
 import { taskIds } from '../tasks/load';
-import type { Caller } from './connection';
 import type { LabContext } from './context';
-import type { HandlersFor } from './dispatch';
+import { wrapHandlers, type HandlersFor } from './dispatch';
 import { replayFrame, type SceneRenderer } from '../studies/replay';
 import { studyResults, trajectorySteps } from '../studies/results';
 import { StudySessions } from '../studies/session';
@@ -112,12 +111,9 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
     'study.session.end': async () => sessions.end(),
   };
 
-  for (const method of SESSION_LOCKED_METHODS) {
-    const inner = handlers[method] as (params: unknown, caller: Caller) => Promise<unknown>;
-    (handlers as unknown as Record<string, (params: unknown, caller: Caller) => Promise<unknown>>)[method] = async (params, caller) => {
-      sessions.assertUnlocked();
-      return inner(params, caller);
-    };
-  }
-  return handlers;
+  const locked = async (run: () => Promise<unknown>): Promise<unknown> => {
+    sessions.assertUnlocked();
+    return run();
+  };
+  return wrapHandlers(handlers, locked, SESSION_LOCKED_METHODS);
 }

@@ -63,6 +63,14 @@ export function modelSlug(name: string): string {
   return s;
 }
 
+/** A model run's file name: `<task>__r<n>.jsonl`, or an older import's `<task>.jsonl` (run 1). */
+function modelRunName(name: string): { taskId: string; run: number } | null {
+  if (!name.endsWith('.jsonl')) return null;
+  const stem = name.slice(0, -'.jsonl'.length);
+  const m = /^(.*)__r(\d+)$/.exec(stem);
+  return m ? { taskId: m[1], run: Number(m[2]) } : { taskId: stem, run: 1 };
+}
+
 export class StudyStore {
   readonly root: string;
 
@@ -198,10 +206,10 @@ export class StudyStore {
     const out: { model: string; taskId: string; run: number; rel: string; verdict: ModelVerdict | null }[] = [];
     for (const m of readdirSync(base, { withFileTypes: true }).filter((e) => e.isDirectory()).sort((a, b) => a.name.localeCompare(b.name))) {
       for (const f of readdirSync(join(base, m.name)).filter((n) => n.endsWith('.jsonl')).sort()) {
-        const stem = f.slice(0, -'.jsonl'.length);
-        const run = /^(.*)__r(\d+)$/.exec(stem);
+        const run = modelRunName(f);
+        if (!run) continue;
         const rel = ['models', m.name, f].join('/');
-        out.push({ model: m.name, taskId: run ? run[1] : stem, run: run ? Number(run[2]) : 1, rel, verdict: this.verdict(studyId, rel) });
+        out.push({ model: m.name, ...run, rel, verdict: this.verdict(studyId, rel) });
       }
     }
     return out;
@@ -220,7 +228,10 @@ export class StudyStore {
    */
   saveModelLog(studyId: string, model: string, taskId: string, text: string, verdict: ModelVerdict): string {
     const dir = ['models', modelSlug(model)].join('/');
-    const taken = new Set(this.modelLogs(studyId).filter((l) => l.model === modelSlug(model) && l.taskId === taskId).map((l) => l.run));
+    // The runs already stored, from the file names alone (no log or verdict is read).
+    const folder = this.resolveIn(studyId, dir);
+    const names = existsSync(folder) ? readdirSync(folder) : [];
+    const taken = new Set(names.map(modelRunName).filter((r) => r?.taskId === taskId).map((r) => r?.run));
     let run = 1;
     while (taken.has(run)) run++;
     const rel = `${dir}/${taskId}__r${run}.jsonl`;

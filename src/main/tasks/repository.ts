@@ -23,7 +23,10 @@ function mtimes(dir: string, depth: number): string[] {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, e.name);
     if (e.isDirectory() && depth > 0) out.push(...mtimes(p, depth - 1));
-    else if (e.isFile()) out.push(`${e.name}:${statSync(p).mtimeMs}:${statSync(p).size}`);
+    else if (e.isFile()) {
+      const st = statSync(p);
+      out.push(`${e.name}:${st.mtimeMs}:${st.size}`);
+    }
   }
   return out.sort();
 }
@@ -76,7 +79,8 @@ export class TaskRepository {
   private stamp(taskId: string): string {
     const specPath = join(this.tasksDir, `${taskId}.json`);
     if (!existsSync(specPath)) return 'missing';
-    const parts = [`spec:${statSync(specPath).mtimeMs}:${statSync(specPath).size}`];
+    const spec0 = statSync(specPath);
+    const parts = [`spec:${spec0.mtimeMs}:${spec0.size}`];
     try {
       const spec = readSpec(this.tasksDir, taskId);
       parts.push(...mtimes(objectDir(this.tasksDir, spec.object), 1));

@@ -161,6 +161,11 @@ export class Episode {
     return this.callsUsed;
   }
 
+  /** Where the episode stands, as the StepInfo of no call (step: the calls charged so far). */
+  standing(): StepInfo {
+    return { ...this.info('', { ok: true, charged: false, changed: false, ids: [] }), step: this.callsUsed > 0 ? this.callsUsed : null };
+  }
+
   private info(tool: string, o: { ok: boolean; charged: boolean; changed: boolean; ids: number[] }): StepInfo {
     const b = this.budgets();
     return {
