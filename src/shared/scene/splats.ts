@@ -13,6 +13,14 @@ export interface Splats {
   quats: Floats; // [N, 4] unit quaternion (w, x, y, z)
   colors: Floats; // [N, 3] RGB in [0, 1]
   opacities: Floats; // [N]
+  /**
+   * View-dependent colour (real captures; docs/DESIGN.md section 10). Absent means flat colour
+   * (every SplatBench scene). With `sh`, `colors` holds the degree-0 term as 0.5 + SH_C0 * f_dc
+   * (it may leave [0, 1]; the rasterizer clamps the evaluated colour at 0, as 3DGS does) and
+   * `rest` holds bands 1..degree: K = (degree + 1)^2 - 1 coefficients per channel, laid out
+   * [N, K, 3] (rest[(i * K + k) * 3 + c]).
+   */
+  sh?: { degree: 1 | 2 | 3; rest: Floats };
 }
 
 /** Allocates a zeroed scene of `count` Gaussians with identity rotations. */
