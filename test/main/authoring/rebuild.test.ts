@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildObject } from '../../../src/main/authoring/build';
 import { listObjectDocuments, openObject } from '../../../src/main/authoring/documents';
-import { generateBatch } from '../../../src/main/authoring/generate';
+import { composeScene, generateBatch, parsePlacements } from '../../../src/main/authoring/generate';
 import { buildGaussianObject } from '../../../src/main/authoring/gaussian-build';
 import { rebuildObject } from '../../../src/main/authoring/rebuild';
 import { checkTask } from '../../../src/main/env/conformance';
@@ -150,6 +150,12 @@ describe('scene generator', () => {
     await rebuildObject(r.object, { tasksDir, grader, steps: 2, keepPhotos: true });
     expect((await checkTask(`${r.object}__sculpt`, grader, tasksDir)).problems).toEqual([]);
     await expect(generateBatch({ seed: 5, count: 1, fitted: true, library: ['nothing'], steps: 1, tasksDir, grader })).rejects.toThrow(/not a built object of the task set: nothing/);
+
+    // Composed by hand: overlapping footprints and a footprint off the ground are refused in one line, before any build.
+    await expect(composeScene('pair', { placements: parsePlacements('ring@0,0;snowman@0.05,0'), steps: 1, tasksDir, grader })).rejects.toThrow(/ring_1 and snowman_2 overlap/);
+    await expect(composeScene('edge', { placements: parsePlacements('ring@0.9,0,0.5'), steps: 1, tasksDir, grader })).rejects.toThrow(/ring_1 .* leaves the ground square/);
+    expect(() => parsePlacements('ring@0.9')).toThrow(/'ring@0.9' is not NAME@X,Y/);
+    expect(parsePlacements('ring@0.5,-0.2,0.3,45;snowman@-0.5,0')).toEqual([{ object: 'ring', centre: [0.5, -0.2], scale: 0.3, heading_deg: 45 }, { object: 'snowman', centre: [-0.5, 0] }]);
   });
 });
 

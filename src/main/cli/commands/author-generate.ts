@@ -1,7 +1,7 @@
 // `splatlab author generate`: a batch of seeded random multi-object tasks (sculpt, reassembly and
 // one-shot per scene) with the batch's budgets, in one command. Part of the `author` command.
 import { DEFAULT_BUILD_STEPS, DEFAULT_PARTS } from '../../authoring/build';
-import { fittedLibrary, generateBatch, sceneLibrary } from '../../authoring/generate';
+import { composeScene, fittedLibrary, generateBatch, parsePlacements, sceneLibrary } from '../../authoring/generate';
 import { Grader } from '../../grader/grader';
 import { resolveTasksDir } from '../../tasks/paths';
 import { parseArgs, stringOption } from '../args';
@@ -71,6 +71,45 @@ export async function generateCommand(argv: string[], io: CliIO): Promise<number
     });
     for (const r of results) io.out(`${r.object}: wrote ${r.specs.map((s) => s.task_id).join(', ')}`);
     io.out(`generated ${results.length} scene(s) (${results.length * 3} tasks) in ${tasksDir} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  } finally {
+    grader.destroy();
+  }
+  return 0;
+}
+
+export const COMPOSE_USAGE = `splatlab author compose NAME --place "OBJ@X,Y[,SCALE[,HEADING[,HUE]]];OBJ@..." [--steps N] [--k K]
+    [--gaussians N] [--calls N] [--renders N] [--tasks DIR]
+
+Composes a scene by hand from built objects of the task set (built-ins, authored, imported NeRF or
+.ply objects), each from its fit: centred at (X, Y) on the ground plane, scaled (default 0.45),
+turned HEADING degrees about Z and hue-turned HUE degrees. Footprints must not overlap. Builds the
+three tasks NAME__sculpt, __reassembly and __oneshot from renders of the composed Gaussians.`;
+
+export async function composeCommand(argv: string[], io: CliIO): Promise<number> {
+  if (argv.includes('--help')) {
+    io.out(COMPOSE_USAGE);
+    return 0;
+  }
+  const args = parseArgs(argv, { values: ['place', 'steps', 'k', 'tasks', ...BUDGET_OPTIONS] });
+  const [name, ...extra] = args.positionals;
+  if (!name || extra.length) throw new CliError('name the scene to compose: splatlab author compose NAME --place ...');
+  if (!/^[a-z][a-z0-9_-]{0,40}$/.test(name)) throw new CliError(`the scene name must be lower-case letters, digits, _ or - starting with a letter (got '${name}')`);
+  const place = stringOption(args, 'place');
+  if (!place) throw new CliError('--place is required (e.g. --place "tree@0.4,0;mushroom@-0.4,0.1,0.4,30")');
+  const tasksDir = resolveTasksDir(stringOption(args, 'tasks'));
+  let placements;
+  try {
+    placements = parsePlacements(place);
+    fittedLibrary(tasksDir, placements.map((p) => p.object));
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
+  const grader = await Grader.create({ device: null });
+  try {
+    const r = await composeScene(name, { placements, steps: intOption(args, 'steps', DEFAULT_BUILD_STEPS), k: intOption(args, 'k', DEFAULT_PARTS, 1), budgets: budgetOptions(args), tasksDir, grader, log: (line) => io.out(line) }).catch((err: Error) => {
+      throw new CliError(err.message);
+    });
+    io.out(`${r.object}: wrote ${r.specs.map((s) => s.task_id).join(', ')} in ${tasksDir}`);
   } finally {
     grader.destroy();
   }
