@@ -60,6 +60,11 @@ export const useRolesStore = defineStore('roles', () => {
     if (w) mirror(w);
   }
 
+  /** study.session.start from this page handed it over (main did; roles.whoami will confirm). */
+  function markHanded(): void {
+    handed.value = true;
+  }
+
   /** The session ended on this page (unlocked): the experimenter views come back. */
   function release(): void {
     handed.value = false;
@@ -71,5 +76,5 @@ export const useRolesStore = defineStore('roles', () => {
     error.value = null;
   }
 
-  return { me, participant, handed, prompting, busy, error, load, requireExperimenter, unlock, handBack, release, cancel };
+  return { me, participant, handed, prompting, busy, error, load, requireExperimenter, unlock, handBack, markHanded, release, cancel };
 });

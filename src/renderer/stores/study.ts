@@ -67,8 +67,8 @@ export const useStudyStore = defineStore('study', () => {
     if (!d) return;
     const s = await guarded(() => api.call('study.session.start', { studyId: d.config.id, participant }));
     if (s) {
-      // Main handed this screen to the participant: learn the role (and its scoped token) first.
-      await useRolesStore().load(api);
+      // Main handed this screen to the participant (App then asks for its role and scoped token).
+      useRolesStore().markHanded();
       session.value = s;
       detail.value = null;
     }
