@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { PARTICIPANT_ROWS, participantMay, SessionBindingSchema, type roleMethods, type SessionBinding, type WhoAmI } from '../../shared/api/roles';
+import { LogInUseError } from '../env/log-lock';
 import type { Caller, Connection } from './connection';
 import { LabFailure, wrapHandlers, type Handlers, type HandlersFor } from './dispatch';
 import { sessionLockFile } from './session-lock';
@@ -232,7 +233,10 @@ export function roleChecked(handlers: Handlers, roles: Roles): Handlers {
     const named = NAMES_EPISODE.has(method) ? episodeIdOf(params) : null;
     if (named) roles.claim(named, caller);
     if (method === 'study.session.start' && isConnection(caller)) roles.assertUnlockable(studyIdOf(params));
-    const result = await run();
+    const result = await run().catch((error: unknown) => {
+      // The log's own lock (another tab's resume, another lab process): the same read-only state.
+      throw error instanceof LogInUseError ? new LabFailure(error.message, 'in_use') : error;
+    });
     const opened = OPENS_EPISODE.has(method) ? episodeIdOf(result) : null;
     if (opened) roles.claim(opened, caller);
     if (method === 'episode.close' && episodeIdOf(params)) roles.release(episodeIdOf(params) as string);

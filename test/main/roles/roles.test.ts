@@ -144,6 +144,15 @@ describe('roles and isolation', () => {
     expect(await call(screen, 'study.session.end')).toMatchObject({ ended: true });
     expect(existsSync(join(home, 'studies', 'session.json'))).toBe(false);
   });
+
+  it('answers a second resume of a log being written with in_use, not a forked log', async () => {
+    const log = join(home, 'studies', 'roles', 'trajectories', 'P01', 'test__oneshot.jsonl');
+    const first = await call<EpisodeSnapshot>(desk, 'episode.resume', { log });
+    const tab = new Connection();
+    expect(await refusal(tab, 'episode.resume', { log })).toMatchObject({ code: 'in_use', message: expect.stringMatching(/open elsewhere/) });
+    await call(desk, 'episode.close', { episodeId: first.episodeId });
+    expect(services.roles.ownerOf(first.episodeId)).toBeUndefined();
+  });
 });
 
 describe('the unlock and participant tokens (Roles alone)', () => {
