@@ -113,6 +113,9 @@ describe.skipIf(skip)('participant isolation (browser mode)', () => {
     await experimenter.goto(serve.url);
     await experimenter.getByTestId('session-banner').waitFor();
     expect(await experimenter.getByTestId('session-banner').textContent()).toContain('P01');
+    await experimenter.getByTestId('participant-link').click();
+    expect(await experimenter.getByTestId('participant-link-url').textContent()).toContain(encodeURIComponent(link.token));
+    await shot(experimenter, 'experimenter-banner');
     await experimenter.getByTestId('nav-author').click();
     await experimenter.getByTestId('author-name').fill('probe');
     await experimenter.getByTestId('author-add-sphere').click();
