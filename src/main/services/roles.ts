@@ -81,11 +81,17 @@ export class Roles {
 
   /** The study session running now (the study side's session file), or null. */
   runningSession(): SessionBinding | null {
+    const raw = this.sessionFile();
+    const parsed = SessionBindingSchema.safeParse(raw ? { studyId: raw.studyId, participant: raw.participant } : null);
+    return parsed.success ? parsed.data : null;
+  }
+
+  private sessionFile(): Record<string, unknown> | null {
     const file = sessionLockFile(this.home);
     if (!existsSync(file)) return null;
     try {
-      const parsed = SessionBindingSchema.safeParse(pick(JSON.parse(readFileSync(file, 'utf8'))));
-      return parsed.success ? parsed.data : null;
+      const raw: unknown = JSON.parse(readFileSync(file, 'utf8'));
+      return typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : null;
     } catch {
       return null;
     }
@@ -160,9 +166,20 @@ export class Roles {
     if (scope === 'session' && method !== 'study.session.get' && !this.ownSession(caller)) return new LabFailure('refused: the session this page was handed is not the one running; please tell the experimenter', 'forbidden');
     if (scope === 'episode') {
       const id = episodeIdOf(params);
-      if (!id || this.owners.get(id) !== caller) return new LabFailure("refused: that episode is not this participant's current task", 'forbidden');
+      const owner = id ? this.owners.get(id) : undefined;
+      if (owner === caller) return null;
+      // Not opened on this connection: only the running session's own episode (a reconnect after
+      // a lab restart), and only while no other open connection plays it.
+      if (!id || id !== this.sessionEpisodeId() || !this.ownSession(caller)) return new LabFailure("refused: that episode is not this participant's current task", 'forbidden');
+      if (owner && !owner.isClosed) return new LabFailure(IN_USE_MESSAGE, 'in_use');
     }
     return null;
+  }
+
+  /** The episode the running session's current task is played in (the study side's session file). */
+  private sessionEpisodeId(): string | null {
+    const raw = this.sessionFile();
+    return raw && typeof raw.episodeId === 'string' ? raw.episodeId : null;
   }
 
   ownSession(caller: Caller): boolean {
@@ -210,15 +227,9 @@ export class Roles {
   }
 }
 
-function pick(x: unknown): unknown {
-  if (typeof x !== 'object' || x === null) return x;
-  const o = x as Record<string, unknown>;
-  return { studyId: o.studyId, participant: o.participant };
-}
-
 /** Rows whose result is an episode the caller then owns (and whose params name one it must own). */
 const OPENS_EPISODE = new Set(['episode.start', 'episode.resume', 'study.session.task']);
-const NAMES_EPISODE = new Set(['episode.get', 'episode.step']);
+const NAMES_EPISODE = new Set(['episode.get', 'episode.step', 'episode.mark']);
 
 /**
  * Every handler behind the role check: refused rows run nothing; episodes are claimed by the

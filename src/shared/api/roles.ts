@@ -31,9 +31,14 @@ export const PARTICIPANT_ROWS = {
   'study.session.advance': 'session',
   'study.session.task': 'session',
   'study.session.next': 'session',
+  // The questionnaire on screen and the participant's own withdrawal (issue 11 item 3).
+  'study.session.answer': 'session',
+  'study.session.withdraw': 'session',
   'episode.get': 'episode',
   'episode.step': 'episode',
   'episode.close': 'episode',
+  // Pause, resume, reload, hidden/visible records of the participant's own episode (item 2).
+  'episode.mark': 'episode',
 } as const satisfies Record<string, ParticipantScope>;
 
 export type ParticipantRow = keyof typeof PARTICIPANT_ROWS;

@@ -114,9 +114,13 @@ describe('roles and isolation', () => {
     expect(role).toEqual({ role: 'participant', session: { studyId: 'roles', participant: 'P01' } });
     const tab2 = new Connection(role ?? undefined);
     expect(await refusal(tab2, 'study.session.task')).toMatchObject({ code: 'in_use', message: expect.stringMatching(/open elsewhere/) });
-    expect(await refusal(tab2, 'episode.step', { episodeId: episode.episodeId, tool: 'submit', args: {} })).toMatchObject({ code: 'forbidden' });
+    expect(await refusal(tab2, 'episode.step', { episodeId: episode.episodeId, tool: 'submit', args: {} })).toMatchObject({ code: 'in_use' });
     expect(await refusal(desk, 'episode.get', { episodeId: episode.episodeId })).toMatchObject({ code: 'in_use' });
+    // The session's own episode, named by a reconnecting page: in_use while the first tab is open.
+    expect(await refusal(tab2, 'episode.get', { episodeId: episode.episodeId })).toMatchObject({ code: 'in_use' });
     screen.close();
+    // Once it is gone, the session's episode may be taken over by name (a page reconnecting).
+    expect((await call<EpisodeSnapshot>(tab2, 'episode.get', { episodeId: episode.episodeId })).episodeId).toBe(episode.episodeId);
     const again = await call<EpisodeSnapshot>(tab2, 'study.session.task');
     expect(again.episodeId).toBe(episode.episodeId);
     expect(services.roles.ownerOf(episode.episodeId)).toBe(tab2);
