@@ -63,6 +63,8 @@ describe('roles and isolation', () => {
     await call(screen, 'study.session.start', { studyId: 'roles', participant: 'P01' });
     const me = await call<WhoAmI>(screen, 'roles.whoami');
     expect(me).toMatchObject({ role: 'participant', session: { studyId: 'roles', participant: 'P01' }, pinSet: true });
+    // A desktop window made now (a restarted kiosk) is the participant's too.
+    expect(services.roles.windowRole()).toEqual({ role: 'participant', session: { studyId: 'roles', participant: 'P01' } });
   });
 
   it('refuses every experimenter row to the participant screen, with a clear line, running nothing', async () => {
@@ -147,6 +149,7 @@ describe('roles and isolation', () => {
     expect(me.role).toBe('experimenter');
     expect(await call(screen, 'study.session.end')).toMatchObject({ ended: true });
     expect(existsSync(join(home, 'studies', 'session.json'))).toBe(false);
+    expect(services.roles.windowRole()).toEqual({ role: 'experimenter' });
   });
 
   it('answers a second resume of a log being written with in_use, not a forked log', async () => {
