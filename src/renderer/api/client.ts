@@ -8,6 +8,14 @@ import { LabCallError, ResponseEnvelope, EventEnvelope, type LabErrorCode } from
 
 export const LAB_KEY: InjectionKey<LabApi> = Symbol('lab');
 
+/**
+ * The token this tab presents from now on (a reload, a reconnect): after a hand-over, the
+ * participant-scoped one, so the experimenter's token no longer lives in the tab's storage.
+ */
+export function rememberToken(win: Window, token: string): void {
+  win.sessionStorage.setItem('splatlab-token', token);
+}
+
 type Listener = (data: unknown) => void;
 
 class Listeners {
@@ -78,22 +86,12 @@ export function socketClient(url: string, WebSocketImpl: typeof WebSocket = WebS
   };
 }
 
-const TOKEN_KEY = 'splatlab-token';
-
-/**
- * The token this tab presents from now on (a reload, a reconnect): after a hand-over, the
- * participant-scoped one, so the experimenter's token no longer lives in the tab's storage.
- */
-export function rememberToken(win: Window, token: string): void {
-  win.sessionStorage.setItem(TOKEN_KEY, token);
-}
-
 /** Picks the transport for this window. The token leaves the address bar once read. */
 export function connectLab(win: Window & { lab?: LabBridge }): LabApi {
   if (win.lab) return bridgeClient(win.lab);
   const url = new URL(win.location.href);
-  const token = url.searchParams.get('token') ?? win.sessionStorage.getItem(TOKEN_KEY) ?? '';
-  rememberToken(win, token);
+  const token = url.searchParams.get('token') ?? win.sessionStorage.getItem('splatlab-token') ?? '';
+  win.sessionStorage.setItem('splatlab-token', token);
   url.searchParams.delete('token');
   win.history.replaceState(null, '', url.toString());
   const wsUrl = `${url.protocol === 'https:' ? 'wss' : 'ws'}://${url.host}/lab?token=${encodeURIComponent(token)}`;
