@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import type { TrajectoryStep } from '../../shared/api/study';
 import type { EpisodeResult } from '../../shared/study/results';
+import type { Participant, ParticipantEpisode } from '../../shared/study/config';
 import { replaySteps } from '../../shared/env/replay';
 import { rulesFor } from '../kinds/kind';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
@@ -53,14 +54,31 @@ export function episodeResult(traj: Trajectory, rel: string, who: Source, taskId
   };
 }
 
-/** Every episode of the study: participants in id order (their episodes in play order), then models. */
+/** Why an episode is out of the statistics: its exclusion, or the participant's withdrawal. */
+export function exclusionOf(p: Participant, ep: ParticipantEpisode): string | null {
+  if (ep.excluded) return ep.excluded.reason;
+  return p.withdrawal ? 'participant withdrew' : null;
+}
+
+/** 1-based position of a task in the participant's scored order, 0 for practice. */
+export function orderPositionOf(p: Participant, ep: ParticipantEpisode): number | null {
+  if (ep.practice) return 0;
+  const i = p.order.indexOf(ep.taskId);
+  return i < 0 ? null : i + 1;
+}
+
+/**
+ * Every episode of the study: participants in id order (their episodes in play order), then
+ * models. Excluded episodes (and all of a withdrawn participant's) are listed with the reason.
+ */
 export function studyResults(store: StudyStore, studyId: string): EpisodeResult[] {
   const rows: EpisodeResult[] = [];
   for (const p of store.participants(studyId)) {
     for (const ep of p.episodes) {
       const path = store.resolveIn(studyId, ep.log);
       if (!existsSync(path)) continue;
-      rows.push(episodeResult(readTrajectory(path), ep.log, { source: 'human', kind: 'human', participant: p.id, practice: ep.practice }, ep.taskId));
+      const row = episodeResult(readTrajectory(path), ep.log, { source: 'human', kind: 'human', participant: p.id, practice: ep.practice }, ep.taskId);
+      rows.push({ ...row, excluded: exclusionOf(p, ep), orderPosition: orderPositionOf(p, ep) });
     }
   }
   for (const m of store.modelLogs(studyId)) {
