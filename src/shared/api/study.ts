@@ -107,7 +107,7 @@ export const StudyExportSchema = z.strictObject({
 export type StudyExport = z.infer<typeof StudyExportSchema>;
 
 /** Largest chunk of an archive one exportChunk call returns (base64 keeps it under the message limit). */
-export const EXPORT_CHUNK_BYTES = 4 * 1024 * 1024;
+export const EXPORT_CHUNK_BYTES = 2 * 1024 * 1024;
 const log = z.string().min(1).max(400);
 
 export const studyMethods = {

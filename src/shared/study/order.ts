@@ -60,7 +60,7 @@ export function counterbalanceStatus(taskCount: number, mode: 'fixed' | 'counter
   if (held.length === 0) warning = `no participants yet: one Williams cycle needs ${cycle}`;
   else if (missing > 0 || most === 0) {
     const empty = slots.filter((s) => s.participants.length < most).map((s) => s.slot + 1);
-    warning = `${held.length} participant${held.length === 1 ? '' : 's'} do${held.length === 1 ? 'es' : ''} not complete a Williams cycle of ${cycle} orders: ${missing} more needed (slot${empty.length === 1 ? '' : 's'} ${empty.join(', ')}), or task order is confounded with the tasks`;
+    warning = `${held.length} participant${held.length === 1 ? '' : 's'} do${held.length === 1 ? 'es' : ''} not complete a Williams cycle of ${cycle} orders: ${missing} more needed (slot${empty.length === 1 ? '' : 's'} ${empty.join(', ')}): until then the order positions are not balanced across tasks`;
   }
   return { cycle, slots, counted: held.length, warning };
 }
