@@ -25,6 +25,7 @@ export const LabErrorCode = z.enum([
   'unauthorized',
   'rate_limited', // too many calls at once or per second on one connection: nothing ran
   'failed', // the handler threw: a domain error with a readable message
+  'disconnected', // client side: the connection to the lab server is lost (the client reconnects)
 ]);
 export type LabErrorCode = z.infer<typeof LabErrorCode>;
 
