@@ -33,6 +33,7 @@ import {
 } from '../../shared/study/export-tables';
 import type { StudyExport } from '../../shared/api/study';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
+import { episodeClock } from '../../shared/env/time';
 import { objectDir } from '../tasks/paths';
 import { readSpec } from '../tasks/load';
 import { exclusionOf, orderPositionOf, studyResults } from './results';
@@ -82,23 +83,20 @@ const secondsBetween = (a: string, b: string): number | null => {
 };
 
 /**
- * Active time at a call: from the episode start to the call. The paused/down-time records of
- * the trajectory (issue 11 item 2) are subtracted by their owner's duration function once the
- * logs carry them; until then this is the wall time since the start.
+ * The call rows of one trajectory (score carried forward between graded calls). Times come from
+ * the episode clock: active_seconds = active time up to the call, think_seconds = active time
+ * from the end of the previous call to this one, so a pause or a lost connection counts in neither.
  */
-export function activeSecondsAt(traj: Trajectory, t: string): number | null {
-  const start = traj.header?.started ?? traj.steps[0]?.t;
-  return start ? secondsBetween(start, t) : null;
-}
-
-/** The call rows of one trajectory (score carried forward between graded calls). */
 export function callRows(traj: Trajectory, base: Omit<CallRow, 'step' | 'tool' | 'ok' | 't' | 'callSeconds' | 'activeSeconds' | 'thinkSeconds' | 'hiddenScore' | 'graded' | 'gaussians'>): CallRow[] {
   let score: number | null = null;
   let prevEnd: number | null = null;
+  const started = traj.header?.started ?? traj.steps[0]?.t;
+  const clock = started ? episodeClock({ started, steps: traj.steps, times: traj.times, end: traj.end }) : null;
   return traj.steps.map((s) => {
     if (s.hidden) score = s.hidden.score;
     const at = Date.parse(s.t);
-    const think = s.step > 0 && prevEnd !== null && Number.isFinite(at) ? Math.max(0, (at - prevEnd) / 1000) : null;
+    const activeAt = clock && Number.isFinite(at) ? clock.activeMsAt(at) : null;
+    const think = s.step > 0 && prevEnd !== null && activeAt !== null && clock ? Math.max(0, (activeAt - clock.activeMsAt(prevEnd)) / 1000) : null;
     prevEnd = Number.isFinite(at) ? at + s.ms : prevEnd;
     return {
       ...base,
@@ -107,7 +105,7 @@ export function callRows(traj: Trajectory, base: Omit<CallRow, 'step' | 'tool' |
       ok: s.step > 0 ? (s.ok ?? null) : null,
       t: s.t,
       callSeconds: s.ms / 1000,
-      activeSeconds: activeSecondsAt(traj, s.t),
+      activeSeconds: activeAt === null ? null : activeAt / 1000,
       thinkSeconds: think,
       hiddenScore: score,
       graded: s.hidden !== undefined,

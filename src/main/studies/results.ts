@@ -11,6 +11,7 @@ import type { Participant, ParticipantEpisode } from '../../shared/study/config'
 import { replaySteps } from '../../shared/env/replay';
 import { rulesFor } from '../kinds/kind';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
+import { episodeClock } from '../../shared/env/time';
 import type { LoadedTask } from '../tasks/load';
 import type { StudyStore } from './store';
 
@@ -32,6 +33,8 @@ export function episodeResult(traj: Trajectory, rel: string, who: Source, taskId
   const started = traj.header?.started ?? traj.steps[0]?.t ?? '';
   const endT = traj.end?.t ?? (last ? new Date(Date.parse(last.t) + last.ms).toISOString() : started);
   const e = traj.end;
+  // Durations come from the episode clock: paused and down time are not active time.
+  const clock = started ? episodeClock({ started, steps: traj.steps, times: traj.times, end: { t: endT } }) : null;
   return {
     ...who,
     taskId: traj.header?.task ?? taskId,
@@ -47,7 +50,12 @@ export function episodeResult(traj: Trajectory, rel: string, who: Source, taskId
     calls: e?.calls_used ?? calls.length,
     renders: e?.renders_used ?? null,
     gaussians: e?.gaussians ?? (last?.state ? last.state.length : null),
-    seconds: started ? seconds(started, endT) : null,
+    seconds: clock ? clock.activeMs / 1000 : null,
+    wallSeconds: started ? seconds(started, endT) : null,
+    pausedSeconds: clock ? clock.pausedMs / 1000 : null,
+    downSeconds: clock ? clock.downMs / 1000 : null,
+    interruptions: clock ? clock.interruptions.length : null,
+    pauses: clock ? clock.pauses : null,
     toolSeconds: calls.reduce((s, c) => s + c.ms, 0) / 1000,
     started,
     log: rel,

@@ -31,8 +31,15 @@ export const EpisodeResultSchema = z.strictObject({
   calls: z.number().int(),
   renders: z.number().int().nullable(),
   gaussians: z.number().int().nullable(),
-  /** Wall time from the header's start to the end record (or the last call), in seconds. */
+  /** Active time from the header's start to the end record (or the last call), paused and down time left out, in seconds. */
   seconds: num,
+  /** Wall time over the same span, and its paused and down (lab not running / no page) parts. */
+  wallSeconds: num.optional(),
+  pausedSeconds: num.optional(),
+  downSeconds: num.optional(),
+  /** Disconnects and restarts during the episode, and pauses. */
+  interruptions: z.number().int().nullable().optional(),
+  pauses: z.number().int().nullable().optional(),
   /** Sum of the per-call `ms` (time spent inside tool calls), in seconds. */
   toolSeconds: z.number(),
   started: z.string(),

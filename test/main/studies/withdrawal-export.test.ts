@@ -17,6 +17,8 @@ import type { LabDeps } from '../../../src/main/services/lab';
 import type { EpisodeSnapshot } from '../../../src/shared/api/episode';
 import type { SessionState, StudyExport, StudyResults } from '../../../src/shared/api/study';
 import type { DeletionRecord, Participant, StudyConfig } from '../../../src/shared/study/config';
+import { callRows } from '../../../src/main/studies/export';
+import type { Trajectory } from '../../../src/main/env/trajectory';
 import { fakeServices } from '../services/fixtures';
 import { testTasks } from '../env/fixtures';
 
@@ -291,5 +293,23 @@ describe('export archive and deletion', () => {
     expect(rowsOf(files.get('data/table-calls_data.csv') ?? '').some((r) => r.participant === 'P02')).toBe(false);
     expect(rowsOf(files.get('data/table-deletions_data.csv') ?? '')).toEqual([expect.objectContaining({ participant: 'P02', requested_by: 'participant', files_removed: String(record.files.length) })]);
     expect(rowsOf(files.get('data/table-participants_data.csv') ?? '').find((r) => r.participant === 'P02')).toMatchObject({ status: 'deleted', withdrawal_reason: '' });
+  });
+});
+
+describe('per-call times', () => {
+  it('counts neither active nor think time while the episode was paused', () => {
+    const step = (n: number, t: string, ms: number) => ({ step: n, tool: n ? 'render' : 'reset', args: {}, text: '', t, ms });
+    const traj: Trajectory = {
+      header: { type: 'header', task: 'a', protocol: 'matched', player: 'P01', versions: {}, started: '2025-01-01T00:00:00.000Z' },
+      steps: [step(0, '2025-01-01T00:00:00.000Z', 0), step(1, '2025-01-01T00:00:10.000Z', 1000), step(2, '2025-01-01T00:01:21.000Z', 500)],
+      // Paused from 00:00:20 to 00:01:20: 60 s between call 1's end (00:00:11) and call 2.
+      times: [{ type: 'time', event: 'pause', t: '2025-01-01T00:00:20.000Z' }, { type: 'time', event: 'resume', t: '2025-01-01T00:01:20.000Z' }],
+      end: null,
+      truncated: false,
+      validBytes: 0,
+      badLines: [],
+    };
+    const rows = callRows(traj, { source: 'human', participant: 'P01', taskId: 'a', orderPosition: 1, practice: false, excluded: null, log: 'l' });
+    expect(rows.map((r) => [r.step, r.activeSeconds, r.thinkSeconds])).toEqual([[0, 0, null], [1, 10, 10], [2, 21, 10]]);
   });
 });
