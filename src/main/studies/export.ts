@@ -13,7 +13,7 @@ import { zipSync, type Zippable } from 'fflate';
 import { BOOTSTRAP_DEFAULTS } from '../../shared/study/bootstrap';
 import { summarize } from '../../shared/study/results';
 import { pairedDifferences, participantSummaries } from '../../shared/study/paired';
-import { counterbalanceStatus } from '../../shared/study/order';
+import { studyBalance } from '../../shared/study/order';
 import type { Participant } from '../../shared/study/config';
 import {
   ANSWERS_TABLE,
@@ -180,8 +180,7 @@ export function studyArchiveFiles(store: StudyStore, studyId: string, opts: Expo
 
   const episodes = studyResults(store, studyId);
   const summary = summarize(episodes, BOOTSTRAP_DEFAULTS);
-  const counted = participants.map((p, i) => ({ p, slot: p.slot ?? i })).filter(({ p }) => !['declined', 'withdrawn', 'deleted'].includes(p.status) && p.episodes.some((e) => !e.practice));
-  const balance = counterbalanceStatus(config.tasks.length, config.order, counted.map(({ p, slot }) => ({ id: p.id, slot })));
+  const balance = studyBalance(config, participants);
   const warnings = [...(balance.warning ? [balance.warning] : []), ...summary.filter((r) => r.warning).map((r) => `${r.source} / ${r.taskId}: ${r.warning}`)];
 
   const kinds = new Map<string, string>([...config.questionnaires.demographic.map((q) => [`d:${q.id}`, q.kind] as const), ...config.questionnaires.postTask.map((q) => [`p:${q.id}`, q.kind] as const)]);

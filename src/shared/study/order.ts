@@ -69,3 +69,12 @@ export function counterbalanceStatus(taskCount: number, mode: 'fixed' | 'counter
 export function slotOrder<T>(tasks: readonly T[], slot: number, mode: 'fixed' | 'counterbalanced'): T[] {
   return participantOrder(tasks, slot, mode);
 }
+
+/**
+ * The counterbalancing of a study's participants: those who are not declined, withdrawn or
+ * deleted count, each at their recorded slot (or their creation index, before slots existed).
+ */
+export function studyBalance(config: { tasks: readonly unknown[]; order: 'fixed' | 'counterbalanced' }, participants: readonly { id: string; status: string; slot?: number }[]): CounterbalanceStatus {
+  const held = participants.map((p, i) => ({ p, slot: p.slot ?? i })).filter(({ p }) => !['declined', 'withdrawn', 'deleted'].includes(p.status));
+  return counterbalanceStatus(config.tasks.length, config.order, held.map(({ p, slot }) => ({ id: p.id, slot })));
+}

@@ -209,8 +209,8 @@ describe('export archive and deletion', () => {
     first = await call<StudyExport>('study.export', { studyId: study.id });
     expect(first.version).toBe('9.8.7-test');
     expect(first.taskSetHash).toMatch(/^[0-9a-f]{64}$/);
-    // P01 alone in the statistics holds one of the two slots of the cycle.
-    expect(first.warnings).toContain('1 participant does not complete a Williams cycle of 2 orders: 1 more needed (slot 2): until then the order positions are not balanced across tasks');
+    // Counted: P01 (slot 1), P04 and P05 (slot 2, P05 moved there); P02 and P03 withdrew.
+    expect(first.warnings).toContain('3 participants do not complete a Williams cycle of 2 orders: 1 more needed (slot 1): until then the order positions are not balanced across tasks');
     const files = unzip(first.path);
     const studyDir = join(home, 'studies', study.id);
     for (const p of ['P01', 'P02']) for (const f of readdirSync(join(studyDir, 'trajectories', p))) if (f.endsWith('.jsonl')) expect(files.get(`trajectories/${p}/${f}`)).toBe(readFileSync(join(studyDir, 'trajectories', p, f), 'utf8'));
