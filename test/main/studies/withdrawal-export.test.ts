@@ -20,9 +20,11 @@ import type { DeletionRecord, Participant, StudyConfig } from '../../../src/shar
 import { callRows } from '../../../src/main/studies/export';
 import type { Trajectory } from '../../../src/main/env/trajectory';
 import { fakeServices } from '../services/fixtures';
+import { runCli } from '../cli/run';
 import { testTasks } from '../env/fixtures';
 
 let home: string;
+let tasks: string;
 let handlers: Handlers;
 let study: StudyConfig;
 
@@ -71,6 +73,7 @@ const rowsOf = (csv: string): Record<string, string>[] => {
 
 beforeAll(async () => {
   const { tasksDir, grader } = await testTasks();
+  tasks = tasksDir;
   home = mkdtempSync(join(tmpdir(), 'splatlab-withdraw-'));
   const manager = new EpisodeManager({ tasksDir, home, grader: async () => grader, version: '0.0.0-test' });
   const deps: LabDeps = { gpu: { device: null, status: { path: 'cpu', vendor: '', architecture: '', description: '', summary: '' } }, tasksDir, version: '9.8.7-test', transport: 'direct', listTasks: async () => [] };
@@ -293,6 +296,24 @@ describe('export archive and deletion', () => {
     expect(rowsOf(files.get('data/table-calls_data.csv') ?? '').some((r) => r.participant === 'P02')).toBe(false);
     expect(rowsOf(files.get('data/table-deletions_data.csv') ?? '')).toEqual([expect.objectContaining({ participant: 'P02', requested_by: 'participant', files_removed: String(record.files.length) })]);
     expect(rowsOf(files.get('data/table-participants_data.csv') ?? '').find((r) => r.participant === 'P02')).toMatchObject({ status: 'deleted', withdrawal_reason: '' });
+  });
+});
+
+describe('splatlab export study', () => {
+  it('writes the same archive from the command line, and refuses an unknown study', async () => {
+    const saved = process.env.SPLATLAB_HOME;
+    process.env.SPLATLAB_HOME = home;
+    try {
+      const out = join(home, 'copy.zip');
+      const run = await runCli('export', ['study', '--study', study.id, '--out', out, '--tasks', tasks]);
+      expect(run.code).toBe(0);
+      expect(run.out[0]).toMatch(/^wrote \d+ files \(\d+ bytes\) to .*copy\.zip$/);
+      expect(unzip(out).has('dataset_description.json')).toBe(true);
+      expect((await runCli('export', ['study', '--study', 'nope'])).err[0]).toMatch(/no study 'nope'/);
+    } finally {
+      if (saved === undefined) delete process.env.SPLATLAB_HOME;
+      else process.env.SPLATLAB_HOME = saved;
+    }
   });
 });
 
