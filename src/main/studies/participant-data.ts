@@ -4,7 +4,7 @@
 // Inputs: the StudyStore, a study id, a participant id. Outputs: the new participant record.
 // Invariants: deletion removes every file of the participant under the study folder
 // (trajectories/<id>/) and every archive exported before it (<home>/exports/<study>/), clears
-// consent, answers and withdrawal from the record, and leaves a deletion record naming only ids,
+// consent, answers and withdrawal from the record and the participant's lines from sessions.jsonl, and leaves a deletion record naming only ids,
 // times and file names; the participant id is never reused (the record stays as 'deleted').
 import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -121,6 +121,13 @@ export function deleteParticipantData(store: StudyStore, studyId: string, id: st
   if (p.answers) cleared.push('answers');
   if (p.withdrawal) cleared.push('withdrawal');
   if (p.episodes.length) cleared.push('episodes');
+  // Session times are the participant's data too: their lines leave the sessions log.
+  const sessions = readSessions(store, studyId);
+  if (sessions.some((x) => x.participant === id)) {
+    const kept = sessions.filter((x) => x.participant !== id);
+    writeFileAtomic(join(studyDir, 'sessions.jsonl'), kept.map((x) => `${JSON.stringify(x)}\n`).join(''));
+    cleared.push('sessions');
+  }
   const at = now.toISOString();
   store.updateParticipant(studyId, id, (x) => ({ id: x.id, created: x.created, order: x.order, ...(x.slot !== undefined ? { slot: x.slot } : {}), status: 'deleted', stage: 'thanks', taskIndex: 0, episodes: [], deleted: { at } }));
   const record: DeletionRecord = { participant: id, at, requestedBy, by: 'experimenter', files, cleared };

@@ -202,7 +202,7 @@ export const DeletionRecordSchema = z.strictObject({
   by: z.literal('experimenter'),
   files: z.array(z.string()),
   /** What else was cleared from the participant record. */
-  cleared: z.array(z.enum(['consent', 'answers', 'withdrawal', 'episodes'])),
+  cleared: z.array(z.enum(['consent', 'answers', 'withdrawal', 'episodes', 'sessions'])),
 });
 export type DeletionRecord = z.infer<typeof DeletionRecordSchema>;
 export const DeletionsFileSchema = z.strictObject({ deletions: z.array(DeletionRecordSchema) });

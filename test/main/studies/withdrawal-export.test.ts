@@ -276,7 +276,8 @@ describe('export archive and deletion', () => {
     const record = await call<DeletionRecord>('study.deleteParticipant', { studyId: study.id, participant: 'P02', requestedBy: 'participant' });
     expect(existsSync(join(studyDir, 'trajectories', 'P02'))).toBe(false);
     expect(existsSync(first.path)).toBe(false); // the earlier archive held P02's data
-    expect(record).toMatchObject({ participant: 'P02', requestedBy: 'participant', by: 'experimenter', cleared: ['consent', 'answers', 'withdrawal', 'episodes'] });
+    expect(record).toMatchObject({ participant: 'P02', requestedBy: 'participant', by: 'experimenter', cleared: ['consent', 'answers', 'withdrawal', 'episodes', 'sessions'] });
+    expect(readFileSync(join(studyDir, 'sessions.jsonl'), 'utf8')).not.toContain('"P02"');
     expect(record.files).toEqual(expect.arrayContaining([...logs.filter((f) => f.endsWith('.jsonl')).map((f) => `trajectories/P02/${f}`), `../exports/${first.name}`]));
     const p2OnDisk = (JSON.parse(readFileSync(join(studyDir, 'participants.json'), 'utf8')) as { participants: Participant[] }).participants.find((p) => p.id === 'P02');
     const onDisk = readFileSync(join(studyDir, 'deletions.json'), 'utf8') + JSON.stringify(p2OnDisk);
