@@ -4,12 +4,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXPORT_TABLES, datasetDescription, tableCsv } from '../../../src/shared/study/export-tables';
+import { EXPORT_TABLES, datasetDescription, tableCsv, type Table } from '../../../src/shared/study/export-tables';
 
 describe('export tables', () => {
   it('have unique files and columns, each described', () => {
     expect(new Set(EXPORT_TABLES.map((t) => t.file)).size).toBe(EXPORT_TABLES.length);
-    for (const t of EXPORT_TABLES) {
+    for (const t of EXPORT_TABLES as readonly Table<never>[]) {
       expect(t.file).toMatch(/^data\/table-[a-z]+_data\.csv$/);
       expect(new Set(t.columns.map((c) => c.name)).size, t.file).toBe(t.columns.length);
       for (const c of t.columns) expect(c.description.trim().length, `${t.file}:${c.name}`).toBeGreaterThan(3);
