@@ -10,7 +10,7 @@ import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync } from 'n
 import { join, relative } from 'node:path';
 import { z } from 'zod';
 import { DeletionsFileSchema, type DeletionRecord, type Participant, type StudyConfig } from '../../shared/study/config';
-import { slotOrder } from '../../shared/study/order';
+import { cycleLength, slotOrder } from '../../shared/study/order';
 import { StudyError, writeFileAtomic, type StudyStore } from './store';
 
 /** One ended participant session: when it ran and how it ended. */
@@ -64,6 +64,8 @@ export function slotOf(p: Participant, index: number): number {
 
 /** Gives a participant who has not started another slot (row of the square) and its order. */
 export function assignSlot(store: StudyStore, config: StudyConfig, id: string, slot: number): Participant {
+  const cycle = cycleLength(config.tasks.length, config.order);
+  if (slot >= cycle) throw new StudyError(`slot ${slot + 1} does not exist: this study's cycle has ${cycle} order${cycle === 1 ? '' : 's'} (slots 1..${cycle})`);
   return store.updateParticipant(config.id, id, (p) => {
     if (p.status !== 'new' || p.episodes.length) throw new StudyError(`participant ${id} has already started (${p.status}): the task order can only change before the first session`);
     return { ...p, slot, order: slotOrder(config.tasks, slot, config.order) };
@@ -89,6 +91,7 @@ export function recordWithdrawal(store: StudyStore, studyId: string, id: string,
   return store.updateParticipant(studyId, id, (p) => {
     if (p.status === 'deleted') throw new StudyError(`participant ${id}'s data were deleted; there is nothing to withdraw`);
     if (p.withdrawal) throw new StudyError(`participant ${id} already withdrew (${p.withdrawal.at})`);
+    if (p.status === 'declined') throw new StudyError(`participant ${id} declined consent: there is no participation to withdraw from`);
     return { ...p, status: 'withdrawn', withdrawal: { at: now.toISOString(), by, reason } };
   });
 }

@@ -173,6 +173,7 @@ describe('slots, exclusion and statistics', () => {
     const moved = await call<Participant>('study.assignSlot', { studyId: study.id, participant: p5.id, slot: 1 });
     expect(moved).toMatchObject({ slot: 1, order: ['test__oneshot', 'test__sculpt'] });
     expect(await refused('study.assignSlot', { studyId: study.id, participant: 'P01', slot: 1 })).toMatch(/already started/);
+    expect(await refused('study.assignSlot', { studyId: study.id, participant: p5.id, slot: 2 })).toMatch(/slot 3 does not exist: this study's cycle has 2 orders/);
   });
 
   it('leaves an excluded episode (and a withdrawn participant) out of the statistics and pairs humans with a model', async () => {
