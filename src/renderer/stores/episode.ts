@@ -82,8 +82,10 @@ export const useEpisodeStore = defineStore('episode', () => {
       ...s.history.map((h) => ({ key: nextKey++, tool: h.tool, args: h.args, text: h.text, error: h.error, ...(h.image ? { image: h.image } : {}) })),
     ];
     const staging = useStagingStore();
+    // The same episode again (a reconnect): the person's selection stays with the edits.
+    const keep = fresh ? [] : [...staging.selection];
     staging.reset(s.scene, s.nextId);
-    if (saved) staging.adopt(saved, s.scene, s.nextId);
+    if (saved) staging.adopt(saved, s.scene, s.nextId, keep);
     if (s.done) dropStaging(key.value);
     // Ids repeat across episodes: a selection carried over would pick the wrong Gaussians.
     if (fresh) {

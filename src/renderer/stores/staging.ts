@@ -76,9 +76,11 @@ export const useStagingStore = defineStore('staging', () => {
   /**
    * Takes back staged edits saved before a reload or a lost connection. When the committed scene
    * is still the saved base, everything (undo history too) comes back as it was; when a call
-   * went through meanwhile, the saved target is re-staged on top of the new scene.
+   * went through meanwhile, the saved target is re-staged on top of the new scene. `keep` is the
+   * selection to hold on to (what stays of it after the edits are back).
    */
-  function adopt(saved: SavedStaging, records: readonly GaussianRecord[], nextId: number): void {
+  function adopt(saved: SavedStaging, records: readonly GaussianRecord[], nextId: number, keep: readonly number[] = []): void {
+    selection.value = [...keep];
     const same = saved.base.nextId === nextId && JSON.stringify(saved.base.records) === JSON.stringify(records.map(cloneRecord));
     base.value = { records: saved.base.records.map(cloneRecord), nextId: saved.base.nextId };
     ops.value = saved.ops;
