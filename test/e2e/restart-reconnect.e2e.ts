@@ -76,11 +76,17 @@ describe.skipIf(skip)('a server restart mid-task (browser mode)', () => {
     const back = Date.now();
     expect(new URL(serve.url).searchParams.get('token')).toBe(new URL(first.url).searchParams.get('token'));
     await page.getByTestId('connection-lost').waitFor({ state: 'detached', timeout: 30_000 });
-    await expect.poll(() => page.getByTestId('budget-calls').textContent(), { timeout: 30_000 }).toContain('calls left 39/40');
+    // The page re-attached: main continued the episode from its log (a restart record), and the
+    // page has taken the snapshot (nothing busy any more).
+    const dir = join(home, 'trajectories');
+    const [file] = readdirSync(dir).filter((f) => f.startsWith('test__sculpt-') && f.endsWith('.jsonl'));
+    const logPath = join(dir, file);
+    await expect.poll(() => readTrajectory(logPath).times.some((t) => t.event === 'restart'), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => page.getByTestId('working').count()).toBe(0);
+    expect(await page.getByTestId('budget-calls').textContent()).toContain('calls left 39/40');
     expect(await page.evaluate(() => (globalThis as unknown as { splatlabSamePage?: string }).splatlabSamePage)).toBe('yes');
     expect(await page.locator('[data-testid="staged-ops"] li').count()).toBe(2);
     expect(Number(await page.getByTestId('insp-pos-0').inputValue())).toBeCloseTo(0.375, 6);
-    await expect.poll(() => page.getByTestId('working').count()).toBe(0);
     await page.screenshot({ path: join(RESULTS_DIR, 'restart-reconnected.png') });
 
     await page.getByTestId('commit').click();
@@ -90,9 +96,7 @@ describe.skipIf(skip)('a server restart mid-task (browser mode)', () => {
 
     // The log: one writer throughout, the staged Gaussian committed where it was put, the pause
     // and the restart recorded, and the downtime outside active time.
-    const dir = join(home, 'trajectories');
-    const [file] = readdirSync(dir).filter((f) => f.startsWith('test__sculpt-') && f.endsWith('.jsonl'));
-    const traj = readTrajectory(join(dir, file));
+    const traj = readTrajectory(logPath);
     expect(traj.badLines).toEqual([]);
     expect(traj.steps.map((s) => s.step)).toEqual([0, 1, 2]);
     const last = traj.steps[2].state ?? [];

@@ -8,15 +8,12 @@ import { existsSync } from 'node:fs';
 import type { TrajectoryStep } from '../../shared/api/study';
 import type { EpisodeResult } from '../../shared/study/results';
 import { replaySteps } from '../../shared/env/replay';
+import { episodeClock } from '../../shared/env/time';
 import { rulesFor } from '../kinds/kind';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
 import type { LoadedTask } from '../tasks/load';
 import type { StudyStore } from './store';
 
-const seconds = (from: string, to: string): number | null => {
-  const d = (Date.parse(to) - Date.parse(from)) / 1000;
-  return Number.isFinite(d) ? d : null;
-};
 
 interface Source {
   source: string;
@@ -29,7 +26,8 @@ export function episodeResult(traj: Trajectory, rel: string, who: Source, taskId
   const calls = traj.steps.filter((s) => s.step > 0);
   const last = calls[calls.length - 1];
   const started = traj.header?.started ?? traj.steps[0]?.t ?? '';
-  const endT = traj.end?.t ?? (last ? new Date(Date.parse(last.t) + last.ms).toISOString() : started);
+  // The one clock: pauses and downtime are out of `seconds` (an old log without time records: all active).
+  const clock = episodeClock({ started, steps: traj.steps, times: traj.times, end: traj.end });
   const e = traj.end;
   return {
     ...who,
@@ -46,7 +44,10 @@ export function episodeResult(traj: Trajectory, rel: string, who: Source, taskId
     calls: e?.calls_used ?? calls.length,
     renders: e?.renders_used ?? null,
     gaussians: e?.gaussians ?? (last?.state ? last.state.length : null),
-    seconds: started ? seconds(started, endT) : null,
+    seconds: started && Number.isFinite(clock.activeMs) ? clock.activeMs / 1000 : null,
+    pausedSeconds: clock.pausedMs / 1000,
+    downSeconds: clock.downMs / 1000,
+    interruptions: clock.interruptions.length,
     toolSeconds: calls.reduce((s, c) => s + c.ms, 0) / 1000,
     started,
     log: rel,

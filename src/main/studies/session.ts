@@ -144,7 +144,8 @@ export class StudySessions {
       if (known && existsSync(path) && readTrajectory(path).header) {
         snapshot = await this.manager.resume(path);
       } else {
-        snapshot = await this.manager.start({ taskId, protocol: config.protocol, player: p.id, logPath: path, options: config.protocolOptions });
+        const limit = p.stage === 'task' ? config.taskTimeLimitS : undefined; // practice: no limit
+        snapshot = await this.manager.start({ taskId, protocol: config.protocol, player: p.id, logPath: path, options: config.protocolOptions, ...(limit ? { timeLimitS: limit } : {}) });
         const practice = p.stage === 'practice';
         this.store.updateParticipant(a.studyId, p.id, (x) => ({
           ...x,

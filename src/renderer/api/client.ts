@@ -70,7 +70,7 @@ const LOST = 'the connection to the lab server is lost; reconnecting...';
  * connection is lost fail the same way, and a new socket is tried with backoff until the server
  * answers again (then the link's reconnected hooks run). Calls made before the first open wait for it.
  */
-export function socketClient(url: string, options: SocketOptions = {}): LabApi {
+export function socketClient(url: string | (() => string), options: SocketOptions = {}): LabApi {
   const WebSocketImpl = options.WebSocketImpl ?? WebSocket;
   const link = options.link ?? createLink();
   const backoff = options.backoff ?? backoffMs;
@@ -104,7 +104,8 @@ export function socketClient(url: string, options: SocketOptions = {}): LabApi {
   }
 
   function open(attempt: number): void {
-    const ws = new WebSocketImpl(url);
+    // The address is read at each attempt: the page's token may have changed (a participant hand-over).
+    const ws = new WebSocketImpl(typeof url === 'string' ? url : url());
     socket = ws;
     let opened = false;
     ws.addEventListener('open', () => {
@@ -156,6 +157,15 @@ export function connectLab(win: Window & { lab?: LabBridge }, link: LinkDriver =
   win.sessionStorage.setItem('splatlab-token', token);
   url.searchParams.delete('token');
   win.history.replaceState(null, '', url.toString());
-  const wsUrl = `${url.protocol === 'https:' ? 'wss' : 'ws'}://${url.host}/lab?token=${encodeURIComponent(token)}`;
+  // Each (re)connection reads the token the page holds then (a hand-over may have replaced it).
+  const wsUrl = (): string => {
+    let now = token;
+    try {
+      now = win.sessionStorage.getItem('splatlab-token') ?? token;
+    } catch {
+      // Storage unavailable: the token read at load.
+    }
+    return `${url.protocol === 'https:' ? 'wss' : 'ws'}://${url.host}/lab?token=${encodeURIComponent(now)}`;
+  };
   return socketClient(wsUrl, { link });
 }

@@ -31,8 +31,15 @@ export const EpisodeResultSchema = z.strictObject({
   calls: z.number().int(),
   renders: z.number().int().nullable(),
   gaussians: z.number().int().nullable(),
-  /** Wall time from the header's start to the end record (or the last call), in seconds. */
+  /**
+   * Active time from the header's start to the end record (or the last call), in seconds: wall
+   * time less paused and down time (src/shared/env/time.ts).
+   */
   seconds: num,
+  /** Paused and down (disconnected, lab not running) seconds, and how many interruptions. */
+  pausedSeconds: z.number().optional(),
+  downSeconds: z.number().optional(),
+  interruptions: z.number().int().optional(),
   /** Sum of the per-call `ms` (time spent inside tool calls), in seconds. */
   toolSeconds: z.number(),
   started: z.string(),
@@ -136,6 +143,9 @@ export function episodesCsv(rows: readonly EpisodeResult[]): string {
       { name: 'renders', value: (r) => r.renders },
       { name: 'gaussians', value: (r) => r.gaussians },
       { name: 'seconds', value: (r) => r.seconds },
+      { name: 'paused_seconds', value: (r) => r.pausedSeconds ?? null },
+      { name: 'down_seconds', value: (r) => r.downSeconds ?? null },
+      { name: 'interruptions', value: (r) => r.interruptions ?? null },
       { name: 'tool_seconds', value: (r) => r.toolSeconds },
       { name: 'started', value: (r) => r.started },
       { name: 'log', value: (r) => r.log },
