@@ -9,7 +9,7 @@ import type { TrajectoryStep } from '../../shared/api/study';
 import type { EpisodeResult } from '../../shared/study/results';
 import { replaySteps } from '../../shared/env/replay';
 import { episodeClock } from '../../shared/env/time';
-import { rulesFor } from '../kinds/kind';
+import { rulesFor } from '../kinds/registry';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
 import type { LoadedTask } from '../tasks/load';
 import type { StudyStore } from './store';

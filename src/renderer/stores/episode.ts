@@ -117,7 +117,10 @@ export const useEpisodeStore = defineStore('episode', () => {
 
   async function start(api: LabApi, task: string, chosen: PlayProtocol, player?: string, opts: ProtocolOptions = DEFAULT_PROTOCOL_OPTIONS): Promise<boolean> {
     const s = await guarded('Starting the episode', () => api.call('episode.start', { taskId: task, protocol: chosen, options: opts, ...(player ? { player } : {}) }));
-    if (s) load(s);
+    if (s) {
+      dropStaging(s.key ?? s.episodeId); // a new episode has no staged edits to take back
+      load(s);
+    }
     return s !== null;
   }
 
