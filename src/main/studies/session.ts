@@ -15,6 +15,7 @@ import { currentConsentVersion, type Participant, type StudyConfig } from '../..
 import { readTrajectory } from '../env/trajectory';
 import type { EpisodeManager } from '../episodes/manager';
 import { StudyError, writeFileAtomic, type StudyStore } from './store';
+import { breakAfter } from '../../shared/study/time';
 
 const ActiveSchema = z.strictObject({
   studyId: z.string(),
@@ -219,6 +220,9 @@ export class StudySessions {
 
   private stateNow(): SessionState {
     const { a, p, config } = this.current();
+    const taskId = this.taskOf(p, config);
+    // A break the study schedules after the tasks done so far, shown before the next one starts.
+    const due = p.stage === 'task' && taskId !== null && !p.episodes.some((e) => e.taskId === taskId) ? breakAfter(config, p.taskIndex) : null;
     return {
       studyId: config.id,
       studyName: config.name,
@@ -227,10 +231,11 @@ export class StudySessions {
       protocol: config.protocol,
       texts: config.texts,
       practiceTask: config.practiceTask,
-      taskId: this.taskOf(p, config),
+      taskId,
       taskNumber: p.stage === 'task' ? p.taskIndex + 1 : 0,
       taskCount: p.order.length,
       episodeId: a.episodeId,
+      breakSeconds: due ? due.seconds : null,
     };
   }
 }

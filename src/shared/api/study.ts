@@ -35,6 +35,8 @@ export const SessionStateSchema = z.strictObject({
   taskCount: z.number().int().nonnegative(),
   /** The live episode of the current task once it was opened. */
   episodeId: z.string().nullable(),
+  /** A scheduled break is due before this task (not started yet): its shortest length in seconds. */
+  breakSeconds: z.number().int().nonnegative().nullable().optional(),
 });
 export type SessionState = z.infer<typeof SessionStateSchema>;
 
