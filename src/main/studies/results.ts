@@ -9,16 +9,12 @@ import type { TrajectoryStep } from '../../shared/api/study';
 import type { EpisodeResult } from '../../shared/study/results';
 import type { Participant, ParticipantEpisode } from '../../shared/study/config';
 import { replaySteps } from '../../shared/env/replay';
-import { rulesFor } from '../kinds/kind';
-import { readTrajectory, type Trajectory } from '../env/trajectory';
 import { episodeClock } from '../../shared/env/time';
+import { rulesFor } from '../kinds/registry';
+import { readTrajectory, type Trajectory } from '../env/trajectory';
 import type { LoadedTask } from '../tasks/load';
 import type { StudyStore } from './store';
 
-const seconds = (from: string, to: string): number | null => {
-  const d = (Date.parse(to) - Date.parse(from)) / 1000;
-  return Number.isFinite(d) ? d : null;
-};
 
 interface Source {
   source: string;
@@ -27,13 +23,18 @@ interface Source {
   practice: boolean;
 }
 
+const seconds = (from: string, to: string): number | null => {
+  const d = (Date.parse(to) - Date.parse(from)) / 1000;
+  return Number.isFinite(d) ? d : null;
+};
+
 export function episodeResult(traj: Trajectory, rel: string, who: Source, taskId: string): EpisodeResult {
   const calls = traj.steps.filter((s) => s.step > 0);
   const last = calls[calls.length - 1];
   const started = traj.header?.started ?? traj.steps[0]?.t ?? '';
   const endT = traj.end?.t ?? (last ? new Date(Date.parse(last.t) + last.ms).toISOString() : started);
   const e = traj.end;
-  // Durations come from the episode clock: paused and down time are not active time.
+  // The one clock: pauses and downtime are out of `seconds` (an old log without time records: all active).
   const clock = started ? episodeClock({ started, steps: traj.steps, times: traj.times, end: { t: endT } }) : null;
   return {
     ...who,

@@ -19,6 +19,7 @@ import { readTrajectory } from '../env/trajectory';
 import type { EpisodeManager } from '../episodes/manager';
 import { StudyError, writeFileAtomic, type StudyStore } from './store';
 import { appendSession, recordWithdrawal } from './participant-data';
+import { breakAfter } from '../../shared/study/time';
 
 const ActiveSchema = z.strictObject({
   studyId: z.string(),
@@ -151,7 +152,8 @@ export class StudySessions {
       if (known && existsSync(path) && readTrajectory(path).header) {
         snapshot = await this.manager.resume(path);
       } else {
-        snapshot = await this.manager.start({ taskId, protocol: config.protocol, player: p.id, logPath: path, options: config.protocolOptions });
+        const limit = p.stage === 'task' ? config.taskTimeLimitS : undefined; // practice: no limit
+        snapshot = await this.manager.start({ taskId, protocol: config.protocol, player: p.id, logPath: path, options: config.protocolOptions, ...(limit ? { timeLimitS: limit } : {}) });
         const practice = p.stage === 'practice';
         this.store.updateParticipant(a.studyId, p.id, (x) => ({
           ...x,
@@ -271,6 +273,9 @@ export class StudySessions {
 
   private stateNow(): SessionState {
     const { a, p, config } = this.current();
+    const taskId = this.taskOf(p, config);
+    // A break the study schedules after the tasks done so far, shown before the next one starts.
+    const due = p.stage === 'task' && taskId !== null && !p.episodes.some((e) => e.taskId === taskId) ? breakAfter(config, p.taskIndex) : null;
     return {
       studyId: config.id,
       studyName: config.name,
@@ -279,11 +284,12 @@ export class StudySessions {
       protocol: config.protocol,
       texts: config.texts,
       practiceTask: config.practiceTask,
-      taskId: this.taskOf(p, config),
+      taskId,
       taskNumber: p.stage === 'task' || p.stage === 'post-task' ? p.taskIndex + 1 : 0,
       taskCount: p.order.length,
       episodeId: a.episodeId,
       questions: questionsOf(p, config),
+      breakSeconds: due ? due.seconds : null,
     };
   }
 }

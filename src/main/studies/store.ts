@@ -127,6 +127,8 @@ export class StudyStore {
       consentVersions: [{ version: 1, text: texts.consent, from: now.toISOString() }],
       protocolOptions: { ...DEFAULT_PROTOCOL_OPTIONS, ...p.protocolOptions },
       questionnaires: p.questionnaires ?? { demographic: [], postTask: [] },
+      ...(p.taskTimeLimitS !== undefined ? { taskTimeLimitS: p.taskTimeLimitS } : {}),
+      ...(p.breaks ? { breaks: p.breaks } : {}),
     });
     if (!config.success) throw new StudyError(config.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
     const dir = this.dir(config.data.id);

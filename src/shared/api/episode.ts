@@ -104,6 +104,8 @@ export const EpisodeSnapshotSchema = z.strictObject({
   history: z.array(EpisodeEntrySchema),
   /** The aids this episode was started with (as its trajectory header records them). */
   options: ProtocolOptionsSchema,
+  /** The kind's own public state (docs/DESIGN.md section 13); its play view parses it. Absent for SplatBench. */
+  kindState: z.unknown().optional(),
   /** Names the episode across resumes (the id it started with); a page keeps its staged edits under it. */
   key: z.string().optional(),
   time: EpisodeTimeSchema.optional(),
@@ -122,6 +124,8 @@ export const EpisodeStepResultSchema = z.strictObject({
   budgets: EpisodeBudgetsSchema,
   scene: z.array(PublicGaussianSchema),
   nextId: z.number().int().nonnegative(),
+  /** The kind's own public state after the call (as in the snapshot). */
+  kindState: z.unknown().optional(),
   time: EpisodeTimeSchema.optional(),
 });
 export type EpisodeStepResult = z.infer<typeof EpisodeStepResultSchema>;

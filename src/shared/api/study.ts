@@ -41,6 +41,8 @@ export const SessionStateSchema = z.strictObject({
   episodeId: z.string().nullable(),
   /** The questions of the questionnaire on screen (demographics, post-task); else empty. */
   questions: z.array(QuestionSchema).optional(),
+  /** A scheduled break is due before this task (not started yet): its shortest length in seconds. */
+  breakSeconds: z.number().int().nonnegative().nullable().optional(),
 });
 export type SessionState = z.infer<typeof SessionStateSchema>;
 

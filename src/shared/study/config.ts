@@ -5,6 +5,7 @@
 // practice task is never one of the scored tasks; a study's protocol is fixed for all its episodes.
 import { z } from 'zod';
 import { DEFAULT_PROTOCOL_OPTIONS, ProtocolOptionsSchema } from '../api/episode';
+import { StudyTimeFields } from './time';
 
 export const StudyIdSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'study ids are lower-case letters, digits and dashes');
 export const ParticipantIdSchema = z.string().regex(/^P\d{2,4}$/, 'participant ids look like P01');
@@ -113,6 +114,8 @@ const StudyBase = z.strictObject({
   protocolOptions: ProtocolOptionsSchema.default(DEFAULT_PROTOCOL_OPTIONS),
   /** Optional questionnaires (none in studies made before they existed). */
   questionnaires: QuestionnairesSchema.default({ demographic: [], postTask: [] }),
+  /** Time limit per task and scheduled breaks (src/shared/study/time.ts). */
+  ...StudyTimeFields,
 });
 
 export const StudyConfigSchema = StudyBase.superRefine((s, ctx) => {
@@ -135,6 +138,7 @@ export const NewStudySchema = z.strictObject({
   texts: StudyTextsSchema.partial().optional(),
   protocolOptions: ProtocolOptionsSchema.optional(),
   questionnaires: QuestionnairesSchema.optional(),
+  ...StudyTimeFields,
 });
 export type NewStudy = z.input<typeof NewStudySchema>;
 

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EpisodeManager, EpisodeNotFound } from '../../../src/main/episodes/manager';
-import { readTrajectory } from '../../../src/main/env/trajectory';
+import { parseTrajectory, readTrajectory } from '../../../src/main/env/trajectory';
+import { episodeResult } from '../../../src/main/studies/results';
 import { Connection } from '../../../src/main/services/connection';
 import { episodeClock } from '../../../src/shared/env/time';
 import type { Grader } from '../../../src/main/grader/grader';
@@ -119,5 +120,19 @@ describe('episode time records', () => {
     expect(traj.times.map((t) => t.event)).toEqual(['time_limit']);
     expect(traj.steps.at(-1)?.tool).toBe('submit');
     expect(traj.end?.reason).toBe('submit');
+  });
+
+  it('reports study durations from the clock: paused and down time are out of seconds, an old log is all active', () => {
+    const line = (v: unknown) => `${JSON.stringify(v)}\n`;
+    const t = (s: number) => new Date(Date.parse('2026-01-01T10:00:00Z') + s * 1000).toISOString();
+    const head = line({ type: 'header', task: 'test__sculpt', protocol: 'matched', player: 'P01', versions: {}, started: t(0) });
+    const steps = line({ step: 0, tool: 'reset', args: {}, text: '', t: t(0), ms: 0 }) + line({ step: 1, tool: 'submit', args: {}, text: '', t: t(100), ms: 0, done: true });
+    const end = line({ type: 'end', reason: 'submit', score: 10, reward: 0.1, training_reward: 0.4, psnr: 1, ssim: 0.1, iou: 0.1, lpips: null, lpips_missing: true, calls_used: 1, renders_used: 0, gaussians: 0, t: t(100) });
+    const times = line({ type: 'time', event: 'pause', t: t(10) }) + line({ type: 'time', event: 'resume', t: t(40) }) + line({ type: 'time', event: 'restart', t: t(80), since: t(60) });
+    const who = { source: 'human', kind: 'human' as const, participant: 'P01', practice: false };
+    const withTimes = episodeResult(parseTrajectory(head + steps.split('\n')[0] + '\n' + times + steps.split('\n')[1] + '\n' + end), 'a.jsonl', who, 'test__sculpt');
+    expect(withTimes).toMatchObject({ seconds: 50, pausedSeconds: 30, downSeconds: 20, interruptions: 1 });
+    const old = episodeResult(parseTrajectory(head + steps + end), 'b.jsonl', who, 'test__sculpt');
+    expect(old).toMatchObject({ seconds: 100, pausedSeconds: 0, downSeconds: 0, interruptions: 0 });
   });
 });
