@@ -57,11 +57,6 @@ export function readDeletions(store: StudyStore, studyId: string): DeletionRecor
   return parsed.data.deletions;
 }
 
-/** The slot a participant holds: the recorded one, or the creation index the store used before slots. */
-export function slotOf(p: Participant, index: number): number {
-  return p.slot ?? index;
-}
-
 /** Gives a participant who has not started another slot (row of the square) and its order. */
 export function assignSlot(store: StudyStore, config: StudyConfig, id: string, slot: number): Participant {
   const cycle = cycleLength(config.tasks.length, config.order);
