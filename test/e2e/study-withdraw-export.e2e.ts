@@ -23,6 +23,13 @@ import type { EpisodeSnapshot } from '../../src/shared/api/episode';
 
 const skip = browserMissing();
 const shot = (page: Page, name: string) => page.screenshot({ path: join(RESULTS_DIR, `${name}.png`) });
+let experimenterToken = '';
+/** The experimenter unlock prompt answered with the serve token (as study.e2e.ts does). */
+async function unlock(page: Page): Promise<void> {
+  await page.getByTestId('unlock-prompt').waitFor();
+  await page.getByTestId('unlock-secret').fill(experimenterToken);
+  await page.getByTestId('unlock-submit').click();
+}
 
 /** Five participants play practice and both tasks; a sixth stops at the first post-task questionnaire. */
 async function seed(tasksDir: string, home: string, grader: Grader): Promise<void> {
@@ -74,6 +81,7 @@ describe.skipIf(skip)('study withdrawal, questionnaires and export (browser mode
     await buildTestTask(tasksDir, { size: 32, grader });
     await seed(tasksDir, home, grader);
     serve = await startServe(['--device', 'cpu'], { SPLATLAB_TASKS_DIR: tasksDir, SPLATLAB_HOME: home, SPLATLAB_LPIPS_DIR: join(root, 'no-lpips') });
+    experimenterToken = new URL(serve.url).searchParams.get('token') ?? '';
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -118,7 +126,9 @@ describe.skipIf(skip)('study withdrawal, questionnaires and export (browser mode
     await page.getByTestId('question-confidence').getByText('6', { exact: true }).click();
     await page.getByTestId('question-strategy').locator('textarea').fill('matched the silhouette first');
     await shot(page, 'withdraw-post-task');
+    // The page was handed to the participant: the experimenter unlocks it (here with their token).
     await page.getByTestId('session-end').click();
+    await unlock(page);
     await page.getByTestId('session-end-yes').click();
 
     // A new participant: consent, the demographic questionnaire, then a withdrawal from the practice.
@@ -142,6 +152,7 @@ describe.skipIf(skip)('study withdrawal, questionnaires and export (browser mode
 
     // Back on the study page: the experimenter deletes P07's data on their request.
     await page.getByTestId('session-withdrawn-leave').click();
+    await unlock(page);
     await page.getByTestId('manage-open-P07').click();
     await page.getByTestId('delete-confirm-id').fill('P07');
     await shot(page, 'withdraw-manage');
