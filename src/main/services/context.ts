@@ -4,7 +4,8 @@
 // the one grader of the process, the episode manager, the event bus and the lab home. Services
 // receive it; none keeps module-level state.
 // Invariant: one Grader per context; close() releases what the context owns (the grader's GPU
-// buffers and worker threads, the live episodes' logs, the debugger's GPU rasterizer).
+// buffers and worker threads, the live episodes' logs, the debugger's GPU rasterizer, the worker
+// pool's threads).
 import type { TaskSummary } from '../../shared/task/schema';
 import { labHome } from '../app/home';
 import { DebugSessions } from '../debug/session';
@@ -17,6 +18,7 @@ import { listTasks as scanTaskList } from '../tasks/load';
 import { TaskRepository } from '../tasks/repository';
 import { resolveTasksDir } from '../tasks/paths';
 import { CallActivity, GradeQueue } from '../workers/grade-queue';
+import { WorkerPool } from '../workers/pool';
 import { EventHub } from './events';
 
 export type LabTransport = 'ipc' | 'ws' | 'direct';
@@ -32,6 +34,8 @@ export interface LabContext {
   readonly episodes: EpisodeManager;
   /** LabApi calls in flight (deferred grades wait for an idle moment). */
   readonly activity: CallActivity;
+  /** The lab's one worker pool: heavy work runs there, off the event loop (closed with the context). */
+  readonly pool: WorkerPool;
   /** The debugger's open scenes (each also closed with the connection that opened it). */
   readonly debugSessions: DebugSessions;
   /** The one grader of the process (built on first use; CPU fallback decided once). */
@@ -53,6 +57,8 @@ export interface LabContextOptions {
   grader?: () => Promise<Grader>;
   /** A prepared episode manager (tests); default one over this context's tasks and grader. */
   episodes?: EpisodeManager;
+  /** Threads of the worker pool; default the available cores minus one. */
+  poolSize?: number;
 }
 
 export function createLabContext(o: LabContextOptions): LabContext {
@@ -66,6 +72,7 @@ export function createLabContext(o: LabContextOptions): LabContext {
   tasks.onUnload((task) => built?.release(task));
   // Deferred grades run when no LabApi call is in flight (the services count calls on `activity`).
   const activity = new CallActivity();
+  const pool = new WorkerPool(o.poolSize === undefined ? {} : { size: o.poolSize });
   const grades = new GradeQueue(activity);
   const episodes = o.episodes ?? new EpisodeManager({ tasksDir, home, version: o.version, grader: getGrader, tasks, grades });
   let raster: GpuRasterizer | null | undefined;
@@ -80,6 +87,7 @@ export function createLabContext(o: LabContextOptions): LabContext {
     events: new EventHub(),
     episodes,
     activity,
+    pool,
     debugSessions: new DebugSessions(),
     grader: getGrader,
     gpuRasterizer: () => {
@@ -94,6 +102,7 @@ export function createLabContext(o: LabContextOptions): LabContext {
       raster = null;
       if (built) built.destroy();
       built = null;
+      await pool.close();
     },
   };
 }
