@@ -15,7 +15,8 @@ import { DebugSourceError } from './sources';
 export function debugPixel(scene: DebugScene, camera: Camera, x: number, y: number, entry: ViewEntry): DebugPixel {
   if (x >= camera.width || y >= camera.height) throw new DebugSourceError(`pixel (${x}, ${y}) is outside the ${camera.width}x${camera.height} image`);
   const trace = tracePixel(scene.splats, camera, x, y);
-  const cache = scene.at(camera);
+  const state = scene.at(camera).state;
+  if (!state) throw new Error('debug.pixel: the view has no forward state (draw the view first)');
   const records = scene.records;
   const contributors = trace.contributors.map((c, rank) => ({
     rank,
@@ -29,7 +30,7 @@ export function debugPixel(scene: DebugScene, camera: Camera, x: number, y: numb
     color: [scene.splats.colors[c.index * 3], scene.splats.colors[c.index * 3 + 1], scene.splats.colors[c.index * 3 + 2]] as [number, number, number],
   }));
   const k = entry.out.scale;
-  const fig = { ...entry.fig, image: highlight(entry.fig.image, k, cache.state.projection, trace.contributors.map((c) => c.index), { x, y }) };
+  const fig = { ...entry.fig, image: highlight(entry.fig.image, k, state.projection, trace.contributors.map((c) => c.index), { x, y }) };
   fig.title = `${entry.fig.title}; pixel (${x}, ${y}): ${contributors.length} contributors outlined`;
   return {
     x,

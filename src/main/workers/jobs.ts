@@ -3,9 +3,12 @@
 // kind, add its handler here: its input and output types follow from the handler.
 // Invariant: handlers take and return structured-clone data (no functions, no class instances
 // whose methods are needed on the other side) and never touch main-thread state.
+import { drawGradients, drawView } from '../debug/draw';
 import * as probe from './jobs/probe';
 
 export const jobHandlers = {
+  'debug.view': drawView,
+  'debug.gradients': drawGradients,
   'probe.echo': probe.echo,
   'probe.spin': probe.spin,
   'probe.fail': probe.fail,
