@@ -65,14 +65,14 @@ export function createLabContext(o: LabContextOptions): LabContext {
   const tasksDir = resolveTasksDir(o.tasksDir);
   const home = o.home ?? labHome();
   const tasks = new TaskRepository(tasksDir);
-  const grader = o.grader ?? sharedGrader(o.gpu);
+  const pool = new WorkerPool(o.poolSize === undefined ? {} : { size: o.poolSize });
+  const grader = o.grader ?? sharedGrader(o.gpu, { pool });
   let built: Grader | null = null;
   const getGrader = async (): Promise<Grader> => (built = await grader());
   // A task that leaves the repository takes its photos off the grader's device with it.
   tasks.onUnload((task) => built?.release(task));
   // Deferred grades run when no LabApi call is in flight (the services count calls on `activity`).
   const activity = new CallActivity();
-  const pool = new WorkerPool(o.poolSize === undefined ? {} : { size: o.poolSize });
   const grades = new GradeQueue(activity);
   const episodes = o.episodes ?? new EpisodeManager({ tasksDir, home, version: o.version, grader: getGrader, tasks, grades });
   let raster: GpuRasterizer | null | undefined;

@@ -4,11 +4,15 @@
 // Invariant: handlers take and return structured-clone data (no functions, no class instances
 // whose methods are needed on the other side) and never touch main-thread state.
 import { drawGradients, drawView } from '../debug/draw';
+import { measureJob, renderJob, viewsJob } from '../grader/cpu-views';
 import * as probe from './jobs/probe';
 
 export const jobHandlers = {
   'debug.view': drawView,
   'debug.gradients': drawGradients,
+  'grade.render': renderJob,
+  'grade.views': viewsJob,
+  'grade.measure': measureJob,
   'probe.echo': probe.echo,
   'probe.spin': probe.spin,
   'probe.fail': probe.fail,
