@@ -12,7 +12,7 @@ import { chooseFitBackend, type FitDevice } from '../authoring/fit/backend';
 import { fitTask } from '../authoring/fit/run';
 import type { FitFn } from '../authoring/pipeline';
 import { importPlyTask } from '../authoring/session/ply-task';
-import { PhotoCaster } from '../authoring/session/photos';
+import { PhotoCaster, type CpuCast } from '../authoring/session/photos';
 import { anchorsOut, checkFree, conformance } from '../authoring/session/save';
 import { AuthorSession, namedCamera } from '../authoring/session/session';
 import { Uploads } from '../authoring/session/uploads';
@@ -20,6 +20,9 @@ import type { Grader } from '../grader/grader';
 import type { LabContext } from './context';
 import type { HandlersFor } from './dispatch';
 import type { EventHub } from './events';
+
+/** The worker pool's queue of the authoring view (one author at a time per lab). */
+const AUTHOR_CLIENT = 'author';
 
 interface AuthorContext {
   session: AuthorSession;
@@ -32,7 +35,9 @@ function authorContext(deps: LabContext): AuthorContext {
   const events = deps.events;
   const getGrader = (): Promise<Grader> => deps.grader();
   // The ray caster runs on a hardware GPU only: SwiftShader is slower than the CPU reference here.
-  const caster = new PhotoCaster(deps.gpu.status.path === 'hardware' ? deps.gpu.device : null);
+  // CPU casts (previews, photo sheets) run on the lab's worker pool, off the event loop.
+  const cpuCast: CpuCast = (obj, cameras, opts) => deps.pool.run('author.raycast', { obj, cameras: [...cameras], opts }, { client: AUTHOR_CLIENT });
+  const caster = new PhotoCaster(deps.gpu.status.path === 'hardware' ? deps.gpu.device : null, cpuCast);
   const fitDevice: FitDevice = deps.gpu.device ? 'auto' : 'cpu';
   const session = new AuthorSession({
     tasksDir: deps.tasksDir,

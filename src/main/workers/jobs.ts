@@ -6,6 +6,7 @@
 import { drawGradients, drawView } from '../debug/draw';
 import { measureJob, renderJob, viewsJob } from '../grader/cpu-views';
 import * as probe from './jobs/probe';
+import { raycastJob } from './jobs/raycast';
 
 export const jobHandlers = {
   'debug.view': drawView,
@@ -13,6 +14,7 @@ export const jobHandlers = {
   'grade.render': renderJob,
   'grade.views': viewsJob,
   'grade.measure': measureJob,
+  'author.raycast': raycastJob,
   'probe.echo': probe.echo,
   'probe.spin': probe.spin,
   'probe.fail': probe.fail,
