@@ -13,6 +13,7 @@ import { debugPixel } from '../debug/pixel';
 import type { DebugScene } from '../debug/session';
 import { openSource } from '../debug/sources';
 import { debugView, type DebugJobs, type GpuRenderer } from '../debug/views';
+import { trajectoryParser } from '../workers/trajectory';
 import type { Caller } from './connection';
 import { SESSION_LOCKED_MESSAGE, sessionLockFile } from './session-lock';
 import { LabFailure, type HandlersFor } from './dispatch';
@@ -81,7 +82,7 @@ export function createDebugHandlers(ctx: LabContext, opts: DebugServiceOptions =
     // A session belongs to the connection that opened it and is closed with it (a closed tab).
     'debug.open': (p, caller) =>
       unlocked(async () => {
-        const scene = sessions.open(await openSource(p.source, { tasksDir, home }));
+        const scene = sessions.open(await openSource(p.source, { tasksDir, home, parse: trajectoryParser(ctx.pool, caller.id) }));
         caller.onClose(() => sessions.close(scene.id));
         return sessionOf(scene);
       }),

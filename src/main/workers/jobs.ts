@@ -7,6 +7,7 @@ import { drawGradients, drawView } from '../debug/draw';
 import { measureJob, renderJob, viewsJob } from '../grader/cpu-views';
 import * as probe from './jobs/probe';
 import { raycastJob } from './jobs/raycast';
+import { parseTrajectoryJob } from './jobs/trajectory';
 
 export const jobHandlers = {
   'debug.view': drawView,
@@ -15,6 +16,7 @@ export const jobHandlers = {
   'grade.views': viewsJob,
   'grade.measure': measureJob,
   'author.raycast': raycastJob,
+  'trajectory.parse': parseTrajectoryJob,
   'probe.echo': probe.echo,
   'probe.spin': probe.spin,
   'probe.fail': probe.fail,
