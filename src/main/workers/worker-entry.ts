@@ -18,5 +18,7 @@ export function startPoolWorker(): Worker {
   const source = new URL(SOURCE_ENTRY, import.meta.url).href;
   const tsx = createRequire(import.meta.url).resolve('tsx/cjs/api');
   const boot = `require(${JSON.stringify(tsx)}).require(${JSON.stringify(source)}, ${JSON.stringify(source)});`;
-  return new Worker(boot, { eval: true });
+  // The boot line is CommonJS: a parent run with --input-type=module must not pass that on.
+  const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
+  return new Worker(boot, { eval: true, execArgv });
 }

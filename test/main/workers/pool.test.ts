@@ -1,6 +1,7 @@
 // The lab's worker pool on real threads: per-client FIFO queues served round-robin, cancellation
 // of queued and running jobs, a dying thread fails only its own job, errors come back as one line,
 // resident data, and close() ends every thread (vitest's process exits only if none is left).
+import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JobCancelled, JobFailed, PoolClosed, WorkerPool, defaultPoolSize } from '../../../src/main/workers/pool';
 
@@ -111,4 +112,24 @@ describe('WorkerPool', () => {
     expect(p.stats()).toMatchObject({ threads: 0, queued: 0 });
     await expect(p.run('probe.echo', { value: 1 }, { client: 'a' })).rejects.toThrow('the worker pool is closed');
   });
+
+  it('leaves no thread behind: a process whose lab context is closed mid-job exits by itself', () => {
+    // A child process (no explicit exit): a lab context's pool runs a long job, the context is
+    // closed; a leaked thread would keep the child alive until the timeout kills it.
+    const script = [
+      "import { createLabContext } from './src/main/services/context';",
+      "const gpu = { device: null, status: { path: 'cpu', vendor: '', architecture: '', description: '', summary: '' } };",
+      "const ctx = createLabContext({ gpu, version: '0', transport: 'direct', listTasks: async () => [], poolSize: 1 });",
+      "const long = ctx.pool.run('probe.spin', { ms: 600000, slices: 6000 }, { client: 'a' }).catch((e) => console.log('job:', e.message));",
+      "await new Promise((r) => setTimeout(r, 300));",
+      'await ctx.close();',
+      'await long;',
+      "console.log('closed');",
+    ].join('\n');
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: process.cwd(), encoding: 'utf8', timeout: 60_000 });
+    expect(child.signal).toBeNull();
+    expect(child.status).toBe(0);
+    expect(child.stdout).toContain('job: the worker pool is closed');
+    expect(child.stdout).toContain('closed');
+  }, 90_000);
 });
