@@ -5,17 +5,18 @@
 // thread already has cached (forward state, maps). Output: the finished ViewEntry plus the state
 // and maps computed here, for the main thread's per-camera cache.
 // Invariant: the same pure functions as before (src/shared/debug, src/shared/raster/cpu) on the
-// same float32 scene, so every number is the one the main thread would have computed.
-import type { DebugGradientsResult, DebugLoss, DebugView } from '../../shared/api/debug';
+// same float32 scene, so every number is the one the main thread would have computed. A pixel
+// click's trace and highlighted view (drawPixel) likewise.
+import type { DebugGradientsResult, DebugImage, DebugLoss, DebugView } from '../../shared/api/debug';
 import { DEBUG_LOSS_LABELS } from '../../shared/api/debug';
 import { pixelMaps, type PixelMaps } from '../../shared/debug/maps';
 import { tileOccupancy } from '../../shared/debug/tiles';
 import { gradientFigure } from '../../shared/debug/gradient-view';
 import type { GradientParam } from '../../shared/debug/gradients';
-import { countFigure, coverageFigure, depthFigure, differenceFigure, imageDifference, rgbFigure, tilesFigure, type DebugFigure } from '../../shared/debug/views';
+import { countFigure, coverageFigure, depthFigure, differenceFigure, highlight, imageDifference, rgbFigure, tilesFigure, type DebugFigure } from '../../shared/debug/views';
 import type { RgbImage } from '../../shared/image/image';
-import { rasterizeBackward, rasterizeForwardState, type ForwardState } from '../../shared/raster/cpu';
-import type { Camera, Splats } from '../../shared/raster/types';
+import { rasterizeBackward, rasterizeForwardState, tracePixel, type ForwardState, type PixelTrace } from '../../shared/raster/cpu';
+import type { Camera, Projection, Splats } from '../../shared/raster/types';
 import type { JobContext } from '../workers/protocol';
 import { lossWithGrad } from './gradients';
 import { toDebugImage } from './images';
@@ -128,4 +129,25 @@ export function drawGradients(input: DrawGradientsInput, ctx: JobContext): { ima
   fig.title = `${DEBUG_LOSS_LABELS[input.loss]} = ${loss.value.toPrecision(4)} vs ${input.against}: ${fig.title}`;
   const image = toDebugImage(fig, camera.width, camera.height, input.k);
   return { image, loss: loss.value, argmax: fig.stats.argmax, ...(fresh ? { state } : {}) };
+}
+
+export interface DrawPixelInput {
+  splats: Splats;
+  camera: Camera;
+  x: number;
+  y: number;
+  /** The view the pixel was clicked on, its scale and note, and the state's projection. */
+  fig: DebugFigure;
+  k: number;
+  note: string | null;
+  projection: Projection;
+}
+
+/** Job 'debug.pixel': the CPU reference's trace of one pixel and the view with it outlined. */
+export function drawPixel(input: DrawPixelInput): { trace: PixelTrace; highlight: DebugImage } {
+  const { camera, x, y, fig, k } = input;
+  const trace = tracePixel(input.splats, camera, x, y);
+  const marked = { ...fig, image: highlight(fig.image, k, input.projection, trace.contributors.map((c) => c.index), { x, y }) };
+  marked.title = `${fig.title}; pixel (${x}, ${y}): ${trace.contributors.length} contributors outlined`;
+  return { trace, highlight: toDebugImage(marked, camera.width, camera.height, k, input.note) };
 }

@@ -102,8 +102,9 @@ export function createDebugHandlers(ctx: LabContext, opts: DebugServiceOptions =
       unlocked(async () => {
         const scene = sessions.get(p.sessionId);
         const cam = resolveCamera(p.camera, scene.task);
-        const entry = await debugView(scene, cam.camera, p.view, gpu, jobsFor(scene, caller));
-        return debugPixel(scene, cam.camera, p.x, p.y, entry);
+        const jobs = jobsFor(scene, caller);
+        const entry = await debugView(scene, cam.camera, p.view, gpu, jobs);
+        return debugPixel(scene, cam.camera, p.x, p.y, entry, jobs);
       }),
     'debug.gradients': (p, caller) =>
       unlocked(() => {

@@ -3,7 +3,7 @@
 // kind, add its handler here: its input and output types follow from the handler.
 // Invariant: handlers take and return structured-clone data (no functions, no class instances
 // whose methods are needed on the other side) and never touch main-thread state.
-import { drawGradients, drawView } from '../debug/draw';
+import { drawGradients, drawPixel, drawView } from '../debug/draw';
 import { measureJob, renderJob, viewsJob } from '../grader/cpu-views';
 import * as probe from './jobs/probe';
 import { raycastJob } from './jobs/raycast';
@@ -12,6 +12,7 @@ import { parseTrajectoryJob } from './jobs/trajectory';
 export const jobHandlers = {
   'debug.view': drawView,
   'debug.gradients': drawGradients,
+  'debug.pixel': drawPixel,
   'grade.render': renderJob,
   'grade.views': viewsJob,
   'grade.measure': measureJob,
