@@ -37,7 +37,8 @@ describe('a long debugger render does not hold up other clients', () => {
     const order: string[] = [];
     const started = debuggerClient.event(isRenderProgress);
     const render = debuggerClient.call('debug.view', bigView(10)).then(() => order.push('render'));
-    await Promise.race([started, render]); // the render is on a worker now (or already failed)
+    // The render reports progress from its worker before it ends (it is in flight now).
+    expect(await Promise.race([started.then(() => 'progress'), render.then(() => 'ended')])).toBe('progress');
     const step = await player.call<{ text: string }>('episode.step', { episodeId, tool: 'add_gaussians', args: { gaussians: [{ pos: [0, 0, 0], scale: 0.1, color: [0.8, 0.2, 0.2] }] } });
     order.push('add_gaussians');
     expect(step.text).toMatch(/added|1 gaussian/i);
@@ -53,7 +54,7 @@ describe('a long debugger render does not hold up other clients', () => {
       () => 'finished',
       (e: Error) => e.message,
     );
-    await Promise.race([started, outcome]);
+    expect(await Promise.race([started.then(() => 'progress'), outcome])).toBe('progress');
     expect(await debuggerClient.call('debug.cancel', { sessionId })).toEqual({ cancelled: true });
     expect(await outcome).toBe('debug.view: cancelled');
     const small = await debuggerClient.call<{ width: number }>('debug.view', { sessionId, camera: { kind: 'orbit', azimuth: 50, elevation: 20, width: 64, height: 64 }, view: 'rgb' });
