@@ -71,7 +71,7 @@ export function createDebugHandlers(ctx: LabContext, opts: DebugServiceOptions =
     ctx.pool.run(kind, input, {
       client: caller.id,
       signal: scene.signal,
-      onProgress: (p) => ctx.events.publish('progress', { task: `debug ${scene.id}`, done: p.done, total: p.total, message: p.message ?? '' }),
+      onProgress: (p) => ctx.events.publish('progress', { task: `debug ${scene.id}`, done: p.done, total: p.total, message: p.message ?? '' }, caller),
     });
   const unlocked = async <T>(work: () => Promise<T> | T): Promise<T> => {
     if (existsSync(sessionLock)) throw new LabFailure(SESSION_LOCKED_MESSAGE);
