@@ -1,6 +1,7 @@
 // Builds the three runtimes into out/: main (ESM, Node, plus the worker pool's thread entry
-// out/main/pool-worker.js, found next to the bundle by src/main/workers/worker-entry.ts), preload (one CommonJS file, as a
-// sandboxed preload must be), renderer (the Vue app, also served as-is by `splatlab serve`).
+// out/main/pool-worker.js, found next to the bundle by src/main/workers/worker-entry.ts),
+// preload (one CommonJS file, as a sandboxed preload must be), renderer (the Vue app, also
+// served as-is by `splatlab serve`).
 import { resolve } from 'node:path';
 import { defineConfig, externalizeDepsPlugin } from 'electron-vite';
 import vue from '@vitejs/plugin-vue';
