@@ -1,5 +1,7 @@
-// Builds the three runtimes into out/: main (ESM, Node), preload (one CommonJS file, as a
-// sandboxed preload must be), renderer (the Vue app, also served as-is by `splatlab serve`).
+// Builds the three runtimes into out/: main (ESM, Node, plus the worker pool's thread entry
+// out/main/pool-worker.js, found next to the bundle by src/main/workers/worker-entry.ts),
+// preload (one CommonJS file, as a sandboxed preload must be), renderer (the Vue app, also
+// served as-is by `splatlab serve`).
 import { resolve } from 'node:path';
 import { defineConfig, externalizeDepsPlugin } from 'electron-vite';
 import vue from '@vitejs/plugin-vue';
@@ -7,7 +9,13 @@ import vue from '@vitejs/plugin-vue';
 export default defineConfig({
   main: {
     plugins: [externalizeDepsPlugin()],
-    build: { rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } } },
+    build: {
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'src/main/index.ts'), 'pool-worker': resolve(__dirname, 'src/main/workers/pool-worker.ts') },
+        // Chunks beside the entries, so every module's import.meta.url resolves ./pool-worker.js.
+        output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
+      },
+    },
   },
   preload: {
     build: {

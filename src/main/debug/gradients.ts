@@ -1,24 +1,23 @@
 // The debugger's gradient view: the loss of the CPU reference render against a photo (the
 // task's photo of the chosen view, or an uploaded PNG), its image gradient, and the per-Gaussian
-// gradients of rasterizeBackward drawn by the pure gradientFigure.
+// gradients of rasterizeBackward drawn by the pure gradientFigure (in a worker job, draw.ts).
 // Inputs: DebugScene, the resolved camera, loss kind, target, parameter and drawing options.
 // Output: DebugImage plus the loss value and the id of the Gaussian with the largest magnitude.
 // Invariant: the losses are the fit's (metrics' l1WithGrad and ssimWithGrad, 0.8 / 0.2 weights
 // for `mix`), so a magnitude here is the one an optimiser step would see from this view.
-import { DEBUG_LOSS_LABELS, type DebugGradientsResult, type DebugLoss } from '../../shared/api/debug';
+import type { DebugGradientsResult, DebugLoss } from '../../shared/api/debug';
 import { W_L1, W_SSIM } from '../../shared/authoring/fit/loss';
 import { displayScale } from '../../shared/debug/figure';
-import { gradientFigure } from '../../shared/debug/gradient-view';
 import type { GradientParam } from '../../shared/debug/gradients';
 import type { RgbImage } from '../../shared/image/image';
 import { l1WithGrad } from '../../shared/metrics/psnr';
 import { ssimWithGrad } from '../../shared/metrics/ssim';
-import { rasterizeBackward } from '../../shared/raster/cpu';
 import { decodePng, toRgb } from '../io/png';
 import type { ResolvedCamera } from './cameras';
-import { toDebugImage } from './images';
+import type { JobInput } from '../workers/jobs';
 import type { DebugScene } from './session';
 import { DebugSourceError } from './sources';
+import type { DebugJobs } from './views';
 
 export type GradientTarget = { kind: 'photo' } | { kind: 'png'; base64: string };
 
@@ -57,21 +56,16 @@ function targetPhoto(target: GradientTarget, cam: ResolvedCamera): RgbImage {
   return photo;
 }
 
-export function debugGradients(scene: DebugScene, cam: ResolvedCamera, req: GradientRequest): DebugGradientsResult {
+/** The gradient view, drawn by a worker job (draw.ts); the forward state is shared with the views. */
+export async function debugGradients(scene: DebugScene, cam: ResolvedCamera, req: GradientRequest, jobs: DebugJobs): Promise<DebugGradientsResult> {
   const photo = targetPhoto(req.target, cam);
   const { camera } = cam;
-  const { state } = scene.at(camera);
-  const render: RgbImage = { width: state.width, height: state.height, data: Float32Array.from(state.rgb) };
-  const loss = lossWithGrad(req.loss, render, photo);
-  const grads = rasterizeBackward(scene.splats, camera, { v_rgb: loss.grad }, state);
+  const cache = scene.at(camera);
   const k = displayScale(camera.width, camera.height);
-  const fig = gradientFigure(scene.splats, camera, state, grads, k, { param: req.param, arrows: req.arrows, log: req.log });
-  const argmax = fig.stats.argmax;
   const against = req.target.kind === 'photo' ? `photo ${cam.name ?? ''}`.trim() : 'uploaded PNG';
-  fig.title = `${DEBUG_LOSS_LABELS[req.loss]} = ${loss.value.toPrecision(4)} vs ${against}: ${fig.title}`;
-  return {
-    ...toDebugImage(fig, camera.width, camera.height, k),
-    loss: loss.value,
-    argmaxId: argmax >= 0 ? scene.records[argmax].id : null,
-  };
+  const input: JobInput<'debug.gradients'> = { splats: scene.splats, camera, photo, k, loss: req.loss, param: req.param, arrows: req.arrows, log: req.log, against };
+  if (cache.state) input.state = cache.state;
+  const done = await jobs('debug.gradients', input);
+  if (done.state) cache.state ??= done.state;
+  return { ...done.image, loss: done.loss, argmaxId: done.argmax >= 0 ? scene.records[done.argmax].id : null };
 }

@@ -1,15 +1,15 @@
 // Debug sessions: the scenes the debugger has open, so a click sends a session id and a pixel,
 // never the scene again. Per session, the CPU reference's forward state and the finished views
-// are cached for the last few cameras.
+// are cached for the last few cameras (computed by worker-pool jobs, src/main/debug/draw.ts);
+// each session can cancel its renders in flight, and closing it cancels them.
 // Inputs: OpenedScene from sources.ts. Output: DebugScene handles by id.
 // Invariant: at most MAX_SESSIONS scenes and MAX_CAMERAS cameras per scene are held (least
 // recently used dropped first), so memory stays bounded however long the lab runs.
 import { randomUUID } from 'node:crypto';
 import type { DebugView } from '../../shared/api/debug';
-import { pixelMaps, type PixelMaps } from '../../shared/debug/maps';
-import { tileOccupancy, type TileOccupancy } from '../../shared/debug/tiles';
+import type { PixelMaps } from '../../shared/debug/maps';
 import { packRecords } from '../../shared/env/scene';
-import { rasterizeForwardState, type ForwardState } from '../../shared/raster/cpu';
+import type { ForwardState } from '../../shared/raster/cpu';
 import type { Camera, Splats } from '../../shared/raster/types';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
 import type { LoadedTask } from '../tasks/load';
@@ -20,33 +20,21 @@ import type { ViewEntry } from './views';
 export const MAX_SESSIONS = 8;
 export const MAX_CAMERAS = 4;
 
-/** Everything computed for one camera of a scene, filled lazily. */
+/** Everything computed for one camera of a scene, filled lazily by worker jobs (draw.ts). */
 export class CameraCache {
-  private mapsValue: PixelMaps | undefined;
-  private tilesValue: TileOccupancy | undefined;
+  /** The CPU reference's forward state, once a job has computed it. */
+  state: ForwardState | null = null;
+  maps: PixelMaps | null = null;
   /** Finished views by name (encoded PNGs and metadata), reused by clicks on the same view. */
   readonly views = new Map<DebugView, ViewEntry>();
 
-  constructor(
-    readonly camera: Camera,
-    readonly state: ForwardState,
-    private readonly splats: Splats,
-  ) {}
-
-  get maps(): PixelMaps {
-    this.mapsValue ??= pixelMaps(this.splats, this.state);
-    return this.mapsValue;
-  }
-
-  get tiles(): TileOccupancy {
-    this.tilesValue ??= tileOccupancy(this.state.projection, this.state.width, this.state.height);
-    return this.tilesValue;
-  }
+  constructor(readonly camera: Camera) {}
 }
 
 export class DebugScene {
   readonly splats: Splats;
   private readonly cameras = new Map<string, CameraCache>();
+  private jobs = new AbortController();
 
   constructor(
     readonly id: string,
@@ -64,14 +52,25 @@ export class DebugScene {
     return this.opened.task;
   }
 
-  /** The forward state and caches of `camera`, computed on first use. */
+  /** Aborted by cancel() or when the session closes: the renders of this session in flight. */
+  get signal(): AbortSignal {
+    return this.jobs.signal;
+  }
+
+  /** Stops this session's queued and running renders; later requests run normally. */
+  cancel(): void {
+    this.jobs.abort();
+    this.jobs = new AbortController();
+  }
+
+  /** The caches of `camera` (most recently used kept); filled by the jobs that need them. */
   at(camera: Camera): CameraCache {
     const key = cameraKey(camera);
     let cache = this.cameras.get(key);
     if (cache) {
       this.cameras.delete(key);
     } else {
-      cache = new CameraCache(camera, rasterizeForwardState(this.splats, camera), this.splats);
+      cache = new CameraCache(camera);
       while (this.cameras.size >= MAX_CAMERAS) this.cameras.delete(this.cameras.keys().next().value as string);
     }
     this.cameras.set(key, cache);
@@ -84,7 +83,7 @@ export class DebugSessions {
 
   open(opened: OpenedScene): DebugScene {
     const scene = new DebugScene(randomUUID(), opened);
-    while (this.scenes.size >= MAX_SESSIONS) this.scenes.delete(this.scenes.keys().next().value as string);
+    while (this.scenes.size >= MAX_SESSIONS) this.close(this.scenes.keys().next().value as string);
     this.scenes.set(scene.id, scene);
     return scene;
   }
@@ -97,7 +96,13 @@ export class DebugSessions {
     return scene;
   }
 
+  /** The session without touching its recency, or null (debug.cancel of a closed one is no error). */
+  find(id: string): DebugScene | null {
+    return this.scenes.get(id) ?? null;
+  }
+
   close(id: string): boolean {
+    this.scenes.get(id)?.cancel();
     return this.scenes.delete(id);
   }
 

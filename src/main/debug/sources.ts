@@ -30,6 +30,8 @@ export interface OpenedScene {
 export interface SourceOptions {
   tasksDir: string;
   home: string;
+  /** Parses trajectory text (the lab's worker pool for large logs); default parseTrajectory here. */
+  parse?: (text: string) => Promise<Trajectory>;
 }
 
 /** Largest trajectory file read from disk (the upload limit is the message limit). */
@@ -100,7 +102,8 @@ export function sceneAtStep(traj: Trajectory, step: number): { records: Gaussian
 
 async function openTrajectory(source: Extract<DebugSource, { kind: 'trajectory' }>, opts: SourceOptions): Promise<OpenedScene> {
   const { text, name } = readTrajectoryText(source, opts.home);
-  const traj = parseTrajectory(text.endsWith('\n') ? text : `${text}\n`);
+  const whole = text.endsWith('\n') ? text : `${text}\n`;
+  const traj = opts.parse ? await opts.parse(whole) : parseTrajectory(whole);
   if (traj.steps.length === 0) {
     const why = traj.badLines.length ? ` (line ${traj.badLines[0]} is not a trajectory record)` : '';
     throw new DebugSourceError(`${name} holds no trajectory steps${why}: a trajectory is JSONL with {"step", "tool", ...} records`);

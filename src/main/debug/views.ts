@@ -1,18 +1,23 @@
 // The debugger's views of a session from one camera: rendered RGB, coverage, first-contributor
 // depth, contributors per pixel, tile occupancy (CPU reference) and the GPU-vs-CPU difference.
-// Inputs: a DebugScene, a Camera, the view name and a GPU renderer (or null: none available).
-// Output: DebugImage (cached per camera and view). Invariant: every view but gpuDiff is computed
-// from the CPU reference's forward state; gpuDiff renders the same float32 scene on the grader's
-// GPU rasterizer and compares with that state.
+// Inputs: a DebugScene, a Camera, the view name, a GPU renderer (or null: none available) and
+// the job runner of the lab's worker pool. Output: DebugImage (cached per camera and view).
+// Invariant: every view is drawn by a worker job (draw.ts) from the CPU reference's forward
+// state, computed once per camera and kept here; gpuDiff renders the same float32 scene on the
+// grader's GPU rasterizer (main thread, the device is here) and the job compares.
 import type { DebugImage, DebugView } from '../../shared/api/debug';
 import { displayScale } from '../../shared/debug/figure';
-import { countFigure, coverageFigure, depthFigure, differenceFigure, imageDifference, rgbFigure, tilesFigure, type DebugFigure } from '../../shared/debug/views';
+import type { DebugFigure } from '../../shared/debug/views';
 import type { Camera, RenderOutput, Splats } from '../../shared/raster/types';
-import { toDebugImage } from './images';
-import type { CameraCache, DebugScene } from './session';
+import type { JobInput, JobKind, JobOutput } from '../workers/jobs';
+import type { GpuSide } from './draw';
+import type { DebugScene } from './session';
 
 /** What the GPU comparison needs: the grader's renderer, or null with the reason there is none. */
 export type GpuRenderer = { render(splats: Splats, camera: Camera): Promise<RenderOutput>; name: string } | { render: null; reason: string };
+
+/** Runs a job on the lab's worker pool for the caller of this request (its client and signal). */
+export type DebugJobs = <K extends JobKind>(kind: K, input: JobInput<K>) => Promise<JobOutput<K>>;
 
 /** A finished view: the figure (kept for highlighting clicks) and its encoded form. */
 export interface ViewEntry {
@@ -21,43 +26,24 @@ export interface ViewEntry {
   out: DebugImage;
 }
 
-export async function debugView(scene: DebugScene, camera: Camera, view: DebugView, gpu: () => Promise<GpuRenderer>): Promise<ViewEntry> {
+async function gpuSide(scene: DebugScene, camera: Camera, gpu: () => Promise<GpuRenderer>): Promise<GpuSide> {
+  const renderer = await gpu();
+  if (renderer.render === null) return { reason: renderer.reason };
+  return { name: renderer.name, rgb: (await renderer.render(scene.splats, camera)).rgb };
+}
+
+export async function debugView(scene: DebugScene, camera: Camera, view: DebugView, gpu: () => Promise<GpuRenderer>, jobs: DebugJobs): Promise<ViewEntry> {
   const cache = scene.at(camera);
   const cached = cache.views.get(view);
   if (cached) return cached;
-  const { width, height } = cache.state;
-  const k = displayScale(width, height);
-  const { fig, note } = await makeView(scene, cache, view, k, gpu);
-  const entry: ViewEntry = { fig, note, out: toDebugImage(fig, width, height, k, note) };
-  cache.views.set(view, entry);
-  return entry;
-}
-
-async function makeView(scene: DebugScene, cache: CameraCache, view: DebugView, k: number, gpu: () => Promise<GpuRenderer>): Promise<{ fig: DebugFigure; note: string | null }> {
-  const { state } = cache;
-  const { width, height } = state;
-  const done = (fig: DebugFigure, note: string | null = null) => ({ fig, note });
-  switch (view) {
-    case 'rgb':
-      return done(rgbFigure(state, k));
-    case 'coverage':
-      return done(coverageFigure(state, k));
-    case 'depth':
-      return done(depthFigure(cache.maps, k));
-    case 'count':
-      return done(countFigure(cache.maps, k));
-    case 'tiles':
-      return done(tilesFigure(cache.tiles, width, height, k));
-    case 'gpuDiff': {
-      const renderer = await gpu();
-      if (renderer.render === null) {
-        const fig = rgbFigure(state, k);
-        return done({ ...fig, title: 'GPU vs CPU reference: no GPU' }, renderer.reason);
-      }
-      const out = await renderer.render(scene.splats, cache.camera);
-      const diff = imageDifference(out.rgb, state.rgb, width, height);
-      const max = Math.max(...diff.maxAbs);
-      return done(differenceFigure(diff, width, height, k, `GPU (${renderer.name}) vs CPU reference: max |diff| ${max.toExponential(2)}`));
-    }
-  }
+  const k = displayScale(camera.width, camera.height);
+  const input: JobInput<'debug.view'> = { splats: scene.splats, camera, view, k };
+  if (cache.state) input.state = cache.state;
+  if (cache.maps) input.maps = cache.maps;
+  if (view === 'gpuDiff') input.gpu = await gpuSide(scene, camera, gpu);
+  const done = await jobs('debug.view', input);
+  if (done.state) cache.state ??= done.state;
+  if (done.maps) cache.maps ??= done.maps;
+  cache.views.set(view, done.entry);
+  return done.entry;
 }

@@ -36,8 +36,27 @@ const fmt = (x: number): string => String(Math.round(x * 10) / 10);
 
 const asImage = (r: RenderOutput): RgbImage => ({ width: r.width, height: r.height, data: r.rgb });
 
+// Reference sheets never change for a loaded task (a changed task is a new object), and every
+// episode.start draws one: encoded once per task and selection, so 16 starts at once do not
+// occupy the event loop 16 times. The WeakMap lets an unloaded task's sheets go with it.
+const sheets = new WeakMap<LoadedTask, Map<string, Uint8Array>>();
+
 /** Sheet of the task's reference photos (all, or those at the given indices), 4 per row. */
 export function referenceSheet(task: LoadedTask, views?: number[]): Uint8Array {
+  const key = views ? views.join(',') : 'all';
+  let perTask = sheets.get(task);
+  if (!perTask) {
+    perTask = new Map();
+    sheets.set(task, perTask);
+  }
+  const hit = perTask.get(key);
+  if (hit) return hit;
+  const png = drawReferenceSheet(task, views);
+  perTask.set(key, png);
+  return png;
+}
+
+function drawReferenceSheet(task: LoadedTask, views?: number[]): Uint8Array {
   const chosen = views ? views.map((i) => task.reference[i]).filter((v): v is RefView => v !== undefined) : task.reference;
   if (chosen.length === 0) throw new Error('referenceSheet: no reference views selected');
   const tiles: SheetTile[] = chosen.map((v) => ({ image: drawOverlay(v.photo, v.camera), label: viewLabel(v) }));

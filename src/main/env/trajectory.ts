@@ -34,6 +34,7 @@ export function parseTrajectory(content: string): Trajectory {
   let offset = 0;
   let lineNo = 0;
   let lineBytes = 0; // UTF-8 bytes of the complete lines so far: one pass, linear in the file
+  const byStep = new Map<number, StepRecord>(); // the latest record of each step (hidden records' target)
   while (offset < content.length) {
     const nl = content.indexOf('\n', offset);
     const complete = nl >= 0;
@@ -65,7 +66,7 @@ export function parseTrajectory(content: string): Trajectory {
     } else if (isObject(value) && value.type === 'hidden') {
       // A deferred grade: merged into its step (written before it), so readers see one shape.
       const hidden = HiddenRecordSchema.safeParse(value);
-      const target = hidden.success ? out.steps.findLast((s) => s.step === hidden.data.step) : undefined;
+      const target = hidden.success ? byStep.get(hidden.data.step) : undefined;
       if (hidden.success && target) target.hidden = hidden.data.hidden;
       else out.badLines.push(lineNo);
     } else if (isObject(value) && value.type === 'time') {
@@ -78,8 +79,10 @@ export function parseTrajectory(content: string): Trajectory {
       else out.badLines.push(lineNo);
     } else {
       const step = StepRecordSchema.safeParse(value);
-      if (step.success) out.steps.push(step.data);
-      else out.badLines.push(lineNo);
+      if (step.success) {
+        out.steps.push(step.data);
+        byStep.set(step.data.step, step.data);
+      } else out.badLines.push(lineNo);
     }
     out.validBytes = lineBytes;
   }

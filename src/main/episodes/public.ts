@@ -33,8 +33,21 @@ export function publicBudgets(b: BudgetState, task: LoadedTask): EpisodeBudgets 
   };
 }
 
+// Drawn and encoded once per loaded task (every episode of it shows the same photos), so many
+// episode starts at once do not each occupy the event loop; a reloaded task is a new key.
+const viewsByTask = new WeakMap<LoadedTask, PublicView[]>();
+
 /** Reference cameras with their photos as the sheet shows them (bounds cube and axes drawn on). */
 export function publicViews(task: LoadedTask): PublicView[] {
+  let views = viewsByTask.get(task);
+  if (!views) {
+    views = drawPublicViews(task);
+    viewsByTask.set(task, views);
+  }
+  return views;
+}
+
+function drawPublicViews(task: LoadedTask): PublicView[] {
   return task.reference.map((v) => {
     const view: PublicView = { name: v.name, camera: { ...v.camera, world_to_camera: [...v.camera.world_to_camera] }, photo: pngDataUrl(encodePng(drawOverlay(v.photo, v.camera))) };
     if (v.azimuth !== undefined) view.azimuth = v.azimuth;

@@ -1,45 +1,43 @@
 // CPU grading backend: the reference rasterizer, PSNR and IoU, the fast SSIM (SsimTarget, equal
 // to the reference to ~1e-12) and LPIPS on wasm SIMD worker threads (LpipsPool, equal to the
 // reference lpips.ts up to float32 summation order, ~1e-7 relative). It is the fallback where no
-// adapter exists and the faster path on SwiftShader. Input: splats, cameras, views. Output:
-// renders and per-view metrics. Invariant: photo masks, SSIM targets and photo LPIPS features
-// are computed once per RefView object (WeakMap), so repeated grades only pay for the renders
-// and the render side of each metric.
+// adapter exists and the faster path on SwiftShader. Given the lab's worker pool, renders and the
+// other metrics run there (jobs of cpu-views.ts), off the event loop; without one (CLI, tests)
+// they run on this thread. Input: splats, cameras, views. Output: renders and per-view metrics.
+// Invariant: photo masks, SSIM targets and photo LPIPS features are computed once per RefView
+// object (per worker for the pool's copies), so repeated grades only pay for the renders and the
+// render side of each metric; the numbers are the same on either thread.
+import { randomBytes } from 'node:crypto';
 import { rasterizeForward } from '../../shared/raster/cpu';
 import type { Camera, RenderOutput, Splats } from '../../shared/raster/types';
-import type { RgbImage } from '../../shared/image/image';
-import { maskFromCoverage, iou } from '../../shared/metrics/mask';
-import { mse, psnrFromMse } from '../../shared/metrics/psnr';
-import { SsimTarget } from '../../shared/metrics/ssim-target';
 import type { LpipsFeatures } from '../../shared/metrics/lpips';
 import type { LpipsWeights } from '../../shared/metrics/lpips-weights';
 import { LpipsPool } from '../lpips/pool';
 import type { RefView } from '../tasks/load';
-import { PSNR_CAP, type GradeBackend, type ViewScores } from './types';
+import type { Resident, WorkerPool } from '../workers/pool';
+import { forgetViews, renderImage, scoreView, type GradeView } from './cpu-views';
+import type { GradeBackend, ViewScores } from './types';
 
-interface PhotoCache {
-  mask: Uint8Array; // [H, W] photo mask > 0.5
-  ssim: SsimTarget;
-  lpips?: Promise<LpipsFeatures>;
-}
-
-export function renderImage(r: RenderOutput): RgbImage {
-  return { width: r.width, height: r.height, data: r.rgb };
-}
-
-export function cappedPsnr(m: number): number {
-  return Math.min(PSNR_CAP, psnrFromMse(m));
-}
+export { cappedPsnr, renderImage } from './cpu-views';
 
 export interface CpuBackendOptions {
   /** LPIPS worker threads (default: LpipsPool's, the available cores capped at 8). */
   lpipsWorkers?: number;
+  /** The lab's worker pool: renders and metrics run there (default: on this thread). */
+  pool?: WorkerPool;
 }
+
+/** The pool's queue for grades: every grade of the process shares it (GradeQueue orders them). */
+const GRADER_CLIENT = 'grader';
 
 export class CpuBackend implements GradeBackend {
   readonly kind = 'cpu' as const;
-  private readonly cache = new WeakMap<RefView, PhotoCache>();
-  private pool: LpipsPool | null = null;
+  private readonly lpipsCache = new WeakMap<RefView, Promise<LpipsFeatures>>();
+  private readonly viewKeys = new WeakMap<RefView, string>();
+  private nextView = 1;
+  /** Keys unique to this backend: several graders may share the lab's pool. */
+  private readonly keyPrefix = `grade-view:${randomBytes(4).toString('hex')}`;
+  private lpips: LpipsPool | null = null;
 
   constructor(
     private readonly weights: LpipsWeights | null,
@@ -47,50 +45,74 @@ export class CpuBackend implements GradeBackend {
   ) {}
 
   async render(splats: Splats, cameras: Camera[]): Promise<RenderOutput[]> {
-    return cameras.map((c) => rasterizeForward(splats, c));
+    const pool = this.opts.pool;
+    if (!pool) return cameras.map((c) => rasterizeForward(splats, c));
+    return pool.run('grade.render', { splats, cameras }, { client: GRADER_CLIENT });
   }
 
   /** The LPIPS workers, started on first use (graders without LPIPS never start threads). */
   private lpipsPool(weights: LpipsWeights): LpipsPool {
-    this.pool ??= LpipsPool.create(weights, this.opts.lpipsWorkers === undefined ? {} : { workers: this.opts.lpipsWorkers });
-    return this.pool;
+    this.lpips ??= LpipsPool.create(weights, this.opts.lpipsWorkers === undefined ? {} : { workers: this.opts.lpipsWorkers });
+    return this.lpips;
   }
 
-  private photo(view: RefView): PhotoCache {
-    let entry = this.cache.get(view);
-    if (!entry) {
-      entry = { mask: maskFromCoverage(view.mask, 0.5), ssim: new SsimTarget(view.photo) };
-      this.cache.set(view, entry);
-    }
-    return entry;
-  }
-
-  private photoLpips(view: RefView, entry: PhotoCache, weights: LpipsWeights): Promise<LpipsFeatures> {
-    if (!entry.lpips) {
-      const features = this.lpipsPool(weights).features(view.photo);
+  private photoLpips(view: RefView, weights: LpipsWeights): Promise<LpipsFeatures> {
+    let features = this.lpipsCache.get(view);
+    if (!features) {
+      const computed = this.lpipsPool(weights).features(view.photo);
       // A failed computation is not cached: the next grade tries again.
-      features.catch(() => {
-        if (entry.lpips === features) entry.lpips = undefined;
+      computed.catch(() => {
+        if (this.lpipsCache.get(view) === computed) this.lpipsCache.delete(view);
       });
-      entry.lpips = features;
+      this.lpipsCache.set(view, computed);
+      features = computed;
     }
-    return entry.lpips;
+    return features;
+  }
+
+  /** The key of a view's copy in the pool's workers, and the copy to send where it is missing. */
+  private resident(views: RefView[]): { keys: string[]; resident: Resident[] } {
+    const keys = views.map((v) => {
+      let key = this.viewKeys.get(v);
+      if (!key) {
+        key = `${this.keyPrefix}:${this.nextView++}`;
+        this.viewKeys.set(v, key);
+      }
+      return key;
+    });
+    const resident = views.map((v, i): Resident => ({ key: keys[i], value: { name: v.name, camera: v.camera, photo: v.photo, mask: v.mask } satisfies GradeView }));
+    return { keys, resident };
   }
 
   async measure(renders: RenderOutput[], views: RefView[], withLpips: boolean): Promise<ViewScores[]> {
     const weights = withLpips ? this.weights : null;
     const lpips = weights ? renders.map((r, i) => this.lpipsOf(r, views[i], weights)) : null;
-    return this.finish(renders, views, lpips);
+    const pool = this.opts.pool;
+    let scores: ViewScores[];
+    if (pool) {
+      const { keys, resident } = this.resident(views);
+      scores = await pool.run('grade.measure', { renders, keys }, { client: GRADER_CLIENT, resident });
+    } else {
+      scores = renders.map((r, i) => scoreView(r, views[i]));
+    }
+    return this.withLpips(scores, lpips);
   }
 
   /**
-   * render + measure pipelined: each view's LPIPS goes to the workers as soon as it is rendered,
-   * so the workers run while this thread rasterizes the next views and computes the other
-   * metrics. Same results as render then measure.
+   * render + measure. On this thread each view's LPIPS goes to its workers as soon as it is
+   * rendered, so they run while the next views rasterize; on the pool the worker renders and
+   * scores every view, then the LPIPS workers take the renders. Same results as render then measure.
    */
   async renderAndMeasure(splats: Splats, views: RefView[], withLpips: boolean): Promise<{ renders: RenderOutput[]; scores: ViewScores[] }> {
     const weights = withLpips ? this.weights : null;
     if (weights) this.lpipsPool(weights); // start the workers before the first render
+    const pool = this.opts.pool;
+    if (pool) {
+      const { keys, resident } = this.resident(views);
+      const done = await pool.run('grade.views', { splats, keys }, { client: GRADER_CLIENT, resident });
+      const lpips = weights ? done.renders.map((r, i) => this.lpipsOf(r, views[i], weights)) : null;
+      return { renders: done.renders, scores: await this.withLpips(done.scores, lpips) };
+    }
     const renders: RenderOutput[] = [];
     const lpips: Promise<number>[] = [];
     for (const view of views) {
@@ -101,28 +123,18 @@ export class CpuBackend implements GradeBackend {
       // Let the dispatch chain post its message before the next render blocks this thread.
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    return { renders, scores: await this.finish(renders, views, weights ? lpips : null) };
+    const scores = renders.map((r, i) => scoreView(r, views[i]));
+    return { renders, scores: await this.withLpips(scores, weights ? lpips : null) };
   }
 
   private lpipsOf(r: RenderOutput, view: RefView, weights: LpipsWeights): Promise<number> {
-    const distance = this.photoLpips(view, this.photo(view), weights).then((f) => this.lpipsPool(weights).distance(renderImage(r), f));
-    distance.catch(() => undefined); // awaited in finish(); avoids an unhandled rejection meanwhile
+    const distance = this.photoLpips(view, weights).then((f) => this.lpipsPool(weights).distance(renderImage(r), f));
+    distance.catch(() => undefined); // awaited in withLpips(); avoids an unhandled rejection meanwhile
     return distance;
   }
 
-  /** PSNR, SSIM and IoU on this thread, then the (already dispatched) LPIPS values. */
-  private async finish(renders: RenderOutput[], views: RefView[], lpips: Promise<number>[] | null): Promise<ViewScores[]> {
-    const scores = renders.map((r, i): ViewScores => {
-      const view = views[i];
-      const img = renderImage(r);
-      const entry = this.photo(view);
-      return {
-        name: view.name,
-        psnr: cappedPsnr(mse(img, view.photo)),
-        ssim: entry.ssim.evaluate(img.data),
-        iou: iou(maskFromCoverage(r.alpha, 0.5), entry.mask),
-      };
-    });
+  /** The (already dispatched) LPIPS values into their scores. */
+  private async withLpips(scores: ViewScores[], lpips: Promise<number>[] | null): Promise<ViewScores[]> {
     if (lpips) {
       const values = await Promise.all(lpips);
       scores.forEach((s, i) => (s.lpips = values[i]));
@@ -132,11 +144,17 @@ export class CpuBackend implements GradeBackend {
 
   release(views: readonly RefView[]): void {
     // The LPIPS features' worker copies go with them (LpipsPool's FinalizationRegistry).
-    for (const v of views) this.cache.delete(v);
+    forgetViews(views);
+    for (const v of views) {
+      this.lpipsCache.delete(v);
+      const key = this.viewKeys.get(v);
+      if (key) this.opts.pool?.forget(key);
+      this.viewKeys.delete(v);
+    }
   }
 
   destroy(): void {
-    this.pool?.destroy();
-    this.pool = null;
+    this.lpips?.destroy();
+    this.lpips = null;
   }
 }

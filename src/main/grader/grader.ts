@@ -4,7 +4,8 @@
 // render_views. Input: Splats + LoadedTask (or views). Output: GradeResult / ViewMetrics.
 // Invariant: deterministic (fixed view order, no randomness); the GPU path (WGSL rasterizer +
 // GPU metrics) is used when a device is given and the CPU path is not preferred, else the CPU
-// path (reference rasterizer, fast SSIM, wasm SIMD LPIPS on worker threads).
+// path (reference rasterizer, fast SSIM, wasm SIMD LPIPS on worker threads; on the lab's worker
+// pool when one is given).
 import { splatScore, type MeanMetrics } from '../../shared/task/score';
 import type { Anchors } from '../../shared/task/schema';
 import { emptySplats } from '../../shared/scene/splats';
@@ -14,6 +15,7 @@ import type { ShaderLibrary } from '../../shared/gpu/compose';
 import type { GpuContext } from '../gpu/device';
 import { loadLpipsWeights } from '../lpips/weights';
 import type { LoadedTask, RefView } from '../tasks/load';
+import type { WorkerPool } from '../workers/pool';
 import { CpuBackend } from './cpu';
 import { createGpuBackend, GpuBackend } from './gpu';
 import type { GradeBackend, GradeResult, ViewMetrics, ViewScores } from './types';
@@ -31,6 +33,8 @@ export interface GraderOptions {
   preferCpu?: boolean;
   /** LPIPS worker threads of the CPU path (default: the available cores, capped at 8). */
   lpipsWorkers?: number;
+  /** The lab's worker pool: the CPU path renders and measures there, off the event loop. */
+  pool?: WorkerPool;
 }
 
 /**
@@ -81,7 +85,7 @@ export class Grader {
     const backend =
       opts.device && !opts.preferCpu
         ? await createGpuBackend(opts.device, weights, opts.shaders)
-        : new CpuBackend(weights, opts.lpipsWorkers === undefined ? {} : { lpipsWorkers: opts.lpipsWorkers });
+        : new CpuBackend(weights, { ...(opts.lpipsWorkers === undefined ? {} : { lpipsWorkers: opts.lpipsWorkers }), ...(opts.pool ? { pool: opts.pool } : {}) });
     return new Grader(backend, problem);
   }
 

@@ -13,7 +13,7 @@ import { chooseFitBackend, type FitDevice } from '../authoring/fit/backend';
 import { fitTask } from '../authoring/fit/run';
 import type { FitFn } from '../authoring/pipeline';
 import { importPlyTask } from '../authoring/session/ply-task';
-import { PhotoCaster } from '../authoring/session/photos';
+import { PhotoCaster, type CpuCast } from '../authoring/session/photos';
 import { anchorsOut, checkFree, conformance } from '../authoring/session/save';
 import { AuthorSession, namedCamera } from '../authoring/session/session';
 import { Uploads } from '../authoring/session/uploads';
@@ -22,6 +22,9 @@ import type { Caller } from './connection';
 import type { LabContext } from './context';
 import type { HandlersFor } from './dispatch';
 import type { EventHub } from './events';
+
+/** The worker pool's queue of the authoring view (one author at a time per lab). */
+const AUTHOR_CLIENT = 'author';
 
 interface AuthorContext {
   session: AuthorSession;
@@ -52,7 +55,9 @@ function authorContext(deps: LabContext, fits: FitAddressees): AuthorContext {
   };
   const getGrader = (): Promise<Grader> => deps.grader();
   // The ray caster runs on a hardware GPU only: SwiftShader is slower than the CPU reference here.
-  const caster = new PhotoCaster(deps.gpu.status.path === 'hardware' ? deps.gpu.device : null);
+  // CPU casts (previews, photo sheets) run on the lab's worker pool, off the event loop.
+  const cpuCast: CpuCast = (obj, cameras, opts) => deps.pool.run('author.raycast', { obj, cameras: [...cameras], opts }, { client: AUTHOR_CLIENT });
+  const caster = new PhotoCaster(deps.gpu.status.path === 'hardware' ? deps.gpu.device : null, cpuCast);
   const fitDevice: FitDevice = deps.gpu.device ? 'auto' : 'cpu';
   const session = new AuthorSession({
     tasksDir: deps.tasksDir,

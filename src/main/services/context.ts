@@ -4,7 +4,8 @@
 // the one grader of the process, the episode manager, the event bus and the lab home. Services
 // receive it; none keeps module-level state.
 // Invariant: one Grader per context; close() releases what the context owns (the grader's GPU
-// buffers and worker threads, the live episodes' logs, the debugger's GPU rasterizer).
+// buffers and worker threads, the live episodes' logs, the debugger's GPU rasterizer, the worker
+// pool's threads).
 import type { TaskSummary } from '../../shared/task/schema';
 import { labHome } from '../app/home';
 import { DebugSessions } from '../debug/session';
@@ -18,6 +19,7 @@ import { isSplatTask } from '../kinds/splatbench';
 import { TaskRepository } from '../tasks/repository';
 import { resolveTasksDir } from '../tasks/paths';
 import { CallActivity, GradeQueue } from '../workers/grade-queue';
+import { WorkerPool } from '../workers/pool';
 import { EventHub } from './events';
 
 export type LabTransport = 'ipc' | 'ws' | 'direct';
@@ -33,6 +35,8 @@ export interface LabContext {
   readonly episodes: EpisodeManager;
   /** LabApi calls in flight (deferred grades wait for an idle moment). */
   readonly activity: CallActivity;
+  /** The lab's one worker pool: heavy work runs there, off the event loop (closed with the context). */
+  readonly pool: WorkerPool;
   /** The debugger's open scenes (each also closed with the connection that opened it). */
   readonly debugSessions: DebugSessions;
   /** The one grader of the process (built on first use; CPU fallback decided once). */
@@ -54,13 +58,16 @@ export interface LabContextOptions {
   grader?: () => Promise<Grader>;
   /** A prepared episode manager (tests); default one over this context's tasks and grader. */
   episodes?: EpisodeManager;
+  /** Threads of the worker pool; default the available cores minus one. */
+  poolSize?: number;
 }
 
 export function createLabContext(o: LabContextOptions): LabContext {
   const tasksDir = resolveTasksDir(o.tasksDir);
   const home = o.home ?? labHome();
   const tasks = new TaskRepository(tasksDir);
-  const grader = o.grader ?? sharedGrader(o.gpu);
+  const pool = new WorkerPool(o.poolSize === undefined ? {} : { size: o.poolSize });
+  const grader = o.grader ?? sharedGrader(o.gpu, { pool });
   let built: Grader | null = null;
   const getGrader = async (): Promise<Grader> => (built = await grader());
   // A task that leaves the repository takes its photos off the grader's device with it.
@@ -83,6 +90,7 @@ export function createLabContext(o: LabContextOptions): LabContext {
     events: new EventHub(),
     episodes,
     activity,
+    pool,
     debugSessions: new DebugSessions(),
     grader: getGrader,
     gpuRasterizer: () => {
@@ -97,6 +105,7 @@ export function createLabContext(o: LabContextOptions): LabContext {
       raster = null;
       if (built) built.destroy();
       built = null;
+      await pool.close();
     },
   };
 }

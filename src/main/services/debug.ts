@@ -1,6 +1,8 @@
 // LabApi handlers of the debugger rows (src/shared/api/debug.ts): debug sessions over opened
 // scenes, views, pixel traces and gradient views, all computed in main on the CPU reference,
-// with the lab's GPU rasterizer for the GPU-vs-CPU view. Inputs: the LabContext (+ optional home).
+// with the lab's GPU rasterizer for the GPU-vs-CPU view. Renders run as jobs on the lab's worker
+// pool (the caller's queue, the session's signal: debug.cancel stops them), reporting progress as
+// 'progress' events. Inputs: the LabContext (+ optional home).
 // Output: HandlersFor the rows. Invariant: refused while a participant session runs (these rows
 // show fits and held-out views), with the same one-line reason as the other experimenter rows.
 import { existsSync } from 'node:fs';
@@ -10,7 +12,9 @@ import { debugGradients } from '../debug/gradients';
 import { debugPixel } from '../debug/pixel';
 import type { DebugScene } from '../debug/session';
 import { openSource } from '../debug/sources';
-import { debugView, type GpuRenderer } from '../debug/views';
+import { debugView, type DebugJobs, type GpuRenderer } from '../debug/views';
+import { trajectoryParser } from '../workers/trajectory';
+import type { Caller } from './connection';
 import { SESSION_LOCKED_MESSAGE, sessionLockFile } from './session-lock';
 import { LabFailure, type HandlersFor } from './dispatch';
 import type { LabContext } from './context';
@@ -62,6 +66,13 @@ export function createDebugHandlers(ctx: LabContext, opts: DebugServiceOptions =
   const tasksDir = ctx.tasksDir;
   const gpu = opts.gpu ?? contextGpu(ctx);
   const sessionLock = sessionLockFile(home);
+  // The pool queues each caller's jobs separately, so one debugger cannot hold up other clients.
+  const jobsFor = (scene: DebugScene, caller: Caller): DebugJobs => (kind, input) =>
+    ctx.pool.run(kind, input, {
+      client: caller.id,
+      signal: scene.signal,
+      onProgress: (p) => ctx.events.publish('progress', { task: `debug ${scene.id}`, done: p.done, total: p.total, message: p.message ?? '' }, caller),
+    });
   const unlocked = async <T>(work: () => Promise<T> | T): Promise<T> => {
     if (existsSync(sessionLock)) throw new LabFailure(SESSION_LOCKED_MESSAGE);
     return work();
@@ -71,29 +82,35 @@ export function createDebugHandlers(ctx: LabContext, opts: DebugServiceOptions =
     // A session belongs to the connection that opened it and is closed with it (a closed tab).
     'debug.open': (p, caller) =>
       unlocked(async () => {
-        const scene = sessions.open(await openSource(p.source, { tasksDir, home }));
+        const scene = sessions.open(await openSource(p.source, { tasksDir, home, parse: trajectoryParser(ctx.pool, caller.id) }));
         caller.onClose(() => sessions.close(scene.id));
         return sessionOf(scene);
       }),
     'debug.close': async (p) => ({ closed: sessions.close(p.sessionId) }),
-    'debug.view': (p) =>
+    'debug.cancel': async (p) => {
+      const scene = sessions.find(p.sessionId);
+      scene?.cancel();
+      return { cancelled: scene !== null };
+    },
+    'debug.view': (p, caller) =>
       unlocked(async () => {
         const scene = sessions.get(p.sessionId);
         const cam = resolveCamera(p.camera, scene.task);
-        return (await debugView(scene, cam.camera, p.view, gpu)).out;
+        return (await debugView(scene, cam.camera, p.view, gpu, jobsFor(scene, caller))).out;
       }),
-    'debug.pixel': (p) =>
+    'debug.pixel': (p, caller) =>
       unlocked(async () => {
         const scene = sessions.get(p.sessionId);
         const cam = resolveCamera(p.camera, scene.task);
-        const entry = await debugView(scene, cam.camera, p.view, gpu);
-        return debugPixel(scene, cam.camera, p.x, p.y, entry);
+        const jobs = jobsFor(scene, caller);
+        const entry = await debugView(scene, cam.camera, p.view, gpu, jobs);
+        return debugPixel(scene, cam.camera, p.x, p.y, entry, jobs);
       }),
-    'debug.gradients': (p) =>
+    'debug.gradients': (p, caller) =>
       unlocked(() => {
         const scene = sessions.get(p.sessionId);
         const cam = resolveCamera(p.camera, scene.task);
-        return debugGradients(scene, cam, p);
+        return debugGradients(scene, cam, p, jobsFor(scene, caller));
       }),
   };
 }

@@ -144,6 +144,11 @@ const withCamera = { sessionId, camera: DebugCameraSchema };
 export const debugMethods = {
   'debug.open': { params: z.strictObject({ source: DebugSourceSchema }), result: DebugSessionSchema, doc: 'Open a scene (task fit, trajectory step, .ply, scene JSON) into a debug session.' },
   'debug.close': { params: z.strictObject({ sessionId }), result: z.strictObject({ closed: z.boolean() }), doc: 'Forget a debug session.' },
+  'debug.cancel': {
+    params: z.strictObject({ sessionId }),
+    result: z.strictObject({ cancelled: z.boolean() }),
+    doc: "Stops the session's renders in flight (view, pixel, gradients): each fails with 'cancelled'; progress arrives as `progress` events of task 'debug <sessionId>'.",
+  },
   'debug.view': {
     params: z.strictObject({ ...withCamera, view: DebugViewSchema }),
     result: DebugImageSchema,

@@ -3,6 +3,7 @@
 // views appear.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { referenceSheet, renderAngleImage, renderViewsSheet, viewLabel } from '../../../src/main/env/images';
+import { publicViews } from '../../../src/main/episodes/public';
 import { decodePng } from '../../../src/main/io/png';
 import { loadTask, type LoadedTask } from '../../../src/main/tasks/load';
 import { TEST_TASK_IDS, type TestTask } from '../../helpers/test-task';
@@ -20,6 +21,18 @@ beforeAll(async () => {
 });
 
 describe('env images', () => {
+  it('draws a task\'s reference sheet and public views once per loaded task and selection', async () => {
+    expect(referenceSheet(task)).toBe(referenceSheet(task));
+    expect(referenceSheet(task, [0, 6])).toBe(referenceSheet(task, [0, 6]));
+    expect(referenceSheet(task, [0, 6])).not.toBe(referenceSheet(task));
+    expect(publicViews(task)).toBe(publicViews(task));
+    // A reloaded task is a new object: drawn again, to the same bytes.
+    const again = await loadTask(TEST_TASK_IDS.sculpt, { tasksDir: built.tasksDir });
+    expect(referenceSheet(again)).not.toBe(referenceSheet(task));
+    expect(referenceSheet(again)).toEqual(referenceSheet(task));
+    expect(publicViews(again)).toEqual(publicViews(task));
+  });
+
   it('labels views with their angles', () => {
     expect(viewLabel({ name: 'V0', azimuth: 0, elevation: 20 })).toBe('V0 az 0° el 20°');
     expect(viewLabel({ name: 'cap3' })).toBe('cap3');

@@ -5,7 +5,7 @@
 // Invariant: quantised views equal what readViews gives for the PNGs writeViews writes, so a
 // fit made in the session is the fit of the saved photos.
 import type { ProceduralObject } from '../../../shared/authoring/primitives';
-import { raycastObject, type RaycastOutput } from '../../../shared/authoring/raycast';
+import { raycastObject, type RaycastOptions, type RaycastOutput } from '../../../shared/authoring/raycast';
 import { raycastViewsGpu } from '../../../shared/authoring/gpu/raycast';
 import { HELDOUT_VIEWS, REFERENCE_VIEWS, viewCameras, type NamedView } from '../../../shared/camera/views';
 import type { RgbImage } from '../../../shared/image/image';
@@ -19,11 +19,18 @@ export type ViewSet = 'reference' | 'heldout';
 
 export const VIEW_SETS: Record<ViewSet, readonly NamedView[]> = { reference: REFERENCE_VIEWS, heldout: HELDOUT_VIEWS };
 
+/** The CPU ray cast of some cameras somewhere else (the lab's worker pool, off the event loop). */
+export type CpuCast = (obj: ProceduralObject, cameras: readonly Camera[], opts: RaycastOptions) => Promise<RaycastOutput[]>;
+
 /** Casts views of an object; a GPU caster falls back to the CPU for good after one failure. */
 export class PhotoCaster {
   private gpuFailed = false;
 
-  constructor(private readonly device: GPUDevice | null) {}
+  constructor(
+    private readonly device: GPUDevice | null,
+    /** Where the CPU casts run; default this thread. */
+    private readonly cpuCast?: CpuCast,
+  ) {}
 
   get kind(): 'gpu' | 'cpu' {
     return this.device && !this.gpuFailed ? 'gpu' : 'cpu';
@@ -39,6 +46,7 @@ export class PhotoCaster {
         this.gpuFailed = true;
       }
     }
+    if (this.cpuCast) return this.cpuCast(obj, cameras, opts);
     return cameras.map((c) => raycastObject(obj, c, opts));
   }
 }

@@ -1,0 +1,35 @@
+// Probe jobs of the worker pool: they do nothing useful, so the pool's own behaviour (fairness,
+// cancellation, a crash contained, progress) can be tested and benchmarked on its real workers.
+// Input: small JSON objects. Output: what each says. Invariant: `spin` burns CPU for `ms` in
+// slices and reports progress after each slice, like a long render does.
+import type { JobContext } from '../protocol';
+
+export function echo(input: { value: unknown; tag?: string }): { value: unknown; tag: string | null } {
+  return { value: input.value, tag: input.tag ?? null };
+}
+
+/** Busy for `ms` milliseconds of wall time (never yields, as a rasterizer does not). */
+export function spin(input: { ms: number; slices?: number }, ctx: JobContext): { slices: number } {
+  const slices = Math.max(1, input.slices ?? 1);
+  for (let s = 0; s < slices; s++) {
+    const until = Date.now() + input.ms / slices;
+    while (Date.now() < until) {
+      // burning CPU on purpose
+    }
+    ctx.progress(s + 1, slices);
+  }
+  return { slices };
+}
+
+export function fail(input: { message: string }): never {
+  throw new Error(input.message);
+}
+
+/** Ends the worker thread itself (a native crash or an out-of-memory kill looks the same). */
+export function crash(input: { code: number }): never {
+  process.exit(input.code);
+}
+
+export function readResident(input: { key: string }, ctx: JobContext): unknown {
+  return ctx.resident(input.key);
+}
