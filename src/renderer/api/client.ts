@@ -12,6 +12,14 @@ export const LAB_KEY: InjectionKey<LabApi> = Symbol('lab');
 /** This window's connection state (always open over the Electron bridge). */
 export const LINK_KEY: InjectionKey<Link> = Symbol('link');
 
+/**
+ * The token this tab presents from now on (a reload, a reconnect): after a hand-over, the
+ * participant-scoped one, so the experimenter's token no longer lives in the tab's storage.
+ */
+export function rememberToken(win: Window, token: string): void {
+  win.sessionStorage.setItem('splatlab-token', token);
+}
+
 type Listener = (data: unknown) => void;
 
 class Listeners {
