@@ -46,6 +46,7 @@ describe.skipIf(skip)('a server restart mid-task (browser mode)', () => {
     // A pause: the scene is veiled, calls are off, and the log gets pause/resume.
     await page.getByTestId('play-pause').click();
     await page.getByTestId('play-paused').waitFor();
+    await page.screenshot({ path: join(RESULTS_DIR, 'restart-paused.png') });
     await page.getByTestId('play-resume').click();
     await page.getByTestId('play-paused').waitFor({ state: 'detached' });
 

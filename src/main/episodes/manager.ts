@@ -9,7 +9,7 @@
 // episodeClock(); an episode's id is in its header and in <home>/.episodes/<id>.json, so after a
 // restart the page's id finds its log again (reattach) and the page carries on.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { confinedPath } from '../app/confine';
 import type { EpisodeEntry, EpisodeSnapshot, EpisodeStepResult, EpisodeTime, PageTimeEvent, PlayProtocol, ProtocolOptions } from '../../shared/api/episode';
@@ -20,7 +20,8 @@ import type { ToolOut } from '../env/env';
 import type { KindEnv, KindTask } from '../kinds/kind';
 import { loadAnyTask, mainKind } from '../kinds/registry';
 import { envImages } from '../env/images';
-import { readTrajectory, type Trajectory } from '../env/trajectory';
+import { readTrajectory } from '../env/trajectory';
+import { EpisodeRecall, lastAlive } from './recall';
 import type { EnvGradeResult, EnvGrader, EnvImages } from '../env/types';
 import type { TaskRepository } from '../tasks/repository';
 import { CallActivity, GradeQueue } from '../workers/grade-queue';
@@ -93,16 +94,6 @@ interface Live {
   down: boolean;
 }
 
-const EPISODE_ID = /^[0-9a-f]{12}$/;
-
-/** The last instant the log shows the lab alive: a call's end, a time record, the start. */
-function lastAlive(traj: Trajectory): string {
-  let last = Date.parse(traj.header?.started ?? '');
-  for (const s of traj.steps) last = Math.max(last, Date.parse(s.t) + s.ms);
-  for (const r of traj.times) last = Math.max(last, Date.parse(r.t));
-  return new Date(Number.isFinite(last) ? last : Date.now()).toISOString();
-}
-
 /** The kind's own public state, when it has one (the play view of its family reads it). */
 function withKindState(env: KindEnv): { kindState?: unknown } {
   const state = env.kindState();
@@ -124,7 +115,10 @@ export class EpisodeManager {
   private readonly grades: GradeQueue;
   private graderPromise: Promise<EnvGrader> | undefined;
 
+  private readonly recall: EpisodeRecall;
+
   constructor(private readonly deps: EpisodeManagerDeps) {
+    this.recall = new EpisodeRecall(deps.home);
     this.grades = deps.grades ?? new GradeQueue(new CallActivity());
   }
 
@@ -173,7 +167,7 @@ export class EpisodeManager {
       throw error;
     }
     this.live.set(id, entry);
-    this.remember(id, logPath);
+    this.recall.remember(id, logPath);
     return snapshot;
   }
 
@@ -227,7 +221,7 @@ export class EpisodeManager {
     };
     if (!env.done) await this.markNow(entry, 'restart', { since: lastAlive(traj) });
     this.live.set(id, entry);
-    this.remember(id, path);
+    this.recall.remember(id, path);
     return this.snapshot(entry);
   }
 
@@ -238,7 +232,7 @@ export class EpisodeManager {
   async reattach(episodeId: string): Promise<EpisodeSnapshot> {
     const e = this.live.get(episodeId);
     if (e) return this.snapshot(e);
-    const log = this.recalled(episodeId);
+    const log = this.recall.logOf(episodeId);
     if (!log) throw new EpisodeNotFound(`no live episode '${episodeId}' (it ended with the lab process, or was closed)`);
     return this.resume(log, episodeId);
   }
@@ -340,7 +334,7 @@ export class EpisodeManager {
     const e = this.live.get(episodeId);
     if (!e) return false;
     this.live.delete(episodeId);
-    if (forget) rmSync(this.recallPath(episodeId), { force: true });
+    if (forget) this.recall.forget(episodeId);
     const closing = e.env.close();
     this.closing.add(closing);
     void closing.finally(() => this.closing.delete(closing));
@@ -387,27 +381,6 @@ export class EpisodeManager {
     const record: TimeRecord = { type: 'time', event, t: new Date().toISOString(), step: e.history.at(-1)?.step ?? 0, ...extra };
     e.times.push(record);
     await e.env.mark(record);
-  }
-
-  private recallPath(id: string): string {
-    return join(this.deps.home, '.episodes', `${id}.json`);
-  }
-
-  /** Records which log an episode id writes (so a restarted lab finds it). */
-  private remember(id: string, log: string): void {
-    mkdirSync(join(this.deps.home, '.episodes'), { recursive: true });
-    writeFileSync(this.recallPath(id), `${JSON.stringify({ log })}\n`, { mode: 0o600 });
-  }
-
-  private recalled(id: string): string | null {
-    if (!EPISODE_ID.test(id)) return null;
-    try {
-      const value: unknown = JSON.parse(readFileSync(this.recallPath(id), 'utf8'));
-      const log = typeof value === 'object' && value !== null && 'log' in value ? value.log : undefined;
-      return typeof log === 'string' ? log : null;
-    } catch {
-      return null;
-    }
   }
 
   private snapshot(e: Live): EpisodeSnapshot {

@@ -124,7 +124,12 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
     'study.session.start': async (p) => sessions.start(p.studyId, p.participant),
     'study.session.get': async () => sessions.state(),
     'study.session.advance': async (p) => sessions.advance(p.accept),
-    'study.session.task': async () => sessions.task(),
+    'study.session.task': async (_p, caller) => {
+      // The page that opens the task holds its episode (a closed page is then marked disconnected).
+      const snapshot = await sessions.task();
+      ctx.episodes.attach(snapshot.episodeId, caller);
+      return snapshot;
+    },
     'study.session.next': async () => sessions.next(),
     'study.session.answer': async (p) => sessions.answer(p.values),
     'study.session.withdraw': async (p) => sessions.withdraw(p.reason, p.by),

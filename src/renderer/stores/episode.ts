@@ -50,6 +50,9 @@ export const useEpisodeStore = defineStore('episode', () => {
   const key = ref<string | null>(null);
   /** The clock as main last reported it (paused, active time, the limit). */
   const time = ref<EpisodeTime | null>(null);
+  /** When `time` arrived (epoch ms): a countdown runs on from it while the episode is active. */
+  const timeAt = ref(Date.now());
+  watch(time, () => (timeAt.value = Date.now()));
   /** The last call failed because the connection was lost (the banner says the rest). */
   const disconnected = ref(false);
   let nextKey = 1;
@@ -239,7 +242,7 @@ export const useEpisodeStore = defineStore('episode', () => {
   }
 
   return {
-    episodeId, taskId, kind, protocol, options, views, sheet, budgets, log, done, busy, failure, active, key, time, paused, disconnected,
+    episodeId, taskId, kind, protocol, options, views, sheet, budgets, log, done, busy, failure, active, key, time, timeAt, paused, disconnected,
     start, restore, reconnect, setPaused, mark, call, commit, commitThen, leave, load,
   };
 });

@@ -135,4 +135,14 @@ describe('episode time records', () => {
     const old = episodeResult(parseTrajectory(head + steps + end), 'b.jsonl', who, 'test__sculpt');
     expect(old).toMatchObject({ seconds: 100, pausedSeconds: 0, downSeconds: 0, interruptions: 0 });
   });
+
+  it('reads time records into `times`, a malformed one as a bad line, and an old log with none', () => {
+    const head = `${JSON.stringify({ type: 'header', task: 't', protocol: 'matched', player: 'p', versions: {}, started: '2026-01-01T10:00:00.000Z' })}\n`;
+    const ok = `${JSON.stringify({ type: 'time', event: 'pause', t: '2026-01-01T10:00:05.000Z', step: 0 })}\n`;
+    const bad = `${JSON.stringify({ type: 'time', event: 'nap', t: '2026-01-01T10:00:06.000Z' })}\n`;
+    const traj = parseTrajectory(head + ok + bad);
+    expect(traj.times).toEqual([{ type: 'time', event: 'pause', t: '2026-01-01T10:00:05.000Z', step: 0 }]);
+    expect(traj.badLines).toEqual([3]);
+    expect(parseTrajectory(head).times).toEqual([]);
+  });
 });

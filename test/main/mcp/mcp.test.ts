@@ -53,7 +53,8 @@ const images = (r: CallToolResult): string[] => r.content.flatMap((c) => (c.type
  * interface aids a person's header lists: a model has no viewport to draw an overlay on).
  */
 function form(t: Trajectory): unknown[] {
-  const { protocol_options: _aids, ...rest } = t.header ?? {};
+  // Aids and the live-episode fields (id, time limit) are a human session's, not the log's form.
+  const { protocol_options: _aids, episode: _live, time_limit_s: _limit, ...rest } = t.header ?? {};
   const header = { ...rest, started: '', player: '', protocol: '' };
   return [header, ...t.steps.map((s) => ({ ...s, t: '', ms: 0 })), { ...t.end, t: '' }];
 }

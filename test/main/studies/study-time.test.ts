@@ -1,7 +1,8 @@
 // A study's time settings through the study rows: the per-task active-time limit reaches the
 // scored task's episode (header and clock; the practice task has none) and a scheduled break is
-// announced before the task it precedes, only until that task starts; breakAfter() never
-// schedules one after the last task.
+// announced before the task it precedes, only until that task starts; the page that opens a
+// task holds its episode (disconnect/reconnect records); breakAfter() never schedules one after
+// the last task.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,14 +17,15 @@ import type { EpisodeSnapshot } from '../../../src/shared/api/episode';
 import type { SessionState } from '../../../src/shared/api/study';
 import type { StudyConfig } from '../../../src/shared/study/config';
 import { breakAfter } from '../../../src/shared/study/time';
+import { Connection } from '../../../src/main/services/connection';
 import { fakeServices } from '../services/fixtures';
 import { testTasks } from '../env/fixtures';
 
 let handlers: Handlers;
 let manager: EpisodeManager;
 
-async function call<T>(method: string, params: unknown = {}): Promise<T> {
-  const out = await dispatchCall(handlers, method, params);
+async function call<T>(method: string, params: unknown = {}, caller?: Connection): Promise<T> {
+  const out = await dispatchCall(handlers, method, params, caller);
   if (!out.ok) throw new Error(out.message);
   return out.result as T;
 }
@@ -60,8 +62,14 @@ describe('study time settings', () => {
     await call('episode.step', { episodeId: first.episodeId, tool: 'submit', args: {} });
     const second = await call<SessionState>('study.session.next');
     expect(second).toMatchObject({ taskNumber: 2, breakSeconds: 30 });
-    await call<EpisodeSnapshot>('study.session.task');
+    // The participant's page holds the episode: closing it marks a disconnect, reopening a reconnect.
+    const page = new Connection();
+    const task2 = await call<EpisodeSnapshot>('study.session.task', {}, page);
     expect((await call<SessionState>('study.session.get')).breakSeconds).toBeNull(); // the task started: the break is over
+    page.close();
+    await call<EpisodeSnapshot>('study.session.task', {}, new Connection());
+    await call('episode.mark', { episodeId: task2.episodeId, event: 'pause' });
+    expect(readTrajectory(manager.info(task2.episodeId).logPath).times.map((t) => t.event)).toEqual(['disconnect', 'reconnect', 'pause']);
     await call('study.session.end');
   });
 
