@@ -97,7 +97,8 @@ function attempt(req: LayoutRequest, env: EnvironmentSpec, rng: Random): Relatio
   }
   const props = scatterProps(env, rng, discs, [eye[0], eye[1]], z0);
   const rel = relationOf({ observer: req.task === 'ego' ? eye : observerXY, reference: [ref.x, ref.y], target: [tg.x, tg.y] }, margin);
-  if (rel.label === 'ambiguous') return null;
+  // By construction the label is the wanted class; a float edge that says otherwise is redrawn.
+  if (rel.label !== req.wanted) return null;
   const facing = req.task === 'allo' ? facingRelationOf({ reference: [ref.x, ref.y], target: [tg.x, tg.y] }, personYaw, margin) : null;
   const scene = buildScene(env, actors, props);
   const k = CHECK_SIZE / IMAGE_SIZE;
