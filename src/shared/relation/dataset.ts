@@ -70,7 +70,8 @@ export function planDataset(config: DatasetConfig): PlannedSample[] {
           out.push({
             id: sampleId(envId, triple.id, task, index),
             environment: envId, triple: triple.id, task, index,
-            wanted: RELATION_CLASSES[index % RELATION_CLASSES.length],
+            // Offset by the triple, so even a one-sample-per-triple dataset shows several classes.
+            wanted: RELATION_CLASSES[(index + t) % RELATION_CLASSES.length],
             seed: hashSeed(`${config.seed}/${envId}/${triple.id}/${task}/${index}`),
             split: splits[index],
           });
@@ -82,10 +83,11 @@ export function planDataset(config: DatasetConfig): PlannedSample[] {
 }
 
 /**
- * Split of each index of a group of n samples whose class is index % 4: per class, a seeded
+ * Split of each index of a group of n samples, stratified by class: per class, a seeded
  * shuffle of its indices, the first round(n_c * train) to train, the next round(n_c * val) to val.
  */
 function stratifiedSplits(n: number, config: DatasetConfig, group: string): Split[] {
+  // Indices of one residue mod 4 share a class (the class is (index + offset) % 4).
   const out = new Array<Split>(n);
   const k = RELATION_CLASSES.length;
   for (let c = 0; c < k; c++) {

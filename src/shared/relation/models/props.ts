@@ -24,8 +24,8 @@ export const bush = fitted('bush', [
 const TILT = 48;
 const houseParts = (wall: string, roof: string): Part[] => [
   box([0, 0, -0.45], [1.6, 1.3, 1.1], wall, undefined, 'walls'),
-  box([0, 0.36, 0.32], [1.7, 0.95, 0.1], roof, [TILT, 0, 0], 'roof'),
-  box([0, -0.36, 0.32], [1.7, 0.95, 0.1], roof, [-TILT, 0, 0], 'roof'),
+  box([0, 0.36, 0.32], [1.7, 0.95, 0.1], roof, [-TILT, 0, 0], 'roof'),
+  box([0, -0.36, 0.32], [1.7, 0.95, 0.1], roof, [TILT, 0, 0], 'roof'),
   box([0.805, 0, -0.7], [0.02, 0.3, 0.6], '#4b3020', undefined, 'door'),
   box([0.805, 0.42, -0.35], [0.02, 0.26, 0.26], '#f6d98a', undefined, 'windows'),
   box([0.805, -0.42, -0.35], [0.02, 0.26, 0.26], '#f6d98a', undefined, 'windows'),
