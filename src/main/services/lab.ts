@@ -12,6 +12,7 @@ import { createEpisodeHandlers } from './episode';
 import type { EventHub } from './events';
 import { refuseDuringSession } from './session-lock';
 import { createStudyHandlers } from './study';
+import { createRelationHandlers } from './relation';
 
 /** What a lab is built from (kept as the services' input shape; see LabContextOptions). */
 export type LabDeps = LabContextOptions;
@@ -41,6 +42,7 @@ export function createLabServices(input: LabContext | LabContextOptions): LabSer
     ...createStudyHandlers(ctx),
     ...createDebugHandlers(ctx),
     ...refuseDuringSession(createAuthorHandlers(ctx), ctx.home),
+    ...createRelationHandlers(ctx),
   };
   return { handlers: counted(handlers, ctx.activity), events: ctx.events, context: ctx };
 }
