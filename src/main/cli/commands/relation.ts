@@ -1,4 +1,4 @@
-// `splatlab relation generate|check|export|sheets`: the SpaRRTa-style spatial-relation datasets
+// `splatlab relation generate|check|export|sheets|tasks`: the SpaRRTa-style spatial-relation datasets
 // (src/shared/relation): generate (resumable, Ctrl-C stops between images), check every label
 // against its parameters file, export in SpaRRTa's, the image-folder or a CSV layout, and
 // redraw the per-environment contact sheets.
@@ -8,6 +8,8 @@ import { checkDataset } from '../../relation/check';
 import { EXPORT_FORMATS, exportDataset, type ExportFormat } from '../../relation/export';
 import { generateDataset } from '../../relation/generate';
 import { writeContactSheets } from '../../relation/sheets';
+import { writeRelationTasks } from '../../relation/tasks';
+import { resolveTasksDir } from '../../tasks/paths';
 import { parseArgs, requireOption, stringOption, type ParsedArgs } from '../args';
 import { CliError, type CliCommand } from '../command';
 
@@ -16,6 +18,7 @@ const USAGE = `splatlab relation generate --out DIR [--seed N] [--ego N] [--allo
 splatlab relation check --dataset DIR
 splatlab relation export --dataset DIR --format sparrta|imagefolder|csv --out DIR
 splatlab relation sheets --dataset DIR
+splatlab relation tasks [--tasks DIR] [--seed N] [--practice N]
 
 generate draws seeded three-object layouts in the five environments (${ENVIRONMENT_IDS.join(', ')}),
 --ego / --allo images per environment and task (default 5000 / 10000, dealt over its three
@@ -24,7 +27,9 @@ file beside it, splits each (environment, triple, task, class) 80/10/10 (seeded)
 contact sheet per environment to DIR/contact/. Run it again with the same options to resume.
 Labels: forward = reference - observer, rel = target - reference; the observer is the camera
 (ego, margin 15 deg) or the person in the scene (allo, margin 10 deg); ambiguous layouts are
-never kept. check recomputes every label from its parameters file and checks the splits.`;
+never kept. check recomputes every label from its parameters file and checks the splits.
+tasks writes the lab's relation trials: one scored task per environment x triple x task (30)
+and a practice task of N trials with feedback (default 4), hidden parameters in DIR/relation/.`;
 
 function intArg(args: ParsedArgs, name: string, fallback: number): number {
   const raw = stringOption(args, name);
@@ -108,6 +113,13 @@ export const command: CliCommand = {
         io.out(`exported ${res.samples} samples as ${format} (${res.files} files) to ${stringOption(args, 'out')}`);
         return 0;
       }
+      if (sub === 'tasks') {
+        const args = parseArgs(rest, { values: ['tasks', 'seed', 'practice'] });
+        const dir = resolveTasksDir(stringOption(args, 'tasks'));
+        const ids = writeRelationTasks(dir, { seed: intArg(args, 'seed', 16), practice: intArg(args, 'practice', 4) });
+        io.out(`wrote ${ids.length} relation tasks to ${dir} (${ids.filter((i) => i.includes('practice')).length} practice)`);
+        return 0;
+      }
       if (sub === 'sheets') {
         const args = parseArgs(rest, { values: ['dataset'] });
         for (const s of writeContactSheets(requireOption(args, 'dataset'))) io.out(`contact sheet: ${s}`);
@@ -117,6 +129,6 @@ export const command: CliCommand = {
       if (error instanceof CliError) throw error;
       throw new CliError((error as Error).message);
     }
-    throw new CliError(`unknown relation command ${sub === undefined ? '(none)' : `'${sub}'`}: use generate, check, export or sheets`);
+    throw new CliError(`unknown relation command ${sub === undefined ? '(none)' : `'${sub}'`}: use generate, check, export, sheets or tasks`);
   },
 };
