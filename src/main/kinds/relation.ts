@@ -3,7 +3,7 @@
 // rendered from that file when first shown (deterministic, never stored) and kept for the task.
 // Inputs: a tasks folder and a spec head. Outputs: RelationTask, TaskSummary, RelationEnv.
 // Invariant: summaries carry no label and no position; a task of another kind is refused.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { RelationRules, CALLS_PER_TRIAL } from '../../shared/kinds/relation';
 import { parseParams, type RelationParams } from '../../shared/relation/params';
@@ -20,6 +20,23 @@ export interface RelationTask extends KindTask {
   readonly params: readonly RelationParams[];
   /** The PNG of trial i (rendered on first use). */
   image(i: number): Uint8Array;
+}
+
+/**
+ * Rendered trial images by parameters file (path, modification time, samples): every reset of a
+ * task loads it afresh, and a trial image costs a few hundred ms of ray casting.
+ */
+const IMAGE_CACHE = new Map<string, Uint8Array>();
+const IMAGE_CACHE_MAX = 256;
+
+function cachedImage(key: string, render: () => Uint8Array): Uint8Array {
+  let png = IMAGE_CACHE.get(key);
+  if (!png) {
+    png = render();
+    if (IMAGE_CACHE.size >= IMAGE_CACHE_MAX) IMAGE_CACHE.delete(IMAGE_CACHE.keys().next().value as string);
+    IMAGE_CACHE.set(key, png);
+  }
+  return png;
 }
 
 function readRelationSpec(tasksDir: string, head: TaskSpecHead): RelationTaskSpec {
@@ -43,17 +60,13 @@ export function loadRelationTask(tasksDir: string, head: TaskSpecHead): Relation
       throw new TaskLoadError(`task ${spec.task_id}: ${(error as Error).message}`);
     }
   });
-  const images = new Map<number, Uint8Array>();
+  const keys = spec.trials.map((t) => {
+    const path = join(tasksDir, t.params);
+    return `${path}:${statSync(path).mtimeMs}:${spec.samples}`;
+  });
   return {
     spec, dir: tasksDir, params,
-    image(i: number): Uint8Array {
-      let png = images.get(i);
-      if (!png) {
-        png = encodePng(renderParams(params[i], { samples: spec.samples }).rgb);
-        images.set(i, png);
-      }
-      return png;
-    },
+    image: (i: number) => cachedImage(keys[i], () => encodePng(renderParams(params[i], { samples: spec.samples }).rgb)),
   };
 }
 
