@@ -130,7 +130,7 @@ export class RelationEnv implements KindEnv {
       if (this.task.spec.practice) {
         const truth = this.task.params[before].relation.label;
         const given = this.rules.answers()[before].relation;
-        this.feedback = given === truth ? `Correct: ${truth}.` : `Not quite: the answer was ${truth} (you said ${given}).`;
+        this.feedback = given === truth ? `Trial ${before + 1}: correct, ${truth}.` : `Trial ${before + 1}: not quite, the answer was ${truth} (you said ${given}).`;
         body = `${this.feedback}\n${body}`;
       }
     }
