@@ -3,8 +3,9 @@
 // participant answers the practice trials (feedback shown) and the 10 trials by keyboard only
 // (arrow keys, a confidence key, Enter to go on); Results shows accuracy and reaction times that
 // match the logs, the confusion matrix, and the per-trial CSV export holds every answer with its
-// reaction time. Screenshots: test-results/relation-*.png.
-import { cpSync, readFileSync } from 'node:fs';
+// reaction time; a model's runs of the same trials appear beside the human's. Screenshots:
+// test-results/relation-*.png.
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -117,6 +118,18 @@ describe.skipIf(skip)('relation trials in a study (browser mode)', () => {
     expect(csv).toHaveLength(11);
     for (const t of TRIALS) expect(csv.some((l) => l.startsWith(`human,P01,${t},1,`))).toBe(true);
     expect(csv.slice(1).filter((l) => l.includes(',true,')).length).toBe(correct);
+
+    // A model's runs of the same trials (as `splatlab eval --study` stores them) sit beside the human.
+    for (const id of TRIALS) {
+      const text = readFileSync(join(dir, 'trajectories', 'P01', `${id}.jsonl`), 'utf8').replace('"player":"P01"', '"player":"bot-1"').replace('"protocol":"matched"', '"protocol":"agent"');
+      mkdirSync(join(dir, 'models', 'bot-1'), { recursive: true });
+      writeFileSync(join(dir, 'models', 'bot-1', `${id}__r1.jsonl`), text);
+    }
+    await page.reload();
+    await page.getByTestId('nav-results').click();
+    await page.getByTestId('relation-results').waitFor();
+    await expect.poll(() => page.getByTestId('relation-acc-model-all').textContent()).toContain(`${(correct * 10).toFixed(0)}%`);
+    await page.getByTestId('relation-confusion-model-allo').waitFor();
     expect(errors).toEqual([]);
   });
 });
