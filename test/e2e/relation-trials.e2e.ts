@@ -88,7 +88,11 @@ describe.skipIf(skip)('relation trials in a study (browser mode)', () => {
       await page.keyboard.press('Enter');
     }
     await page.getByTestId('session-thanks').waitFor();
+    // The screen was handed to the participant: the experimenter unlocks it with their token.
     await page.getByTestId('session-end').click();
+    await page.getByTestId('unlock-prompt').waitFor();
+    await page.getByTestId('unlock-secret').fill(new URL(serve.url).searchParams.get('token') ?? '');
+    await page.getByTestId('unlock-submit').click();
     await page.getByTestId('session-end-yes').click();
     await page.getByTestId('study-detail').waitFor();
 

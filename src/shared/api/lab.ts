@@ -11,6 +11,7 @@ import { studyMethods } from './study';
 import { debugMethods } from './debug';
 import { authorEvents, authorMethods } from './author';
 import { relationMethods } from './relation';
+import { roleMethods } from './roles';
 
 /** One row of the method table: params in, result out, a line of documentation. */
 export interface MethodSpec {
@@ -27,6 +28,7 @@ export const labMethods = {
   ...debugMethods,
   ...authorMethods,
   ...relationMethods,
+  ...roleMethods,
 } as const satisfies Record<string, MethodSpec>;
 
 export type LabMethod = keyof typeof labMethods;
