@@ -129,7 +129,7 @@ describe.skipIf(skip)('relation trials in a study (browser mode)', () => {
       mkdirSync(join(dir, 'models', 'bot-1'), { recursive: true });
       writeFileSync(join(dir, 'models', 'bot-1', `${id}__r1.jsonl`), text);
     }
-    await page.reload();
+    await page.getByTestId('nav-study').click();
     await page.getByTestId('nav-results').click();
     await page.getByTestId('relation-results').waitFor();
     await expect.poll(() => page.getByTestId('relation-acc-model-all').textContent()).toContain(`${(correct * 10).toFixed(0)}%`);
