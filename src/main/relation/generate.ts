@@ -52,7 +52,7 @@ export async function generateDataset(dir: string, config: DatasetConfig, opts: 
     if (readSample(dir, s)) {
       skipped++;
     } else {
-      const sample = generateSample(s, { samples: config.samples });
+      const sample = generateSample(s, { samples: config.samples, renderer: config.renderer });
       mkdirSync(sampleDir(dir, s), { recursive: true });
       writeAtomic(imagePath(dir, s), encodePng(sample.image));
       writeAtomic(paramsPath(dir, s), `${JSON.stringify(sample.params, null, 1)}\n`);

@@ -24,6 +24,8 @@ export const DatasetConfigSchema = z.strictObject({
     .refine((s) => Math.abs(s[0] + s[1] + s[2] - 1) < 1e-9, 'splits must add up to 1'),
   /** Supersamples per pixel axis of the ray caster. */
   samples: z.number().int().min(1).max(8).default(2),
+  /** The exact ray caster, or the actors as 3D Gaussians over the ray-cast environment. */
+  renderer: z.enum(['raycast', 'splats']).default('raycast'),
 });
 export type DatasetConfig = z.infer<typeof DatasetConfigSchema>;
 

@@ -105,3 +105,25 @@ describe('generateSample', () => {
     expect(Buffer.from(again.rgb.data.buffer).equals(Buffer.from(s.image.data.buffer))).toBe(true);
   });
 });
+
+describe('the splat renderer option', () => {
+  it('draws the actors as Gaussians close to the exact image', () => {
+    const s = generateSample({ environment: 'city', triple: 'taxi-hydrant', task: 'ego', wanted: 'left', seed: 8, id: 'z' }, { samples: 1 });
+    const splat = renderParams(s.params, { samples: 1, renderer: 'splats' });
+    const env = renderParams({ ...s.params, actors: [] }, { samples: 1 }).rgb;
+    let diff = 0, actorPixels = 0, actorDiff = 0;
+    for (let i = 0; i < s.image.data.length; i += 3) {
+      const d = Math.abs(splat.rgb.data[i] - s.image.data[i]) + Math.abs(splat.rgb.data[i + 1] - s.image.data[i + 1]) + Math.abs(splat.rgb.data[i + 2] - s.image.data[i + 2]);
+      diff += d;
+      // Pixels where the exact image shows an actor (it differs from the empty environment).
+      if (Math.abs(env.data[i] - s.image.data[i]) + Math.abs(env.data[i + 1] - s.image.data[i + 1]) > 0.15) {
+        actorPixels++;
+        actorDiff += d;
+      }
+    }
+    expect(actorPixels).toBeGreaterThan(100);
+    expect(diff / (s.image.data.length / 3)).toBeLessThan(0.03);
+    expect(actorDiff / actorPixels).toBeLessThan(0.3);
+    expect(splat.visible).toMatchObject({ reference: expect.any(Number), target: expect.any(Number) });
+  });
+});

@@ -14,7 +14,7 @@ import { parseArgs, requireOption, stringOption, type ParsedArgs } from '../args
 import { CliError, type CliCommand } from '../command';
 
 const USAGE = `splatlab relation generate --out DIR [--seed N] [--ego N] [--allo N] [--env E1,E2]
-                           [--splits 0.8,0.1,0.1] [--samples S]
+                           [--splits 0.8,0.1,0.1] [--samples S] [--renderer raycast|splats]
 splatlab relation check --dataset DIR
 splatlab relation export --dataset DIR --format sparrta|imagefolder|csv --out DIR
 splatlab relation sheets --dataset DIR
@@ -25,6 +25,8 @@ generate draws seeded three-object layouts in the five environments (${ENVIRONME
 triples), renders each at 224x224 (53 deg FOV, S x S rays a pixel, default 2) with a parameters
 file beside it, splits each (environment, triple, task, class) 80/10/10 (seeded), and writes a
 contact sheet per environment to DIR/contact/. Run it again with the same options to resume.
+--renderer splats draws the three objects as 3D Gaussians (surface samples, CPU rasterizer) over
+the ray-cast environment (their ground shadows are then missing).
 Labels: forward = reference - observer, rel = target - reference; the observer is the camera
 (ego, margin 15 deg) or the person in the scene (allo, margin 10 deg); ambiguous layouts are
 never kept. check recomputes every label from its parameters file and checks the splits.
@@ -49,6 +51,7 @@ async function generate(args: ParsedArgs, io: { out(l: string): void; err(l: str
     counts: { ego: intArg(args, 'ego', 5000), allo: intArg(args, 'allo', 10000) },
     ...(splits ? { splits } : {}),
     samples: intArg(args, 'samples', 2),
+    renderer: stringOption(args, 'renderer') ?? 'raycast',
   });
   if (!parsed.success) {
     const iss = parsed.error.issues[0];
@@ -90,7 +93,7 @@ export const command: CliCommand = {
   async run(argv, io) {
     const [sub, ...rest] = argv;
     if (sub === 'generate') {
-      return generate(parseArgs(rest, { values: ['out', 'seed', 'ego', 'allo', 'env', 'splits', 'samples'] }), io);
+      return generate(parseArgs(rest, { values: ['out', 'seed', 'ego', 'allo', 'env', 'splits', 'samples', 'renderer'] }), io);
     }
     try {
       if (sub === 'check') {
