@@ -48,6 +48,15 @@ describe.skipIf(skip)('relation trials in a study (browser mode)', () => {
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(serve.url);
 
+    // Outside a study: the Play screen's form starts a relation task and its own view takes over.
+    await page.getByTestId('nav-play').click();
+    await page.getByTestId('play-task').selectOption('relation__city__taxi-hydrant__ego');
+    await page.getByTestId('play-start').click();
+    await page.locator('[data-testid="relation-play-view"] [data-testid="relation-trial"][data-ready="true"]').waitFor();
+    await page.keyboard.press('r');
+    await page.getByTestId('play-submitted').waitFor();
+    await page.getByTestId('play-leave').click();
+
     await page.getByTestId('nav-study').click();
     await page.getByTestId('study-new').click();
     await page.getByTestId('study-name').fill('Relation pilot');
