@@ -4,7 +4,10 @@
 // Invariant: read-only: no log is written and nothing in the task folder changes.
 import { packRecords, sceneProblems } from '../../shared/env/scene';
 import { budgetFooter } from '../../shared/env/format';
-import { loadTask, readFit, type LoadedTask } from '../tasks/load';
+import { loadTask, readFit, readSpecHead, type LoadedTask } from '../tasks/load';
+import { kindModule } from '../../shared/kinds/registry';
+import { loadAnyTask, mainKind } from '../kinds/registry';
+import { resolveTasksDir } from '../tasks/paths';
 import { SplatEnv } from './env';
 import type { EnvGrader } from './types';
 
@@ -23,6 +26,8 @@ export async function checkTask(taskId: string, grader: EnvGrader, tasksDir?: st
   const notes: string[] = [];
   let task: LoadedTask;
   try {
+    const head = readSpecHead(resolveTasksDir(tasksDir), taskId);
+    if (kindModule(head.kind).family !== 'splatbench') return checkOtherKind(taskId, grader, tasksDir);
     task = await loadTask(taskId, { tasksDir });
   } catch (error) {
     return { taskId, problems: [`does not load: ${(error as Error).message}`], notes };
@@ -60,6 +65,33 @@ export async function checkTask(taskId: string, grader: EnvGrader, tasksDir?: st
 
   await checkScores(task, grader, problems, notes);
   return { taskId, problems, notes };
+}
+
+/**
+ * The kind-independent part of the contract for the other kinds: two resets agree, an unknown
+ * tool is a refused call that costs one call, the kind's give-up call (or the budget) ends the
+ * episode, and a call after the end is refused for free.
+ */
+async function checkOtherKind(taskId: string, grader: EnvGrader, tasksDir?: string): Promise<ConformanceReport> {
+  const problems: string[] = [];
+  const task = await loadAnyTask(taskId, { tasksDir });
+  const kind = mainKind(task);
+  const { env, obs } = await kind.reset(task, { grader, gradeEachStep: false });
+  const again = await kind.reset(task, { grader, gradeEachStep: false });
+  if (again.obs.text !== obs.text) problems.push('two resets give different first observations');
+  if (obs.done) problems.push('episode is done before the first call');
+  const calls = env.budgets().callsLeft;
+  const out = await env.step({ tool: 'no_such_tool', args: {} });
+  if (out.info.ok || out.info.step !== 1) problems.push('an unknown tool is not reported as a refused, charged call');
+  if (env.budgets().callsLeft !== calls - 1) problems.push('an invalid call did not cost exactly one call');
+  const { giveUp } = kindModule(task.spec.kind);
+  for (let i = 0; !env.done && i <= calls; i++) await env.step({ tool: giveUp.tool, args: giveUp.args });
+  if (!env.done) problems.push(`the give-up call ${giveUp.tool} does not end the episode`);
+  const left = env.budgets().callsLeft;
+  const after = await env.step({ tool: giveUp.tool, args: giveUp.args });
+  if (!after.done || after.info.charged || env.budgets().callsLeft !== left) problems.push('calls after the end are not refused for free');
+  await Promise.all([env.close(), again.env.close()]);
+  return { taskId, problems, notes: [] };
 }
 
 function checkSpec(task: LoadedTask, problems: string[]): void {

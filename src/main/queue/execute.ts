@@ -10,7 +10,8 @@ import type { EvalConfig } from '../eval/config';
 import { logState, runEpisode } from '../eval/episode';
 import { readMeta, metaPathOf } from '../eval/meta';
 import { makeClient } from '../eval/spec';
-import { loadTask, type LoadedTask } from '../tasks/load';
+import { loadAnyTask } from '../kinds/registry';
+import type { KindTask } from '../kinds/kind';
 import type { EpisodeJobData } from './plan';
 
 export interface WorkerContext {
@@ -40,11 +41,11 @@ export function outcomeOf(job: EpisodeJobData, skipped: boolean): EpisodeOutcome
   return { jobId: job.jobId, taskId: job.taskId, run: job.run, skipped, score: end?.score ?? null, costUsd: meta?.cost_usd ?? null, wallS: meta?.wall_s ?? 0, attempts: meta?.attempts ?? 0 };
 }
 
-export async function executeJob(job: EpisodeJobData, ctx: WorkerContext, tasks = new Map<string, LoadedTask>()): Promise<EpisodeOutcome> {
+export async function executeJob(job: EpisodeJobData, ctx: WorkerContext, tasks = new Map<string, KindTask>()): Promise<EpisodeOutcome> {
   if (logState(job.log) === 'ended') return outcomeOf(job, true);
   let task = tasks.get(job.taskId);
   if (!task) {
-    task = await loadTask(job.taskId, { tasksDir: ctx.tasksDir });
+    task = await loadAnyTask(job.taskId, { tasksDir: ctx.tasksDir });
     tasks.set(job.taskId, task);
   }
   await runEpisode(

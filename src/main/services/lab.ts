@@ -14,6 +14,7 @@ import type { EventHub } from './events';
 import { createRoleHandlers, roleChecked, Roles } from './roles';
 import { refuseDuringSession } from './session-lock';
 import { createStudyHandlers } from './study';
+import { createRelationHandlers } from './relation';
 
 /** What a lab is built from (kept as the services' input shape; see LabContextOptions). */
 export type LabDeps = LabContextOptions;
@@ -46,6 +47,7 @@ export function createLabServices(input: LabContext | LabContextOptions): LabSer
     ...createStudyHandlers(ctx),
     ...createDebugHandlers(ctx),
     ...refuseDuringSession(createAuthorHandlers(ctx), ctx.home),
+    ...createRelationHandlers(ctx),
     ...createRoleHandlers(roles),
   };
   return { handlers: counted(roleChecked(handlers, roles), ctx.activity), events: ctx.events, context: ctx, roles };

@@ -10,6 +10,7 @@ import { episodeMethods } from './episode';
 import { studyMethods } from './study';
 import { debugMethods } from './debug';
 import { authorEvents, authorMethods } from './author';
+import { relationMethods } from './relation';
 import { roleMethods } from './roles';
 
 /** One row of the method table: params in, result out, a line of documentation. */
@@ -26,6 +27,7 @@ export const labMethods = {
   ...studyMethods,
   ...debugMethods,
   ...authorMethods,
+  ...relationMethods,
   ...roleMethods,
 } as const satisfies Record<string, MethodSpec>;
 

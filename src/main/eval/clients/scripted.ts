@@ -1,5 +1,5 @@
 // A scripted "model" for cheap batch runs, demos and tests: no network, a fixed plan per task
-// kind (reassembly: nudge each group; builds: one blob, one render, submit). `scripted:slow`
+// kind (reassembly: nudge each group; builds: one blob, one render, submit; relation: 'front'). `scripted:slow`
 // waits 100 ms per turn so a batch is slow enough to interrupt.
 // Invariant: deterministic for a given first observation; reports zero tokens.
 import type { ModelCall, ModelClient, ModelTurn, ToolResult, ToolSpec } from './types';
@@ -10,7 +10,13 @@ export class ScriptedClient implements ModelClient {
 
   constructor(private readonly name: string) {}
 
-  start(_system: string, text: string, _image: Uint8Array | undefined, _tools: ToolSpec[]): void {
+  start(_system: string, text: string, _image: Uint8Array | undefined, tools: ToolSpec[]): void {
+    this.turn = 0;
+    // A relation trial (the `answer` tool only): always 'front', a chance-level baseline.
+    if (tools.some((t) => t.name === 'answer')) {
+      this.plan = [{ name: 'answer', args: { relation: 'front' } }];
+      return;
+    }
     const oneCall = /\b1 tool call\b/.test(text);
     const add = { name: 'add_gaussians', args: { gaussians: [{ pos: [0, 0, 0], color: '#808080', scale: 0.2 }, { pos: [0, 0, 0.3], color: '#a08060', scale: 0.1 }] } };
     this.plan = oneCall ? [add] : [add, { name: 'render_views', args: { views: [0] } }, { name: 'submit', args: {} }];

@@ -1,0 +1,137 @@
+// `splatlab relation generate|check|export|sheets|tasks`: the SpaRRTa-style spatial-relation datasets
+// (src/shared/relation): generate (resumable, Ctrl-C stops between images), check every label
+// against its parameters file, export in SpaRRTa's, the image-folder or a CSV layout, and
+// redraw the per-environment contact sheets.
+import { DatasetConfigSchema } from '../../../shared/relation/dataset';
+import { ENVIRONMENT_IDS } from '../../../shared/relation/environments';
+import { checkDataset } from '../../relation/check';
+import { EXPORT_FORMATS, exportDataset, type ExportFormat } from '../../relation/export';
+import { generateDataset } from '../../relation/generate';
+import { writeContactSheets } from '../../relation/sheets';
+import { writeRelationTasks } from '../../relation/tasks';
+import { resolveTasksDir } from '../../tasks/paths';
+import { parseArgs, requireOption, stringOption, type ParsedArgs } from '../args';
+import { CliError, type CliCommand } from '../command';
+
+const USAGE = `splatlab relation generate --out DIR [--seed N] [--ego N] [--allo N] [--env E1,E2]
+                           [--splits 0.8,0.1,0.1] [--samples S] [--renderer raycast|splats]
+splatlab relation check --dataset DIR
+splatlab relation export --dataset DIR --format sparrta|imagefolder|csv --out DIR
+splatlab relation sheets --dataset DIR
+splatlab relation tasks [--tasks DIR] [--seed N] [--practice N]
+
+generate draws seeded three-object layouts in the five environments (${ENVIRONMENT_IDS.join(', ')}),
+--ego / --allo images per environment and task (default 5000 / 10000, dealt over its three
+triples), renders each at 224x224 (53 deg FOV, S x S rays a pixel, default 2) with a parameters
+file beside it, splits each (environment, triple, task, class) 80/10/10 (seeded), and writes a
+contact sheet per environment to DIR/contact/. Run it again with the same options to resume.
+--renderer splats draws the three objects as 3D Gaussians (surface samples, CPU rasterizer) over
+the ray-cast environment (their ground shadows are then missing).
+Labels: forward = reference - observer, rel = target - reference; the observer is the camera
+(ego, margin 15 deg) or the person in the scene (allo, margin 10 deg); ambiguous layouts are
+never kept. check recomputes every label from its parameters file and checks the splits.
+tasks writes the lab's relation trials: one scored task per environment x triple x task (30)
+and a practice task of N trials with feedback (default 4), hidden parameters in DIR/relation/.`;
+
+function intArg(args: ParsedArgs, name: string, fallback: number): number {
+  const raw = stringOption(args, name);
+  if (raw === undefined) return fallback;
+  const v = Number(raw);
+  if (!Number.isInteger(v) || v < 0) throw new CliError(`--${name} must be a whole number >= 0 (got ${raw})`);
+  return v;
+}
+
+async function generate(args: ParsedArgs, io: { out(l: string): void; err(l: string): void }): Promise<number> {
+  const out = requireOption(args, 'out');
+  const envs = stringOption(args, 'env')?.split(',').map((s) => s.trim()).filter(Boolean);
+  const splits = stringOption(args, 'splits')?.split(',').map(Number);
+  const parsed = DatasetConfigSchema.safeParse({
+    seed: intArg(args, 'seed', 1),
+    ...(envs ? { environments: envs } : {}),
+    counts: { ego: intArg(args, 'ego', 5000), allo: intArg(args, 'allo', 10000) },
+    ...(splits ? { splits } : {}),
+    samples: intArg(args, 'samples', 2),
+    renderer: stringOption(args, 'renderer') ?? 'raycast',
+  });
+  if (!parsed.success) {
+    const iss = parsed.error.issues[0];
+    throw new CliError(`${iss.path.join('.') || 'options'}: ${iss.message}${iss.path[0] === 'environments' ? ` (known: ${ENVIRONMENT_IDS.join(', ')})` : ''}`);
+  }
+  const abort = new AbortController();
+  const stop = () => abort.abort();
+  process.once('SIGINT', stop);
+  const t0 = performance.now();
+  let last = 0;
+  try {
+    const res = await generateDataset(out, parsed.data, {
+      signal: abort.signal,
+      onProgress: (p) => {
+        const now = performance.now();
+        if (now - last < 2000 && p.done !== p.total) return;
+        last = now;
+        io.err(`${p.done}/${p.total} (${p.generated} new) ${p.id}`);
+      },
+    });
+    const secs = (performance.now() - t0) / 1000;
+    if (res.cancelled) {
+      io.out(`stopped after ${res.generated} new images (${res.skipped} were already there); run the same command to resume`);
+      return 130;
+    }
+    io.out(`${res.total} samples in ${out}: ${res.generated} generated in ${secs.toFixed(1)} s, ${res.skipped} already there`);
+    for (const s of res.sheets) io.out(`contact sheet: ${s}`);
+    return 0;
+  } catch (error) {
+    throw new CliError((error as Error).message);
+  } finally {
+    process.off('SIGINT', stop);
+  }
+}
+
+export const command: CliCommand = {
+  name: 'relation',
+  usage: USAGE,
+  async run(argv, io) {
+    const [sub, ...rest] = argv;
+    if (sub === 'generate') {
+      return generate(parseArgs(rest, { values: ['out', 'seed', 'ego', 'allo', 'env', 'splits', 'samples', 'renderer'] }), io);
+    }
+    try {
+      if (sub === 'check') {
+        const args = parseArgs(rest, { values: ['dataset'] });
+        const res = checkDataset(requireOption(args, 'dataset'));
+        io.out(`${res.samples} samples (${res.missing} planned ones not generated yet): ${Object.entries(res.byEnvironmentTask).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+        for (const p of res.problems.slice(0, 20)) io.err(p);
+        if (res.problems.length > 0) {
+          io.out(`${res.problems.length} problems`);
+          return 1;
+        }
+        io.out('every label agrees with its parameters file; no ambiguous sample; splits disjoint and stratified');
+        return 0;
+      }
+      if (sub === 'export') {
+        const args = parseArgs(rest, { values: ['dataset', 'format', 'out'] });
+        const format = requireOption(args, 'format');
+        if (!(EXPORT_FORMATS as readonly string[]).includes(format)) throw new CliError(`--format must be one of ${EXPORT_FORMATS.join(', ')} (got ${format})`);
+        const res = exportDataset(requireOption(args, 'dataset'), requireOption(args, 'out'), format as ExportFormat);
+        io.out(`exported ${res.samples} samples as ${format} (${res.files} files) to ${stringOption(args, 'out')}`);
+        return 0;
+      }
+      if (sub === 'tasks') {
+        const args = parseArgs(rest, { values: ['tasks', 'seed', 'practice'] });
+        const dir = resolveTasksDir(stringOption(args, 'tasks'));
+        const ids = writeRelationTasks(dir, { seed: intArg(args, 'seed', 16), practice: intArg(args, 'practice', 4) });
+        io.out(`wrote ${ids.length} relation tasks to ${dir} (${ids.filter((i) => i.includes('practice')).length} practice)`);
+        return 0;
+      }
+      if (sub === 'sheets') {
+        const args = parseArgs(rest, { values: ['dataset'] });
+        for (const s of writeContactSheets(requireOption(args, 'dataset'))) io.out(`contact sheet: ${s}`);
+        return 0;
+      }
+    } catch (error) {
+      if (error instanceof CliError) throw error;
+      throw new CliError((error as Error).message);
+    }
+    throw new CliError(`unknown relation command ${sub === undefined ? '(none)' : `'${sub}'`}: use generate, check, export, sheets or tasks`);
+  },
+};

@@ -1,0 +1,26 @@
+// Handlers of the relation LabApi rows (src/shared/api/relation.ts): a study's relation trials
+// scored from its logs (src/main/relation/study-trials.ts) and summarised
+// (src/shared/relation/results.ts). Refused while a participant session runs (hidden truth).
+import type { relationMethods } from '../../shared/api/relation';
+import { summariseRelation } from '../../shared/relation/results';
+import { relationCsv, studyRelationTrials } from '../relation/study-trials';
+import { StudyStore } from '../studies/store';
+import type { LabContext } from './context';
+import type { HandlersFor } from './dispatch';
+import { refuseDuringSession } from './session-lock';
+
+export function createRelationHandlers(ctx: LabContext): HandlersFor<typeof relationMethods> {
+  const store = new StudyStore(ctx.home);
+  const trials = (studyId: string) => {
+    store.config(studyId);
+    return studyRelationTrials(store, studyId, ctx.tasksDir);
+  };
+  return refuseDuringSession({
+    'relation.results': async (p) => {
+      const rows = trials(p.studyId);
+      const s = summariseRelation(rows.map((r) => ({ ...r, rtMs: r.rtMs })));
+      return { ...s, trials: rows };
+    },
+    'relation.exportCsv': async (p) => ({ filename: `${p.studyId}-relation-trials.csv`, csv: relationCsv(trials(p.studyId)) }),
+  }, ctx.home);
+}
