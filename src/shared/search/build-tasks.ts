@@ -30,6 +30,8 @@ export interface BuildOptions {
   minDistance?: number;
   maxDistance?: number;
   episodesPerQuestion?: number;
+  /** BFS state cap per start; a start that needs more is skipped. */
+  maxStates?: number;
   radius?: number;
   rule?: VisibilityRule;
 }
@@ -70,7 +72,7 @@ export function buildEpisodes(room: RoomSpec, opts: BuildOptions): SearchEpisode
     for (let t = 0; t < (opts.tries ?? 6) && made < (opts.episodesPerQuestion ?? 1); t++) {
       const start = randomStart(room, collider, radius, rng);
       if (!start || vis.answerable(start, q.needs, rule)) continue;
-      const found = searchAnswerable(world, start, (p) => vis.answerable(p, q.needs, rule), { maxDepth: maxD, maxStates: 150_000 });
+      const found = searchAnswerable(world, start, (p) => vis.answerable(p, q.needs, rule), { maxDepth: maxD, maxStates: opts.maxStates ?? 60_000 });
       if (!found || found.path.length < minD) continue;
       made++;
       out.push({ id: `${q.id}-${made}`, question: q, start, goal: found.goal, answerable: found.answerable, distance: found.path.length });

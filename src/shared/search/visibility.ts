@@ -35,6 +35,7 @@ const HIT_SLACK = 2e-3;
 export class RoomVisibility {
   private readonly parts: PreparedPart[];
   private readonly samples = new Map<string, SurfaceSample[]>();
+  private readonly spheres = new Map<string, { c: Vec3; r: number }>();
 
   constructor(private readonly room: RoomSpec, private readonly size = 512, private readonly hfov = 90) {
     const all: Part[] = [];
@@ -51,7 +52,37 @@ export class RoomVisibility {
     const stride = Math.max(1, Math.ceil(raw.length / MAX_SAMPLES));
     s = raw.filter((_, i) => i % stride === 0);
     this.samples.set(id, s);
+    let c: Vec3 = [0, 0, 0];
+    for (const q of s) c = [c[0] + q.p[0] / s.length, c[1] + q.p[1] / s.length, c[2] + q.p[2] / s.length];
+    const r = Math.max(...s.map((q) => Math.hypot(q.p[0] - c[0], q.p[1] - c[1], q.p[2] - c[2])));
+    this.spheres.set(id, { c, r });
     return s;
+  }
+
+  /**
+   * Cheap necessary condition of the rule from the node's bounding sphere: some of it in front
+   * of the camera, not wholly outside a side of the frustum, and a projected size that can reach
+   * the box fraction. Rejects most poses of a BFS before any sample is projected.
+   */
+  private mayPass(pose: Pose, id: string, rule: VisibilityRule): boolean {
+    this.nodeSamples(id);
+    const { c, r } = this.spheres.get(id)!;
+    const cam = poseCamera(pose, this.size, this.hfov);
+    const m = cam.world_to_camera;
+    const xc = m[0] * c[0] + m[1] * c[1] + m[2] * c[2] + m[3];
+    const yc = m[4] * c[0] + m[5] * c[1] + m[6] * c[2] + m[7];
+    const zc = m[8] * c[0] + m[9] * c[1] + m[10] * c[2] + m[11];
+    if (zc + r <= 0.01) return false;
+    // Side planes of a square frustum with half-angle a: |x| <= z tan a; distance of the centre
+    // beyond a plane, measured along its unit normal.
+    const t = cam.cx / cam.fx;
+    const k = 1 / Math.sqrt(1 + t * t);
+    if ((Math.abs(xc) - zc * t) * k > r || (Math.abs(yc) - zc * t) * k > r) return false;
+    if (zc > r) {
+      const span = Math.max(spanBound(xc, zc, r), spanBound(yc, zc, r)) * cam.fx;
+      if (span < rule.minBoxFraction * cam.width) return false;
+    }
+    return true;
   }
 
   measure(pose: Pose, id: string, rule: VisibilityRule = DEFAULT_RULE): NodeVisibility {
@@ -84,7 +115,7 @@ export class RoomVisibility {
 
   /** Every needed node passes the rule. */
   answerable(pose: Pose, ids: readonly string[], rule: VisibilityRule = DEFAULT_RULE): boolean {
-    return ids.every((id) => this.measure(pose, id, rule).ok);
+    return ids.every((id) => this.mayPass(pose, id, rule)) && ids.every((id) => this.measure(pose, id, rule).ok);
   }
 
   /** True when the first surface on the ray from c towards p is at p. */
@@ -107,4 +138,11 @@ export class RoomVisibility {
     }
     return true;
   }
+}
+
+/** Upper bound of the spread of x / z over a sphere (centre x, z; radius r; z > r). */
+function spanBound(x: number, z: number, r: number): number {
+  const hi = x + r > 0 ? (x + r) / (z - r) : (x + r) / (z + r);
+  const lo = x - r < 0 ? (x - r) / (z - r) : (x - r) / (z + r);
+  return hi - lo;
 }

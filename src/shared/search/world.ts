@@ -6,7 +6,7 @@
 // use it, so a path the BFS finds is replayed by the rules exactly.
 import type { Vec3 } from '../authoring/primitives';
 import type { Collider } from './collide';
-import { applyMotion, DEFAULT_MOTION, isMove, MOTION_ACTIONS, poseKey, type MotionAction, type MotionConfig, type Pose } from './pose';
+import { applyMotion, DEFAULT_MOTION, isMove, MOTION_ACTIONS, type MotionAction, type MotionConfig, type Pose } from './pose';
 
 export interface MotionWorld {
   collider: Collider;
@@ -59,33 +59,36 @@ export interface BfsOptions {
 export function searchAnswerable(w: MotionWorld, start: Pose, answerable: (p: Pose) => boolean, opts: BfsOptions): SearchResult | null {
   const maxStates = opts.maxStates ?? 400_000;
   const keep = opts.keep ?? 24;
-  const parent = new Map<string, { from: string; action: MotionAction } | null>();
-  const poses = new Map<string, Pose>();
-  const k0 = poseKey(start);
-  parent.set(k0, null);
-  poses.set(k0, start);
-  let frontier = [k0];
-  let found: string | null = null;
+  const key = latticeKeyer(start);
+  // Parallel arrays indexed by state number: pose, parent state, action taken from the parent.
+  const poses: Pose[] = [start];
+  const parent: number[] = [-1];
+  const via: number[] = [-1];
+  const seen = new Map<number, number>([[key(start), 0]]);
+  let frontier = [0];
+  let found = answerable(start) ? 0 : -1;
+  let extraDepth = found === 0 ? 0 : -1;
   const extra: Pose[] = [];
   let depth = 0;
-  if (answerable(start)) found = k0;
-  let extraDepth = found ? 0 : -1;
-  while (frontier.length && depth < opts.maxDepth && (found === null || depth <= extraDepth)) {
-    const next: string[] = [];
-    for (const k of frontier) {
-      const p = poses.get(k)!;
-      for (const action of MOTION_ACTIONS) {
-        const s = stepPose(w, p, action);
+  while (frontier.length && depth < opts.maxDepth && (found < 0 || depth <= extraDepth)) {
+    const next: number[] = [];
+    for (const i of frontier) {
+      const p = poses[i];
+      for (let a = 0; a < MOTION_ACTIONS.length; a++) {
+        const s = stepPose(w, p, MOTION_ACTIONS[a]);
         if (s.collided) continue;
-        const nk = poseKey(s.pose);
-        if (parent.has(nk)) continue;
-        parent.set(nk, { from: k, action });
-        poses.set(nk, s.pose);
-        if (parent.size > maxStates) return null;
-        next.push(nk);
+        const k = key(s.pose);
+        if (seen.has(k)) continue;
+        const j = poses.length;
+        seen.set(k, j);
+        poses.push(s.pose);
+        parent.push(i);
+        via.push(a);
+        if (j >= maxStates) return null;
+        next.push(j);
         if (answerable(s.pose)) {
-          if (found === null) {
-            found = nk;
+          if (found < 0) {
+            found = j;
             extraDepth = depth + 1;
           } else if (extra.length < keep) extra.push(s.pose);
         }
@@ -94,9 +97,27 @@ export function searchAnswerable(w: MotionWorld, start: Pose, answerable: (p: Po
     frontier = next;
     depth++;
   }
-  if (found === null) return null;
+  if (found < 0) return null;
   const path: MotionAction[] = [];
-  for (let k: string = found, e = parent.get(k); e; k = e.from, e = parent.get(k)) path.unshift(e.action);
-  const goal = poses.get(found)!;
-  return { path, goal, answerable: [goal, ...extra], visited: parent.size };
+  for (let j = found; parent[j] >= 0; j = parent[j]) path.unshift(MOTION_ACTIONS[via[j]]);
+  return { path, goal: poses[found], answerable: [poses[found], ...extra], visited: poses.length };
+}
+
+/**
+ * Exact integer keys of the poses one BFS can reach: millimetre offsets from the start in 14 bits
+ * per axis (+-8 m) and an index of the (yaw, pitch) pairs met so far in 11 bits, 53 bits in all.
+ */
+function latticeKeyer(start: Pose): (p: Pose) => number {
+  const angles = new Map<number, number>();
+  const q = (v: number, s: number) => Math.min(16_383, Math.max(0, Math.round((v - s) * 1000) + 8192));
+  return (p) => {
+    const ak = Math.round(p.yaw * 1000) * 200_000 + Math.round(p.pitch * 1000) + 90_000;
+    let ai = angles.get(ak);
+    if (ai === undefined) {
+      ai = angles.size;
+      if (ai >= 2048) throw new Error('search: more than 2048 headings in one BFS');
+      angles.set(ak, ai);
+    }
+    return ((q(p.x, start.x) * 16_384 + q(p.y, start.y)) * 16_384 + q(p.z, start.z)) * 2048 + ai;
+  };
 }
