@@ -10,8 +10,9 @@ import { readSpecHead, taskIds, type LoadOptions } from '../tasks/load';
 import { resolveTasksDir } from '../tasks/paths';
 import type { KindTask, MainKindModule } from './kind';
 import { splatbenchMain } from './splatbench';
+import { searchMain } from './search';
 
-const MAIN_KINDS: readonly MainKindModule[] = [splatbenchMain];
+const MAIN_KINDS: readonly MainKindModule[] = [splatbenchMain, searchMain];
 
 /** The main half of a kind (or of a task's kind). */
 export function mainKind(of: KindTask | TaskKind): MainKindModule {

@@ -5,8 +5,9 @@
 import type { TaskKind } from '../task/schema';
 import type { TaskKindModule } from './kind';
 import { splatbenchKind } from './splatbench';
+import { searchKind } from './search';
 
-export const KIND_MODULES: readonly TaskKindModule[] = [splatbenchKind];
+export const KIND_MODULES: readonly TaskKindModule[] = [splatbenchKind, searchKind];
 
 export function kindModule(kind: TaskKind): TaskKindModule {
   const m = KIND_MODULES.find((k) => k.kinds.includes(kind));
