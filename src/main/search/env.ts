@@ -13,7 +13,7 @@ import type { BudgetState } from '../../shared/env/format';
 import type { StepInfo } from '../../shared/env/step-info';
 import { searchRules, type SearchTaskSpec } from '../../shared/kinds/search';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
-import { checkAnswer } from '../../shared/search/answers';
+import { hiddenAt as hiddenOfPose, searchOutcome as outcomeOf, type SearchOutcome } from '../../shared/search/outcome';
 import type { Pose } from '../../shared/search/pose';
 import { renderView, type ViewRenderer } from '../../shared/search/render';
 import type { SearchRules } from '../../shared/search/rules';
@@ -34,33 +34,12 @@ export interface SearchEnvOptions extends KindEnvOptions {
   renderer?: ViewRenderer;
 }
 
-/** Hidden measures of a viewpoint for a task. */
 export function hiddenAt(task: SearchTask, pose: Pose): { distance: number; answerable: boolean } {
-  const distance = Math.min(...task.spec.answerable.map((a) => Math.hypot(a.x - pose.x, a.y - pose.y, a.z - pose.z)));
-  return { distance: Math.round(distance * 1e6) / 1e6, answerable: task.scene.visibility.answerable(pose, task.spec.question.needs) };
+  return hiddenOfPose(task.spec, task.scene.visibility, pose);
 }
 
-/** The episode's outcome as the end record states it (also what regrading recomputes from a replay). */
-export function searchOutcome(task: SearchTask, rules: SearchRules) {
-  const answer = rules.answer();
-  const correct = answer !== null && checkAnswer(task.spec.question.answer, answer);
-  const final = hiddenAt(task, rules.currentPose());
-  const score = correct ? 100 : 0;
-  return {
-    reason: rules.endReason === 'submit' ? 'stop' : 'steps',
-    score,
-    reward: score / 100,
-    training_reward: Math.min(1, Math.max(0, (score + 50) / 150)),
-    answer,
-    correct,
-    success: answer !== null && final.answerable,
-    steps: rules.stepCount,
-    path_length: Math.round(rules.pathLength() * 1e6) / 1e6,
-    collisions: rules.collisions(),
-    collision: (rules.collisions() > 0 ? 1 : 0) as 0 | 1,
-    final_distance: final.distance,
-    calls_used: rules.stepCount,
-  };
+export function searchOutcome(task: SearchTask, rules: SearchRules): SearchOutcome {
+  return outcomeOf(task.spec, task.scene.visibility, rules);
 }
 
 export class SearchEnv implements KindEnv {

@@ -30,6 +30,8 @@ export interface BuildOptions {
   minDistance?: number;
   maxDistance?: number;
   episodesPerQuestion?: number;
+  /** Questions used per room, dealt round-robin over the families in a seeded order. */
+  questions?: number;
   /** BFS state cap per start; a start that needs more is skipped. */
   maxStates?: number;
   radius?: number;
@@ -67,7 +69,7 @@ export function buildEpisodes(room: RoomSpec, opts: BuildOptions): SearchEpisode
   const minD = opts.minDistance ?? 3;
   const maxD = opts.maxDistance ?? 10;
   const out: SearchEpisode[] = [];
-  for (const q of generateQuestions(room)) {
+  for (const q of pickQuestions(generateQuestions(room), opts.questions ?? Infinity, rng)) {
     let made = 0;
     for (let t = 0; t < (opts.tries ?? 6) && made < (opts.episodesPerQuestion ?? 1); t++) {
       const start = randomStart(room, collider, radius, rng);
@@ -77,6 +79,18 @@ export function buildEpisodes(room: RoomSpec, opts: BuildOptions): SearchEpisode
       made++;
       out.push({ id: `${q.id}-${made}`, question: q, start, goal: found.goal, answerable: found.answerable, distance: found.path.length });
     }
+  }
+  return out;
+}
+
+/** Up to n questions, one family after another (seeded order within each family). */
+export function pickQuestions(qs: readonly Question[], n: number, rng: ReturnType<typeof mulberry32>): Question[] {
+  const byFamily = new Map<string, Question[]>();
+  for (const q of qs) byFamily.set(q.family, [...(byFamily.get(q.family) ?? []), q]);
+  const lists = [...byFamily.values()].map((l) => rng.shuffle([...l]));
+  const out: Question[] = [];
+  for (let i = 0; out.length < Math.min(n, qs.length); i++) {
+    for (const l of lists) if (i < l.length && out.length < n) out.push(l[i]);
   }
   return out;
 }
