@@ -6,8 +6,9 @@ import type { Component } from 'vue';
 import { kindModule } from '../../shared/kinds/registry';
 import type { TaskKind } from '../../shared/task/schema';
 import PlayView from '../views/PlayView.vue';
+import SearchPlayView from '../search/SearchPlayView.vue';
 
-export const PLAY_VIEWS: Readonly<Record<string, Component>> = { splatbench: PlayView };
+export const PLAY_VIEWS: Readonly<Record<string, Component>> = { splatbench: PlayView, search: SearchPlayView };
 
 export function playViewFor(kind: TaskKind): Component {
   const view = PLAY_VIEWS[kindModule(kind).family];

@@ -71,6 +71,7 @@ export const SearchEndRecordSchema = EndRecordSchema.extend({
 export function searchConfig(spec: SearchTaskSpec): SearchConfig {
   return {
     question: spec.question.text,
+    choices: spec.question.answer.type === 'choice' ? spec.question.answer.choices : [],
     start: spec.start,
     maxSteps: spec.max_steps,
     motion: { step: spec.motion.step, turn: spec.motion.turn, pitchMin: spec.motion.pitch_min, pitchMax: spec.motion.pitch_max },

@@ -18,6 +18,8 @@ import { motionWorld, stepPose, type MotionWorld } from './world';
 
 export interface SearchConfig {
   question: string;
+  /** The choices of a multiple-choice question (shown to every player), else empty. */
+  choices: readonly string[];
   start: Pose;
   maxSteps: number;
   motion: MotionConfig;
@@ -29,6 +31,7 @@ export interface SearchConfig {
 /** What the play view may show: the question, the steps, the last outcome; never the pose's answerability. */
 export interface SearchPublicState {
   question: string;
+  choices: string[];
   step: number;
   maxSteps: number;
   stepsLeft: number;
@@ -102,7 +105,7 @@ export class SearchRules implements KindRules {
 
   publicState(): SearchPublicState {
     return {
-      question: this.config.question, step: this.used, maxSteps: this.config.maxSteps, stepsLeft: this.config.maxSteps - this.used,
+      question: this.config.question, choices: [...this.config.choices], step: this.used, maxSteps: this.config.maxSteps, stepsLeft: this.config.maxSteps - this.used,
       done: this.done, answer: this.given, lastCollision: this.lastHit,
     };
   }
@@ -142,7 +145,8 @@ export class SearchRules implements KindRules {
   }
 
   private questionLine(): string {
-    return `Question: ${this.config.question}`;
+    const c = this.config.choices;
+    return `Question: ${this.config.question}${c.length ? ` Choices: ${c.join(', ')}.` : ''}`;
   }
 
   private motion(action: MotionAction): string {

@@ -10,7 +10,7 @@ import { emptyRoom } from './rooms';
 const collider = new PrimitiveCollider(roomParts(emptyRoom()).map((p) => p.part));
 const start: Pose = { x: 2, y: 2, z: 1.2, yaw: 0, pitch: 0 };
 const config = (over: Partial<SearchConfig> = {}): SearchConfig => ({
-  question: 'What colour is the cube?', start, maxSteps: 25, motion: DEFAULT_MOTION, radius: 0.1, defaultForward: false, ...over,
+  question: 'What colour is the cube?', choices: [], start, maxSteps: 25, motion: DEFAULT_MOTION, radius: 0.1, defaultForward: false, ...over,
 });
 
 describe('SearchRules', () => {
