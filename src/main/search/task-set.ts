@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SearchTaskSpecSchema, searchRules, type SearchTaskSpec } from '../../shared/kinds/search';
 import { answerText, checkAnswer } from '../../shared/search/answers';
-import { balanceAnswers, buildEpisodes } from '../../shared/search/build-tasks';
+import { balanceAnswers, buildEpisodes, type SearchEpisode } from '../../shared/search/build-tasks';
 import { generateRoom } from '../../shared/search/generate-room';
 import { searchOutcome, type SearchOutcome } from '../../shared/search/outcome';
 import { blindPrior, playBaseline, type Baseline } from '../../shared/search/players';
@@ -20,29 +20,37 @@ export interface GenerateOptions {
   rooms: number[];
   questions?: number;
   seed?: number;
+  /** Largest share of its question family one answer may take (default 1/3). */
+  share?: number;
   onProgress?: (line: string) => void;
   signal?: AbortSignal;
 }
 
-/** Writes rooms/<room>.json and one <task_id>.json per episode; returns the task ids. */
+/**
+ * Writes rooms/<room>.json and one <task_id>.json per episode; answers are balanced over the
+ * whole set (no answer above a third of its question family). Returns the task ids.
+ */
 export function generateTaskSet(dir: string, opts: GenerateOptions): string[] {
   mkdirSync(join(dir, 'rooms'), { recursive: true });
-  const ids: string[] = [];
+  const all: { roomFile: string; e: SearchEpisode }[] = [];
   for (const seed of opts.rooms) {
     if (opts.signal?.aborted) throw new Error('search generate: cancelled');
     const room = generateRoom(seed);
     const roomFile = `rooms/${room.name}.json`;
     writeFileSync(join(dir, roomFile), `${JSON.stringify(room, null, 1)}\n`);
-    const eps = balanceAnswers(buildEpisodes(room, { seed: (opts.seed ?? 0) * 1000 + seed, questions: opts.questions ?? 10, tries: 4 }), 0.5);
-    for (const e of eps) {
-      const task_id = `search__${e.id.replace(/\//g, '__')}`;
-      const spec = SearchTaskSpecSchema.parse({
-        task_id, kind: 'search', room: roomFile, question: e.question, start: e.start, goal: e.goal, answerable: e.answerable, distance: e.distance,
-      });
-      writeFileSync(join(dir, `${task_id}.json`), `${JSON.stringify(spec, null, 1)}\n`);
-      ids.push(task_id);
-    }
-    opts.onProgress?.(`${room.name}: ${eps.length} tasks`);
+    const eps = buildEpisodes(room, { seed: (opts.seed ?? 0) * 1000 + seed, questions: opts.questions ?? 12, tries: 4 });
+    all.push(...eps.map((e) => ({ roomFile, e })));
+    opts.onProgress?.(`${room.name}: ${eps.length} episodes`);
+  }
+  const kept = new Set(balanceAnswers(all.map((a) => a.e), opts.share ?? 1 / 3));
+  const ids: string[] = [];
+  for (const { roomFile, e } of all.filter((a) => kept.has(a.e))) {
+    const task_id = `search__${e.id.replace(/\//g, '__')}`;
+    const spec = SearchTaskSpecSchema.parse({
+      task_id, kind: 'search', room: roomFile, question: e.question, start: e.start, goal: e.goal, answerable: e.answerable, distance: e.distance,
+    });
+    writeFileSync(join(dir, `${task_id}.json`), `${JSON.stringify(spec, null, 1)}\n`);
+    ids.push(task_id);
   }
   return ids;
 }
@@ -107,8 +115,9 @@ export interface BaselineSummary {
 /** Plays one baseline on every task of the set through the pure rules. */
 export function runBaseline(dir: string, player: Baseline, seed = 0): { summary: BaselineSummary; outcomes: SearchOutcome[] } {
   const all = loadAll(dir);
-  const prior = blindPrior(all.map((a) => a.spec));
   const outcomes = all.map(({ spec, scene }, i) => {
+    // Leave one out: the prior is learnt from the other tasks of the set.
+    const prior = blindPrior(all.filter((_, j) => j !== i).map((a) => a.spec));
     const rules = searchRules(spec, scene.collider);
     for (const call of playBaseline(player, spec, scene.collider, scene.visibility, prior, seed * 7919 + i)) {
       if (rules.done) break;

@@ -97,7 +97,7 @@ export function pickQuestions(qs: readonly Question[], n: number, rng: ReturnTyp
 
 /**
  * Keeps episodes in order while no answer takes more than `share` of its question family (at
- * least two per answer), so the family's most common answer scores at most about `share` blind.
+ * least one per answer), so the family's most common answer scores at most about `share` blind.
  */
 export function balanceAnswers(eps: readonly SearchEpisode[], share = 0.4): SearchEpisode[] {
   const total = new Map<string, number>();
@@ -106,7 +106,7 @@ export function balanceAnswers(eps: readonly SearchEpisode[], share = 0.4): Sear
   return eps.filter((e) => {
     const fam = e.question.family;
     const key = `${fam}|${String(e.question.answer.correct)}`;
-    const cap = Math.max(2, Math.ceil(share * (total.get(fam) ?? 0)));
+    const cap = Math.max(1, Math.ceil(share * (total.get(fam) ?? 0)));
     const n = seen.get(key) ?? 0;
     if (n >= cap) return false;
     seen.set(key, n + 1);

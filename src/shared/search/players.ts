@@ -16,7 +16,10 @@ import { motionWorld, searchAnswerable } from './world';
 export const BASELINES = ['random', 'blind', 'start-view', 'oracle'] as const;
 export type Baseline = (typeof BASELINES)[number];
 
-/** The blind prior: per question family, the most common answer in a task set (ties: first seen). */
+/**
+ * The blind prior: per question family, the most common answer in a task set (ties: first seen).
+ * Pass the set without the task being answered (leave one out), or the prior knows its answer.
+ */
 export function blindPrior(specs: readonly SearchTaskSpec[]): Map<string, string> {
   const counts = new Map<string, Map<string, number>>();
   for (const s of specs) {

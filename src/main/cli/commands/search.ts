@@ -12,13 +12,13 @@ const USAGE = `splatlab search generate [--dir DIR] [--rooms N] [--questions Q] 
 splatlab search check [--dir DIR]
 splatlab search baseline [--dir DIR] [--player random|blind|start-view|oracle|all] [--seed S]
 
-generate: N procedural rooms (seeds 1..N, default 6) with up to Q questions each (default 10);
+generate: N procedural rooms (seeds 1..N, default 6) with up to Q questions each (default 12);
 each question gets a start viewpoint drawn from the unanswerable set at 3..10 actions from the
-nearest answerable view (BFS); answers are balanced per question family. Writes DIR/rooms/*.json
+nearest answerable view (BFS); answers are balanced per question family over the set (no\nanswer above a third of its family). Writes DIR/rooms/*.json
 and DIR/search__*.json (default DIR: tasks/search).
 check: every task's start is unanswerable, an answerable view is reachable within the step budget
 (BFS over the action graph), and the stored answer equals the room's.
-baseline: correctness, success, steps, path length and collision rate of a baseline player.`;
+baseline: correctness, success, steps, path length and collision rate of a baseline player\n(the blind prior of each task is learnt from the other tasks of the set).`;
 
 export const command: CliCommand = {
   name: 'search',
@@ -29,7 +29,7 @@ export const command: CliCommand = {
     const dir = resolve(stringOption(args, 'dir') ?? 'tasks/search');
     if (sub === 'generate') {
       const n = intOption(args, 'rooms', 6, 1);
-      const ids = generateTaskSet(dir, { rooms: Array.from({ length: n }, (_, i) => i + 1), questions: intOption(args, 'questions', 10, 1), seed: intOption(args, 'seed', 0), onProgress: io.out });
+      const ids = generateTaskSet(dir, { rooms: Array.from({ length: n }, (_, i) => i + 1), questions: intOption(args, 'questions', 12, 1), seed: intOption(args, 'seed', 0), onProgress: io.out });
       io.out(`wrote ${ids.length} search tasks over ${n} rooms to ${dir}`);
       return 0;
     }
