@@ -49,7 +49,7 @@ for (const [label, s] of [[`room-1 (${splats.count} Gaussians)`, splats], ['room
     renderView(s, pose);
     ms.push(performance.now() - t);
   }
-  row(`512x512 observation, CPU reference, ${label} (${s.count})`, ms);
+  row(`512x512 observation, CPU reference, ${label}`, ms);
 }
 process.stdout.write(`Voxel grid build: ${gridMs.toFixed(0)} ms, ${grid.count()} occupied voxels.\n\n`);
 process.stdout.write('| what | n | p50 ms | p99 ms |\n|---|---|---|---|\n');
