@@ -19,7 +19,7 @@ import type { LoadedTask } from '../tasks/load';
 import type { GradeQueue } from '../workers/grade-queue';
 import { envImages } from './images';
 import { replayInto, resumeNote } from './resume';
-import { readTrajectory, TrajectoryWriter, type HiddenMetrics, type StepRecord, type Trajectory, type TrajectoryHeader } from './trajectory';
+import { readTrajectory, TrajectoryWriter, type HiddenMetrics, type StepRecord, type TimeRecord, type Trajectory, type TrajectoryHeader } from './trajectory';
 import type { EnvGradeResult, EnvGrader, EnvImages } from './types';
 
 export interface ToolOut {
@@ -54,6 +54,8 @@ export interface SplatEnvOptions {
    */
   deferHiddenGrades?: GradeQueue;
   version?: string;
+  /** Header fields of a live episode: its id (kept across a restart) and its active-time limit. */
+  headerExtra?: Pick<TrajectoryHeader, 'episode' | 'time_limit_s'>;
 }
 
 export function episodeConfig(task: LoadedTask): EpisodeConfig {
@@ -220,6 +222,13 @@ export class SplatEnv {
     return out;
   }
 
+  /** A time record (pause, interruption), in order with the calls; resolves once it is on disk. */
+  mark(record: TimeRecord): Promise<void> {
+    const run = this.queue.then(() => this.writer?.append(record));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
   /** Resolves when every deferred grade so far is in the log (tests, benchmarks, shutdown). */
   settled(): Promise<void> {
     return this.grades;
@@ -274,6 +283,7 @@ export class SplatEnv {
       started: new Date().toISOString(),
       kind: s.kind,
       budgets: { max_gaussians: s.max_gaussians, max_tool_calls: s.max_tool_calls, max_renders: s.max_renders },
+      ...this.opts.headerExtra,
     };
   }
 

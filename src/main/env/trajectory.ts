@@ -1,19 +1,21 @@
 // Trajectory logs (docs/DESIGN.md section 6): JSONL with a header line, one record per call (step 0 is
 // the reset observation), `hidden` records carrying deferred grades (merged into their step when
-// read) and a closing `end` record. Records are written with one synchronous
+// read), `time` records (pauses, interruptions; src/shared/env/time.ts) and a closing `end` record. Records are written with one synchronous
 // write plus fsync each, so a crash loses no completed call.
 // Inputs: records from SplatEnv. Outputs: the file; readTrajectory parses it back, tolerating
 // a truncated last line (reported, never fatal). Invariant: every complete line is one JSON value.
 import { closeSync, existsSync, fsync, fsyncSync, openSync, readFileSync, ftruncateSync, write, writeSync } from 'node:fs';
 import { LogLock } from './log-lock';
-import { EndRecordSchema, HiddenRecordSchema, StepRecordSchema, TrajectoryHeaderSchema, type EndRecord, type HiddenRecord, type StepRecord, type TrajectoryHeader } from '../../shared/env/trajectory-schema';
+import { EndRecordSchema, HiddenRecordSchema, StepRecordSchema, TimeRecordSchema, TrajectoryHeaderSchema, type EndRecord, type HiddenRecord, type StepRecord, type TimeRecord, type TrajectoryHeader } from '../../shared/env/trajectory-schema';
 
 export { TRAJECTORY_FORMAT } from '../../shared/env/trajectory-schema';
-export type { EndRecord, HiddenMetrics, HiddenRecord, StepRecord, TrajectoryHeader } from '../../shared/env/trajectory-schema';
+export type { EndRecord, HiddenMetrics, HiddenRecord, StepRecord, TimeRecord, TrajectoryHeader } from '../../shared/env/trajectory-schema';
 
 export interface Trajectory {
   header: TrajectoryHeader | null;
   steps: StepRecord[];
+  /** Pauses, interruptions and attention changes, in file order (src/shared/env/time.ts reads them). */
+  times: TimeRecord[];
   end: EndRecord | null;
   /** A partial trailing line (no newline, or not JSON) was ignored. */
   truncated: boolean;
@@ -28,7 +30,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 export function parseTrajectory(content: string): Trajectory {
-  const out: Trajectory = { header: null, steps: [], end: null, truncated: false, validBytes: 0, badLines: [] };
+  const out: Trajectory = { header: null, steps: [], times: [], end: null, truncated: false, validBytes: 0, badLines: [] };
   let offset = 0;
   let lineNo = 0;
   let lineBytes = 0; // UTF-8 bytes of the complete lines so far: one pass, linear in the file
@@ -65,6 +67,10 @@ export function parseTrajectory(content: string): Trajectory {
       const hidden = HiddenRecordSchema.safeParse(value);
       const target = hidden.success ? out.steps.findLast((s) => s.step === hidden.data.step) : undefined;
       if (hidden.success && target) target.hidden = hidden.data.hidden;
+      else out.badLines.push(lineNo);
+    } else if (isObject(value) && value.type === 'time') {
+      const time = TimeRecordSchema.safeParse(value);
+      if (time.success) out.times.push(time.data);
       else out.badLines.push(lineNo);
     } else if (isObject(value) && value.type === 'end') {
       const end = EndRecordSchema.safeParse(value);
@@ -117,7 +123,7 @@ export class TrajectoryWriter {
     return new TrajectoryWriter(openSync(path, 'a'), path, lock);
   }
 
-  write(record: TrajectoryHeader | StepRecord | HiddenRecord | EndRecord): void {
+  write(record: TrajectoryHeader | StepRecord | HiddenRecord | TimeRecord | EndRecord): void {
     if (this.fd === null) throw new Error(`trajectory ${this.path} is closed`);
     writeSync(this.fd, `${JSON.stringify(record)}\n`);
     fsyncSync(this.fd);
@@ -128,7 +134,7 @@ export class TrajectoryWriter {
    * so episodes of other clients go on meanwhile; resolves once the line is on disk. One write
    * call per line on an append-mode fd, so concurrent appends never interleave within a line.
    */
-  append(record: StepRecord | HiddenRecord): Promise<void> {
+  append(record: StepRecord | HiddenRecord | TimeRecord): Promise<void> {
     const fd = this.fd;
     if (fd === null) return Promise.reject(new Error(`trajectory ${this.path} is closed`));
     const line = Buffer.from(`${JSON.stringify(record)}\n`);

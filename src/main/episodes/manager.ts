@@ -4,18 +4,23 @@
 // Inputs: task ids, tool calls. Outputs: public snapshots and step results (src/shared/api/episode).
 // Invariants: the grader is created once, lazily, on the first start; every charged call is in
 // the log before step() resolves (SplatEnv); hidden grades leave this class only through
-// finalGrade(), which no LabApi row of the player calls.
+// finalGrade(), which no LabApi row of the player calls. Time (issue 11, "Honest time"): pauses,
+// lost pages and restarts are time records in the log, and every clock reading comes from
+// episodeClock(); an episode's id is in its header and in <home>/.episodes/<id>.json, so after a
+// restart the page's id finds its log again (reattach) and the page carries on.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { confinedPath } from '../app/confine';
-import type { EpisodeEntry, EpisodeSnapshot, EpisodeStepResult, PlayProtocol, ProtocolOptions } from '../../shared/api/episode';
+import type { EpisodeEntry, EpisodeSnapshot, EpisodeStepResult, EpisodeTime, PageTimeEvent, PlayProtocol, ProtocolOptions } from '../../shared/api/episode';
+import { episodeClock } from '../../shared/env/time';
+import type { TimeEvent, TimeRecord } from '../../shared/env/trajectory-schema';
 import { DEFAULT_PROTOCOL_OPTIONS } from '../../shared/api/episode';
 import type { ToolOut } from '../env/env';
 import type { KindEnv, KindTask } from '../kinds/kind';
 import { loadAnyTask, mainKind } from '../kinds/registry';
 import { envImages } from '../env/images';
-import { readTrajectory } from '../env/trajectory';
+import { readTrajectory, type Trajectory } from '../env/trajectory';
 import type { EnvGradeResult, EnvGrader, EnvImages } from '../env/types';
 import type { TaskRepository } from '../tasks/repository';
 import { CallActivity, GradeQueue } from '../workers/grade-queue';
@@ -45,6 +50,14 @@ export interface StartOptions {
   logPath?: string;
   /** Hidden grade after every edit (default true, as in any trajectory). */
   gradeEachStep?: boolean;
+  /** Active seconds allowed (a study's per-task limit): the first call after it submits. */
+  timeLimitS?: number;
+}
+
+/** Who holds an episode open (a connection); its close hook marks the episode disconnected. */
+export interface EpisodeHolder {
+  readonly id: string;
+  onClose(hook: () => void): void;
 }
 
 export interface EpisodeInfo {
@@ -69,6 +82,25 @@ interface Live {
   options: ProtocolOptions;
   /** Calls of this episode run one after another, so step numbers follow arrival order. */
   queue: Promise<unknown>;
+  /** The id the episode started with (its header's): stable across restarts and resumes. */
+  key: string;
+  /** The header's start and every time record so far: the clock's input. */
+  started: string;
+  times: TimeRecord[];
+  limitMs: number | null;
+  /** Connections that called this episode and are still open; none left = disconnected. */
+  holders: Set<string>;
+  down: boolean;
+}
+
+const EPISODE_ID = /^[0-9a-f]{12}$/;
+
+/** The last instant the log shows the lab alive: a call's end, a time record, the start. */
+function lastAlive(traj: Trajectory): string {
+  let last = Date.parse(traj.header?.started ?? '');
+  for (const s of traj.steps) last = Math.max(last, Date.parse(s.t) + s.ms);
+  for (const r of traj.times) last = Math.max(last, Date.parse(r.t));
+  return new Date(Number.isFinite(last) ? last : Date.now()).toISOString();
 }
 
 /** The kind's own public state, when it has one (the play view of its family reads it). */
@@ -106,7 +138,9 @@ export class EpisodeManager {
     const protocol = opts.protocol ?? 'matched';
     const player = opts.player ?? 'anonymous';
     const options: ProtocolOptions = { ...DEFAULT_PROTOCOL_OPTIONS, ...opts.options };
+    const started = new Date().toISOString();
     const logPath = resolve(opts.logPath ?? join(this.trajectoriesDir, `${task.spec.task_id}-${stamp(new Date())}-${id}.jsonl`));
+    const limitS = opts.timeLimitS !== undefined && opts.timeLimitS > 0 ? opts.timeLimitS : undefined;
     mkdirSync(dirname(logPath), { recursive: true });
     // A start that fails leaves no new log and no live episode (#18).
     const fresh = !existsSync(logPath);
@@ -124,11 +158,12 @@ export class EpisodeManager {
       protocolOptions: options,
       ...(opts.gradeEachStep === false ? { gradeEachStep: false } : {}),
       ...(this.deps.version ? { version: this.deps.version } : {}),
+      headerExtra: { episode: id, ...(limitS ? { time_limit_s: limitS } : {}) },
     }).catch((error: unknown) => {
       discard();
       throw error;
     });
-    const entry: Live = { id, env, task, protocol, player, logPath, first: obs, history: [], options, queue: Promise.resolve() };
+    const entry: Live = { id, env, task, protocol, player, logPath, first: obs, history: [], options, queue: Promise.resolve(), key: id, started, times: [], limitMs: limitS ? limitS * 1000 : null, holders: new Set(), down: false };
     let snapshot: EpisodeSnapshot;
     try {
       snapshot = this.snapshot(entry);
@@ -138,11 +173,16 @@ export class EpisodeManager {
       throw error;
     }
     this.live.set(id, entry);
+    this.remember(id, logPath);
     return snapshot;
   }
 
-  /** Continues an episode from its log (which must lie under the lab home folder). */
-  async resume(log: string): Promise<EpisodeSnapshot> {
+  /**
+   * Continues an episode from its log (which must lie under the lab home folder) under a new id,
+   * or under `id` (reattach). The time since the log's last record is down time (a `restart`
+   * record): the lab was not running the episode then.
+   */
+  async resume(log: string, id = randomBytes(6).toString('hex')): Promise<EpisodeSnapshot> {
     // A log closed a moment ago may still be writing its last grades: let it finish first.
     await this.idle();
     const path = confinedPath(this.deps.home, log, 'cannot resume: log', 'the lab home (only logs under it can be resumed)');
@@ -164,11 +204,82 @@ export class EpisodeManager {
       player: header.player,
       ...(this.deps.version ? { version: this.deps.version } : {}),
     });
-    const id = randomBytes(6).toString('hex');
+    if (this.live.has(id)) throw new Error(`cannot resume ${log}: episode '${id}' is live already`);
     const history: EpisodeEntry[] = env.resumed().map((s) => ({ step: s.step, tool: s.tool, args: s.args, text: s.text, error: !s.info.ok, ms: s.ms }));
-    const entry: Live = { id, env, task, protocol: header.protocol, player: header.player, logPath: path, first: obs, history, options, queue: Promise.resolve() };
+    const limit = header.time_limit_s;
+    const entry: Live = {
+      id,
+      env,
+      task,
+      protocol: header.protocol,
+      player: header.player,
+      logPath: path,
+      first: obs,
+      history,
+      options,
+      queue: Promise.resolve(),
+      key: header.episode ?? id,
+      started: header.started,
+      times: [...traj.times],
+      limitMs: limit !== undefined && limit > 0 ? limit * 1000 : null,
+      holders: new Set(),
+      down: false,
+    };
+    if (!env.done) await this.markNow(entry, 'restart', { since: lastAlive(traj) });
     this.live.set(id, entry);
+    this.remember(id, path);
     return this.snapshot(entry);
+  }
+
+  /**
+   * The live episode, or (when this process does not hold it: the lab restarted) the episode
+   * continued from the log its id was recorded with. Unknown ids stay EpisodeNotFound.
+   */
+  async reattach(episodeId: string): Promise<EpisodeSnapshot> {
+    const e = this.live.get(episodeId);
+    if (e) return this.snapshot(e);
+    const log = this.recalled(episodeId);
+    if (!log) throw new EpisodeNotFound(`no live episode '${episodeId}' (it ended with the lab process, or was closed)`);
+    return this.resume(log, episodeId);
+  }
+
+  /**
+   * A connection uses the episode: it is held open again (a `reconnect` record when no page
+   * held it), and when the last holder closes, a `disconnect` record starts its down time.
+   */
+  attach(episodeId: string, holder: EpisodeHolder): void {
+    const e = this.live.get(episodeId);
+    if (!e) return;
+    if (e.down) {
+      e.down = false;
+      void this.markNow(e, 'reconnect').catch(() => undefined);
+    }
+    if (e.holders.has(holder.id)) return;
+    e.holders.add(holder.id);
+    holder.onClose(() => {
+      const now = this.live.get(episodeId);
+      if (now !== e || !e.holders.delete(holder.id) || e.holders.size > 0 || e.env.done) return;
+      e.down = true;
+      void this.markNow(e, 'disconnect').catch(() => undefined);
+    });
+  }
+
+  /** A page's time record (pause, resume, reload, hidden, visible); repeats change nothing. */
+  mark(episodeId: string, event: PageTimeEvent): Promise<EpisodeTime> {
+    const e = this.get(episodeId);
+    const run = e.queue.then(async () => {
+      const c = episodeClock({ started: e.started, steps: [], times: e.times, now: Date.now() });
+      const repeat = (event === 'pause' && c.paused) || (event === 'resume' && !c.paused) || (event === 'hidden' && c.hidden) || (event === 'visible' && !c.hidden);
+      if (!repeat && !e.env.done) await this.markNow(e, event);
+      return this.clock(e);
+    });
+    e.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** The episode's clock now (active, paused, down time; the limit). */
+  time(episodeId: string): EpisodeTime {
+    return this.clock(this.get(episodeId));
   }
 
   step(episodeId: string, call: { tool: string; args?: unknown }): Promise<EpisodeStepResult> {
@@ -178,7 +289,15 @@ export class EpisodeManager {
     return run;
   }
 
-  private async stepNow(e: Live, call: { tool: string; args?: unknown }): Promise<EpisodeStepResult> {
+  private async stepNow(e: Live, asked: { tool: string; args?: unknown }): Promise<EpisodeStepResult> {
+    const before = this.clock(e);
+    if (before.paused && !e.env.done) throw new Error('the episode is paused: resume it to go on (nothing was charged)');
+    let call = asked;
+    if (before.limitMs !== null && before.activeMs >= before.limitMs && !e.env.done) {
+      // Out of time: the scene as it stands is submitted instead of the call.
+      await this.markNow(e, 'time_limit');
+      call = { tool: 'submit', args: {} };
+    }
     const t0 = Date.now();
     const out = await e.env.step({ tool: call.tool, args: call.args ?? {} });
     const info = out.info;
@@ -196,6 +315,7 @@ export class EpisodeManager {
       info,
       budgets: e.env.publicBudgets(),
       scene: publicScene(e.env.state()),
+      time: this.clock(e),
       ...(image ? { image } : {}),
       ...withKindState(e.env),
     };
@@ -215,10 +335,12 @@ export class EpisodeManager {
     return this.get(episodeId).env.finalGrade();
   }
 
-  close(episodeId: string): boolean {
+  /** Releases a live episode; `forget` (a page left it) also drops its id from the lab home. */
+  close(episodeId: string, forget = true): boolean {
     const e = this.live.get(episodeId);
     if (!e) return false;
     this.live.delete(episodeId);
+    if (forget) rmSync(this.recallPath(episodeId), { force: true });
     const closing = e.env.close();
     this.closing.add(closing);
     void closing.finally(() => this.closing.delete(closing));
@@ -230,8 +352,9 @@ export class EpisodeManager {
     while (this.closing.size) await Promise.all([...this.closing]);
   }
 
+  /** Shutdown: every log closed; ids stay recorded, so pages reattach after the restart. */
   closeAll(): void {
-    for (const id of [...this.live.keys()]) this.close(id);
+    for (const id of [...this.live.keys()]) this.close(id, false);
   }
 
   private get(episodeId: string): Live {
@@ -255,6 +378,38 @@ export class EpisodeManager {
     return this.graderPromise;
   }
 
+  private clock(e: Live): EpisodeTime {
+    const c = episodeClock({ started: e.started, steps: [], times: e.times, now: Date.now() });
+    return { activeMs: c.activeMs, pausedMs: c.pausedMs, downMs: c.downMs, paused: c.paused, limitMs: e.limitMs };
+  }
+
+  private async markNow(e: Live, event: TimeEvent, extra: Partial<TimeRecord> = {}): Promise<void> {
+    const record: TimeRecord = { type: 'time', event, t: new Date().toISOString(), step: e.history.at(-1)?.step ?? 0, ...extra };
+    e.times.push(record);
+    await e.env.mark(record);
+  }
+
+  private recallPath(id: string): string {
+    return join(this.deps.home, '.episodes', `${id}.json`);
+  }
+
+  /** Records which log an episode id writes (so a restarted lab finds it). */
+  private remember(id: string, log: string): void {
+    mkdirSync(join(this.deps.home, '.episodes'), { recursive: true });
+    writeFileSync(this.recallPath(id), `${JSON.stringify({ log })}\n`, { mode: 0o600 });
+  }
+
+  private recalled(id: string): string | null {
+    if (!EPISODE_ID.test(id)) return null;
+    try {
+      const value: unknown = JSON.parse(readFileSync(this.recallPath(id), 'utf8'));
+      const log = typeof value === 'object' && value !== null && 'log' in value ? value.log : undefined;
+      return typeof log === 'string' ? log : null;
+    } catch {
+      return null;
+    }
+  }
+
   private snapshot(e: Live): EpisodeSnapshot {
     if (!e.first.image) throw new Error('the first observation has no reference sheet');
     return {
@@ -273,6 +428,8 @@ export class EpisodeManager {
       done: e.env.done,
       history: e.history,
       options: { ...e.options },
+      key: e.key,
+      time: this.clock(e),
     };
   }
 }

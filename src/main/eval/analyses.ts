@@ -16,6 +16,7 @@ import { iou, maskFromCoverage } from '../../shared/metrics/mask';
 import type { Camera, RenderOutput } from '../../shared/raster/types';
 import type { Splats } from '../../shared/scene/splats';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
+import { episodeClock } from '../../shared/env/time';
 import { loadTask, type LoadedTask } from '../tasks/load';
 import { studyResults } from '../studies/results';
 import type { StudyStore } from '../studies/store';
@@ -61,9 +62,11 @@ function headingOf(truth: PartsTruth | null, final: GaussianRecord[]): Pick<Anal
   return { headingErrors: errors.map((e) => e.headingErrorDeg), headingParts: errors.map((e) => e.label) };
 }
 
-const seconds = (from: string | undefined, to: string | undefined): number | null => {
-  const d = (Date.parse(to ?? '') - Date.parse(from ?? '')) / 1000;
-  return Number.isFinite(d) ? d : null;
+/** Active seconds of a finished log (the one clock: pauses and downtime left out), or null. */
+const activeSeconds = (t: Trajectory): number | null => {
+  const started = t.header?.started;
+  if (!started || !t.end || !Number.isFinite(Date.parse(started)) || !Number.isFinite(Date.parse(t.end.t))) return null;
+  return episodeClock({ started, steps: t.steps, times: t.times, end: t.end }).activeMs / 1000;
 };
 
 export async function analysisEpisodes(sources: readonly LogSource[], tasksDir: string, render: RenderFn | null): Promise<AnalysisEpisode[]> {
@@ -101,7 +104,7 @@ export async function analysisEpisodes(sources: readonly LogSource[], tasksDir: 
       mirror,
       ...headingOf(truth, final),
       costUsd: meta?.cost_usd ?? null,
-      seconds: meta ? meta.wall_s : seconds(t.header?.started, t.end?.t),
+      seconds: meta ? meta.wall_s : activeSeconds(t),
       model: meta ? `${meta.provider}:${meta.model}` : null,
       effort: meta ? (meta.effort ?? 'default') : null,
     });

@@ -12,6 +12,7 @@ import type { GaussianRecord } from '../../shared/scene/gaussian';
 import type { BudgetState } from '../../shared/env/format';
 import type { StepInfo } from '../../shared/env/step-info';
 import type { ToolCall } from '../../shared/env/episode';
+import type { TimeRecord } from '../../shared/env/trajectory-schema';
 import type { TaskSpecHead, TaskSummary } from '../../shared/task/schema';
 import type { ReplayedSummary, SplatEnvOptions, ToolOut } from '../env/env';
 import type { EnvGradeResult } from '../env/types';
@@ -42,6 +43,8 @@ export interface KindEnv {
   currentInfo(): StepInfo;
   resumed(): readonly ReplayedSummary[];
   finalGrade(): EnvGradeResult | null;
+  /** Appends a time record after the calls before it (src/shared/env/time.ts). */
+  mark(record: TimeRecord): Promise<void>;
   /** Resolves once the log is complete (pending grades written) and closed. */
   close(): Promise<void>;
 }

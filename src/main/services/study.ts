@@ -3,7 +3,10 @@
 // Inputs: the LabContext (+ an optional renderer for tests). Output: HandlersFor the rows.
 // Invariant: while a participant session runs, every row in SESSION_LOCKED_METHODS fails with one
 // clear line before doing anything, so no hidden score can reach the participant's screen.
-import { SESSION_LOCKED_METHODS, studyMethods, type TrajectoryView } from '../../shared/api/study';
+import { EXPORT_CHUNK_BYTES, SESSION_LOCKED_METHODS, studyMethods, type TrajectoryView } from '../../shared/api/study';
+import { pairedDifferences, participantSummaries } from '../../shared/study/paired';
+import { assignSlot, deleteParticipantData, recordWithdrawal, setExclusion } from '../studies/participant-data';
+import { exportStudy, readExportChunk } from '../studies/export';
 import { BOOTSTRAP_DEFAULTS } from '../../shared/study/bootstrap';
 import { episodesCsv, summarize, summaryCsv } from '../../shared/study/results';
 import { analyse } from '../../shared/analysis/report';
@@ -49,7 +52,13 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
     'study.results': async (p) => {
       store.config(p.studyId);
       const episodes = studyResults(store, p.studyId);
-      return { episodes, summary: summarize(episodes, BOOTSTRAP_DEFAULTS), bootstrap: { ...BOOTSTRAP_DEFAULTS } };
+      return {
+        episodes,
+        summary: summarize(episodes, BOOTSTRAP_DEFAULTS),
+        bootstrap: { ...BOOTSTRAP_DEFAULTS },
+        paired: pairedDifferences(episodes, BOOTSTRAP_DEFAULTS),
+        participants: participantSummaries(episodes),
+      };
     },
     'study.analyses': async (p) => {
       store.config(p.studyId);
@@ -103,11 +112,22 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
       const log = store.saveModelLog(p.studyId, model, traj.header.task, p.text, verdict);
       return { model: log.split('/')[1], taskId: traj.header.task, log, score: verdict.score, fileScore: verdict.fileScore, mismatch: verdict.mismatch };
     },
+    'study.assignSlot': async (p) => assignSlot(store, store.config(p.studyId), p.participant, p.slot),
+    'study.exclude': async (p) => setExclusion(store, p.studyId, p.participant, p.taskId, p.reason),
+    'study.withdraw': async (p) => recordWithdrawal(store, p.studyId, p.participant, 'experimenter', p.reason),
+    'study.deleteParticipant': async (p) => deleteParticipantData(store, p.studyId, p.participant, p.requestedBy),
+    'study.export': async (p) => exportStudy(store, p.studyId, { tasksDir, version: ctx.version }),
+    'study.exportChunk': async (p) => {
+      const { data, total } = readExportChunk(store, p.studyId, p.name, p.offset, EXPORT_CHUNK_BYTES);
+      return { data: Buffer.from(data).toString('base64'), offset: p.offset, total, done: p.offset + data.length >= total };
+    },
     'study.session.start': async (p) => sessions.start(p.studyId, p.participant),
     'study.session.get': async () => sessions.state(),
     'study.session.advance': async (p) => sessions.advance(p.accept),
     'study.session.task': async () => sessions.task(),
     'study.session.next': async () => sessions.next(),
+    'study.session.answer': async (p) => sessions.answer(p.values),
+    'study.session.withdraw': async (p) => sessions.withdraw(p.reason, p.by),
     'study.session.end': async () => sessions.end(),
   };
 

@@ -7,16 +7,14 @@
 import { existsSync } from 'node:fs';
 import type { TrajectoryStep } from '../../shared/api/study';
 import type { EpisodeResult } from '../../shared/study/results';
+import type { Participant, ParticipantEpisode } from '../../shared/study/config';
 import { replaySteps } from '../../shared/env/replay';
+import { episodeClock } from '../../shared/env/time';
 import { rulesFor } from '../kinds/registry';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
 import type { LoadedTask } from '../tasks/load';
 import type { StudyStore } from './store';
 
-const seconds = (from: string, to: string): number | null => {
-  const d = (Date.parse(to) - Date.parse(from)) / 1000;
-  return Number.isFinite(d) ? d : null;
-};
 
 interface Source {
   source: string;
@@ -25,12 +23,19 @@ interface Source {
   practice: boolean;
 }
 
+const seconds = (from: string, to: string): number | null => {
+  const d = (Date.parse(to) - Date.parse(from)) / 1000;
+  return Number.isFinite(d) ? d : null;
+};
+
 export function episodeResult(traj: Trajectory, rel: string, who: Source, taskId: string): EpisodeResult {
   const calls = traj.steps.filter((s) => s.step > 0);
   const last = calls[calls.length - 1];
   const started = traj.header?.started ?? traj.steps[0]?.t ?? '';
   const endT = traj.end?.t ?? (last ? new Date(Date.parse(last.t) + last.ms).toISOString() : started);
   const e = traj.end;
+  // The one clock: pauses and downtime are out of `seconds` (an old log without time records: all active).
+  const clock = started ? episodeClock({ started, steps: traj.steps, times: traj.times, end: { t: endT } }) : null;
   return {
     ...who,
     taskId: traj.header?.task ?? taskId,
@@ -46,21 +51,43 @@ export function episodeResult(traj: Trajectory, rel: string, who: Source, taskId
     calls: e?.calls_used ?? calls.length,
     renders: e?.renders_used ?? null,
     gaussians: e?.gaussians ?? (last?.state ? last.state.length : null),
-    seconds: started ? seconds(started, endT) : null,
+    seconds: clock ? clock.activeMs / 1000 : null,
+    wallSeconds: started ? seconds(started, endT) : null,
+    pausedSeconds: clock ? clock.pausedMs / 1000 : null,
+    downSeconds: clock ? clock.downMs / 1000 : null,
+    interruptions: clock ? clock.interruptions.length : null,
+    pauses: clock ? clock.pauses : null,
     toolSeconds: calls.reduce((s, c) => s + c.ms, 0) / 1000,
     started,
     log: rel,
   };
 }
 
-/** Every episode of the study: participants in id order (their episodes in play order), then models. */
+/** Why an episode is out of the statistics: its exclusion, or the participant's withdrawal. */
+export function exclusionOf(p: Participant, ep: ParticipantEpisode): string | null {
+  if (ep.excluded) return ep.excluded.reason;
+  return p.withdrawal ? 'participant withdrew' : null;
+}
+
+/** 1-based position of a task in the participant's scored order, 0 for practice. */
+export function orderPositionOf(p: Participant, ep: ParticipantEpisode): number | null {
+  if (ep.practice) return 0;
+  const i = p.order.indexOf(ep.taskId);
+  return i < 0 ? null : i + 1;
+}
+
+/**
+ * Every episode of the study: participants in id order (their episodes in play order), then
+ * models. Excluded episodes (and all of a withdrawn participant's) are listed with the reason.
+ */
 export function studyResults(store: StudyStore, studyId: string): EpisodeResult[] {
   const rows: EpisodeResult[] = [];
   for (const p of store.participants(studyId)) {
     for (const ep of p.episodes) {
       const path = store.resolveIn(studyId, ep.log);
       if (!existsSync(path)) continue;
-      rows.push(episodeResult(readTrajectory(path), ep.log, { source: 'human', kind: 'human', participant: p.id, practice: ep.practice }, ep.taskId));
+      const row = episodeResult(readTrajectory(path), ep.log, { source: 'human', kind: 'human', participant: p.id, practice: ep.practice }, ep.taskId);
+      rows.push({ ...row, excluded: exclusionOf(p, ep), orderPosition: orderPositionOf(p, ep) });
     }
   }
   for (const m of store.modelLogs(studyId)) {

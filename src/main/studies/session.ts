@@ -1,7 +1,10 @@
-// The participant session: one study participant at a time goes consent -> instructions ->
-// practice -> scored tasks (in their order) -> thanks, each task an EpisodeManager episode whose
-// log is trajectories/<participant>/<task>.jsonl in the study folder.
-// Inputs: the experimenter's start/end, the participant's advance/task/next. Outputs: the public
+// The participant session: one study participant at a time goes consent -> (demographic
+// questionnaire) -> instructions -> practice -> scored tasks (in their order, each followed by the
+// post-task questionnaire when the study has one) -> thanks, each task an EpisodeManager episode
+// whose log is trajectories/<participant>/<task>.jsonl in the study folder; a withdrawal (with a
+// reason, by the participant or the experimenter) ends it from any screen. Every ended session is
+// appended to sessions.jsonl.
+// Inputs: the experimenter's start/end, the participant's advance/task/next/answer/withdraw. Outputs: the public
 // SessionState (never a score). Invariants: while a session is active `active` is non-null and is
 // also on disk (<home>/studies/session.json), so a restarted lab stays locked until an explicit
 // end; a task is left only after its episode is done (submitted or out of calls); a task that was
@@ -11,10 +14,12 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { EpisodeSnapshot } from '../../shared/api/episode';
 import type { SessionState } from '../../shared/api/study';
-import { currentConsentVersion, type Participant, type StudyConfig } from '../../shared/study/config';
+import { answersProblem, currentConsentVersion, type Answers, type Participant, type Question, type StudyConfig } from '../../shared/study/config';
 import { readTrajectory } from '../env/trajectory';
 import type { EpisodeManager } from '../episodes/manager';
 import { StudyError, writeFileAtomic, type StudyStore } from './store';
+import { appendSession, recordWithdrawal } from './participant-data';
+import { breakAfter } from '../../shared/study/time';
 
 const ActiveSchema = z.strictObject({
   studyId: z.string(),
@@ -86,6 +91,8 @@ export class StudySessions {
       const p = this.store.participant(studyId, participantId);
       if (p.status === 'completed') throw new StudyError(`participant ${participantId} has already completed study '${studyId}'`);
       if (p.status === 'declined') throw new StudyError(`participant ${participantId} declined consent (${p.consent?.at ?? 'recorded'}); add a new participant if they change their mind`);
+      if (p.status === 'withdrawn') throw new StudyError(`participant ${participantId} withdrew (${p.withdrawal?.at ?? 'recorded'}); their session cannot start again`);
+      if (p.status === 'deleted') throw new StudyError(`participant ${participantId}'s data were deleted on request; add a new participant`);
       this.store.updateParticipant(studyId, participantId, (x) => ({ ...x, status: 'in-session' }));
       this.active = { studyId, participant: participantId, started: new Date().toISOString(), episodeId: null };
       this.save();
@@ -114,11 +121,12 @@ export class StudySessions {
           this.store.updateParticipant(a.studyId, p.id, (x) => ({ ...x, status: 'declined', consent: { decision: 'declined', at, version } }));
           return this.stateNow();
         }
-        this.store.updateParticipant(a.studyId, p.id, (x) => ({ ...x, stage: 'instructions', consentAt: at, consent: { decision: 'agreed', at, version } }));
+        const next = this.store.config(a.studyId).questionnaires.demographic.length ? 'demographics' : 'instructions';
+        this.store.updateParticipant(a.studyId, p.id, (x) => ({ ...x, stage: next, consentAt: at, consent: { decision: 'agreed', at, version } }));
       } else if (p.stage === 'instructions') {
         this.store.updateParticipant(a.studyId, p.id, (x) => ({ ...x, stage: 'practice' }));
       } else {
-        throw new StudyError(`cannot advance from the '${p.stage}' screen (a task ends by submitting it)`);
+        throw new StudyError(`cannot advance from the '${p.stage}' screen (${p.stage === 'demographics' || p.stage === 'post-task' ? 'send the questionnaire' : 'a task ends by submitting it'})`);
       }
       return this.stateNow();
     });
@@ -144,7 +152,8 @@ export class StudySessions {
       if (known && existsSync(path) && readTrajectory(path).header) {
         snapshot = await this.manager.resume(path);
       } else {
-        snapshot = await this.manager.start({ taskId, protocol: config.protocol, player: p.id, logPath: path, options: config.protocolOptions });
+        const limit = p.stage === 'task' ? config.taskTimeLimitS : undefined; // practice: no limit
+        snapshot = await this.manager.start({ taskId, protocol: config.protocol, player: p.id, logPath: path, options: config.protocolOptions, ...(limit ? { timeLimitS: limit } : {}) });
         const practice = p.stage === 'practice';
         this.store.updateParticipant(a.studyId, p.id, (x) => ({
           ...x,
@@ -170,12 +179,56 @@ export class StudySessions {
       this.store.updateParticipant(a.studyId, p.id, (x) => {
         const episodes = x.episodes.map((e) => (e.taskId === taskId ? { ...e, status: 'submitted' as const, ended: now } : e));
         if (x.stage === 'practice') return { ...x, episodes, stage: 'task', taskIndex: 0 };
-        const last = x.taskIndex + 1 >= x.order.length;
-        return last ? { ...x, episodes, stage: 'thanks', status: 'in-session' } : { ...x, episodes, taskIndex: x.taskIndex + 1 };
+        if (config.questionnaires.postTask.length) return { ...x, episodes, stage: 'post-task' };
+        return afterTask({ ...x, episodes });
       });
       this.save();
       return this.stateNow();
     });
+  }
+
+  /**
+   * The questionnaire on screen (demographic after consent, post-task after a scored task):
+   * checks the answers against the study's questions, stores them with the time, moves on.
+   */
+  answer(values: Answers): Promise<SessionState> {
+    return this.serial(() => {
+      const { a, p, config } = this.current();
+      const questions = questionsOf(p, config);
+      if (p.stage !== 'demographics' && p.stage !== 'post-task') throw new StudyError(`there is no questionnaire on the '${p.stage}' screen`);
+      const problem = answersProblem(questions, values);
+      if (problem) throw new StudyError(problem);
+      const at = new Date().toISOString();
+      this.store.updateParticipant(a.studyId, p.id, (x) => {
+        const answers = { postTask: {}, ...x.answers };
+        if (x.stage === 'demographics') return { ...x, answers: { ...answers, demographic: { at, values } }, stage: 'instructions' };
+        const taskId = x.order[x.taskIndex];
+        return afterTask({ ...x, answers: { ...answers, postTask: { ...answers.postTask, [taskId]: { at, values } } } });
+      });
+      return this.stateNow();
+    });
+  }
+
+  /**
+   * Withdrawal from any screen, by the participant (on their screen) or the experimenter, with a
+   * reason: recorded, the live episode closed (its log stays unless the data are deleted), the
+   * session ended and the lab unlocked.
+   */
+  withdraw(reason: string, by: 'participant' | 'experimenter'): Promise<{ ended: boolean; participant: Participant }> {
+    return this.serial(() => {
+      const { a, p } = this.current();
+      if (a.episodeId) this.manager.close(a.episodeId);
+      const participant = recordWithdrawal(this.store, a.studyId, p.id, by, reason);
+      this.active = null;
+      this.save();
+      appendSession(this.store, a.studyId, { participant: p.id, started: a.started, ended: participant.withdrawal?.at ?? new Date().toISOString(), outcome: 'withdrawn' });
+      return { ended: true, participant };
+    });
+  }
+
+  /** The participant whose session runs now (experimenter rows that touch one participant check it). */
+  runningParticipant(): { studyId: string; participant: string } | null {
+    return this.active ? { studyId: this.active.studyId, participant: this.active.participant } : null;
   }
 
   /** The explicit end (or pause): closes the live episode, its log stays for a later resume. */
@@ -188,6 +241,8 @@ export class StudySessions {
       this.save();
       if (!this.store.exists(a.studyId)) return { ended: true, participant: null };
       const participant = this.store.updateParticipant(a.studyId, a.participant, (x) => ({ ...x, status: x.status === 'declined' ? 'declined' : x.stage === 'thanks' ? 'completed' : 'paused' }));
+      const outcome = participant.status === 'declined' ? 'declined' : participant.status === 'completed' ? 'completed' : 'paused';
+      appendSession(this.store, a.studyId, { participant: participant.id, started: a.started || new Date().toISOString(), ended: new Date().toISOString(), outcome });
       return { ended: true, participant };
     });
   }
@@ -218,6 +273,9 @@ export class StudySessions {
 
   private stateNow(): SessionState {
     const { a, p, config } = this.current();
+    const taskId = this.taskOf(p, config);
+    // A break the study schedules after the tasks done so far, shown before the next one starts.
+    const due = p.stage === 'task' && taskId !== null && !p.episodes.some((e) => e.taskId === taskId) ? breakAfter(config, p.taskIndex) : null;
     return {
       studyId: config.id,
       studyName: config.name,
@@ -226,10 +284,25 @@ export class StudySessions {
       protocol: config.protocol,
       texts: config.texts,
       practiceTask: config.practiceTask,
-      taskId: this.taskOf(p, config),
-      taskNumber: p.stage === 'task' ? p.taskIndex + 1 : 0,
+      taskId,
+      taskNumber: p.stage === 'task' || p.stage === 'post-task' ? p.taskIndex + 1 : 0,
       taskCount: p.order.length,
       episodeId: a.episodeId,
+      questions: questionsOf(p, config),
+      breakSeconds: due ? due.seconds : null,
     };
   }
+}
+
+/** The questions of the screen a participant is on (none outside the questionnaires). */
+function questionsOf(p: Participant, config: StudyConfig): Question[] {
+  if (p.stage === 'demographics') return config.questionnaires.demographic;
+  if (p.stage === 'post-task') return config.questionnaires.postTask;
+  return [];
+}
+
+/** After a scored task (and its questionnaire): the next task, or thanks after the last. */
+function afterTask(x: Participant): Participant {
+  const last = x.taskIndex + 1 >= x.order.length;
+  return last ? { ...x, stage: 'thanks', status: 'in-session' } : { ...x, stage: 'task', taskIndex: x.taskIndex + 1 };
 }

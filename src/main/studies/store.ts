@@ -20,7 +20,7 @@ import {
   type StudyConfig,
   type StudyTexts,
 } from '../../shared/study/config';
-import { participantOrder } from '../../shared/study/order';
+import { cycleLength, participantOrder } from '../../shared/study/order';
 import { DEFAULT_PROTOCOL_OPTIONS } from '../../shared/api/episode';
 import { ModelVerdictSchema, type ModelVerdict } from './verify';
 
@@ -126,6 +126,9 @@ export class StudyStore {
       texts,
       consentVersions: [{ version: 1, text: texts.consent, from: now.toISOString() }],
       protocolOptions: { ...DEFAULT_PROTOCOL_OPTIONS, ...p.protocolOptions },
+      questionnaires: p.questionnaires ?? { demographic: [], postTask: [] },
+      ...(p.taskTimeLimitS !== undefined ? { taskTimeLimitS: p.taskTimeLimitS } : {}),
+      ...(p.breaks ? { breaks: p.breaks } : {}),
     });
     if (!config.success) throw new StudyError(config.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
     const dir = this.dir(config.data.id);
@@ -163,7 +166,10 @@ export class StudyStore {
     return p;
   }
 
-  /** A new pseudonymous participant with the next id and its counterbalanced task order. */
+  /**
+   * A new pseudonymous participant with the next id and its counterbalanced task order: slot
+   * (row of the Williams square) = creation index mod the cycle; the experimenter may reassign it.
+   */
   addParticipant(studyId: string, now = new Date()): Participant {
     const config = this.config(studyId);
     const list = this.participants(studyId);
@@ -175,6 +181,7 @@ export class StudyStore {
       stage: 'consent',
       taskIndex: 0,
       episodes: [],
+      slot: list.length % cycleLength(config.tasks.length, config.order),
     };
     this.saveParticipants(studyId, [...list, p]);
     return p;

@@ -5,10 +5,15 @@
 // Invariants: only public episode data lands here (the API rows carry nothing hidden); a call
 // goes out only when no other call is in flight, so results arrive in order; only the four
 // scene tools move the committed scene, so a render or listing never touches staged edits.
+// Staged edits are saved per episode key (staging-persist.ts) after every change and taken back
+// when the episode loads again (reload, reconnect after the server restarted); a lost connection
+// fails the call in flight at once (busy is cleared), and `pause` stops the clock in the log.
 import { defineStore } from 'pinia';
-import { computed, ref, shallowRef } from 'vue';
+import { computed, ref, shallowRef, watch } from 'vue';
 import type { LabApi } from '../../shared/api/lab';
-import { DEFAULT_PROTOCOL_OPTIONS, type EpisodeBudgets, type EpisodeSnapshot, type EpisodeStepResult, type PlayProtocol, type ProtocolOptions, type PublicView } from '../../shared/api/episode';
+import { DEFAULT_PROTOCOL_OPTIONS, type EpisodeBudgets, type EpisodeSnapshot, type EpisodeStepResult, type EpisodeTime, type PageTimeEvent, type PlayProtocol, type ProtocolOptions, type PublicView } from '../../shared/api/episode';
+import { LabCallError } from '../../shared/api/messages';
+import { dropStaging, loadStaging, saveStaging } from './staging-persist';
 import type { TaskKind } from '../../shared/task/schema';
 import { useStagingStore } from './staging';
 import { usePlayViewStore } from './play-view';
@@ -41,12 +46,27 @@ export const useEpisodeStore = defineStore('episode', () => {
   const done = ref(false);
   const busy = ref<string | null>(null);
   const failure = ref<string | null>(null);
+  /** Names the episode across restarts (staged edits are saved under it). */
+  const key = ref<string | null>(null);
+  /** The clock as main last reported it (paused, active time, the limit). */
+  const time = ref<EpisodeTime | null>(null);
+  /** The last call failed because the connection was lost (the banner says the rest). */
+  const disconnected = ref(false);
   let nextKey = 1;
 
   const active = computed(() => episodeId.value !== null);
+  const paused = computed(() => time.value?.paused === true);
+
+  const staged = useStagingStore();
+  watch([() => staged.base, () => staged.ops, () => staged.past, () => staged.future], () => {
+    if (key.value && !done.value) saveStaging({ v: 1, key: key.value, base: staged.base, ops: staged.ops, past: staged.past, future: staged.future });
+  });
 
   function load(s: EpisodeSnapshot): void {
     const fresh = episodeId.value !== s.episodeId;
+    key.value = s.key ?? s.episodeId;
+    time.value = s.time ?? null;
+    const saved = s.done ? null : loadStaging(key.value);
     episodeId.value = s.episodeId;
     taskId.value = s.taskId;
     kind.value = s.kind;
@@ -62,7 +82,11 @@ export const useEpisodeStore = defineStore('episode', () => {
       ...s.history.map((h) => ({ key: nextKey++, tool: h.tool, args: h.args, text: h.text, error: h.error, ...(h.image ? { image: h.image } : {}) })),
     ];
     const staging = useStagingStore();
+    // The same episode again (a reconnect): the person's selection stays with the edits.
+    const keep = fresh ? [] : [...staging.selection];
     staging.reset(s.scene, s.nextId);
+    if (saved) staging.adopt(saved, s.scene, s.nextId, keep);
+    if (s.done) dropStaging(key.value);
     // Ids repeat across episodes: a selection carried over would pick the wrong Gaussians.
     if (fresh) {
       staging.select([]);
@@ -79,9 +103,11 @@ export const useEpisodeStore = defineStore('episode', () => {
     if (busy.value) return null;
     busy.value = what;
     failure.value = null;
+    disconnected.value = false;
     try {
       return await work();
     } catch (e) {
+      disconnected.value = e instanceof LabCallError && e.code === 'disconnected';
       failure.value = e instanceof Error ? e.message : String(e);
       return null;
     } finally {
@@ -91,7 +117,10 @@ export const useEpisodeStore = defineStore('episode', () => {
 
   async function start(api: LabApi, task: string, chosen: PlayProtocol, player?: string, opts: ProtocolOptions = DEFAULT_PROTOCOL_OPTIONS): Promise<boolean> {
     const s = await guarded('Starting the episode', () => api.call('episode.start', { taskId: task, protocol: chosen, options: opts, ...(player ? { player } : {}) }));
-    if (s) load(s);
+    if (s) {
+      dropStaging(s.key ?? s.episodeId); // a new episode has no staged edits to take back
+      load(s);
+    }
     return s !== null;
   }
 
@@ -102,12 +131,45 @@ export const useEpisodeStore = defineStore('episode', () => {
     return s !== null;
   }
 
+  /**
+   * After the connection came back: the episode as main holds it now (main continues it from
+   * its log when the server restarted), with the staged edits of this page kept.
+   */
+  async function reconnect(api: LabApi): Promise<boolean> {
+    const id = episodeId.value;
+    if (!id) return false;
+    const s = await guarded('Reconnecting', () => api.call('episode.get', { episodeId: id }));
+    if (s) load(s);
+    return s !== null;
+  }
+
+  /** Pause or resume the episode's clock (calls are refused while paused; staged edits stay). */
+  async function setPaused(api: LabApi, pause: boolean): Promise<boolean> {
+    const id = episodeId.value;
+    if (!id || done.value) return false;
+    const t = await guarded(pause ? 'Pausing' : 'Resuming', () => api.call('episode.mark', { episodeId: id, event: pause ? 'pause' : 'resume' }));
+    if (t) time.value = t;
+    return t !== null;
+  }
+
+  /** A page event for the log (reload, window hidden/visible); best effort, never blocks play. */
+  function mark(api: LabApi, event: PageTimeEvent): void {
+    const id = episodeId.value;
+    if (!id || done.value) return;
+    void api
+      .call('episode.mark', { episodeId: id, event })
+      .then((t) => (time.value = t))
+      .catch(() => undefined);
+  }
+
   function record(tool: string, args: unknown, r: EpisodeStepResult, notIncluded = 0): void {
     const entry: LogEntry = { key: nextKey++, tool, args, text: r.text, error: r.error, ...(r.image ? { image: r.image } : {}) };
     if (notIncluded > 0) entry.notIncluded = notIncluded;
     log.value = [...log.value, entry];
     budgets.value = r.budgets;
     done.value = r.done;
+    if (r.time) time.value = r.time;
+    if (r.done && key.value) dropStaging(key.value);
   }
 
   /**
@@ -163,6 +225,9 @@ export const useEpisodeStore = defineStore('episode', () => {
   function leave(api: LabApi | undefined): void {
     const id = episodeId.value;
     if (id && api) void api.call('episode.close', { episodeId: id }).catch(() => undefined);
+    if (key.value) dropStaging(key.value);
+    key.value = null;
+    time.value = null;
     episodeId.value = null;
     log.value = [];
     done.value = false;
@@ -173,5 +238,8 @@ export const useEpisodeStore = defineStore('episode', () => {
     }
   }
 
-  return { episodeId, taskId, kind, protocol, options, views, sheet, budgets, log, done, busy, failure, active, start, restore, call, commit, commitThen, leave, load };
+  return {
+    episodeId, taskId, kind, protocol, options, views, sheet, budgets, log, done, busy, failure, active, key, time, paused, disconnected,
+    start, restore, reconnect, setPaused, mark, call, commit, commitThen, leave, load,
+  };
 });

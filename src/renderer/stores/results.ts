@@ -6,7 +6,7 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { LabApi } from '../../shared/api/lab';
-import type { StudyResults, TrajectoryView } from '../../shared/api/study';
+import type { StudyExport, StudyResults, TrajectoryView } from '../../shared/api/study';
 import type { AnalysisReport } from '../../shared/analysis/report';
 import { useGuard } from './guard';
 
@@ -66,6 +66,49 @@ export const useResultsStore = defineStore('results', () => {
     return id ? guarded(() => api.call('study.exportCsv', { studyId: id, table })) : null;
   }
 
+  /** Progress of the archive export: phase and bytes fetched so far; null when idle. */
+  const exporting = ref<{ phase: 'building' | 'downloading'; done: number; total: number } | null>(null);
+  let exportCancelled = false;
+
+  /**
+   * Builds the study archive in main, then fetches it chunk by chunk (progress in `exporting`;
+   * cancel() stops between chunks). Returns the archive's bytes and its info, or null.
+   */
+  async function exportArchive(api: LabApi): Promise<{ info: StudyExport; bytes: Uint8Array } | null> {
+    const id = studyId.value;
+    if (!id) return null;
+    exportCancelled = false;
+    exporting.value = { phase: 'building', done: 0, total: 0 };
+    try {
+      const info = await guarded(() => api.call('study.export', { studyId: id }));
+      if (!info) return null;
+      const bytes = new Uint8Array(info.bytes);
+      let offset = 0;
+      exporting.value = { phase: 'downloading', done: 0, total: info.bytes };
+      while (offset < info.bytes) {
+        if (exportCancelled) {
+          error.value = 'export cancelled (the archive stays in the lab home folder)';
+          return null;
+        }
+        const at = offset;
+        const c = await guarded(() => api.call('study.exportChunk', { studyId: id, name: info.name, offset: at }));
+        if (!c) return null;
+        const chunk = Uint8Array.from(atob(c.data), (ch) => ch.charCodeAt(0));
+        bytes.set(chunk, offset);
+        offset += chunk.length;
+        exporting.value = { phase: 'downloading', done: offset, total: info.bytes };
+        if (c.done || chunk.length === 0) break;
+      }
+      return { info, bytes };
+    } finally {
+      exporting.value = null;
+    }
+  }
+
+  function cancelExport(): void {
+    exportCancelled = true;
+  }
+
   async function importModel(api: LabApi, text: string, model?: string): Promise<string | null> {
     const id = studyId.value;
     if (!id) return null;
@@ -89,5 +132,5 @@ export const useResultsStore = defineStore('results', () => {
     frame.value = null;
   }
 
-  return { studyId, results, analyses, loadAnalyses, trajectory, stepIndex, step, view, frame, busy, error, load, openTrajectory, setStep, setView, exportCsv, importModel, close };
+  return { studyId, results, analyses, loadAnalyses, trajectory, stepIndex, step, view, frame, busy, error, exporting, load, openTrajectory, setStep, setView, exportCsv, exportArchive, cancelExport, importModel, close };
 });

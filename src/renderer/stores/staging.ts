@@ -10,6 +10,7 @@ import type { Vec3 } from '../../shared/math/vec3';
 import type { Quat } from '../../shared/math/quaternion';
 import { applyOps, cloneRecord, isEmptyChange, opsFromChange, pendingChange, targetIds, type FieldEdit, type GaussianRecord, type NewRecord, type StagedOp, type TransformSpec, type WorkScene } from './staging-ops';
 import { planCommit } from './staging-plan';
+import type { SavedStaging } from './staging-persist';
 import { arrayCopies, fillShape, mirrorCopies, mirrorQuatAcross, type FillSpec } from './staging-aids';
 
 export type Preset = 'sphere' | 'disc' | 'needle';
@@ -70,6 +71,26 @@ export const useStagingStore = defineStore('staging', () => {
     past.value = [];
     future.value = [];
     pruneSelection();
+  }
+
+  /**
+   * Takes back staged edits saved before a reload or a lost connection. When the committed scene
+   * is still the saved base, everything (undo history too) comes back as it was; when a call
+   * went through meanwhile, the saved target is re-staged on top of the new scene. `keep` is the
+   * selection to hold on to (what stays of it after the edits are back).
+   */
+  function adopt(saved: SavedStaging, records: readonly GaussianRecord[], nextId: number, keep: readonly number[] = []): void {
+    selection.value = [...keep];
+    const same = saved.base.nextId === nextId && JSON.stringify(saved.base.records) === JSON.stringify(records.map(cloneRecord));
+    base.value = { records: saved.base.records.map(cloneRecord), nextId: saved.base.nextId };
+    ops.value = saved.ops;
+    if (same) {
+      past.value = saved.past;
+      future.value = saved.future;
+      pruneSelection();
+    } else {
+      rebase(records, nextId, false);
+    }
   }
 
   function stage(op: StagedOp): void {
@@ -257,7 +278,7 @@ export const useStagingStore = defineStore('staging', () => {
 
   return {
     base, ops, past, future, selection, selectedGroup, work, change, plan, dirty, selected, groups,
-    reset, rebase, stage, undo, redo, discard, select, selectGroup, editFields, transformSelection, nudge,
+    reset, rebase, adopt, stage, undo, redo, discard, select, selectGroup, editFields, transformSelection, nudge,
     addNew, addPreset, duplicateSelection, mirrorSelection, arraySelection, addFill, renameGroup, deleteSelection, opTargets,
   };
 });

@@ -7,16 +7,17 @@ import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { LabApi } from '../../shared/api/lab';
 import type { SessionState, StudyDetail } from '../../shared/api/study';
-import type { NewStudy, StudyConfig, StudyTexts } from '../../shared/study/config';
+import type { Answers, NewStudy, Participant, StudyConfig, StudyTexts } from '../../shared/study/config';
 import { useEpisodeStore } from './episode';
 import { useNavStore } from './nav';
 import { useGuard } from './guard';
+import { useRolesStore } from './roles';
 
 export const useStudyStore = defineStore('study', () => {
   const studies = ref<StudyConfig[]>([]);
   const detail = ref<StudyDetail | null>(null);
   const session = ref<SessionState | null>(null);
-  const { busy, error, guarded } = useGuard();
+  const { busy, error, errorCode, guarded } = useGuard();
   const locked = computed(() => session.value !== null);
 
 
@@ -66,6 +67,8 @@ export const useStudyStore = defineStore('study', () => {
     if (!d) return;
     const s = await guarded(() => api.call('study.session.start', { studyId: d.config.id, participant }));
     if (s) {
+      // Main handed this screen to the participant (App then asks for its role and scoped token).
+      useRolesStore().markHanded();
       session.value = s;
       detail.value = null;
     }
@@ -93,6 +96,73 @@ export const useStudyStore = defineStore('study', () => {
     }
   }
 
+  /** Sends the questionnaire on screen (demographic or post-task). */
+  async function answer(api: LabApi, values: Answers): Promise<boolean> {
+    const s = await guarded(() => api.call('study.session.answer', { values }));
+    if (s) session.value = s;
+    return s !== null;
+  }
+
+  /**
+   * Withdrawal from the participant's screen (by the participant, or the experimenter at their
+   * screen): recorded with the reason, the session ends; the screen then says so until the
+   * experimenter leaves it (`withdrawn` holds the participant's id).
+   */
+  const withdrawn = ref<string | null>(null);
+  async function withdraw(api: LabApi, reason: string, by: 'participant' | 'experimenter'): Promise<boolean> {
+    const r = await guarded(() => api.call('study.session.withdraw', { reason, by }));
+    if (!r) return false;
+    const episode = useEpisodeStore();
+    if (episode.active) episode.leave(undefined);
+    withdrawn.value = r.participant.id;
+    return true;
+  }
+
+  /** Leaves the "you have withdrawn" screen for the study's page. */
+  async function leaveWithdrawn(api: LabApi): Promise<void> {
+    const studyId = session.value?.studyId;
+    withdrawn.value = null;
+    session.value = null;
+    // The session is over: this screen is the experimenter's again (as after End session).
+    useRolesStore().release();
+    useNavStore().open('study');
+    if (studyId) await open(api, studyId);
+  }
+
+  /** Replaces one participant in the open study's list. */
+  function replaceParticipant(p: Participant): void {
+    const d = detail.value;
+    if (d) detail.value = { ...d, participants: d.participants.map((x) => (x.id === p.id ? p : x)) };
+  }
+
+  async function withdrawParticipant(api: LabApi, participant: string, reason: string): Promise<boolean> {
+    const d = detail.value;
+    const p = d ? await guarded(() => api.call('study.withdraw', { studyId: d.config.id, participant, reason })) : null;
+    if (p) replaceParticipant(p);
+    return p !== null;
+  }
+
+  async function deleteParticipant(api: LabApi, participant: string, requestedBy: 'participant' | 'experimenter'): Promise<boolean> {
+    const d = detail.value;
+    const r = d ? await guarded(() => api.call('study.deleteParticipant', { studyId: d.config.id, participant, requestedBy })) : null;
+    if (r && d) await open(api, d.config.id);
+    return r !== null;
+  }
+
+  async function exclude(api: LabApi, participant: string, taskId: string, reason: string | null): Promise<boolean> {
+    const d = detail.value;
+    const p = d ? await guarded(() => api.call('study.exclude', { studyId: d.config.id, participant, taskId, reason })) : null;
+    if (p) replaceParticipant(p);
+    return p !== null;
+  }
+
+  async function assignSlot(api: LabApi, participant: string, slot: number): Promise<boolean> {
+    const d = detail.value;
+    const p = d ? await guarded(() => api.call('study.assignSlot', { studyId: d.config.id, participant, slot })) : null;
+    if (p) replaceParticipant(p);
+    return p !== null;
+  }
+
   /** The experimenter's explicit end (or pause): unlocks the experimenter views. */
   async function endSession(api: LabApi): Promise<void> {
     const studyId = session.value?.studyId;
@@ -101,10 +171,38 @@ export const useStudyStore = defineStore('study', () => {
     const episode = useEpisodeStore();
     if (episode.active) episode.leave(undefined);
     session.value = null;
+    useRolesStore().release();
     // Back to the study's page (after a reload mid-session the nav would be on its first view).
     useNavStore().open('study');
     if (studyId) await open(api, studyId);
   }
 
-  return { studies, detail, session, busy, error, locked, loadList, open, create, addParticipant, updateTexts, refreshSession, startSession, advance, openTask, next, endSession };
+  return {
+    studies,
+    detail,
+    session,
+    busy,
+    error,
+    errorCode,
+    locked,
+    withdrawn,
+    loadList,
+    open,
+    create,
+    addParticipant,
+    updateTexts,
+    refreshSession,
+    startSession,
+    advance,
+    openTask,
+    next,
+    answer,
+    withdraw,
+    leaveWithdrawn,
+    withdrawParticipant,
+    deleteParticipant,
+    exclude,
+    assignSlot,
+    endSession,
+  };
 });

@@ -70,6 +70,22 @@ export const EpisodeEntrySchema = z.strictObject({
 });
 export type EpisodeEntry = z.infer<typeof EpisodeEntrySchema>;
 
+/** The episode's clock (src/shared/env/time.ts): only active time counts toward a time limit. */
+export const EpisodeTimeSchema = z.strictObject({
+  activeMs: z.number().nonnegative(),
+  pausedMs: z.number().nonnegative(),
+  downMs: z.number().nonnegative(),
+  /** The player paused: calls are refused until `episode.mark` resume. */
+  paused: z.boolean(),
+  /** Active time allowed (a study's per-task limit), or null for none. */
+  limitMs: z.number().positive().nullable(),
+});
+export type EpisodeTime = z.infer<typeof EpisodeTimeSchema>;
+
+/** What a page may mark in the log; disconnects, reconnects and restarts are marked by main. */
+export const PageTimeEventSchema = z.enum(['pause', 'resume', 'reload', 'hidden', 'visible']);
+export type PageTimeEvent = z.infer<typeof PageTimeEventSchema>;
+
 /** Everything the player holds at a moment of the episode (start, reload, resume). */
 export const EpisodeSnapshotSchema = z.strictObject({
   episodeId: z.string(),
@@ -90,6 +106,9 @@ export const EpisodeSnapshotSchema = z.strictObject({
   options: ProtocolOptionsSchema,
   /** The kind's own public state (docs/DESIGN.md section 13); its play view parses it. Absent for SplatBench. */
   kindState: z.unknown().optional(),
+  /** Names the episode across resumes (the id it started with); a page keeps its staged edits under it. */
+  key: z.string().optional(),
+  time: EpisodeTimeSchema.optional(),
 });
 export type EpisodeSnapshot = z.infer<typeof EpisodeSnapshotSchema>;
 
@@ -107,6 +126,7 @@ export const EpisodeStepResultSchema = z.strictObject({
   nextId: z.number().int().nonnegative(),
   /** The kind's own public state after the call (as in the snapshot). */
   kindState: z.unknown().optional(),
+  time: EpisodeTimeSchema.optional(),
 });
 export type EpisodeStepResult = z.infer<typeof EpisodeStepResultSchema>;
 
@@ -131,7 +151,12 @@ export const episodeMethods = {
   'episode.get': {
     params: z.strictObject({ episodeId }),
     result: EpisodeSnapshotSchema,
-    doc: 'The live episode as it stands (after a reload of the UI).',
+    doc: 'The live episode as it stands (after a reload of the UI). An episode this lab process does not hold (it restarted) is continued from its log, under the same id.',
+  },
+  'episode.mark': {
+    params: z.strictObject({ episodeId, event: PageTimeEventSchema }),
+    result: EpisodeTimeSchema,
+    doc: "Record a pause, resume, reload or the window being hidden/visible in the episode's log (a time record); returns the episode's clock. Paused time never counts as active.",
   },
   'episode.resume': {
     params: z.strictObject({ log: z.string().min(1).max(4096) }),

@@ -6,7 +6,10 @@
 import { z } from 'zod';
 import { EpisodeSnapshotSchema, PngDataUrl } from './episode';
 import {
+  AnswersSchema,
+  DeletionRecordSchema,
   NewStudySchema,
+  QuestionSchema,
   ParticipantIdSchema,
   ParticipantSchema,
   SessionStageSchema,
@@ -16,6 +19,7 @@ import {
   StudyTextsSchema,
 } from '../study/config';
 import { EpisodeResultSchema, SummaryRowSchema } from '../study/results';
+import { PairedDifferenceRowSchema, ParticipantSummarySchema } from '../study/paired';
 import { AnalysisReportSchema } from '../analysis/report';
 import { MAX_MESSAGE_BYTES } from './messages';
 
@@ -35,6 +39,10 @@ export const SessionStateSchema = z.strictObject({
   taskCount: z.number().int().nonnegative(),
   /** The live episode of the current task once it was opened. */
   episodeId: z.string().nullable(),
+  /** The questions of the questionnaire on screen (demographics, post-task); else empty. */
+  questions: z.array(QuestionSchema).optional(),
+  /** A scheduled break is due before this task (not started yet): its shortest length in seconds. */
+  breakSeconds: z.number().int().nonnegative().nullable().optional(),
 });
 export type SessionState = z.infer<typeof SessionStateSchema>;
 
@@ -45,6 +53,10 @@ export const StudyResultsSchema = z.strictObject({
   episodes: z.array(EpisodeResultSchema),
   summary: z.array(SummaryRowSchema),
   bootstrap: z.strictObject({ resamples: z.number().int(), level: z.number(), seed: z.number().int() }),
+  /** Humans minus each model per task, with intervals over participants and runs. */
+  paired: z.array(PairedDifferenceRowSchema).optional(),
+  /** One row per participant over the episodes in the statistics. */
+  participants: z.array(ParticipantSummarySchema).optional(),
 });
 export type StudyResults = z.infer<typeof StudyResultsSchema>;
 
@@ -78,6 +90,26 @@ export const TrajectoryViewSchema = z.strictObject({
 export type TrajectoryView = z.infer<typeof TrajectoryViewSchema>;
 
 const studyId = z.strictObject({ studyId: StudyIdSchema });
+const reason = z.string().trim().min(1, 'give a reason').max(500);
+const participantRef = { studyId: StudyIdSchema, participant: ParticipantIdSchema };
+
+/** What an export archive holds, and where main wrote it. */
+export const StudyExportSchema = z.strictObject({
+  /** File name of the archive (under <home>/exports/<study>/). */
+  name: z.string(),
+  path: z.string(),
+  bytes: z.number().int().nonnegative(),
+  /** Member files of the archive, in order. */
+  files: z.array(z.string()),
+  version: z.string(),
+  taskSetHash: z.string(),
+  /** The counterbalancing or small-n warnings written into the archive. */
+  warnings: z.array(z.string()),
+});
+export type StudyExport = z.infer<typeof StudyExportSchema>;
+
+/** Largest chunk of an archive one exportChunk call returns (base64 keeps it under the message limit). */
+export const EXPORT_CHUNK_BYTES = 2 * 1024 * 1024;
 const log = z.string().min(1).max(400);
 
 export const studyMethods = {
@@ -125,6 +157,36 @@ export const studyMethods = {
     }),
     doc: "Verify and store a model's trajectory (protocol agent, the task's budgets, a replay that matches; the final scene graded again by the lab) as the model's next run under the study's models/ folder.",
   },
+  'study.assignSlot': {
+    params: z.strictObject({ ...participantRef, slot: z.number().int().nonnegative().max(99) }),
+    result: ParticipantSchema,
+    doc: 'Give a participant who has not started another counterbalancing slot (row of the Williams square) and its task order.',
+  },
+  'study.exclude': {
+    params: z.strictObject({ ...participantRef, taskId: z.string().min(1).max(200), reason: reason.nullable() }),
+    result: ParticipantSchema,
+    doc: 'Mark one episode excluded with a reason (kept in the export, left out of every statistic), or back in (reason null).',
+  },
+  'study.withdraw': {
+    params: z.strictObject({ ...participantRef, reason }),
+    result: ParticipantSchema,
+    doc: 'Record that a participant withdrew (by the experimenter, outside a session); their session can never start again.',
+  },
+  'study.deleteParticipant': {
+    params: z.strictObject({ ...participantRef, requestedBy: z.enum(['participant', 'experimenter']) }),
+    result: DeletionRecordSchema,
+    doc: "Delete a participant's data on request: trajectories, answers, consent details and earlier export archives; a deletion record (who, when, which files, no data) stays.",
+  },
+  'study.export': {
+    params: studyId,
+    result: StudyExportSchema,
+    doc: 'Write the study archive (.zip): every trajectory, per-call, episode, session, participant, questionnaire and results tables, dataset_description.json with a data dictionary, app version and task-set hash.',
+  },
+  'study.exportChunk': {
+    params: z.strictObject({ studyId: StudyIdSchema, name: z.string().min(1).max(200), offset: z.number().int().nonnegative() }),
+    result: z.strictObject({ data: z.string(), offset: z.number().int(), total: z.number().int(), done: z.boolean() }),
+    doc: 'A base64 chunk of an exported archive from a byte offset (the UI downloads it piece by piece, with progress).',
+  },
   'study.session.start': {
     params: z.strictObject({ studyId: StudyIdSchema, participant: ParticipantIdSchema }),
     result: SessionStateSchema,
@@ -138,6 +200,16 @@ export const studyMethods = {
   },
   'study.session.task': { params: z.strictObject({}), result: EpisodeSnapshotSchema, doc: 'The episode of the current task (started, or continued from its log).' },
   'study.session.next': { params: z.strictObject({}), result: SessionStateSchema, doc: 'After the current task was submitted: on to the next task or the thank-you screen.' },
+  'study.session.answer': {
+    params: z.strictObject({ values: AnswersSchema }),
+    result: SessionStateSchema,
+    doc: 'Send the questionnaire on screen (demographic or post-task answers) and go on.',
+  },
+  'study.session.withdraw': {
+    params: z.strictObject({ reason, by: z.enum(['participant', 'experimenter']).default('participant') }),
+    result: z.strictObject({ ended: z.boolean(), participant: ParticipantSchema }),
+    doc: 'Withdraw from the study now, from any screen, with a reason: recorded, and the session ends.',
+  },
   'study.session.end': {
     params: z.strictObject({}),
     result: z.strictObject({ ended: z.boolean(), participant: ParticipantSchema.nullable() }),
@@ -158,5 +230,11 @@ export const SESSION_LOCKED_METHODS = [
   'study.replayFrame',
   'study.exportCsv',
   'study.importModel',
+  'study.assignSlot',
+  'study.exclude',
+  'study.withdraw',
+  'study.deleteParticipant',
+  'study.export',
+  'study.exportChunk',
   'study.session.start',
 ] as const satisfies readonly (keyof typeof studyMethods)[];

@@ -17,6 +17,8 @@ export const TrajectoryHeaderSchema = z.looseObject({
   started: z.string().describe('ISO time'),
   kind: z.string().optional(),
   budgets: z.object({ max_gaussians: z.number(), max_tool_calls: z.number(), max_renders: z.number() }).optional(),
+  episode: z.string().optional().describe('the live episode id at the start; a resume after a restart keeps it, so an open page finds its episode again'),
+  time_limit_s: z.number().positive().optional().describe('active seconds the player had (a study option); at the limit the next call submits'),
 });
 export type TrajectoryHeader = z.infer<typeof TrajectoryHeaderSchema>;
 
@@ -65,3 +67,21 @@ export const EndRecordSchema = z.looseObject({
   t: z.string(),
 });
 export type EndRecord = z.infer<typeof EndRecordSchema>;
+
+/** What a time record marks; see src/shared/env/time.ts for how each one counts. */
+export const TIME_EVENTS = ['pause', 'resume', 'reload', 'disconnect', 'reconnect', 'restart', 'hidden', 'visible', 'time_limit'] as const;
+export const TimeEventSchema = z.enum(TIME_EVENTS);
+export type TimeEvent = z.infer<typeof TimeEventSchema>;
+
+export const TimeRecordSchema = z
+  .looseObject({
+    type: z.literal('time'),
+    event: TimeEventSchema.describe(
+      'pause/resume: the player paused; disconnect/reconnect: no page held the episode; restart: the lab came back after a crash; hidden/visible: the window was hidden; reload: the page reloaded; time_limit: the active-time limit was reached',
+    ),
+    t: z.string().describe('ISO time it happened (as the lab process saw it)'),
+    since: z.string().optional().describe('restart only: the last record before the crash; the lab counts since..t as down time'),
+    step: z.number().int().nonnegative().optional().describe('the last logged step at that moment'),
+  })
+  .describe('an interruption or a change of attention (optional: older logs have none, and all their time counts as active)');
+export type TimeRecord = z.infer<typeof TimeRecordSchema>;

@@ -5,6 +5,7 @@
 // practice task is never one of the scored tasks; a study's protocol is fixed for all its episodes.
 import { z } from 'zod';
 import { DEFAULT_PROTOCOL_OPTIONS, ProtocolOptionsSchema } from '../api/episode';
+import { StudyTimeFields } from './time';
 
 export const StudyIdSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'study ids are lower-case letters, digits and dashes');
 export const ParticipantIdSchema = z.string().regex(/^P\d{2,4}$/, 'participant ids look like P01');
@@ -37,6 +38,63 @@ export const StudyTextsSchema = z.strictObject({
 });
 export type StudyTexts = z.infer<typeof StudyTextsSchema>;
 
+/**
+ * One question of a study questionnaire: a choice among options, a free text, or a 1..N scale.
+ * Ids name the answer columns of the export, so they are short snake_case words.
+ */
+export const QuestionSchema = z.strictObject({
+  id: z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, 'question ids are short snake_case words'),
+  kind: z.enum(['choice', 'text', 'scale']),
+  prompt: z.string().min(1).max(500),
+  /** The choices of a 'choice' question. */
+  options: z.array(z.string().min(1).max(120)).max(12).optional(),
+  /** The top of a 'scale' question (1..max). */
+  max: z.number().int().min(2).max(10).optional(),
+  /** Left and right labels of a scale. */
+  labels: z.tuple([z.string().max(60), z.string().max(60)]).optional(),
+  required: z.boolean().default(false),
+});
+export type Question = z.infer<typeof QuestionSchema>;
+
+/** Questionnaires of a study: once after consent (demographic) and after each scored task. */
+export const QuestionnairesSchema = z.strictObject({
+  demographic: z.array(QuestionSchema).max(20).default([]),
+  postTask: z.array(QuestionSchema).max(20).default([]),
+});
+export type Questionnaires = z.infer<typeof QuestionnairesSchema>;
+
+/** The standard set offered when a study is created: vision, colour vision, strategy, confidence. */
+export const DEFAULT_QUESTIONNAIRES: Questionnaires = {
+  demographic: [
+    { id: 'vision', kind: 'choice', prompt: 'Is your vision normal or corrected to normal (glasses, contact lenses)?', options: ['normal', 'corrected to normal', 'neither', 'prefer not to say'], required: false },
+    { id: 'colour_vision', kind: 'choice', prompt: 'Do you have any form of colour blindness?', options: ['no', 'yes', 'not sure', 'prefer not to say'], required: false },
+  ],
+  postTask: [
+    { id: 'confidence', kind: 'scale', prompt: 'How confident are you that your build matches the object?', max: 7, labels: ['not at all', 'completely'], required: false },
+    { id: 'strategy', kind: 'text', prompt: 'In a sentence or two: how did you go about this task?', required: false },
+  ],
+};
+
+/** One questionnaire's answers: question id -> the text chosen or typed, or the scale value. */
+export const AnswersSchema = z.record(z.string().regex(/^[a-z][a-z0-9_]{0,31}$/), z.union([z.string().max(2_000), z.number().int()]));
+export type Answers = z.infer<typeof AnswersSchema>;
+
+/** Checks answers against their questions; returns the one-line problem or null. */
+export function answersProblem(questions: readonly Question[], answers: Answers): string | null {
+  for (const id of Object.keys(answers)) if (!questions.some((q) => q.id === id)) return `'${id}' is not a question of this questionnaire`;
+  for (const q of questions) {
+    const a = answers[q.id];
+    if (a === undefined || a === '') {
+      if (q.required) return `please answer: ${q.prompt}`;
+      continue;
+    }
+    if (q.kind === 'scale' && (typeof a !== 'number' || a < 1 || a > (q.max ?? 7))) return `'${q.id}' takes a number from 1 to ${q.max ?? 7}`;
+    if (q.kind === 'choice' && (typeof a !== 'string' || !(q.options ?? []).includes(a))) return `'${q.id}' takes one of: ${(q.options ?? []).join(', ')}`;
+    if (q.kind === 'text' && typeof a !== 'string') return `'${q.id}' takes a text`;
+  }
+  return null;
+}
+
 const StudyBase = z.strictObject({
   id: StudyIdSchema,
   name: z.string().min(1).max(120),
@@ -54,11 +112,19 @@ const StudyBase = z.strictObject({
   consentVersions: z.array(z.strictObject({ version: z.number().int().positive(), text: z.string(), from: z.string() })).default([]),
   /** Aids the participants get (recorded in every trajectory); a study may switch them off. */
   protocolOptions: ProtocolOptionsSchema.default(DEFAULT_PROTOCOL_OPTIONS),
+  /** Optional questionnaires (none in studies made before they existed). */
+  questionnaires: QuestionnairesSchema.default({ demographic: [], postTask: [] }),
+  /** Time limit per task and scheduled breaks (src/shared/study/time.ts). */
+  ...StudyTimeFields,
 });
 
 export const StudyConfigSchema = StudyBase.superRefine((s, ctx) => {
   if (new Set(s.tasks).size !== s.tasks.length) ctx.addIssue({ code: 'custom', path: ['tasks'], message: 'a task appears twice' });
   if (s.tasks.includes(s.practiceTask)) ctx.addIssue({ code: 'custom', path: ['practiceTask'], message: 'the practice task must not be one of the scored tasks' });
+  for (const [name, qs] of Object.entries(s.questionnaires)) {
+    if (new Set(qs.map((q) => q.id)).size !== qs.length) ctx.addIssue({ code: 'custom', path: ['questionnaires', name], message: 'a question id appears twice' });
+    for (const q of qs) if (q.kind === 'choice' && !(q.options?.length)) ctx.addIssue({ code: 'custom', path: ['questionnaires', name], message: `choice question '${q.id}' has no options` });
+  }
 });
 export type StudyConfig = z.infer<typeof StudyConfigSchema>;
 
@@ -71,11 +137,13 @@ export const NewStudySchema = z.strictObject({
   order: StudyOrderSchema.default('counterbalanced'),
   texts: StudyTextsSchema.partial().optional(),
   protocolOptions: ProtocolOptionsSchema.optional(),
+  questionnaires: QuestionnairesSchema.optional(),
+  ...StudyTimeFields,
 });
 export type NewStudy = z.input<typeof NewStudySchema>;
 
 /** Where a participant stands: the screen they see next. */
-export const SessionStageSchema = z.enum(['consent', 'instructions', 'practice', 'task', 'thanks']);
+export const SessionStageSchema = z.enum(['consent', 'demographics', 'instructions', 'practice', 'task', 'post-task', 'thanks']);
 export type SessionStage = z.infer<typeof SessionStageSchema>;
 
 export const EpisodeStatusSchema = z.enum(['started', 'submitted']);
@@ -88,10 +156,12 @@ export const ParticipantEpisodeSchema = z.strictObject({
   status: EpisodeStatusSchema,
   started: z.string(),
   ended: z.string().optional(),
+  /** Excluded by the experimenter: kept in the export, left out of every statistic. */
+  excluded: z.strictObject({ reason: z.string().min(1).max(500), at: z.string() }).optional(),
 });
 export type ParticipantEpisode = z.infer<typeof ParticipantEpisodeSchema>;
 
-export const ParticipantStatusSchema = z.enum(['new', 'in-session', 'paused', 'completed', 'declined']);
+export const ParticipantStatusSchema = z.enum(['new', 'in-session', 'paused', 'completed', 'declined', 'withdrawn', 'deleted']);
 export type ParticipantStatus = z.infer<typeof ParticipantStatusSchema>;
 
 export const ParticipantSchema = z.strictObject({
@@ -107,10 +177,39 @@ export const ParticipantSchema = z.strictObject({
   /** The consent decision: agreed or declined, when, and which version of the text (issue 11). */
   consent: z.strictObject({ decision: z.enum(['agreed', 'declined']), at: z.string(), version: z.number().int().positive() }).optional(),
   episodes: z.array(ParticipantEpisodeSchema),
+  /** Row of the Williams square this participant's order comes from (0-based). */
+  slot: z.number().int().nonnegative().optional(),
+  /** Withdrawal: when, by whom (the participant on screen or the experimenter) and why. */
+  withdrawal: z.strictObject({ at: z.string(), by: z.enum(['participant', 'experimenter']), reason: z.string().min(1).max(500) }).optional(),
+  /** Questionnaire answers: the demographic one and one per scored task. */
+  answers: z
+    .strictObject({
+      demographic: z.strictObject({ at: z.string(), values: AnswersSchema }).optional(),
+      postTask: z.record(TaskIdSchema, z.strictObject({ at: z.string(), values: AnswersSchema })).default({}),
+    })
+    .optional(),
+  /** Set when the participant's data were deleted on request (the record keeps no data). */
+  deleted: z.strictObject({ at: z.string() }).optional(),
 });
 export type Participant = z.infer<typeof ParticipantSchema>;
 
 export const ParticipantsFileSchema = z.strictObject({ participants: z.array(ParticipantSchema) });
+
+/**
+ * The record that a participant's data were deleted: who asked, who did it, when, and which
+ * files went (paths name only the participant id and task ids); it holds no data.
+ */
+export const DeletionRecordSchema = z.strictObject({
+  participant: ParticipantIdSchema,
+  at: z.string(),
+  requestedBy: z.enum(['participant', 'experimenter']),
+  by: z.literal('experimenter'),
+  files: z.array(z.string()),
+  /** What else was cleared from the participant record. */
+  cleared: z.array(z.enum(['consent', 'answers', 'withdrawal', 'episodes', 'sessions'])),
+});
+export type DeletionRecord = z.infer<typeof DeletionRecordSchema>;
+export const DeletionsFileSchema = z.strictObject({ deletions: z.array(DeletionRecordSchema) });
 
 /** A study id from its name: `Pilot A (May)` -> `pilot-a-may`, with a suffix when taken. */
 export function studySlug(name: string, taken: ReadonlySet<string>): string {

@@ -26,3 +26,55 @@ export function participantOrder<T>(tasks: readonly T[], index: number, mode: 'f
   const row = square[((index % square.length) + square.length) % square.length];
   return row.map((i) => tasks[i]);
 }
+
+/** How many participants one full Williams cycle needs (1 for fixed order or a single task). */
+export function cycleLength(taskCount: number, mode: 'fixed' | 'counterbalanced'): number {
+  return mode === 'fixed' || taskCount < 2 ? 1 : williamsSquare(taskCount).length;
+}
+
+export interface CounterbalanceStatus {
+  /** Participants one full cycle needs. */
+  cycle: number;
+  /** Per slot (row of the square): its order and the participants who hold it. */
+  slots: { slot: number; order: number[]; participants: string[] }[];
+  /** Participants counted (those whose data can enter the statistics). */
+  counted: number;
+  /** Set when the counted participants do not fill every slot equally often. */
+  warning: string | null;
+}
+
+/**
+ * Whether the participants complete whole Williams cycles: every slot held equally often.
+ * Input: the task count, the order mode, and each counted participant's slot. A participant
+ * without a recorded slot holds slot (creation index mod cycle), as the store assigns it.
+ */
+export function counterbalanceStatus(taskCount: number, mode: 'fixed' | 'counterbalanced', held: readonly { id: string; slot: number }[]): CounterbalanceStatus {
+  const cycle = cycleLength(taskCount, mode);
+  const square = cycle === 1 ? [Array.from({ length: taskCount }, (_, i) => i)] : williamsSquare(taskCount);
+  const slots = square.map((order, slot) => ({ slot, order, participants: held.filter((h) => h.slot % cycle === slot).map((h) => h.id) }));
+  if (cycle === 1) return { cycle, slots, counted: held.length, warning: null };
+  const counts = slots.map((s) => s.participants.length);
+  const most = Math.max(...counts);
+  const missing = counts.reduce((sum, c) => sum + (most - c), 0);
+  let warning: string | null = null;
+  if (held.length === 0) warning = `no participants yet: one Williams cycle needs ${cycle}`;
+  else if (missing > 0 || most === 0) {
+    const empty = slots.filter((s) => s.participants.length < most).map((s) => s.slot + 1);
+    warning = `${held.length} participant${held.length === 1 ? '' : 's'} do${held.length === 1 ? 'es' : ''} not complete a Williams cycle of ${cycle} orders: ${missing} more needed (slot${empty.length === 1 ? '' : 's'} ${empty.join(', ')}): until then the order positions are not balanced across tasks`;
+  }
+  return { cycle, slots, counted: held.length, warning };
+}
+
+/** The order of one slot (row of the square), as task ids. */
+export function slotOrder<T>(tasks: readonly T[], slot: number, mode: 'fixed' | 'counterbalanced'): T[] {
+  return participantOrder(tasks, slot, mode);
+}
+
+/**
+ * The counterbalancing of a study's participants: those who are not declined, withdrawn or
+ * deleted count, each at their recorded slot (or their creation index, before slots existed).
+ */
+export function studyBalance(config: { tasks: readonly unknown[]; order: 'fixed' | 'counterbalanced' }, participants: readonly { id: string; status: string; slot?: number }[]): CounterbalanceStatus {
+  const held = participants.map((p, i) => ({ p, slot: p.slot ?? i })).filter(({ p }) => !['declined', 'withdrawn', 'deleted'].includes(p.status));
+  return counterbalanceStatus(config.tasks.length, config.order, held.map(({ p, slot }) => ({ id: p.id, slot })));
+}

@@ -2,7 +2,7 @@
 // summary per source and task with the mean and a 95% interval that resamples participants (a
 // model: runs) with a small-n warning; CSV forms of
 // both. Inputs: episode rows built by main from the trajectory logs. Outputs: summary rows, CSV.
-// Invariants: practice episodes and unfinished episodes never enter a mean; humans and each
+// Invariants: practice, unfinished and excluded episodes never enter a mean; humans and each
 // model are separate sources; the bootstrap is seeded per (source, task) so tables reproduce.
 import { z } from 'zod';
 import { clusteredBootstrapCi } from '../analysis/cluster-bootstrap';
@@ -31,8 +31,15 @@ export const EpisodeResultSchema = z.strictObject({
   calls: z.number().int(),
   renders: z.number().int().nullable(),
   gaussians: z.number().int().nullable(),
-  /** Wall time from the header's start to the end record (or the last call), in seconds. */
+  /** Active time from the header's start to the end record (or the last call), paused and down time left out, in seconds. */
   seconds: num,
+  /** Wall time over the same span, and its paused and down (lab not running / no page) parts. */
+  wallSeconds: num.optional(),
+  pausedSeconds: num.optional(),
+  downSeconds: num.optional(),
+  /** Disconnects and restarts during the episode, and pauses. */
+  interruptions: z.number().int().nullable().optional(),
+  pauses: z.number().int().nullable().optional(),
   /** Sum of the per-call `ms` (time spent inside tool calls), in seconds. */
   toolSeconds: z.number(),
   started: z.string(),
@@ -40,6 +47,10 @@ export const EpisodeResultSchema = z.strictObject({
   log: z.string(),
   /** A model run whose file claimed another score than the lab's regrade: the claimed score. */
   scoreMismatch: num.optional(),
+  /** Why the episode is left out of the statistics (an exclusion, or the participant withdrew); null when in. */
+  excluded: z.string().nullable().optional(),
+  /** 1-based position of the task in the participant's order (0 = practice; null for a model). */
+  orderPosition: z.number().int().nonnegative().nullable().optional(),
 });
 export type EpisodeResult = z.infer<typeof EpisodeResultSchema>;
 
@@ -64,7 +75,7 @@ export type SummaryRow = z.infer<typeof SummaryRowSchema>;
 export const ALL_TASKS = '(all tasks)';
 
 /** FNV-1a of the group key, mixed into the seed so each group has its own stream. */
-function keySeed(key: string, seed: number): number {
+export function keySeed(key: string, seed: number): number {
   let h = 0x811c9dc5 ^ seed;
   for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
   return h >>> 0;
@@ -78,13 +89,13 @@ function meanOf(xs: number[]): number | null {
 export const SMALL_N = 5;
 
 /** The unit an episode belongs to: its participant, or for a model the run its log names. */
-function clusterOf(r: EpisodeResult): string {
+export function clusterOf(r: EpisodeResult): string {
   if (r.kind === 'human') return r.participant;
   const run = /__r(\d+)\.jsonl$/.exec(r.log);
   return run ? `run ${run[1]}` : r.log;
 }
 
-function smallNWarning(clusters: number, unit: 'participants' | 'runs'): string | null {
+export function smallNWarning(clusters: number, unit: 'participants' | 'runs'): string | null {
   if (clusters >= SMALL_N) return null;
   const what = clusters === 1 ? (unit === 'participants' ? 'participant' : 'run') : unit;
   return clusters < 2 ? `only ${clusters} ${what}: no interval` : `only ${clusters} ${what}: too few for a trustworthy 95% interval (${SMALL_N} or more)`;
@@ -95,8 +106,13 @@ function smallNWarning(clusters: number, unit: 'participants' | 'runs'): string 
  * Intervals resample participants (a model: runs), never episodes, since one person's episodes
  * are correlated (clustered percentile bootstrap, src/shared/analysis/cluster-bootstrap.ts).
  */
+/** The episodes every statistic uses: scored, finished, graded and not excluded. */
+export function statisticRows(rows: readonly EpisodeResult[]): EpisodeResult[] {
+  return rows.filter((r) => !r.practice && r.complete && r.score !== null && !r.excluded);
+}
+
 export function summarize(rows: readonly EpisodeResult[], opts: BootstrapOptions = {}): SummaryRow[] {
-  const scored = rows.filter((r) => !r.practice && r.complete && r.score !== null);
+  const scored = statisticRows(rows);
   const sources = [...new Set(scored.map((r) => r.source))].sort((a, b) => (a === 'human' ? -1 : b === 'human' ? 1 : a.localeCompare(b)));
   const out: SummaryRow[] = [];
   for (const source of sources) {
@@ -136,6 +152,9 @@ export function episodesCsv(rows: readonly EpisodeResult[]): string {
       { name: 'renders', value: (r) => r.renders },
       { name: 'gaussians', value: (r) => r.gaussians },
       { name: 'seconds', value: (r) => r.seconds },
+      { name: 'paused_seconds', value: (r) => r.pausedSeconds ?? null },
+      { name: 'down_seconds', value: (r) => r.downSeconds ?? null },
+      { name: 'interruptions', value: (r) => r.interruptions ?? null },
       { name: 'tool_seconds', value: (r) => r.toolSeconds },
       { name: 'started', value: (r) => r.started },
       { name: 'log', value: (r) => r.log },

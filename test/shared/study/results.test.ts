@@ -56,7 +56,9 @@ describe('summarize', () => {
 
   it('writes both tables as CSV', () => {
     const e = episodesCsv([row({ participant: 'P01', taskId: 'x,y' })]).split('\r\n');
-    expect(e[0].split(',')).toHaveLength(20);
+    // The 20 original columns and the episode clock's paused, down and interruption fields.
+    expect(e[0].split(',')).toHaveLength(23);
+    expect(e[0].split(',')).toEqual(expect.arrayContaining(['seconds', 'paused_seconds', 'down_seconds', 'interruptions']));
     expect(e[1]).toContain('"x,y"');
     const s = summaryCsv(summarize(rows)).split('\r\n');
     expect(s[0]).toBe('source,task,n,mean_score,ci95_low,ci95_high,mean_seconds,ci_unit,n_units,warning');

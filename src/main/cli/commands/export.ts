@@ -1,21 +1,49 @@
 // `splatlab export ply --task ID --fit --out F.ply`, `--scene S.json`, or `--trajectory log.jsonl
 // --step N`: writes a scene as a 3D Gaussian Splatting .ply (INRIA layout, flat colours).
+// `splatlab export study --study ID [--out F.zip]`: the study archive (trajectories, tables, data
+// dictionary; src/main/studies/export.ts), the same one Results offers.
+import { copyFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { readSceneJson, taskFit, trajectoryScene, writePlyFile } from '../../authoring/ply-io';
+import { labHome } from '../../app/home';
+import { packageVersion } from '../../app/paths';
+import { exportStudy } from '../../studies/export';
+import { StudyStore } from '../../studies/store';
+import { resolveTasksDir } from '../../tasks/paths';
 import { parseArgs, requireOption, stringOption } from '../args';
 import { CliError, type CliCommand } from '../command';
 import { intOption } from './author-options';
 
 const USAGE = `splatlab export ply (--task ID --fit | --scene S.json | --trajectory log.jsonl --step N) --out F.ply [--tasks DIR]
+splatlab export study --study ID [--out F.zip] [--tasks DIR]
 
-Writes the task's gradient-descent fit, a scene file, or the scene after step N of a trajectory
-as a binary little-endian .ply that 3D Gaussian Splatting viewers read.`;
+ply: writes the task's gradient-descent fit, a scene file, or the scene after step N of a
+trajectory as a binary little-endian .ply that 3D Gaussian Splatting viewers read.
+study: writes the study's archive (every trajectory, per-call/episode/session/participant/
+questionnaire/results tables, dataset_description.json with the data dictionary, app version,
+task-set hash) under <home>/exports/<study>/, and a copy at --out when given.`;
+
+async function exportStudyCommand(rest: string[], io: { out: (l: string) => void; err: (l: string) => void }): Promise<number> {
+  const args = parseArgs(rest, { values: ['study', 'out', 'tasks'], flags: [] });
+  const id = requireOption(args, 'study');
+  const store = new StudyStore(labHome());
+  if (!store.exists(id)) throw new CliError(`no study '${id}' in ${store.root}`);
+  io.err(`exporting study '${id}'...`);
+  const out = exportStudy(store, id, { tasksDir: resolveTasksDir(stringOption(args, 'tasks')), version: packageVersion() });
+  const dest = stringOption(args, 'out');
+  if (dest) copyFileSync(out.path, resolve(dest));
+  for (const w of out.warnings) io.err(`warning: ${w}`);
+  io.out(`wrote ${out.files.length} files (${out.bytes} bytes) to ${dest ? resolve(dest) : out.path}`);
+  return 0;
+}
 
 export const command: CliCommand = {
   name: 'export',
   usage: USAGE,
   async run(argv, io) {
     const [kind, ...rest] = argv;
-    if (kind !== 'ply') throw new CliError(`unknown export format '${kind ?? ''}' (use: splatlab export ply ...)`);
+    if (kind === 'study') return exportStudyCommand(rest, io);
+    if (kind !== 'ply') throw new CliError(`unknown export format '${kind ?? ''}' (use: splatlab export ply ... or splatlab export study ...)`);
     const args = parseArgs(rest, { values: ['task', 'scene', 'trajectory', 'step', 'out', 'tasks'], flags: ['fit'] });
     const out = requireOption(args, 'out');
     const tasksDir = stringOption(args, 'tasks');

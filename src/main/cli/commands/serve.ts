@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLab } from '../../app/context';
 import { DIRECT_CALLER } from '../../services/connection';
+import { homeToken, lastServePort, rememberServePort } from '../../app/home';
 import { uiRoot } from '../../app/paths';
 import { startServer } from '../../transport/ws';
 import { parseArgs, stringOption } from '../args';
@@ -12,16 +13,20 @@ import { startMcpHttp } from '../../mcp/http';
 
 export const command: CliCommand = {
   name: 'serve',
-  usage: `splatlab serve [--port N] [--tasks DIR] [--device gpu|cpu]
+  usage: `splatlab serve [--port N] [--tasks DIR] [--device gpu|cpu] [--new-token]
 
 Serves the lab's UI at http://127.0.0.1:PORT/?token=... and LabApi over a WebSocket at /lab.
-Only loopback connections holding the printed session token are accepted. Builds the UI first
-if it has not been built. Stop with Ctrl+C.
+Only loopback connections holding the printed session token are accepted. The token is the lab
+home's own (<home>/token, mode 0600) and, without --port, the port is the one this home used
+last when it is free, so after a restart an open tab reconnects by itself; --new-token replaces
+the token (old tabs are then refused). Builds the UI first if it has not
+been built. Stop with Ctrl+C.
 --mcp: also serve MCP over Streamable HTTP at http://127.0.0.1:MCP_PORT/mcp (--mcp-port, default
 any free port), protected by the same token ('Authorization: Bearer TOKEN'); see splatlab mcp.`,
   async run(argv, io) {
-    const args = parseArgs(argv, { values: ['port', 'tasks', 'device', 'mcp-port'], flags: ['mcp'] });
-    const port = Number(stringOption(args, 'port') ?? 0);
+    const args = parseArgs(argv, { values: ['port', 'tasks', 'device', 'mcp-port'], flags: ['mcp', 'new-token'] });
+    const asked = stringOption(args, 'port');
+    const port = Number(asked ?? 0);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('--port must be an integer 0..65535');
     const mcpPort = Number(stringOption(args, 'mcp-port') ?? 0);
     if (!Number.isInteger(mcpPort) || mcpPort < 0 || mcpPort > 65535) throw new CliError('--mcp-port must be an integer 0..65535');
@@ -32,7 +37,13 @@ any free port), protected by the same token ('Authorization: Bearer TOKEN'); see
       await buildUi(io);
     }
     const services = await createLab({ transport: 'ws', tasksDir: stringOption(args, 'tasks'), forceCpu: device === 'cpu' });
-    const server = await startServer(services, { port, uiRoot: uiRoot() });
+    const home = services.context.home;
+    const token = homeToken(home, args.options.has('new-token'));
+    // Without --port, the home's last port first (a restart then serves the URL old tabs hold).
+    const last = asked === undefined ? lastServePort(home) : null;
+    const serveOn = (p: number) => startServer(services, { port: p, uiRoot: uiRoot(), token });
+    const server = (last ? await serveOn(last).catch(() => null) : null) ?? (await serveOn(port));
+    rememberServePort(home, Number(new URL(server.url).port));
     const info = await services.handlers['app.info']({}, DIRECT_CALLER);
     io.out(info.gpu.summary);
     io.out(`SplatLab is serving at ${server.url}`);

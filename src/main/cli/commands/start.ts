@@ -1,5 +1,6 @@
 // `splatlab start` (what `npm start` runs): opens the Electron window where the binary and a
-// display exist; otherwise says why and serves the same UI on a loopback URL.
+// display exist; otherwise says why and serves the same UI on a loopback URL (with the home's
+// stable token and last port, as `serve` does, so open tabs reconnect after a restart).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

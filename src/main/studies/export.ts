@@ -1,0 +1,257 @@
+// One archive per study (issue 11 item 7): study.json, every trajectory (participants' and
+// models' with their verdicts), the tidy tables of src/shared/study/export-tables.ts under data/
+// and dataset_description.json (Psych-DS style data dictionary, app version, task-set hash).
+// Inputs: the StudyStore, a study id, the tasks folder, the app version. Output: the zip written
+// to <home>/exports/<study>/<study>-<stamp>.zip (deflated by fflate) and what it holds.
+// Invariants: the tables are read from the files on disk at export time (the same rows Results
+// shows); every CSV goes through tableCsv, so its header is the dictionary's column list; the
+// archive is written to a temporary name and renamed, so a half-written archive never appears.
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { zipSync, type Zippable } from 'fflate';
+import { BOOTSTRAP_DEFAULTS } from '../../shared/study/bootstrap';
+import { summarize } from '../../shared/study/results';
+import { pairedDifferences, participantSummaries } from '../../shared/study/paired';
+import { studyBalance } from '../../shared/study/order';
+import type { Participant } from '../../shared/study/config';
+import {
+  ANSWERS_TABLE,
+  CALLS_TABLE,
+  DELETIONS_TABLE,
+  EPISODES_TABLE,
+  PAIRED_TABLE,
+  PARTICIPANT_SUMMARY_TABLE,
+  PARTICIPANTS_TABLE,
+  SESSIONS_TABLE,
+  SUMMARY_TABLE,
+  datasetDescription,
+  tableCsv,
+  type AnswerRow,
+  type CallRow,
+  type ParticipantRow,
+} from '../../shared/study/export-tables';
+import type { StudyExport } from '../../shared/api/study';
+import { readTrajectory, type Trajectory } from '../env/trajectory';
+import { episodeClock } from '../../shared/env/time';
+import { objectDir } from '../tasks/paths';
+import { readSpec } from '../tasks/load';
+import { exclusionOf, orderPositionOf, studyResults } from './results';
+import { exportsDir, readDeletions, readSessions } from './participant-data';
+import type { StudyStore } from './store';
+
+const enc = new TextEncoder();
+
+/** Files of a folder, recursively, as sorted relative paths. */
+function listFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1).split(/[\\/]/).join('/'))
+    .sort();
+}
+
+/**
+ * SHA-256 over the study's tasks (practice and scored, by id): each task's spec file and every
+ * file of its object folder, names and bytes; a task that cannot be read contributes its id
+ * and 'missing', so the hash still says the task set differs from a complete one.
+ */
+export function taskSetHash(tasksDir: string, taskIds: readonly string[]): string {
+  const h = createHash('sha256');
+  for (const id of [...new Set(taskIds)].sort()) {
+    h.update(`task\u0000${id}\u0000`);
+    const spec = join(tasksDir, `${id}.json`);
+    if (!existsSync(spec)) {
+      h.update('missing\u0000');
+      continue;
+    }
+    h.update(readFileSync(spec));
+    let dir: string | null = null;
+    try {
+      dir = objectDir(tasksDir, readSpec(tasksDir, id).object);
+    } catch {
+      h.update('unreadable\u0000');
+    }
+    if (dir) for (const f of listFiles(dir)) h.update(`\u0000${f}\u0000`).update(readFileSync(join(dir, f)));
+  }
+  return h.digest('hex');
+}
+
+const secondsBetween = (a: string, b: string): number | null => {
+  const d = (Date.parse(b) - Date.parse(a)) / 1000;
+  return Number.isFinite(d) ? d : null;
+};
+
+/**
+ * The call rows of one trajectory (score carried forward between graded calls). Times come from
+ * the episode clock: active_seconds = active time up to the call, think_seconds = active time
+ * from the end of the previous call to this one, so a pause or a lost connection counts in neither.
+ */
+export function callRows(traj: Trajectory, base: Omit<CallRow, 'step' | 'tool' | 'ok' | 't' | 'callSeconds' | 'activeSeconds' | 'thinkSeconds' | 'hiddenScore' | 'graded' | 'gaussians'>): CallRow[] {
+  let score: number | null = null;
+  let prevEnd: number | null = null;
+  const started = traj.header?.started ?? traj.steps[0]?.t;
+  const clock = started ? episodeClock({ started, steps: traj.steps, times: traj.times, end: traj.end }) : null;
+  return traj.steps.map((s) => {
+    if (s.hidden) score = s.hidden.score;
+    const at = Date.parse(s.t);
+    const activeAt = clock && Number.isFinite(at) ? clock.activeMsAt(at) : null;
+    const think = s.step > 0 && prevEnd !== null && activeAt !== null && clock ? Math.max(0, (activeAt - clock.activeMsAt(prevEnd)) / 1000) : null;
+    prevEnd = Number.isFinite(at) ? at + s.ms : prevEnd;
+    return {
+      ...base,
+      step: s.step,
+      tool: s.tool,
+      ok: s.step > 0 ? (s.ok ?? null) : null,
+      t: s.t,
+      callSeconds: s.ms / 1000,
+      activeSeconds: activeAt === null ? null : activeAt / 1000,
+      thinkSeconds: think,
+      hiddenScore: score,
+      graded: s.hidden !== undefined,
+      gaussians: s.state ? s.state.length : null,
+    };
+  });
+}
+
+function participantRow(p: Participant): ParticipantRow {
+  const excluded = p.episodes.filter((e) => e.excluded);
+  return {
+    participant: p.id,
+    status: p.status,
+    created: p.created,
+    slot: p.slot ?? null,
+    order: p.order.join(' '),
+    consentDecision: p.consent?.decision ?? (p.consentAt ? 'agreed' : null),
+    consentVersion: p.consent?.version ?? null,
+    consentAt: p.consent?.at ?? p.consentAt ?? null,
+    withdrawnAt: p.withdrawal?.at ?? null,
+    withdrawnBy: p.withdrawal?.by ?? null,
+    withdrawalReason: p.withdrawal?.reason ?? null,
+    deletedAt: p.deleted?.at ?? null,
+    episodes: p.episodes.length,
+    excludedEpisodes: p.withdrawal ? p.episodes.length : excluded.length,
+    exclusions: excluded.length ? excluded.map((e) => `${e.taskId}: ${e.excluded?.reason ?? ''}`).join(' | ') : null,
+    demographicAnswered: p.answers?.demographic?.at ?? null,
+    postTaskAnswered: Object.keys(p.answers?.postTask ?? {}).length,
+  };
+}
+
+function answerRows(p: Participant, questionKinds: Map<string, string>): AnswerRow[] {
+  const out: AnswerRow[] = [];
+  const d = p.answers?.demographic;
+  if (d) for (const [question, answer] of Object.entries(d.values)) out.push({ participant: p.id, questionnaire: 'demographic', taskId: null, question, kind: questionKinds.get(`d:${question}`) ?? '', answer, at: d.at });
+  for (const [taskId, a] of Object.entries(p.answers?.postTask ?? {})) {
+    for (const [question, answer] of Object.entries(a.values)) out.push({ participant: p.id, questionnaire: 'post-task', taskId, question, kind: questionKinds.get(`p:${question}`) ?? '', answer, at: a.at });
+  }
+  return out;
+}
+
+export interface ExportOptions {
+  tasksDir: string;
+  version: string;
+  now?: Date;
+}
+
+/** The archive's members (path -> bytes), for writing or for a test to read back. */
+export function studyArchiveFiles(store: StudyStore, studyId: string, opts: ExportOptions): { files: Map<string, Uint8Array>; taskSetHash: string; warnings: string[] } {
+  const config = store.config(studyId);
+  const participants = store.participants(studyId);
+  const dir = store.dir(studyId);
+  const files = new Map<string, Uint8Array>();
+  files.set('study.json', readFileSync(join(dir, 'study.json')));
+
+  const calls: CallRow[] = [];
+  for (const p of participants) {
+    for (const ep of p.episodes) {
+      const path = store.resolveIn(studyId, ep.log);
+      if (!existsSync(path)) continue;
+      files.set(ep.log, readFileSync(path));
+      calls.push(...callRows(readTrajectory(path), { source: 'human', participant: p.id, taskId: ep.taskId, orderPosition: orderPositionOf(p, ep), practice: ep.practice, excluded: exclusionOf(p, ep), log: ep.log }));
+    }
+  }
+  for (const m of store.modelLogs(studyId)) {
+    const path = store.resolveIn(studyId, m.rel);
+    files.set(m.rel, readFileSync(path));
+    const verdict = path.replace(/\.jsonl$/, '.verdict.json');
+    if (existsSync(verdict)) files.set(m.rel.replace(/\.jsonl$/, '.verdict.json'), readFileSync(verdict));
+    calls.push(...callRows(readTrajectory(path), { source: m.model, participant: m.model, taskId: m.taskId, orderPosition: null, practice: false, excluded: null, log: m.rel }));
+  }
+
+  const episodes = studyResults(store, studyId);
+  const summary = summarize(episodes, BOOTSTRAP_DEFAULTS);
+  const balance = studyBalance(config, participants);
+  const warnings = [...(balance.warning ? [balance.warning] : []), ...summary.filter((r) => r.warning).map((r) => `${r.source} / ${r.taskId}: ${r.warning}`)];
+
+  const kinds = new Map<string, string>([...config.questionnaires.demographic.map((q) => [`d:${q.id}`, q.kind] as const), ...config.questionnaires.postTask.map((q) => [`p:${q.id}`, q.kind] as const)]);
+  const sessions = readSessions(store, studyId).map((s) => ({ ...s, seconds: secondsBetween(s.started, s.ended) }));
+  const deletions = readDeletions(store, studyId).map((d) => ({ participant: d.participant, at: d.at, requestedBy: d.requestedBy, by: d.by, files: d.files.length, cleared: d.cleared.join(' ') }));
+  const tables = [
+    [CALLS_TABLE, tableCsv(CALLS_TABLE, calls)],
+    [EPISODES_TABLE, tableCsv(EPISODES_TABLE, episodes)],
+    [SUMMARY_TABLE, tableCsv(SUMMARY_TABLE, summary)],
+    [PAIRED_TABLE, tableCsv(PAIRED_TABLE, pairedDifferences(episodes, BOOTSTRAP_DEFAULTS))],
+    [PARTICIPANT_SUMMARY_TABLE, tableCsv(PARTICIPANT_SUMMARY_TABLE, participantSummaries(episodes))],
+    [SESSIONS_TABLE, tableCsv(SESSIONS_TABLE, sessions)],
+    [PARTICIPANTS_TABLE, tableCsv(PARTICIPANTS_TABLE, participants.map(participantRow))],
+    [ANSWERS_TABLE, tableCsv(ANSWERS_TABLE, participants.flatMap((p) => answerRows(p, kinds)))],
+    [DELETIONS_TABLE, tableCsv(DELETIONS_TABLE, deletions)],
+  ] as const;
+  for (const [t, csv] of tables) files.set(t.file, enc.encode(csv));
+
+  const hash = taskSetHash(opts.tasksDir, [config.practiceTask, ...config.tasks]);
+  const description = datasetDescription(
+    {
+      name: `SplatLab study ${config.name} (${config.id})`,
+      description: `Human baseline of the SplatLab study '${config.name}': ${config.tasks.length} scored tasks, practice task ${config.practiceTask}, protocol ${config.protocol}, order ${config.order}. Statistics resample participants (humans) and runs (models); practice, unfinished and excluded episodes are left out of them.`,
+      created: (opts.now ?? new Date()).toISOString(),
+      version: opts.version,
+      taskSetHash: hash,
+      warnings,
+      extra: {
+        tasks: config.tasks,
+        practiceTask: config.practiceTask,
+        bootstrap: { ...BOOTSTRAP_DEFAULTS, unit: 'participants (humans), runs (models)' },
+        trajectories: [...files.keys()].filter((f) => f.endsWith('.jsonl')),
+      },
+    },
+    tables.map(([t]) => t),
+  );
+  files.set('dataset_description.json', enc.encode(`${JSON.stringify(description, null, 2)}\n`));
+  return { files, taskSetHash: hash, warnings };
+}
+
+const stamp = (d: Date): string => d.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+
+/** Writes the archive under <home>/exports/<study>/ and says what it holds. */
+export function exportStudy(store: StudyStore, studyId: string, opts: ExportOptions): StudyExport {
+  const now = opts.now ?? new Date();
+  const { files, taskSetHash: hash, warnings } = studyArchiveFiles(store, studyId, { ...opts, now });
+  const root = `${studyId}-${stamp(now)}`;
+  const zippable: Zippable = {};
+  for (const [name, bytes] of files) zippable[`${root}/${name}`] = [bytes, { level: name.endsWith('.jsonl') || name.endsWith('.csv') ? 6 : 0, mtime: now }];
+  const zip = zipSync(zippable);
+  const out = exportsDir(store, studyId);
+  mkdirSync(out, { recursive: true });
+  const name = `${root}.zip`;
+  const path = join(out, name);
+  writeFileSync(`${path}.part`, zip);
+  renameSync(`${path}.part`, path);
+  return { name, path, bytes: statSync(path).size, files: [...files.keys()].map((f) => `${root}/${f}`), version: opts.version, taskSetHash: hash, warnings };
+}
+
+/** A byte range of an exported archive (the name must be one this study exported). */
+export function readExportChunk(store: StudyStore, studyId: string, name: string, offset: number, size: number): { data: Uint8Array; total: number } {
+  if (!/^[a-z0-9-]+-\d{8}T\d{6}Z\.zip$/.test(name)) throw new Error(`'${name}' is not an export archive name`);
+  const path = join(exportsDir(store, studyId), name);
+  if (!existsSync(path)) throw new Error(`no export '${name}' of study '${studyId}' (exports are removed when a participant's data are deleted)`);
+  const total = statSync(path).size;
+  const data = new Uint8Array(Math.max(0, Math.min(size, total - offset)));
+  const fd = openSync(path, 'r');
+  try {
+    readSync(fd, data, 0, data.length, offset);
+  } finally {
+    closeSync(fd);
+  }
+  return { data, total };
+}
