@@ -11,6 +11,7 @@ import type { EpisodeBudgets, PublicView } from '../../shared/api/episode';
 import type { ToolCall } from '../../shared/env/episode';
 import type { BudgetState } from '../../shared/env/format';
 import type { StepInfo } from '../../shared/env/step-info';
+import type { TimeRecord } from '../../shared/env/trajectory-schema';
 import { searchRules, type SearchTaskSpec } from '../../shared/kinds/search';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
 import { hiddenAt as hiddenOfPose, searchOutcome as outcomeOf, type SearchOutcome } from '../../shared/search/outcome';
@@ -115,6 +116,13 @@ export class SearchEnv implements KindEnv {
 
   step(call: ToolCall): Promise<ToolOut> {
     const run = this.queue.then(() => this.stepNow(call));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Appends a time record (pause, resume, reload...) after the calls before it. */
+  mark(record: TimeRecord): Promise<void> {
+    const run = this.queue.then(() => this.writer?.append(record));
     this.queue = run.catch(() => undefined);
     return run;
   }
