@@ -4,6 +4,8 @@
 // Invariant: generation is deterministic in its seeds; the check recomputes every claim of a task
 // (start unanswerable, an answerable view within the budget by BFS, the answer exact) from the room.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { encodePng } from '../io/png-encode';
+import { renderView } from '../../shared/search/render';
 import { join } from 'node:path';
 import { SearchTaskSpecSchema, searchRules, type SearchTaskSpec } from '../../shared/kinds/search';
 import { answerText, checkAnswer } from '../../shared/search/answers';
@@ -134,4 +136,21 @@ export function runBaseline(dir: string, player: Baseline, seed = 0): { summary:
       pathLength: mean((o) => o.path_length), collisionRate: mean((o) => o.collision),
     },
   };
+}
+
+/**
+ * Renders the goal image of every task (or of the ids given) into outDir/<task_id>_goal.png: the
+ * view from the goal viewpoint, the nearest answerable one found by BFS. Returns the paths.
+ */
+export function writeGoalImages(dir: string, outDir: string, only?: readonly string[], onProgress?: (line: string) => void): string[] {
+  mkdirSync(outDir, { recursive: true });
+  const out: string[] = [];
+  for (const { spec, scene } of loadAll(dir).filter((a) => !only?.length || only.includes(a.spec.task_id))) {
+    const img = renderView(scene.splats, spec.goal);
+    const path = join(outDir, `${spec.task_id}_goal.png`);
+    writeFileSync(path, encodePng({ width: img.width, height: img.height, data: img.rgb }));
+    onProgress?.(path);
+    out.push(path);
+  }
+  return out;
 }
