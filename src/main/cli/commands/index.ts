@@ -29,6 +29,6 @@ export const COMMANDS: Record<string, CommandEntry> = {
   eval: { summary: 'run models on tasks (OpenAI-compatible, Anthropic, scripted): resumable, embedded or BullMQ queue', load: async () => (await import('./eval')).command },
   report: { summary: 'analyses of humans and models side by side: charts (SVG) and tables (CSV)', load: async () => (await import('./report')).command },
   rl: { summary: 'HTTP JSON protocol for RL trainers: reset, step, reward (benchmark and training reward)', load: async () => (await import('./rl')).command },
-  search: { summary: 'search tasks (view search in rooms): search generate|check|baseline', load: async () => (await import('./search')).command },
+  search: { summary: 'search tasks (view search in rooms): search generate|check|baseline|goals', load: async () => (await import('./search')).command },
   'build-ui': { summary: 'build the Electron main, preload and renderer bundles into out/', load: async () => (await import('./build-ui')).command },
 };
