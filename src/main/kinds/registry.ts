@@ -11,8 +11,9 @@ import { resolveTasksDir } from '../tasks/paths';
 import type { KindTask, MainKindModule } from './kind';
 import { splatbenchMain } from './splatbench';
 import { relationMain } from './relation';
+import { searchMain } from './search';
 
-const MAIN_KINDS: readonly MainKindModule[] = [splatbenchMain, relationMain];
+const MAIN_KINDS: readonly MainKindModule[] = [splatbenchMain, searchMain, relationMain];
 
 /** The main half of a kind (or of a task's kind). */
 export function mainKind(of: KindTask | TaskKind): MainKindModule {

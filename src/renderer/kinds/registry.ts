@@ -7,8 +7,9 @@ import { kindModule } from '../../shared/kinds/registry';
 import type { TaskKind } from '../../shared/task/schema';
 import PlayView from '../views/PlayView.vue';
 import RelationPlayView from '../relation/RelationPlayView.vue';
+import SearchPlayView from '../search/SearchPlayView.vue';
 
-export const PLAY_VIEWS: Readonly<Record<string, Component>> = { splatbench: PlayView, relation: RelationPlayView };
+export const PLAY_VIEWS: Readonly<Record<string, Component>> = { splatbench: PlayView, search: SearchPlayView, relation: RelationPlayView };
 
 export function playViewFor(kind: TaskKind): Component {
   const view = PLAY_VIEWS[kindModule(kind).family];

@@ -6,8 +6,9 @@ import type { TaskKind } from '../task/schema';
 import type { TaskKindModule } from './kind';
 import { splatbenchKind } from './splatbench';
 import { relationKind } from './relation';
+import { searchKind } from './search';
 
-export const KIND_MODULES: readonly TaskKindModule[] = [splatbenchKind, relationKind];
+export const KIND_MODULES: readonly TaskKindModule[] = [splatbenchKind, searchKind, relationKind];
 
 export function kindModule(kind: TaskKind): TaskKindModule {
   const m = KIND_MODULES.find((k) => k.kinds.includes(kind));

@@ -1,0 +1,66 @@
+// `splatlab search generate|check|baseline`: the search task set (docs/TASKS.md, search section).
+// generate writes procedural rooms and their episodes into a tasks folder; check runs the
+// conformance check; baseline scores the random, blind, start-view and oracle players.
+import { resolve } from 'node:path';
+import { BASELINES, type Baseline } from '../../../shared/search/players';
+import { checkTaskSet, generateTaskSet, runBaseline, writeGoalImages } from '../../search/task-set';
+import { parseArgs, stringOption } from '../args';
+import { CliError, type CliCommand } from '../command';
+import { intOption } from './author-options';
+
+const USAGE = `splatlab search generate [--dir DIR] [--rooms N] [--questions Q] [--seed S]
+splatlab search check [--dir DIR]
+splatlab search baseline [--dir DIR] [--player random|blind|start-view|oracle|all] [--seed S]
+splatlab search goals [--dir DIR] [--task ID] --out OUTDIR
+
+generate: N procedural rooms (seeds 1..N, default 6) with up to Q questions each (default 12);
+each question gets a start viewpoint drawn from the unanswerable set at 3..10 actions from the
+nearest answerable view (BFS); answers are balanced per question family over the set (no\nanswer above a third of its family). Writes DIR/rooms/*.json
+and DIR/search__*.json (default DIR: tasks/search).
+check: every task's start is unanswerable, an answerable view is reachable within the step budget
+(BFS over the action graph), and the stored answer equals the room's.
+baseline: correctness, success, steps, path length and collision rate of a baseline player\n(the blind prior of each task is learnt from the other tasks of the set).
+goals: renders each task's goal image (512x512 at 90 degrees from the goal viewpoint) into OUTDIR.`;
+
+export const command: CliCommand = {
+  name: 'search',
+  usage: USAGE,
+  async run(argv, io) {
+    const [sub, ...rest] = argv;
+    const args = parseArgs(rest, { values: ['dir', 'rooms', 'questions', 'seed', 'player', 'task', 'out'] });
+    const dir = resolve(stringOption(args, 'dir') ?? 'tasks/search');
+    if (sub === 'generate') {
+      const n = intOption(args, 'rooms', 6, 1);
+      const ids = generateTaskSet(dir, { rooms: Array.from({ length: n }, (_, i) => i + 1), questions: intOption(args, 'questions', 12, 1), seed: intOption(args, 'seed', 0), onProgress: io.out });
+      io.out(`wrote ${ids.length} search tasks over ${n} rooms to ${dir}`);
+      return 0;
+    }
+    if (sub === 'check') {
+      const reports = checkTaskSet(dir, io.out);
+      const bad = reports.filter((r) => r.problems.length > 0);
+      io.out(`${reports.length - bad.length}/${reports.length} search tasks conform`);
+      return bad.length ? 1 : 0;
+    }
+    if (sub === 'baseline') {
+      const which = stringOption(args, 'player') ?? 'all';
+      if (which !== 'all' && !(BASELINES as readonly string[]).includes(which)) throw new CliError(`unknown player '${which}' (use ${BASELINES.join(', ')} or all)`);
+      const players = which === 'all' ? [...BASELINES] : [which as Baseline];
+      io.out('player      episodes  correct  success  steps  path_m  collision_rate');
+      for (const p of players) {
+        const s = runBaseline(dir, p, intOption(args, 'seed', 0)).summary;
+        io.out(`${p.padEnd(11)} ${String(s.episodes).padStart(8)}  ${s.correct.toFixed(3).padStart(7)}  ${s.success.toFixed(3).padStart(7)}  ${s.steps.toFixed(1).padStart(5)}  ${s.pathLength.toFixed(2).padStart(6)}  ${s.collisionRate.toFixed(3).padStart(14)}`);
+      }
+      return 0;
+    }
+    if (sub === 'goals') {
+      const out = stringOption(args, 'out');
+      if (!out) throw new CliError('search goals needs --out OUTDIR');
+      const task = stringOption(args, 'task');
+      const paths = writeGoalImages(dir, resolve(out), task ? [task] : undefined, io.out);
+      if (paths.length === 0) throw new CliError(`no search task${task ? ` '${task}'` : 's'} in ${dir}`);
+      io.out(`wrote ${paths.length} goal images`);
+      return 0;
+    }
+    throw new CliError(`usage: ${USAGE.split('\n')[0]} (got '${sub ?? ''}')`);
+  },
+};

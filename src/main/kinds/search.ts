@@ -1,0 +1,44 @@
+// The search kind's main half (docs/DESIGN.md section 13): a task is tasks/.../<id>.json naming
+// its room spec file; loading builds the room's Gaussians, collider and visibility once, the live
+// episode is SearchEnv. Input: a spec head. Output: SearchTask, TaskSummary, SearchEnv, SearchRules.
+// Invariant: a task of another kind is refused with one line before anything is read.
+import { join } from 'node:path';
+import { searchKind, searchRules, SearchTaskSpecSchema } from '../../shared/kinds/search';
+import { TaskSummarySchema, type TaskSpecHead } from '../../shared/task/schema';
+import { SearchEnv, type SearchTask } from '../search/env';
+import { loadRoomScene } from '../search/scene';
+import { readSpec, TaskLoadError } from '../tasks/load';
+import type { KindTask, MainKindModule } from './kind';
+
+function asSearchTask(task: KindTask): SearchTask {
+  if (task.spec.kind !== 'search' || !('scene' in task)) throw new TaskLoadError(`task ${task.spec.task_id} is a '${task.spec.kind}' task, not a search task`);
+  return task as SearchTask;
+}
+
+export const searchMain: MainKindModule = {
+  family: searchKind.family,
+  load: async (tasksDir, head) => {
+    const spec = readSpec(tasksDir, head.task_id, SearchTaskSpecSchema);
+    let scene;
+    try {
+      scene = loadRoomScene(join(tasksDir, spec.room));
+    } catch (err) {
+      throw new TaskLoadError(`task ${head.task_id}: ${(err as Error).message}`);
+    }
+    const task: SearchTask = { spec, dir: tasksDir, scene };
+    return task;
+  },
+  summary: (tasksDir: string, head: TaskSpecHead) => {
+    const spec = readSpec(tasksDir, head.task_id, SearchTaskSpecSchema);
+    return TaskSummarySchema.parse({
+      id: spec.task_id, kind: 'search', object: spec.room.replace(/^.*\//, '').replace(/\.json$/, ''),
+      budgets: { maxGaussians: 0, maxToolCalls: spec.max_steps, maxRenders: 0 }, startsFromInit: false, referenceViews: [],
+    });
+  },
+  dataFiles: (tasksDir, head) => [join(tasksDir, readSpec(tasksDir, head.task_id, SearchTaskSpecSchema).room)],
+  reset: (task, options) => SearchEnv.reset(asSearchTask(task), options),
+  rules: (task) => {
+    const t = asSearchTask(task);
+    return searchRules(t.spec, t.scene.collider);
+  },
+};

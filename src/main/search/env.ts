@@ -1,0 +1,182 @@
+// The live search episode (docs/DESIGN.md sections 9 and 13): the pure SearchRules plus the
+// observation (a 512x512 render at 90 degrees HFOV of the current viewpoint, the question and the
+// footer), the hidden part of each record (distance to the nearest answerable viewpoint and the
+// answerable flag) and the trajectory log in the common format.
+// Inputs: a loaded SearchTask, KindEnvOptions. Outputs: ToolOut per call, the log, the final grade.
+// Invariant: the answer, the goal and the answerable viewpoints leave only through the log's
+// hidden fields and finalGrade(); a resumed log is replayed through fresh rules and refused when
+// a logged text differs from the replay.
+import { copyFileSync } from 'node:fs';
+import type { EpisodeBudgets, PublicView } from '../../shared/api/episode';
+import type { ToolCall } from '../../shared/env/episode';
+import type { BudgetState } from '../../shared/env/format';
+import type { StepInfo } from '../../shared/env/step-info';
+import type { TimeRecord } from '../../shared/env/trajectory-schema';
+import { searchRules, type SearchTaskSpec } from '../../shared/kinds/search';
+import type { GaussianRecord } from '../../shared/scene/gaussian';
+import { hiddenAt as hiddenOfPose, searchOutcome as outcomeOf, type SearchOutcome } from '../../shared/search/outcome';
+import type { Pose } from '../../shared/search/pose';
+import { renderView, type ViewRenderer } from '../../shared/search/render';
+import type { SearchRules } from '../../shared/search/rules';
+import type { ReplayedSummary, ToolOut } from '../env/env';
+import { readTrajectory, TrajectoryWriter, type StepRecord, type TrajectoryHeader } from '../env/trajectory';
+import type { EnvGradeResult } from '../env/types';
+import { encodePng } from '../io/png-encode';
+import type { KindEnv, KindEnvOptions, KindTask } from '../kinds/kind';
+import type { RoomScene } from './scene';
+
+export interface SearchTask extends KindTask {
+  readonly spec: SearchTaskSpec;
+  readonly scene: RoomScene;
+}
+
+export interface SearchEnvOptions extends KindEnvOptions {
+  /** The render path (default the CPU reference through renderView). */
+  renderer?: ViewRenderer;
+}
+
+export function hiddenAt(task: SearchTask, pose: Pose): { distance: number; answerable: boolean } {
+  return hiddenOfPose(task.spec, task.scene.visibility, pose);
+}
+
+export function searchOutcome(task: SearchTask, rules: SearchRules): SearchOutcome {
+  return outcomeOf(task.spec, task.scene.visibility, rules);
+}
+
+export class SearchEnv implements KindEnv {
+  private writer: TrajectoryWriter | null = null;
+  private final: EnvGradeResult | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+  private replayed: ReplayedSummary[] = [];
+
+  private constructor(readonly task: SearchTask, private readonly rules: SearchRules, private readonly opts: SearchEnvOptions) {}
+
+  static async reset(task: SearchTask, options: SearchEnvOptions): Promise<{ env: SearchEnv; obs: ToolOut }> {
+    const env = new SearchEnv(task, searchRules(task.spec, task.scene.collider), options);
+    if (options.resumeFrom) {
+      const source = typeof options.resumeFrom === 'string' ? { path: options.resumeFrom } : options.resumeFrom;
+      const log = source.trajectory ?? readTrajectory(source.path);
+      for (const rec of log.steps.filter((s) => s.step > 0)) {
+        const r = env.rules.step({ tool: rec.tool, args: rec.args });
+        const text = `${r.body}\n${r.footer}`;
+        if (text !== rec.text) throw new Error(`cannot resume ${source.path}: step ${rec.step} (${rec.tool}) replays to a different text`);
+        env.replayed.push({ step: rec.step, tool: rec.tool, args: rec.args, text: rec.text, ms: rec.ms, info: r.info });
+      }
+      const logPath = options.log ?? source.path;
+      if (logPath !== source.path) copyFileSync(source.path, logPath);
+      env.writer = TrajectoryWriter.resume(logPath, log.validBytes);
+      if (env.rules.done && !log.end) env.finish();
+      if (env.rules.done) env.final = env.grade();
+      return { env, obs: { text: `Resumed after ${env.rules.stepCount} steps.\n${env.rules.firstObservation().split('\n')[0]}`, image: env.render(), done: env.rules.done, info: env.currentInfo() } };
+    }
+    const t0 = Date.now();
+    const text = env.rules.firstObservation();
+    const image = env.render();
+    const record: StepRecord = { step: 0, tool: 'reset', args: {}, text, t: new Date(t0).toISOString(), ms: Date.now() - t0, search: env.hidden(false) };
+    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header());
+    env.writer?.write(record);
+    return { env, obs: { text, image, done: false, info: env.currentInfo() } };
+  }
+
+  get done(): boolean {
+    return this.rules.done;
+  }
+  get nextId(): number {
+    return 0;
+  }
+  state(): GaussianRecord[] {
+    return [];
+  }
+  budgets(): BudgetState {
+    return this.rules.budgets();
+  }
+  publicBudgets(): EpisodeBudgets {
+    const b = this.rules.budgets();
+    return { gaussians: 0, maxGaussians: 0, callsLeft: b.callsLeft, maxToolCalls: this.task.spec.max_steps, rendersLeft: 0, maxRenders: 0 };
+  }
+  publicViews(): PublicView[] {
+    return [];
+  }
+  kindState(): unknown {
+    return this.rules.publicState();
+  }
+  currentInfo(): StepInfo {
+    return this.rules.standing();
+  }
+  resumed(): readonly ReplayedSummary[] {
+    return this.replayed;
+  }
+  finalGrade(): EnvGradeResult | null {
+    return this.final;
+  }
+  /** The pure rules' view of the episode (tests, the CLI baselines). */
+  pose(): Pose {
+    return this.rules.currentPose();
+  }
+
+  step(call: ToolCall): Promise<ToolOut> {
+    const run = this.queue.then(() => this.stepNow(call));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Appends a time record (pause, resume, reload...) after the calls before it. */
+  mark(record: TimeRecord): Promise<void> {
+    const run = this.queue.then(() => this.writer?.append(record));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async close(): Promise<void> {
+    await this.queue;
+    this.writer?.close();
+    this.writer = null;
+  }
+
+  private async stepNow(call: ToolCall): Promise<ToolOut> {
+    const t0 = Date.now();
+    const collisionsBefore = this.rules.collisions();
+    const result = this.rules.step(call);
+    const text = `${result.body}\n${result.footer}`;
+    if (!result.charged) return { text, done: true, info: result.info };
+    const image = this.render();
+    const args = call?.args === undefined ? {} : JSON.parse(JSON.stringify(call.args)) as unknown;
+    const record: StepRecord = {
+      step: result.info.step ?? this.rules.stepCount, tool: result.tool, args, text, t: new Date(t0).toISOString(), ms: Date.now() - t0, ok: result.ok,
+      search: this.hidden(this.rules.collisions() > collisionsBefore),
+    };
+    if (result.done) record.done = true;
+    await this.writer?.append(record);
+    if (result.done) this.finish();
+    return { text, image, done: result.done, info: result.info };
+  }
+
+  private hidden(collided: boolean) {
+    const pose = this.rules.currentPose();
+    return { ...hiddenAt(this.task, pose), pose, collided };
+  }
+
+  private render(): Uint8Array {
+    const out = renderView(this.task.scene.splats, this.rules.currentPose(), this.opts.renderer);
+    return encodePng({ width: out.width, height: out.height, data: out.rgb });
+  }
+
+  private grade(): EnvGradeResult {
+    const o = searchOutcome(this.task, this.rules);
+    return { score: o.score, psnr: 0, ssim: 0, lpips: null, iou: 0, reward: o.reward, trainingReward: o.training_reward, lpipsMissing: false };
+  }
+
+  private finish(): void {
+    this.final = this.grade();
+    this.writer?.write({ type: 'end', ...searchOutcome(this.task, this.rules), t: new Date().toISOString() });
+  }
+
+  private header(): TrajectoryHeader {
+    return {
+      type: 'header', task: this.task.spec.task_id, protocol: this.opts.protocol ?? 'agent', player: this.opts.player ?? 'unknown',
+      ...(this.opts.protocolOptions ? { protocol_options: { ...this.opts.protocolOptions } } : {}),
+      versions: { splatlab: this.opts.version ?? '0.1.0', format: 1, node: process.version },
+      started: new Date().toISOString(), kind: 'search', budgets: { max_gaussians: 0, max_tool_calls: this.task.spec.max_steps, max_renders: 0 },
+    };
+  }
+}

@@ -1,0 +1,95 @@
+// The search task kind as a module (docs/DESIGN.md sections 9 and 13): view search in 3DGS rooms.
+// Its spec schema (tasks/search/<task_id>.json: the room file, the question and its exact answer,
+// the start, goal and answerable viewpoints, the budget and motion config), the eleven tools,
+// its trajectory fields and the pure rules. Input: a spec and the room's collider.
+// Invariant: nothing hidden (answer, answerable viewpoints, goal) reaches the rules' text.
+import { z } from 'zod';
+import { TaskSpecHeadSchema } from '../task/schema';
+import { EndRecordSchema, StepRecordSchema, TrajectoryHeaderSchema } from '../env/trajectory-schema';
+import { AnswerSchema } from '../search/answers';
+import type { Collider } from '../search/collide';
+import { DEFAULT_MOTION } from '../search/pose';
+import { QUESTION_FAMILIES } from '../search/questions';
+import { SearchRules, type SearchConfig } from '../search/rules';
+import { SEARCH_TOOL_SCHEMAS, searchToolSpecs } from '../search/tools';
+import type { TaskKindModule } from './kind';
+
+const finite = z.number().refine(Number.isFinite, 'must be finite');
+export const PoseSchema = z.strictObject({ x: finite, y: finite, z: finite, yaw: finite, pitch: finite });
+
+export const SearchQuestionSchema = z.strictObject({
+  id: z.string(),
+  family: z.enum(QUESTION_FAMILIES),
+  text: z.string().min(1),
+  answer: AnswerSchema,
+  needs: z.array(z.string()).min(1),
+});
+
+export const SearchTaskSpecSchema = TaskSpecHeadSchema.extend({
+  kind: z.literal('search'),
+  /** Room spec file, relative to the tasks folder (procedural rooms: tasks/search/rooms/<name>.json). */
+  room: z.string().regex(/^[A-Za-z0-9_./-]+\.json$/, 'room is a .json path inside the tasks folder').refine((p) => !p.split('/').includes('..'), 'room may not leave the tasks folder'),
+  question: SearchQuestionSchema,
+  start: PoseSchema,
+  goal: PoseSchema,
+  answerable: z.array(PoseSchema).min(1),
+  /** BFS actions from start to goal when the task was made. */
+  distance: z.number().int().nonnegative(),
+  max_steps: z.number().int().positive().max(200).default(25),
+  motion: z.strictObject({
+    step: z.number().positive().default(DEFAULT_MOTION.step),
+    turn: z.number().positive().default(DEFAULT_MOTION.turn),
+    pitch_min: z.number().min(-90).default(DEFAULT_MOTION.pitchMin),
+    pitch_max: z.number().max(90).default(DEFAULT_MOTION.pitchMax),
+  }).default({ step: DEFAULT_MOTION.step, turn: DEFAULT_MOTION.turn, pitch_min: DEFAULT_MOTION.pitchMin, pitch_max: DEFAULT_MOTION.pitchMax }),
+  /** Camera sphere radius in metres. */
+  radius: z.number().positive().max(1).default(0.1),
+  default_forward: z.boolean().default(false),
+});
+export type SearchTaskSpec = z.infer<typeof SearchTaskSpecSchema>;
+
+/** The hidden part of a search step record (never shown to the player). */
+export const SearchHiddenSchema = z.strictObject({
+  distance: z.number().describe('metres from the viewpoint to the nearest stored answerable viewpoint'),
+  answerable: z.boolean().describe('the current view answers the question (visibility rule)'),
+  pose: PoseSchema.describe('the viewpoint after the call'),
+  collided: z.boolean().describe('the call was a move that collided'),
+}).describe('search: hidden per-step data');
+
+export const SearchStepRecordSchema = StepRecordSchema.extend({ search: SearchHiddenSchema.optional() });
+export const SearchEndRecordSchema = EndRecordSchema.extend({
+  answer: z.string().nullable().describe('search: the answer given at stop (null when the steps ran out)'),
+  correct: z.boolean().describe('search: the answer is exactly right (checker of its answer type)'),
+  success: z.boolean().describe('search: stopped at an answerable viewpoint'),
+  steps: z.number().int().describe('search: steps used'),
+  path_length: z.number().describe('search: metres moved'),
+  collisions: z.number().int().describe('search: moves that collided'),
+  collision: z.union([z.literal(0), z.literal(1)]).describe('search: 1 if any collision in the episode'),
+  final_distance: z.number().describe('search: metres from the final viewpoint to the nearest answerable one'),
+});
+
+export function searchConfig(spec: SearchTaskSpec): SearchConfig {
+  return {
+    question: spec.question.text,
+    choices: spec.question.answer.type === 'choice' ? spec.question.answer.choices : [],
+    start: spec.start,
+    maxSteps: spec.max_steps,
+    motion: { step: spec.motion.step, turn: spec.motion.turn, pitchMin: spec.motion.pitch_min, pitchMax: spec.motion.pitch_max },
+    radius: spec.radius,
+    defaultForward: spec.default_forward,
+  };
+}
+
+export function searchRules(spec: SearchTaskSpec, collider: Collider): SearchRules {
+  return new SearchRules(searchConfig(spec), collider);
+}
+
+export const searchKind: TaskKindModule = {
+  family: 'search',
+  kinds: ['search'],
+  specSchema: SearchTaskSpecSchema,
+  tools: SEARCH_TOOL_SCHEMAS,
+  toolSpecs: () => searchToolSpecs(),
+  giveUp: { tool: 'stop', args: { answer: 'I do not know' } },
+  trajectory: { header: TrajectoryHeaderSchema, step: SearchStepRecordSchema, end: SearchEndRecordSchema },
+};

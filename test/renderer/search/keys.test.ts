@@ -1,0 +1,19 @@
+// The search play view's key map: one distinct key per motion tool, nothing for other keys.
+import { describe, expect, it } from 'vitest';
+import { SEARCH_KEYS, toolForKey } from '../../../src/renderer/search/keys';
+import { MOTION_ACTIONS } from '../../../src/shared/search/pose';
+
+describe('search keys', () => {
+  it('maps every motion tool to exactly one key and no key twice', () => {
+    expect([...SEARCH_KEYS.map((k) => k.tool)].sort()).toEqual([...MOTION_ACTIONS].sort());
+    expect(new Set(SEARCH_KEYS.map((k) => k.key)).size).toBe(SEARCH_KEYS.length);
+  });
+
+  it('reads letters in either case and ignores other keys', () => {
+    expect(toolForKey('w')).toBe('move_forward');
+    expect(toolForKey('W')).toBe('move_forward');
+    expect(toolForKey('ArrowUp')).toBe('look_up');
+    expect(toolForKey('Enter')).toBeNull();
+    expect(toolForKey('x')).toBeNull();
+  });
+});
