@@ -67,3 +67,15 @@ export interface Projection {
   /** [N] opacity after the antialiasing compensation; absent when the mode is off (= the stored opacities). */
   opacities?: Floats;
 }
+
+/** Progress of a long render: the stage and the fraction of it done (0..1). */
+export interface RenderProgress {
+  stage: 'upload' | 'project' | 'bin' | 'composite';
+  fraction: number;
+}
+
+/** Options of a long render that can be followed and stopped. */
+export interface RenderControl {
+  signal?: AbortSignal;
+  onProgress?: (p: RenderProgress) => void;
+}
