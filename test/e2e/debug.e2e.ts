@@ -93,7 +93,7 @@ describe.skipIf(skip)('rasterizer debugger (browser mode)', () => {
     await page.screenshot({ path: join(RESULTS_DIR, 'debug-pixel.png') });
 
     // Every view, with the picked pixel re-traced on it; the held-out camera too.
-    const titles: Record<string, RegExp> = { rgb: /Rendered RGB/, coverage: /Coverage/, depth: /Depth of the first/, count: /Contributors per pixel/, tiles: /Tile occupancy/, gpuDiff: /GPU vs CPU/ };
+    const titles: Record<string, RegExp> = { rgb: /Rendered RGB/, coverage: /Coverage/, depth: /Depth of the first/, count: /Contributors per pixel/, tiles: /Tile occupancy/, overdraw: /Overdraw/, gpuDiff: /GPU vs CPU/ };
     for (const [view, title] of Object.entries(titles)) {
       await page.getByTestId(`debug-tab-${view}`).click();
       await expect.poll(() => page.getByTestId('debug-title').textContent()).toMatch(title);

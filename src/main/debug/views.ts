@@ -1,18 +1,24 @@
 // The debugger's views of a session from one camera: rendered RGB, coverage, first-contributor
-// depth, contributors per pixel, tile occupancy (CPU reference) and the GPU-vs-CPU difference.
+// depth, contributors per pixel, tile occupancy (the GPU's own tile lists when there is a GPU,
+// else the CPU box estimate, and the title says which), overdraw and the GPU-vs-CPU difference.
 // Inputs: a DebugScene, a Camera, the view name and a GPU renderer (or null: none available).
 // Output: DebugImage (cached per camera and view). Invariant: every view but gpuDiff is computed
 // from the CPU reference's forward state; gpuDiff renders the same float32 scene on the grader's
 // GPU rasterizer and compares with that state.
 import type { DebugImage, DebugView } from '../../shared/api/debug';
 import { displayScale } from '../../shared/debug/figure';
-import { countFigure, coverageFigure, depthFigure, differenceFigure, imageDifference, rgbFigure, tilesFigure, type DebugFigure } from '../../shared/debug/views';
+import { countFigure, coverageFigure, depthFigure, differenceFigure, imageDifference, overdrawFigure, rgbFigure, tilesFigure, type DebugFigure } from '../../shared/debug/views';
+import { overdrawMap } from '../../shared/debug/overdraw';
+import { occupancyFromLists } from '../../shared/debug/tiles';
+import type { GpuTileLists } from '../../shared/raster/gpu';
 import type { Camera, RenderOutput, Splats } from '../../shared/raster/types';
 import { toDebugImage } from './images';
 import type { CameraCache, DebugScene } from './session';
 
 /** What the GPU comparison needs: the grader's renderer, or null with the reason there is none. */
-export type GpuRenderer = { render(splats: Splats, camera: Camera): Promise<RenderOutput>; name: string } | { render: null; reason: string };
+export type GpuRenderer =
+  | { render(splats: Splats, camera: Camera): Promise<RenderOutput>; tileLists?(splats: Splats, camera: Camera): Promise<GpuTileLists>; name: string }
+  | { render: null; reason: string };
 
 /** A finished view: the figure (kept for highlighting clicks) and its encoded form. */
 export interface ViewEntry {
@@ -46,8 +52,17 @@ async function makeView(scene: DebugScene, cache: CameraCache, view: DebugView, 
       return done(depthFigure(cache.maps, k));
     case 'count':
       return done(countFigure(cache.maps, k));
-    case 'tiles':
-      return done(tilesFigure(cache.tiles, width, height, k));
+    case 'tiles': {
+      const renderer = await gpu();
+      if (renderer.render !== null && renderer.tileLists) {
+        const lists = await renderer.tileLists(scene.splats, cache.camera);
+        return done(tilesFigure(occupancyFromLists(lists), width, height, k, `the GPU's own lists (${renderer.name})`));
+      }
+      const why = renderer.render === null ? renderer.reason : 'this GPU renderer does not expose its tile lists';
+      return done(tilesFigure(cache.tiles, width, height, k, 'box estimate on the CPU'), `No GPU tile lists: ${why}. The GPU also skips tiles a Gaussian's ellipse cannot reach, so it lists fewer.`);
+    }
+    case 'overdraw':
+      return done(overdrawFigure(overdrawMap(state), k));
     case 'gpuDiff': {
       const renderer = await gpu();
       if (renderer.render === null) {

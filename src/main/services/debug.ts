@@ -28,7 +28,7 @@ function contextGpu(ctx: LabContext): () => Promise<GpuRenderer> {
     try {
       const raster = ctx.gpuRasterizer();
       if (!raster) return { render: null, reason: 'no GPU rasterizer' };
-      return { name: ctx.gpu.status.path, render: async (splats, camera) => (await raster.forwardBatch(splats, [camera]))[0] };
+      return { name: ctx.gpu.status.path, render: async (splats, camera) => (await raster.forwardBatch(splats, [camera]))[0], tileLists: (splats, camera) => raster.tileLists(splats, camera) };
     } catch (error) {
       return { render: null, reason: `the GPU rasterizer could not be built (${error instanceof Error ? error.message : String(error)})` };
     }

@@ -44,7 +44,7 @@ export const DebugCameraSchema = z.discriminatedUnion('kind', [
 ]);
 export type DebugCamera = z.infer<typeof DebugCameraSchema>;
 
-export const DEBUG_VIEWS = ['rgb', 'coverage', 'depth', 'count', 'tiles', 'gpuDiff'] as const;
+export const DEBUG_VIEWS = ['rgb', 'coverage', 'depth', 'count', 'tiles', 'overdraw', 'gpuDiff'] as const;
 export const DebugViewSchema = z.enum(DEBUG_VIEWS);
 export type DebugView = z.infer<typeof DebugViewSchema>;
 

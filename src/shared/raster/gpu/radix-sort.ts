@@ -112,8 +112,8 @@ export async function radixSortGpu(
   const sorter = new RadixSorter(device, library);
   try {
     device.queue.writeBuffer(buffers.counts, 0, Uint32Array.from([n, n, 0, 0]));
-    device.queue.writeBuffer(buffers.aKeys, 0, keys);
-    device.queue.writeBuffer(buffers.aVals, 0, values);
+    device.queue.writeBuffer(buffers.aKeys, 0, ownBuffer(keys));
+    device.queue.writeBuffer(buffers.aVals, 0, ownBuffer(values));
     sorter.prepare(buffers, n, keyBits, 0);
     await device.queue.onSubmittedWorkDone();
     const t0 = performance.now();
@@ -137,4 +137,10 @@ export async function radixSortGpu(
     sorter.destroy();
     for (const b of Object.values(buffers)) b.destroy();
   }
+}
+
+/** The array itself when it views a plain ArrayBuffer (what writeBuffer takes), else a copy. */
+export function ownBuffer<T extends Uint32Array | Float32Array>(a: T): T & { buffer: ArrayBuffer } {
+  if (a.buffer instanceof ArrayBuffer) return a as T & { buffer: ArrayBuffer };
+  return a.slice() as T & { buffer: ArrayBuffer };
 }

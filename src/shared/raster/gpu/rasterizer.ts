@@ -12,6 +12,7 @@ import { effectiveDegree, shRestCount } from '../cpu/sh';
 import { createPipelines, type RasterPipelines } from './pipelines';
 import { CONTROL, PROJECTED, SPLAT, VIEW_FLAGS } from './layouts';
 import { ViewSlot, type ViewShading } from './view-slot';
+import { ownBuffer } from './radix-sort';
 
 /** Scenes with more Gaussians than this get their tile lists from the radix sorts. */
 export const RADIX_MIN_GAUSSIANS = 4096;
@@ -236,7 +237,7 @@ export class GpuRasterizer {
     this.device.queue.writeBuffer(this.splats.ensure(Math.max(1, n) * SPLAT.bytes), 0, s.buffer);
     const rest = splats.sh?.rest;
     const sh = this.sh.ensure(rest ? rest.length * 4 : 16);
-    if (rest && rest.length > 0) this.device.queue.writeBuffer(sh, 0, rest instanceof Float32Array ? rest : Float32Array.from(rest));
+    if (rest && rest.length > 0) this.device.queue.writeBuffer(sh, 0, rest instanceof Float32Array ? ownBuffer(rest) : Float32Array.from(rest));
   }
 
   private shading(splats: Splats, opts: RasterOptions): ViewShading {
