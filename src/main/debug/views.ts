@@ -59,7 +59,7 @@ async function makeView(scene: DebugScene, cache: CameraCache, view: DebugView, 
         return done(tilesFigure(occupancyFromLists(lists), width, height, k, `the GPU's own lists (${renderer.name})`));
       }
       const why = renderer.render === null ? renderer.reason : 'this GPU renderer does not expose its tile lists';
-      return done(tilesFigure(cache.tiles, width, height, k, 'box estimate on the CPU'), `No GPU tile lists: ${why}. The GPU also skips tiles a Gaussian's ellipse cannot reach, so it lists fewer.`);
+      return done(tilesFigure(cache.tiles, width, height, k, 'box estimate on the CPU'), `No GPU tile lists: ${why.replace(/\.$/, '')}. The GPU also skips tiles a Gaussian's ellipse cannot reach, so it lists fewer.`);
     }
     case 'overdraw':
       return done(overdrawFigure(overdrawMap(state), k));

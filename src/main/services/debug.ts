@@ -11,6 +11,7 @@ import { debugPixel } from '../debug/pixel';
 import type { DebugScene } from '../debug/session';
 import { openSource } from '../debug/sources';
 import { debugView, type GpuRenderer } from '../debug/views';
+import { inspectScene } from '../debug/inspect';
 import { SESSION_LOCKED_MESSAGE, sessionLockFile } from './session-lock';
 import { LabFailure, type HandlersFor } from './dispatch';
 import type { LabContext } from './context';
@@ -95,5 +96,6 @@ export function createDebugHandlers(ctx: LabContext, opts: DebugServiceOptions =
         const cam = resolveCamera(p.camera, scene.task);
         return debugGradients(scene, cam, p);
       }),
+    'debug.inspect': (p) => unlocked(() => inspectScene(sessions.get(p.sessionId))),
   };
 }

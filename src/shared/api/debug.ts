@@ -141,6 +141,23 @@ export const DebugTargetSchema = z.discriminatedUnion('kind', [
 
 const withCamera = { sessionId, camera: DebugCameraSchema };
 
+/** The per-Gaussian inspector of a session (src/shared/debug/inspect.ts). */
+export const DebugInspectionSchema = z.strictObject({
+  count: z.number().int().nonnegative(),
+  shDegree: z.number().int().min(0).max(3),
+  ranges: z.array(z.strictObject({ name: z.string(), min: z.number().nullable(), max: z.number().nullable(), mean: z.number().nullable() })),
+  finders: z.array(
+    z.strictObject({
+      name: z.enum(['nonFinite', 'zeroQuaternion', 'hugeScale', 'wildSh']),
+      rule: z.string(),
+      count: z.number().int().nonnegative(),
+      /** Ids of the first Gaussians found (at most 100). */
+      ids: z.array(z.number().int()),
+    }),
+  ),
+});
+export type DebugInspection = z.infer<typeof DebugInspectionSchema>;
+
 export const debugMethods = {
   'debug.open': { params: z.strictObject({ source: DebugSourceSchema }), result: DebugSessionSchema, doc: 'Open a scene (task fit, trajectory step, .ply, scene JSON) into a debug session.' },
   'debug.close': { params: z.strictObject({ sessionId }), result: z.strictObject({ closed: z.boolean() }), doc: 'Forget a debug session.' },
@@ -165,6 +182,11 @@ export const debugMethods = {
     }),
     result: DebugImageSchema.extend({ loss: z.number(), argmaxId: z.number().int().nullable() }),
     doc: 'Per-Gaussian gradient magnitudes of a loss against a photo, drawn at the projected centres, with position arrows.',
+  },
+  'debug.inspect': {
+    params: z.strictObject({ sessionId }),
+    result: DebugInspectionSchema,
+    doc: 'Value ranges of every Gaussian attribute and finders for NaN, zero-quaternion, huge-scale and wild-SH Gaussians.',
   },
 } as const;
 
