@@ -12,6 +12,7 @@ import type { DebugScene } from '../debug/session';
 import { openSource } from '../debug/sources';
 import { debugView, type GpuRenderer } from '../debug/views';
 import { inspectScene } from '../debug/inspect';
+import { scenePoints } from '../debug/points';
 import { SESSION_LOCKED_MESSAGE, sessionLockFile } from './session-lock';
 import { LabFailure, type HandlersFor } from './dispatch';
 import type { LabContext } from './context';
@@ -54,6 +55,7 @@ function sessionOf(scene: DebugScene): DebugSession {
       opened.records.length <= DEBUG_SCENE_LIMIT
         ? opened.records.map((r) => ({ id: r.id, pos: [...r.pos], scale: [...r.scale], quat: [...r.quat], color: [...r.color], opacity: r.opacity }))
         : null,
+    points: scenePoints(opened.records),
   };
 }
 

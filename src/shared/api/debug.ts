@@ -83,8 +83,19 @@ export const DebugGaussianSchema = z.strictObject({
 });
 export type DebugGaussian = z.infer<typeof DebugGaussianSchema>;
 
-/** Scenes up to this many Gaussians are sent whole for the 3D view; larger ones are not. */
+/** Scenes up to this many Gaussians are sent whole for the 3D view; larger ones as points. */
 export const DEBUG_SCENE_LIMIT = 5000;
+/** Most points sent for the 3D view of a larger scene (an even sample of its Gaussians). */
+export const DEBUG_POINT_LIMIT = 20000;
+
+/** An even sample of a large scene's centres and colours, [n, 3] flattened, for the 3D view. */
+export const DebugPointsSchema = z.strictObject({
+  positions: z.array(z.number()),
+  colors: z.array(z.number()),
+  /** Gaussians in the scene (the sample holds positions.length / 3 of them). */
+  of: z.number().int().nonnegative(),
+});
+export type DebugPoints = z.infer<typeof DebugPointsSchema>;
 
 export const DebugSessionSchema = z.strictObject({
   sessionId: z.string(),
@@ -100,6 +111,8 @@ export const DebugSessionSchema = z.strictObject({
   steps: z.array(z.number().int()).nullable(),
   step: z.number().int().nullable(),
   gaussians: z.array(DebugGaussianSchema).nullable(),
+  /** For scenes above DEBUG_SCENE_LIMIT (gaussians null): the 3D view draws these points instead. */
+  points: DebugPointsSchema.nullable().optional(),
 });
 export type DebugSession = z.infer<typeof DebugSessionSchema>;
 
