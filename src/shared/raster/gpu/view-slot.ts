@@ -44,7 +44,9 @@ export function viewGeometry(camera: Camera): ViewGeometry {
 }
 
 type RadixStage = 'radixHist' | 'radixScanBlocks' | 'radixScanTop' | 'radixScanApply' | 'radixScatter';
-type Groups = Record<Exclude<keyof RasterPipelines, RadixStage>, GPUBindGroup>;
+type RadixViewStage = 'depthPairs' | 'gatherCounts' | 'countBlocks' | 'countTop' | 'countApply' | 'emitPairs' | 'tileRanges';
+type Groups = Record<Exclude<keyof RasterPipelines, RadixStage | RadixViewStage>, GPUBindGroup>;
+type RadixGroups = Record<RadixViewStage, GPUBindGroup>;
 
 export class ViewSlot {
   readonly params: GPUBuffer;
@@ -72,16 +74,17 @@ export class ViewSlot {
   readonly tileKeys: Growable;
   readonly tileKeysB: Growable;
   readonly tileValsB: Growable;
-  private readonly depthSorter: RadixSorter;
-  private readonly tileSorter: RadixSorter;
+  private sorters: { depth: RadixSorter; tile: RadixSorter } | null = null; // made on first radix use
   private shading: ViewShading = { shDegree: 0, shStride: 0, flags: 0, radix: false };
   private groups: Groups | null = null;
+  private radixGroups: RadixGroups | null = null;
+  private radixSignature = '';
   private signature = '';
   geometry: ViewGeometry = { width: 0, height: 0, tilesX: 0, tilesY: 0, pixels: 0 };
   count = 0;
   capacity = 0;
 
-  constructor(private readonly device: GPUDevice, library: ShaderLibrary) {
+  constructor(private readonly device: GPUDevice, private readonly library: ShaderLibrary) {
     this.params = device.createBuffer({ label: 'view params', size: VIEW_PARAMS.bytes, usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST });
     this.control = device.createBuffer({ label: 'control', size: CONTROL.bytes, usage: STORAGE });
     const g = (label: string): Growable => new Growable(device, label);
@@ -106,8 +109,6 @@ export class ViewSlot {
     this.tileKeys = g('tile keys');
     this.tileKeysB = g('tile keys scratch');
     this.tileValsB = g('tile vals scratch');
-    this.depthSorter = new RadixSorter(device, library);
-    this.tileSorter = new RadixSorter(device, library);
   }
 
   /** Sizes every buffer for this camera, Gaussian count and id capacity; uploads the params. */
@@ -143,9 +144,10 @@ export class ViewSlot {
     this.tileValsB.ensure(radixIds * 4);
     if (shading.radix) {
       this.device.queue.writeBuffer(this.counts, 0, Uint32Array.from([count, 0, 0, 0]));
-      this.depthSorter.prepare({ counts: this.counts, aKeys: this.keys.buffer, aVals: this.depthVals.buffer, bKeys: this.depthKeysB.buffer, bVals: this.depthValsB.buffer }, rows, 32, 0);
+      this.sorters ??= { depth: new RadixSorter(this.device, this.library), tile: new RadixSorter(this.device, this.library) };
+      this.sorters.depth.prepare({ counts: this.counts, aKeys: this.keys.buffer, aVals: this.depthVals.buffer, bKeys: this.depthKeysB.buffer, bVals: this.depthValsB.buffer }, rows, 32, 0);
       const tileBits = Math.max(1, Math.ceil(Math.log2(Math.max(2, g.tilesX * g.tilesY))));
-      this.tileSorter.prepare({ counts: this.counts, aKeys: this.tileKeys.buffer, aVals: this.ids.buffer, bKeys: this.tileKeysB.buffer, bVals: this.tileValsB.buffer }, capacity, tileBits, 1);
+      this.sorters.tile.prepare({ counts: this.counts, aKeys: this.tileKeys.buffer, aVals: this.ids.buffer, bKeys: this.tileKeysB.buffer, bVals: this.tileValsB.buffer }, capacity, tileBits, 1);
     }
     const cam = cameraMath(camera);
     const m = camera.world_to_camera;
@@ -170,7 +172,7 @@ export class ViewSlot {
   }
 
   private bindGroups(pl: RasterPipelines, splats: Growable, sh: Growable): Groups {
-    const all = [splats, sh, this.depthVals, this.offsets, this.countSums, this.tileKeys, this.projected, this.keys, this.ranks, this.order, this.ranges, this.ids, this.rgb, this.alpha, this.finalT, this.vImage, this.partials, this.grads];
+    const all = [splats, sh, this.projected, this.keys, this.ranks, this.order, this.ranges, this.ids, this.rgb, this.alpha, this.finalT, this.vImage, this.partials, this.grads];
     const signature = all.map((b) => b.version).join(',');
     if (this.groups && signature === this.signature) return this.groups;
     const d = this.device;
@@ -178,20 +180,8 @@ export class ViewSlot {
     // Stages of one shader file share their bindings, so one bind group serves each of them.
     const depthSort = bindKernel(d, pl.depthKeys, { params: this.params, projected: this.projected.buffer, keys: this.keys.buffer, ranks: this.ranks.buffer, order: this.order.buffer });
     const tileBin = bindKernel(d, pl.tileCount, { ...common, order: this.order.buffer, control: this.control });
-    const tileKeys = bindKernel(d, pl.gatherCounts, {
-      params: this.params, projected: this.projected.buffer, sorted_keys: this.keys.buffer, order: this.depthVals.buffer, ranks: this.ranks.buffer,
-      offsets: this.offsets.buffer, block_sums: this.countSums.buffer, control: this.control, counts: this.counts,
-      tile_keys: this.tileKeys.buffer, tile_vals: this.ids.buffer, ranges: this.ranges.buffer,
-    });
     this.groups = {
       projectForward: bindKernel(d, pl.projectForward, { params: this.params, splats: splats.buffer, projected: this.projected.buffer, control: this.control, sh: sh.buffer }),
-      depthPairs: bindKernel(d, pl.depthPairs, { params: this.params, projected: this.projected.buffer, keys_out: this.keys.buffer, vals_out: this.depthVals.buffer }),
-      gatherCounts: tileKeys,
-      countBlocks: tileKeys,
-      countTop: tileKeys,
-      countApply: tileKeys,
-      emitPairs: tileKeys,
-      tileRanges: tileKeys,
       depthKeys: depthSort,
       depthRank: depthSort,
       tileCount: tileBin,
@@ -207,6 +197,29 @@ export class ViewSlot {
     };
     this.signature = signature;
     return this.groups;
+  }
+
+  /** Bind groups of the radix path's own stages (made only for views that take that path). */
+  private radixBindGroups(pl: RasterPipelines): RadixGroups {
+    const signature = [this.projected, this.keys, this.depthVals, this.ranks, this.offsets, this.countSums, this.tileKeys, this.ids, this.ranges].map((b) => b.version).join(',');
+    if (this.radixGroups && signature === this.radixSignature) return this.radixGroups;
+    const d = this.device;
+    const tileKeys = bindKernel(d, pl.gatherCounts, {
+      params: this.params, projected: this.projected.buffer, sorted_keys: this.keys.buffer, order: this.depthVals.buffer, ranks: this.ranks.buffer,
+      offsets: this.offsets.buffer, block_sums: this.countSums.buffer, control: this.control, counts: this.counts,
+      tile_keys: this.tileKeys.buffer, tile_vals: this.ids.buffer, ranges: this.ranges.buffer,
+    });
+    this.radixGroups = {
+      depthPairs: bindKernel(d, pl.depthPairs, { params: this.params, projected: this.projected.buffer, keys_out: this.keys.buffer, vals_out: this.depthVals.buffer }),
+      gatherCounts: tileKeys,
+      countBlocks: tileKeys,
+      countTop: tileKeys,
+      countApply: tileKeys,
+      emitPairs: tileKeys,
+      tileRanges: tileKeys,
+    };
+    this.radixSignature = signature;
+    return this.radixGroups;
   }
 
   /** Projection only (project_forward). */
@@ -231,23 +244,26 @@ export class ViewSlot {
     encoder.clearBuffer(this.control);
     if (this.shading.radix) encoder.clearBuffer(this.ranges.buffer);
     const pass = encoder.beginComputePass({ label: 'forward' });
-    const run = (stage: keyof Groups, x: number, y = 1): void => {
+    const radixGroups = this.shading.radix ? this.radixBindGroups(pl) : null;
+    const run = (stage: keyof Groups | RadixViewStage, x: number, y = 1): void => {
       if (x === 0 || y === 0) return;
+      const group = stage in groups ? groups[stage as keyof Groups] : radixGroups?.[stage as RadixViewStage];
+      if (!group) throw new Error(`GPU rasterizer: no bind group for ${stage}`);
       pass.setPipeline(pl[stage].pipeline);
-      pass.setBindGroup(0, groups[stage]);
+      pass.setBindGroup(0, group);
       pass.dispatchWorkgroups(x, y);
     };
     run('projectForward', gaussianGroups);
     if (this.shading.radix && this.count > 0) {
       const countGroups = Math.ceil(Math.ceil(this.count / 256) / WORKGROUP_SIZE);
       run('depthPairs', gaussianGroups);
-      this.depthSorter.encode(pass);
+      this.sorters?.depth.encode(pass);
       run('gatherCounts', gaussianGroups);
       run('countBlocks', countGroups);
       run('countTop', 1);
       run('countApply', countGroups);
       run('emitPairs', gaussianGroups);
-      this.tileSorter.encode(pass);
+      this.sorters?.tile.encode(pass);
       const idGroups = Math.ceil(this.capacity / WORKGROUP_SIZE);
       const x = Math.min(idGroups, MAX_GROUPS);
       run('tileRanges', x, Math.ceil(idGroups / x));
@@ -284,8 +300,8 @@ export class ViewSlot {
     const all = [this.projected, this.keys, this.ranks, this.order, this.ranges, this.ids, this.rgb, this.alpha, this.finalT, this.vImage, this.partials, this.grads];
     const radix = [this.depthVals, this.depthKeysB, this.depthValsB, this.offsets, this.countSums, this.tileKeys, this.tileKeysB, this.tileValsB];
     for (const b of [...all, ...radix]) b.destroy();
-    this.depthSorter.destroy();
-    this.tileSorter.destroy();
+    this.sorters?.depth.destroy();
+    this.sorters?.tile.destroy();
   }
 }
 
