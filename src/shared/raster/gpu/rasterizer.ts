@@ -3,7 +3,11 @@
 // Outputs: RenderOutput, Projection and SplatGrads with the same layouts as the CPU reference.
 // Invariant: pipelines are built once; buffers are reused and only grow. Calls are serialised.
 // When a view needs more tile-list slots than allocated, the capacity grows to the next power of
-// two and that call is re-run, so no intersection is ever dropped from a result.
+// two and that call is re-run, so no intersection is ever dropped from a result. Scenes above
+// RADIX_MIN_GAUSSIANS take the radix path (same tile lists, O(N) instead of O(N^2)); SH bands
+// and the antialiased mode are evaluated in project_forward. Buffers are sized per call, up to
+// the adapter's limits (4M SH3 Gaussians need 256 MB of projections and 720 MB of SH bands).
+// The backward pass takes flat colours only (SH gradients: the CPU reference).
 import type { ShaderLibrary } from '../../gpu/compose';
 import { Growable, Readback } from '../../gpu/buffers';
 import { StructArray } from '../../gpu/layout';
