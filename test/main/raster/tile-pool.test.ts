@@ -3,6 +3,7 @@
 // the pool still renders after a cancel.
 import { afterAll, describe, expect, it } from 'vitest';
 import { RenderCancelled, TileRasterPool } from '../../../src/main/raster/tile-pool';
+import { tileStageJob, type TileStageMessage } from '../../../src/main/raster/tile-worker-source';
 import { rasterizeForwardDense } from '../../../src/shared/raster/cpu';
 import { mulberry32 } from '../../../src/shared/math/random';
 import type { RenderProgress } from '../../../src/shared/raster/types';
@@ -50,5 +51,18 @@ describe('TileRasterPool', () => {
 
     const again = await pool.render(s, cam);
     expect(maxDiff(again.rgb, first.rgb)).toBe(0);
+  });
+});
+
+describe('TileRasterPool.on (threads owned elsewhere, e.g. the lab worker pool)', () => {
+  it('renders the same image when each "thread" runs the pool job handler', async () => {
+    // Stand-in for the lab pool: `size` jobs per stage, each running tileStageJob on the message.
+    const threads = { size: 2, runAll: async (msg: Record<string, unknown>) => void (await Promise.all([0, 1].map(async () => tileStageJob(msg as unknown as TileStageMessage)))), destroy: () => undefined };
+    const pool = TileRasterPool.on(threads);
+    const rng = mulberry32(43);
+    const cam = randomCamera(rng, 40);
+    const s = withRandomSh(rng, randomSplats(rng, 90, cam, { precision: 'f32' }), 3);
+    const out = await pool.render(s, cam);
+    expect(maxDiff(out.rgb, rasterizeForwardDense(s, cam).rgb)).toBeLessThanOrEqual(1e-5);
   });
 });
