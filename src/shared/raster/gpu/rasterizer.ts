@@ -7,12 +7,12 @@
 // RADIX_MIN_GAUSSIANS take the radix path (same tile lists, O(N) instead of O(N^2)); SH bands
 // and the antialiased mode are evaluated in project_forward. Buffers are sized per call, up to
 // the adapter's limits (4M SH3 Gaussians need 256 MB of projections and 720 MB of SH bands).
-// The backward pass takes flat colours only (SH gradients: the CPU reference).
+// The backward pass chains SH on the host (per Gaussian); it has no antialiased mode.
 import type { ShaderLibrary } from '../../gpu/compose';
 import { Growable, Readback } from '../../gpu/buffers';
 import { StructArray } from '../../gpu/layout';
 import type { Camera, ImageGrads, Projection, RasterOptions, RenderOutput, SplatGrads, Splats } from '../types';
-import { effectiveDegree, shRestCount } from '../cpu/sh';
+import { effectiveDegree, shRestCount, viewColorsBackward } from '../cpu/sh';
 import { createPipelines, type RasterPipelines } from './pipelines';
 import { CONTROL, PROJECTED, SPLAT, VIEW_FLAGS } from './layouts';
 import { ViewSlot, type ViewShading } from './view-slot';
@@ -102,12 +102,12 @@ export class GpuRasterizer {
   }
 
   /** Gradients of a loss with upstream image gradients `grads` (v_alpha optional, coverage). */
-  backward(splats: Splats, camera: Camera, grads: ImageGrads): Promise<SplatGrads> {
-    if (splats.sh) return Promise.reject(new Error('GPU rasterizer: the backward pass takes flat colours only; use the CPU reference (rasterizeBackward) for SH gradients'));
+  backward(splats: Splats, camera: Camera, grads: ImageGrads, opts: RasterOptions = {}): Promise<SplatGrads> {
+    if (opts.antialiased) return Promise.reject(new Error('GPU rasterizer: the backward pass has no antialiased mode; use the CPU reference (rasterizeBackward) for it'));
     return this.serial(async () => {
       this.uploadSplats(splats);
       const n = splats.count;
-      const shading = this.shading(splats, {});
+      const shading = this.shading(splats, opts);
       for (;;) {
         const slot = this.slot(0);
         slot.prepare(camera, n, this.capacity, true, shading);
@@ -124,13 +124,19 @@ export class GpuRasterizer {
         const data = await readback.read();
         if (this.grewForOverflow([data[control]])) continue;
         const g = new StructArray(SPLAT, n, data[out]);
-        return {
+        const result: SplatGrads = {
           v_means: g.getRow('mean', new Float64Array(n * 3)),
           v_scales: g.getRow('scale', new Float64Array(n * 3)),
           v_quats: g.getRow('quat', new Float64Array(n * 4)),
           v_colors: g.getRow('color', new Float64Array(n * 3)),
           v_opacities: g.getRow('opacity', new Float64Array(n)),
         };
+        if (!splats.sh) return result;
+        // The GPU's v_colors are on the evaluated (view) colours; the SH chain (clamp mask, bands,
+        // the mean through the view direction) is per Gaussian and cheap: the CPU reference's.
+        const sh = viewColorsBackward(splats, camera, result.v_colors, { maxDegree: opts.shDegree });
+        for (let i = 0; i < result.v_means.length; i++) result.v_means[i] += sh.v_means[i];
+        return { ...result, v_colors: sh.v_colors, v_sh_rest: sh.v_rest };
       }
     });
   }
