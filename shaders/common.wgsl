@@ -11,6 +11,8 @@ const ALPHA_MAX: f32 = 0.99;
 const T_STOP: f32 = 1e-4;
 const RADIUS_CAP: f32 = 1073741824.0; // 2^30 px, keeps boxes representable as i32
 const NOT_FOUND: u32 = 0xffffffffu;
+const FLAG_SH: u32 = 1u; // ViewParams.flags: the scene has SH bands (colours are evaluated and clamped)
+const FLAG_ANTIALIASED: u32 = 2u; // ViewParams.flags: mip-splatting opacity compensation
 
 // One Gaussian (and, in the gradient buffer, its v_*). [N] of 56 bytes.
 struct Splat {
@@ -47,12 +49,16 @@ struct ViewParams {
   row2: vec4<f32>,
   focal: vec4<f32>, // fx, fy, cx, cy
   lims: vec4<f32>, // lim_x_pos, lim_x_neg, lim_y_pos, lim_y_neg (bounds on x/z and y/z)
+  eye: vec4<f32>, // camera centre in world coordinates (xyz)
   width: u32,
   height: u32,
   tiles_x: u32,
   tiles_y: u32,
   count: u32,
   capacity: u32,
+  sh_degree: u32, // SH bands evaluated (0..3)
+  sh_stride: u32, // SH coefficients stored per Gaussian and channel
+  flags: u32, // FLAG_SH | FLAG_ANTIALIASED
 }
 
 // Intersection bookkeeping; the host reads isect_total back to grow the id list when needed.
@@ -163,4 +169,32 @@ fn tile_box(v: ViewParams, xy: vec2<f32>, radii: vec2<i32>) -> vec4<u32> {
   let t0 = vec2<u32>(lo) / TILE_SIZE;
   let t1 = vec2<u32>(hi) / TILE_SIZE + 1u;
   return vec4<u32>(t0, t1);
+}
+
+// Minimum over t in [lo, hi] of a t^2 + 2 b0 t + c0 (a > 0): the quadratic along one rectangle edge.
+fn edge_min(a: f32, b0: f32, c0: f32, lo: f32, hi: f32) -> f32 {
+  let t = clamp(-b0 / a, lo, hi);
+  return (a * t + 2.0 * b0) * t + c0;
+}
+
+// True when Gaussian g may have alpha >= 1/255 at a pixel centre of tile (tx, ty): inside its box
+// and the minimum of q = d^T conic d over the rectangle of the tile's pixel centres is at most
+// q_skip, widened again (1% + 0.1) so float rounding here can never drop a pixel that the
+// rasterizer's own test would keep. The tiled image is unchanged; thin or tilted ellipses
+// simply skip the tiles of their box that they miss.
+fn touches(v: ViewParams, g: ProjectedSplat, tx: u32, ty: u32) -> bool {
+  let box = tile_box(v, g.xy, g.radii);
+  if (!(tx >= box.x && tx < box.z && ty >= box.y && ty < box.w)) { return false; }
+  let lo = vec2<f32>(f32(tx * TILE_SIZE), f32(ty * TILE_SIZE)) + 0.5 - g.xy;
+  let hi = lo + f32(TILE_SIZE - 1u);
+  if (lo.x <= 0.0 && hi.x >= 0.0 && lo.y <= 0.0 && hi.y >= 0.0) { return true; }
+  let a = g.conic.x;
+  let b = g.conic.y;
+  let c = g.conic.z;
+  // Edges x = lo.x, hi.x (quadratic in y) and y = lo.y, hi.y (quadratic in x).
+  var q = edge_min(c, b * lo.x, a * lo.x * lo.x, lo.y, hi.y);
+  q = min(q, edge_min(c, b * hi.x, a * hi.x * hi.x, lo.y, hi.y));
+  q = min(q, edge_min(a, b * lo.y, c * lo.y * lo.y, lo.x, hi.x));
+  q = min(q, edge_min(a, b * hi.y, c * hi.y * hi.y, lo.x, hi.x));
+  return q <= g.q_skip * 1.01 + 0.1;
 }

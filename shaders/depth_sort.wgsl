@@ -1,4 +1,5 @@
-// Stage 2: depth order of the visible Gaussians, by camera z ascending, ties by index.
+// Stage 2 (small scenes, up to RADIX_MIN_GAUSSIANS; larger ones use depth_keys.wgsl and the radix
+// sort): depth order of the visible Gaussians, by camera z ascending, ties by index.
 // In: projected [N] (radii 0 = culled). Out: ranks [N] (position in depth order; culled ones get
 // NOT_FOUND) and order [visible] (order[rank] = index).
 // Method: depth_keys writes one u32 per Gaussian (the bits of z > 0 order like the float; culled

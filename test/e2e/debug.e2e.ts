@@ -93,7 +93,7 @@ describe.skipIf(skip)('rasterizer debugger (browser mode)', () => {
     await page.screenshot({ path: join(RESULTS_DIR, 'debug-pixel.png') });
 
     // Every view, with the picked pixel re-traced on it; the held-out camera too.
-    const titles: Record<string, RegExp> = { rgb: /Rendered RGB/, coverage: /Coverage/, depth: /Depth of the first/, count: /Contributors per pixel/, tiles: /Tile occupancy/, gpuDiff: /GPU vs CPU/ };
+    const titles: Record<string, RegExp> = { rgb: /Rendered RGB/, coverage: /Coverage/, depth: /Depth of the first/, count: /Contributors per pixel/, tiles: /Tile occupancy/, overdraw: /Overdraw/, gpuDiff: /GPU vs CPU/ };
     for (const [view, title] of Object.entries(titles)) {
       await page.getByTestId(`debug-tab-${view}`).click();
       await expect.poll(() => page.getByTestId('debug-title').textContent()).toMatch(title);
@@ -102,6 +102,16 @@ describe.skipIf(skip)('rasterizer debugger (browser mode)', () => {
       if (view === 'gpuDiff') expect(await page.getByTestId('debug-note').textContent()).toMatch(/no GPU/);
       await page.screenshot({ path: join(RESULTS_DIR, `debug-${view}.png`) });
     }
+    // The free camera frames the scene on its bounds and renders through an explicit camera.
+    await page.getByTestId('debug-camera-free').click();
+    const before = await page.getByTestId('debug-image').getAttribute('src');
+    await page.getByTestId('debug-free-frame').click();
+    await expect.poll(() => page.getByTestId('debug-image').getAttribute('src')).not.toBe(before);
+    expect(await page.getByTestId('debug-error').count()).toBe(0);
+    await page.screenshot({ path: join(RESULTS_DIR, 'debug-free-camera.png') });
+    await page.getByTestId('debug-camera-view').click();
+    await page.getByTestId('debug-view-name').selectOption('V0');
+
     const maxCount = await (async () => {
       await page.getByTestId('debug-tab-count').click();
       await expect.poll(() => page.getByTestId('debug-title').textContent()).toMatch(/Contributors per pixel/);

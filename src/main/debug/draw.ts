@@ -10,10 +10,11 @@
 import type { DebugGradientsResult, DebugImage, DebugLoss, DebugView } from '../../shared/api/debug';
 import { DEBUG_LOSS_LABELS } from '../../shared/api/debug';
 import { pixelMaps, type PixelMaps } from '../../shared/debug/maps';
-import { tileOccupancy } from '../../shared/debug/tiles';
+import { overdrawMap } from '../../shared/debug/overdraw';
+import { tileOccupancy, type TileOccupancy } from '../../shared/debug/tiles';
 import { gradientFigure } from '../../shared/debug/gradient-view';
 import type { GradientParam } from '../../shared/debug/gradients';
-import { countFigure, coverageFigure, depthFigure, differenceFigure, highlight, imageDifference, rgbFigure, tilesFigure, type DebugFigure } from '../../shared/debug/views';
+import { countFigure, coverageFigure, depthFigure, differenceFigure, highlight, imageDifference, overdrawFigure, rgbFigure, tilesFigure, type DebugFigure } from '../../shared/debug/views';
 import type { RgbImage } from '../../shared/image/image';
 import { rasterizeBackward, rasterizeForwardState, tracePixel, type ForwardState, type PixelTrace } from '../../shared/raster/cpu';
 import type { Camera, Projection, Splats } from '../../shared/raster/types';
@@ -25,6 +26,9 @@ import type { ViewEntry } from './views';
 /** The GPU side of gpuDiff, rendered on the main thread's device: its RGB or why there is none. */
 export type GpuSide = { name: string; rgb: Float32Array } | { reason: string };
 
+/** The GPU's own tile lists as occupancy (read back on the main thread), or why there are none. */
+export type GpuTiles = { name: string; occupancy: TileOccupancy } | { reason: string };
+
 export interface DrawViewInput {
   splats: Splats;
   camera: Camera;
@@ -33,6 +37,7 @@ export interface DrawViewInput {
   state?: ForwardState;
   maps?: PixelMaps;
   gpu?: GpuSide;
+  tiles?: GpuTiles;
 }
 
 export interface DrawViewOutput {
@@ -62,8 +67,14 @@ function figureOf(input: DrawViewInput, state: ForwardState, maps: () => PixelMa
       return { fig: depthFigure(maps(), k), note: null };
     case 'count':
       return { fig: countFigure(maps(), k), note: null };
-    case 'tiles':
-      return { fig: tilesFigure(tileOccupancy(state.projection, width, height), width, height, k), note: null };
+    case 'tiles': {
+      const gpu = input.tiles ?? { reason: 'no GPU tile lists were given' };
+      if ('occupancy' in gpu) return { fig: tilesFigure(gpu.occupancy, width, height, k, `the GPU's own lists (${gpu.name})`), note: null };
+      const note = `No GPU tile lists: ${gpu.reason.replace(/\.$/, '')}. The GPU also skips tiles a Gaussian's ellipse cannot reach, so it lists fewer.`;
+      return { fig: tilesFigure(tileOccupancy(state.projection, width, height), width, height, k, 'box estimate on the CPU'), note };
+    }
+    case 'overdraw':
+      return { fig: overdrawFigure(overdrawMap(state), k), note: null };
     case 'gpuDiff': {
       const gpu = input.gpu ?? { reason: 'no GPU render was given' };
       if ('reason' in gpu) return { fig: { ...rgbFigure(state, k), title: 'GPU vs CPU reference: no GPU' }, note: gpu.reason };

@@ -1,20 +1,25 @@
 // The debugger's views of a session from one camera: rendered RGB, coverage, first-contributor
-// depth, contributors per pixel, tile occupancy (CPU reference) and the GPU-vs-CPU difference.
+// depth, contributors per pixel, tile occupancy (the GPU's own tile lists when there is a GPU,
+// else the CPU box estimate, and the title says which), overdraw and the GPU-vs-CPU difference.
 // Inputs: a DebugScene, a Camera, the view name, a GPU renderer (or null: none available) and
 // the job runner of the lab's worker pool. Output: DebugImage (cached per camera and view).
 // Invariant: every view is drawn by a worker job (draw.ts) from the CPU reference's forward
-// state, computed once per camera and kept here; gpuDiff renders the same float32 scene on the
-// grader's GPU rasterizer (main thread, the device is here) and the job compares.
+// state, computed once per camera and kept here; what needs the GPU (gpuDiff's render, the GPU's
+// tile lists) runs on the main thread, where the device is, and goes into the job.
 import type { DebugImage, DebugView } from '../../shared/api/debug';
 import { displayScale } from '../../shared/debug/figure';
+import { occupancyFromLists } from '../../shared/debug/tiles';
 import type { DebugFigure } from '../../shared/debug/views';
+import type { GpuTileLists } from '../../shared/raster/gpu';
 import type { Camera, RenderOutput, Splats } from '../../shared/raster/types';
 import type { JobInput, JobKind, JobOutput } from '../workers/jobs';
-import type { GpuSide } from './draw';
+import type { GpuSide, GpuTiles } from './draw';
 import type { DebugScene } from './session';
 
 /** What the GPU comparison needs: the grader's renderer, or null with the reason there is none. */
-export type GpuRenderer = { render(splats: Splats, camera: Camera): Promise<RenderOutput>; name: string } | { render: null; reason: string };
+export type GpuRenderer =
+  | { render(splats: Splats, camera: Camera): Promise<RenderOutput>; tileLists?(splats: Splats, camera: Camera): Promise<GpuTileLists>; name: string }
+  | { render: null; reason: string };
 
 /** Runs a job on the lab's worker pool for the caller of this request (its client and signal). */
 export type DebugJobs = <K extends JobKind>(kind: K, input: JobInput<K>) => Promise<JobOutput<K>>;
@@ -32,6 +37,13 @@ async function gpuSide(scene: DebugScene, camera: Camera, gpu: () => Promise<Gpu
   return { name: renderer.name, rgb: (await renderer.render(scene.splats, camera)).rgb };
 }
 
+async function gpuTiles(scene: DebugScene, camera: Camera, gpu: () => Promise<GpuRenderer>): Promise<GpuTiles> {
+  const renderer = await gpu();
+  if (renderer.render === null) return { reason: renderer.reason };
+  if (!renderer.tileLists) return { reason: 'this GPU renderer does not expose its tile lists' };
+  return { name: renderer.name, occupancy: occupancyFromLists(await renderer.tileLists(scene.splats, camera)) };
+}
+
 export async function debugView(scene: DebugScene, camera: Camera, view: DebugView, gpu: () => Promise<GpuRenderer>, jobs: DebugJobs): Promise<ViewEntry> {
   const cache = scene.at(camera);
   const cached = cache.views.get(view);
@@ -41,6 +53,7 @@ export async function debugView(scene: DebugScene, camera: Camera, view: DebugVi
   if (cache.state) input.state = cache.state;
   if (cache.maps) input.maps = cache.maps;
   if (view === 'gpuDiff') input.gpu = await gpuSide(scene, camera, gpu);
+  if (view === 'tiles') input.tiles = await gpuTiles(scene, camera, gpu);
   const done = await jobs('debug.view', input);
   if (done.state) cache.state ??= done.state;
   if (done.maps) cache.maps ??= done.maps;

@@ -15,6 +15,8 @@ import { openSource } from '../debug/sources';
 import { debugView, type DebugJobs, type GpuRenderer } from '../debug/views';
 import { trajectoryParser } from '../workers/trajectory';
 import type { Caller } from './connection';
+import { inspectScene } from '../debug/inspect';
+import { scenePoints } from '../debug/points';
 import { SESSION_LOCKED_MESSAGE, sessionLockFile } from './session-lock';
 import { LabFailure, type HandlersFor } from './dispatch';
 import type { LabContext } from './context';
@@ -32,7 +34,7 @@ function contextGpu(ctx: LabContext): () => Promise<GpuRenderer> {
     try {
       const raster = ctx.gpuRasterizer();
       if (!raster) return { render: null, reason: 'no GPU rasterizer' };
-      return { name: ctx.gpu.status.path, render: async (splats, camera) => (await raster.forwardBatch(splats, [camera]))[0] };
+      return { name: ctx.gpu.status.path, render: async (splats, camera) => (await raster.forwardBatch(splats, [camera]))[0], tileLists: (splats, camera) => raster.tileLists(splats, camera) };
     } catch (error) {
       return { render: null, reason: `the GPU rasterizer could not be built (${error instanceof Error ? error.message : String(error)})` };
     }
@@ -57,6 +59,7 @@ function sessionOf(scene: DebugScene): DebugSession {
       opened.records.length <= DEBUG_SCENE_LIMIT
         ? opened.records.map((r) => ({ id: r.id, pos: [...r.pos], scale: [...r.scale], quat: [...r.quat], color: [...r.color], opacity: r.opacity }))
         : null,
+    points: scenePoints(opened.records),
   };
 }
 
@@ -112,5 +115,6 @@ export function createDebugHandlers(ctx: LabContext, opts: DebugServiceOptions =
         const cam = resolveCamera(p.camera, scene.task);
         return debugGradients(scene, cam, p, jobsFor(scene, caller));
       }),
+    'debug.inspect': (p) => unlocked(() => inspectScene(sessions.get(p.sessionId))),
   };
 }

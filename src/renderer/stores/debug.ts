@@ -39,7 +39,9 @@ export const useDebugStore = defineStore('debug', () => {
     if (panel.value === 'gradients') return gradients.value;
     return pixel.value ? pixel.value.highlight : image.value;
   });
-  const highlighted = computed(() => new Set(pixel.value?.contributors.map((c) => c.id) ?? []));
+  /** Ids picked in the inspector's finders, highlighted in the 3D view with the pixel's contributors. */
+  const inspected = ref<number[]>([]);
+  const highlighted = computed(() => new Set([...(pixel.value?.contributors.map((c) => c.id) ?? []), ...inspected.value]));
 
   async function guarded<T>(work: () => Promise<T>): Promise<{ value: T; current: boolean } | null> {
     const mine = ++ticket;
@@ -114,5 +116,5 @@ export const useDebugStore = defineStore('debug', () => {
     pixel.value = null;
   }
 
-  return { session, camera, panel, image, pixel, gradients, gradientSettings, busy, error, shown, highlighted, open, refresh, setPanel, setCamera, pick, computeGradients, clearPixel };
+  return { session, camera, panel, image, pixel, gradients, gradientSettings, busy, error, shown, highlighted, inspected, open, refresh, setPanel, setCamera, pick, computeGradients, clearPixel };
 });

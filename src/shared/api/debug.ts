@@ -44,7 +44,7 @@ export const DebugCameraSchema = z.discriminatedUnion('kind', [
 ]);
 export type DebugCamera = z.infer<typeof DebugCameraSchema>;
 
-export const DEBUG_VIEWS = ['rgb', 'coverage', 'depth', 'count', 'tiles', 'gpuDiff'] as const;
+export const DEBUG_VIEWS = ['rgb', 'coverage', 'depth', 'count', 'tiles', 'overdraw', 'gpuDiff'] as const;
 export const DebugViewSchema = z.enum(DEBUG_VIEWS);
 export type DebugView = z.infer<typeof DebugViewSchema>;
 
@@ -83,8 +83,19 @@ export const DebugGaussianSchema = z.strictObject({
 });
 export type DebugGaussian = z.infer<typeof DebugGaussianSchema>;
 
-/** Scenes up to this many Gaussians are sent whole for the 3D view; larger ones are not. */
+/** Scenes up to this many Gaussians are sent whole for the 3D view; larger ones as points. */
 export const DEBUG_SCENE_LIMIT = 5000;
+/** Most points sent for the 3D view of a larger scene (an even sample of its Gaussians). */
+export const DEBUG_POINT_LIMIT = 20000;
+
+/** An even sample of a large scene's centres and colours, [n, 3] flattened, for the 3D view. */
+export const DebugPointsSchema = z.strictObject({
+  positions: z.array(z.number()),
+  colors: z.array(z.number()),
+  /** Gaussians in the scene (the sample holds positions.length / 3 of them). */
+  of: z.number().int().nonnegative(),
+});
+export type DebugPoints = z.infer<typeof DebugPointsSchema>;
 
 export const DebugSessionSchema = z.strictObject({
   sessionId: z.string(),
@@ -100,6 +111,8 @@ export const DebugSessionSchema = z.strictObject({
   steps: z.array(z.number().int()).nullable(),
   step: z.number().int().nullable(),
   gaussians: z.array(DebugGaussianSchema).nullable(),
+  /** For scenes above DEBUG_SCENE_LIMIT (gaussians null): the 3D view draws these points instead. */
+  points: DebugPointsSchema.nullable().optional(),
 });
 export type DebugSession = z.infer<typeof DebugSessionSchema>;
 
@@ -141,6 +154,23 @@ export const DebugTargetSchema = z.discriminatedUnion('kind', [
 
 const withCamera = { sessionId, camera: DebugCameraSchema };
 
+/** The per-Gaussian inspector of a session (src/shared/debug/inspect.ts). */
+export const DebugInspectionSchema = z.strictObject({
+  count: z.number().int().nonnegative(),
+  shDegree: z.number().int().min(0).max(3),
+  ranges: z.array(z.strictObject({ name: z.string(), min: z.number().nullable(), max: z.number().nullable(), mean: z.number().nullable() })),
+  finders: z.array(
+    z.strictObject({
+      name: z.enum(['nonFinite', 'zeroQuaternion', 'hugeScale', 'wildSh']),
+      rule: z.string(),
+      count: z.number().int().nonnegative(),
+      /** Ids of the first Gaussians found (at most 100). */
+      ids: z.array(z.number().int()),
+    }),
+  ),
+});
+export type DebugInspection = z.infer<typeof DebugInspectionSchema>;
+
 export const debugMethods = {
   'debug.open': { params: z.strictObject({ source: DebugSourceSchema }), result: DebugSessionSchema, doc: 'Open a scene (task fit, trajectory step, .ply, scene JSON) into a debug session.' },
   'debug.close': { params: z.strictObject({ sessionId }), result: z.strictObject({ closed: z.boolean() }), doc: 'Forget a debug session.' },
@@ -170,6 +200,11 @@ export const debugMethods = {
     }),
     result: DebugImageSchema.extend({ loss: z.number(), argmaxId: z.number().int().nullable() }),
     doc: 'Per-Gaussian gradient magnitudes of a loss against a photo, drawn at the projected centres, with position arrows.',
+  },
+  'debug.inspect': {
+    params: z.strictObject({ sessionId }),
+    result: DebugInspectionSchema,
+    doc: 'Value ranges of every Gaussian attribute and finders for NaN, zero-quaternion, huge-scale and wild-SH Gaussians.',
   },
 } as const;
 

@@ -1,6 +1,8 @@
 // Tile occupancy for the debugger: how many Gaussians the tiled rasterizer lists in each 16x16
-// tile. Input: a Projection (means2d [N, 2], radii [N, 2]) and the image size. Output:
-// TileOccupancy with counts [tilesY, tilesX]. Invariant: a Gaussian is counted in every tile that
+// tile. Input: the GPU's own per-tile lists (occupancyFromLists: what the Tiles view shows when a
+// GPU is present), or a Projection (means2d [N, 2], radii [N, 2]) and the image size for the box
+// estimate without a GPU (the GPU also drops tiles its ellipse cannot reach, so it lists fewer).
+// Output: TileOccupancy with counts [tilesY, tilesX]. Invariant: a Gaussian is counted in every tile that
 // holds a pixel of its exact box as the rasterizer visits it (pixelRange of the CPU reference,
 // tile_box of the WGSL binning), and never when it is culled (radii 0).
 import { pixelRange } from '../raster/cpu/camera-math';
@@ -39,6 +41,18 @@ export function tileOccupancy(projection: Projection, width: number, height: num
         total += 1;
       }
     }
+  }
+  return { tile, tilesX, tilesY, counts, total };
+}
+
+/** Occupancy read off per-tile lists as the GPU built them: ranges [tiles, 2] = (start, end). */
+export function occupancyFromLists(lists: { tilesX: number; tilesY: number; ranges: ArrayLike<number> }, tile = TILE_SIZE): TileOccupancy {
+  const { tilesX, tilesY, ranges } = lists;
+  const counts = new Int32Array(tilesX * tilesY);
+  let total = 0;
+  for (let t = 0; t < counts.length; t++) {
+    counts[t] = Math.max(0, ranges[t * 2 + 1] - ranges[t * 2]);
+    total += counts[t];
   }
   return { tile, tilesX, tilesY, counts, total };
 }

@@ -13,6 +13,7 @@ import { heatImage, tileImage } from './heatmap';
 import { finiteRange, type PixelMaps } from './maps';
 import { drawEllipse, drawPixelMarker } from './overlays';
 import type { TileOccupancy } from './tiles';
+import type { OverdrawMap } from './overdraw';
 
 export interface DebugFigure {
   image: RgbImage; // enlarged by k
@@ -61,14 +62,26 @@ export function countFigure(maps: PixelMaps, k: number): DebugFigure {
   };
 }
 
-export function tilesFigure(occ: TileOccupancy, width: number, height: number, k: number): DebugFigure {
+/** `source`: where the lists come from ('the GPU's own lists' or the CPU box estimate). */
+export function tilesFigure(occ: TileOccupancy, width: number, height: number, k: number, source = 'box estimate'): DebugFigure {
   let max = 0;
   for (const c of occ.counts) max = Math.max(max, c);
   return {
     image: tileImage(occ, width, height, max, k),
-    title: `Tile occupancy (${occ.tile}x${occ.tile} tiles, ${occ.tilesX}x${occ.tilesY})`,
-    legend: { min: 0, max: Math.max(1, max), label: 'Gaussians whose box touches the tile' },
+    title: `Tile occupancy (${occ.tile}x${occ.tile} tiles, ${occ.tilesX}x${occ.tilesY}): ${source}`,
+    legend: { min: 0, max: Math.max(1, max), label: 'Gaussians listed in the tile' },
     stats: { maxPerTile: max, intersections: occ.total },
+  };
+}
+
+export function overdrawFigure(od: OverdrawMap, k: number): DebugFigure {
+  const top = Math.max(1, od.max);
+  const image = upscale(heatImage(od.counts, od.width, od.height, { min: 0, max: top }, NO_DATA), k);
+  return {
+    image,
+    title: 'Overdraw: Gaussians evaluated per pixel',
+    legend: { min: 0, max: top, label: 'Gaussians whose box holds the pixel, up to the 1e-4 stop' },
+    stats: { maxOverdraw: od.max, meanOverdraw: od.mean },
   };
 }
 

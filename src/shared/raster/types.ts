@@ -38,6 +38,18 @@ export interface SplatGrads {
   v_quats: Float64Array; // [N, 4], with respect to the raw (w, x, y, z) stored values
   v_colors: Float64Array; // [N, 3]
   v_opacities: Float64Array; // [N]
+  /** SH bands 1..degree, [N, K, 3] like `sh.rest`; present exactly when the scene has `sh`. */
+  v_sh_rest?: Float64Array;
+}
+
+/**
+ * Rendering options shared by every rasterizer. `antialiased`: mip-splatting's compensation, the
+ * opacity is multiplied by sqrt(det(cov2d) / det(cov2d + 0.3 I)) (captures trained with it).
+ * `shDegree`: highest SH band evaluated (default all the scene has; 0 = the DC colour only).
+ */
+export interface RasterOptions {
+  antialiased?: boolean;
+  shDegree?: number;
 }
 
 export type { Splats };
@@ -52,4 +64,18 @@ export interface Projection {
   conics: Floats; // [N, 3] inverse 2D covariance (a, b, c) of [[a, b], [b, c]], px^-2, after the 0.3 px^2 dilation
   depths: Floats; // [N] camera-space z
   radii: Int32Array; // [N, 2] half-extent in pixels of the exact alpha >= 1/255 box in x and y; 0 when culled
+  /** [N] opacity after the antialiasing compensation; absent when the mode is off (= the stored opacities). */
+  opacities?: Floats;
+}
+
+/** Progress of a long render: the stage and the fraction of it done (0..1). */
+export interface RenderProgress {
+  stage: 'upload' | 'project' | 'bin' | 'composite';
+  fraction: number;
+}
+
+/** Options of a long render that can be followed and stopped. */
+export interface RenderControl {
+  signal?: AbortSignal;
+  onProgress?: (p: RenderProgress) => void;
 }

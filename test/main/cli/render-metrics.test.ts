@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { readPng } from '../../../src/main/io/png';
 import { sharedDataDir } from '../../../src/main/io/data-dir';
 import { runCli } from './run';
+import { gpuDevice } from '../../helpers/gpu';
 
 const dir = mkdtempSync(join(tmpdir(), 'splatlab-cli-'));
 const file = (name: string, content: unknown) => {
@@ -29,6 +30,20 @@ describe('splatlab render', () => {
     expect(png.data[centre + 1]).toBeLessThan(0.1);
     expect(readPng(cov).data[32 * 64 + 32]).toBeGreaterThan(0.9);
     expect(readPng(cov).data[0]).toBe(0);
+  });
+
+  it.skipIf(!gpuDevice)('--device gpu renders on whatever adapter exists (SwiftShader here) and names it', async () => {
+    const cpuOut = join(dir, 'cpu-ref.png');
+    const gpuOut = join(dir, 'gpu.png');
+    await runCli('render', ['--scene', scene, '--camera', camera, '--out', cpuOut, '--device', 'cpu']);
+    const run = await runCli('render', ['--scene', scene, '--camera', camera, '--out', gpuOut, '--device', 'gpu']);
+    expect(run.code).toBe(0);
+    expect(run.out.join('\n')).toMatch(/on the GPU rasterizer, (SwiftShader|hardware adapter)/);
+    const a = readPng(cpuOut).data;
+    const b = readPng(gpuOut).data;
+    let worst = 0;
+    for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i] - b[i]));
+    expect(worst).toBeLessThanOrEqual(2 / 255);
   });
 
   const bad: [string, unknown, RegExp][] = [

@@ -11,9 +11,15 @@ import { createDebugHandlers } from '../../../src/main/services/debug';
 import { dispatchCall, type Handlers } from '../../../src/main/services/dispatch';
 import { fakeServices } from '../services/fixtures';
 import { gpuDevice } from '../../helpers/gpu';
+import { loadShaderLibrary } from '../../helpers/shaders';
+import { GpuRasterizer } from '../../../src/shared/raster/gpu';
+import { projectForward } from '../../../src/shared/raster/cpu';
+import { tileOccupancy } from '../../../src/shared/debug/tiles';
+import { packRecords } from '../../../src/shared/env/scene';
+import { orbitCamera } from '../../../src/shared/camera/orbit';
 
-describe.skipIf(!gpuDevice)('debug.view gpuDiff on a GPU', () => {
-  it('renders on the WGSL rasterizer and differs from the CPU reference by rounding only', async () => {
+describe.skipIf(!gpuDevice)('debug.view gpuDiff and tiles on a GPU', () => {
+  it('renders on the WGSL rasterizer and differs from the CPU reference by rounding only; tiles are the GPU lists', async () => {
     const status = { path: 'swiftshader' as const, vendor: '', architecture: '', description: '', summary: 'test device' };
     const deps = { gpu: { device: gpuDevice, status }, tasksDir: '/tmp/none', version: '0', transport: 'direct' as const, listTasks: async () => [] };
     const handlers: Handlers = { ...fakeServices().handlers, ...createDebugHandlers(createLabContext({ ...deps, home: '/tmp/splatlab-debug-gpu-home' })) };
@@ -28,5 +34,23 @@ describe.skipIf(!gpuDevice)('debug.view gpuDiff on a GPU', () => {
     expect(img.title).toMatch(/GPU \(swiftshader\) vs CPU reference/);
     for (const c of ['maxAbsR', 'maxAbsG', 'maxAbsB']) expect(img.stats[c]).toBeLessThan(1e-4);
     expect(img.legend?.label).toMatch(/GPU - CPU/);
+
+    // The Tiles view shows the GPU's own lists: the same intersection count as the rasterizer's
+    // lists read back directly, and no more than the CPU box estimate (the GPU skips tiles an
+    // ellipse cannot reach).
+    const camera = { kind: 'orbit', azimuth: 20, elevation: 15, width: 48, height: 40 } as const;
+    const tiles = await call<DebugImage>('debug.view', { sessionId: s.sessionId, camera, view: 'tiles' });
+    expect(tiles.title).toMatch(/the GPU's own lists/);
+    expect(tiles.note).toBeNull();
+    const raster = GpuRasterizer.create(gpuDevice as GPUDevice, loadShaderLibrary());
+    try {
+      const lists = await raster.tileLists(packRecords(testFigure()), orbitCamera({ azimuth: 20, elevation: 15, width: 48, height: 40 }));
+      expect(tiles.stats.intersections).toBe(lists.ids.length);
+      const box = tileOccupancy(projectForward(packRecords(testFigure()), orbitCamera({ azimuth: 20, elevation: 15, width: 48, height: 40 })), 48, 40);
+      expect(tiles.stats.intersections).toBeLessThanOrEqual(box.total);
+      expect(tiles.stats.intersections).toBeGreaterThan(0);
+    } finally {
+      raster.destroy();
+    }
   });
 });

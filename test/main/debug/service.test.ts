@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { DebugGradientsResult, DebugImage, DebugPixel, DebugSession } from '../../../src/shared/api/debug';
+import type { DebugGradientsResult, DebugImage, DebugInspection, DebugPixel, DebugSession } from '../../../src/shared/api/debug';
 import { serialisePly } from '../../../src/shared/authoring/import/ply';
 import { orbitCamera } from '../../../src/shared/camera/orbit';
 import { packRecords } from '../../../src/shared/env/scene';
@@ -209,5 +209,18 @@ describe('views, pixels and gradients', () => {
       rmSync(join(home, 'studies', 'session.json'));
     }
     expect((await call<{ closed: boolean }>('debug.close', { sessionId: scene.sessionId })).closed).toBe(true);
+  });
+});
+
+describe('debug.inspect', () => {
+  it("reports a fit's value ranges and no broken Gaussians; ids, not rows", async () => {
+    const s = await call<DebugSession>('debug.open', { source: { kind: 'task', taskId: 'test__sculpt' } });
+    const r = await call<DebugInspection>('debug.inspect', { sessionId: s.sessionId });
+    expect(r.count).toBe(s.count);
+    expect(r.finders.map((f) => [f.name, f.count])).toEqual([['nonFinite', 0], ['zeroQuaternion', 0], ['hugeScale', 0]]);
+    const op = r.ranges.find((x) => x.name === 'opacity');
+    expect(op?.min).toBeGreaterThan(0);
+    expect(op?.max).toBeLessThanOrEqual(1);
+    expect(await failure('debug.inspect', { sessionId: 'nope' })).toMatch(/no debug session 'nope'/);
   });
 });

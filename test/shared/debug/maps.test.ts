@@ -1,10 +1,11 @@
 // Per-pixel maps and tile occupancy against the definitions: the count map equals the number of
 // contributors traceContributors lists (and the depth map its first contributor's depth) at
 // sampled pixels of seeded random scenes; tile occupancy equals a brute-force count of Gaussians
-// whose visited pixel box shares a pixel with each tile.
+// whose visited pixel box shares a pixel with each tile; overdraw against a brute-force walk.
 import { describe, expect, it } from 'vitest';
 import { pixelMaps, finiteRange } from '../../../src/shared/debug/maps';
 import { tileOccupancy, TILE_SIZE } from '../../../src/shared/debug/tiles';
+import { overdrawMap } from '../../../src/shared/debug/overdraw';
 import { mulberry32 } from '../../../src/shared/math/random';
 import { pixelRange, rasterizeForwardState, tracePixel } from '../../../src/shared/raster/cpu';
 import { randomCamera, randomSplats } from '../raster/cpu/random-scene';
@@ -79,5 +80,40 @@ describe('tileOccupancy', () => {
     }
     expect(occ.total).toBe(total);
     expect(total).toBeGreaterThan(0);
+  });
+});
+
+describe('overdrawMap', () => {
+  it('counts at least every contributor, and exactly the box visits up to the stop', () => {
+    const rng = mulberry32(8);
+    const camera = randomCamera(rng, 30);
+    const splats = randomSplats(rng, 60, camera, { scaleRange: [0.05, 0.4] });
+    const state = rasterizeForwardState(splats, camera);
+    const od = overdrawMap(state);
+    const maps = pixelMaps(splats, state);
+    let more = 0;
+    for (let p = 0; p < od.counts.length; p++) {
+      expect(od.counts[p]).toBeGreaterThanOrEqual(maps.count[p]);
+      if (od.counts[p] > maps.count[p]) more++;
+    }
+    expect(more).toBeGreaterThan(0);
+    // Brute force at a few pixels: Gaussians in depth order whose box holds the pixel, to the stop.
+    for (const [x, y] of [[15, 15], [3, 27], [22, 8]]) {
+      let n = 0;
+      let t = 1;
+      for (const g of state.order) {
+        const pr = state.projection;
+        const box = pixelRange(pr.means2d[g * 2], pr.means2d[g * 2 + 1], pr.radii[g * 2], pr.radii[g * 2 + 1], 30, 30);
+        if (x < box.x0 || x > box.x1 || y < box.y0 || y > box.y1) continue;
+        n++;
+        const dx = x + 0.5 - pr.means2d[g * 2];
+        const dy = y + 0.5 - pr.means2d[g * 2 + 1];
+        const alpha = Math.min(0.99, splats.opacities[g] * Math.exp(-0.5 * (pr.conics[g * 3] * dx * dx + 2 * pr.conics[g * 3 + 1] * dx * dy + pr.conics[g * 3 + 2] * dy * dy)));
+        if (alpha < 1 / 255) continue;
+        if (t * (1 - alpha) <= 1e-4) break;
+        t *= 1 - alpha;
+      }
+      expect(od.counts[y * 30 + x]).toBe(n);
+    }
   });
 });

@@ -18,7 +18,7 @@ describe('structLayout', () => {
   it('matches the WGSL struct sizes of the rasterizer', () => {
     expect(SPLAT.bytes).toBe(56);
     expect(PROJECTED.bytes).toBe(64);
-    expect(VIEW_PARAMS.bytes).toBe(112); // 5 vec4 + 6 u32, rounded to 16 bytes
+    expect(VIEW_PARAMS.bytes).toBe(144); // 6 vec4 + 9 u32 (eye and the SH/antialiasing fields of issue #12), rounded to 16 bytes
   });
 
   it('packs rows into fields and reads them back, keeping integer fields exact', () => {

@@ -1,12 +1,19 @@
 // `splatlab render`: renders any scene file from any camera to PNG with the grader's rasterizer
 // (GPU, or the CPU reference). A debugging tool: no scene bounds or Gaussian caps apply.
+// --device gpu renders on whatever WebGPU adapter exists (SwiftShader included) and fails with
+// one line when there is none; auto (the default) takes the grader's choice (a hardware GPU, else
+// the CPU); the output line always names the rasterizer and the adapter that rendered.
 import { readFileSync } from 'node:fs';
 import { cameraDepth, cameraFromFile } from '../../../shared/camera/spec';
 import { NEAR_PLANE } from '../../../shared/raster/cpu';
 import { packSplats } from '../../../shared/scene/gaussian';
 import { parseSceneDocument } from '../../../shared/scene/input';
 import { CAPTURE_POLICY, TASK_POLICY } from '../../../shared/scene/policy';
-import { acquireGpu } from '../../gpu/device';
+import type { Camera, RenderOutput } from '../../../shared/raster/types';
+import type { Splats } from '../../../shared/scene/splats';
+import { GpuRasterizer } from '../../../shared/raster/gpu';
+import { acquireGpu, type GpuContext } from '../../gpu/device';
+import { loadShaders } from '../../gpu/shaders';
 import { Grader, graderDevice } from '../../grader/grader';
 import { writePng } from '../../io/png';
 import { parseArgs, requireOption, stringOption } from '../args';
@@ -28,19 +35,20 @@ export function readJsonFile(path: string, what: string): unknown {
 
 export const command: CliCommand = {
   name: 'render',
-  usage: `splatlab render --scene S.json --camera C.json --out O.png [--coverage A.png] [--device gpu|cpu] [--beyond-bounds]
+  usage: `splatlab render --scene S.json --camera C.json --out O.png [--coverage A.png] [--device auto|gpu|cpu] [--beyond-bounds]
 
 S.json is {"gaussians": [...]} with items {pos, scale?, rot?, color, opacity?} (rot: Euler XYZ
 degrees or a unit quaternion [w,x,y,z]) or the compact trajectory form {p, s, q, c, o}.
 C.json is an explicit camera {width, height, fx, fy, cx, cy, world_to_camera[16] row-major,
 OpenCV axes} or an orbit {azimuth, elevation, distance?, fov?, width?, height?} (degrees).
---coverage writes the coverage (1 - final transmittance) as a grey PNG. The scene is checked and
+--coverage writes the coverage (1 - final transmittance) as a grey PNG. --device gpu renders on
+any WebGPU adapter, SwiftShader included; auto (default) uses a hardware GPU, else the CPU. The scene is checked and
 clamped exactly as the environment would (bounds [-1.25, 1.25]^3, scales [0.005, 0.5], opacity
 [0.05, 1]); --beyond-bounds renders a capture as it is (any finite position, any positive scale).`,
   async run(argv, io) {
     const args = parseArgs(argv, { values: ['scene', 'camera', 'out', 'coverage', 'device'], flags: ['beyond-bounds'] });
-    const device = stringOption(args, 'device') ?? 'gpu';
-    if (device !== 'gpu' && device !== 'cpu') throw new CliError("--device must be 'gpu' or 'cpu'");
+    const device = stringOption(args, 'device') ?? 'auto';
+    if (device !== 'gpu' && device !== 'cpu' && device !== 'auto') throw new CliError("--device must be 'auto', 'gpu' or 'cpu'");
     const out = requireOption(args, 'out');
     const policy = args.options.has('beyond-bounds') ? CAPTURE_POLICY : TASK_POLICY;
     const scene = parseSceneDocument(readJsonFile(requireOption(args, 'scene'), 'scene file'), policy);
@@ -53,13 +61,35 @@ clamped exactly as the environment would (bounds [-1.25, 1.25]^3, scales [0.005,
       throw new CliError(`every Gaussian is behind the camera (camera-space depth below the near plane ${NEAR_PLANE}); check world_to_camera`);
     }
     const gpu = await acquireGpu({ forceCpu: device === 'cpu' });
-    const grader = await Grader.create({ ...graderDevice(gpu), lpipsDir: null });
-    const [render] = await grader.renderViews(packSplats(records), [cam.camera]);
+    if (device === 'gpu' && !gpu.device) throw new CliError(`--device gpu: ${gpu.status.summary}`);
+    const splats = packSplats(records);
+    const { render, on } = device === 'gpu' && gpu.device ? await renderGpu(gpu.device, splats, cam.camera, gpu.status.summary) : await renderGrader(gpu, splats, cam.camera);
     writePng(out, { width: render.width, height: render.height, data: render.rgb });
     const coverage = stringOption(args, 'coverage');
     if (coverage) writePng(coverage, { width: render.width, height: render.height, channels: 1, data: render.alpha });
-    io.out(`Rendered ${records.length} Gaussians at ${render.width}x${render.height} on the ${grader.kind.toUpperCase()} rasterizer to ${out}${coverage ? ` (coverage: ${coverage})` : ''}.`);
-    grader.destroy();
+    io.out(`Rendered ${records.length} Gaussians at ${render.width}x${render.height} on the ${on} to ${out}${coverage ? ` (coverage: ${coverage})` : ''}.`);
     return 0;
   },
 };
+
+type Rendered = { render: RenderOutput; on: string };
+
+async function renderGpu(device: GPUDevice, splats: Splats, camera: Camera, adapter: string): Promise<Rendered> {
+  const raster = GpuRasterizer.create(device, loadShaders());
+  try {
+    return { render: await raster.forward(splats, camera), on: `GPU rasterizer, ${adapter.replace(/\.$/, '')}` };
+  } finally {
+    raster.destroy();
+  }
+}
+
+async function renderGrader(gpu: GpuContext, splats: Splats, camera: Camera): Promise<Rendered> {
+  const grader = await Grader.create({ ...graderDevice(gpu), lpipsDir: null });
+  try {
+    const [render] = await grader.renderViews(splats, [camera]);
+    const on = grader.kind === 'gpu' ? `GPU rasterizer, ${gpu.status.summary.replace(/\.$/, '')}` : `CPU rasterizer (${gpu.status.path === 'cpu' ? gpu.status.summary.replace(/\.$/, '') : `the grader's choice on ${gpu.status.path}`})`;
+    return { render, on };
+  } finally {
+    grader.destroy();
+  }
+}

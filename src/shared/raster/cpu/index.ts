@@ -8,6 +8,8 @@ export {
   rasterizeForwardState,
   depthOrder,
   BACKGROUND,
+  finish,
+  toOutput,
   type ForwardState,
 } from './rasterize-forward';
 export { traceContributors, tracePixel, type Contributor, type PixelTrace } from './trace';
@@ -23,3 +25,15 @@ export {
 } from './camera-math';
 export { rasterizeBackward, rasterizeBackwardPixels, type ProjectionGrads } from './rasterize-backward';
 export { projectBackward, type ProjectBackwardGrads } from './project-backward';
+export {
+  SH_C0,
+  shRestCount,
+  shBasis,
+  shBasisGrad,
+  cameraPosition,
+  effectiveDegree,
+  viewColors,
+  viewColorsBackward,
+  type ShGrads,
+  type ShOptions,
+} from './sh';

@@ -6,7 +6,7 @@
 import type { Splats } from '../../scene/splats';
 import type { Camera, Projection } from '../types';
 import type { Mat3 } from '../../math/vec3';
-import { cameraMath } from './camera-math';
+import { COV2D_DILATION, cameraMath } from './camera-math';
 import { projectGaussian, type ProjectedGaussian } from './project-forward';
 
 export interface ProjectBackwardGrads {
@@ -21,6 +21,7 @@ export function projectBackward(
   projection: Projection,
   v_means2d: ArrayLike<number>,
   v_conics: ArrayLike<number>,
+  v_compensation?: ArrayLike<number>,
 ): ProjectBackwardGrads {
   const n = splats.count;
   const cam = cameraMath(camera);
@@ -31,7 +32,7 @@ export function projectBackward(
   };
   for (let i = 0; i < n; i++) {
     if (projection.radii[i * 2] === 0) continue;
-    const p = projectGaussian(splats, i, cam);
+    const p = projectGaussian(splats, i, cam, v_compensation !== undefined);
     if (!p) continue;
     const { fx, fy, w } = cam;
     const [x, y, z] = p.tc;
@@ -43,9 +44,21 @@ export function projectBackward(
     const D2 = D * D;
     const gA = (-ga * C * C + gb * B * C - gc * B * B) / D2;
     const gB = (2 * ga * B * C - gb * (D + 2 * B * B) + 2 * gc * A * B) / D2;
-    const gC = (-ga * B * B + gb * A * B - gc * A * A) / D2;
+    let gC = (-ga * B * B + gb * A * B - gc * A * A) / D2;
+    let gA2 = gA;
+    let gB2 = gB;
+    const vComp = v_compensation ? v_compensation[i] : 0;
+    if (vComp !== 0 && p.compensation > 0) {
+      // compensation = sqrt(r), r = det(cov2d - 0.3 I) / det(cov2d).
+      const d = COV2D_DILATION;
+      const detRaw = (A - d) * (C - d) - B * B;
+      const k = (0.5 / p.compensation) * vComp;
+      gA2 += (k * ((C - d) * D - detRaw * C)) / D2;
+      gC += (k * ((A - d) * D - detRaw * A)) / D2;
+      gB2 += (k * 2 * B * (detRaw - D)) / D2;
+    }
     // Symmetric upstream on cov2d = J M J^T (B appears in both off-diagonal slots).
-    const G = [gA, 0.5 * gB, 0.5 * gB, gC]; // [2, 2]
+    const G = [gA2, 0.5 * gB2, 0.5 * gB2, gC]; // [2, 2]
     const J = p.j; // [2, 3]
     const M = p.covCam;
 

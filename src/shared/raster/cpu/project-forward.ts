@@ -4,7 +4,7 @@
 // plane, a non-positive 2D determinant, opacity below 1/255 or a box entirely off the image; a
 // non-culled Gaussian has alpha < 1/255 at every pixel centre outside its (rx, ry) box.
 import type { Splats } from '../../scene/splats';
-import type { Camera, Projection } from '../types';
+import type { Camera, Projection, RasterOptions } from '../types';
 import { quatToMat3, type Quat } from '../../math/quaternion';
 import { covarianceFromRotation } from '../../math/covariance';
 import type { Mat3 } from '../../math/vec3';
@@ -21,10 +21,12 @@ export interface ProjectedGaussian {
   cov2d: [number, number, number]; // (xx, xy, yy) after dilation, px^2
   conic: [number, number, number];
   mean2d: [number, number];
+  /** Antialiasing compensation sqrt(det(cov2d - 0.3 I) / det(cov2d)); 1 when the mode is off. */
+  compensation: number;
 }
 
 /** Projects Gaussian i, or returns null when it is behind the near plane or degenerate. */
-export function projectGaussian(splats: Splats, i: number, cam: CameraMath): ProjectedGaussian | null {
+export function projectGaussian(splats: Splats, i: number, cam: CameraMath, antialiased = false): ProjectedGaussian | null {
   const { means, scales, quats } = splats;
   const mx = means[i * 3];
   const my = means[i * 3 + 1];
@@ -58,6 +60,8 @@ export function projectGaussian(splats: Splats, i: number, cam: CameraMath): Pro
   const cyy = b1 * j[4] + b2 * j[5] + COV2D_DILATION;
   const det = cxx * cyy - cxy * cxy;
   if (!(det > 0)) return null;
+  const detRaw = (cxx - COV2D_DILATION) * (cyy - COV2D_DILATION) - cxy * cxy;
+  const compensation = antialiased ? Math.sqrt(Math.max(0, detRaw / det)) : 1;
 
   return {
     tc: [x, y, z],
@@ -69,6 +73,7 @@ export function projectGaussian(splats: Splats, i: number, cam: CameraMath): Pro
     cov2d: [cxx, cxy, cyy],
     conic: [cyy / det, -cxy / det, cxx / det],
     mean2d: [cam.fx * u + cam.cx, cam.fy * v + cam.cy],
+    compensation,
   };
 }
 
@@ -88,20 +93,25 @@ export function exactRadii(p: ProjectedGaussian, opacity: number, width: number,
   return [rx, ry];
 }
 
-export function projectForward(splats: Splats, camera: Camera): Projection {
+export function projectForward(splats: Splats, camera: Camera, opts: RasterOptions = {}): Projection {
   const n = splats.count;
   const cam = cameraMath(camera);
+  const antialiased = opts.antialiased === true;
   const out: Projection = {
     means2d: new Float64Array(n * 2),
     conics: new Float64Array(n * 3),
     depths: new Float64Array(n),
     radii: new Int32Array(n * 2),
   };
+  const opacities = antialiased ? new Float64Array(n) : null;
+  if (opacities) out.opacities = opacities;
   for (let i = 0; i < n; i++) {
-    const p = projectGaussian(splats, i, cam);
+    const p = projectGaussian(splats, i, cam, antialiased);
     if (!p) continue;
-    const [rx, ry] = exactRadii(p, splats.opacities[i], cam.width, cam.height);
+    const o = splats.opacities[i] * p.compensation;
+    const [rx, ry] = exactRadii(p, o, cam.width, cam.height);
     if (rx === 0) continue;
+    if (opacities) opacities[i] = o;
     out.means2d[i * 2] = p.mean2d[0];
     out.means2d[i * 2 + 1] = p.mean2d[1];
     out.conics.set(p.conic, i * 3);

@@ -6,24 +6,25 @@
 // lastRank with alpha >= 1/255), back to front; a Gaussian whose alpha hit the 0.99 clamp passes
 // no gradient to its opacity, conic or mean at that pixel (the clamp is flat there).
 import type { Splats } from '../../scene/splats';
-import type { Camera, ImageGrads, SplatGrads } from '../types';
+import type { Camera, ImageGrads, RasterOptions, SplatGrads } from '../types';
 import { ALPHA_MAX, ALPHA_THRESHOLD, pixelRange } from './camera-math';
 import { BACKGROUND, rasterizeForwardState, type ForwardState } from './rasterize-forward';
 import { projectBackward } from './project-backward';
+import { viewColorsBackward } from './sh';
 
 /** Gradients with respect to the projection stage's outputs and the per-Gaussian appearance. */
 export interface ProjectionGrads {
   v_means2d: Float64Array; // [N, 2] pixel coordinates
   v_conics: Float64Array; // [N, 3] (a, b, c) of [[a, b], [b, c]], b counted once
   v_colors: Float64Array; // [N, 3]
-  v_opacities: Float64Array; // [N]
+  v_opacities: Float64Array; // [N] on the composited (compensated, when antialiased) opacity
 }
 
 export function rasterizeBackwardPixels(splats: Splats, state: ForwardState, grads: ImageGrads): ProjectionGrads {
   const n = splats.count;
   const { width, height, order, lastRank, transmittance } = state;
   const { means2d, conics, radii } = state.projection;
-  const { colors, opacities } = splats;
+  const { colors, opacities } = state;
   const { v_rgb, v_alpha } = grads;
   const out: ProjectionGrads = {
     v_means2d: new Float64Array(n * 2),
@@ -101,15 +102,40 @@ export function rasterizeBackwardPixels(splats: Splats, state: ForwardState, gra
  * rasterizeForward away from its discontinuities: the 1/255 threshold and the 1e-4 stop).
  * Pass the ForwardState of the same scene and camera to skip recomputing it.
  */
-export function rasterizeBackward(splats: Splats, camera: Camera, grads: ImageGrads, state?: ForwardState): SplatGrads {
-  const forward = state ?? rasterizeForwardState(splats, camera);
+export function rasterizeBackward(
+  splats: Splats,
+  camera: Camera,
+  grads: ImageGrads,
+  state?: ForwardState,
+  opts: RasterOptions = state?.options ?? {},
+): SplatGrads {
+  const forward = state ?? rasterizeForwardState(splats, camera, opts);
   const g2d = rasterizeBackwardPixels(splats, forward, grads);
-  const g3d = projectBackward(splats, camera, forward.projection, g2d.v_means2d, g2d.v_conics);
-  return {
+  // Antialiased: composited opacity = o * compensation(cov2d).
+  let v_opacities = g2d.v_opacities;
+  let v_comp: Float64Array | undefined;
+  if (opts.antialiased) {
+    const eff = forward.opacities;
+    v_comp = new Float64Array(splats.count);
+    v_opacities = new Float64Array(splats.count);
+    for (let i = 0; i < splats.count; i++) {
+      const o = splats.opacities[i];
+      if (o === 0) continue;
+      const comp = eff[i] / o;
+      v_opacities[i] = g2d.v_opacities[i] * comp;
+      v_comp[i] = g2d.v_opacities[i] * o;
+    }
+  }
+  const g3d = projectBackward(splats, camera, forward.projection, g2d.v_means2d, g2d.v_conics, v_comp);
+  const sh = viewColorsBackward(splats, camera, g2d.v_colors, { maxDegree: opts.shDegree });
+  for (let i = 0; i < g3d.v_means.length; i++) g3d.v_means[i] += sh.v_means[i];
+  const out: SplatGrads = {
     v_means: g3d.v_means,
     v_scales: g3d.v_scales,
     v_quats: g3d.v_quats,
-    v_colors: g2d.v_colors,
-    v_opacities: g2d.v_opacities,
+    v_colors: sh.v_colors,
+    v_opacities,
   };
+  if (splats.sh) out.v_sh_rest = sh.v_rest;
+  return out;
 }

@@ -3,10 +3,11 @@
 // Invariant: rasterizeForward visits only the pixels inside each Gaussian's box and yields
 // bit-for-bit the image of rasterizeForwardDense, the literal per-pixel loop over all Gaussians:
 // both composite every pixel over the same depth-sorted list with the same float operations.
-import type { Splats } from '../../scene/splats';
-import type { Camera, Projection, RenderOutput } from '../types';
+import type { Floats, Splats } from '../../scene/splats';
+import type { Camera, Projection, RasterOptions, RenderOutput } from '../types';
 import { ALPHA_MAX, ALPHA_THRESHOLD, T_STOP, cameraMath, pixelRange } from './camera-math';
 import { projectForward, projectGaussian } from './project-forward';
+import { viewColors } from './sh';
 
 /** Background colour (white), per channel. */
 export const BACKGROUND = 1;
@@ -21,6 +22,9 @@ export interface ForwardState {
   alpha: Float64Array; // [H, W], 1 - T_final
   transmittance: Float64Array; // [H, W], T_final
   lastRank: Int32Array; // [H, W] rank in `order` of the last Gaussian composited, -1 if none
+  colors: Floats; // [N, 3] colours composited (SH evaluated from this camera; the stored ones when flat)
+  opacities: Floats; // [N] opacities composited (after the antialiasing compensation when on)
+  options: RasterOptions;
 }
 
 /** Non-culled Gaussian indices sorted by camera depth ascending, ties by index (stable). */
@@ -36,9 +40,9 @@ export function rawAlpha(o: number, a: number, b: number, c: number, dx: number,
   return o * Math.exp(-0.5 * (a * dx * dx + 2 * b * dx * dy + c * dy * dy));
 }
 
-export function rasterizeForwardState(splats: Splats, camera: Camera): ForwardState {
+export function rasterizeForwardState(splats: Splats, camera: Camera, opts: RasterOptions = {}): ForwardState {
   const { width, height } = camera;
-  const projection = projectForward(splats, camera);
+  const projection = projectForward(splats, camera, opts);
   const { means2d, conics, radii, depths } = projection;
   const order = depthOrder(depths, (i) => radii[i * 2] > 0, splats.count);
   const npix = width * height;
@@ -46,7 +50,8 @@ export function rasterizeForwardState(splats: Splats, camera: Camera): ForwardSt
   const acc = new Float64Array(npix * 3);
   const lastRank = new Int32Array(npix).fill(-1);
   const done = new Uint8Array(npix);
-  const { colors, opacities } = splats;
+  const colors = viewColors(splats, camera, { maxDegree: opts.shDegree });
+  const opacities = projection.opacities ?? splats.opacities;
 
   for (let rank = 0; rank < order.length; rank++) {
     const g = order[rank];
@@ -82,22 +87,23 @@ export function rasterizeForwardState(splats: Splats, camera: Camera): ForwardSt
       }
     }
   }
-  return finish(width, height, projection, order, acc, T, lastRank);
+  return finish({ width, height, projection, order, lastRank, colors, opacities, options: opts }, acc, T);
 }
 
-export function rasterizeForward(splats: Splats, camera: Camera): RenderOutput {
-  return toOutput(rasterizeForwardState(splats, camera));
+export function rasterizeForward(splats: Splats, camera: Camera, opts: RasterOptions = {}): RenderOutput {
+  return toOutput(rasterizeForwardState(splats, camera, opts));
 }
 
 /**
  * The literal definition: for every pixel, every Gaussian in front of the near plane with a
  * valid 2D covariance, in depth order, with no boxes. Slow; used to prove rasterizeForward exact.
  */
-export function rasterizeForwardDense(splats: Splats, camera: Camera): RenderOutput {
+export function rasterizeForwardDense(splats: Splats, camera: Camera, opts: RasterOptions = {}): RenderOutput {
   const { width, height } = camera;
   const cam = cameraMath(camera);
   const n = splats.count;
-  const proj = new Array(n).fill(null).map((_, i) => projectGaussian(splats, i, cam));
+  const proj = new Array(n).fill(null).map((_, i) => projectGaussian(splats, i, cam, opts.antialiased === true));
+  const colors = viewColors(splats, camera, { maxDegree: opts.shDegree });
   const depths = proj.map((p) => (p ? p.tc[2] : 0));
   const order = depthOrder(depths, (i) => proj[i] !== null, n);
   const acc = new Float64Array(width * height * 3);
@@ -113,30 +119,26 @@ export function rasterizeForwardDense(splats: Splats, camera: Camera): RenderOut
         const [a, b, c] = pg.conic;
         const dx = px + 0.5 - pg.mean2d[0];
         const dy = py + 0.5 - pg.mean2d[1];
-        const alpha = Math.min(ALPHA_MAX, rawAlpha(splats.opacities[g], a, b, c, dx, dy));
+        const alpha = Math.min(ALPHA_MAX, rawAlpha(splats.opacities[g] * pg.compensation, a, b, c, dx, dy));
         if (alpha < ALPHA_THRESHOLD) continue;
         const next = t * (1 - alpha);
         if (next <= T_STOP) break;
         const wgt = alpha * t;
-        for (let k = 0; k < 3; k++) acc[p * 3 + k] += splats.colors[g * 3 + k] * wgt;
+        for (let k = 0; k < 3; k++) acc[p * 3 + k] += colors[g * 3 + k] * wgt;
         t = next;
       }
       T[p] = t;
     }
   }
-  const out = finish(width, height, projectForward(splats, camera), new Int32Array(0), acc, T, new Int32Array(0));
-  return toOutput(out);
+  const base = { width, height, projection: projectForward(splats, camera, opts), order: new Int32Array(0), lastRank: new Int32Array(0) };
+  return toOutput(finish({ ...base, colors, opacities: splats.opacities, options: opts }, acc, T));
 }
 
-function finish(
-  width: number,
-  height: number,
-  projection: Projection,
-  order: Int32Array,
-  acc: Float64Array,
-  T: Float64Array,
-  lastRank: Int32Array,
-): ForwardState {
+type StateBase = Omit<ForwardState, 'rgb' | 'alpha' | 'transmittance'>;
+
+/** Adds the white background and the coverage to the accumulated colour and transmittance. */
+export function finish(base: StateBase, acc: Float64Array, T: Float64Array): ForwardState {
+  const { width, height } = base;
   const npix = width * height;
   const rgb = new Float64Array(npix * 3);
   const alpha = new Float64Array(npix);
@@ -144,9 +146,9 @@ function finish(
     for (let k = 0; k < 3; k++) rgb[p * 3 + k] = acc[p * 3 + k] + T[p] * BACKGROUND;
     alpha[p] = 1 - T[p];
   }
-  return { width, height, projection, order, rgb, alpha, transmittance: T, lastRank };
+  return { ...base, rgb, alpha, transmittance: T };
 }
 
-function toOutput(s: ForwardState): RenderOutput {
+export function toOutput(s: ForwardState): RenderOutput {
   return { width: s.width, height: s.height, rgb: Float32Array.from(s.rgb), alpha: Float32Array.from(s.alpha) };
 }

@@ -4,10 +4,11 @@
 // Invariant: replays exactly the forward pass, so sum(contribution) + T_final * white equals the
 // rendered pixel of rasterizeForward (in float64).
 import type { Splats } from '../../scene/splats';
-import type { Camera } from '../types';
+import type { Camera, RasterOptions } from '../types';
 import { ALPHA_MAX, ALPHA_THRESHOLD, T_STOP } from './camera-math';
 import { projectForward } from './project-forward';
 import { depthOrder, rawAlpha } from './rasterize-forward';
+import { viewColors } from './sh';
 
 export interface Contributor {
   index: number; // Gaussian index in the Splats
@@ -27,8 +28,10 @@ export interface PixelTrace {
 }
 
 /** Full trace of pixel (px, py): contributors, the stopping Gaussian and the final colour. */
-export function tracePixel(splats: Splats, camera: Camera, px: number, py: number): PixelTrace {
-  const proj = projectForward(splats, camera);
+export function tracePixel(splats: Splats, camera: Camera, px: number, py: number, opts: RasterOptions = {}): PixelTrace {
+  const proj = projectForward(splats, camera, opts);
+  const colors = viewColors(splats, camera, { maxDegree: opts.shDegree });
+  const opacities = proj.opacities ?? splats.opacities;
   const { means2d, conics, radii, depths } = proj;
   const order = depthOrder(depths, (i) => radii[i * 2] > 0, splats.count);
   const contributors: Contributor[] = [];
@@ -38,7 +41,7 @@ export function tracePixel(splats: Splats, camera: Camera, px: number, py: numbe
   for (const g of order) {
     const dx = px + 0.5 - means2d[g * 2];
     const dy = py + 0.5 - means2d[g * 2 + 1];
-    const alpha = Math.min(ALPHA_MAX, rawAlpha(splats.opacities[g], conics[g * 3], conics[g * 3 + 1], conics[g * 3 + 2], dx, dy));
+    const alpha = Math.min(ALPHA_MAX, rawAlpha(opacities[g], conics[g * 3], conics[g * 3 + 1], conics[g * 3 + 2], dx, dy));
     if (alpha < ALPHA_THRESHOLD) continue;
     const next = t * (1 - alpha);
     if (next <= T_STOP) {
@@ -46,7 +49,7 @@ export function tracePixel(splats: Splats, camera: Camera, px: number, py: numbe
       break;
     }
     const w = alpha * t;
-    const contribution: [number, number, number] = [splats.colors[g * 3] * w, splats.colors[g * 3 + 1] * w, splats.colors[g * 3 + 2] * w];
+    const contribution: [number, number, number] = [colors[g * 3] * w, colors[g * 3 + 1] * w, colors[g * 3 + 2] * w];
     for (let k = 0; k < 3; k++) rgb[k] += contribution[k];
     contributors.push({ index: g, depth: depths[g], alpha, T_before: t, T_after: next, contribution });
     t = next;
@@ -56,6 +59,6 @@ export function tracePixel(splats: Splats, camera: Camera, px: number, py: numbe
 }
 
 /** The ordered list of Gaussians composited at pixel (px, py). */
-export function traceContributors(splats: Splats, camera: Camera, px: number, py: number): Contributor[] {
-  return tracePixel(splats, camera, px, py).contributors;
+export function traceContributors(splats: Splats, camera: Camera, px: number, py: number, opts: RasterOptions = {}): Contributor[] {
+  return tracePixel(splats, camera, px, py, opts).contributors;
 }

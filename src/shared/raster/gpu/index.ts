@@ -3,10 +3,11 @@
 // plus a device and the shader library. The class reuses pipelines and buffers; prefer it for
 // repeated calls (the grader, the preview, an optimiser).
 import type { ShaderLibrary } from '../../gpu/compose';
-import type { Camera, ImageGrads, Projection, RenderOutput, SplatGrads, Splats } from '../types';
+import type { Camera, ImageGrads, Projection, RasterOptions, RenderOutput, SplatGrads, Splats } from '../types';
 import { GpuRasterizer } from './rasterizer';
 
-export { GpuRasterizer } from './rasterizer';
+export { GpuRasterizer, RADIX_MIN_GAUSSIANS, type GpuRasterizerOptions, type GpuTileLists } from './rasterizer';
+export { radixSortGpu, RadixSorter } from './radix-sort';
 
 async function once<T>(device: GPUDevice, library: ShaderLibrary, job: (r: GpuRasterizer) => Promise<T>): Promise<T> {
   const r = GpuRasterizer.create(device, library);
@@ -17,12 +18,18 @@ async function once<T>(device: GPUDevice, library: ShaderLibrary, job: (r: GpuRa
   }
 }
 
-export function projectForwardGpu(device: GPUDevice, library: ShaderLibrary, splats: Splats, camera: Camera): Promise<Projection> {
-  return once(device, library, (r) => r.project(splats, camera));
+export function projectForwardGpu(device: GPUDevice, library: ShaderLibrary, splats: Splats, camera: Camera, opts: RasterOptions = {}): Promise<Projection> {
+  return once(device, library, (r) => r.project(splats, camera, opts));
 }
 
-export function rasterizeForwardGpu(device: GPUDevice, library: ShaderLibrary, splats: Splats, camera: Camera): Promise<RenderOutput> {
-  return once(device, library, (r) => r.forward(splats, camera));
+export function rasterizeForwardGpu(
+  device: GPUDevice,
+  library: ShaderLibrary,
+  splats: Splats,
+  camera: Camera,
+  opts: RasterOptions = {},
+): Promise<RenderOutput> {
+  return once(device, library, (r) => r.forward(splats, camera, opts));
 }
 
 export function rasterizeBackwardGpu(

@@ -3,14 +3,36 @@
 // Outputs: RenderOutput, Projection and SplatGrads with the same layouts as the CPU reference.
 // Invariant: pipelines are built once; buffers are reused and only grow. Calls are serialised.
 // When a view needs more tile-list slots than allocated, the capacity grows to the next power of
-// two and that call is re-run, so no intersection is ever dropped from a result.
+// two and that call is re-run, so no intersection is ever dropped from a result. Scenes above
+// RADIX_MIN_GAUSSIANS take the radix path (same tile lists, O(N) instead of O(N^2)); SH bands
+// and the antialiased mode are evaluated in project_forward. Buffers are sized per call, up to
+// the adapter's limits (4M SH3 Gaussians need 256 MB of projections and 720 MB of SH bands).
+// The backward pass chains SH on the host (per Gaussian); it has no antialiased mode.
 import type { ShaderLibrary } from '../../gpu/compose';
 import { Growable, Readback } from '../../gpu/buffers';
 import { StructArray } from '../../gpu/layout';
-import type { Camera, ImageGrads, Projection, RenderOutput, SplatGrads, Splats } from '../types';
+import type { Camera, ImageGrads, Projection, RasterOptions, RenderOutput, SplatGrads, Splats } from '../types';
+import { effectiveDegree, shRestCount, viewColorsBackward } from '../cpu/sh';
 import { createPipelines, type RasterPipelines } from './pipelines';
-import { CONTROL, PROJECTED, SPLAT } from './layouts';
-import { ViewSlot } from './view-slot';
+import { CONTROL, PROJECTED, SPLAT, VIEW_FLAGS } from './layouts';
+import { ViewSlot, type ViewShading } from './view-slot';
+import { ownBuffer } from './radix-sort';
+
+/** Scenes with more Gaussians than this get their tile lists from the radix sorts. */
+export const RADIX_MIN_GAUSSIANS = 4096;
+
+export interface GpuRasterizerOptions {
+  /** Override of RADIX_MIN_GAUSSIANS (tests use 0 to run the radix path on small scenes). */
+  radixMinGaussians?: number;
+}
+
+/** The GPU's own per-tile lists of one view (what the debugger's Tiles view shows). */
+export interface GpuTileLists {
+  tilesX: number;
+  tilesY: number;
+  ranges: Uint32Array; // [tiles, 2] start, end into ids
+  ids: Uint32Array; // Gaussian ids, each tile's run in depth order
+}
 
 /** Initial tile-list capacity (ids); grown to the next power of two when a view needs more. */
 const INITIAL_CAPACITY = 1 << 14;
@@ -24,34 +46,39 @@ function nextPow2(n: number): number {
 export class GpuRasterizer {
   private readonly pipelines: RasterPipelines;
   private readonly splats: Growable; // [N] Splat, shared by every view
+  private readonly sh: Growable; // [N, K, 3] SH bands 1..degree (16 bytes when flat)
+  private readonly radixMin: number;
   private readonly views: ViewSlot[] = [];
   private capacity = INITIAL_CAPACITY;
   private queue: Promise<unknown> = Promise.resolve();
 
-  private constructor(private readonly device: GPUDevice, library: ShaderLibrary) {
+  private constructor(private readonly device: GPUDevice, private readonly library: ShaderLibrary, opts: GpuRasterizerOptions) {
     this.pipelines = createPipelines(device, library);
     this.splats = new Growable(device, 'splats');
+    this.sh = new Growable(device, 'sh bands');
+    this.radixMin = opts.radixMinGaussians ?? RADIX_MIN_GAUSSIANS;
   }
 
-  static create(device: GPUDevice, library: ShaderLibrary): GpuRasterizer {
-    return new GpuRasterizer(device, library);
+  static create(device: GPUDevice, library: ShaderLibrary, opts: GpuRasterizerOptions = {}): GpuRasterizer {
+    return new GpuRasterizer(device, library, opts);
   }
 
-  forward(splats: Splats, camera: Camera): Promise<RenderOutput> {
-    return this.forwardBatch(splats, [camera]).then((r) => r[0]);
+  forward(splats: Splats, camera: Camera, opts: RasterOptions = {}): Promise<RenderOutput> {
+    return this.forwardBatch(splats, [camera], opts).then((r) => r[0]);
   }
 
   /** Renders every camera with one submission (the grader's 8 views). */
-  forwardBatch(splats: Splats, cameras: readonly Camera[]): Promise<RenderOutput[]> {
+  forwardBatch(splats: Splats, cameras: readonly Camera[], opts: RasterOptions = {}): Promise<RenderOutput[]> {
     return this.serial(async () => {
       this.uploadSplats(splats);
+      const shading = this.shading(splats, opts);
       for (;;) {
         const encoder = this.device.createCommandEncoder({ label: 'forward batch' });
         const readback = new Readback(this.device);
         const regions = cameras.map((camera, v) => {
           const slot = this.slot(v);
-          slot.prepare(camera, splats.count, this.capacity, false);
-          slot.encodeForward(encoder, this.pipelines, this.splats);
+          slot.prepare(camera, splats.count, this.capacity, false, shading);
+          slot.encodeForward(encoder, this.pipelines, this.splats, this.sh);
           const px = slot.geometry.pixels;
           return { slot, control: readback.add(CONTROL.bytes), rgb: readback.add(px * 12), alpha: readback.add(px * 4) };
         });
@@ -75,17 +102,19 @@ export class GpuRasterizer {
   }
 
   /** Gradients of a loss with upstream image gradients `grads` (v_alpha optional, coverage). */
-  backward(splats: Splats, camera: Camera, grads: ImageGrads): Promise<SplatGrads> {
+  backward(splats: Splats, camera: Camera, grads: ImageGrads, opts: RasterOptions = {}): Promise<SplatGrads> {
+    if (opts.antialiased) return Promise.reject(new Error('GPU rasterizer: the backward pass has no antialiased mode; use the CPU reference (rasterizeBackward) for it'));
     return this.serial(async () => {
       this.uploadSplats(splats);
       const n = splats.count;
+      const shading = this.shading(splats, opts);
       for (;;) {
         const slot = this.slot(0);
-        slot.prepare(camera, n, this.capacity, true);
+        slot.prepare(camera, n, this.capacity, true, shading);
         this.device.queue.writeBuffer(slot.vImage.buffer, 0, packImageGrads(grads, slot.geometry.pixels));
         const encoder = this.device.createCommandEncoder({ label: 'backward' });
-        slot.encodeForward(encoder, this.pipelines, this.splats);
-        slot.encodeBackward(encoder, this.pipelines, this.splats);
+        slot.encodeForward(encoder, this.pipelines, this.splats, this.sh);
+        slot.encodeBackward(encoder, this.pipelines, this.splats, this.sh);
         const readback = new Readback(this.device);
         const control = readback.add(CONTROL.bytes);
         const out = readback.add(n * SPLAT.bytes);
@@ -95,26 +124,32 @@ export class GpuRasterizer {
         const data = await readback.read();
         if (this.grewForOverflow([data[control]])) continue;
         const g = new StructArray(SPLAT, n, data[out]);
-        return {
+        const result: SplatGrads = {
           v_means: g.getRow('mean', new Float64Array(n * 3)),
           v_scales: g.getRow('scale', new Float64Array(n * 3)),
           v_quats: g.getRow('quat', new Float64Array(n * 4)),
           v_colors: g.getRow('color', new Float64Array(n * 3)),
           v_opacities: g.getRow('opacity', new Float64Array(n)),
         };
+        if (!splats.sh) return result;
+        // The GPU's v_colors are on the evaluated (view) colours; the SH chain (clamp mask, bands,
+        // the mean through the view direction) is per Gaussian and cheap: the CPU reference's.
+        const sh = viewColorsBackward(splats, camera, result.v_colors, { maxDegree: opts.shDegree });
+        for (let i = 0; i < result.v_means.length; i++) result.v_means[i] += sh.v_means[i];
+        return { ...result, v_colors: sh.v_colors, v_sh_rest: sh.v_rest };
       }
     });
   }
 
   /** The projection stage alone (means2d, conics, depths, radii), as the CPU projectForward. */
-  project(splats: Splats, camera: Camera): Promise<Projection> {
+  project(splats: Splats, camera: Camera, opts: RasterOptions = {}): Promise<Projection> {
     return this.serial(async () => {
       this.uploadSplats(splats);
       const n = splats.count;
       const slot = this.slot(0);
-      slot.prepare(camera, n, this.capacity, false);
+      slot.prepare(camera, n, this.capacity, false, this.shading(splats, opts));
       const encoder = this.device.createCommandEncoder({ label: 'project' });
-      slot.encodeProject(encoder, this.pipelines, this.splats);
+      slot.encodeProject(encoder, this.pipelines, this.splats, this.sh);
       const readback = new Readback(this.device);
       const out = readback.add(n * PROJECTED.bytes);
       readback.copy(encoder, out, slot.projected.buffer, n * PROJECTED.bytes);
@@ -125,7 +160,35 @@ export class GpuRasterizer {
         conics: p.getRow('conic', new Float32Array(n * 3)),
         depths: p.getRow('depth', new Float32Array(n)),
         radii: p.getRow('radii', new Int32Array(n * 2)),
+        ...(opts.antialiased ? { opacities: p.getRow('opacity', new Float32Array(n)) } : {}),
       };
+    });
+  }
+
+  /** The per-tile lists the forward pass builds for this view, read back as they are. */
+  tileLists(splats: Splats, camera: Camera, opts: RasterOptions = {}): Promise<GpuTileLists> {
+    return this.serial(async () => {
+      this.uploadSplats(splats);
+      const shading = this.shading(splats, opts);
+      for (;;) {
+        const slot = this.slot(0);
+        slot.prepare(camera, splats.count, this.capacity, false, shading);
+        const encoder = this.device.createCommandEncoder({ label: 'tile lists' });
+        slot.encodeForward(encoder, this.pipelines, this.splats, this.sh);
+        const { tilesX, tilesY } = slot.geometry;
+        const readback = new Readback(this.device);
+        const control = readback.add(CONTROL.bytes);
+        const ranges = readback.add(tilesX * tilesY * 8);
+        const ids = readback.add(this.capacity * 4);
+        readback.copy(encoder, control, slot.control, CONTROL.bytes);
+        readback.copy(encoder, ranges, slot.ranges.buffer, tilesX * tilesY * 8);
+        readback.copy(encoder, ids, slot.ids.buffer, this.capacity * 4);
+        this.device.queue.submit([encoder.finish()]);
+        const data = await readback.read();
+        if (this.grewForOverflow([data[control]])) continue;
+        const total = new Uint32Array(data[control])[CONTROL.offset.isect_total];
+        return { tilesX, tilesY, ranges: new Uint32Array(data[ranges], 0, tilesX * tilesY * 2), ids: new Uint32Array(data[ids], 0, total) };
+      }
     });
   }
 
@@ -133,6 +196,7 @@ export class GpuRasterizer {
     for (const v of this.views) v.destroy();
     this.views.length = 0;
     this.splats.destroy();
+    this.sh.destroy();
   }
 
   /** Current tile-list capacity in ids (grows on demand; exposed for tests and benchmarks). */
@@ -159,7 +223,7 @@ export class GpuRasterizer {
   }
 
   private slot(v: number): ViewSlot {
-    while (this.views.length <= v) this.views.push(new ViewSlot(this.device));
+    while (this.views.length <= v) this.views.push(new ViewSlot(this.device, this.library));
     return this.views[v];
   }
 
@@ -181,6 +245,19 @@ export class GpuRasterizer {
     s.setRow('color', splats.colors);
     s.setRow('opacity', splats.opacities);
     this.device.queue.writeBuffer(this.splats.ensure(Math.max(1, n) * SPLAT.bytes), 0, s.buffer);
+    const rest = splats.sh?.rest;
+    const sh = this.sh.ensure(rest ? rest.length * 4 : 16);
+    if (rest && rest.length > 0) this.device.queue.writeBuffer(sh, 0, rest instanceof Float32Array ? ownBuffer(rest) : Float32Array.from(rest));
+  }
+
+  private shading(splats: Splats, opts: RasterOptions): ViewShading {
+    const flags = (splats.sh ? VIEW_FLAGS.sh : 0) | (opts.antialiased ? VIEW_FLAGS.antialiased : 0);
+    return {
+      shDegree: effectiveDegree(splats, { maxDegree: opts.shDegree }),
+      shStride: splats.sh ? shRestCount(splats.sh.degree) : 0,
+      flags,
+      radix: splats.count > this.radixMin,
+    };
   }
 }
 

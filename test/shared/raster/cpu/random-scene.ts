@@ -45,3 +45,11 @@ function cameraEye(camera: Camera): [number, number, number] {
 }
 
 export { orbitEye };
+
+/** Adds random SH bands 1..degree of amplitude `amp` to a scene (colours keep the DC term). */
+export function withRandomSh(rng: Random, s: Splats, degree: 1 | 2 | 3, amp = 0.3): Splats {
+  const k = (degree + 1) * (degree + 1) - 1;
+  const rest = s.means instanceof Float32Array ? new Float32Array(s.count * k * 3) : new Float64Array(s.count * k * 3);
+  for (let i = 0; i < rest.length; i++) rest[i] = rng.uniform(-amp, amp);
+  return { ...s, sh: { degree, rest } };
+}

@@ -1,0 +1,125 @@
+// Benchmark of the large-scene rasterizers (issue #12): a synthetic room of 1.5M SH degree 3
+// Gaussians at 512x512 and 90 degrees (test/bench/room-scene.ts) on the CPU tile rasterizer in
+// worker threads and on the GPU (whatever adapter exists: SwiftShader here); the GPU radix sort of
+// 4M random 32-bit keys; CPU vs GPU image parity at 10k, 100k and 1M Gaussians; and the SplatBench
+// path (300 Gaussians, the 8 reference views at 256x256) on both, to compare with earlier figures.
+// Run: node --import tsx test/bench/raster.bench.ts [--quick]. Prints markdown tables: wall ms
+// and process CPU ms (all threads, SwiftShader's included), which is steadier on a shared machine.
+import { availableParallelism } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { testDevice } from '../helpers/gpu';
+import { loadShaders } from '../../src/main/gpu/shaders';
+import { TileRasterPool } from '../../src/main/raster/tile-pool';
+import { rasterizeForward } from '../../src/shared/raster/cpu';
+import { rasterizeTiles } from '../../src/shared/raster/cpu/tiles';
+import { GpuRasterizer, radixSortGpu } from '../../src/shared/raster/gpu';
+import { viewCameras, REFERENCE_VIEWS } from '../../src/shared/camera/views';
+import { mulberry32 } from '../../src/shared/math/random';
+import { emptySplats } from '../../src/shared/scene/splats';
+import { roomCamera, roomScene } from './room-scene';
+
+const quick = process.argv.includes('--quick');
+const BIG = quick ? 150_000 : 1_500_000;
+const rows: string[] = [];
+const row = (what: string, wall: number, cpu: number | null, note = ''): void => {
+  rows.push(`| ${what} | ${wall.toFixed(0)} | ${cpu === null ? '' : cpu.toFixed(0)} | ${note} |`);
+};
+
+async function timed<T>(fn: () => Promise<T> | T): Promise<{ value: T; wall: number; cpu: number }> {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  const value = await fn();
+  const c = process.cpuUsage(c0);
+  return { value, wall: performance.now() - t0, cpu: (c.user + c.system) / 1000 };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+function parity(a: Float32Array, b: Float32Array): string {
+  let worst = 0;
+  let over = 0;
+  for (let i = 0; i < a.length; i++) {
+    const d = Math.abs(a[i] - b[i]);
+    worst = Math.max(worst, d);
+    if (d > 1e-3) over++;
+  }
+  return `max abs diff ${worst.toExponential(2)}, ${over} of ${a.length} channels above 1e-3`;
+}
+
+function splatBenchScene() {
+  const rng = mulberry32(300);
+  const s = emptySplats(300, 'f32');
+  for (let i = 0; i < 300; i++) {
+    for (let k = 0; k < 3; k++) {
+      s.means[i * 3 + k] = rng.uniform(-0.9, 0.9);
+      s.scales[i * 3 + k] = Math.exp(rng.uniform(Math.log(0.02), Math.log(0.2)));
+      s.colors[i * 3 + k] = rng.next();
+    }
+    for (let k = 0; k < 4; k++) s.quats[i * 4 + k] = rng.normal();
+    s.opacities[i] = rng.uniform(0.3, 1);
+  }
+  return s;
+}
+
+const big = roomScene(BIG, 3);
+const cam = roomCamera(512, 0);
+
+// CPU: tile rasterizer on two worker threads (the target machine has two cores).
+const pool = TileRasterPool.create({ workers: 2 });
+await pool.render(big, cam); // first call copies the scene into shared memory and warms the JIT
+const cpuRuns = [];
+for (let r = 0; r < 3; r++) cpuRuns.push(await timed(() => pool.render(big, cam)));
+row(`CPU tile rasterizer, ${BIG} SH3, 512x512, 2 workers (median of 3)`, median(cpuRuns.map((r) => r.wall)), median(cpuRuns.map((r) => r.cpu)));
+const single = await timed(() => rasterizeTiles(big, cam));
+row(`CPU tile rasterizer, same, calling thread only`, single.wall, single.cpu);
+const cpuImage = cpuRuns[0].value;
+
+const device = await testDevice();
+if (device) {
+  const library = loadShaders();
+  const gpu = GpuRasterizer.create(device, library);
+  await gpu.forward(big, cam); // pipelines, buffers and the id capacity settle on the first call
+  const g = await timed(() => gpu.forward(big, cam));
+  row(`GPU rasterizer, ${BIG} SH3, 512x512`, g.wall, g.cpu, `${device.adapterInfo.architecture || device.adapterInfo.vendor}; ${parity(g.value.rgb, cpuImage.rgb)} vs CPU`);
+
+  const m = quick ? 400_000 : 4_000_000;
+  const rng = mulberry32(4);
+  const keys = Uint32Array.from({ length: m }, () => (rng.next() * 2 ** 32) >>> 0);
+  const vals = Uint32Array.from({ length: m }, (_, i) => i);
+  await radixSortGpu(device, library, keys.subarray(0, 1000), vals.subarray(0, 1000));
+  const sort = await timed(() => radixSortGpu(device, library, keys, vals, 32));
+  row(`GPU radix sort, ${m} random 32-bit keys (4 passes)`, sort.value.gpuMs, null, 'GPU time of the sort submission, no upload or readback');
+
+  for (const n of quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000]) {
+    const s = roomScene(n, 3, 7);
+    const gi = await gpu.forward(s, cam);
+    const ci = await pool.render(s, cam);
+    rows.push(`| parity CPU vs GPU, ${n} SH3, 512x512 | | | ${parity(gi.rgb, ci.rgb)} |`);
+  }
+
+  const small = splatBenchScene();
+  const views = viewCameras(REFERENCE_VIEWS, 256);
+  await gpu.forwardBatch(small, views);
+  const batch = [];
+  for (let r = 0; r < 3; r++) batch.push(await timed(() => gpu.forwardBatch(small, views)));
+  row('SplatBench path: GPU forwardBatch, 300 Gaussians, 8 views at 256x256 (median of 3)', median(batch.map((b) => b.wall)), median(batch.map((b) => b.cpu)));
+  gpu.destroy();
+} else {
+  rows.push('| GPU | | | no WebGPU adapter |');
+}
+const small = splatBenchScene();
+const views = viewCameras(REFERENCE_VIEWS, 256);
+for (const v of views) rasterizeForward(small, v);
+const ref = [];
+for (let r = 0; r < 3; r++) ref.push(await timed(() => views.forEach((v) => rasterizeForward(small, v))));
+row('SplatBench path: CPU reference forward, 300 Gaussians, 8 views at 256x256 (median of 3)', median(ref.map((b) => b.wall)), median(ref.map((b) => b.cpu)));
+pool.destroy();
+
+console.log(`Large-scene rasterizers (${availableParallelism()} cores seen; process CPU counts every thread)\n`);
+console.log('| measurement | wall ms | process CPU ms | note |');
+console.log('|---|---|---|---|');
+for (const r of rows) console.log(r);
+process.exit(0);
