@@ -59,7 +59,7 @@ export function sogFiles(meta: SogMeta): string[] {
 
 const invLog = (v: number): number => Math.sign(v) * (Math.exp(Math.abs(v)) - 1);
 // For each dropped (largest) component in (w, x, y, z), where the three stored ones go.
-const QUAT_SLOTS = [[1, 2, 3], [2, 3, 0], [3, 0, 1], [0, 1, 2]];
+const QUAT_SLOTS = [[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2]];
 
 function table(values: readonly (number | null)[], nullAs: number): Float64Array {
   return Float64Array.from(values, (v) => (v === null ? nullAs : v));
