@@ -8,6 +8,7 @@ import { type PlyHeader, type PlyScalar, readScalar, SCALAR_BYTES } from '../aut
 import { checkedRows, frameFromComments, modelFromComments } from './ply-common';
 import { FORMAT_LABELS, FormatError, shDegreeOfRest, SplatsBuilder, type BodySegment, type SplatFileData, type StreamDecoder } from './types';
 
+const LABEL = FORMAT_LABELS['inria-ply'];
 const REQUIRED = ['x', 'y', 'z', 'f_dc_0', 'f_dc_1', 'f_dc_2', 'opacity', 'scale_0', 'scale_1', 'rot_0', 'rot_1', 'rot_2', 'rot_3'] as const;
 
 /** Streaming decoder of the vertex element of an INRIA-layout PLY. */
@@ -34,16 +35,16 @@ export class InriaPlyDecoder implements StreamDecoder {
     const vertex = header.elements[vi];
     const index = new Map(vertex.properties.map((p, k) => [p.name, k]));
     const missing = REQUIRED.filter((n) => !index.has(n));
-    if (missing.length) throw new FormatError(`INRIA .ply: missing vertex properties ${missing.join(', ')} (not a 3D Gaussian Splatting file)`);
+    if (missing.length) throw new FormatError(`${LABEL}: missing vertex properties ${missing.join(', ')} (not a 3D Gaussian Splatting file)`);
     if (vertex.properties.some((p) => p.countType)) throw new FormatError("INRIA .ply: list properties in the 'vertex' element are not supported");
     this.count = checkedRows('INRIA .ply', vertex.count, maxRows);
     const rest = vertex.properties.filter((p) => /^f_rest_\d+$/.test(p.name));
     const degree = rest.length % 3 === 0 ? shDegreeOfRest(rest.length / 3) : -1;
-    if (degree === -1) throw new FormatError(`INRIA .ply: ${rest.length} f_rest properties match no SH degree (0, 9, 24 or 45 expected)`);
+    if (degree === -1) throw new FormatError(`${LABEL}: ${rest.length} f_rest properties match no SH degree (0, 9, 24 or 45 expected)`);
     this.shDegree = degree;
     this.restCols = Array.from({ length: rest.length }, (_, j) => {
       const k = index.get(`f_rest_${j}`);
-      if (k === undefined) throw new FormatError(`INRIA .ply: f_rest_${j} is missing (the f_rest properties must be numbered 0..${rest.length - 1})`);
+      if (k === undefined) throw new FormatError(`${LABEL}: f_rest_${j} is missing (the f_rest properties must be numbered 0..${rest.length - 1})`);
       return k;
     });
     this.flat2d = !index.has('scale_2');
@@ -58,7 +59,7 @@ export class InriaPlyDecoder implements StreamDecoder {
     this.rowBytes = stride;
     let offset = header.bodyOffset;
     for (const el of header.elements.slice(0, vi)) {
-      if (el.properties.some((p) => p.countType)) throw new FormatError(`INRIA .ply: element '${el.name}' before 'vertex' has list properties (not supported)`);
+      if (el.properties.some((p) => p.countType)) throw new FormatError(`${LABEL}: element '${el.name}' before 'vertex' has list properties (not supported)`);
       offset += el.count * el.properties.reduce((s, p) => s + SCALAR_BYTES[p.type], 0);
     }
     this.vertexOffset = offset;
@@ -70,7 +71,7 @@ export class InriaPlyDecoder implements StreamDecoder {
 
   /** Decodes `rows` complete rows from `bytes` (which starts at a row boundary) as rows firstRow.. . */
   decodeBinary(bytes: Uint8Array, firstRow: number, rows: number): void {
-    if (bytes.byteLength < rows * this.rowBytes) throw new FormatError('INRIA .ply: internal error: chunk shorter than its rows');
+    if (bytes.byteLength < rows * this.rowBytes) throw new FormatError(`${LABEL}: internal error: chunk shorter than its rows`);
     if (this.allF32 && bytes.byteOffset % 4 === 0) {
       const w = this.types.length;
       const f = new Float32Array(bytes.buffer, bytes.byteOffset, rows * w);
@@ -97,7 +98,7 @@ export class InriaPlyDecoder implements StreamDecoder {
   }
 
   get segments(): BodySegment[] {
-    if (this.header.format === 'ascii') throw new FormatError('INRIA .ply: an ASCII body is read whole, not streamed');
+    if (this.header.format === 'ascii') throw new FormatError(`${LABEL}: an ASCII body is read whole, not streamed`);
     return [{ name: 'vertex', offset: this.vertexOffset, rowBytes: this.rowBytes, count: this.count, decode: (b, f, n) => this.decodeBinary(b, f, n) }];
   }
 
@@ -120,7 +121,7 @@ export class InriaPlyDecoder implements StreamDecoder {
   }
 
   finish(): SplatFileData {
-    if (this.filled < this.count) throw new FormatError(`INRIA .ply: truncated: ${this.count} vertices declared, the body holds ${this.filled}`);
+    if (this.filled < this.count) throw new FormatError(`${LABEL}: truncated: ${this.count} vertices declared, the body holds ${this.filled}`);
     const model = modelFromComments(this.header.comments);
     const tags = [this.header.format, `SH degree ${this.shDegree}`, ...(this.flat2d || model === '2dgs' ? ['2DGS'] : []), ...(model === 'antialiased' ? ['antialiased'] : [])];
     return {
@@ -142,10 +143,10 @@ export function decodeAsciiBody(decoder: InriaPlyDecoder, text: string): void {
   const tokens = text.split(/\s+/).filter((t) => t !== '');
   let at = 0;
   const take = (where: string): number => {
-    if (at >= tokens.length) throw new FormatError(`INRIA .ply: truncated ASCII body: ran out of values in ${where}`);
+    if (at >= tokens.length) throw new FormatError(`${LABEL}: truncated ASCII body: ran out of values in ${where}`);
     const t = tokens[at++];
     const v = Number(t);
-    if (Number.isNaN(v) && t.toLowerCase() !== 'nan') throw new FormatError(`INRIA .ply: bad number '${t}' in ${where}`);
+    if (Number.isNaN(v) && t.toLowerCase() !== 'nan') throw new FormatError(`${LABEL}: bad number '${t}' in ${where}`);
     return v;
   };
   const values = new Float64Array(decoder.width);

@@ -50,7 +50,7 @@ describe('INRIA .ply written by splat-transform', () => {
       expect(file.format).toBe('inria-ply');
       expect(file.detected).toContain(`SH degree ${degree}`);
       expect(file.shDegree).toBe(degree);
-      expect(file.sh?.degree ?? file.splats.sh?.degree ?? 0).toBe(degree);
+      expect(file.splats.sh?.degree ?? 0).toBe(degree);
       compare(file, cols, 2e-6);
     });
   }
