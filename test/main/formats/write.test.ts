@@ -27,7 +27,7 @@ function scene(n: number, degree: 0 | 1 | 2 | 3, seed: number): Splats {
     q.forEach((v, c) => (s.quats[i * 4 + c] = v / len));
     s.opacities[i] = 0.05 + 0.9 * r();
   }
-  if (degree > 0) s.sh = { degree, rest: Float32Array.from({ length: n * k * 3 }, () => (r() - 0.5) * 0.6) };
+  if (degree > 0) s.sh = { degree: degree as 1 | 2 | 3, rest: Float32Array.from({ length: n * k * 3 }, () => (r() - 0.5) * 0.6) };
   return s;
 }
 
