@@ -34,6 +34,8 @@ export interface ReadSplatOptions {
   maxGaussians?: number;
   /** Refuse a file whose decoded scene would need more bytes than this (default: no budget). */
   memoryBudgetBytes?: number;
+  /** Float width of the decoded scene (default f32, what the rasterizers upload). */
+  precision?: 'f32' | 'f64';
   /** The name to detect by when the path's own name is not the original (uploads). */
   name?: string;
 }
@@ -102,11 +104,11 @@ async function readPly(fh: FileHandle, fileBytes: number, head: Uint8Array, opts
     throw new FormatError(`PLY: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (isCompressedPly(header)) {
-    const d = new CompressedPlyDecoder(header, max);
+    const d = new CompressedPlyDecoder(header, { maxRows: max, precision: opts.precision });
     checkBudget(FORMAT_LABELS['compressed-ply'], d.count, d.shDegree, 0, opts);
     return streamSegments(fh, d, fileBytes, FORMAT_LABELS['compressed-ply'], opts);
   }
-  const d = new InriaPlyDecoder(header, max);
+  const d = new InriaPlyDecoder(header, { maxRows: max, precision: opts.precision });
   checkBudget(FORMAT_LABELS['inria-ply'], d.count, d.shDegree, 0, opts);
   if (header.format !== 'ascii') return streamSegments(fh, d, fileBytes, FORMAT_LABELS['inria-ply'], opts);
   if (fileBytes > MAX_WHOLE_FILE_BYTES) throw new FormatError(`${FORMAT_LABELS['inria-ply']}: an ASCII body of ${mib(fileBytes)} is over the ${mib(MAX_WHOLE_FILE_BYTES)} read whole`);
@@ -133,7 +135,7 @@ function readSpzBytes(raw: Uint8Array, opts: ReadSplatOptions, max: number): Spl
     const h = parseSpzHeader(inflated, max);
     if (h.version >= 4) throw new FormatError(`${label}: a v${h.version} file must not be gzip-wrapped`);
     checkBudget(label, h.count, h.shDegree, 0, opts);
-    return decodeSpz(h, spzLegacyStreams(inflated, h));
+    return decodeSpz(h, spzLegacyStreams(inflated, h), opts.precision);
   }
   const h: SpzHeader = parseSpzHeader(raw, max);
   if (h.version < 4) throw new FormatError(`${label}: a v${h.version} file must be gzip-compressed`);
@@ -150,7 +152,7 @@ function readSpzBytes(raw: Uint8Array, opts: ReadSplatOptions, max: number): Spl
     return got;
   });
   const empty = new Uint8Array(0);
-  return decodeSpz(h, { positions: parts[0], alphas: parts[1], colors: parts[2], scales: parts[3], rotations: parts[4], sh: parts[5] ?? empty });
+  return decodeSpz(h, { positions: parts[0], alphas: parts[1], colors: parts[2], scales: parts[3], rotations: parts[4], sh: parts[5] ?? empty }, opts.precision);
 }
 
 /** A SOG texture name must stay inside the folder or bundle (no paths). */
@@ -168,7 +170,7 @@ async function decodeSogWith(meta: SogMeta, load: (name: string) => Promise<Uint
     images.set(name, await decodeWebp(await load(textureName(name)), name));
     opts.onProgress?.({ phase: 'decode', done: i + 1, total: names.length });
   }
-  return decodeSog(meta, images);
+  return decodeSog(meta, images, opts.precision);
 }
 
 async function readSogBundle(raw: Uint8Array, opts: ReadSplatOptions, max: number): Promise<SplatFileData> {
@@ -226,7 +228,7 @@ async function readAny(path: string, opts: ReadSplatOptions): Promise<{ data: Sp
       case 'ply':
         return { data: await readPly(fh, info.size, head, opts, max), bytes: info.size };
       case 'splat': {
-        const d = new SplatDecoder(info.size, max);
+        const d = new SplatDecoder(info.size, { maxRows: max, precision: opts.precision });
         checkBudget(FORMAT_LABELS.splat, d.count, 0, 0, opts);
         return { data: await streamSegments(fh, d, info.size, FORMAT_LABELS.splat, opts), bytes: info.size };
       }

@@ -193,11 +193,12 @@ function dropFloaters(pos: Float64Array, keep: Uint8Array, cells: number, minNei
 }
 
 function gather(input: Splats, pos: Float64Array, keep: Uint8Array, kept: number, rot: Mat3, factor: number): { splats: Splats; source: Uint32Array } {
-  const out = emptySplats(kept);
+  const precision = input.means instanceof Float64Array ? 'f64' : 'f32';
+  const out = emptySplats(kept, precision);
   const source = new Uint32Array(kept);
   const qr = quatOf(rot);
   const k = input.sh ? [0, 3, 8, 15][input.sh.degree] : 0;
-  const rest = input.sh ? new Float32Array(kept * k * 3) : null;
+  const rest = input.sh ? (precision === 'f64' ? new Float64Array(kept * k * 3) : new Float32Array(kept * k * 3)) : null;
   let o = 0;
   for (let i = 0; i < keep.length; i++) {
     if (!keep[i]) continue;

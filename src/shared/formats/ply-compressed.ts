@@ -6,7 +6,7 @@
 // Invariant: element sizes and order are checked against the header before any allocation.
 import { SCALAR_BYTES, type PlyElement, type PlyHeader } from '../authoring/import/ply-header';
 import { checkedRows, frameFromComments, modelFromComments } from './ply-common';
-import { FORMAT_LABELS, FormatError, shDegreeOfRest, SplatsBuilder, type BodySegment, type SplatFileData, type StreamDecoder } from './types';
+import { FORMAT_LABELS, FormatError, shDegreeOfRest, SplatsBuilder, type BodySegment, type DecodeLimits, type SplatFileData, type StreamDecoder } from './types';
 
 const LABEL = FORMAT_LABELS['compressed-ply'];
 const CHUNK_ROWS = 256;
@@ -43,12 +43,12 @@ export class CompressedPlyDecoder implements StreamDecoder {
   private readonly hasColourBounds: boolean;
   private readonly arrived = new Map<string, number>();
 
-  constructor(readonly header: PlyHeader, maxRows: number) {
+  constructor(readonly header: PlyHeader, limits: DecodeLimits) {
     const byName = new Map(header.elements.map((e) => [e.name, e]));
     const chunk = byName.get('chunk');
     const vertex = byName.get('vertex');
     if (!chunk || !vertex) throw new FormatError(`${LABEL}: needs 'chunk' and 'vertex' elements`);
-    this.count = checkedRows(LABEL, vertex.count, maxRows);
+    this.count = checkedRows(LABEL, vertex.count, limits.maxRows);
     if (chunk.count !== Math.ceil(this.count / CHUNK_ROWS)) throw new FormatError(`${LABEL}: ${chunk.count} chunks for ${this.count} vertices (expected ${Math.ceil(this.count / CHUNK_ROWS)})`);
     const sh = byName.get('sh');
     const restCount = sh ? sh.properties.length : 0;
@@ -56,7 +56,7 @@ export class CompressedPlyDecoder implements StreamDecoder {
     if (degree === -1) throw new FormatError(`${LABEL}: ${restCount} SH properties match no SH degree (9, 24 or 45 expected)`);
     if (sh && sh.count !== this.count) throw new FormatError(`${LABEL}: ${sh.count} SH rows for ${this.count} vertices`);
     this.shDegree = degree;
-    this.builder = new SplatsBuilder(this.count, degree);
+    this.builder = new SplatsBuilder(this.count, degree, limits.precision);
     this.hasColourBounds = chunk.properties.some((p) => p.name === 'min_r');
     const boundCols = propertyIndex(chunk, this.hasColourBounds ? [...BOUNDS, ...COLOUR_BOUNDS] : BOUNDS, 'f32');
     const packedCols = propertyIndex(vertex, PACKED, 'u32');

@@ -6,7 +6,7 @@
 // allocation, and a body that ends early is refused with the rows it held (no partial scene).
 import { type PlyHeader, type PlyScalar, readScalar, SCALAR_BYTES } from '../authoring/import/ply-header';
 import { checkedRows, frameFromComments, modelFromComments } from './ply-common';
-import { FORMAT_LABELS, FormatError, shDegreeOfRest, SplatsBuilder, type BodySegment, type SplatFileData, type StreamDecoder } from './types';
+import { FORMAT_LABELS, FormatError, shDegreeOfRest, SplatsBuilder, type BodySegment, type DecodeLimits, type SplatFileData, type StreamDecoder } from './types';
 
 const LABEL = FORMAT_LABELS['inria-ply'];
 const REQUIRED = ['x', 'y', 'z', 'f_dc_0', 'f_dc_1', 'f_dc_2', 'opacity', 'scale_0', 'scale_1', 'rot_0', 'rot_1', 'rot_2', 'rot_3'] as const;
@@ -29,15 +29,15 @@ export class InriaPlyDecoder implements StreamDecoder {
   private readonly row: Float64Array;
   private filled = 0;
 
-  constructor(readonly header: PlyHeader, maxRows: number) {
+  constructor(readonly header: PlyHeader, limits: DecodeLimits) {
     const vi = header.elements.findIndex((e) => e.name === 'vertex');
     if (vi < 0) throw new FormatError("INRIA .ply: the file has no 'vertex' element");
     const vertex = header.elements[vi];
     const index = new Map(vertex.properties.map((p, k) => [p.name, k]));
     const missing = REQUIRED.filter((n) => !index.has(n));
-    if (missing.length) throw new FormatError(`${LABEL}: missing vertex properties ${missing.join(', ')} (not a 3D Gaussian Splatting file)`);
+    if (missing.length) throw new FormatError(`not a 3D Gaussian Splatting PLY: missing vertex properties ${missing.join(', ')} (neither the ${LABEL} nor the PlayCanvas compressed layout)`);
     if (vertex.properties.some((p) => p.countType)) throw new FormatError("INRIA .ply: list properties in the 'vertex' element are not supported");
-    this.count = checkedRows('INRIA .ply', vertex.count, maxRows);
+    this.count = checkedRows(LABEL, vertex.count, limits.maxRows);
     const rest = vertex.properties.filter((p) => /^f_rest_\d+$/.test(p.name));
     const degree = rest.length % 3 === 0 ? shDegreeOfRest(rest.length / 3) : -1;
     if (degree === -1) throw new FormatError(`${LABEL}: ${rest.length} f_rest properties match no SH degree (0, 9, 24 or 45 expected)`);
@@ -66,7 +66,7 @@ export class InriaPlyDecoder implements StreamDecoder {
     this.little = header.format === 'binary_little_endian';
     this.allF32 = this.little && this.types.every((t) => t === 'f32');
     this.row = new Float64Array(this.types.length);
-    this.builder = new SplatsBuilder(this.count, this.shDegree);
+    this.builder = new SplatsBuilder(this.count, this.shDegree, limits.precision);
   }
 
   /** Decodes `rows` complete rows from `bytes` (which starts at a row boundary) as rows firstRow.. . */

@@ -65,7 +65,7 @@ function table(values: readonly (number | null)[], nullAs: number): Float64Array
   return Float64Array.from(values, (v) => (v === null ? nullAs : v));
 }
 
-export function decodeSog(meta: SogMeta, images: ReadonlyMap<string, RgbaImage>): SplatFileData {
+export function decodeSog(meta: SogMeta, images: ReadonlyMap<string, RgbaImage>, precision: 'f32' | 'f64' = 'f32'): SplatFileData {
   const n = meta.count;
   const image = (name: string, texels: number): Uint8Array => {
     const img = images.get(name);
@@ -94,7 +94,7 @@ export function decodeSog(meta: SogMeta, images: ReadonlyMap<string, RgbaImage>)
     labels = image(meta.shN.files[1], n);
   }
   const shCode = table(meta.shN?.codebook ?? [], 0);
-  const b = new SplatsBuilder(n, degree);
+  const b = new SplatsBuilder(n, degree, precision);
   const [x0, y0, z0] = meta.means.mins;
   const [dx, dy, dz] = meta.means.maxs.map((m, a) => m - meta.means.mins[a]);
   const q = [0, 0, 0, 0];

@@ -3,7 +3,7 @@
 // Inputs: the file size (the row count follows from it), rows streamed. Output: SplatFileData.
 // Invariant: a size that is not a whole number of rows is refused before decoding.
 import { checkedRows, PLY_CONVENTION } from './ply-common';
-import { FORMAT_LABELS, FormatError, SplatsBuilder, type BodySegment, type SplatFileData, type StreamDecoder } from './types';
+import { FORMAT_LABELS, FormatError, SplatsBuilder, type BodySegment, type DecodeLimits, type SplatFileData, type StreamDecoder } from './types';
 
 export const SPLAT_ROW_BYTES = 32;
 const LABEL = FORMAT_LABELS.splat;
@@ -14,12 +14,12 @@ export class SplatDecoder implements StreamDecoder {
   private readonly builder: SplatsBuilder;
   private filled = 0;
 
-  constructor(fileBytes: number, maxRows: number) {
+  constructor(fileBytes: number, limits: DecodeLimits) {
     if (fileBytes % SPLAT_ROW_BYTES !== 0) {
       throw new FormatError(`${LABEL}: ${fileBytes} bytes is not a whole number of 32-byte rows (truncated, or not a .splat file)`);
     }
-    this.count = checkedRows(LABEL, fileBytes / SPLAT_ROW_BYTES, maxRows);
-    this.builder = new SplatsBuilder(this.count, 0);
+    this.count = checkedRows(LABEL, fileBytes / SPLAT_ROW_BYTES, limits.maxRows);
+    this.builder = new SplatsBuilder(this.count, 0, limits.precision);
     this.segments = [{ name: 'splat', offset: 0, rowBytes: SPLAT_ROW_BYTES, count: this.count, decode: (b, f, n) => this.decode(b, f, n) }];
   }
 

@@ -94,8 +94,8 @@ export function spzLegacyStreams(bytes: Uint8Array, h: SpzHeader): SpzStreams {
   return { positions: parts[0], alphas: parts[1], colors: parts[2], scales: parts[3], rotations: parts[4], sh: parts[5] };
 }
 
-export function decodeSpz(h: SpzHeader, s: SpzStreams): SplatFileData {
-  const b = new SplatsBuilder(h.count, h.shDegree);
+export function decodeSpz(h: SpzHeader, s: SpzStreams, precision: 'f32' | 'f64' = 'f32'): SplatFileData {
+  const b = new SplatsBuilder(h.count, h.shDegree, precision);
   const posScale = 1 / (1 << h.fractionalBits);
   const fixed = (i: number): number => {
     const p = s.positions;

@@ -4,6 +4,12 @@
 // FormatError line naming the format; it never returns a partly filled scene.
 import { emptySplats, type Splats } from '../scene/splats';
 
+/** What a decoder is given: the row limit and the float width of the scene it builds. */
+export interface DecodeLimits {
+  maxRows: number;
+  precision?: 'f32' | 'f64';
+}
+
 export const SPLAT_FORMATS = ['inria-ply', 'compressed-ply', 'spz', 'sog', 'splat'] as const;
 export type SplatFormat = (typeof SPLAT_FORMATS)[number];
 
@@ -76,6 +82,7 @@ export class SplatsBuilder {
   constructor(
     readonly count: number,
     readonly shDegree: 0 | 1 | 2 | 3,
+    readonly precision: 'f32' | 'f64' = 'f32',
   ) {
     this.k = SH_REST_PER_CHANNEL[shDegree];
   }
@@ -83,8 +90,9 @@ export class SplatsBuilder {
   /** Allocated on first use, so a reader can refuse a truncated file before the scene exists. */
   get splats(): Splats {
     if (!this.value) {
-      const s = emptySplats(this.count, 'f32');
-      if (this.shDegree > 0) s.sh = { degree: this.shDegree as 1 | 2 | 3, rest: new Float32Array(this.count * this.k * 3) };
+      const s = emptySplats(this.count, this.precision);
+      const n = this.count * this.k * 3;
+      if (this.shDegree > 0) s.sh = { degree: this.shDegree as 1 | 2 | 3, rest: this.precision === 'f32' ? new Float32Array(n) : new Float64Array(n) };
       this.value = s;
     }
     return this.value;

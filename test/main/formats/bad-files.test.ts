@@ -86,7 +86,7 @@ describe('inconsistent and unknown files', () => {
 
   it('headers that contradict themselves', async () => {
     const ply = 'ply\nformat binary_little_endian 1.0\nelement vertex 2\nproperty float x\nproperty float y\nproperty float z\nend_header\n';
-    expect(await refusal(write('points.ply', ply))).toMatch(/INRIA 3DGS \.ply: missing vertex properties f_dc_0.*\(not a 3D Gaussian Splatting file\)/);
+    expect(await refusal(write('points.ply', ply))).toMatch(/not a 3D Gaussian Splatting PLY: missing vertex properties f_dc_0.*\(neither the INRIA 3DGS .ply nor the PlayCanvas compressed layout\)/);
     const comp = 'ply\nformat binary_little_endian 1.0\nelement chunk 3\nproperty float min_x\nelement vertex 10\nproperty uint packed_position\nend_header\n';
     expect(await refusal(write('c.ply', comp))).toMatch(/PlayCanvas compressed \.ply: 3 chunks for 10 vertices \(expected 1\)/);
     const spz = new Uint8Array(16);
