@@ -53,7 +53,7 @@ export function upRotation(up: Axis): Mat3 {
 }
 
 const UP_WORDS: Record<Axis, string> = {
-  '+z': 'kept (already Z up)', '-z': 'a half turn about X', '+y': '+90 deg about X', '-y': '-90 deg about X', '+x': '-90 deg about Y', '-x': '+90 deg about Y',
+  '+z': 'no turn', '-z': 'a half turn about X', '+y': '+90 deg about X', '-y': '-90 deg about X', '+x': '-90 deg about Y', '-x': '+90 deg about Y',
 };
 
 function mul(a: Readonly<Mat3>, b: Readonly<Mat3>): Mat3 {
