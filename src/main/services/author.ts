@@ -3,7 +3,6 @@
 // context's EventHub. Input: the LabContext.
 // Output: HandlersFor the rows. Invariant: domain errors reach the caller as one readable line;
 // imports reuse the CLI's import code on the uploaded files, so they check exactly the same things.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { authorMethods } from '../../shared/api/author';
 import { importNerf } from '../authoring/nerf';
