@@ -67,9 +67,13 @@ describe('SH rotation', () => {
 describe('placeSplats', () => {
   it('turns positions and Gaussian axes together and reports the turn', () => {
     const s = randomScene(30);
-    const placed = placeSplats(s, { up: '-y', recentre: 'none', scale: 'metric' });
-    const r = upRotation('-y');
-    expect(placed.report[0]).toBe("up axis: the file's -y becomes the lab's +Z (-90 deg about X)");
+    const placed = placeSplats(s, { up: '-y', yawDeg: 30, recentre: 'none', scale: 'metric' });
+    // -90 deg about X, then 30 deg about Z: a rotation with every quaternion component non-zero.
+    const c = Math.cos(Math.PI / 6), sn = Math.sin(Math.PI / 6);
+    const u = upRotation('-y');
+    const r = [0, 1, 2].flatMap((i) => [0, 1, 2].map((j) => [c, -sn, 0, sn, c, 0, 0, 0, 1].slice(i * 3, i * 3 + 3).reduce((acc, v, k) => acc + v * u[k * 3 + j], 0))) as Mat3;
+    expect(placed.rotation.map((v, i) => v - r[i]).every((d) => Math.abs(d) < 1e-12)).toBe(true);
+    expect(placed.report[0]).toBe("up axis: the file's -y becomes the lab's +Z (-90 deg about X), then 30 deg about Z");
     for (let i = 0; i < s.count; i++) {
       const p = apply(r, [0, 1, 2].map((a) => s.means[i * 3 + a]));
       p.forEach((v, a) => expect(placed.splats.means[i * 3 + a]).toBeCloseTo(v, 5));
