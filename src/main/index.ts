@@ -4,7 +4,8 @@ import { app, BrowserWindow } from 'electron';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLab } from './app/context';
-import { forwardEvents, registerIpc } from './electron/ipc';
+import { registerIpc } from './electron/ipc';
+import { kioskRequested, quitAllowed } from './electron/policy';
 import { senderIsWindow } from './electron/trusted';
 import { createMainWindow, registerAppScheme } from './electron/window';
 
@@ -18,9 +19,13 @@ app.on('web-contents-created', (_event, contents) => {
 
 void app.whenReady().then(async () => {
   const services = await createLab({ transport: 'ipc' });
-  const win = createMainWindow(join(here, '../renderer'), join(here, '../preload/index.cjs'));
-  registerIpc(services, senderIsWindow(win));
-  forwardEvents(services, win.webContents);
+  const kiosk = kioskRequested(process.argv, process.env);
+  const win = createMainWindow(join(here, '../renderer'), join(here, '../preload/index.cjs'), kiosk);
+  const ipc = registerIpc(services, senderIsWindow(win));
+  // Kiosk: the participant cannot quit; the experimenter unlocks the screen first.
+  win.on('close', (event) => {
+    if (!quitAllowed(kiosk, ipc.connectionOf(win.webContents).role)) event.preventDefault();
+  });
   win.on('closed', () => app.quit());
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) app.relaunch();

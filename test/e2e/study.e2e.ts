@@ -103,8 +103,12 @@ describe.skipIf(skip)('study session and results (browser mode)', () => {
     for (const f of sessionFrames) expect(f.replace(/data:image\/png;base64,[A-Za-z0-9+/=]+/g, '')).not.toMatch(HIDDEN_KEYS);
     expect(sessionFrames.length).toBeGreaterThan(5);
 
-    // End the session (explicit, confirmed); the experimenter views come back.
+    // End the session (explicit, confirmed); the experimenter views come back. The screen was
+    // handed to the participant, so the experimenter unlocks it first (here with their token).
     await page.getByTestId('session-end').click();
+    await page.getByTestId('unlock-prompt').waitFor();
+    await page.getByTestId('unlock-secret').fill(new URL(serve.url).searchParams.get('token') ?? '');
+    await page.getByTestId('unlock-submit').click();
     await page.getByTestId('session-end-yes').click();
     await page.getByTestId('study-detail').waitFor();
     await expect.poll(() => page.getByTestId('participant-P01').textContent()).toContain('completed');

@@ -9,21 +9,21 @@ import type { PartsTruth } from '../../shared/authoring/scramble/truth';
 import { OPACITY_MAX, OPACITY_MIN, SCALE_MAX, SCALE_MIN } from '../../shared/scene/policy';
 import type { RgbImage } from '../../shared/image/image';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
-import type { Anchors, CamerasFile, TaskKind, TaskSpec } from '../../shared/task/schema';
+import type { Anchors, CamerasFile, SplatKind, TaskSpec } from '../../shared/task/schema';
 import { sceneFileJson } from '../../shared/scene/input';
 import { writeSceneNpz } from '../io/npz';
 import { writePng } from '../io/png';
 
 /** Budgets of the benchmark (seed: 300 Gaussians, 40 calls, 16 renders; one-shot 1 call, 0 renders). */
-export const TASK_BUDGETS: Record<TaskKind, Pick<TaskSpec, 'max_gaussians' | 'max_tool_calls' | 'max_renders'>> = {
+export const TASK_BUDGETS: Record<SplatKind, Pick<TaskSpec, 'max_gaussians' | 'max_tool_calls' | 'max_renders'>> = {
   sculpt: { max_gaussians: 300, max_tool_calls: 40, max_renders: 16 },
   reassembly: { max_gaussians: 300, max_tool_calls: 40, max_renders: 16 },
   oneshot: { max_gaussians: 300, max_tool_calls: 1, max_renders: 0 },
 };
-export const TASK_KINDS: readonly TaskKind[] = ['sculpt', 'reassembly', 'oneshot'];
+export const TASK_KINDS: readonly SplatKind[] = ['sculpt', 'reassembly', 'oneshot'];
 export const INIT_NPZ = 'init_reassembly.npz';
 
-export function taskId(object: string, kind: TaskKind): string {
+export function taskId(object: string, kind: SplatKind): string {
   return `${object}__${kind}`;
 }
 
@@ -44,7 +44,7 @@ export function fullBudgets(b: Partial<Budgets> | undefined): Budgets {
   return out;
 }
 
-function kindBudgets(kind: TaskKind, b: Budgets): Pick<TaskSpec, 'max_gaussians' | 'max_tool_calls' | 'max_renders'> {
+function kindBudgets(kind: SplatKind, b: Budgets): Pick<TaskSpec, 'max_gaussians' | 'max_tool_calls' | 'max_renders'> {
   if (kind === 'oneshot') return { ...TASK_BUDGETS.oneshot, max_gaussians: b.gaussians };
   return { max_gaussians: b.gaussians, max_tool_calls: b.calls, max_renders: b.renders };
 }

@@ -1,7 +1,9 @@
 // Electron IPC transport: one `ipcMain.handle` per LabApi method on channel `lab:<method>`, and
 // events pushed on `lab:event`. Invariant: only the main frame of our own window, showing the
 // app's page (policy.trustedSender: the sender and its frame), is answered, and
-// every call goes through dispatchCall (schema checked), exactly like the WebSocket transport.
+// every call goes through dispatchCall (schema and role checked), exactly like the WebSocket
+// transport. A window's connection starts as a participant one while a study session runs (a
+// restarted kiosk stays the participant's) and receives only the events addressed to it.
 import { ipcMain, type WebContents } from 'electron';
 import { labMethods } from '../../shared/api/lab';
 import { CHANNEL_PREFIX, MAX_MESSAGE_BYTES } from '../../shared/api/messages';
@@ -10,17 +12,24 @@ import { dispatchCall } from '../services/dispatch';
 import type { LabServices } from '../services/lab';
 import type { IpcSenderEvent } from './trusted';
 
-export function registerIpc(services: LabServices, isTrusted: (event: IpcSenderEvent) => boolean): () => void {
+/** Calling it removes the handlers; connectionOf gives a window's connection (a kiosk quit asks its role). */
+export type IpcHandle = (() => void) & { connectionOf(sender: WebContents): Connection };
+
+export function registerIpc(services: LabServices, isTrusted: (event: IpcSenderEvent) => boolean): IpcHandle {
   const channels = Object.keys(labMethods).map((method) => `${CHANNEL_PREFIX}${method}`);
   // One Connection per window: what it opened is released when the window's contents go.
   const connections = new Map<number, Connection>();
   const connectionOf = (sender: WebContents): Connection => {
     let c = connections.get(sender.id);
     if (!c) {
-      const made = new Connection();
+      const made = new Connection(services.roles.windowRole());
       connections.set(sender.id, made);
+      const detach = services.events.attach(made, (event, data) => {
+        if (!sender.isDestroyed()) sender.send(`${CHANNEL_PREFIX}event`, { event, data });
+      });
       sender.once('destroyed', () => {
         connections.delete(sender.id);
+        detach();
         made.close();
       });
       c = made;
@@ -34,11 +43,5 @@ export function registerIpc(services: LabServices, isTrusted: (event: IpcSenderE
       return dispatchCall(services.handlers, channel.slice(CHANNEL_PREFIX.length), params, connectionOf(event.sender));
     });
   }
-  return () => channels.forEach((channel) => ipcMain.removeHandler(channel));
-}
-
-export function forwardEvents(services: LabServices, target: WebContents): () => void {
-  return services.events.subscribe((event, data) => {
-    if (!target.isDestroyed()) target.send(`${CHANNEL_PREFIX}event`, { event, data });
-  });
+  return Object.assign(() => channels.forEach((channel) => ipcMain.removeHandler(channel)), { connectionOf });
 }

@@ -78,3 +78,29 @@ export function trustedSender(sender: SenderInfo, windowContentsId: number): boo
   if (sender.webContentsId !== windowContentsId || !sender.frame) return false;
   return sender.frame.isMainFrame && navigationAllowed(sender.frame.url);
 }
+
+/** Kiosk mode (a participant's machine): asked for with `--kiosk` or SPLATLAB_KIOSK=1. */
+export function kioskRequested(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): boolean {
+  return argv.includes('--kiosk') || env.SPLATLAB_KIOSK === '1';
+}
+
+/** The window options kiosk mode sets: full screen, no menu bar, not minimisable (closing is the close handler's: quitAllowed). */
+export function kioskWindowOptions(kiosk: boolean): { kiosk: boolean; fullscreen: boolean; autoHideMenuBar: boolean; closable: boolean; minimizable: boolean } {
+  return kiosk
+    ? { kiosk: true, fullscreen: true, autoHideMenuBar: true, closable: true, minimizable: false }
+    : { kiosk: false, fullscreen: false, autoHideMenuBar: false, closable: true, minimizable: true };
+}
+
+/** Whether the app menu is shown: never in kiosk mode (no Quit, no DevTools, no Reload there). */
+export function menuShown(kiosk: boolean): boolean {
+  return !kiosk;
+}
+
+/**
+ * Whether closing the window (Alt+F4, Cmd+Q, the OS) may quit the app: always outside kiosk mode;
+ * in kiosk mode only once the window's screen is the experimenter's (unlocked) and no participant
+ * holds it.
+ */
+export function quitAllowed(kiosk: boolean, role: 'experimenter' | 'participant' | 'process'): boolean {
+  return !kiosk || role === 'experimenter';
+}

@@ -1,11 +1,12 @@
 // The hardened app window: context isolation, sandbox, no Node in the page, a strict CSP, the
 // app served from its own splatlab:// scheme (not file://), navigation, window.open, permission
-// checks and device access refused; external links only to the allow-list (policy.ts).
-// Input: the built renderer folder and the preload. Output: the window.
-import { BrowserWindow, net, protocol, session, shell } from 'electron';
+// checks and device access refused; external links only to the allow-list (policy.ts); in kiosk
+// mode full screen with no menu, and a close refused until the screen is unlocked.
+// Input: the built renderer folder, the preload and the kiosk choice. Output: the window.
+import { BrowserWindow, Menu, net, protocol, session, shell } from 'electron';
 import { pathToFileURL } from 'node:url';
 import { CONTENT_SECURITY_POLICY, realFileInside } from '../transport/static';
-import { APP_INDEX_URL, APP_SCHEME, appRequestPath, deviceAllowed, externalLinkAllowed, navigationAllowed, permissionAllowed } from './policy';
+import { APP_INDEX_URL, APP_SCHEME, appRequestPath, deviceAllowed, externalLinkAllowed, kioskWindowOptions, menuShown, navigationAllowed, permissionAllowed } from './policy';
 
 /** Must run before app 'ready': splatlab:// behaves like a secure, standard origin. */
 export function registerAppScheme(): void {
@@ -44,10 +45,12 @@ function lockSession(): void {
   });
 }
 
-export function createMainWindow(rendererDir: string, preload: string): BrowserWindow {
+export function createMainWindow(rendererDir: string, preload: string, kiosk = false): BrowserWindow {
   serveAppScheme(rendererDir);
   lockSession();
+  if (!menuShown(kiosk)) Menu.setApplicationMenu(null);
   const win = new BrowserWindow({
+    ...kioskWindowOptions(kiosk),
     width: 1440,
     height: 900,
     title: 'SplatLab',

@@ -5,6 +5,8 @@
 // Invariants: held-out metrics go to the log and finalGrade() only, never into a ToolOut; calls
 // are handled one at a time in arrival order; every completed call is on disk before step()
 // resolves; resuming from a log rebuilds scene, ids and budgets exactly.
+import type { EpisodeBudgets, PublicView } from '../../shared/api/episode';
+import { publicBudgets, publicViews } from '../episodes/public';
 import { copyFileSync } from 'node:fs';
 import { orbitCamera } from '../../shared/camera/orbit';
 import { splatbenchKind } from '../../shared/kinds/splatbench';
@@ -90,6 +92,7 @@ export class SplatEnv {
   private resumedSteps: ReplayedSummary[] = [];
   private grades: Promise<void> = Promise.resolve();
   private closing: Promise<void> | null = null;
+  private views: PublicView[] | undefined;
 
   private constructor(
     readonly task: LoadedTask,
@@ -150,6 +153,19 @@ export class SplatEnv {
 
   budgets(): BudgetState {
     return this.episode.budgets();
+  }
+
+  publicBudgets(): EpisodeBudgets {
+    return publicBudgets(this.episode.budgets(), this.task);
+  }
+
+  publicViews(): PublicView[] {
+    return (this.views ??= publicViews(this.task));
+  }
+
+  /** SplatBench's play view reads the scene and the budgets; it has no state of its own. */
+  kindState(): undefined {
+    return undefined;
   }
 
   /** The held-out grade of the submitted scene (main side only; null before the end). */

@@ -6,7 +6,7 @@
 import { replaySteps } from '../../shared/env/replay';
 import { packRecords } from '../../shared/env/scene';
 import type { LoadedTask } from '../tasks/load';
-import { rulesFor } from '../kinds/kind';
+import { rulesFor } from '../kinds/registry';
 import { hiddenOf } from './env';
 import { readTrajectory, type HiddenMetrics } from './trajectory';
 import type { EnvGrader } from './types';

@@ -9,17 +9,17 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { confinedPath } from '../app/confine';
-import type { EpisodeEntry, EpisodeSnapshot, EpisodeStepResult, PlayProtocol, ProtocolOptions, PublicView } from '../../shared/api/episode';
+import type { EpisodeEntry, EpisodeSnapshot, EpisodeStepResult, PlayProtocol, ProtocolOptions } from '../../shared/api/episode';
 import { DEFAULT_PROTOCOL_OPTIONS } from '../../shared/api/episode';
 import type { ToolOut } from '../env/env';
-import { mainKind, type KindEnv } from '../kinds/kind';
+import type { KindEnv, KindTask } from '../kinds/kind';
+import { loadAnyTask, mainKind } from '../kinds/registry';
 import { envImages } from '../env/images';
 import { readTrajectory } from '../env/trajectory';
 import type { EnvGradeResult, EnvGrader, EnvImages } from '../env/types';
-import { loadTask, type LoadedTask } from '../tasks/load';
 import type { TaskRepository } from '../tasks/repository';
 import { CallActivity, GradeQueue } from '../workers/grade-queue';
-import { pngDataUrl, publicBudgets, publicScene, publicViews } from './public';
+import { pngDataUrl, publicScene } from './public';
 
 export interface EpisodeManagerDeps {
   tasksDir: string;
@@ -59,17 +59,22 @@ export interface EpisodeInfo {
 interface Live {
   id: string;
   env: KindEnv;
-  task: LoadedTask;
+  task: KindTask;
   protocol: PlayProtocol;
   player: string;
   logPath: string;
   first: ToolOut;
   history: EpisodeEntry[];
-  views?: PublicView[];
   /** The aids the player has (recorded in the header as protocol_options). */
   options: ProtocolOptions;
   /** Calls of this episode run one after another, so step numbers follow arrival order. */
   queue: Promise<unknown>;
+}
+
+/** The kind's own public state, when it has one (the play view of its family reads it). */
+function withKindState(env: KindEnv): { kindState?: unknown } {
+  const state = env.kindState();
+  return state === undefined ? {} : { kindState: state };
 }
 
 export class EpisodeNotFound extends Error {
@@ -189,9 +194,10 @@ export class EpisodeManager {
       error,
       done: out.done,
       info,
-      budgets: publicBudgets(e.env.budgets(), e.task),
+      budgets: e.env.publicBudgets(),
       scene: publicScene(e.env.state()),
       ...(image ? { image } : {}),
+      ...withKindState(e.env),
     };
   }
 
@@ -234,8 +240,8 @@ export class EpisodeManager {
     return e;
   }
 
-  private task(taskId: string): Promise<LoadedTask> {
-    return this.deps.tasks ? this.deps.tasks.get(taskId) : loadTask(taskId, { tasksDir: this.deps.tasksDir });
+  private task(taskId: string): Promise<KindTask> {
+    return this.deps.tasks ? this.deps.tasks.getAny(taskId) : loadAnyTask(taskId, { tasksDir: this.deps.tasksDir });
   }
 
   /** Live episodes now (a leak shows as growth here). */
@@ -259,10 +265,11 @@ export class EpisodeManager {
       player: e.player,
       text: e.first.text,
       image: pngDataUrl(e.first.image),
-      budgets: publicBudgets(e.env.budgets(), e.task),
+      budgets: e.env.publicBudgets(),
       scene: publicScene(e.env.state()),
       nextId: e.env.nextId,
-      referenceViews: (e.views ??= publicViews(e.task)),
+      referenceViews: e.env.publicViews(),
+      ...withKindState(e.env),
       done: e.env.done,
       history: e.history,
       options: { ...e.options },

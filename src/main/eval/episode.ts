@@ -1,4 +1,4 @@
-// One model episode: a SplatEnv with its trajectory log driven by a ModelClient, resumed from the
+// One model episode: a live episode of the task's kind (SplatEnv for SplatBench) with its trajectory log driven by a ModelClient, resumed from the
 // log when an earlier attempt broke. Inputs: task, shared grader, client, model spec, paths.
 // Output: the final EpisodeMeta (also on disk beside the log).
 // Invariants: every tool call the model makes goes to the environment as it came (so invalid
@@ -6,11 +6,12 @@
 // failure leaves the log resumable and the meta marked broken; nothing hidden reaches the model.
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { toolJsonSchemas } from '../../shared/env/tools';
-import { SplatEnv } from '../env/env';
+import { kindModule } from '../../shared/kinds/registry';
+import type { TaskKind } from '../../shared/task/schema';
+import type { KindTask } from '../kinds/kind';
+import { mainKind } from '../kinds/registry';
 import { readTrajectory } from '../env/trajectory';
 import type { EnvGrader, EnvImages } from '../env/types';
-import type { LoadedTask } from '../tasks/load';
 import type { ModelClient, ToolResult, ToolSpec } from './clients/types';
 import { costUsd, type EvalConfig } from './config';
 import { readMeta, writeMeta, metaPathOf, type EpisodeMeta } from './meta';
@@ -19,7 +20,7 @@ import { playerName, type ModelSpec } from './spec';
 
 export interface EpisodeJob {
   jobId: string;
-  task: LoadedTask;
+  task: KindTask;
   run: number;
   spec: ModelSpec;
   log: string;
@@ -34,9 +35,9 @@ export interface EpisodeDeps {
   signal?: AbortSignal;
 }
 
-/** The tools as agents receive them (no `$schema` key: some OpenAI-compatible servers refuse it). */
-export function agentTools(): ToolSpec[] {
-  return toolJsonSchemas().map((t) => {
+/** A kind's tools as agents receive them (no `$schema` key: some OpenAI-compatible servers refuse it). */
+export function agentTools(kind: TaskKind = 'sculpt'): ToolSpec[] {
+  return kindModule(kind).toolSpecs().map((t) => {
     const parameters = { ...t.parameters };
     delete parameters.$schema;
     return { name: t.name, description: t.description, parameters };
@@ -94,11 +95,12 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeDeps): Promise<Ep
   };
   mkdirSync(dirname(job.log), { recursive: true });
   const common = { grader: deps.grader, protocol: 'agent' as const, player: meta.player, ...(deps.images ? { images: deps.images } : {}), ...(deps.version ? { version: deps.version } : {}) };
-  const { env, obs } = state === 'none' ? await SplatEnv.reset(job.task, { ...common, log: job.log }) : await SplatEnv.reset(job.task, { ...common, resumeFrom: job.log });
+  const kind = mainKind(job.task);
+  const { env, obs } = state === 'none' ? await kind.reset(job.task, { ...common, log: job.log }) : await kind.reset(job.task, { ...common, resumeFrom: job.log });
   try {
     if (!env.done) {
       const client = deps.client();
-      client.start(SYSTEM_PROMPT, obs.text, obs.image, agentTools());
+      client.start(SYSTEM_PROMPT, obs.text, obs.image, agentTools(job.task.spec.kind));
       save();
       let idle = 0;
       while (!env.done) {
@@ -113,7 +115,7 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeDeps): Promise<Ep
           meta.idle_turns += 1;
           idle += 1;
           if (idle > deps.config.max_idle_turns) {
-            await env.step({ tool: 'submit', args: {} });
+            await env.step(kindModule(job.task.spec.kind).giveUp);
             meta.auto_submitted = true;
           } else client.say(IDLE_REMINDER);
           save();

@@ -10,10 +10,10 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { SplatEnv, type ToolOut } from '../env/env';
+import type { ToolOut } from '../env/env';
+import type { KindEnv, KindTask } from '../kinds/kind';
+import { loadAnyTask, mainKind } from '../kinds/registry';
 import type { EnvGrader, EnvImages } from '../env/types';
-import { publicBudgets } from '../episodes/public';
-import { loadTask, type LoadedTask } from '../tasks/load';
 import { stamp } from '../mcp/stamp';
 import { agentTools } from './episode';
 
@@ -44,8 +44,8 @@ class HttpError extends Error {
 }
 
 interface Live {
-  env: SplatEnv;
-  task: LoadedTask;
+  env: KindEnv;
+  task: KindTask;
   log: string;
 }
 
@@ -83,7 +83,7 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
 
 function observation(out: ToolOut, e: Live): Record<string, unknown> {
   const i = out.info;
-  const o: Record<string, unknown> = { text: out.text, error: !i.ok, done: out.done, step: i.step, ids: i.ids, budgets: publicBudgets(i.budgets, e.task) };
+  const o: Record<string, unknown> = { text: out.text, error: !i.ok, done: out.done, step: i.step, ids: i.ids, budgets: e.env.publicBudgets() };
   if (out.image) o.image_png_base64 = Buffer.from(out.image).toString('base64');
   return o;
 }
@@ -105,16 +105,16 @@ export async function startRlServer(deps: RlDeps, opts: { port?: number; token: 
     'POST /reset': async (body) => {
       const b = parse(ResetBody, body);
       if (live.size >= MAX_EPISODES) throw new HttpError(503, `too many open episodes (at most ${MAX_EPISODES}); close some with /close`);
-      const task = await loadTask(b.task_id, { tasksDir: deps.tasksDir }).catch((err: Error) => {
+      const task = await loadAnyTask(b.task_id, { tasksDir: deps.tasksDir }).catch((err: Error) => {
         throw new HttpError(404, err.message);
       });
       const id = randomBytes(8).toString('hex');
       mkdirSync(deps.logDir, { recursive: true });
       const log = join(deps.logDir, `${task.spec.task_id}-${stamp(new Date())}-${id}.jsonl`);
-      const { env, obs } = await SplatEnv.reset(task, { grader: await deps.grader(), log, protocol: 'agent', player: b.player ?? 'rl-client', version: deps.version, ...(deps.images ? { images: deps.images } : {}) });
+      const { env, obs } = await mainKind(task).reset(task, { grader: await deps.grader(), log, protocol: 'agent', player: b.player ?? 'rl-client', version: deps.version, ...(deps.images ? { images: deps.images } : {}) });
       const e = { env, task, log };
       live.set(id, e);
-      return { episode_id: id, task_id: task.spec.task_id, kind: task.spec.kind, ...observation(obs, e), tools: agentTools() };
+      return { episode_id: id, task_id: task.spec.task_id, kind: task.spec.kind, ...observation(obs, e), tools: agentTools(task.spec.kind) };
     },
     'POST /step': async (body) => {
       const b = parse(StepBody, body);

@@ -1,26 +1,44 @@
-// The task-kind interface, main half (docs/DESIGN.md section 9, "Task kinds as modules"): a kind's
-// environment over a loaded task (hidden grader, observations, the trajectory log), next to its
-// pure half (src/shared/kinds). The episode manager, studies, replay and the agent harness use
-// only this interface and the registry below.
-// Invariant: hidden data (held-out views, anchors, grades) leave a KindEnv only through
-// finalGrade(), which no player-facing row calls.
+// The task-kind interface, main half (docs/DESIGN.md section 13, "Task kinds as modules"): how a
+// kind loads its tasks, summarises them publicly, runs a live episode (hidden grader,
+// observations, the trajectory log) and gives its pure rules for replay, next to its pure half
+// (src/shared/kinds). The episode manager, studies, replay, MCP and the eval harness use only
+// this interface and the registry in ./registry.ts.
+// Invariant: hidden data (held-out views, anchors, answers, grades) leave a KindEnv only through
+// finalGrade(), which no player-facing row calls; publicViews(), publicBudgets() and
+// kindState() carry only what the player may see.
+import type { EpisodeBudgets, PublicView } from '../../shared/api/episode';
 import type { KindRules } from '../../shared/kinds/kind';
-import { kindModule } from '../../shared/kinds/registry';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
 import type { BudgetState } from '../../shared/env/format';
 import type { StepInfo } from '../../shared/env/step-info';
 import type { ToolCall } from '../../shared/env/episode';
-import { SplatEnv, type ReplayedSummary, type SplatEnvOptions, type ToolOut } from '../env/env';
+import type { TaskSpecHead, TaskSummary } from '../../shared/task/schema';
+import type { ReplayedSummary, SplatEnvOptions, ToolOut } from '../env/env';
 import type { EnvGradeResult } from '../env/types';
-import type { LoadedTask } from '../tasks/load';
+
+/** A loaded task of any kind: its spec (the kind's whole file) and the folder of its data. */
+export interface KindTask {
+  readonly spec: TaskSpecHead;
+  readonly dir: string;
+}
+
+/** Options of a live episode (the log, the player, the grader and its queue), for every kind. */
+export type KindEnvOptions = SplatEnvOptions;
 
 /** A live episode of any kind, as the manager drives it. */
 export interface KindEnv {
   readonly done: boolean;
   readonly nextId: number;
   step(call: ToolCall): Promise<ToolOut>;
+  /** The Gaussian scene (SplatBench); kinds without one return []. */
   state(): GaussianRecord[];
   budgets(): BudgetState;
+  /** The budgets as the player sees them (counters of the play view). */
+  publicBudgets(): EpisodeBudgets;
+  /** The reference views a player may look at ([] for kinds without any). */
+  publicViews(): PublicView[];
+  /** The kind's own public state for its play view (JSON; undefined for SplatBench). */
+  kindState(): unknown;
   currentInfo(): StepInfo;
   resumed(): readonly ReplayedSummary[];
   finalGrade(): EnvGradeResult | null;
@@ -30,23 +48,13 @@ export interface KindEnv {
 
 export interface MainKindModule {
   readonly family: string;
-  reset(task: LoadedTask, options: SplatEnvOptions): Promise<{ env: KindEnv; obs: ToolOut }>;
-}
-
-const splatbenchMain: MainKindModule = { family: 'splatbench', reset: (task, options) => SplatEnv.reset(task, options) };
-
-const MAIN_KINDS: readonly MainKindModule[] = [splatbenchMain];
-
-/** The main half of a task's kind. */
-export function mainKind(task: LoadedTask): MainKindModule {
-  const family = kindModule(task.spec.kind).family;
-  const m = MAIN_KINDS.find((k) => k.family === family);
-  if (!m) throw new Error(`no environment for task kind '${task.spec.kind}'`);
-  return m;
-}
-
-/** A fresh pure episode of a loaded task (for replay, regrading, results). */
-export function rulesFor(task: LoadedTask): KindRules {
-  const kind = kindModule(task.spec.kind);
-  return kind.rules(kind.config(task.spec, task.reference), task.init);
+  /** Loads a task from its spec head (the module validates the whole file with its schema). */
+  load(tasksDir: string, head: TaskSpecHead): Promise<KindTask>;
+  /** The public summary of a task file for lists (no hidden data). */
+  summary(tasksDir: string, head: TaskSpecHead): TaskSummary;
+  /** Files whose change means the task must be reloaded (besides the spec). */
+  dataFiles(tasksDir: string, head: TaskSpecHead): string[];
+  reset(task: KindTask, options: KindEnvOptions): Promise<{ env: KindEnv; obs: ToolOut }>;
+  /** A fresh pure episode of a loaded task (for replay, regrading, results). */
+  rules(task: KindTask): KindRules;
 }

@@ -1,20 +1,23 @@
-// One MCP session = one episode. Builds a low-level MCP Server whose tools are the episode's ten
-// tools (JSON Schema generated from the same zod schemas the environment validates with) plus
+// One MCP session = one episode. Builds a low-level MCP Server whose tools are the episode's kind's
+// tools (SplatBench's ten before a task is chosen; the list changes, with a notification, on start) (JSON Schema generated from the same zod schemas the environment validates with) plus
 // `start_episode` when the server was not started for a fixed task.
 // Inputs: the task folder, a shared grader, where logs go. Outputs: tool results as MCP content
 // (the result text with its budget footer, and each PNG as image content).
 // Invariants: arguments are handed to the environment unvalidated, so an invalid call costs a
 // call exactly as in the environment; nothing but a ToolOut's text and image ever leaves (the
-// held-out grade stays in the trajectory log); each session owns its own SplatEnv and log writer.
+// held-out grade stays in the trajectory log); each session owns its own episode and log writer.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { toolJsonSchemas } from '../../shared/env/tools';
-import { SplatEnv, type ToolOut } from '../env/env';
+import { kindModule } from '../../shared/kinds/registry';
+import type { TaskKind } from '../../shared/task/schema';
+import type { ToolOut } from '../env/env';
+import type { KindEnv } from '../kinds/kind';
+import { loadAnyTask, mainKind } from '../kinds/registry';
 import type { EnvGrader, EnvImages } from '../env/types';
-import { loadTask, taskIds } from '../tasks/load';
+import { readSpecHead, taskIds } from '../tasks/load';
 import { stamp } from './stamp';
 
 export interface McpSessionDeps {
@@ -41,8 +44,8 @@ export interface McpSession {
 const START = 'start_episode';
 
 /** start_episode first (it returns the first observation), then the task's tools. */
-function toolList(fixed: string | undefined, tasks: string[]): Tool[] {
-  const tools: Tool[] = toolJsonSchemas().map((t) => ({ name: t.name, description: t.description, inputSchema: t.parameters as Tool['inputSchema'] }));
+function toolList(fixed: string | undefined, tasks: string[], kind: TaskKind): Tool[] {
+  const tools: Tool[] = kindModule(kind).toolSpecs().map((t) => ({ name: t.name, description: t.description, inputSchema: t.parameters as Tool['inputSchema'] }));
   const taskId = fixed ? { type: 'string', enum: [fixed], description: 'This server plays only this task (may be left out).' } : { type: 'string', enum: tasks, description: 'Task id' };
   const start: Tool = {
     name: START,
@@ -65,10 +68,21 @@ export function toolContent(out: ToolOut): CallToolResult {
 const refusal = (text: string): CallToolResult => ({ content: [{ type: 'text', text: `ERROR: ${text}` }], isError: true });
 
 export function createMcpSession(deps: McpSessionDeps): McpSession {
-  const server = new Server({ name: 'splatlab', version: deps.version }, { capabilities: { tools: {} } });
-  let env: SplatEnv | null = null;
+  const server = new Server({ name: 'splatlab', version: deps.version }, { capabilities: { tools: { listChanged: true } } });
+  let env: KindEnv | null = null;
+  let kind: TaskKind | null = null;
   let starting: Promise<ToolOut> | null = null;
   let log: string | null = null;
+
+  // A server for one task lists that task's tools from the start; otherwise SplatBench's until a start.
+  const fixedKind = (): TaskKind => {
+    if (deps.task === undefined) return 'sculpt';
+    try {
+      return readSpecHead(deps.tasksDir, deps.task).kind;
+    } catch {
+      return 'sculpt';
+    }
+  };
 
   const player = (): string => {
     const c = server.getClientVersion();
@@ -76,10 +90,10 @@ export function createMcpSession(deps: McpSessionDeps): McpSession {
   };
 
   const start = async (taskId: string): Promise<ToolOut> => {
-    const task = await loadTask(taskId, { tasksDir: deps.tasksDir });
+    const task = await loadAnyTask(taskId, { tasksDir: deps.tasksDir });
     mkdirSync(deps.logDir, { recursive: true });
     log = join(deps.logDir, `${task.spec.task_id}-${stamp(new Date())}-${randomBytes(4).toString('hex')}.jsonl`);
-    const reset = await SplatEnv.reset(task, {
+    const reset = await mainKind(task).reset(task, {
       grader: await deps.grader(),
       log,
       protocol: 'agent',
@@ -88,11 +102,15 @@ export function createMcpSession(deps: McpSessionDeps): McpSession {
       ...(deps.images ? { images: deps.images } : {}),
     });
     env = reset.env;
+    if (kind !== task.spec.kind) {
+      kind = task.spec.kind;
+      void server.sendToolListChanged().catch(() => undefined);
+    }
     deps.log?.(`episode of ${task.spec.task_id} for ${player()} -> ${log}`);
     return reset.obs;
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList(deps.task, deps.task ? [] : taskIds(deps.tasksDir)) }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList(deps.task, deps.task ? [] : taskIds(deps.tasksDir), kind ?? fixedKind()) }));
 
   const begin = async (taskId: string): Promise<CallToolResult> => {
     starting = start(taskId);

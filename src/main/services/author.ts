@@ -1,6 +1,7 @@
 // LabApi handlers of the authoring rows (src/shared/api/author.ts): one AuthorSession and one
-// upload staging area per set of lab services, the lab's one grader, fit events published on the
-// context's EventHub. Input: the LabContext.
+// upload staging area per set of lab services, the lab's one grader, fit and import events
+// published on the context's EventHub to the connection that started the fit or import only
+// (fit renders name held-out views). Input: the LabContext.
 // Output: HandlersFor the rows. Invariant: domain errors reach the caller as one readable line;
 // imports reuse the CLI's import code on the uploaded files, so they check exactly the same things.
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import { anchorsOut, checkFree, conformance } from '../authoring/session/save';
 import { AuthorSession, namedCamera } from '../authoring/session/session';
 import { Uploads } from '../authoring/session/uploads';
 import type { Grader } from '../grader/grader';
+import type { Caller } from './connection';
 import type { LabContext } from './context';
 import type { HandlersFor } from './dispatch';
 import type { EventHub } from './events';
@@ -28,8 +30,26 @@ interface AuthorContext {
   fitDevice: FitDevice;
 }
 
-function authorContext(deps: LabContext): AuthorContext {
+/** Who started each fit job: its events go to that connection alone. */
+class FitAddressees {
+  private readonly byJob = new Map<string, string>();
+  /** The connection whose startFit is under way (events of a job not yet returned go to it). */
+  starting: Caller | null = null;
+  set(jobId: string, caller: Caller): void {
+    this.byJob.set(jobId, caller.id);
+  }
+  of(jobId: string): string | null {
+    return this.byJob.get(jobId) ?? this.starting?.id ?? null;
+  }
+}
+
+function authorContext(deps: LabContext, fits: FitAddressees): AuthorContext {
   const events = deps.events;
+  // An event of a job nobody started (none today) has no addressee and is dropped, never broadcast.
+  const toStarter = (jobId: string, publish: (to: string) => void): void => {
+    const to = fits.of(jobId);
+    if (to) publish(to);
+  };
   const getGrader = (): Promise<Grader> => deps.grader();
   // The ray caster runs on a hardware GPU only: SwiftShader is slower than the CPU reference here.
   const caster = new PhotoCaster(deps.gpu.status.path === 'hardware' ? deps.gpu.device : null);
@@ -39,15 +59,15 @@ function authorContext(deps: LabContext): AuthorContext {
     caster,
     grader: getGrader,
     fitBackend: () => chooseFitBackend(fitDevice),
-    onFitProgress: (e) => events.publish('author.fit', e),
-    onFitSnapshot: (e) => events.publish('author.fitSnapshot', e),
-    onFitEnd: (s) => events.publish('author.fitEnd', s),
+    onFitProgress: (e) => toStarter(e.jobId, (to) => events.publish('author.fit', e, to)),
+    onFitSnapshot: (e) => toStarter(e.jobId, (to) => events.publish('author.fitSnapshot', e, to)),
+    onFitEnd: (s) => toStarter(s.jobId, (to) => events.publish('author.fitEnd', s, to)),
   });
   return { session, uploads: new Uploads(join(deps.home, 'uploads')), grader: getGrader, fitDevice };
 }
 
 /** The import build's fit: fitTask with its progress published as 'progress' events. */
-function publishingFit(events: EventHub, label: string, device: FitDevice): FitFn {
+function publishingFit(events: EventHub, label: string, device: FitDevice, to: Caller): FitFn {
   return async (source, request) => {
     const res = await fitTask(source, {
       steps: request.steps,
@@ -55,7 +75,7 @@ function publishingFit(events: EventHub, label: string, device: FitDevice): FitF
       device,
       onProgress: (p) => {
         request.onProgress?.(p.step, p.steps, p.loss);
-        if (p.step === p.steps || p.step % 10 === 0) events.publish('progress', { task: label, done: p.step, total: p.steps, message: `fit step ${p.step}/${p.steps}, loss ${p.loss.toFixed(4)}` });
+        if (p.step === p.steps || p.step % 10 === 0) events.publish('progress', { task: label, done: p.step, total: p.steps, message: `fit step ${p.step}/${p.steps}, loss ${p.loss.toFixed(4)}` }, to);
       },
     });
     return { records: res.records, losses: res.losses };
@@ -65,7 +85,8 @@ function publishingFit(events: EventHub, label: string, device: FitDevice): FitF
 export function createAuthorHandlers(deps: LabContext): HandlersFor<typeof authorMethods> {
   const events = deps.events;
   let made: AuthorContext | undefined;
-  const ctx = (): AuthorContext => (made ??= authorContext(deps));
+  const fits = new FitAddressees();
+  const ctx = (): AuthorContext => (made ??= authorContext(deps, fits));
   return {
     'author.objects': async () => ({ objects: listObjectDocuments(deps.tasksDir) }),
     'author.open': async (p) => openObject(deps.tasksDir, p.name),
@@ -76,7 +97,16 @@ export function createAuthorHandlers(deps: LabContext): HandlersFor<typeof autho
     },
     'author.sheet': async (p) => ctx().session.sheet(p.object, p.set, p.size),
     'author.status': async () => ctx().session.state(),
-    'author.fit.start': async (p) => ctx().session.startFit(p.object, { steps: p.steps, seed: p.seed, size: p.size }),
+    'author.fit.start': async (p, caller) => {
+      fits.starting = caller;
+      try {
+        const status = await ctx().session.startFit(p.object, { steps: p.steps, seed: p.seed, size: p.size });
+        fits.set(status.jobId, caller);
+        return status;
+      } finally {
+        fits.starting = null;
+      }
+    },
     'author.fit.cancel': async (p) => ({ cancelled: ctx().session.cancelFit(p.jobId) }),
     'author.scramble': async (p) => ctx().session.scramble(p.k, p.seed, p.groups),
     'author.save': async (p) => ctx().session.save(p.name, p.overwrite),
@@ -84,15 +114,15 @@ export function createAuthorHandlers(deps: LabContext): HandlersFor<typeof autho
     'author.upload.put': async (p) => ({ bytes: ctx().uploads.put(p.uploadId, p.path, p.data, p.append) }),
     'author.upload.cancel': async (p) => ({ removed: ctx().uploads.remove(p.uploadId) }),
     'author.upload.preview': async (p) => previewSplatUpload(ctx().uploads.singleFile(p.uploadId), p.up, p.yawDeg),
-    'author.upload.finish': async (p) => {
+    'author.upload.finish': async (p, caller) => {
       const c = ctx();
       const upload = c.uploads.get(p.uploadId);
       checkFree(deps.tasksDir, p.name, p.overwrite);
       const start = Date.now();
       const label = `import ${p.name}`;
       const grader = await c.grader();
-      const fit = publishingFit(events, label, c.fitDevice);
-      const log = (line: string): void => events.publish('progress', { task: label, done: 0, total: 0, message: line });
+      const fit = publishingFit(events, label, c.fitDevice, caller);
+      const log = (line: string): void => events.publish('progress', { task: label, done: 0, total: 0, message: line }, caller);
       const common = { tasksDir: deps.tasksDir, steps: p.steps ?? 2000, seed: p.seed ?? 0, k: p.k ?? 6, grader, fit, log };
       try {
         const built = upload.kind === 'nerf'

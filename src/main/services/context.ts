@@ -13,7 +13,8 @@ import type { GpuContext } from '../gpu/device';
 import { loadShaders } from '../gpu/shaders';
 import { sharedGrader, type Grader } from '../grader/grader';
 import { GpuRasterizer } from '../../shared/raster/gpu';
-import { listTasks as scanTaskList } from '../tasks/load';
+import { listAllTasks as scanTaskList } from '../kinds/registry';
+import { isSplatTask } from '../kinds/splatbench';
 import { TaskRepository } from '../tasks/repository';
 import { resolveTasksDir } from '../tasks/paths';
 import { CallActivity, GradeQueue } from '../workers/grade-queue';
@@ -63,7 +64,9 @@ export function createLabContext(o: LabContextOptions): LabContext {
   let built: Grader | null = null;
   const getGrader = async (): Promise<Grader> => (built = await grader());
   // A task that leaves the repository takes its photos off the grader's device with it.
-  tasks.onUnload((task) => built?.release(task));
+  tasks.onUnload((task) => {
+    if (isSplatTask(task)) built?.release(task);
+  });
   // Deferred grades run when no LabApi call is in flight (the services count calls on `activity`).
   const activity = new CallActivity();
   const grades = new GradeQueue(activity);

@@ -23,15 +23,26 @@ export type Handlers = HandlersFor<typeof labMethods>;
 
 type AnyHandler = (params: never, caller: Caller) => Promise<unknown>;
 
+/** The call a wrapper runs around: its row, its (validated) params and who is calling. */
+export interface WrappedCall {
+  method: string;
+  params: unknown;
+  caller: Caller;
+}
+
 /**
  * The same handlers (or only those named in `only`), each run inside `around`: the one way a
- * cross-cutting rule (a session lock, call counting) is put in front of LabApi rows.
+ * cross-cutting rule (a session lock, call counting, the role check) is put in front of LabApi rows.
  */
-export function wrapHandlers<H extends Record<string, AnyHandler>>(handlers: H, around: (run: () => Promise<unknown>) => Promise<unknown>, only?: readonly (keyof H)[]): H {
+export function wrapHandlers<H extends Record<string, AnyHandler>>(
+  handlers: H,
+  around: (run: () => Promise<unknown>, call: WrappedCall) => Promise<unknown>,
+  only?: readonly (keyof H)[],
+): H {
   const out: Record<string, AnyHandler> = { ...handlers };
   for (const name of only ?? Object.keys(handlers)) {
     const handler = handlers[name] as AnyHandler;
-    out[name as string] = (params, caller) => around(() => handler(params, caller));
+    out[name as string] = (params, caller) => around(() => handler(params, caller), { method: name as string, params, caller });
   }
   return out as H;
 }

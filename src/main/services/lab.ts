@@ -2,7 +2,8 @@
 // all over one LabContext (src/main/services/context.ts). Input: the context (or the options to
 // build one). Output: Handlers for any transport, the context's event bus, and the context.
 // Invariant: handlers only return public data; held-out views, anchors and hidden scores never
-// appear in a result.
+// appear in a result; every row runs behind the role check (roles.ts), so a participant
+// connection reaches only the participant rows of its own session and episode.
 import type { CallActivity } from '../workers/grade-queue';
 import { createAuthorHandlers } from './author';
 import { createLabContext, type LabContext, type LabContextOptions } from './context';
@@ -10,6 +11,7 @@ import { createDebugHandlers } from './debug';
 import { wrapHandlers, type Handlers } from './dispatch';
 import { createEpisodeHandlers } from './episode';
 import type { EventHub } from './events';
+import { createRoleHandlers, roleChecked, Roles } from './roles';
 import { refuseDuringSession } from './session-lock';
 import { createStudyHandlers } from './study';
 
@@ -20,6 +22,8 @@ export interface LabServices {
   handlers: Handlers;
   events: EventHub;
   context: LabContext;
+  /** Roles, episode owners, participant tokens and the unlock of this set of services. */
+  roles: Roles;
 }
 
 function isContext(x: LabContext | LabContextOptions): x is LabContext {
@@ -28,6 +32,7 @@ function isContext(x: LabContext | LabContextOptions): x is LabContext {
 
 export function createLabServices(input: LabContext | LabContextOptions): LabServices {
   const ctx = isContext(input) ? input : createLabContext(input);
+  const roles = new Roles(ctx.home);
   const handlers: Handlers = {
     'app.info': async () => ({
       name: 'SplatLab',
@@ -41,8 +46,9 @@ export function createLabServices(input: LabContext | LabContextOptions): LabSer
     ...createStudyHandlers(ctx),
     ...createDebugHandlers(ctx),
     ...refuseDuringSession(createAuthorHandlers(ctx), ctx.home),
+    ...createRoleHandlers(roles),
   };
-  return { handlers: counted(handlers, ctx.activity), events: ctx.events, context: ctx };
+  return { handlers: counted(roleChecked(handlers, roles), ctx.activity), events: ctx.events, context: ctx, roles };
 }
 
 /** The same handlers, each counted as a call in flight while it runs (deferred grades wait). */

@@ -1,6 +1,8 @@
 // Experimenter rows that can reveal held-out views, fits or scores (authoring, debugging) are
 // refused while a participant session runs, so nothing a participant's screen could request
-// carries hidden data. The study side writes the lock file; this only reads it.
+// carries hidden data. The study side writes the lock file; this only reads it. A connection that
+// proved it is the experimenter's (its token, or the unlock: roles.ts) may author meanwhile; the
+// participant's screen never reaches these rows at all (the role check refuses them first).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { labHome } from '../app/home';
@@ -16,8 +18,8 @@ export function sessionLockFile(home = labHome()): string {
 
 /** The same handlers, each refusing to run while the session lock exists. */
 export function refuseDuringSession<H extends Record<string, (params: never, caller: Caller) => Promise<unknown>>>(handlers: H, home?: string): H {
-  return wrapHandlers(handlers, async (run) => {
-    if (existsSync(sessionLockFile(home))) throw new LabFailure(SESSION_LOCKED_MESSAGE);
+  return wrapHandlers(handlers, async (run, call) => {
+    if (call.caller.role !== 'experimenter' && existsSync(sessionLockFile(home))) throw new LabFailure(SESSION_LOCKED_MESSAGE);
     return run();
   });
 }

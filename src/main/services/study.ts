@@ -70,7 +70,7 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
         started: traj.header?.started ?? '',
         heldoutViews: task.heldout.map((v) => v.name),
         steps: trajectorySteps(traj, task),
-        end: e ? { reason: e.reason, score: e.score, reward: e.reward, lpipsMissing: e.lpips_missing, t: e.t } : null,
+        end: e ? { reason: e.reason, score: e.score, reward: e.reward, lpipsMissing: e.lpips_missing ?? false, t: e.t } : null,
         truncated: traj.truncated,
       };
     },

@@ -6,7 +6,7 @@
 import { replayAll } from '../../shared/env/replay';
 import { packRecords } from '../../shared/env/scene';
 import type { Camera, RenderOutput, Splats } from '../../shared/raster/types';
-import { rulesFor } from '../kinds/kind';
+import { rulesFor } from '../kinds/registry';
 import { drawOverlay } from '../../shared/image/overlay';
 import { encodePng } from '../io/png';
 import type { Trajectory } from '../env/trajectory';

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import type { TrajectoryStep } from '../../shared/api/study';
 import type { EpisodeResult } from '../../shared/study/results';
 import { replaySteps } from '../../shared/env/replay';
-import { rulesFor } from '../kinds/kind';
+import { rulesFor } from '../kinds/registry';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
 import type { LoadedTask } from '../tasks/load';
 import type { StudyStore } from './store';

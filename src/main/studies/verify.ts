@@ -10,7 +10,7 @@ import { replayAll } from '../../shared/env/replay';
 import { packRecords } from '../../shared/env/scene';
 import type { Trajectory } from '../env/trajectory';
 import type { EnvGrader } from '../env/types';
-import { rulesFor } from '../kinds/kind';
+import { rulesFor } from '../kinds/registry';
 import type { LoadedTask } from '../tasks/load';
 
 export const ModelVerdictSchema = z.strictObject({

@@ -14,12 +14,14 @@ import {
   AnchorsSchema,
   CamerasFileSchema,
   firstIssue,
+  TaskSpecHeadSchema,
   TaskSpecSchema,
   TaskSummarySchema,
   taskSummary,
   type Anchors,
   type CamerasFile,
   type TaskSpec,
+  type TaskSpecHead,
   type TaskSummary,
   type ViewEntry,
 } from '../../shared/task/schema';
@@ -78,7 +80,10 @@ export function taskIds(tasksDir: string): string[] {
     .sort();
 }
 
-export function readSpec(tasksDir: string, taskId: string): TaskSpec {
+/** Reads `tasks/<id>.json` with a kind's spec schema (default SplatBench's). */
+export function readSpec(tasksDir: string, taskId: string): TaskSpec;
+export function readSpec<T extends TaskSpecHead>(tasksDir: string, taskId: string, schema: z.ZodType<T>): T;
+export function readSpec(tasksDir: string, taskId: string, schema: z.ZodType<TaskSpecHead> = TaskSpecSchema): TaskSpecHead {
   checkSafeId(taskId, 'task id');
   const path = join(tasksDir, `${taskId}.json`);
   if (!existsSync(path)) {
@@ -86,9 +91,14 @@ export function readSpec(tasksDir: string, taskId: string): TaskSpec {
     const list = known.length ? known.join(', ') : 'none';
     throw new TaskLoadError(`unknown task '${taskId}' in ${tasksDir} (known: ${list})`);
   }
-  const spec = readJson(path, TaskSpecSchema, `task ${taskId}`);
+  const spec = readJson(path, schema, `task ${taskId}`);
   if (spec.task_id !== taskId) throw new TaskLoadError(`task ${taskId}: ${path} says task_id '${spec.task_id}'`);
   return spec;
+}
+
+/** The id and kind of a task file, whatever its kind (its module reads the rest). */
+export function readSpecHead(tasksDir: string, taskId: string): TaskSpecHead {
+  return readSpec(tasksDir, taskId, TaskSpecHeadSchema);
 }
 
 /** Photo names in a view folder (PNG files that are not masks). */

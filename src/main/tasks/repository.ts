@@ -2,19 +2,21 @@
 // tasks from here, so a task is loaded once and the same LoadedTask (and its RefView objects) is
 // handed out again, which is what lets the graders' per-view photo caches hit. A task whose files
 // changed on disk (a refit, a rebuilt scramble) is reloaded, and its old views are released.
-// Inputs: the tasks folder; task ids. Output: LoadedTask. Invariant: a returned task matches its
+// Inputs: the tasks folder; task ids. Output: a KindTask (get(): a SplatBench LoadedTask). Invariant: a returned task matches its
 // files as they were when get() was called (the stamp covers the spec, the object folder's files
 // and the init npz); listeners of onUnload see every LoadedTask that leaves the cache exactly once.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadTask, readSpec, type LoadedTask } from './load';
-import { objectDir } from './paths';
+import type { KindTask } from '../kinds/kind';
+import { loadAnyTask, mainKind } from '../kinds/registry';
+import { asSplatTask } from '../kinds/splatbench';
+import { readSpecHead, type LoadedTask } from './load';
 
-type UnloadListener = (task: LoadedTask) => void;
+type UnloadListener = (task: KindTask) => void;
 
 interface Entry {
   stamp: string;
-  task: Promise<LoadedTask>;
+  task: Promise<KindTask>;
 }
 
 function mtimes(dir: string, depth: number): string[] {
@@ -37,13 +39,18 @@ export class TaskRepository {
 
   constructor(readonly tasksDir: string) {}
 
-  /** The task as its files stand now (loaded once per change of its files). */
-  async get(taskId: string): Promise<LoadedTask> {
+  /** A SplatBench task as its files stand now (one line if the task is of another kind). */
+  async get(taskId: string, what?: string): Promise<LoadedTask> {
+    return asSplatTask(await this.getAny(taskId), what);
+  }
+
+  /** A task of any kind as its files stand now (loaded once per change of its files). */
+  async getAny(taskId: string): Promise<KindTask> {
     const stamp = this.stamp(taskId);
     const hit = this.cache.get(taskId);
     if (hit && hit.stamp === stamp) return hit.task;
     if (hit) this.drop(taskId, hit);
-    const task = loadTask(taskId, { tasksDir: this.tasksDir });
+    const task = loadAnyTask(taskId, { tasksDir: this.tasksDir });
     const entry = { stamp, task };
     this.cache.set(taskId, entry);
     task.catch(() => {
@@ -62,7 +69,7 @@ export class TaskRepository {
     for (const [id, entry] of [...this.cache]) this.drop(id, entry);
   }
 
-  /** Called with each LoadedTask that leaves the cache (owners release what they hold for it). */
+  /** Called with each task that leaves the cache (owners release what they hold for it). */
   onUnload(listener: UnloadListener): void {
     this.listeners.push(listener);
   }
@@ -82,11 +89,11 @@ export class TaskRepository {
     const spec0 = statSync(specPath);
     const parts = [`spec:${spec0.mtimeMs}:${spec0.size}`];
     try {
-      const spec = readSpec(this.tasksDir, taskId);
-      parts.push(...mtimes(objectDir(this.tasksDir, spec.object), 1));
-      if (spec.init_npz) {
-        const init = join(this.tasksDir, spec.init_npz);
-        if (existsSync(init)) parts.push(`init:${statSync(init).mtimeMs}`);
+      const head = readSpecHead(this.tasksDir, taskId);
+      for (const file of mainKind(head.kind).dataFiles(this.tasksDir, head)) {
+        if (!existsSync(file)) continue;
+        const st = statSync(file);
+        parts.push(...(st.isDirectory() ? mtimes(file, 1) : [`${file}:${st.mtimeMs}:${st.size}`]));
       }
     } catch {
       parts.push('unreadable');

@@ -1,16 +1,19 @@
 // `splatlab serve`: the built UI over loopback HTTP and LabApi over a WebSocket at /lab.
 // Inputs: handlers and events from src/main/services. Output: a running server and its URL.
-// Invariants: binds 127.0.0.1 only; a WebSocket upgrade needs the random session token, a
-// loopback Host (no DNS rebinding) and, from a browser, our own Origin; every frame goes through
-// dispatchText (size, JSON, depth, schema) within this connection's rate and in-flight limits.
+// Invariants: binds 127.0.0.1 only; a WebSocket upgrade needs a valid token (the experimenter's
+// random session token, or a participant-scoped token derived from it: roles.ts, which makes the
+// connection a participant one), a loopback Host (no DNS rebinding) and, from a browser, our own
+// Origin; every frame goes through dispatchText (size, JSON, depth, schema, role) within this
+// connection's rate and in-flight limits; a socket receives only the events addressed to its
+// own connection.
 // No request or socket error can reach the process: a malformed request is a 400, a protocol
 // error closes only its socket, and a reply that cannot be serialised becomes an error envelope.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { MAX_MESSAGE_BYTES } from '../../shared/api/messages';
-import { Connection } from '../services/connection';
+import { Connection, type ConnectionRole } from '../services/connection';
 import { dispatchText } from '../services/dispatch';
 import type { LabServices } from '../services/lab';
 import { ConnectionLimits, DEFAULT_LIMITS, type LimitOptions } from './limits';
@@ -38,6 +41,8 @@ export const MAX_FRAME_BYTES = 2 * MAX_MESSAGE_BYTES;
 
 export async function startServer(services: LabServices, options: ServeOptions): Promise<LabServer> {
   const token = options.token ?? randomBytes(24).toString('base64url');
+  services.roles.useExperimenterToken(token);
+  const credential = (given: string | null): ConnectionRole | null => services.roles.credential(given);
   const http = createServer((req, res) => {
     serveStatic(options.uiRoot, req, res).catch(() => sendText(res, 500, 'internal error'));
   });
@@ -57,28 +62,31 @@ export async function startServer(services: LabServices, options: ServeOptions):
 
   http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
-    const refusal = refuseUpgrade(req, token, port, sockets.size, options.maxConnections ?? 64);
-    if (refusal) {
+    const refusal = refuseUpgrade(req, credential, port, sockets.size, options.maxConnections ?? 64);
+    if ('status' in refusal) {
       socket.end(rawRefusal(refusal.status, refusal.text));
       return;
     }
     try {
-      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws));
+      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, refusal.role));
     } catch {
       socket.destroy();
     }
   });
 
-  wss.on('connection', (ws: WebSocket) => {
+  wss.on('connection', (ws: WebSocket, role: ConnectionRole) => {
     sockets.add(ws);
     const limits = new ConnectionLimits(options.limits ?? DEFAULT_LIMITS);
-    // What this connection opened (debugger sessions) is released when it goes.
-    const connection = new Connection();
+    // What this connection opened (debugger sessions, episodes) is released when it goes; its
+    // role comes from the token it presented.
+    const connection = new Connection(role);
+    const detach = services.events.attach(connection, (event, data) => safeSend(ws, { event, data }));
     // ws reports protocol errors (bad UTF-8, reserved opcodes, unmasked or oversized frames, RSV1,
     // bad close codes) here and closes the socket itself; without a listener they would throw.
     ws.on('error', () => ws.terminate());
     ws.on('close', () => {
       sockets.delete(ws);
+      detach();
       connection.close();
     });
     ws.on('message', (data, isBinary) => {
@@ -92,10 +100,6 @@ export async function startServer(services: LabServices, options: ServeOptions):
     });
   });
 
-  const unsubscribe = services.events.subscribe((event, data) => {
-    for (const ws of sockets) safeSend(ws, { event, data });
-  });
-
   port = await listen(http, options.port ?? 0);
   return {
     url: `http://127.0.0.1:${port}/?token=${token}`,
@@ -103,7 +107,6 @@ export async function startServer(services: LabServices, options: ServeOptions):
     token,
     close: () =>
       new Promise<void>((resolve) => {
-        unsubscribe();
         for (const ws of sockets) ws.terminate();
         wss.close();
         http.close(() => resolve());
@@ -117,16 +120,18 @@ interface Refusal {
   text: string;
 }
 
-/** Why an upgrade request is refused, or null to accept it. Never throws. */
-export function refuseUpgrade(req: IncomingMessage, token: string, port: number, open: number, maxOpen: number): Refusal | null {
+/**
+ * Why an upgrade request is refused, or the role its token gives the connection. `credential`
+ * maps a token to a role (null: not a valid token). Never throws.
+ */
+export function refuseUpgrade(req: IncomingMessage, credential: (token: string | null) => ConnectionRole | null, port: number, open: number, maxOpen: number): Refusal | { role: ConnectionRole } {
   const target = parseTarget(req.url);
   if (!target) return { status: 400, text: 'bad request' };
-  if (target.path !== '/lab' || !loopbackHost(req.headers.host) || !tokenMatches(target.query.get('token'), token)) {
-    return { status: 401, text: 'a valid session token is required' };
-  }
+  const role = target.path === '/lab' && loopbackHost(req.headers.host) ? credential(target.query.get('token')) : null;
+  if (!role) return { status: 401, text: 'a valid session token is required' };
   if (!originAllowed(req.headers.origin, port)) return { status: 403, text: 'cross-origin WebSocket refused' };
   if (open >= maxOpen) return { status: 403, text: 'too many open connections' };
-  return null;
+  return { role };
 }
 
 /**
@@ -167,13 +172,6 @@ function listen(http: Server, port: number): Promise<number> {
       resolve(typeof address === 'object' && address ? address.port : port);
     });
   });
-}
-
-function tokenMatches(given: string | null, expected: string): boolean {
-  if (!given) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 function loopbackHost(host: string | undefined): boolean {

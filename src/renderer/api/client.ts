@@ -8,6 +8,14 @@ import { LabCallError, ResponseEnvelope, EventEnvelope, type LabErrorCode } from
 
 export const LAB_KEY: InjectionKey<LabApi> = Symbol('lab');
 
+/**
+ * The token this tab presents from now on (a reload, a reconnect): after a hand-over, the
+ * participant-scoped one, so the experimenter's token no longer lives in the tab's storage.
+ */
+export function rememberToken(win: Window, token: string): void {
+  win.sessionStorage.setItem('splatlab-token', token);
+}
+
 type Listener = (data: unknown) => void;
 
 class Listeners {

@@ -111,7 +111,7 @@ export class AuthorViewport extends OrbitStage {
     this.dragStart = null;
     if (!start) return;
     this.previewDrag();
-    const poses = [...start.meshes.keys()].map((i) => ({ index: i, ...poseOfMesh(this.meshes[i], this.parts[i].kind) }));
+    const poses = [...start.meshes.keys()].map((i) => ({ index: i, ...poseOfMesh(this.meshes[i], this.parts[i]) }));
     this.events.moved(poses);
   }
 

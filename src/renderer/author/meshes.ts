@@ -3,7 +3,7 @@
 // flat-shaded in the part's colour, rotated with R = Rz * Ry * Rx (three's Euler order 'ZYX').
 // Inputs: AuthorPart values. Outputs: Mesh objects whose userData.index is the part's index.
 // Invariant: geometry is shared across meshes; each mesh owns its material (disposed with it).
-import { BoxGeometry, ConeGeometry, CylinderGeometry, Mesh, MeshStandardMaterial, SphereGeometry, type BufferGeometry } from 'three';
+import { BoxGeometry, ConeGeometry, CylinderGeometry, Euler, Mesh, MeshStandardMaterial, Quaternion, SphereGeometry, type BufferGeometry } from 'three';
 import type { AuthorPart } from '../../shared/api/author';
 import type { Vec3 } from '../../shared/authoring/primitives';
 import { partDims } from './parts';
@@ -56,14 +56,48 @@ export function placeMesh(mesh: Mesh, p: AuthorPart): void {
   mesh.updateMatrix();
 }
 
-/** pos, rot (degrees, XYZ with R = Rz Ry Rx) and full extents of a mesh after a gizmo drag. */
-export function poseOfMesh(mesh: Mesh, kind: AuthorPart['kind']): { pos: Vec3; rot: Vec3; dims: Vec3 } {
+/**
+ * Euler angles (degrees, R = Rz Ry Rx) of a rotation, written as close to `prev` as the rotation
+ * allows: the unchanged rotation gives `prev` back exactly, and otherwise of the two equivalent
+ * triples (x, y, z) and (x + 180, 180 - y, z + 180), each angle wrapped by whole turns towards
+ * prev's, the nearer one. A drag that only moves or turns about one axis so leaves the other
+ * angles as the author typed them (issue #14: the inspector showed rewritten angles).
+ */
+export function eulerNear(q: Quaternion, prev: Readonly<Vec3>): Vec3 {
+  const before = new Quaternion().setFromEuler(new Euler(prev[0] * DEG, prev[1] * DEG, prev[2] * DEG, 'ZYX'));
+  if (Math.abs(before.dot(q)) > 1 - 1e-10) return [prev[0], prev[1], prev[2]];
+  const e = new Euler().setFromQuaternion(q, 'ZYX');
+  const a: Vec3 = [e.x / DEG, e.y / DEG, e.z / DEG];
+  const b: Vec3 = [a[0] + 180, 180 - a[1], a[2] + 180];
+  const near = (t: Vec3): Vec3 => t.map((v, k) => v + 360 * Math.round((prev[k] - v) / 360)) as Vec3;
+  const dist = (t: Vec3): number => t.reduce((sum, v, k) => sum + Math.abs(v - prev[k]), 0);
+  const [na, nb] = [near(a), near(b)];
+  return (dist(na) <= dist(nb) ? na : nb).map((v) => Math.round(v * 100) / 100 + 0) as Vec3;
+}
+
+/**
+ * Full extents after a drag, as the part's kind can hold them: an extent the drag did not change
+ * is kept exactly, and a cylinder or cone (one radius) takes the radial extent the drag changed
+ * most for both radial axes instead of an average (issue #14: a radius silently averaged).
+ */
+export function dimsNear(kind: AuthorPart['kind'], scaled: Readonly<Vec3>, prev: Readonly<Vec3>): Vec3 {
+  const same = (a: number, b: number): boolean => Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(b));
+  const d = scaled.map((v, k) => (same(v, prev[k]) ? prev[k] : v)) as Vec3;
+  if ((kind === 'cylinder' || kind === 'cone') && d[0] !== d[1]) {
+    const radial = Math.abs(d[0] - prev[0]) >= Math.abs(d[1] - prev[1]) ? d[0] : d[1];
+    d[0] = radial;
+    d[1] = radial;
+  }
+  return d;
+}
+
+/** pos, rot (degrees, XYZ with R = Rz Ry Rx) and full extents of a mesh after a gizmo drag of part `prev`. */
+export function poseOfMesh(mesh: Mesh, prev: AuthorPart): { pos: Vec3; rot: Vec3; dims: Vec3 } {
   const round = (v: number, d = 4): number => Math.round(v * 10 ** d) / 10 ** d;
-  mesh.rotation.order = 'ZYX';
-  mesh.rotation.setFromQuaternion(mesh.quaternion, 'ZYX');
-  const rot = [mesh.rotation.x, mesh.rotation.y, mesh.rotation.z].map((a) => round(a / DEG, 2) + 0) as Vec3;
+  const rot = eulerNear(mesh.quaternion, prev.rot ?? [0, 0, 0]);
   const s: Vec3 = [Math.abs(mesh.scale.x), Math.abs(mesh.scale.y), Math.abs(mesh.scale.z)];
-  return { pos: [mesh.position.x, mesh.position.y, mesh.position.z].map((v) => round(v)) as Vec3, rot, dims: dimsFromScale(kind, s) };
+  const pos = [mesh.position.x, mesh.position.y, mesh.position.z].map((v, k) => (Math.abs(v - prev.pos[k]) <= 1e-9 ? prev.pos[k] : round(v))) as Vec3;
+  return { pos, rot, dims: dimsNear(prev.kind, dimsFromScale(prev.kind, s), partDims(prev)) };
 }
 
 export function disposeMesh(mesh: Mesh): void {

@@ -11,12 +11,13 @@ import type { NewStudy, StudyConfig, StudyTexts } from '../../shared/study/confi
 import { useEpisodeStore } from './episode';
 import { useNavStore } from './nav';
 import { useGuard } from './guard';
+import { useRolesStore } from './roles';
 
 export const useStudyStore = defineStore('study', () => {
   const studies = ref<StudyConfig[]>([]);
   const detail = ref<StudyDetail | null>(null);
   const session = ref<SessionState | null>(null);
-  const { busy, error, guarded } = useGuard();
+  const { busy, error, errorCode, guarded } = useGuard();
   const locked = computed(() => session.value !== null);
 
 
@@ -66,6 +67,8 @@ export const useStudyStore = defineStore('study', () => {
     if (!d) return;
     const s = await guarded(() => api.call('study.session.start', { studyId: d.config.id, participant }));
     if (s) {
+      // Main handed this screen to the participant (App then asks for its role and scoped token).
+      useRolesStore().markHanded();
       session.value = s;
       detail.value = null;
     }
@@ -101,10 +104,11 @@ export const useStudyStore = defineStore('study', () => {
     const episode = useEpisodeStore();
     if (episode.active) episode.leave(undefined);
     session.value = null;
+    useRolesStore().release();
     // Back to the study's page (after a reload mid-session the nav would be on its first view).
     useNavStore().open('study');
     if (studyId) await open(api, studyId);
   }
 
-  return { studies, detail, session, busy, error, locked, loadList, open, create, addParticipant, updateTexts, refreshSession, startSession, advance, openTask, next, endSession };
+  return { studies, detail, session, busy, error, errorCode, locked, loadList, open, create, addParticipant, updateTexts, refreshSession, startSession, advance, openTask, next, endSession };
 });

@@ -3,6 +3,7 @@
 // Output: Markdown text. Invariant: deterministic for a given set of schemas.
 import { z } from 'zod';
 import { labEvents, labMethods } from './lab';
+import { PARTICIPANT_ROWS, participantMay } from './roles';
 import { rows, typeText, type JsonSchema } from '../env/tools-doc';
 import { EndRecordSchema, StepRecordSchema, TrajectoryHeaderSchema } from '../env/trajectory-schema';
 
@@ -27,15 +28,17 @@ export function apiMarkdown(): string {
     '`{"id": n, "method": "...", "params": {...}}` and the answer `{"id": n, "ok": true, "result": ...}`',
     'or `{"id": n, "ok": false, "error": {"code", "message"}}`. Params and results are validated with',
     'the zod schemas below. Study, debugger and authoring rows that could show hidden data are',
-    'refused while a participant session runs.',
+    'refused while a participant session runs. A participant connection (a participant-scoped token,',
+    'or a screen handed to a participant) may call only the rows marked **participant** below, for',
+    'its own session and episode; every other row answers `forbidden` (docs/SECURITY.md).',
     '',
     '## Methods',
     '',
   ];
   for (const [name, spec] of Object.entries(labMethods)) {
-    lines.push(`### ${name}`, '', spec.doc, '', '**Params**', '', ...table(json(spec.params, 'input')), '**Result**', '', ...table(json(spec.result, 'output')));
+    lines.push(`### ${name}`, '', participantMay(name) ? `**participant** (${PARTICIPANT_ROWS[name]}). ${spec.doc}` : spec.doc, '', '**Params**', '', ...table(json(spec.params, 'input')), '**Result**', '', ...table(json(spec.result, 'output')));
   }
-  lines.push('## Events', '', 'Pushed to every connected client as `{"event": name, "data": ...}`.', '');
+  lines.push('## Events', '', 'Pushed as `{"event": name, "data": ...}` to the one connection they are addressed to (the one that started the fit or import); never broadcast.', '');
   for (const [name, schema] of Object.entries(labEvents)) lines.push(`### ${name}`, '', ...table(json(schema as z.ZodType, 'output')));
   lines.push(
     '## Trajectory records',

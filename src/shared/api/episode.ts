@@ -88,6 +88,8 @@ export const EpisodeSnapshotSchema = z.strictObject({
   history: z.array(EpisodeEntrySchema),
   /** The aids this episode was started with (as its trajectory header records them). */
   options: ProtocolOptionsSchema,
+  /** The kind's own public state (docs/DESIGN.md section 13); its play view parses it. Absent for SplatBench. */
+  kindState: z.unknown().optional(),
 });
 export type EpisodeSnapshot = z.infer<typeof EpisodeSnapshotSchema>;
 
@@ -103,6 +105,8 @@ export const EpisodeStepResultSchema = z.strictObject({
   budgets: EpisodeBudgetsSchema,
   scene: z.array(PublicGaussianSchema),
   nextId: z.number().int().nonnegative(),
+  /** The kind's own public state after the call (as in the snapshot). */
+  kindState: z.unknown().optional(),
 });
 export type EpisodeStepResult = z.infer<typeof EpisodeStepResultSchema>;
 

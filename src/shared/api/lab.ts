@@ -10,6 +10,7 @@ import { episodeMethods } from './episode';
 import { studyMethods } from './study';
 import { debugMethods } from './debug';
 import { authorEvents, authorMethods } from './author';
+import { roleMethods } from './roles';
 
 /** One row of the method table: params in, result out, a line of documentation. */
 export interface MethodSpec {
@@ -25,6 +26,7 @@ export const labMethods = {
   ...studyMethods,
   ...debugMethods,
   ...authorMethods,
+  ...roleMethods,
 } as const satisfies Record<string, MethodSpec>;
 
 export type LabMethod = keyof typeof labMethods;

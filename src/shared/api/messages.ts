@@ -24,6 +24,8 @@ export const LabErrorCode = z.enum([
   'too_large',
   'unauthorized',
   'rate_limited', // too many calls at once or per second on one connection: nothing ran
+  'forbidden', // not for this connection's role (a participant asking for an experimenter row)
+  'in_use', // the episode is open elsewhere (another tab or window owns it): read-only here
   'failed', // the handler threw: a domain error with a readable message
 ]);
 export type LabErrorCode = z.infer<typeof LabErrorCode>;

@@ -1,12 +1,15 @@
 // Seeded random multi-object scenes: objects drawn from a library (the built-ins and any authored
 // object), each scaled, turned about the vertical axis and recoloured at random, stood on the
 // ground plane and placed so no two objects' footprints overlap.
-// Inputs: a seed, a library of ProceduralObjects and options. Output: one validated
-// ProceduralObject whose parts are grouped per placed object, plus what was placed.
+// Inputs: a seed, a library of ProceduralObjects (or of Gaussian objects: fits and imports) and
+// options. Output: one validated ProceduralObject whose parts are grouped per placed object (or
+// the composed Gaussians, grouped the same way), plus what was placed.
 // Invariant: the same seed, library and options give the same scene on every platform
 // (mulberry32 and IEEE arithmetic only); every part stays inside the bounds cube and the
 // footprint circles of different objects are at least `gap` apart.
 import { mulberry32, type Random } from '../math/random';
+import { quatAboutZ, quatMultiply, quatNormalize } from '../math/quaternion';
+import type { GaussianRecord } from '../scene/gaussian';
 import { partAabb } from './geometry';
 import { parseColor, parseObject, type Part, type ProceduralObject, type Vec3 } from './primitives';
 
@@ -28,6 +31,11 @@ export interface PlacedObject {
   radius: number; // footprint radius
 }
 
+export interface Box {
+  min: Vec3;
+  max: Vec3;
+}
+
 export interface GeneratedScene {
   object: ProceduralObject;
   placed: PlacedObject[];
@@ -39,7 +47,7 @@ const HALF = 0.98; // footprints stay inside [-HALF, HALF]^2
 const PLACE_TRIES = 200;
 
 /** Axis-aligned box of a whole object. */
-function objectBox(obj: ProceduralObject): { min: Vec3; max: Vec3 } {
+function objectBox(obj: ProceduralObject): Box {
   const min: Vec3 = [Infinity, Infinity, Infinity];
   const max: Vec3 = [-Infinity, -Infinity, -Infinity];
   for (const p of obj.parts) {
@@ -73,7 +81,7 @@ function scaledSize(part: Part, s: number): Part['size'] {
 }
 
 /** One library object transformed: scaled about its footprint centre, turned, moved, recoloured. */
-function placeParts(obj: ProceduralObject, p: PlacedObject, box: { min: Vec3; max: Vec3 }): Part[] {
+function placeParts(obj: ProceduralObject, p: PlacedObject, box: Box): Part[] {
   const cx = (box.min[0] + box.max[0]) / 2;
   const cy = (box.min[1] + box.max[1]) / 2;
   const a = (p.heading_deg * Math.PI) / 180;
@@ -107,12 +115,28 @@ function pickPlace(rng: Random, radius: number, placed: readonly PlacedObject[],
   return null;
 }
 
+/** The box of a fitted or imported object: every Gaussian's mean with two standard deviations around it. */
+export function gaussianBox(records: readonly GaussianRecord[]): Box {
+  const min: Vec3 = [Infinity, Infinity, Infinity];
+  const max: Vec3 = [-Infinity, -Infinity, -Infinity];
+  for (const r of records) {
+    const reach = 2 * Math.max(r.scale[0], r.scale[1], r.scale[2]);
+    for (let a = 0; a < 3; a++) {
+      min[a] = Math.min(min[a], r.pos[a] - reach);
+      max[a] = Math.max(max[a], r.pos[a] + reach);
+    }
+  }
+  if (!records.length) throw new Error('an object with no Gaussians cannot be placed');
+  return { min, max };
+}
+
 /**
- * A random scene of library objects; throws when the library is empty. Objects that find no free
- * place (after shrinking twice) are left out, but a scene always holds at least one object.
+ * Seeded placement of library objects known by their boxes: how many, which, at what scale,
+ * heading, hue and footprint centre. Objects that find no free place (after shrinking twice) are
+ * left out, but a placement always holds at least one object; throws when the library is empty.
  */
-export function generateScene(seed: number, library: Readonly<Record<string, ProceduralObject>>, opts: SceneGenOptions = {}): GeneratedScene {
-  const names = Object.keys(library).sort();
+export function placeObjects(seed: number, boxes: Readonly<Record<string, Box>>, opts: SceneGenOptions = {}): PlacedObject[] {
+  const names = Object.keys(boxes).sort();
   if (names.length === 0) throw new Error('the scene generator needs at least one library object');
   const minN = opts.minObjects ?? 2;
   const maxN = opts.maxObjects ?? 4;
@@ -123,11 +147,9 @@ export function generateScene(seed: number, library: Readonly<Record<string, Pro
   const rng = mulberry32(seed);
   const count = minN + rng.int(maxN - minN + 1);
   const placed: PlacedObject[] = [];
-  const parts: Part[] = [];
   for (let i = 0; i < count; i++) {
     const name = names[rng.int(names.length)];
-    const obj = library[name];
-    const box = objectBox(obj);
+    const box = boxes[name];
     const cx = (box.min[0] + box.max[0]) / 2;
     const cy = (box.min[1] + box.max[1]) / 2;
     // Footprint: the circle about the box's XY centre holding every corner, whatever the heading.
@@ -143,10 +165,52 @@ export function generateScene(seed: number, library: Readonly<Record<string, Pro
       centre = pickPlace(rng, r0 * scale, placed, gap);
     }
     if (!centre) continue;
-    const p: PlacedObject = { object: name, group: `${name}_${i + 1}`, scale, heading_deg: heading, hue_deg: hue, centre, radius: r0 * scale };
-    placed.push(p);
-    parts.push(...placeParts(obj, p, box));
+    placed.push({ object: name, group: `${name}_${i + 1}`, scale, heading_deg: heading, hue_deg: hue, centre, radius: r0 * scale });
   }
   if (placed.length === 0) throw new Error('no library object fits on the ground plane at the chosen scales');
+  return placed;
+}
+
+/** A random scene of primitive library objects (placeObjects, then each object's parts placed). */
+export function generateScene(seed: number, library: Readonly<Record<string, ProceduralObject>>, opts: SceneGenOptions = {}): GeneratedScene {
+  const boxes = Object.fromEntries(Object.entries(library).map(([name, obj]) => [name, objectBox(obj)]));
+  const placed = placeObjects(seed, boxes, opts);
+  const parts = placed.flatMap((p) => placeParts(library[p.object], p, boxes[p.object]));
   return { object: parseObject({ name: `scene_${seed}`, parts }), placed };
+}
+
+/**
+ * Placed objects made of Gaussians (fits of built-in, authored or imported objects): each
+ * object's Gaussians scaled about its footprint centre, stood on the ground, turned about Z by
+ * its heading (means and rotations), recoloured by its hue turn and grouped per placed object;
+ * ids run 0..N-1 in placement order.
+ */
+export function composeGaussians(placed: readonly PlacedObject[], sources: Readonly<Record<string, readonly GaussianRecord[]>>): GaussianRecord[] {
+  const out: GaussianRecord[] = [];
+  for (const p of placed) {
+    const src = sources[p.object];
+    if (!src) throw new Error(`no Gaussians for library object '${p.object}'`);
+    const box = gaussianBox(src);
+    const cx = (box.min[0] + box.max[0]) / 2;
+    const cy = (box.min[1] + box.max[1]) / 2;
+    const a = (p.heading_deg * Math.PI) / 180;
+    const c = Math.cos(a);
+    const sn = Math.sin(a);
+    const turn = quatAboutZ(p.heading_deg);
+    for (const r of src) {
+      const x = (r.pos[0] - cx) * p.scale;
+      const y = (r.pos[1] - cy) * p.scale;
+      const g: GaussianRecord = {
+        id: out.length,
+        pos: [p.centre[0] + c * x - sn * y, p.centre[1] + sn * x + c * y, (r.pos[2] - box.min[2]) * p.scale + GROUND_Z],
+        scale: [r.scale[0] * p.scale, r.scale[1] * p.scale, r.scale[2] * p.scale],
+        quat: quatNormalize(quatMultiply(turn, r.quat)),
+        color: turnHue(r.color, p.hue_deg),
+        opacity: r.opacity,
+        group: p.group,
+      };
+      out.push(g);
+    }
+  }
+  return out;
 }

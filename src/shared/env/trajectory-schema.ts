@@ -50,18 +50,18 @@ export type HiddenRecord = z.infer<typeof HiddenRecordSchema>;
 
 export const EndRecordSchema = z.looseObject({
   type: z.literal('end'),
-  reason: z.enum(['submit', 'auto']),
-  score: z.number(),
+  reason: z.string().describe("why it ended: SplatBench 'submit' or 'auto' (budget spent); other kinds name theirs (docs/TASKS.md)"),
+  score: z.number().describe('the hidden score, 0-100 (every kind)'),
   reward: z.number().describe('clip(score / 100, 0, 1)'),
   training_reward: z.number().describe('clip((score + 50) / 150, 0, 1)'),
-  psnr: z.number(),
-  ssim: z.number(),
-  iou: z.number(),
-  lpips: z.number().nullable(),
-  lpips_missing: z.boolean(),
+  psnr: z.number().optional().describe('SplatBench: held-out PSNR (always written by SplatBench)'),
+  ssim: z.number().optional().describe('SplatBench: held-out SSIM'),
+  iou: z.number().optional().describe('SplatBench: held-out silhouette IoU'),
+  lpips: z.number().nullable().optional().describe('SplatBench: held-out LPIPS (null when the weights are missing)'),
+  lpips_missing: z.boolean().optional().describe('SplatBench: LPIPS weights were missing'),
   calls_used: z.number(),
-  renders_used: z.number(),
-  gaussians: z.number(),
+  renders_used: z.number().optional().describe('SplatBench: renders used'),
+  gaussians: z.number().optional().describe('SplatBench: Gaussians in the final scene'),
   t: z.string(),
 });
 export type EndRecord = z.infer<typeof EndRecordSchema>;

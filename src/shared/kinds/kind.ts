@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { EpisodeConfig, StepResult, ToolCall } from '../env/episode';
 import type { BudgetState } from '../env/format';
 import type { GaussianRecord } from '../scene/gaussian';
-import type { TaskKind, TaskSpec } from '../task/schema';
+import type { TaskKind, TaskSpec, TaskSpecHead } from '../task/schema';
 
 /** The pure episode of a kind: budgets, validation order and the end, no rendering. */
 export interface KindRules {
@@ -20,6 +20,7 @@ export interface KindRules {
   firstObservation(): string;
   step(call: ToolCall): StepResult;
   budgets(): BudgetState;
+  /** The scene as Gaussians (SplatBench); a kind without a Gaussian scene returns []. */
   records(): readonly GaussianRecord[];
 }
 
@@ -34,13 +35,19 @@ export interface TaskKindModule {
   /** The family of kinds this module serves (SplatBench serves sculpt, reassembly and one-shot). */
   readonly family: string;
   readonly kinds: readonly TaskKind[];
-  /** `tasks/<task_id>.json` of these kinds. */
-  readonly specSchema: z.ZodType<TaskSpec>;
+  /** `tasks/<task_id>.json` of these kinds (the whole file; it extends TaskSpecHead). */
+  readonly specSchema: z.ZodType<TaskSpecHead>;
   /** Each tool's argument schema: validation in the rules, JSON Schema for agents, docs. */
   readonly tools: Readonly<Record<string, z.ZodType>>;
   toolSpecs(): ToolSpec[];
+  /** The call that ends an episode for a player who stopped playing (a model idle too long). */
+  readonly giveUp: { tool: string; args: Record<string, unknown> };
   /** What a trajectory of this kind adds to the common records (docs/API.md). */
   readonly trajectory: { readonly header: z.ZodType; readonly step: z.ZodType; readonly end: z.ZodType };
+}
+
+/** SplatBench's module adds its episode config and its pure Episode (docs/DESIGN.md section 13). */
+export interface SplatKindModule extends TaskKindModule {
   /** The public config of a task (budgets, reference views) from its spec and views. */
   config(spec: TaskSpec, views: readonly { name: string; azimuth?: number; elevation?: number }[]): EpisodeConfig;
   /** A fresh pure episode of a task. */

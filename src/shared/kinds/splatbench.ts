@@ -6,14 +6,15 @@ import { Episode, type EpisodeConfig } from '../env/episode';
 import { TOOL_SCHEMAS, toolJsonSchemas } from '../env/tools';
 import { EndRecordSchema, StepRecordSchema, TrajectoryHeaderSchema } from '../env/trajectory-schema';
 import { TaskSpecSchema, type TaskSpec } from '../task/schema';
-import type { TaskKindModule } from './kind';
+import type { SplatKindModule } from './kind';
 
-export const splatbenchKind: TaskKindModule = {
+export const splatbenchKind: SplatKindModule = {
   family: 'splatbench',
   kinds: ['sculpt', 'reassembly', 'oneshot'],
   specSchema: TaskSpecSchema,
   tools: TOOL_SCHEMAS,
   toolSpecs: () => toolJsonSchemas(),
+  giveUp: { tool: 'submit', args: {} },
   trajectory: { header: TrajectoryHeaderSchema, step: StepRecordSchema, end: EndRecordSchema },
   config: (spec: TaskSpec, views): EpisodeConfig => ({
     kind: spec.kind,

@@ -15,14 +15,31 @@ const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 
 export { CameraSchema };
 
-export const TaskKindSchema = z.enum(['sculpt', 'reassembly', 'oneshot']);
+/**
+ * Every task kind the lab serves (docs/DESIGN.md section 13); each belongs to one kind module of
+ * src/shared/kinds/registry.ts, which owns the rest of its spec file.
+ */
+export const TaskKindSchema = z.enum(['sculpt', 'reassembly', 'oneshot', 'search', 'relation']);
 export type TaskKind = z.infer<typeof TaskKindSchema>;
 
-/** `tasks/<task_id>.json`: the seed's spec plus the object folder name. */
+/** SplatBench's three kinds (the seed's), served by src/shared/kinds/splatbench.ts. */
+export const SplatKindSchema = z.enum(['sculpt', 'reassembly', 'oneshot']);
+export type SplatKind = z.infer<typeof SplatKindSchema>;
+
+const taskIdSchema = z.string().regex(/^[A-Za-z0-9_.-]+$/, 'task ids use letters, digits, _ . -');
+
+/**
+ * What every `tasks/<task_id>.json` has, whatever its kind: the id and the kind. The kind's
+ * module validates the whole file with its own spec schema.
+ */
+export const TaskSpecHeadSchema = z.looseObject({ task_id: taskIdSchema, kind: TaskKindSchema });
+export type TaskSpecHead = z.infer<typeof TaskSpecHeadSchema>;
+
+/** `tasks/<task_id>.json` of a SplatBench task: the seed's spec plus the object folder name. */
 export const TaskSpecSchema = z
   .object({
-    task_id: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'task ids use letters, digits, _ . -'),
-    kind: TaskKindSchema,
+    task_id: taskIdSchema,
+    kind: SplatKindSchema,
     object: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'object names use letters, digits, _ . -'),
     max_gaussians: z.number().int().positive().max(MAX_BUDGET.gaussians),
     max_tool_calls: z.number().int().positive().max(MAX_BUDGET.toolCalls),

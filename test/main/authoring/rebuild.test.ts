@@ -2,21 +2,24 @@
 // rebuilt by name from its object.json and keeps its history; a refit (photos kept) recomputes
 // the anchors; an unknown name fails in the user's words; the scene generator is seeded, keeps
 // every object on the ground without overlaps, and a generated task with custom budgets passes
-// the conformance check. Short fits, one supersample: seconds, not minutes.
+// the conformance check, also for a scene composed from the fits of an imported and a built-in
+// object. Short fits, one supersample: seconds, not minutes.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildObject } from '../../../src/main/authoring/build';
 import { listObjectDocuments, openObject } from '../../../src/main/authoring/documents';
-import { generateBatch } from '../../../src/main/authoring/generate';
+import { composeScene, generateBatch, parsePlacements } from '../../../src/main/authoring/generate';
+import { buildGaussianObject } from '../../../src/main/authoring/gaussian-build';
 import { rebuildObject } from '../../../src/main/authoring/rebuild';
 import { checkTask } from '../../../src/main/env/conformance';
 import { Grader } from '../../../src/main/grader/grader';
 import { readSpec } from '../../../src/main/tasks/load';
 import { PROCEDURAL_OBJECTS } from '../../../src/shared/authoring/objects/index';
 import { partAabb } from '../../../src/shared/authoring/geometry';
-import { generateScene, GROUND_Z } from '../../../src/shared/authoring/scene-gen';
+import { composeGaussians, gaussianBox, generateScene, GROUND_Z, placeObjects } from '../../../src/shared/authoring/scene-gen';
+import type { GaussianRecord } from '../../../src/shared/scene/gaussian';
 import type { ProceduralObject } from '../../../src/shared/authoring/primitives';
 
 const lamp: ProceduralObject = {
@@ -98,4 +101,61 @@ describe('scene generator', () => {
       expect((await checkTask(`gen3_01__${kind}`, grader, tasksDir)).problems).toEqual([]);
     }
   });
+
+  it('composes fitted objects: on the ground, apart, turned (means and rotations) and recoloured', () => {
+    const blob = (n: number, color: [number, number, number]): GaussianRecord[] =>
+      Array.from({ length: n }, (_, i) => ({ id: i, pos: [0.3 * Math.cos(i), 0.1 * Math.sin(i), 0.4 * (i / n) + 0.5], scale: [0.05, 0.02, 0.02], quat: [1, 0, 0, 0], color, opacity: 0.9 }));
+    const sources = { a: blob(30, [0.8, 0.2, 0.2]), b: blob(20, [0.2, 0.6, 0.9]) };
+    const boxes = { a: gaussianBox(sources.a), b: gaussianBox(sources.b) };
+    for (let seed = 0; seed < 10; seed++) {
+      const placed = placeObjects(seed, boxes, { minObjects: 2, maxObjects: 3 });
+      const g = composeGaussians(placed, sources);
+      expect(g.map((r) => r.id)).toEqual(g.map((_, i) => i));
+      for (const p of placed) {
+        const mine = g.filter((r) => r.group === p.group);
+        expect(mine).toHaveLength(sources[p.object as 'a' | 'b'].length);
+        expect(gaussianBox(mine).min[2]).toBeCloseTo(GROUND_Z, 9);
+        // The heading turns each Gaussian's frame too: its rotation is a turn about Z by the heading.
+        const half = (p.heading_deg * Math.PI) / 360;
+        expect(Math.abs(mine[0].quat[0] * Math.cos(half) + mine[0].quat[3] * Math.sin(half))).toBeCloseTo(1, 9);
+        const c = gaussianBox(mine);
+        expect(Math.hypot((c.min[0] + c.max[0]) / 2 - p.centre[0], (c.min[1] + c.max[1]) / 2 - p.centre[1])).toBeLessThan(p.radius + 1e-9);
+      }
+      for (let i = 0; i < placed.length; i++) {
+        for (let j = i + 1; j < placed.length; j++) {
+          expect(Math.hypot(placed[i].centre[0] - placed[j].centre[0], placed[i].centre[1] - placed[j].centre[1])).toBeGreaterThanOrEqual(placed[i].radius + placed[j].radius);
+        }
+      }
+    }
+  });
+
+  it('builds a scene of an imported object and a built-in from their fits, passing the conformance check', async () => {
+    const tasksDir = join(root, 'fitted');
+    // An "imported" object: Gaussians only (no primitives), built from renders like a .ply import.
+    const ring: GaussianRecord[] = Array.from({ length: 40 }, (_, i) => ({ id: i, pos: [0.5 * Math.cos(i * 0.157), 0.5 * Math.sin(i * 0.157), 0.1 * Math.sin(i)], scale: [0.08, 0.08, 0.08], quat: [1, 0, 0, 0], color: [0.9, 0.5, 0.1], opacity: 0.95 }));
+    await buildGaussianObject('ring', ring, { tasksDir, grader, steps: 2, source: 'ply' });
+    await buildObject('snowman', { steps: 2, tasksDir, grader, samples: 1 });
+    const [r] = await generateBatch({ seed: 5, count: 1, fitted: true, library: ['ring', 'snowman'], minObjects: 2, maxObjects: 2, steps: 3, budgets: { gaussians: 150 }, tasksDir, grader });
+    const dir = join(tasksDir, 'objects', r.object);
+    expect(existsSync(join(dir, 'object.json'))).toBe(false);
+    const build = JSON.parse(readFileSync(join(dir, 'build.json'), 'utf8')) as { source: string; generator: { fitted: boolean; placed: { object: string }[] } };
+    expect(build.generator.fitted).toBe(true);
+    expect(build.generator.placed).toHaveLength(2);
+    for (const p of build.generator.placed) expect(['ring', 'snowman']).toContain(p.object);
+    expect(readSpec(tasksDir, `${r.object}__sculpt`).max_gaussians).toBe(150);
+    for (const kind of ['sculpt', 'reassembly', 'oneshot']) {
+      expect((await checkTask(`${r.object}__${kind}`, grader, tasksDir)).problems).toEqual([]);
+    }
+    // A fitted scene has no parts: a refit by name works from its photos.
+    await rebuildObject(r.object, { tasksDir, grader, steps: 2, keepPhotos: true });
+    expect((await checkTask(`${r.object}__sculpt`, grader, tasksDir)).problems).toEqual([]);
+    await expect(generateBatch({ seed: 5, count: 1, fitted: true, library: ['nothing'], steps: 1, tasksDir, grader })).rejects.toThrow(/not a built object of the task set: nothing/);
+
+    // Composed by hand: overlapping footprints and a footprint off the ground are refused in one line, before any build.
+    await expect(composeScene('pair', { placements: parsePlacements('ring@0,0;snowman@0.05,0'), steps: 1, tasksDir, grader })).rejects.toThrow(/ring_1 and snowman_2 overlap/);
+    await expect(composeScene('edge', { placements: parsePlacements('ring@0.9,0,0.5'), steps: 1, tasksDir, grader })).rejects.toThrow(/ring_1 .* leaves the ground square/);
+    expect(() => parsePlacements('ring@0.9')).toThrow(/'ring@0.9' is not NAME@X,Y/);
+    expect(parsePlacements('ring@0.5,-0.2,0.3,45;snowman@-0.5,0')).toEqual([{ object: 'ring', centre: [0.5, -0.2], scale: 0.3, heading_deg: 45 }, { object: 'snowman', centre: [-0.5, 0] }]);
+  });
 });
+

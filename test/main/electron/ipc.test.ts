@@ -23,7 +23,9 @@ type Services = Parameters<typeof registerIpc>[0];
 /** Services whose every handler records its method and answers nothing useful. */
 function recordingServices(calls: string[]): Services {
   const handlers = new Proxy({}, { get: (_t, method) => async () => void calls.push(String(method)) });
-  return { handlers } as unknown as Services;
+  const roles = { windowRole: () => ({ role: 'experimenter' }) };
+  const events = { attach: () => () => undefined };
+  return { handlers, roles, events } as unknown as Services;
 }
 
 const APP_PAGE = 'splatlab://app/index.html';

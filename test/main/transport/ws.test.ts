@@ -59,11 +59,30 @@ describe('splatlab serve transport', () => {
     ws.close();
   });
 
-  it('forwards events to connected clients', async () => {
+  it('forwards events to the connection they are addressed to, and to no other', async () => {
     const ws = await open(`ws://127.0.0.1:${server.port}/lab?token=${server.token}`);
+    const other = await open(`ws://127.0.0.1:${server.port}/lab?token=${server.token}`);
+    const me = (await request(ws, JSON.stringify({ id: 1, method: 'roles.whoami', params: {} }))) as { result: { connection: string; role: string } };
+    expect(me.result.role).toBe('experimenter');
+    const strays: unknown[] = [];
+    other.on('message', (d) => strays.push(JSON.parse(d.toString())));
     const got = new Promise((resolve) => ws.once('message', (d) => resolve(JSON.parse(d.toString()))));
-    services.events.publish('progress', { task: 'fit', done: 1, total: 10, message: 'step 1' });
+    services.events.publish('progress', { task: 'fit', done: 1, total: 10, message: 'step 1' }, me.result.connection);
     expect(await got).toEqual({ event: 'progress', data: { task: 'fit', done: 1, total: 10, message: 'step 1' } });
+    // A round trip on the other socket: anything sent to it before would have arrived first.
+    expect(await request(other, JSON.stringify({ id: 2, method: 'app.info', params: {} }))).toMatchObject({ id: 2, ok: true });
+    expect(strays.filter((m) => typeof m === 'object' && m !== null && 'event' in m)).toEqual([]);
     ws.close();
+    other.close();
+  });
+
+  it('makes a participant-token connection a participant one that cannot reach experimenter rows', async () => {
+    const token = services.roles.participantToken({ studyId: 'some-study', participant: 'P01' });
+    const ws = await open(`ws://127.0.0.1:${server.port}/lab?token=${encodeURIComponent(token)}`);
+    expect(await request(ws, JSON.stringify({ id: 1, method: 'roles.whoami', params: {} }))).toMatchObject({ ok: true, result: { role: 'participant', session: { studyId: 'some-study', participant: 'P01' }, participantToken: token } });
+    expect(await request(ws, JSON.stringify({ id: 2, method: 'study.session.end', params: {} }))).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await request(ws, JSON.stringify({ id: 3, method: 'author.status', params: {} }))).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    ws.close();
+    await expect(open(`ws://127.0.0.1:${server.port}/lab?token=${encodeURIComponent(`${token.slice(0, -2)}xx`)}`)).rejects.toThrow(/401/);
   });
 });

@@ -11,15 +11,15 @@ import { recordsOfSplats } from '../../../shared/formats/records';
 import type { Splats } from '../../../shared/scene/splats';
 import { importSplatFile, type UpChoice } from '../../formats/import';
 import type { GaussianRecord } from '../../../shared/scene/gaussian';
-import { packSplats } from '../../../shared/scene/gaussian';
 import type { Vec3 } from '../../../shared/math/vec3';
 import type { Grader } from '../../grader/grader';
 import type { FitFn } from '../pipeline';
 import { finishObject } from '../pipeline';
 import { sceneLimitNotes } from '../ply-io';
 import { buildStaged } from '../staging';
-import { formatJson, writeCameras, writeViews, type PhotoView } from '../task-files';
-import { standardCameras, standardViews, type ViewSet } from './photos';
+import { renderPhotoSet } from '../gaussian-build';
+import { formatJson, writeCameras, writeViews } from '../task-files';
+import { standardCameras } from './photos';
 
 /** Longest half side of the placed scene (the procedural objects use about the same). */
 export const PLY_HALF_SIDE = 0.9;
@@ -66,12 +66,6 @@ export function placedWithWarnings(records: readonly GaussianRecord[], parseWarn
   return { placed, warnings };
 }
 
-async function renderSet(grader: Grader, records: GaussianRecord[], set: ViewSet, size: number): Promise<PhotoView[]> {
-  const views = standardViews(set, size);
-  const renders = await grader.renderViews(packSplats(records), views.map((v) => v.camera));
-  return renders.map((r, i) => ({ name: views[i].view.name, photo: { width: r.width, height: r.height, data: r.rgb }, mask: r.alpha }));
-}
-
 /** Records of a placed capture for a SplatBench task: flat colours clamped to [0, 1] (counted). */
 function taskRecords(splats: Splats): { records: GaussianRecord[]; warnings: string[] } {
   const records = recordsOfSplats(splats);
@@ -95,8 +89,8 @@ export async function importPlyTask(path: string, opts: PlyTaskOptions & { up?: 
   const parsed = { ...taskRecords(imported.placed.splats), shDegree: imported.file.shDegree };
   if (parsed.records.length === 0) throw new Error(`${imported.file.detected} holds no Gaussians`);
   const { placed, warnings } = placedWithWarnings(parsed.records, [...imported.lines.slice(1), ...parsed.warnings]);
-  const reference = await renderSet(opts.grader, placed.records, 'reference', opts.size);
-  const heldout = await renderSet(opts.grader, placed.records, 'heldout', opts.size);
+  const reference = await renderPhotoSet(opts.grader, placed.records, 'reference', opts.size);
+  const heldout = await renderPhotoSet(opts.grader, placed.records, 'heldout', opts.size);
   const blank = [...reference, ...heldout].find((v) => !v.mask.some((m) => m > 0.5));
   if (blank) throw new Error(`the scene is not visible in view ${blank.name} (every Gaussian too faint or too small)`);
   const result = await buildStaged(opts.tasksDir, opts.id, async (staged) => {

@@ -13,10 +13,11 @@ import { resolveTasksDir } from '../../tasks/paths';
 import { parseArgs, stringOption } from '../args';
 import { BUDGET_OPTIONS, budgetOptions, optionalInt } from './author-options';
 import { CliError, type CliCommand } from '../command';
-import { generateCommand } from './author-generate';
+import { composeCommand, generateCommand } from './author-generate';
 
 const USAGE = `splatlab author build NAME...|--all [--steps N] [--seed S] [--k K] [--gaussians N] [--calls N] [--renders N] [--tasks DIR] [--device cpu|gpu]
 splatlab author generate --count N [options]   (see splatlab author generate --help)
+splatlab author compose NAME --place ...      (see splatlab author compose --help)
 
 Builds tasks/<name>__sculpt.json, __reassembly.json and __oneshot.json with the object's folder
 tasks/objects/<name>/ (photos, masks, cameras, fit, scramble, anchors, build.json with its history).
@@ -36,7 +37,8 @@ export const command: CliCommand = {
   async run(argv, io) {
     const [sub, ...rest] = argv;
     if (sub === 'generate') return generateCommand(rest, io);
-    if (sub !== 'build') throw new CliError(`unknown author subcommand '${sub ?? ''}' (use: splatlab author build NAME|--all, or splatlab author generate)`);
+    if (sub === 'compose') return composeCommand(rest, io);
+    if (sub !== 'build') throw new CliError(`unknown author subcommand '${sub ?? ''}' (use: splatlab author build NAME|--all, splatlab author generate, or splatlab author compose)`);
     const args = parseArgs(rest, { values: ['steps', 'seed', 'k', 'tasks', 'device', ...BUDGET_OPTIONS], flags: ['all'] });
     const tasksDir = resolveTasksDir(stringOption(args, 'tasks'));
     const known = buildableObjects(tasksDir);

@@ -2,10 +2,9 @@
 // result text, writing the trajectory and saving every returned image beside the log.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { SplatEnv } from '../../env/env';
+import { loadAnyTask, mainKind } from '../../kinds/registry';
 import { sharedGrader } from '../../grader/grader';
 import { acquireGpu } from '../../gpu/device';
-import { loadTask } from '../../tasks/load';
 import { parseArgs, requireOption, stringOption } from '../args';
 import { CliError, type CliCommand } from '../command';
 
@@ -41,7 +40,7 @@ export const command: CliCommand = {
     const outDir = stringOption(args, 'out-dir') ?? dirname(log);
     const calls = readCalls(requireOption(args, 'calls'));
     const tasksDir = stringOption(args, 'tasks');
-    const task = await loadTask(requireOption(args, 'task'), tasksDir ? { tasksDir } : {});
+    const task = await loadAnyTask(requireOption(args, 'task'), tasksDir ? { tasksDir } : {});
     const gpu = await acquireGpu({ forceCpu: device === 'cpu' });
     io.err(`GPU: ${gpu.status.path}: ${gpu.status.summary}`);
     const grader = await sharedGrader(gpu, {}, (why) => io.err(`GPU grader unavailable (${why}); grading on the CPU reference instead.`))();
@@ -50,7 +49,7 @@ export const command: CliCommand = {
     const save = (step: number, png: Uint8Array | undefined): void => {
       if (png) writeFileSync(join(outDir, `${stem}-step-${String(step).padStart(3, '0')}.png`), png);
     };
-    const { env, obs } = await SplatEnv.reset(task, { grader, log, protocol: 'agent', player: stringOption(args, 'player') ?? 'play' });
+    const { env, obs } = await mainKind(task).reset(task, { grader, log, protocol: 'agent', player: stringOption(args, 'player') ?? 'play' });
     io.out(obs.text);
     save(0, obs.image);
     let step = 0;

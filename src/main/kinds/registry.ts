@@ -1,0 +1,60 @@
+// The main halves of the task kinds (docs/DESIGN.md section 13) and what is written once over
+// them: loading any task, listing every task, the pure rules for replay. Adding a kind adds its
+// main module to MAIN_KINDS; nothing else here branches on the kind.
+// Input: task ids, spec heads, loaded tasks. Output: KindTask, TaskSummary[], KindRules.
+// Invariant: every family of src/shared/kinds/registry.ts has exactly one main module.
+import type { KindRules } from '../../shared/kinds/kind';
+import { kindModule } from '../../shared/kinds/registry';
+import type { TaskKind, TaskSummary } from '../../shared/task/schema';
+import { readSpecHead, taskIds, type LoadOptions } from '../tasks/load';
+import { resolveTasksDir } from '../tasks/paths';
+import type { KindTask, MainKindModule } from './kind';
+import { splatbenchMain } from './splatbench';
+
+const MAIN_KINDS: readonly MainKindModule[] = [splatbenchMain];
+
+/** The main half of a kind (or of a task's kind). */
+export function mainKind(of: KindTask | TaskKind): MainKindModule {
+  const kind = typeof of === 'string' ? of : of.spec.kind;
+  const family = kindModule(kind).family;
+  const m = MAIN_KINDS.find((k) => k.family === family);
+  if (!m) throw new Error(`no environment for task kind '${kind}'`);
+  return m;
+}
+
+/** Loads a task of any kind by id. */
+export async function loadAnyTask(taskId: string, opts: LoadOptions = {}): Promise<KindTask> {
+  const tasksDir = resolveTasksDir(opts.tasksDir);
+  const head = readSpecHead(tasksDir, taskId);
+  return mainKind(head.kind).load(tasksDir, head);
+}
+
+/** A fresh pure episode of a loaded task (for replay, regrading, results). */
+export function rulesFor(task: KindTask): KindRules {
+  return mainKind(task).rules(task);
+}
+
+export interface AllTasksScan {
+  tasks: TaskSummary[];
+  problems: string[]; // one line per task file that could not be read
+}
+
+/** Public summaries of every readable task of every kind (sorted by id), one line per unreadable one. */
+export function scanAllTasks(tasksDir?: string): AllTasksScan {
+  const dir = resolveTasksDir(tasksDir);
+  const tasks: TaskSummary[] = [];
+  const problems: string[] = [];
+  for (const id of taskIds(dir)) {
+    try {
+      const head = readSpecHead(dir, id);
+      tasks.push(mainKind(head.kind).summary(dir, head));
+    } catch (err) {
+      problems.push((err as Error).message);
+    }
+  }
+  return { tasks, problems };
+}
+
+export async function listAllTasks(tasksDir?: string): Promise<TaskSummary[]> {
+  return scanAllTasks(tasksDir).tasks;
+}
