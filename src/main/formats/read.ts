@@ -125,7 +125,9 @@ function readSpzBytes(raw: Uint8Array, opts: ReadSplatOptions, max: number): Spl
     const cap = 16 + max * (9 + 1 + 3 + 3 + 4 + 45);
     let inflated: Uint8Array;
     try {
-      inflated = new Uint8Array(gunzipSync(raw, { maxOutputLength: cap }));
+      const out = gunzipSync(raw, { maxOutputLength: cap });
+      // A view, not a copy: the inflated payload is the largest buffer of an SPZ read.
+      inflated = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) throw new FormatError(`${label}: inflates past ${mib(cap)}, more than ${max} Gaussians can need: refused`);

@@ -101,22 +101,25 @@ export class CompressedPlyDecoder implements StreamDecoder {
     const bw = this.boundsWidth;
     for (let r = 0; r < rows; r++) {
       const i = first + r;
-      const word = (k: number): number => view.getUint32((r * width + cols[k]) * 4, true);
+      const base = r * width * 4;
       const o = Math.floor(i / CHUNK_ROWS) * bw;
-      const pp = word(0);
+      const pp = view.getUint32(base + cols[0] * 4, true);
       b.position(i, lerp(bounds[o], bounds[o + 3], unorm(pp >>> 21, 11)), lerp(bounds[o + 1], bounds[o + 4], unorm(pp >>> 11, 10)), lerp(bounds[o + 2], bounds[o + 5], unorm(pp, 11)));
-      const ps = word(2);
+      const ps = view.getUint32(base + cols[2] * 4, true);
       b.logScale(i, lerp(bounds[o + 6], bounds[o + 9], unorm(ps >>> 21, 11)), lerp(bounds[o + 7], bounds[o + 10], unorm(ps >>> 11, 10)), lerp(bounds[o + 8], bounds[o + 11], unorm(ps, 11)));
-      const pr = word(1);
+      const pr = view.getUint32(base + cols[1] * 4, true);
       const a = (unorm(pr >>> 20, 10) - 0.5) * ROT_NORM;
       const bb = (unorm(pr >>> 10, 10) - 0.5) * ROT_NORM;
       const c = (unorm(pr, 10) - 0.5) * ROT_NORM;
       const m = Math.sqrt(Math.max(0, 1 - (a * a + bb * bb + c * c)));
       // The 2-bit tag is the index, in rot_0..rot_3 = (w, x, y, z) order, of the dropped largest component.
-      const q = [a, bb, c];
-      q.splice(pr >>> 30, 0, m);
-      b.quat(i, q[0], q[1], q[2], q[3]);
-      const pc = word(3);
+      switch (pr >>> 30) {
+        case 0: b.quat(i, m, a, bb, c); break;
+        case 1: b.quat(i, a, m, bb, c); break;
+        case 2: b.quat(i, a, bb, m, c); break;
+        default: b.quat(i, a, bb, c, m);
+      }
+      const pc = view.getUint32(base + cols[3] * 4, true);
       const cr = unorm(pc >>> 24, 8);
       const cg = unorm(pc >>> 16, 8);
       const cb = unorm(pc >>> 8, 8);

@@ -109,8 +109,7 @@ export function decodeSpz(h: SpzHeader, s: SpzStreams, precision: 'f32' | 'f64' 
   for (let i = 0; i < h.count; i++) {
     b.position(i, fixed(i * 9), fixed(i * 9 + 3), fixed(i * 9 + 6));
     b.opacity(i, s.alphas[i] / 255);
-    const dc = (k: number): number => (s.colors[i * 3 + k] / 255 - 0.5) / COLOR_SCALE;
-    b.dc(i, dc(0), dc(1), dc(2));
+    b.dc(i, (s.colors[i * 3] / 255 - 0.5) / COLOR_SCALE, (s.colors[i * 3 + 1] / 255 - 0.5) / COLOR_SCALE, (s.colors[i * 3 + 2] / 255 - 0.5) / COLOR_SCALE);
     b.logScale(i, s.scales[i * 3] / 16 - 10, s.scales[i * 3 + 1] / 16 - 10, s.scales[i * 3 + 2] / 16 - 10);
     if (h.version === 2) {
       const x = s.rotations[i * 3] / 127.5 - 1;
@@ -133,9 +132,10 @@ export function decodeSpz(h: SpzHeader, s: SpzStreams, precision: 'f32' | 'f64' 
       q[largest] = Math.sqrt(Math.max(0, 1 - sum));
       b.quat(i, q[3], q[0], q[1], q[2]);
     }
-    const sh = b.splats.sh;
-    if (sh) for (let k = 0; k < rest; k++) sh.rest[i * rest + k] = (s.sh[i * rest + k] - 128) / 128;
   }
+  // SH bytes are already [N, K, 3]: one pass over the stream.
+  const sh = b.splats.sh;
+  if (sh) for (let j = 0; j < h.count * rest; j++) sh.rest[j] = (s.sh[j] - 128) / 128;
   return {
     format: 'spz',
     detected: `${LABEL} v${h.version} (SH degree ${h.shDegree}${h.antialiased ? ', antialiased' : ''})`,
