@@ -116,7 +116,13 @@ export const command: CliCommand = {
       if (!['.json', '.ply', '.spz'].includes(ext)) throw new CliError(`--out must end in .json (scene file), .ply or .spz (got '${out}')`);
       const { up, placement } = placementOptions(args);
       // float64 so a scene file round-trips the file's values exactly (as the grader's records do).
-      const res = await importSplatFile(args.positionals[0], { up, placement, precision: ext === '.json' ? 'f64' : 'f32' });
+      let shown = 0;
+      const onProgress = (p: { done: number; total: number }): void => {
+        // A line per quarter: large captures take seconds.
+        const quarter = Math.floor((4 * p.done) / Math.max(1, p.total));
+        if (quarter > shown) io.err(`reading: ${(shown = quarter) * 25}%`);
+      };
+      const res = await importSplatFile(args.positionals[0], { up, placement, precision: ext === '.json' ? 'f64' : 'f32', onProgress });
       for (const line of res.lines) io.err(`note: ${line}`);
       const splats = res.placed.splats;
       if (ext === '.json') {
