@@ -1,6 +1,6 @@
 // A 1M-Gaussian capture opens in the debugger in browser mode through the UI: the file (an INRIA
 // .ply generated here, 68 MB) is picked in the Splat file tab, goes up in chunks with a progress
-// bar, and the session names the format and the count. (Rendering it, with progress and cancel,
+// bar, and the session names the format and the count; a second upload is cancelled midway. (Rendering it, with progress and cancel,
 // is the render path's own test.)
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,6 +54,14 @@ describe.skipIf(skip)('debugger: a 1M-Gaussian file by chunked upload', () => {
     await page.screenshot({ path: join(RESULTS_DIR, 'debug-large-upload.png') });
     await expect.poll(() => page.getByTestId('debug-session').textContent(), { timeout: 120_000 }).toContain(`room-1m.ply (INRIA 3DGS .ply (binary_little_endian, SH degree 0)) · ${COUNT} Gaussians`);
     await page.screenshot({ path: join(RESULTS_DIR, 'debug-large-open.png') });
+    // A second upload, cancelled while it runs: one line, and the open scene stays.
+    await page.getByTestId('debug-source-task').click();
+    await page.getByTestId('debug-source-file').click();
+    await page.getByTestId('debug-file').setInputFiles(file);
+    await page.getByTestId('debug-open').click();
+    await page.getByTestId('debug-upload-cancel').click({ timeout: 30_000 });
+    await expect.poll(() => page.getByTestId('debug-source').getByRole('alert').textContent(), { timeout: 30_000 }).toBe('upload cancelled');
+    expect(await page.getByTestId('debug-session').textContent()).toContain(`${COUNT} Gaussians`);
     expect(errors).toEqual([]);
     await page.close();
   }, 240_000);
