@@ -1,9 +1,9 @@
-// File side of .ply import/export and the scenes `splatlab export ply` can write: a task's fit,
-// a scene file, or the scene of a trajectory after a given step.
+// File side of .ply export (import goes through src/main/formats) and the scenes `splatlab export
+// ply` can write: a task's fit, a scene file, or the scene of a trajectory after a given step.
 // Inputs: paths. Outputs: records / files. Invariant: errors are one line naming the file.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parsePly, serialisePly, type PlyImport } from '../../shared/authoring/import/ply';
+import { serialisePly } from '../../shared/authoring/import/ply';
 import { fromCompactRecord } from '../../shared/env/scene';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
 import { parseSceneFile, sceneFileJson } from '../../shared/scene/input';
@@ -12,15 +12,6 @@ import { readSceneNpz } from '../io/npz';
 import { readFit, readSpec, recordsFromNpz } from '../tasks/load';
 import { objectDir, resolveTasksDir } from '../tasks/paths';
 import { formatJson } from './task-files';
-
-export function readPlyFile(path: string): PlyImport {
-  if (!existsSync(path)) throw new Error(`no such file ${path}`);
-  try {
-    return parsePly(new Uint8Array(readFileSync(path)));
-  } catch (err) {
-    throw new Error(`${path}: ${(err as Error).message}`);
-  }
-}
 
 export function writePlyFile(path: string, records: readonly GaussianRecord[]): void {
   writeFileSync(path, serialisePly(records));

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { DebugView } from '../../shared/api/debug';
 import type { PixelMaps } from '../../shared/debug/maps';
 import { packRecords } from '../../shared/env/scene';
+import { recordsOfSplats } from '../../shared/formats/records';
 import type { ForwardState } from '../../shared/raster/cpu';
 import type { Camera, Splats } from '../../shared/raster/types';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
@@ -40,12 +41,18 @@ export class DebugScene {
     readonly id: string,
     readonly opened: OpenedScene,
   ) {
-    // The grader's packing (float32), so every number is what the grader would compute.
-    this.splats = packRecords(opened.records);
+    // The grader's packing (float32), so every number is what the grader would compute; a
+    // splat file arrives packed already (millions of rows, no per-Gaussian objects).
+    this.splats = opened.splats ?? packRecords(opened.records);
   }
 
+  private unpacked: GaussianRecord[] | undefined;
+
+  /** Records of the scene; for a splat file they are made on first use (ids = row numbers). */
   get records(): GaussianRecord[] {
-    return this.opened.records;
+    if (!this.opened.splats) return this.opened.records;
+    this.unpacked ??= recordsOfSplats(this.opened.splats);
+    return this.unpacked;
   }
 
   get task(): LoadedTask | null {

@@ -1,17 +1,20 @@
 // Opens a scene for the debugger from any of its sources: a task's fit (or initial scene), a
-// trajectory step (uploaded JSONL or a file under the lab home), a 3DGS .ply (base64 bytes) or a
-// scene JSON document. Inputs: a DebugSource and where tasks and the lab home are. Output:
+// trajectory step (uploaded JSONL or a file under the lab home), a 3DGS .ply (base64 bytes), a
+// scene JSON document, or any splat file (docs/FORMATS.md) by path or chunked upload. Inputs: a DebugSource and where tasks and the lab home are. Output:
 // OpenedScene (records, the task whose cameras and photos apply, warnings).
 // Invariant: every failure is one DebugSourceError line saying which input is wrong and how;
 // nothing is opened then. Trajectory paths must stay inside the lab home.
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { basename, relative, resolve } from 'node:path';
 import { confinedPath } from '../app/confine';
 import type { DebugSource } from '../../shared/api/debug';
 import { parsePly } from '../../shared/authoring/import/ply';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
 import { parseSceneDocument, parseSceneItem } from '../../shared/scene/input';
 import { parseTrajectory, type Trajectory } from '../env/trajectory';
+import { readSplatFile } from '../formats/read';
+import type { Splats } from '../../shared/scene/splats';
+import { insideRoots, type DebugUploads } from './files';
 import { loadTask, readFit, type LoadedTask } from '../tasks/load';
 
 export class DebugSourceError extends Error {
@@ -20,7 +23,10 @@ export class DebugSourceError extends Error {
 
 export interface OpenedScene {
   label: string;
+  /** The Gaussians as records; a splat file leaves this empty and gives `splats` (millions of rows). */
   records: GaussianRecord[];
+  /** The packed scene of a splat file (ids are row numbers); absent for record sources. */
+  splats?: Splats;
   task: LoadedTask | null;
   warnings: string[];
   steps: number[] | null;
@@ -32,6 +38,10 @@ export interface SourceOptions {
   home: string;
   /** Parses trajectory text (the lab's worker pool for large logs); default parseTrajectory here. */
   parse?: (text: string) => Promise<Trajectory>;
+  /** Staged chunked uploads, watched folders, the memory budget (splat files only). */
+  uploads?: DebugUploads;
+  captureRoots?: string[];
+  budgetBytes?: number;
 }
 
 /** Largest trajectory file read from disk (the upload limit is the message limit). */
@@ -51,7 +61,40 @@ export async function openSource(source: DebugSource, opts: SourceOptions): Prom
       return openPly(source.base64, source.name);
     case 'scene':
       return openSceneJson(source.text, source.name);
+    case 'file': {
+      const roots = [opts.home, ...(opts.captureRoots ?? [])];
+      const full = insideRoots(source.path, roots);
+      if (!full) throw new DebugSourceError(`${source.path} is outside the lab home and the watched captures folders (${roots.join(', ')})`);
+      return openSplatFile(full, basename(full), opts);
+    }
+    case 'upload': {
+      if (!opts.uploads) throw new DebugSourceError('this lab takes no chunked uploads');
+      let upload;
+      try {
+        upload = opts.uploads.complete(source.uploadId);
+      } catch (error) {
+        throw new DebugSourceError(errorText(error));
+      }
+      try {
+        return await openSplatFile(upload.path, upload.name, opts, upload.abort.signal);
+      } finally {
+        opts.uploads.remove(upload.id);
+      }
+    }
   }
+}
+
+/** Any supported splat file through readSplatFile, within the memory budget. */
+async function openSplatFile(path: string, name: string, opts: SourceOptions, signal?: AbortSignal): Promise<OpenedScene> {
+  let file;
+  try {
+    file = await readSplatFile(path, { name, memoryBudgetBytes: opts.budgetBytes, signal });
+  } catch (error) {
+    // The reader's line starts with the staged path; the user knows the file by its name.
+    throw new DebugSourceError(errorText(error).replace(path, name));
+  }
+  const frame = `axes as stored (${file.frame.convention}; up ${file.frame.up ?? 'unknown'}, ${file.frame.source}): nothing rotated`;
+  return { label: `${name} (${file.detected})`, records: [], splats: file.splats, task: null, warnings: [frame, ...file.warnings], steps: null, step: null };
 }
 
 async function openTask(taskId: string, scene: 'fit' | 'init', opts: SourceOptions): Promise<OpenedScene> {

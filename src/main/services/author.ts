@@ -4,7 +4,6 @@
 // (fit renders name held-out views). Input: the LabContext.
 // Output: HandlersFor the rows. Invariant: domain errors reach the caller as one readable line;
 // imports reuse the CLI's import code on the uploaded files, so they check exactly the same things.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { authorMethods } from '../../shared/api/author';
 import { importNerf } from '../authoring/nerf';
@@ -13,6 +12,7 @@ import { chooseFitBackend, type FitDevice } from '../authoring/fit/backend';
 import { fitTask } from '../authoring/fit/run';
 import type { FitFn } from '../authoring/pipeline';
 import { importPlyTask } from '../authoring/session/ply-task';
+import { previewSplatUpload } from '../authoring/session/splat-preview';
 import { PhotoCaster, type CpuCast } from '../authoring/session/photos';
 import { anchorsOut, checkFree, conformance } from '../authoring/session/save';
 import { AuthorSession, namedCamera } from '../authoring/session/session';
@@ -118,6 +118,7 @@ export function createAuthorHandlers(deps: LabContext): HandlersFor<typeof autho
     'author.upload.begin': async (p) => ({ uploadId: ctx().uploads.begin(p.kind).id }),
     'author.upload.put': async (p) => ({ bytes: ctx().uploads.put(p.uploadId, p.path, p.data, p.append) }),
     'author.upload.cancel': async (p) => ({ removed: ctx().uploads.remove(p.uploadId) }),
+    'author.upload.preview': async (p) => previewSplatUpload(ctx().uploads.singleFile(p.uploadId), p.up, p.yawDeg),
     'author.upload.finish': async (p, caller) => {
       const c = ctx();
       const upload = c.uploads.get(p.uploadId);
@@ -131,7 +132,7 @@ export function createAuthorHandlers(deps: LabContext): HandlersFor<typeof autho
       try {
         const built = upload.kind === 'nerf'
           ? { result: await importNerf(upload.dir, { id: p.name, ...common }), warnings: [] as string[] }
-          : await importPlyTask(new Uint8Array(readFileSync(c.uploads.singleFile(p.uploadId))), { id: p.name, size: 256, ...common });
+          : await importPlyTask(c.uploads.singleFile(p.uploadId), { id: p.name, size: 256, up: p.up, yawDeg: p.yawDeg, ...common });
         const checked = await conformance(built.result.specs, grader, deps.tasksDir);
         return {
           object: p.name,

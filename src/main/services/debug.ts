@@ -6,11 +6,13 @@
 // Output: HandlersFor the rows. Invariant: refused while a participant session runs (these rows
 // show fits and held-out views), with the same one-line reason as the other experimenter rows.
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { DEBUG_SCENE_LIMIT, debugMethods, type DebugSession } from '../../shared/api/debug';
 import { namedViews, resolveCamera } from '../debug/cameras';
 import { debugGradients } from '../debug/gradients';
 import { debugPixel } from '../debug/pixel';
 import type { DebugScene } from '../debug/session';
+import { captureFolders, DEBUG_CHUNK_BYTES, DebugUploads, debugMemoryBudget, listCaptureFiles, suggestedFile } from '../debug/files';
 import { openSource } from '../debug/sources';
 import { debugView, type DebugJobs, type GpuRenderer } from '../debug/views';
 import { trajectoryParser } from '../workers/trajectory';
@@ -48,7 +50,7 @@ function sessionOf(scene: DebugScene): DebugSession {
   return {
     sessionId: scene.id,
     label: opened.label,
-    count: opened.records.length,
+    count: scene.splats.count,
     taskId: opened.task?.spec.task_id ?? null,
     views: views.map((v) => v.name),
     viewSize: { width: size.width, height: size.height },
@@ -56,8 +58,8 @@ function sessionOf(scene: DebugScene): DebugSession {
     steps: opened.steps,
     step: opened.step,
     gaussians:
-      opened.records.length <= DEBUG_SCENE_LIMIT
-        ? opened.records.map((r) => ({ id: r.id, pos: [...r.pos], scale: [...r.scale], quat: [...r.quat], color: [...r.color], opacity: r.opacity }))
+      scene.splats.count <= DEBUG_SCENE_LIMIT
+        ? scene.records.map((r) => ({ id: r.id, pos: [...r.pos], scale: [...r.scale], quat: [...r.quat], color: [...r.color], opacity: r.opacity }))
         : null,
     points: scenePoints(opened.records),
   };
@@ -76,6 +78,9 @@ export function createDebugHandlers(ctx: LabContext, opts: DebugServiceOptions =
       signal: scene.signal,
       onProgress: (p) => ctx.events.publish('progress', { task: `debug ${scene.id}`, done: p.done, total: p.total, message: p.message ?? '' }, caller),
     });
+  const budget = (): number => debugMemoryBudget();
+  const uploads = new DebugUploads(join(home, 'uploads', 'debug'), budget);
+  const sourceOptions = () => ({ tasksDir, home, uploads, captureRoots: captureFolders(home), budgetBytes: budget() });
   const unlocked = async <T>(work: () => Promise<T> | T): Promise<T> => {
     if (existsSync(sessionLock)) throw new LabFailure(SESSION_LOCKED_MESSAGE);
     return work();
@@ -85,11 +90,29 @@ export function createDebugHandlers(ctx: LabContext, opts: DebugServiceOptions =
     // A session belongs to the connection that opened it and is closed with it (a closed tab).
     'debug.open': (p, caller) =>
       unlocked(async () => {
-        const scene = sessions.open(await openSource(p.source, { tasksDir, home, parse: trajectoryParser(ctx.pool, caller.id) }));
+        const scene = sessions.open(await openSource(p.source, { ...sourceOptions(), parse: trajectoryParser(ctx.pool, caller.id) }));
         caller.onClose(() => sessions.close(scene.id));
         return sessionOf(scene);
       }),
     'debug.close': async (p) => ({ closed: sessions.close(p.sessionId) }),
+    'debug.files': () =>
+      unlocked(() => {
+        const folders = captureFolders(home);
+        return { folders, files: listCaptureFiles(folders), suggested: suggestedFile(), budgetBytes: budget() };
+      }),
+    // An upload belongs to the connection that began it and is dropped with it.
+    'debug.upload.begin': (p, caller) =>
+      unlocked(() => {
+        const u = uploads.begin(p.name, p.bytes);
+        caller.onClose(() => uploads.remove(u.id));
+        return { uploadId: u.id, chunkBytes: DEBUG_CHUNK_BYTES };
+      }),
+    'debug.upload.put': (p) =>
+      unlocked(() => {
+        const u = uploads.put(p.uploadId, p.offset, p.data);
+        return { received: u.received, bytes: u.bytes };
+      }),
+    'debug.upload.cancel': async (p) => ({ cancelled: uploads.remove(p.uploadId) }),
     'debug.cancel': async (p) => {
       const scene = sessions.find(p.sessionId);
       scene?.cancel();

@@ -104,6 +104,26 @@ export type AuthorSessionState = z.infer<typeof SessionStateSchema>;
 export const UploadKindSchema = z.enum(['nerf', 'ply']);
 export type UploadKind = z.infer<typeof UploadKindSchema>;
 
+/** Where a capture's up points in its file, or auto (written in the file, cameras, the format's guess). */
+export const UpChoiceSchema = z.enum(['auto', '+x', '-x', '+y', '-y', '+z', '-z']);
+
+export const UploadPreviewSchema = z.strictObject({
+  /** The format read, e.g. "Niantic SPZ v3 (SH degree 2)". */
+  detected: z.string(),
+  count: z.number().int().nonnegative(),
+  up: z.enum(['+x', '-x', '+y', '-y', '+z', '-z']),
+  upSource: z.enum(['chosen', 'file', 'cameras', 'guess']),
+  /** One line: the up axis and how it was decided. */
+  upLine: z.string(),
+  /** The placed scene from azimuth 30, elevation 10 (and from above), Z up, as PNG data URLs. */
+  side: PngDataUrl,
+  top: PngDataUrl,
+  /** Gaussians drawn in the preview (a subsample of large files). */
+  drawn: z.number().int().nonnegative(),
+  report: z.array(z.string()),
+});
+export type UploadPreview = z.infer<typeof UploadPreviewSchema>;
+
 /** Raw bytes per upload.put call: base64 of this fits well under the 8 MiB message limit. */
 export const UPLOAD_CHUNK_BYTES = 4 * 1024 * 1024;
 /** A relative path inside the upload: segments of letters, digits, space, _ . - and no `..`. */
@@ -205,9 +225,17 @@ export const authorMethods = {
       seed: seed.optional(),
       k: z.number().int().min(1).max(64).optional(),
       overwrite: z.boolean().optional(),
+      /** Splat files: where the capture's up points in the file (default auto: written, cameras, else the format's guess). */
+      up: UpChoiceSchema.optional(),
+      yawDeg: z.number().min(-360).max(360).optional(),
     }),
     result: SaveResultSchema,
     doc: 'Builds the three tasks from the uploaded capture or .ply (same checks as the CLI import), then runs the conformance check.',
+  },
+  'author.upload.preview': {
+    params: z.strictObject({ uploadId: z.string().min(1).max(64), up: UpChoiceSchema.default('auto'), yawDeg: z.number().min(-360).max(360).default(0) }),
+    result: UploadPreviewSchema,
+    doc: 'A splat-file upload placed with the given up axis (centred, scaled into the bounds cube), rendered from the side: the import dialog shows it before the build.',
   },
   'author.upload.cancel': {
     params: z.strictObject({ uploadId: z.string().min(1).max(64) }),

@@ -11,7 +11,7 @@ import { GRADIENT_PARAMS } from '../debug/gradients';
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const sessionId = z.string().min(1).max(64);
 
-/** Where a scene comes from. Uploads travel inline (text or base64) within the message limit. */
+/** Where a scene comes from. Small uploads travel inline (text or base64); files of any size by path or chunked upload. */
 export const DebugSourceSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('task'), taskId: z.string().min(1).max(200), scene: z.enum(['fit', 'init']).default('fit') }),
   z.strictObject({
@@ -23,6 +23,10 @@ export const DebugSourceSchema = z.discriminatedUnion('kind', [
     step: z.number().int().nonnegative().optional(),
   }),
   z.strictObject({ kind: z.literal('ply'), base64: z.string().min(1), name: z.string().max(200).optional() }),
+  /** Any supported splat file (docs/FORMATS.md) by path: under the lab home or a watched captures folder. */
+  z.strictObject({ kind: z.literal('file'), path: z.string().min(1).max(1000) }),
+  /** A file that arrived through debug.upload.begin/put (any supported format, no size cap but the memory budget). */
+  z.strictObject({ kind: z.literal('upload'), uploadId: z.string().min(1).max(64) }),
   z.strictObject({ kind: z.literal('scene'), text: z.string().min(1), name: z.string().max(200).optional() }),
 ]);
 export type DebugSource = z.infer<typeof DebugSourceSchema>;
@@ -171,8 +175,33 @@ export const DebugInspectionSchema = z.strictObject({
 });
 export type DebugInspection = z.infer<typeof DebugInspectionSchema>;
 
+const uploadId = z.string().min(1).max(64);
+
+export const DebugFilesSchema = z.strictObject({
+  /** Folders the debugger lists files from (the captures folder, the lab home's captures/). */
+  folders: z.array(z.string()),
+  files: z.array(z.strictObject({ path: z.string(), bytes: z.number().int().nonnegative() })),
+  /** A file named on the command line (splatlab start --open FILE), to open first. */
+  suggested: z.string().nullable(),
+  /** Decoded scenes larger than this are refused (bytes). */
+  budgetBytes: z.number().int().positive(),
+});
+export type DebugFiles = z.infer<typeof DebugFilesSchema>;
+
 export const debugMethods = {
-  'debug.open': { params: z.strictObject({ source: DebugSourceSchema }), result: DebugSessionSchema, doc: 'Open a scene (task fit, trajectory step, .ply, scene JSON) into a debug session.' },
+  'debug.files': { params: z.strictObject({}), result: DebugFilesSchema, doc: 'Splat files in the watched captures folders, and the memory budget of an opened scene.' },
+  'debug.upload.begin': {
+    params: z.strictObject({ name: z.string().min(1).max(200), bytes: z.number().int().positive() }),
+    result: z.strictObject({ uploadId, chunkBytes: z.number().int().positive() }),
+    doc: 'Start a chunked upload of a splat file of `bytes` bytes (refused over the memory budget); send it with debug.upload.put, then open {kind: upload}.',
+  },
+  'debug.upload.put': {
+    params: z.strictObject({ uploadId, offset: z.number().int().nonnegative(), data: z.string().min(1) }),
+    result: z.strictObject({ received: z.number().int().nonnegative(), bytes: z.number().int().positive() }),
+    doc: 'One base64 chunk of an upload, at byte `offset` (chunks arrive in order).',
+  },
+  'debug.upload.cancel': { params: z.strictObject({ uploadId }), result: z.strictObject({ cancelled: z.boolean() }), doc: 'Drop an upload (and stop its opening, if it is being read).' },
+  'debug.open': { params: z.strictObject({ source: DebugSourceSchema }), result: DebugSessionSchema, doc: 'Open a scene (task fit, trajectory step, any splat file by path or upload, .ply, scene JSON) into a debug session.' },
   'debug.close': { params: z.strictObject({ sessionId }), result: z.strictObject({ closed: z.boolean() }), doc: 'Forget a debug session.' },
   'debug.cancel': {
     params: z.strictObject({ sessionId }),

@@ -1,13 +1,15 @@
-// A .ply of 3D Gaussians (INRIA layout) turned into the three tasks of an object: the Gaussians
-// are centred and scaled into the bounds cube, rendered with the grader's rasterizer from the
+// A splat file (any supported format) turned into the three tasks of an object: the capture's up
+// axis is turned to +Z (explicitly, reported), the Gaussians are centred and scaled into the bounds cube, rendered with the grader's rasterizer from the
 // standard reference and held-out cameras (the render is the photo, its coverage the mask), then
 // fitted, scrambled and anchored by the shared build pipeline like any other object.
-// Inputs: the file's bytes and build options. Output: the build result plus warnings.
+// Inputs: the file's path and build options. Output: the build result plus warnings.
 // Invariant: every check (parse errors, an invisible scene) happens before anything is written,
 // and the tasks folder changes only when the whole build succeeded (buildStaged).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parsePly } from '../../../shared/authoring/import/ply';
+import { recordsOfSplats } from '../../../shared/formats/records';
+import type { Splats } from '../../../shared/scene/splats';
+import { importSplatFile, type UpChoice } from '../../formats/import';
 import type { GaussianRecord } from '../../../shared/scene/gaussian';
 import type { Vec3 } from '../../../shared/math/vec3';
 import type { Grader } from '../../grader/grader';
@@ -64,10 +66,29 @@ export function placedWithWarnings(records: readonly GaussianRecord[], parseWarn
   return { placed, warnings };
 }
 
-export async function importPlyTask(bytes: Uint8Array, opts: PlyTaskOptions): Promise<{ result: Awaited<ReturnType<typeof finishObject>>; warnings: string[] }> {
-  const parsed = parsePly(bytes);
-  if (parsed.records.length === 0) throw new Error('the .ply holds no Gaussians');
-  const { placed, warnings } = placedWithWarnings(parsed.records, parsed.warnings);
+/** Records of a placed capture for a SplatBench task: flat colours clamped to [0, 1] (counted). */
+function taskRecords(splats: Splats): { records: GaussianRecord[]; warnings: string[] } {
+  const records = recordsOfSplats(splats);
+  let clamped = 0;
+  for (const r of records) {
+    if (r.color.some((c) => c < 0 || c > 1)) clamped++;
+    r.color = r.color.map((c) => Math.min(1, Math.max(0, c))) as Vec3;
+  }
+  const warnings = clamped ? [`${clamped} Gaussian(s) had colours outside [0, 1]; clamped`] : [];
+  if (splats.sh) warnings.push(`SH degree ${splats.sh.degree} colours reduced to their view-independent (degree 0) part: tasks keep flat colours`);
+  return { records, warnings };
+}
+
+/**
+ * Any supported splat file (docs/FORMATS.md) into the three tasks of an object: the capture's up
+ * axis (opts.up, else written in the file, cameras beside it, or the format's guess, reported)
+ * becomes +Z before the scene is centred and scaled into the bounds cube.
+ */
+export async function importPlyTask(path: string, opts: PlyTaskOptions & { up?: UpChoice; yawDeg?: number }): Promise<{ result: Awaited<ReturnType<typeof finishObject>>; warnings: string[] }> {
+  const imported = await importSplatFile(path, { up: opts.up, placement: { yawDeg: opts.yawDeg, recentre: 'none', scale: 'metric' }, precision: 'f64' });
+  const parsed = { ...taskRecords(imported.placed.splats), shDegree: imported.file.shDegree };
+  if (parsed.records.length === 0) throw new Error(`${imported.file.detected} holds no Gaussians`);
+  const { placed, warnings } = placedWithWarnings(parsed.records, [...imported.lines.slice(1), ...parsed.warnings]);
   const reference = await renderPhotoSet(opts.grader, placed.records, 'reference', opts.size);
   const heldout = await renderPhotoSet(opts.grader, placed.records, 'heldout', opts.size);
   const blank = [...reference, ...heldout].find((v) => !v.mask.some((m) => m > 0.5));
@@ -76,7 +97,7 @@ export async function importPlyTask(bytes: Uint8Array, opts: PlyTaskOptions): Pr
     writeCameras(staged.objectDir, standardCameras(opts.size));
     writeViews(staged.objectDir, 'ref', reference);
     writeViews(staged.objectDir, 'heldout', heldout);
-    writeFileSync(join(staged.objectDir, 'source.json'), `${formatJson({ source: 'ply', gaussians: parsed.records.length, sh_degree: parsed.shDegree, centre: placed.centre, scale: placed.factor })}\n`);
+    writeFileSync(join(staged.objectDir, 'source.json'), `${formatJson({ source: imported.file.format, detected: imported.file.detected, gaussians: parsed.records.length, sh_degree: parsed.shDegree, up: imported.up.up, up_source: imported.up.source, yaw_deg: opts.yawDeg ?? 0, centre: placed.centre, scale: placed.factor })}\n`);
     return finishObject(staged, opts.id, {
       steps: opts.steps, seed: opts.seed, k: opts.k, fit: opts.fit, grader: opts.grader, log: opts.log ?? (() => undefined), provenance: { source: 'ply' },
     });

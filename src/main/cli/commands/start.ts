@@ -3,22 +3,30 @@
 // stable token and last port, as `serve` does, so open tabs reconnect after a restart).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { repoRoot } from '../../io/data-dir';
 import { displayAvailable, ensureElectron } from '../../app/electron-binary';
-import type { CliCommand } from '../command';
+import { CliError, type CliCommand } from '../command';
 import { buildUi } from './build-ui';
 import { command as serve } from './serve';
 
 export const command: CliCommand = {
   name: 'start',
-  usage: `splatlab start [--serve] [serve options]
+  usage: `splatlab start [--serve] [--open FILE] [serve options]
 
 Opens the SplatLab window. Where the Electron binary or a display is missing it prints why and
-runs \`splatlab serve\`, printing the URL to open in a browser. --serve skips the window.`,
+runs \`splatlab serve\`, printing the URL to open in a browser. --serve skips the window.
+--open FILE offers a splat file (any supported format) first in the debugger and watches its folder.`,
   async run(argv, io) {
     const forceServe = argv.includes('--serve');
-    const rest = argv.filter((a) => a !== '--serve');
+    const at = argv.indexOf('--open');
+    if (at >= 0) {
+      const file = argv[at + 1];
+      if (!file || !existsSync(file)) throw new CliError(`--open needs an existing splat file (got '${file ?? ''}')`);
+      // Read by the debugger rows (src/main/debug/files.ts); the Electron child inherits it.
+      process.env.SPLATLAB_DEBUG_OPEN = resolve(file);
+    }
+    const rest = argv.filter((a, i) => a !== '--serve' && !(at >= 0 && (i === at || i === at + 1)));
     if (!existsSync(join(repoRoot(), 'out', 'main', 'index.js'))) {
       io.out('Building the app (first run)...');
       await buildUi(io);

@@ -37,6 +37,8 @@ export interface PlyHeader {
   format: PlyFormat;
   elements: PlyElement[];
   bodyOffset: number; // first byte after the "end_header\n" line
+  /** Text of the `comment` lines, in order (producers record render modes and axes there). */
+  comments: string[];
 }
 
 function scalar(word: string | undefined, line: string): PlyScalar {
@@ -55,9 +57,11 @@ export function parsePlyHeader(bytes: Uint8Array): PlyHeader {
   const lines = head.slice(0, end.index).split(/\r?\n/).slice(1);
   let format: PlyFormat | null = null;
   const elements: PlyElement[] = [];
+  const comments: string[] = [];
   for (const raw of lines) {
     const line = raw.trim();
     const w = line.split(/\s+/);
+    if (w[0] === 'comment') comments.push(line.slice('comment'.length).trim());
     if (line === '' || w[0] === 'comment' || w[0] === 'obj_info') continue;
     if (w[0] === 'format') {
       if (w[1] !== 'ascii' && w[1] !== 'binary_little_endian' && w[1] !== 'binary_big_endian') {
@@ -83,7 +87,7 @@ export function parsePlyHeader(bytes: Uint8Array): PlyHeader {
     }
   }
   if (!format) throw new PlyError('PLY header has no format line');
-  return { format, elements, bodyOffset: end.index + end[0].length };
+  return { format, elements, bodyOffset: end.index + end[0].length, comments };
 }
 
 /** Reads one scalar of a binary body. */

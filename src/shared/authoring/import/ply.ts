@@ -7,6 +7,7 @@
 // Invariant: parsePly(serialisePly(records)) returns the records to float32 precision
 // (opacities within 1e-6: exported logits are clamped to stay finite).
 import type { GaussianRecord } from '../../scene/gaussian';
+import { upComment } from '../../formats/ply-common';
 import { binaryElementBytes, parsePlyHeader, PlyError, readScalar, SCALAR_BYTES, type PlyElement } from './ply-header';
 
 export { PlyError } from './ply-header';
@@ -156,6 +157,8 @@ export function serialisePly(records: readonly GaussianRecord[]): Uint8Array {
     'ply',
     'format binary_little_endian 1.0',
     'comment SplatLab export: flat colours (f_rest = 0), normals unused (0)',
+    // The lab's world is Z up; readers that know this comment keep the scene upright.
+    `comment ${upComment('+z')}`,
     `element vertex ${records.length}`,
     ...EXPORT_PROPERTIES.map((p) => `property float ${p}`),
     'end_header',
