@@ -5,7 +5,7 @@
 // Inputs: a path (file, or a folder holding a SOG meta.json) and options. Output: SplatFile.
 // Invariant: every failure is one SplatFileError line "<path>: <format>: <what>"; a refused file
 // leaves nothing behind (the readers never write).
-import { gunzipSync } from 'node:zlib';
+import { Gunzip } from 'fflate';
 import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { decompress as zstdDecompress } from 'fzstd';
@@ -118,26 +118,64 @@ async function readPly(fh: FileHandle, fileBytes: number, head: Uint8Array, opts
   return d.finish();
 }
 
+/**
+ * A v2/v3 SPZ is one gzip stream holding the header and every attribute stream. It is inflated
+ * in pieces: the header first, then exactly the bytes its count needs (checked against the limits
+ * and the memory budget before they are allocated), so a small file that inflates far past its
+ * header (a decompression bomb) is refused after at most one piece more than it declared.
+ */
+function inflateSpz(raw: Uint8Array, opts: ReadSplatOptions, max: number): { header: SpzHeader; payload: Uint8Array } {
+  const label = FORMAT_LABELS.spz;
+  // Small input pieces: deflate reaches about 1000:1, so one piece inflates to a few MiB at most.
+  const PIECE = 4096;
+  const head = new Uint8Array(16);
+  let headFill = 0;
+  let header: SpzHeader | null = null;
+  let payload: Uint8Array | null = null;
+  let fill = 0;
+  const take = (chunk: Uint8Array): void => {
+    let at = 0;
+    if (!header) {
+      const n = Math.min(16 - headFill, chunk.byteLength);
+      head.set(chunk.subarray(0, n), headFill);
+      headFill += n;
+      at = n;
+      if (headFill < 16) return;
+      const h = parseSpzHeader(head, max);
+      if (h.version >= 4) throw new FormatError(`${label}: a v${h.version} file must not be gzip-wrapped`);
+      checkBudget(label, h.count, h.shDegree, 0, opts);
+      header = h;
+      payload = new Uint8Array(h.headerBytes + spzStreamSizes(h).reduce((x, y) => x + y, 0));
+      payload.set(head.subarray(0, Math.min(16, payload.byteLength)));
+      fill = 16;
+    }
+    const rest = chunk.subarray(at);
+    if (!payload) return;
+    if (fill + rest.byteLength > payload.byteLength) throw new FormatError(`${label}: inflates past the ${payload.byteLength} bytes its header declares (${header?.count} Gaussians): refused`);
+    payload.set(rest, fill);
+    fill += rest.byteLength;
+  };
+  const gunzip = new Gunzip((chunk) => take(chunk));
+  try {
+    for (let off = 0; off < raw.byteLength; off += PIECE) {
+      checkAbort(opts);
+      gunzip.push(raw.subarray(off, Math.min(raw.byteLength, off + PIECE)), off + PIECE >= raw.byteLength);
+    }
+  } catch (error) {
+    if (error instanceof FormatError) throw error;
+    throw new FormatError(`${label}: the gzip stream is corrupt or truncated (${(error as Error).message})`);
+  }
+  const h = header as SpzHeader | null;
+  if (!h || !payload) throw new FormatError(`${label}: truncated: the file inflates to ${headFill} bytes, the header alone is 16`);
+  return { header: h, payload: (payload as Uint8Array).subarray(0, fill) };
+}
+
 function readSpzBytes(raw: Uint8Array, opts: ReadSplatOptions, max: number): SplatFileData {
   const label = FORMAT_LABELS.spz;
   if (raw[0] === 0x1f && raw[1] === 0x8b) {
-    // v2/v3: the whole file is one gzip stream; inflate at most what the largest scene needs.
-    const cap = 16 + max * (9 + 1 + 3 + 3 + 4 + 45);
-    let inflated: Uint8Array;
-    try {
-      const out = gunzipSync(raw, { maxOutputLength: cap });
-      // A view, not a copy: the inflated payload is the largest buffer of an SPZ read.
-      inflated = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
-    } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) throw new FormatError(`${label}: inflates past ${mib(cap)}, more than ${max} Gaussians can need: refused`);
-      throw new FormatError(`${label}: the gzip stream is corrupt or truncated (${(error as Error).message})`);
-    }
+    const { header: h, payload } = inflateSpz(raw, opts, max);
     opts.onProgress?.({ phase: 'inflate', done: raw.byteLength, total: raw.byteLength });
-    const h = parseSpzHeader(inflated, max);
-    if (h.version >= 4) throw new FormatError(`${label}: a v${h.version} file must not be gzip-wrapped`);
-    checkBudget(label, h.count, h.shDegree, 0, opts);
-    return decodeSpz(h, spzLegacyStreams(inflated, h), opts.precision);
+    return decodeSpz(h, spzLegacyStreams(payload, h), opts.precision);
   }
   const h: SpzHeader = parseSpzHeader(raw, max);
   if (h.version < 4) throw new FormatError(`${label}: a v${h.version} file must be gzip-compressed`);
