@@ -21,6 +21,7 @@ import type { KindEnv, KindTask } from '../kinds/kind';
 import { loadAnyTask, mainKind } from '../kinds/registry';
 import { envImages } from '../env/images';
 import { readTrajectory } from '../env/trajectory';
+import { ReplayError } from '../../shared/env/replay';
 import { EpisodeRecall, lastAlive } from './recall';
 import type { EnvGradeResult, EnvGrader, EnvImages } from '../env/types';
 import type { TaskRepository } from '../tasks/repository';
@@ -197,6 +198,10 @@ export class EpisodeManager {
       protocol: header.protocol,
       player: header.player,
       ...(this.deps.version ? { version: this.deps.version } : {}),
+    }).catch((error: unknown) => {
+      // A log damaged by an older version (a repeated or missing step) says how to keep its valid part.
+      if (error instanceof ReplayError) throw new ReplayError(`${error.message}; the log is damaged: 'splatlab repair ${log}' keeps the part that replays (the original is kept beside it)`);
+      throw error;
     });
     if (this.live.has(id)) throw new Error(`cannot resume ${log}: episode '${id}' is live already`);
     const history: EpisodeEntry[] = env.resumed().map((s) => ({ step: s.step, tool: s.tool, args: s.args, text: s.text, error: !s.info.ok, ms: s.ms }));

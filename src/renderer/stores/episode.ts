@@ -102,15 +102,21 @@ export const useEpisodeStore = defineStore('episode', () => {
     }
   }
 
+  /** The last call was refused because another tab or window plays this episode. */
+  const elsewhere = ref(false);
+
   async function guarded<T>(what: string, work: () => Promise<T>): Promise<T | null> {
     if (busy.value) return null;
     busy.value = what;
     failure.value = null;
     disconnected.value = false;
+    elsewhere.value = false;
     try {
       return await work();
     } catch (e) {
       disconnected.value = e instanceof LabCallError && e.code === 'disconnected';
+      // Another tab or window owns this episode (main answered in_use): read-only here.
+      elsewhere.value = e instanceof LabCallError && e.code === 'in_use';
       failure.value = e instanceof Error ? e.message : String(e);
       return null;
     } finally {
@@ -242,7 +248,7 @@ export const useEpisodeStore = defineStore('episode', () => {
   }
 
   return {
-    episodeId, taskId, kind, protocol, options, views, sheet, budgets, log, done, busy, failure, active, key, time, timeAt, paused, disconnected,
+    episodeId, taskId, kind, protocol, options, views, sheet, budgets, log, done, busy, failure, active, key, time, timeAt, paused, disconnected, elsewhere,
     start, restore, reconnect, setPaused, mark, call, commit, commitThen, leave, load,
   };
 });

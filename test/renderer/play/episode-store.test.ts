@@ -6,6 +6,7 @@ import type { LabApi } from '../../../src/shared/api/lab';
 import type { EpisodeSnapshot, EpisodeStepResult, PublicGaussian } from '../../../src/shared/api/episode';
 import { useEpisodeStore } from '../../../src/renderer/stores/episode';
 import { useStagingStore } from '../../../src/renderer/stores/staging';
+import { LabCallError } from '../../../src/shared/api/messages';
 
 const budgets = (calls: number, gaussians: number) => ({ gaussians, maxGaussians: 300, callsLeft: calls, maxToolCalls: 40, rendersLeft: 16, maxRenders: 16 });
 
@@ -136,5 +137,26 @@ describe('episode store', () => {
     episode.load({ ...snapshot, episodeId: 'new', scene: [sphere(0, 0.5)], nextId: 1 });
     expect(staging.selection).toEqual([]);
     expect(api.sent).toHaveLength(0);
+  });
+});
+
+describe('an episode open in another tab', () => {
+  beforeEach(() => setActivePinia(createPinia()));
+
+  it('restore refused with in_use leaves the store inactive and says the episode is open elsewhere', async () => {
+    const api = {
+      call: (async () => {
+        throw new LabCallError('in_use', 'episode.get: this episode is open in another tab or window');
+      }) as LabApi['call'],
+      on: () => () => undefined,
+    } as LabApi;
+    const ep = useEpisodeStore();
+    expect(await ep.restore(api, 'e1')).toBe(false);
+    expect(ep.active).toBe(false);
+    expect(ep.elsewhere).toBe(true);
+    // Any other failure is not "elsewhere".
+    const down = { call: (async () => { throw new LabCallError('failed', 'no'); }) as LabApi['call'], on: () => () => undefined } as LabApi;
+    expect(await ep.restore(down, 'e1')).toBe(false);
+    expect(ep.elsewhere).toBe(false);
   });
 });

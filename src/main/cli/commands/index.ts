@@ -17,6 +17,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   tools: { summary: 'list the ten episode tools, or print their JSON Schemas (--json)', load: async () => (await import('./tools')).command },
   grade: { summary: 'grade any scene on a task\'s held-out views: per-view metrics and SplatScore', load: async () => (await import('./grade')).command },
   replay: { summary: 'print a trajectory with the hidden score after each call', load: async () => (await import('./replay')).command },
+  repair: { summary: 'show a damaged trajectory log (a repeated or missing step) and keep the part that replays', load: async () => (await import('./repair')).command },
   author: { summary: 'build procedural tasks: photos, fit, scramble, anchors (author build OBJECT|--all)', load: async () => (await import('./author')).command },
   fit: { summary: "fit the gradient-descent reference of a task's object (fit.json + fit_loss.png)", load: async () => (await import('./fit')).command },
   scramble: { summary: 'redraw the reassembly scramble of a task (k-means parts, random moves and turns)', load: async () => (await import('./scramble')).command },

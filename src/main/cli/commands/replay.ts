@@ -33,8 +33,9 @@ export function replayLines(path: string, t: Trajectory, full = false): string[]
   const e = t.end;
   if (e) {
     lines.push(
-      `end (${e.reason}): SplatScore ${e.score.toFixed(2)}, reward ${e.reward.toFixed(3)}, training reward ${e.training_reward.toFixed(3)}; ` +
-        `${e.calls_used} calls, ${e.renders_used} renders, ${e.gaussians} Gaussians${e.lpips_missing ? ' [LPIPS missing]' : ''}`,
+      `end (${e.reason}): ${e.psnr !== undefined ? 'SplatScore' : 'score'} ${e.score.toFixed(2)}, reward ${e.reward.toFixed(3)}, training reward ${e.training_reward.toFixed(3)}; ` +
+        [`${e.calls_used} calls`, ...(e.renders_used !== undefined ? [`${e.renders_used} renders`] : []), ...(e.gaussians !== undefined ? [`${e.gaussians} Gaussians`] : [])].join(', ') +
+        (e.lpips_missing ? ' [LPIPS missing]' : ''),
     );
   } else lines.push('no end record: the episode did not finish');
   if (t.truncated) lines.push('note: the last line was cut short (a crash mid-write) and was ignored');
