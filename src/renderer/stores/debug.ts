@@ -32,7 +32,23 @@ export const useDebugStore = defineStore('debug', () => {
   const gradientSettings = ref<GradientSettings>({ loss: 'mix', param: 'means', arrows: true, log: false, png: null });
   const busy = ref(false);
   const error = ref<string | null>(null);
+  /** The running render's progress (main's `progress` events for this session), null when none. */
+  const progress = ref<{ done: number; total: number; message: string } | null>(null);
   let ticket = 0;
+
+  /** Follows main's progress events of this session's renders; returns the unsubscribe. */
+  function listen(api: LabApi): () => void {
+    return api.on('progress', (p) => {
+      if (busy.value && session.value && p.task === `debug ${session.value.sessionId}`) progress.value = { done: p.done, total: p.total, message: p.message };
+    });
+  }
+
+  /** Stops this session's renders in main (the pending request then fails with one line). */
+  async function cancel(api: LabApi): Promise<void> {
+    const s = session.value;
+    if (!s || !busy.value) return;
+    await api.call('debug.cancel', { sessionId: s.sessionId }).catch(() => undefined);
+  }
 
   /** The image on screen: the pixel highlight when a pixel is picked on this view, else the view. */
   const shown = computed<DebugImage | null>(() => {
@@ -54,7 +70,10 @@ export const useDebugStore = defineStore('debug', () => {
       if (mine === ticket) error.value = e instanceof Error ? e.message : String(e);
       return null;
     } finally {
-      if (mine === ticket) busy.value = false;
+      if (mine === ticket) {
+        busy.value = false;
+        progress.value = null;
+      }
     }
   }
 
@@ -116,5 +135,5 @@ export const useDebugStore = defineStore('debug', () => {
     pixel.value = null;
   }
 
-  return { session, camera, panel, image, pixel, gradients, gradientSettings, busy, error, shown, highlighted, inspected, open, refresh, setPanel, setCamera, pick, computeGradients, clearPixel };
+  return { session, camera, panel, image, pixel, gradients, gradientSettings, busy, error, progress, listen, cancel, shown, highlighted, inspected, open, refresh, setPanel, setCamera, pick, computeGradients, clearPixel };
 });

@@ -108,3 +108,45 @@ describe('debug components', () => {
     expect(uploadProblem('small.ply', 1000)).toBeNull();
   });
 });
+
+describe('render progress and cancel', () => {
+  beforeEach(() => setActivePinia(createPinia()));
+
+  it("shows this session's progress while a view renders, and Cancel asks main to stop it", async () => {
+    const sent: { method: string; params: unknown }[] = [];
+    type Progress = { task: string; done: number; total: number; message: string };
+    const hook: { emit: ((p: Progress) => void) | null; finish: (() => void) | null } = { emit: null, finish: null };
+    const api = {
+      call: (async (method: string, params: unknown) => {
+        sent.push({ method, params });
+        if (method === 'debug.open') return session('s1');
+        if (method === 'debug.cancel') {
+          hook.finish?.();
+          return { cancelled: true };
+        }
+        if (method === 'debug.view') return new Promise((_resolve, reject) => (hook.finish = () => reject(new Error('debug.view: cancelled'))));
+        throw new Error(`unexpected ${method}`);
+      }) as LabApi['call'],
+      on: ((_event: string, handler: (p: Progress) => void) => {
+        hook.emit = handler;
+        return () => (hook.emit = null);
+      }) as LabApi['on'],
+    } as LabApi;
+    const d = useDebugStore();
+    const off = d.listen(api);
+    const opened = d.open(api, { kind: 'task', taskId: 't' } as never);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(d.busy).toBe(true);
+    hook.emit?.({ task: 'debug other', done: 0, total: 3, message: 'not ours' });
+    expect(d.progress).toBeNull();
+    hook.emit?.({ task: 'debug s1', done: 1, total: 3, message: 'drawing the view' });
+    expect(d.progress).toEqual({ done: 1, total: 3, message: 'drawing the view' });
+    await d.cancel(api);
+    await opened;
+    expect(sent.map((c) => c.method)).toContain('debug.cancel');
+    expect(d.busy).toBe(false);
+    expect(d.progress).toBeNull();
+    expect(d.error).toMatch(/cancelled/);
+    off();
+  });
+});
