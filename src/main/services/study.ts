@@ -13,7 +13,8 @@ import { analyse } from '../../shared/analysis/report';
 import { analysisEpisodes, studySources } from '../eval/analyses';
 import { parseTrajectory, readTrajectory } from '../env/trajectory';
 import { pngDataUrl } from '../episodes/public';
-import { taskIds } from '../tasks/load';
+import { readSpecHead, taskIds } from '../tasks/load';
+import { kindModule } from '../../shared/kinds/registry';
 import type { LabContext } from './context';
 import { wrapHandlers, type HandlersFor } from './dispatch';
 import { replayFrame, type SceneRenderer } from '../studies/replay';
@@ -45,7 +46,7 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
 
   const handlers: StudyHandlers = {
     'study.list': async () => store.list(),
-    'study.create': async (p) => store.create(p, new Set(taskIds(tasksDir))),
+    'study.create': async (p) => store.create(p, new Set(taskIds(tasksDir)), new Date(), (id) => kindModule(readSpecHead(tasksDir, id).kind).participant),
     'study.get': async (p) => ({ config: store.config(p.studyId), participants: store.participants(p.studyId) }),
     'study.updateTexts': async (p) => store.updateTexts(p.studyId, p.texts),
     'study.addParticipant': async (p) => store.addParticipant(p.studyId),

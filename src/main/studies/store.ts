@@ -10,6 +10,8 @@ import { confinedPath } from '../app/confine';
 import type { z } from 'zod';
 import {
   DEFAULT_TEXTS,
+  defaultTexts,
+  type ParticipantTexts,
   NewStudySchema,
   ParticipantsFileSchema,
   StudyConfigSchema,
@@ -110,11 +112,12 @@ export class StudyStore {
   }
 
   /** Creates the folder, study.json (default texts filled in) and an empty participants.json. */
-  create(input: NewStudy, knownTasks: ReadonlySet<string>, now = new Date()): StudyConfig {
+  create(input: NewStudy, knownTasks: ReadonlySet<string>, now = new Date(), textsOf?: (taskId: string) => ParticipantTexts): StudyConfig {
     const p = NewStudySchema.parse(input);
     for (const t of [...p.tasks, p.practiceTask]) if (!knownTasks.has(t)) throw new StudyError(`unknown task '${t}' (not in the tasks folder)`);
     const taken = new Set(existsSync(this.root) ? readdirSync(this.root) : []);
-    const texts: StudyTexts = { ...DEFAULT_TEXTS, ...p.texts };
+    // Default texts speak of the study's own kinds of task (practice first, then the scored ones).
+    const texts: StudyTexts = { ...(textsOf ? defaultTexts([p.practiceTask, ...p.tasks].map(textsOf)) : DEFAULT_TEXTS), ...p.texts };
     const config = StudyConfigSchema.safeParse({
       id: studySlug(p.name, taken),
       name: p.name,

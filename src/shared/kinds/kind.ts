@@ -42,6 +42,11 @@ export interface TaskKindModule {
   toolSpecs(): ToolSpec[];
   /** The call that ends an episode for a player who stopped playing (a model idle too long). */
   readonly giveUp: { tool: string; args: Record<string, unknown> };
+  /**
+   * What a participant is told about this kind's tasks (src/shared/study/config.ts defaultTexts):
+   * one consent sentence saying what they will do, and the instruction paragraphs.
+   */
+  readonly participant: { about: string; instructions: readonly string[] };
   /** What a trajectory of this kind adds to the common records (docs/API.md). */
   readonly trajectory: { readonly header: z.ZodType; readonly step: z.ZodType; readonly end: z.ZodType };
 }

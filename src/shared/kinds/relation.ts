@@ -189,5 +189,13 @@ export const relationKind: TaskKindModule = {
   tools: RELATION_TOOLS,
   toolSpecs,
   giveUp: { tool: 'answer', args: { give_up: true } },
+  participant: {
+    about: 'You will see pictures of scenes with a few objects and say, for each, where one object is relative to another: in front, behind, left or right.',
+    instructions: [
+      'Each trial shows one picture and a question naming the objects and whose point of view to take (yours, the camera, or a person in the scene).',
+      'Answer with the arrow keys or F, B, L and R (front, back, left, right) as quickly and as accurately as you can; keys 1 to 3 say how sure you are (optional).',
+      'Your answers and reaction times are recorded. During the scored trials you will not see whether you were right.',
+    ],
+  },
   trajectory: { header: TrajectoryHeaderSchema, step: RelationStepSchema, end: RelationEndSchema },
 };

@@ -91,5 +91,13 @@ export const searchKind: TaskKindModule = {
   tools: SEARCH_TOOL_SCHEMAS,
   toolSpecs: () => searchToolSpecs(),
   giveUp: { tool: 'stop', args: { answer: 'I do not know' } },
+  participant: {
+    about: 'You will move a viewpoint through a virtual room with the keyboard until you can answer a question about it, with a limited number of steps.',
+    instructions: [
+      'Each task shows the current view of a room and a question about it. Move and turn with the keys shown on screen; each move or turn uses one step, and the steps left are always shown.',
+      'When you can answer, type or choose your answer and stop. The task also ends when your steps run out.',
+      'Your answers are scored afterwards. Scores are hidden during the study, so you will not see how well you did.',
+    ],
+  },
   trajectory: { header: TrajectoryHeaderSchema, step: SearchStepRecordSchema, end: SearchEndRecordSchema },
 };

@@ -15,6 +15,15 @@ export const splatbenchKind: SplatKindModule = {
   tools: TOOL_SCHEMAS,
   toolSpecs: () => toolJsonSchemas(),
   giveUp: { tool: 'submit', args: {} },
+  participant: {
+    about: 'You will see eight photos of an object and build it from coloured 3D blobs ("Gaussians") with a limited number of actions.',
+    instructions: [
+      'Each task shows reference photos of an object from eight angles. Rebuild the object by placing, editing, moving and deleting Gaussians in the 3D view.',
+      'Your edits are staged first; pressing Commit sends them as one action. Every action (a commit, a render, viewing the references) uses one call from your call budget, and renders also use your render budget. The budgets are always shown on screen.',
+      'You can render your build from the reference angles to compare it with the photos, or from any other angle. When you are happy, press Submit; the task also ends when your calls run out.',
+      'Your build is scored afterwards from angles you never see. Scores are hidden during the study, so you will not see how well you did.',
+    ],
+  },
   trajectory: { header: TrajectoryHeaderSchema, step: StepRecordSchema, end: EndRecordSchema },
   config: (spec: TaskSpec, views): EpisodeConfig => ({
     kind: spec.kind,

@@ -5,6 +5,7 @@
 // practice task is never one of the scored tasks; a study's protocol is fixed for all its episodes.
 import { z } from 'zod';
 import { DEFAULT_PROTOCOL_OPTIONS, ProtocolOptionsSchema } from '../api/episode';
+import { splatbenchKind } from '../kinds/splatbench';
 import { StudyTimeFields } from './time';
 
 export const StudyIdSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'study ids are lower-case letters, digits and dashes');
@@ -14,22 +15,34 @@ export const TaskIdSchema = z.string().min(1).max(200);
 export const StudyProtocolSchema = z.enum(['matched', 'free']);
 export const StudyOrderSchema = z.enum(['fixed', 'counterbalanced']);
 
-export const DEFAULT_TEXTS = {
-  consent: [
-    'You are invited to take part in a study of how people rebuild 3D objects from photos.',
-    'You will see eight photos of an object and build it from coloured 3D blobs ("Gaussians") with a limited number of actions. Your actions and their timing are recorded under a pseudonymous id (such as P03); your name is not stored.',
-    'Taking part is voluntary. You may stop at any time without giving a reason by telling the experimenter.',
-    'By pressing "I agree" you confirm that you have read this and agree to take part.',
-  ].join('\n\n'),
-  instructions: [
-    'Each task shows reference photos of an object from eight angles. Rebuild the object by placing, editing, moving and deleting Gaussians in the 3D view.',
-    'Your edits are staged first; pressing Commit sends them as one action. Every action (a commit, a render, viewing the references) uses one call from your call budget, and renders also use your render budget. The budgets are always shown on screen.',
-    'You can render your build from the reference angles to compare it with the photos, or from any other angle. When you are happy, press Submit; the task also ends when your calls run out.',
-    'Your build is scored afterwards from angles you never see. Scores are hidden during the study, so you will not see how well you did.',
-    'The first task is a practice task that is not scored. Take your time to learn the tools there.',
-  ].join('\n\n'),
-  thanks: 'Thank you for taking part! Please let the experimenter know that you have finished.',
-} as const;
+/** What a kind module tells participants about its tasks (TaskKindModule.participant). */
+export interface ParticipantTexts {
+  about: string;
+  instructions: readonly string[];
+}
+
+/**
+ * The default consent, instructions and thank-you of a study whose tasks are of these kinds
+ * (each kind module's `participant` texts, in the order given, duplicates dropped), so a
+ * relation or search study does not tell people they will build objects from Gaussians.
+ */
+export function defaultTexts(kinds: readonly ParticipantTexts[]): { consent: string; instructions: string; thanks: string } {
+  const unique = kinds.filter((k, i) => kinds.indexOf(k) === i);
+  const intro = unique.length === 1 && unique[0].about.includes('Gaussians') ? 'You are invited to take part in a study of how people rebuild 3D objects from photos.' : 'You are invited to take part in a study of how people see and reason about 3D scenes.';
+  return {
+    consent: [
+      intro,
+      `${unique.map((k) => k.about).join(' ')} Your actions and their timing are recorded under a pseudonymous id (such as P03); your name is not stored.`,
+      'Taking part is voluntary. You may stop at any time without giving a reason by telling the experimenter.',
+      'By pressing "I agree" you confirm that you have read this and agree to take part.',
+    ].join('\n\n'),
+    instructions: [...unique.flatMap((k) => k.instructions), 'The first task is a practice task that is not scored. Take your time to learn the tools there.'].join('\n\n'),
+    thanks: 'Thank you for taking part! Please let the experimenter know that you have finished.',
+  };
+}
+
+/** The default texts of a SplatBench study. */
+export const DEFAULT_TEXTS = defaultTexts([splatbenchKind.participant]);
 
 export const StudyTextsSchema = z.strictObject({
   consent: z.string().min(1).max(20_000),
