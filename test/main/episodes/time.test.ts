@@ -37,7 +37,7 @@ describe('episode time records', () => {
     expect((await m.mark(s.episodeId, 'pause')).paused).toBe(true);
     await m.mark(s.episodeId, 'pause'); // a repeat writes nothing
     await expect(m.step(s.episodeId, { tool: 'add_gaussians', args: add })).rejects.toThrow(/paused: resume it/);
-    await sleep(60);
+    await sleep(70); // past the bound below: timers use a monotonic clock, records the wall clock
     const after = await m.mark(s.episodeId, 'resume');
     expect(after.paused).toBe(false);
     expect(after.pausedMs).toBeGreaterThanOrEqual(60);
@@ -63,7 +63,8 @@ describe('episode time records', () => {
     const tab = new Connection();
     m.attach(s.episodeId, tab);
     tab.close();
-    await sleep(40);
+    // Timers run on a monotonic clock and records on the wall clock: sleep past the bound asserted.
+    await sleep(50);
     const again = new Connection();
     m.attach(s.episodeId, again);
     const t = await m.mark(s.episodeId, 'reload');
@@ -82,7 +83,7 @@ describe('episode time records', () => {
     // The lab goes away (its ids stay recorded under the home), and a new one starts later.
     first.closeAll();
     await first.idle();
-    await sleep(80);
+    await sleep(90); // past the bound below (monotonic timers, wall-clock records)
     const second = manager(home);
     await expect(second.reattach('0123456789ab')).rejects.toThrow(EpisodeNotFound);
     await expect(second.reattach('../../etc')).rejects.toThrow(EpisodeNotFound);
