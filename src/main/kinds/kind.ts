@@ -49,6 +49,11 @@ export interface KindEnv {
   close(): Promise<void>;
 }
 
+/** The player's budgets of a kind that counts only calls (no Gaussians, no renders). */
+export function callsOnlyBudgets(callsLeft: number, maxCalls: number): EpisodeBudgets {
+  return { gaussians: 0, maxGaussians: 0, callsLeft, maxToolCalls: maxCalls, rendersLeft: 0, maxRenders: 0 };
+}
+
 export interface MainKindModule {
   readonly family: string;
   /** Loads a task from its spec head (the module validates the whole file with its schema). */

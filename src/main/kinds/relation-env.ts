@@ -16,7 +16,7 @@ import type { ReplayedSummary, ToolOut } from '../env/env';
 import { readTrajectory, TrajectoryWriter, type StepRecord, type TrajectoryHeader } from '../env/trajectory';
 import type { TimeRecord } from '../../shared/env/trajectory-schema';
 import type { EnvGradeResult } from '../env/types';
-import type { KindEnv, KindEnvOptions } from './kind';
+import { callsOnlyBudgets, type KindEnv, type KindEnvOptions } from './kind';
 import type { RelationTask } from './relation';
 
 export class RelationEnv implements KindEnv {
@@ -77,8 +77,7 @@ export class RelationEnv implements KindEnv {
   }
 
   publicBudgets(): EpisodeBudgets {
-    const b = this.rules.budgets();
-    return { gaussians: 0, maxGaussians: 0, callsLeft: b.callsLeft, rendersLeft: 0, maxToolCalls: this.rules.maxCalls, maxRenders: 0 };
+    return callsOnlyBudgets(this.rules.budgets().callsLeft, this.rules.maxCalls);
   }
 
   publicViews(): PublicView[] {

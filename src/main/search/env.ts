@@ -22,7 +22,7 @@ import type { ReplayedSummary, ToolOut } from '../env/env';
 import { readTrajectory, TrajectoryWriter, type StepRecord, type TrajectoryHeader } from '../env/trajectory';
 import type { EnvGradeResult } from '../env/types';
 import { encodePng } from '../io/png-encode';
-import type { KindEnv, KindEnvOptions, KindTask } from '../kinds/kind';
+import { callsOnlyBudgets, type KindEnv, type KindEnvOptions, type KindTask } from '../kinds/kind';
 import type { RoomScene } from './scene';
 
 export interface SearchTask extends KindTask {
@@ -91,8 +91,7 @@ export class SearchEnv implements KindEnv {
     return this.rules.budgets();
   }
   publicBudgets(): EpisodeBudgets {
-    const b = this.rules.budgets();
-    return { gaussians: 0, maxGaussians: 0, callsLeft: b.callsLeft, maxToolCalls: this.task.spec.max_steps, rendersLeft: 0, maxRenders: 0 };
+    return callsOnlyBudgets(this.rules.budgets().callsLeft, this.task.spec.max_steps);
   }
   publicViews(): PublicView[] {
     return [];
