@@ -36,7 +36,7 @@ export const command: CliCommand = {
       return 0;
     }
     if (sub === 'check') {
-      const reports = checkTaskSet(dir, io.out);
+      const reports = await checkTaskSet(dir, io.out);
       const bad = reports.filter((r) => r.problems.length > 0);
       io.out(`${reports.length - bad.length}/${reports.length} search tasks conform`);
       return bad.length ? 1 : 0;
@@ -47,7 +47,7 @@ export const command: CliCommand = {
       const players = which === 'all' ? [...BASELINES] : [which as Baseline];
       io.out('player      episodes  correct  success  steps  path_m  collision_rate');
       for (const p of players) {
-        const s = runBaseline(dir, p, intOption(args, 'seed', 0)).summary;
+        const s = (await runBaseline(dir, p, intOption(args, 'seed', 0))).summary;
         io.out(`${p.padEnd(11)} ${String(s.episodes).padStart(8)}  ${s.correct.toFixed(3).padStart(7)}  ${s.success.toFixed(3).padStart(7)}  ${s.steps.toFixed(1).padStart(5)}  ${s.pathLength.toFixed(2).padStart(6)}  ${s.collisionRate.toFixed(3).padStart(14)}`);
       }
       return 0;
@@ -56,7 +56,7 @@ export const command: CliCommand = {
       const out = stringOption(args, 'out');
       if (!out) throw new CliError('search goals needs --out OUTDIR');
       const task = stringOption(args, 'task');
-      const paths = writeGoalImages(dir, resolve(out), task ? [task] : undefined, io.out);
+      const paths = await writeGoalImages(dir, resolve(out), task ? [task] : undefined, io.out);
       if (paths.length === 0) throw new CliError(`no search task${task ? ` '${task}'` : 's'} in ${dir}`);
       io.out(`wrote ${paths.length} goal images`);
       return 0;
