@@ -76,13 +76,13 @@ export async function loadTaskScene(tasksDir: string, spec: SearchTaskSpec, cach
   const path = `${tasksDir}/${spec.room}`;
   const hit = cache?.get(spec.room);
   if (hit && 'doc' in hit) return captureTaskScene(hit, spec);
-  if (hit) return hit;
-  if (isCaptureRoomFile(path)) {
+  if (!hit && isCaptureRoomFile(path)) {
     const loaded = await loadCapture(tasksDir, spec.room);
     cache?.set(spec.room, loaded);
     return captureTaskScene(loaded, spec);
   }
-  const scene = loadRoomScene(path);
+  const scene = hit ?? loadRoomScene(path);
   cache?.set(spec.room, scene);
-  return scene;
+  // A task annotated by people in a procedural room keeps the annotators' viewpoints as its truth.
+  return spec.annotation ? { ...scene, visibility: new MarkedAnswerability(spec.answerable, spec.tolerance ?? DEFAULT_TOLERANCE) } : scene;
 }

@@ -1,8 +1,12 @@
 // `splatlab search generate|check|baseline`: the search task set (docs/TASKS.md, search section).
 // generate writes procedural rooms and their episodes into a tasks folder; check runs the
-// conformance check; baseline scores the random, blind, start-view and oracle players.
+// conformance check; baseline scores the random, blind, start-view and oracle players; export
+// writes JSON episodes with goal images and scenes; annotation-task turns an agreed annotation
+// into a task.
 import { resolve } from 'node:path';
 import { BASELINES, type Baseline } from '../../../shared/search/players';
+import { exportAnnotation } from '../../search/annotations';
+import { exportEpisodes } from '../../search/export';
 import { checkTaskSet, generateTaskSet, runBaseline, writeGoalImages } from '../../search/task-set';
 import { parseArgs, stringOption } from '../args';
 import { CliError, type CliCommand } from '../command';
@@ -12,6 +16,8 @@ const USAGE = `splatlab search generate [--dir DIR] [--rooms N] [--questions Q] 
 splatlab search check [--dir DIR]
 splatlab search baseline [--dir DIR] [--player random|blind|start-view|oracle|all] [--seed S]
 splatlab search goals [--dir DIR] [--task ID] --out OUTDIR
+splatlab search export [--dir DIR] [--task ID] --out OUTDIR
+splatlab search annotation-task [--dir DIR] --annotation ID
 
 generate: N procedural rooms (seeds 1..N, default 6) with up to Q questions each (default 12);
 each question gets a start viewpoint drawn from the unanswerable set at 3..10 actions from the
@@ -20,14 +26,17 @@ and DIR/search__*.json (default DIR: tasks, the lab's tasks folder).
 check: every task's start is unanswerable, an answerable view is reachable within the step budget
 (BFS over the action graph), and the stored answer equals the room's.
 baseline: correctness, success, steps, path length and collision rate of a baseline player\n(the blind prior of each task is learnt from the other tasks of the set).
-goals: renders each task's goal image (512x512 at 90 degrees from the goal viewpoint) into OUTDIR.`;
+goals: renders each task's goal image (512x512 at 90 degrees from the goal viewpoint) into OUTDIR.
+export: writes OUTDIR/episodes/<task>.json (scene, question, answer, answer type, start, answerable
+poses, goal), OUTDIR/goals/<task>.png and the scenes beside them (OUTDIR/scenes/...), and index.json.
+annotation-task: turns an agreed annotation (DIR/search/annotations/ID.json) into a search task.`;
 
 export const command: CliCommand = {
   name: 'search',
   usage: USAGE,
   async run(argv, io) {
     const [sub, ...rest] = argv;
-    const args = parseArgs(rest, { values: ['dir', 'rooms', 'questions', 'seed', 'player', 'task', 'out'] });
+    const args = parseArgs(rest, { values: ['dir', 'rooms', 'questions', 'seed', 'player', 'task', 'out', 'annotation'] });
     const dir = resolve(stringOption(args, 'dir') ?? 'tasks');
     if (sub === 'generate') {
       const n = intOption(args, 'rooms', 6, 1);
@@ -59,6 +68,29 @@ export const command: CliCommand = {
       const paths = await writeGoalImages(dir, resolve(out), task ? [task] : undefined, io.out);
       if (paths.length === 0) throw new CliError(`no search task${task ? ` '${task}'` : 's'} in ${dir}`);
       io.out(`wrote ${paths.length} goal images`);
+      return 0;
+    }
+    if (sub === 'export') {
+      const out = stringOption(args, 'out');
+      if (!out) throw new CliError('search export needs --out OUTDIR');
+      const task = stringOption(args, 'task');
+      try {
+        const r = await exportEpisodes(dir, resolve(out), { only: task ? [task] : undefined, onProgress: io.out });
+        io.out(`wrote ${r.episodes.length} episodes over ${r.scenes.length} scenes to ${r.dir}`);
+      } catch (err) {
+        throw new CliError((err as Error).message);
+      }
+      return 0;
+    }
+    if (sub === 'annotation-task') {
+      const id = stringOption(args, 'annotation');
+      if (!id) throw new CliError('search annotation-task needs --annotation ID');
+      try {
+        const r = await exportAnnotation(dir, id);
+        io.out(`wrote ${r.taskId} (BFS ${r.report.bfsSteps} steps to an agreed answerable viewpoint)`);
+      } catch (err) {
+        throw new CliError((err as Error).message);
+      }
       return 0;
     }
     throw new CliError(`usage: ${USAGE.split('\n')[0]} (got '${sub ?? ''}')`);
