@@ -12,6 +12,7 @@ import { debugMethods } from './debug';
 import { authorEvents, authorMethods } from './author';
 import { relationMethods } from './relation';
 import { roleMethods } from './roles';
+import { searchMethods } from './search';
 
 /** One row of the method table: params in, result out, a line of documentation. */
 export interface MethodSpec {
@@ -29,6 +30,7 @@ export const labMethods = {
   ...authorMethods,
   ...relationMethods,
   ...roleMethods,
+  ...searchMethods,
 } as const satisfies Record<string, MethodSpec>;
 
 export type LabMethod = keyof typeof labMethods;

@@ -1,0 +1,82 @@
+// Handlers of the search annotation rows (src/shared/api/search.ts): room documents opened once
+// per set of services (Gaussians and collider kept while the lab runs), views rendered with the
+// search render path, moves through the same stepPose as players, annotation documents through
+// src/main/search/annotations.ts and the episode export into the lab home.
+// Input: the LabContext. Output: HandlersFor the rows. Invariant: errors reach the caller as one
+// readable line; the blind row strips the answer and the marks.
+import { join } from 'node:path';
+import type { searchMethods } from '../../shared/api/search';
+import { blindView } from '../../shared/search/annotation';
+import { DEFAULT_MOTION, type Pose } from '../../shared/search/pose';
+import { renderView } from '../../shared/search/render';
+import { motionWorld, stepPose } from '../../shared/search/world';
+import { pngDataUrl } from '../episodes/public';
+import { encodePng } from '../io/png-encode';
+import { annotationIds, exportAnnotation, exportTaskId, readAnnotation, saveFirst, verify } from '../search/annotations';
+import { exportEpisodes } from '../search/export';
+import { listRoomDocs, loadRoomDoc, type RoomDoc } from '../search/rooms';
+import { searchTaskIds } from '../search/task-set';
+import type { LabContext } from './context';
+import type { HandlersFor } from './dispatch';
+
+/** Free-flight steps: a fifth of a move, a sixth of a turn. */
+const FINE = { ...DEFAULT_MOTION, step: 0.05, turn: 5 };
+
+export function createSearchHandlers(ctx: LabContext): HandlersFor<typeof searchMethods> {
+  const rooms = new Map<string, Promise<RoomDoc>>();
+  const open = (path: string): Promise<RoomDoc> => {
+    let r = rooms.get(path);
+    if (!r) {
+      r = loadRoomDoc(ctx.tasksDir, path);
+      rooms.set(path, r);
+      // A failed open is not cached: the next call reads the files again.
+      r.catch(() => rooms.delete(path));
+    }
+    return r;
+  };
+  return {
+    'search.rooms': async () => listRoomDocs(ctx.tasksDir),
+    'search.open': async (p) => {
+      const r = await open(p.room);
+      return { room: r.path, kind: r.kind, start: r.start, radius: r.radius, gaussians: r.splats.count, lines: r.lines };
+    },
+    'search.look': async (p) => {
+      const r = await open(p.room);
+      const img = renderView(r.splats, p.pose as Pose, undefined, p.size);
+      return { image: pngDataUrl(encodePng({ width: img.width, height: img.height, data: img.rgb })) };
+    },
+    'search.move': async (p) => {
+      const r = await open(p.room);
+      const s = stepPose(motionWorld(r.collider, r.radius, p.fine ? FINE : DEFAULT_MOTION), p.pose as Pose, p.action);
+      return { pose: s.pose, collided: s.collided };
+    },
+    'search.annotations': async () => {
+      const tasks = new Set(searchTaskIds(ctx.tasksDir));
+      return annotationIds(ctx.tasksDir).map((id) => {
+        const d = readAnnotation(ctx.tasksDir, id);
+        return {
+          id, room: d.room, family: d.question.family, question: d.question.text, first: d.first.annotator, second: d.second?.annotator ?? null,
+          agreement: d.agreement ?? null, taskId: tasks.has(exportTaskId(d)) ? exportTaskId(d) : null,
+        };
+      });
+    },
+    'search.annotation.save': async (p) => {
+      await open(p.room);
+      return { id: saveFirst(ctx.tasksDir, p).id };
+    },
+    'search.annotation.blind': async (p) => blindView(readAnnotation(ctx.tasksDir, p.id)),
+    'search.annotation.verify': async (p) => {
+      const { agreement } = verify(ctx.tasksDir, p.id, { annotator: p.annotator, started: p.started, finished: new Date().toISOString(), answer: p.answer, marks: p.marks });
+      return { agreement };
+    },
+    'search.annotation.export': async (p) => {
+      const r = await exportAnnotation(ctx.tasksDir, p.id);
+      return { taskId: r.taskId, bfsSteps: r.report.bfsSteps };
+    },
+    'search.export': async () => {
+      const out = join(ctx.home, 'exports', `search-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+      const r = await exportEpisodes(ctx.tasksDir, out);
+      return { dir: r.dir, episodes: r.episodes.length, scenes: r.scenes.length };
+    },
+  };
+}
