@@ -3,11 +3,11 @@
 // both lie clear of it; the voxel grid of the Gaussians stops a move through a wall; paths that
 // leave the tasks folder or the captures folder are refused; procedural task files parse and
 // re-serialise byte for byte under the extended schema.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadCapture, resolveCapturePath } from '../../../src/main/search/capture-scene';
+import { capturesRoot, loadCapture, resolveCapturePath } from '../../../src/main/search/capture-scene';
 import { searchTaskIds } from '../../../src/main/search/task-set';
 import { SearchTaskSpecSchema } from '../../../src/shared/kinds/search';
 import { MeshCollider, pointTriangleDistance } from '../../../src/shared/search/mesh-collider';
@@ -58,6 +58,19 @@ describe('captured rooms', () => {
     writeFileSync(join(dir, 'search/captures/bad.json'), JSON.stringify({ type: 'capture', name: 'bad', capture: '../x.ply' }));
     return expect(loadCapture(dir, 'search/captures/bad.json')).rejects.toThrow(/capture: paths may not climb/);
   });
+});
+
+// The real capture of the shared data folder, when it holds a splat file (read by path, never copied).
+const LEGO = join(capturesRoot(join(process.cwd(), 'tasks')), 'nerf-synthetic-lego-24');
+const legoSplat = existsSync(LEGO) ? readdirSync(LEGO).find((f) => /\.(ply|spz|splat|sog)$/i.test(f)) : undefined;
+
+describe.skipIf(!legoSplat)('the shared lego capture', () => {
+  it('loads by absolute path under the captures folder with a voxel collider', async () => {
+    writeFileSync(join(dir, 'search/captures/lego.json'), JSON.stringify({ type: 'capture', name: 'lego', capture: join(LEGO, legoSplat!), placement: { up: 'auto', recentre: 'bbox' } }));
+    const loaded = await loadCapture(dir, 'search/captures/lego.json');
+    expect(loaded.splats.count).toBeGreaterThan(0);
+    expect(loaded.colliderKind).toMatch(/^voxels \(([1-9]\d*) occupied/);
+  }, 120_000);
 });
 
 describe('the .obj reader and the mesh collider', () => {
