@@ -15,6 +15,7 @@ import { exportEpisodes } from '../../../src/main/search/export';
 import { regradeSearch } from '../../../src/main/search/regrade';
 import { checkTaskSet } from '../../../src/main/search/task-set';
 import { playBaseline } from '../../../src/shared/search/players';
+import { runCli } from '../cli/run';
 import { writeGeneratedCapture } from './capture-fixture';
 
 let dir: string;
@@ -85,5 +86,16 @@ describe('annotation to task to export', () => {
     expect(existsSync(join(out, 'scenes', scene.capture))).toBe(true);
     expect(existsSync(join(out, 'scenes', scene.mesh))).toBe(true);
     expect(JSON.parse(readFileSync(join(out, 'index.json'), 'utf8')).episodes).toEqual(r.episodes);
+  }, 120_000);
+
+  it('runs through the CLI: check, export, and a refused annotation-task', async () => {
+    expect((await runCli('search', ['check', '--dir', dir])).out.at(-1)).toBe('1/1 search tasks conform');
+    const exported = await runCli('search', ['export', '--dir', dir, '--out', join(dir, 'cli-export')]);
+    expect(exported.code).toBe(0);
+    expect(exported.out.at(-1)).toMatch(/^wrote 1 episodes over 1 scenes/);
+    const refused = await runCli('search', ['annotation-task', '--dir', dir, '--annotation', 'cube-colour-2']);
+    expect(refused.code).toBe(1);
+    expect(refused.err[0]).toMatch(/did not agree/);
+    expect((await runCli('search', ['export', '--dir', dir])).err[0]).toMatch(/needs --out/);
   }, 120_000);
 });

@@ -57,6 +57,9 @@ describe('annotation agreement', () => {
     const first = [mark(2, 2, true), mark(1, 1, false)];
     expect(agreementOf(doc(first, first, 'blue')).agreed).toBe(false);
     expect(agreementOf(doc(first, [mark(2, 2, false), mark(1, 1, true)])).agreed).toBe(false);
+    // One viewpoint both call answerable, but only 1 of 3 shared marks agree (below 80%).
+    const three = [mark(2, 2, true), mark(1, 1, false), mark(3, 1, false)];
+    expect(agreementOf(doc(three, [mark(2, 2, true), mark(1, 1, true), mark(3, 1, true)]))).toMatchObject({ answerable: 1, agreeing: 1, shared: 3, agreed: false });
     expect(agreementOf(doc([mark(1, 1, false)], [mark(1, 1, false)])).agreed).toBe(false);
     expect(agreementOf(doc(first, first, 'red', pose(2, 2))).agreed).toBe(false);
     expect(agreementOf(doc(first, first)).agreed).toBe(true);
