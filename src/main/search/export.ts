@@ -18,7 +18,7 @@ export const EPISODES_FORMAT = 'splatlab-search-episodes';
 
 export interface ExportOptions {
   only?: readonly string[];
-  onProgress?: (line: string) => void;
+  onProgress?: (done: number, total: number, taskId: string) => void;
   signal?: AbortSignal;
 }
 
@@ -90,7 +90,7 @@ export async function exportEpisodes(tasksDir: string, outDir: string, opts: Exp
     writeFileSync(join(outDir, 'goals', `${spec.task_id}.png`), encodePng({ width: img.width, height: img.height, data: img.rgb }));
     writeFileSync(join(outDir, 'episodes', `${spec.task_id}.json`), `${JSON.stringify(episodeOf(spec), null, 1)}\n`);
     episodes.push(spec.task_id);
-    opts.onProgress?.(`${i + 1}/${all.length} ${spec.task_id}`);
+    opts.onProgress?.(i + 1, all.length, spec.task_id);
   }
   writeFileSync(join(outDir, 'index.json'), `${JSON.stringify({ format: EPISODES_FORMAT, version: 1, created: new Date().toISOString(), episodes, scenes: [...scenes].map((r) => `scenes/${r}`) }, null, 1)}\n`);
   return { dir: outDir, episodes, scenes: [...scenes] };

@@ -24,6 +24,8 @@ const FINE = { ...DEFAULT_MOTION, step: 0.05, turn: 5 };
 
 export function createSearchHandlers(ctx: LabContext): HandlersFor<typeof searchMethods> {
   const rooms = new Map<string, Promise<RoomDoc>>();
+  /** The export under way (one at a time per lab), cancelled by search.export.cancel. */
+  let exporting: AbortController | null = null;
   const open = (path: string): Promise<RoomDoc> => {
     let r = rooms.get(path);
     if (!r) {
@@ -73,10 +75,25 @@ export function createSearchHandlers(ctx: LabContext): HandlersFor<typeof search
       const r = await exportAnnotation(ctx.tasksDir, p.id);
       return { taskId: r.taskId, bfsSteps: r.report.bfsSteps };
     },
-    'search.export': async () => {
+    'search.export': async (_p, caller) => {
+      if (exporting) throw new Error('a search export is already running');
       const out = join(ctx.home, 'exports', `search-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-      const r = await exportEpisodes(ctx.tasksDir, out);
-      return { dir: r.dir, episodes: r.episodes.length, scenes: r.scenes.length };
+      const ctl = new AbortController();
+      exporting = ctl;
+      try {
+        const r = await exportEpisodes(ctx.tasksDir, out, {
+          signal: ctl.signal,
+          onProgress: (done, total, id) => ctx.events.publish('progress', { task: 'search export', done, total, message: `${done}/${total} ${id}` }, caller),
+        });
+        return { dir: r.dir, episodes: r.episodes.length, scenes: r.scenes.length };
+      } finally {
+        exporting = null;
+      }
+    },
+    'search.export.cancel': async () => {
+      const running = exporting !== null;
+      exporting?.abort();
+      return { cancelled: running };
     },
   };
 }

@@ -76,6 +76,7 @@ export const searchMethods = {
   'search.export': {
     params: z.strictObject({}),
     result: z.strictObject({ dir: z.string(), episodes: z.number().int(), scenes: z.number().int() }),
-    doc: "Exports the tasks folder's search tasks as JSON episodes with goal images and scenes into the lab home's exports folder.",
+    doc: "Exports the tasks folder's search tasks as JSON episodes with goal images and scenes into the lab home's exports folder (progress events; cancellable).",
   },
+  'search.export.cancel': { params: z.strictObject({}), result: z.strictObject({ cancelled: z.boolean() }), doc: 'Cancels the search export under way (it stops before the next episode).' },
 } as const;

@@ -76,7 +76,12 @@ describe('annotation to task to export', () => {
 
   it('writes JSON episodes, goal images and the scenes beside them', async () => {
     const out = join(dir, 'export');
-    const r = await exportEpisodes(dir, out);
+    const seen: string[] = [];
+    const r = await exportEpisodes(dir, out, { onProgress: (done, total, id) => seen.push(`${done}/${total} ${id}`) });
+    expect(seen).toEqual(['1/1 search__gen-capture__cube-colour']);
+    const ctl = new AbortController();
+    ctl.abort();
+    await expect(exportEpisodes(dir, join(dir, 'cancelled'), { signal: ctl.signal })).rejects.toThrow(/cancelled/);
     expect(r.episodes).toEqual(['search__gen-capture__cube-colour']);
     const ep = JSON.parse(readFileSync(join(out, 'episodes', `${r.episodes[0]}.json`), 'utf8'));
     expect(ep).toMatchObject({ scene: 'scenes/search/captures/gen-capture.json', answer_type: 'text', question: 'What colour is the cube on the table?', answerability: { source: 'annotation' } });

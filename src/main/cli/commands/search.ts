@@ -75,7 +75,7 @@ export const command: CliCommand = {
       if (!out) throw new CliError('search export needs --out OUTDIR');
       const task = stringOption(args, 'task');
       try {
-        const r = await exportEpisodes(dir, resolve(out), { only: task ? [task] : undefined, onProgress: io.out });
+        const r = await exportEpisodes(dir, resolve(out), { only: task ? [task] : undefined, onProgress: (done, total, id) => io.out(`${done}/${total} ${id}`) });
         io.out(`wrote ${r.episodes.length} episodes over ${r.scenes.length} scenes to ${r.dir}`);
       } catch (err) {
         throw new CliError((err as Error).message);
