@@ -3,7 +3,7 @@
 // the conformance check (start unanswerable by annotation, BFS reaches an agreed answerable view),
 // loads through the kind, plays to success with the oracle and regrades identically; a
 // disagreeing annotation does not export; the episode export writes JSON, PNG and the scenes.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ import { regradeSearch } from '../../../src/main/search/regrade';
 import { checkTaskSet } from '../../../src/main/search/task-set';
 import { playBaseline } from '../../../src/shared/search/players';
 import { runCli } from '../cli/run';
-import { writeGeneratedCapture } from './capture-fixture';
+import { captureRoom, writeGeneratedCapture } from './capture-fixture';
 
 let dir: string;
 const fakeRender = () => ({ width: 4, height: 4, rgb: new Float32Array(48).fill(1), alpha: new Float32Array(16), depth: new Float32Array(16) });
@@ -65,6 +65,20 @@ describe('annotation to task to export', () => {
     const traj = readTrajectory(log);
     expect(traj.end).toMatchObject({ correct: true, success: true, collision: 0 });
     expect(regradeSearch(task, traj).problems).toEqual([]);
+  }, 120_000);
+
+  it('annotates a procedural room too: its task takes answerability from the annotation, not the visibility rule', async () => {
+    mkdirSync(join(dir, 'search', 'rooms'), { recursive: true });
+    writeFileSync(join(dir, 'search', 'rooms', 'gen-room.json'), JSON.stringify({ ...captureRoom(), name: 'gen-room' }));
+    saveFirst(dir, { ...first('proc-q'), room: 'search/rooms/gen-room.json' });
+    verify(dir, 'proc-q', { annotator: 'ann-b', started: 'a', finished: 'b', answer: 'red', marks: [{ pose: GOAL, answerable: true }, { pose: p(1.25, 2, 90, 0), answerable: false }] });
+    const { taskId, report } = await exportAnnotation(dir, 'proc-q');
+    expect(report.problems).toEqual([]);
+    const task = (await loadAnyTask(taskId, { tasksDir: dir })) as SearchTask;
+    expect(task.scene.room?.name).toBe('gen-room');
+    expect(task.scene.visibility.answerable(GOAL, task.spec.question.needs)).toBe(true);
+    expect(task.scene.visibility.answerable({ ...GOAL, pitch: 0 }, task.spec.question.needs)).toBe(false);
+    rmSync(join(dir, `${taskId}.json`));
   }, 120_000);
 
   it('refuses a disagreeing annotation', async () => {
