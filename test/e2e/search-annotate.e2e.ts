@@ -3,7 +3,8 @@
 // keys, writes a question and its answer, marks an answerable and an unanswerable viewpoint and
 // sets the start; annotator 2 verifies blind from the start with their own answer and marks; the
 // agreement shows; the agreed annotation becomes a task, which is then played by keyboard to an
-// answer; the trajectory is correct, successful and regrades identically. Screenshots of the
+// answer; the trajectory is correct, successful and regrades identically; the set exports from the
+// view's button. Screenshots of the
 // annotation and the goal view are saved for a person to look at (test-results/search-annotate*.png).
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -122,6 +123,13 @@ describe.skipIf(skip)('annotate a captured room, verify, export and play (browse
     await page.getByTestId('search-answer').fill('crimson');
     await page.getByTestId('search-answer').press('Enter');
     await page.getByTestId('search-done').waitFor({ timeout: 60_000 });
+    // The task set exports from the Annotate view's button.
+    await page.getByTestId('nav-annotate').click();
+    await page.getByTestId('annotate-export-set').click();
+    await expect.poll(() => page.getByTestId('annotate-message').textContent(), { timeout: 60_000 }).toMatch(/^Exported 1 episode\(s\) over 1 scene\(s\)/);
+    const exports = readdirSync(join(home, 'exports'));
+    expect(exports).toHaveLength(1);
+    expect(readdirSync(join(home, 'exports', exports[0], 'goals'))).toEqual([`${TASK}.png`]);
     expect(errors).toEqual([]);
 
     const dir = join(home, 'trajectories');
