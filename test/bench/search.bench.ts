@@ -1,7 +1,7 @@
 // Search tasks: collision checks per 0.25 m move (exact primitives, the 5 cm voxel grid from the
 // room's Gaussians, and a triangle mesh of the parts' boxes through the BVH, as a captured room
-// with a mesh collides) and one 512x512 observation at 90 degrees through renderView (the CPU
-// default: the tile-binned CPU rasterizer) for a generated room and a 200k-Gaussian version of it.
+// with a mesh collides) and one 512x512 observation at 90 degrees through renderView (its
+// default, the tile-binned CPU rasterizer) for a generated room and a 200k-Gaussian version of it.
 // Run: node --import tsx test/bench/search.bench.ts. Prints a markdown table.
 import { partAabb } from '../../src/shared/authoring/geometry';
 import type { Vec3 } from '../../src/shared/authoring/primitives';
