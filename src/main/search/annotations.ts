@@ -26,7 +26,13 @@ function docPath(tasksDir: string, id: string): string {
 export function readAnnotation(tasksDir: string, id: string): Annotation {
   const path = docPath(tasksDir, id);
   if (!existsSync(path)) throw new AnnotationError(`no annotation '${id}' in ${join(tasksDir, ANNOTATIONS_DIR)}`);
-  const res = AnnotationSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new AnnotationError(`annotation ${path}: ${(err as Error).message}`);
+  }
+  const res = AnnotationSchema.safeParse(json);
   if (!res.success) throw new AnnotationError(`annotation ${path}: ${res.error.issues[0].path.join('.')}: ${res.error.issues[0].message}`);
   return res.data;
 }

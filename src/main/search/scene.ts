@@ -9,8 +9,7 @@
 import { readFileSync } from 'node:fs';
 import type { SearchTaskSpec } from '../../shared/kinds/search';
 import { DEFAULT_TOLERANCE, MarkedAnswerability, type Answerability } from '../../shared/search/answerability';
-import type { CaptureRoom } from '../../shared/search/capture';
-import { isCaptureDoc } from '../../shared/search/capture';
+import { isCaptureDoc, type CaptureRoom } from '../../shared/search/capture';
 import { PrimitiveCollider, type Collider } from '../../shared/search/collide';
 import { roomParts, RoomSpecSchema, type RoomSpec } from '../../shared/search/room';
 import { splatRoom } from '../../shared/search/splat-room';
