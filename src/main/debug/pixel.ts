@@ -12,9 +12,11 @@ import { DebugSourceError } from './sources';
 
 export async function debugPixel(scene: DebugScene, camera: Camera, x: number, y: number, entry: ViewEntry, jobs: DebugJobs): Promise<DebugPixel> {
   if (x >= camera.width || y >= camera.height) throw new DebugSourceError(`pixel (${x}, ${y}) is outside the ${camera.width}x${camera.height} image`);
-  const state = scene.at(camera).state;
+  // The trace evaluates colours at the degree the clicked view was drawn at.
+  const shDegree = entry.out.shDegree;
+  const state = scene.at(camera, shDegree).state;
   if (!state) throw new Error('debug.pixel: the view has no forward state (draw the view first)');
-  const { trace, highlight } = await jobs('debug.pixel', { splats: scene.splats, camera, x, y, fig: entry.fig, k: entry.out.scale, note: entry.note, projection: state.projection });
+  const { trace, highlight } = await jobs('debug.pixel', { splats: scene.splats, camera, x, y, fig: entry.fig, k: entry.out.scale, shDegree, note: entry.note, projection: state.projection });
   const records = scene.records;
   const contributors = trace.contributors.map((c, rank) => ({
     rank,

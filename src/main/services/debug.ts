@@ -15,10 +15,11 @@ import type { DebugScene } from '../debug/session';
 import { captureFolders, DEBUG_CHUNK_BYTES, DebugUploads, debugMemoryBudget, listCaptureFiles, suggestedFile } from '../debug/files';
 import { openSource } from '../debug/sources';
 import { debugView, type DebugJobs, type GpuRenderer } from '../debug/views';
+import { frameFor, turnScene } from '../debug/frame';
 import { trajectoryParser } from '../workers/trajectory';
 import type { Caller } from './connection';
 import { inspectScene } from '../debug/inspect';
-import { scenePoints } from '../debug/points';
+import { scenePoints, splatPoints } from '../debug/points';
 import { SESSION_LOCKED_MESSAGE, sessionLockFile } from './session-lock';
 import { LabFailure, type HandlersFor } from './dispatch';
 import type { LabContext } from './context';
@@ -36,7 +37,7 @@ function contextGpu(ctx: LabContext): () => Promise<GpuRenderer> {
     try {
       const raster = ctx.gpuRasterizer();
       if (!raster) return { render: null, reason: 'no GPU rasterizer' };
-      return { name: ctx.gpu.status.path, render: async (splats, camera) => (await raster.forwardBatch(splats, [camera]))[0], tileLists: (splats, camera) => raster.tileLists(splats, camera) };
+      return { name: ctx.gpu.status.path, render: async (splats, camera, opts) => (await raster.forwardBatch(splats, [camera], opts))[0], tileLists: (splats, camera) => raster.tileLists(splats, camera) };
     } catch (error) {
       return { render: null, reason: `the GPU rasterizer could not be built (${error instanceof Error ? error.message : String(error)})` };
     }
@@ -54,14 +55,16 @@ function sessionOf(scene: DebugScene): DebugSession {
     taskId: opened.task?.spec.task_id ?? null,
     views: views.map((v) => v.name),
     viewSize: { width: size.width, height: size.height },
-    warnings: opened.warnings,
+    warnings: scene.frame ? [scene.frame.line, ...opened.warnings] : opened.warnings,
     steps: opened.steps,
     step: opened.step,
     gaussians:
       scene.splats.count <= DEBUG_SCENE_LIMIT
         ? scene.records.map((r) => ({ id: r.id, pos: [...r.pos], scale: [...r.scale], quat: [...r.quat], color: [...r.color], opacity: r.opacity }))
         : null,
-    points: scenePoints(opened.records),
+    points: opened.splats ? splatPoints(scene.splats) : scenePoints(opened.records),
+    shDegree: scene.shDegree,
+    frame: scene.frame,
   };
 }
 
@@ -94,6 +97,15 @@ export function createDebugHandlers(ctx: LabContext, opts: DebugServiceOptions =
         caller.onClose(() => sessions.close(scene.id));
         return sessionOf(scene);
       }),
+    'debug.frame': (p) =>
+      unlocked(() => {
+        const scene = sessions.get(p.sessionId);
+        const evidence = scene.opened.frame?.evidence;
+        if (!evidence || !scene.frame) throw new LabFailure(`${scene.opened.label} is in the lab's frame already (Z up): only splat files can be turned`);
+        const next = frameFor(p.up, evidence);
+        scene.reframe(turnScene(scene.splats, scene.frame.up, next.up), next);
+        return sessionOf(scene);
+      }),
     'debug.close': async (p) => ({ closed: sessions.close(p.sessionId) }),
     'debug.files': () =>
       unlocked(() => {
@@ -122,14 +134,14 @@ export function createDebugHandlers(ctx: LabContext, opts: DebugServiceOptions =
       unlocked(async () => {
         const scene = sessions.get(p.sessionId);
         const cam = resolveCamera(p.camera, scene.task);
-        return (await debugView(scene, cam.camera, p.view, gpu, jobsFor(scene, caller))).out;
+        return (await debugView(scene, cam.camera, p.view, gpu, jobsFor(scene, caller), p.shDegree)).out;
       }),
     'debug.pixel': (p, caller) =>
       unlocked(async () => {
         const scene = sessions.get(p.sessionId);
         const cam = resolveCamera(p.camera, scene.task);
         const jobs = jobsFor(scene, caller);
-        const entry = await debugView(scene, cam.camera, p.view, gpu, jobs);
+        const entry = await debugView(scene, cam.camera, p.view, gpu, jobs, p.shDegree);
         return debugPixel(scene, cam.camera, p.x, p.y, entry, jobs);
       }),
     'debug.gradients': (p, caller) =>
