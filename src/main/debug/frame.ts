@@ -21,7 +21,7 @@ export function frameEvidence(file: SplatFile): FrameEvidence {
 /** The frame for a choice: 'detected' falls back to the file as stored (+z) when nothing is detected. */
 export function frameFor(choice: DebugUp, ev: FrameEvidence): DebugFrame {
   const up: Axis = choice === 'detected' ? (ev.detected?.up ?? '+z') : choice;
-  return { up, detected: ev.detected?.up ?? null, convention: ev.usual, line: frameLine(up, choice !== 'detected', ev) };
+  return { chosen: choice, up, detected: ev.detected?.up ?? null, convention: ev.usual, line: frameLine(up, choice !== 'detected', ev) };
 }
 
 /** The scene shown with `from` up, turned to be shown with `to` up (the same arrays when no turn is needed). */

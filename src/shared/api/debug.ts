@@ -117,6 +117,8 @@ export type DebugPoints = z.infer<typeof DebugPointsSchema>;
 
 /** The frame a splat file is shown in: which of its axes is the lab's +Z, and why. */
 export const DebugFrameSchema = z.strictObject({
+  /** What was asked (debug.open's or debug.frame's `up`). */
+  chosen: DebugUpSchema,
   /** The file's axis shown as the lab's +Z ('+z': as stored, nothing rotated). */
   up: z.enum(['+z', '-z', '+y', '-y', '+x', '-x']),
   /** What the file or the cameras beside it say, or null when nothing does ('detected' then means as stored). */

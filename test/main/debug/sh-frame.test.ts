@@ -94,13 +94,14 @@ describe('SH-band toggle', () => {
 describe('up axis of an opened splat file', () => {
   it('shows a file that says nothing as stored, turns it on request, and turns back to the same scene', async () => {
     const s = await uploadPly(plyBytes(shColumn(60, 3)));
-    expect(s.frame).toEqual({ up: '+z', detected: null, convention: '-y', line: expect.stringMatching(/^axes as stored \(.*up -y, guess\): nothing rotated$/) });
+    expect(s.frame).toEqual({ chosen: 'detected', up: '+z', detected: null, convention: '-y', line: expect.stringMatching(/^axes as stored \(.*up -y, guess\): nothing rotated$/) });
     expect(s.warnings[0]).toBe(s.frame?.line);
     const stored = s.gaussians?.map((g) => g.pos) ?? [];
     const before = await call<DebugImage>('debug.view', { sessionId: s.sessionId, camera, view: 'rgb' });
 
     const turned = await call<DebugSession>('debug.frame', { sessionId: s.sessionId, up: '-y' });
     expect(turned.frame?.up).toBe('-y');
+    expect(turned.frame?.chosen).toBe('-y');
     expect(turned.frame?.line).toMatch(/^up axis -y \(chosen\): the file's -y is turned to the lab's \+Z/);
     expect(turned.warnings[0]).toBe(turned.frame?.line);
     // -y up: the file's (x, y, z) is shown at (x, z, -y), so the column stands along +Z.
