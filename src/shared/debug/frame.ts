@@ -43,5 +43,6 @@ export interface FrameEvidence {
 export function frameLine(up: Axis, chosen: boolean, ev: FrameEvidence): string {
   if (!chosen && ev.detected && ev.detected.up === up) return `up as detected: the file's ${up} is the lab's +Z (${ev.detected.line})`;
   if (up === '+z') return `axes as stored (${ev.convention}; up ${ev.usual ?? 'unknown'}, ${ev.source}): nothing rotated`;
-  return `up axis ${up} (chosen): the file's ${up} is turned to the lab's +Z (${ev.convention}${ev.usual ? `, usually ${ev.usual} up` : ''})`;
+  const usual = ev.usual && ev.usual !== up ? `; the format usually has ${ev.usual} up` : '';
+  return `up axis ${up} (chosen): the file's ${up} is turned to the lab's +Z${usual}`;
 }
