@@ -16,6 +16,7 @@ import { parseSceneDocument, parseSceneItem } from '../../shared/scene/input';
 import { parseTrajectory, type Trajectory } from '../env/trajectory';
 import { readSplatFile } from '../formats/read';
 import type { Splats } from '../../shared/scene/splats';
+import type { Axis } from '../../shared/formats/types';
 import { insideRoots, type DebugUploads } from './files';
 import { frameEvidence, frameFor, turnScene } from './frame';
 import { loadTask, readFit, type LoadedTask } from '../tasks/load';
@@ -47,6 +48,8 @@ export interface SourceOptions {
   uploads?: DebugUploads;
   captureRoots?: string[];
   budgetBytes?: number;
+  /** Turns a splat file to the asked up axis (the lab's worker pool); default turnScene here. */
+  turn?: (splats: Splats, from: Axis, to: Axis) => Promise<Splats>;
 }
 
 /** Largest trajectory file read from disk (the upload limit is the message limit). */
@@ -100,7 +103,7 @@ async function openSplatFile(path: string, name: string, up: DebugUp, opts: Sour
   }
   const evidence = frameEvidence(file);
   const current = frameFor(up, evidence);
-  const splats = turnScene(file.splats, '+z', current.up);
+  const splats = current.up === '+z' ? file.splats : opts.turn ? await opts.turn(file.splats, '+z', current.up) : turnScene(file.splats, '+z', current.up);
   const label = `${name} (${file.detected})`;
   return { label, records: [], splats, task: null, warnings: file.warnings, steps: null, step: null, frame: { evidence, current } };
 }

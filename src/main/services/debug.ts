@@ -13,9 +13,9 @@ import { debugGradients } from '../debug/gradients';
 import { debugPixel } from '../debug/pixel';
 import type { DebugScene } from '../debug/session';
 import { captureFolders, DEBUG_CHUNK_BYTES, DebugUploads, debugMemoryBudget, listCaptureFiles, suggestedFile } from '../debug/files';
-import { openSource } from '../debug/sources';
+import { openSource, type SourceOptions } from '../debug/sources';
 import { debugView, type DebugJobs, type GpuRenderer } from '../debug/views';
-import { frameFor, turnScene } from '../debug/frame';
+import { frameFor } from '../debug/frame';
 import { trajectoryParser } from '../workers/trajectory';
 import type { Caller } from './connection';
 import { inspectScene } from '../debug/inspect';
@@ -93,17 +93,21 @@ export function createDebugHandlers(ctx: LabContext, opts: DebugServiceOptions =
     // A session belongs to the connection that opened it and is closed with it (a closed tab).
     'debug.open': (p, caller) =>
       unlocked(async () => {
-        const scene = sessions.open(await openSource(p.source, { ...sourceOptions(), parse: trajectoryParser(ctx.pool, caller.id) }));
+        const turn: SourceOptions['turn'] = (splats, from, to) => ctx.pool.run('debug.turn', { splats, from, to }, { client: caller.id });
+        const scene = sessions.open(await openSource(p.source, { ...sourceOptions(), parse: trajectoryParser(ctx.pool, caller.id), turn }));
         caller.onClose(() => sessions.close(scene.id));
         return sessionOf(scene);
       }),
-    'debug.frame': (p) =>
-      unlocked(() => {
+    // The turn runs on the pool (seconds for millions of SH3 Gaussians), with the session's
+    // progress and cancel; the scene stays as it was until the turned copy is back.
+    'debug.frame': (p, caller) =>
+      unlocked(async () => {
         const scene = sessions.get(p.sessionId);
         const evidence = scene.opened.frame?.evidence;
         if (!evidence || !scene.frame) throw new LabFailure(`${scene.opened.label} is in the lab's frame already (Z up): only splat files can be turned`);
         const next = frameFor(p.up, evidence);
-        scene.reframe(turnScene(scene.splats, scene.frame.up, next.up), next);
+        const turned = next.up === scene.frame.up ? scene.splats : await jobsFor(scene, caller)('debug.turn', { splats: scene.splats, from: scene.frame.up, to: next.up });
+        scene.reframe(turned, next);
         return sessionOf(scene);
       }),
     'debug.close': async (p) => ({ closed: sessions.close(p.sessionId) }),
