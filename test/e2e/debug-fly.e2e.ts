@@ -2,8 +2,8 @@
 // a small generated SH3 .ply (a column along the file's -y) goes up by chunked upload, the user
 // turns its up axis to -y (the view re-renders and the frame line says so), switches the SH bands
 // to degree 0 (the image changes, the title says the degree), and flies the free camera a step
-// forward by keyboard from the focused viewport (the eye moves, the image changes); a key typed
-// into an input does not fly. Screenshots: test-results/debug-fly-*.png.
+// forward by keyboard from the focused viewport (the eye moves, the image changes), drags to look
+// (not a pixel pick); a key typed into an input does not fly. Screenshots: test-results/debug-fly-*.png.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,6 +81,18 @@ describe.skipIf(skip)('debugger: SH bands, up axis and flying on an uploaded cap
     expect(eye2).not.toBe(eye1);
     expect(await page.getByTestId('debug-title').textContent()).toContain('SH degree 0 of 3');
     await page.screenshot({ path: join(RESULTS_DIR, 'debug-fly-moved.png') });
+
+    // Drag to look: the view turns about the eye, and the drag is no pixel pick.
+    const box = await page.getByTestId('debug-image').boundingBox();
+    if (!box) throw new Error('no debugger image on screen');
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 60, box.y + box.height / 2 + 10, { steps: 4 });
+    await page.mouse.up();
+    src = await changed(page, src);
+    expect(await page.getByTestId('debug-trace').count()).toBe(0);
+    expect(await page.getByTestId('debug-fly-hint').textContent()).toBe(eye2);
+    await page.screenshot({ path: join(RESULTS_DIR, 'debug-fly-looked.png') });
 
     // A W typed into an input stays there: the camera does not move.
     await page.getByTestId('debug-camera-free').click();
