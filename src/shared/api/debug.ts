@@ -162,6 +162,7 @@ export const DebugContributorSchema = z.strictObject({
   T_before: z.number(),
   T_after: z.number(),
   contribution: z.tuple([z.number(), z.number(), z.number()]),
+  /** The colour composited: view-dependent at the view's SH degree (the DC colour for flat scenes). */
   color: z.tuple([z.number(), z.number(), z.number()]),
 });
 export type DebugContributor = z.infer<typeof DebugContributorSchema>;

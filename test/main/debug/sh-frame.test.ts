@@ -76,6 +76,12 @@ describe('SH-band toggle', () => {
     const t3 = await trace(3);
     expect(t0.contributors.length).toBeGreaterThan(0);
     expect(Math.max(...t0.rgb.map((v, c) => Math.abs(v - t3.rgb[c])))).toBeGreaterThan(1e-3);
+    // Each contributor's colour is the one composited: degree 0 is the DC colour, degree 3 is not.
+    const front = (t: DebugPixel) => t.contributors[0];
+    expect(front(t0).id).toBe(front(t3).id);
+    const dc = shColumn(60, 3).colors;
+    for (let c = 0; c < 3; c++) expect(front(t0).color[c]).toBeCloseTo(dc[front(t0).index * 3 + c], 5);
+    expect(Math.max(...front(t3).color.map((v, c) => Math.abs(v - front(t0).color[c])))).toBeGreaterThan(1e-3);
     expect(await failure('debug.view', { sessionId: s.sessionId, camera, view: 'rgb', shDegree: 4 })).toMatch(/shDegree/);
   });
 
