@@ -1,9 +1,10 @@
 // The debugger's SH-band toggle and up-axis choice on an uploaded capture: a view asked at SH
 // degree 0 differs from degree 3 on a scene with view-dependent colour and equals it on a flat
 // one (the scene's degree caps the ask); the file's axes are shown as stored unless the user
-// turns them (debug.open's `up`, debug.frame), the frame line says which, and turning back and
+// turns them (debug.open's `up`, debug.frame) or cameras beside the file say otherwise, the frame
+// line says which, and turning back and
 // forth lands on the same scene.
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +19,7 @@ import { testFigure } from '../../helpers/test-figure';
 import { plyBytes, shColumn } from '../../helpers/sh-scene';
 
 let handlers: Handlers;
+let home: string;
 
 async function call<T>(method: string, params: unknown): Promise<T> {
   const out = await dispatchCall(handlers, method, params);
@@ -52,7 +54,7 @@ function maxDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
 const camera = { kind: 'orbit', azimuth: 30, elevation: 15, distance: 4, width: 40, height: 40 } as const;
 
 beforeAll(() => {
-  const home = mkdtempSync(join(tmpdir(), 'splatlab-debug-sh-'));
+  home = mkdtempSync(join(tmpdir(), 'splatlab-debug-sh-'));
   const deps = { gpu: { device: null, status: { path: 'cpu' as const, vendor: '', architecture: '', description: '', summary: 'CPU test mode' } }, tasksDir: '/tmp/none', version: '0', transport: 'direct' as const, listTasks: async () => [] };
   handlers = { ...fakeServices().handlers, ...createDebugHandlers(createLabContext({ ...deps, home })) };
 });
@@ -137,6 +139,24 @@ describe('up axis of an opened splat file', () => {
     back.gaussians?.forEach((g, i) => {
       for (let a = 0; a < 3; a++) expect(g.pos[a]).toBeCloseTo(stored[i][a], 5);
     });
+  });
+
+  it('turns a file to the up its cameras say by default, and the line says it was detected', async () => {
+    const dir = join(home, 'captures-with-cameras');
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, 'column.ply');
+    writeFileSync(path, plyBytes(shColumn(60, 3)));
+    // OpenCV cameras with identity rotations: the image's up is the world's -y.
+    writeFileSync(join(dir, 'cameras.json'), JSON.stringify([0, 1, 2].map((id) => ({ id, rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], position: [id, 0, -3] }))));
+    const s = await call<DebugSession>('debug.open', { source: { kind: 'file', path } });
+    expect(s.frame).toMatchObject({ chosen: 'detected', up: '-y', detected: '-y' });
+    expect(s.frame?.line).toMatch(/^up as detected: the file's -y is the lab's \+Z \(up axis -y \(detected from 3 cameras in .*cameras\.json/);
+    const stored = shColumn(60, 3).means;
+    s.gaussians?.forEach((g, i) => expect(g.pos[2]).toBeCloseTo(-stored[i * 3 + 1], 5));
+    const asStored = await call<DebugSession>('debug.frame', { sessionId: s.sessionId, up: '+z' });
+    expect(asStored.frame).toMatchObject({ chosen: '+z', up: '+z', detected: '-y' });
+    expect(asStored.frame?.line).toMatch(/^axes as stored .*nothing rotated$/);
+    asStored.gaussians?.forEach((g, i) => expect(g.pos[2]).toBeCloseTo(stored[i * 3 + 2], 5));
   });
 
   it('refuses to turn a scene that is in the lab frame already, in one line', async () => {
