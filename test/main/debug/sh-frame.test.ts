@@ -2,8 +2,7 @@
 // degree 0 differs from degree 3 on a scene with view-dependent colour and equals it on a flat
 // one (the scene's degree caps the ask); the file's axes are shown as stored unless the user
 // turns them (debug.open's `up`, debug.frame) or cameras beside the file say otherwise, the frame
-// line says which, and turning back and
-// forth lands on the same scene.
+// line says which, and turning back and forth lands on the same scene.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
