@@ -2,22 +2,25 @@
 // SH degree 0-3, flat and antialiased, on the small-scene path (depth sort in one pass) and the
 // radix path (above RADIX_MIN_GAUSSIANS), on seeded random scenes and three cameras. Every pixel
 // that undecidablePixels leaves decidable must agree to 1e-5 in RGB and coverage; the undecidable
-// ones (a float32 threshold or depth-order flip is possible there) must be a small fraction. The
+// ones (a float32 threshold or depth-order flip is possible there) must be a small fraction.
+// Gradients, SH bands included, agree to a relative 3e-5 on both paths. The
 // last test shows the mask is needed: without its error bounds some pixel differs by more.
 import { afterAll, describe, expect, it } from 'vitest';
 import { gpuDevice } from '../../../helpers/gpu';
 import { loadShaderLibrary } from '../../../helpers/shaders';
 import { GpuRasterizer, RADIX_MIN_GAUSSIANS } from '../../../../src/shared/raster/gpu';
-import { rasterizeForward } from '../../../../src/shared/raster/cpu';
+import { rasterizeBackward, rasterizeForward } from '../../../../src/shared/raster/cpu';
 import { undecidablePixels, type DecisionOptions } from '../../../../src/shared/raster/cpu/decidable';
 import { mulberry32 } from '../../../../src/shared/math/random';
 import type { Splats } from '../../../../src/shared/scene/splats';
 import type { Camera, RasterOptions, RenderOutput } from '../../../../src/shared/raster/types';
-import { randomScene, testCameras } from './scenes';
+import { randomScene, relativeError, testCameras } from './scenes';
 import { withRandomSh } from '../cpu/random-scene';
 
 const PARITY_TOL = 1e-5;
-/** Largest fraction of undecidable pixels accepted (measured: 0.5-3.7% at these densities). */
+/** Relative L2 error accepted on each gradient (float32 accumulation over pixels and tiles). */
+const GRAD_TOL = 3e-5;
+/** Largest fraction of undecidable pixels accepted (measured 0.5-4.4% at these densities). */
 const MAX_UNDECIDABLE = 0.06;
 
 interface Parity {
@@ -75,6 +78,29 @@ describe.skipIf(!gpuDevice)('GPU vs CPU parity at 1e-5 (SH, antialiased, both pa
           }
         });
       }
+    }
+  }
+
+  // Gradients (classic mode; the GPU backward has no antialiased mode): relative L2 error per
+  // parameter: about 1.5e-6 here, at most 6.2e-6 over the scenes of rasterizer.test.ts and
+  // radix-path.test.ts with SH 0-3 (a float32 flip moves only one pixel's share).
+  for (const path of paths) {
+    for (const degree of [0, 1, 2, 3] as const) {
+      it(`gradients: ${path.name}, ${path.n} Gaussians, SH degree ${degree}, with v_alpha`, async () => {
+        const s = scene(path.n, degree, 500 + degree + path.n);
+        const rng = mulberry32(600 + degree);
+        for (const cam of Object.values(testCameras(32, 32))) {
+          const v_rgb = Float32Array.from({ length: cam.width * cam.height * 3 }, () => rng.normal());
+          const v_alpha = Float32Array.from({ length: cam.width * cam.height }, () => rng.normal());
+          const g = await path.raster().backward(s, cam, { v_rgb, v_alpha });
+          const c = rasterizeBackward(s, cam, { v_rgb, v_alpha });
+          const keys = ['v_means', 'v_scales', 'v_quats', 'v_colors', 'v_opacities', ...(degree > 0 ? (['v_sh_rest'] as const) : [])] as const;
+          for (const key of keys) {
+            expect(g[key], key).toBeDefined();
+            expect(relativeError(g[key] as Float64Array, c[key] as Float64Array), key).toBeLessThan(GRAD_TOL);
+          }
+        }
+      });
     }
   }
 
