@@ -154,18 +154,13 @@ export function undecidablePixels(splats: Splats, camera: Camera, opts: RasterOp
   };
 
   const cands: Candidate[] = [];
-  let nearFlip = false;
+  const straddlers: number[] = [];
   for (let g = 0; g < splats.count; g++) {
     const p = projectGaussian(splats, g, cam, antialiased);
-    if (straddlesNear(splats, g, cam, e)) nearFlip = true;
+    if (straddlesNear(splats, g, cam, e)) straddlers.push(g);
     if (!p) continue;
     const c = candidate(splats, g, p, cam, antialiased, e);
     if (c) cands[g] = c;
-  }
-  if (nearFlip) {
-    // A Gaussian float32 may keep or cull at the near plane: it is huge on screen; mark every pixel.
-    for (let p = 0; p < npix; p++) mark(p, 'near');
-    return report;
   }
 
   const order = depthOrder(
@@ -176,6 +171,21 @@ export function undecidablePixels(splats: Splats, camera: Camera, opts: RasterOp
   const T = new Float64Array(npix).fill(1);
   const relT = new Float64Array(npix);
   const done = new Uint8Array(npix);
+  for (const g of straddlers) {
+    // Float32 may keep or cull this one at the near plane: every pixel it may reach is undecidable.
+    const c = cands[g] ?? nearCandidate(splats, g, cam, antialiased, e);
+    if (!c) continue;
+    const box = pixelRange(c.mx, c.my, c.rx, c.ry, width, height);
+    for (let py = box.y0; py <= box.y1; py++) {
+      for (let px = box.x0; px <= box.x1; px++) {
+        const p = py * width + px;
+        const raw = rawAlpha(c.opacity, c.conic[0], c.conic[1], c.conic[2], px + 0.5 - c.mx, py + 0.5 - c.my);
+        if (raw * 255 * (1 + 1e-3) < 1) continue;
+        mark(p, 'near');
+        done[p] = 1;
+      }
+    }
+  }
   // The last Gaussian composited at each pixel, its alpha and the transmittance in front of it.
   const last = new Int32Array(npix).fill(-1);
   const lastAlpha = new Float64Array(npix);
@@ -237,6 +247,28 @@ export function undecidablePixels(splats: Splats, camera: Camera, opts: RasterOp
     }
   }
   return report;
+}
+
+/**
+ * The candidate of a Gaussian float64 culls at the near plane, as float32 would see it if kept:
+ * its mean moved along the camera axis to just in front of the plane (the projection is
+ * continuous there, so this is its float32 footprint up to rounding).
+ */
+function nearCandidate(splats: Splats, g: number, cam: CameraMath, antialiased: boolean, e: number): Candidate | null {
+  const m = splats.means;
+  const w = cam.w;
+  const z = w[6] * m[g * 3] + w[7] * m[g * 3 + 1] + w[8] * m[g * 3 + 2] + cam.t[2];
+  const shift = NEAR_PLANE * (1 + 1e-9) - z;
+  const one: Splats = {
+    count: 1,
+    means: Float64Array.from([0, 1, 2].map((k) => m[g * 3 + k] + shift * w[6 + k])),
+    scales: splats.scales.slice(g * 3, g * 3 + 3),
+    quats: splats.quats.slice(g * 4, g * 4 + 4),
+    colors: splats.colors.slice(g * 3, g * 3 + 3),
+    opacities: splats.opacities.slice(g, g + 1),
+  };
+  const p = projectGaussian(one, 0, cam, antialiased);
+  return p ? candidate(one, 0, p, cam, antialiased, e) : null;
 }
 
 /** True when Gaussian g's camera depth is within its float32 error of the near plane (kept or culled by chance). */

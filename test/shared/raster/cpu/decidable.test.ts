@@ -69,6 +69,18 @@ describe('undecidablePixels', () => {
     expect(undecidablePixels(concat(a, same), cam).byReason.order).toBe(0);
   });
 
+  it('marks the pixels of a Gaussian float32 may keep or cull at the near plane, and only those', () => {
+    const s = single(0.8, 0.004);
+    // The camera at azimuth 0 sits at x = 4.5 looking along -X: camera depth z = 4.5 - x.
+    s.means[0] = 4.5 - 0.01;
+    s.means[1] = 0.0001;
+    const r = undecidablePixels(s, cam);
+    expect(r.byReason.near).toBeGreaterThan(0);
+    expect(r.count).toBe(r.byReason.near);
+    s.means[0] = 4.5 - 0.0101; // a hundredth further: kept for certain
+    expect(undecidablePixels(s, cam).byReason.near).toBe(0);
+  });
+
   function perturbed(dopts: DecisionOptions): { worst: number; marked: number; pixels: number } {
     let worst = 0;
     let marked = 0;
