@@ -84,6 +84,8 @@ interface Candidate {
   conicMax: number;
   depth: number;
   absDepth: number;
+  /** The depth float32 computes when that is exact whatever the evaluation order, else null. */
+  depth32: number | null;
   rx: number;
   ry: number;
 }
@@ -124,7 +126,39 @@ function candidate(splats: Splats, g: number, p: ProjectedGaussian, cam: CameraM
   // mean2d = f (x / z) + c: its own roundings, plus the camera-space error through f / z (1 + |u|).
   const u = Math.abs(x / z) + Math.abs(y / z);
   const absD = e * (ROUNDINGS.mean2d * (Math.abs(mx) + Math.abs(my)) + ROUNDINGS.depth * (Math.max(cam.fx, cam.fy) / z) * (xyTerms + depthTerms) * (1 + u));
-  return { g, mx, my, conic: p.conic, opacity, relOpacity, relQ, absD, conicMax: 1 / lmin, depth: z, absDepth: ROUNDINGS.depth * e * depthTerms, rx, ry };
+  return { g, mx, my, conic: p.conic, opacity, relOpacity, relQ, absD, conicMax: 1 / lmin, depth: z, absDepth: ROUNDINGS.depth * e * depthTerms, depth32: exactDepth32(splats, g, cam), rx, ry };
+}
+
+/**
+ * Camera depth of Gaussian g as float32 computes it from the float32 view row, when every product
+ * and every partial sum (in any order, FMA or not) is a float32 value, so the GPU's depth is
+ * exactly this; null otherwise. Axis-aligned cameras and walls of equal depth are the usual case.
+ */
+function exactDepth32(splats: Splats, g: number, cam: CameraMath): number | null {
+  const m = splats.means;
+  const terms = [0, 1, 2].map((k) => Math.fround(cam.w[6 + k]) * m[g * 3 + k]);
+  terms.push(Math.fround(cam.t[2]));
+  // sums[subset]: built by adding its highest term to the sum of the rest; each addition must be
+  // exact in float64 (checked by subtracting back) and its result a float32 value.
+  const sums = new Float64Array(16);
+  for (let subset = 1; subset < 16; subset++) {
+    const top = 31 - Math.clz32(subset);
+    const rest = sums[subset & ~(1 << top)];
+    const sum = rest + terms[top];
+    if (!Number.isFinite(sum) || Math.fround(sum) !== sum || sum - rest !== terms[top] || sum - terms[top] !== rest) return null;
+    sums[subset] = sum;
+  }
+  return sums[15];
+}
+
+/**
+ * True when float32 composites `a` before `b` for certain, as the reference does (a is the
+ * earlier in the reference's order): both depths exact in float32 and in the same order (ties by
+ * index), or the float64 gap wider than both depth error bounds.
+ */
+function orderedAlike(a: Candidate, b: Candidate): boolean {
+  if (a.depth32 !== null && b.depth32 !== null) return a.depth32 < b.depth32 || (a.depth32 === b.depth32 && a.g < b.g);
+  return b.depth - a.depth > a.absDepth + b.absDepth;
 }
 
 /** Sums of |terms| of the camera-space dot products of Gaussian g: the scale of their float32 error. */
@@ -217,7 +251,7 @@ export function undecidablePixels(splats: Splats, camera: Camera, opts: RasterOp
         const t = T[p];
         const next = t * (1 - alpha);
         const prev = last[p];
-        if (prev >= 0 && c.depth - cands[prev].depth <= c.absDepth + cands[prev].absDepth) {
+        if (prev >= 0 && !orderedAlike(cands[prev], c)) {
           // Float32 may composite these two adjacent layers the other way round: the pixel then
           // moves by T_before alpha_prev alpha (c_prev - c), and a stop at this one may move.
           let dc = 0;

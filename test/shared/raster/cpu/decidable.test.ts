@@ -69,6 +69,18 @@ describe('undecidablePixels', () => {
     expect(undecidablePixels(concat(a, same), cam).byReason.order).toBe(0);
   });
 
+  it('does not mark exact depth ties that float32 computes exactly too (both break them by index)', () => {
+    // Azimuth 0 is axis-aligned: depth = 4.5 - x with no rounding in float32 or float64.
+    const a = single(0.7, 0.1, [1, 0, 0]);
+    const b = single(0.7, 0.1, [0, 0, 1]);
+    b.means[1] = 0.03;
+    const r = undecidablePixels(concat(a, b), cam);
+    expect(r.byReason.order).toBe(0);
+    // The same pair 1e-9 apart (not a float32 value) is a tie float32 may break either way.
+    b.means[0] = 1e-9;
+    expect(undecidablePixels(concat(a, b), cam).byReason.order).toBeGreaterThan(0);
+  });
+
   it('marks the pixels of a Gaussian float32 may keep or cull at the near plane, and only those', () => {
     const s = single(0.8, 0.004);
     // The camera at azimuth 0 sits at x = 4.5 looking along -X: camera depth z = 4.5 - x.
