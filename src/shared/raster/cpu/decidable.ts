@@ -30,10 +30,11 @@ export const F32_EPS = 2 ** -24;
  * Float32 roundings counted along each decision quantity's chain in the WGSL (common.wgsl,
  * project_forward.wgsl, rasterize_forward.wgsl); a bound is count * eps * sensitivity.
  * cov2d: quaternion normalisation, R, R S, W R S, its Gram matrix, J C J^T and the dilation.
- * depth: the uploaded view row (one rounding) and a four-term dot product. exp(): WGSL allows
+ * depth (and x, y in camera space): the uploaded view row (one rounding) and a four-term dot
+ * product; the projected mean adds its own (meanError). exp(): WGSL allows
  * 3 + 2|x| ULP. T: one multiply and one subtract per composited Gaussian.
  */
-const ROUNDINGS = { cov2d: 32, depth: 5, mean2d: 6, opacity: 1, compensation: 8, exp: 3, transmittance: 2 } as const;
+const ROUNDINGS = { cov2d: 32, depth: 5, opacity: 1, compensation: 8, exp: 3, transmittance: 2 } as const;
 
 /**
  * Safety factor on those first-order bounds (second-order terms, FMA contraction and
@@ -122,11 +123,11 @@ function candidate(splats: Splats, g: number, p: ProjectedGaussian, cam: CameraM
   const [mx, my] = p.mean2d;
   if (mx + rx <= 0 || mx - rx >= cam.width || my + ry <= 0 || my - ry >= cam.height) return null;
   const [x, y, z] = p.tc;
-  const { depthTerms, xyTerms } = cameraTerms(splats, g, cam);
-  // mean2d = f (x / z) + c: its own roundings, plus the camera-space error through f / z (1 + |u|).
-  const u = Math.abs(x / z) + Math.abs(y / z);
-  const absD = e * (ROUNDINGS.mean2d * (Math.abs(mx) + Math.abs(my)) + ROUNDINGS.depth * (Math.max(cam.fx, cam.fy) / z) * (xyTerms + depthTerms) * (1 + u));
-  return { g, mx, my, conic: p.conic, opacity, relOpacity, relQ, absD, conicMax: 1 / lmin, depth: z, absDepth: ROUNDINGS.depth * e * depthTerms, depth32: exactDepth32(splats, g, cam), rx, ry };
+  const terms = cameraTerms(splats, g, cam);
+  const ex = meanError(x / z, cam.fx, mx, terms.x, terms.z, z);
+  const ey = meanError(y / z, cam.fy, my, terms.y, terms.z, z);
+  const absD = e * Math.hypot(ex, ey);
+  return { g, mx, my, conic: p.conic, opacity, relOpacity, relQ, absD, conicMax: 1 / lmin, depth: z, absDepth: ROUNDINGS.depth * e * terms.z, depth32: exactDepth32(splats, g, cam), rx, ry };
 }
 
 /**
@@ -162,11 +163,22 @@ function orderedAlike(a: Candidate, b: Candidate): boolean {
 }
 
 /** Sums of |terms| of the camera-space dot products of Gaussian g: the scale of their float32 error. */
-function cameraTerms(splats: Splats, g: number, cam: CameraMath): { depthTerms: number; xyTerms: number } {
+function cameraTerms(splats: Splats, g: number, cam: CameraMath): { x: number; y: number; z: number } {
   const m = splats.means;
   const w = cam.w;
   const terms = (r: number) => Math.abs(w[r * 3] * m[g * 3]) + Math.abs(w[r * 3 + 1] * m[g * 3 + 1]) + Math.abs(w[r * 3 + 2] * m[g * 3 + 2]) + Math.abs(cam.t[r]);
-  return { depthTerms: terms(2), xyTerms: Math.max(terms(0), terms(1)) };
+  return { x: terms(0), y: terms(1), z: terms(2) };
+}
+
+/**
+ * Float32 error of one coordinate of the projected mean, in units of eps: p = f u + c with
+ * u = t / z. t and z carry ROUNDINGS.depth eps times their terms (the dot products), u one more
+ * rounding, f u two (f itself rounded, the product), the sum p one.
+ */
+function meanError(u: number, f: number, p: number, tTerms: number, zTerms: number, z: number): number {
+  const au = Math.abs(u);
+  const du = (ROUNDINGS.depth * (tTerms + au * zTerms)) / z + au;
+  return f * du + 2 * f * au + Math.abs(p);
 }
 
 /**
@@ -310,5 +322,5 @@ function straddlesNear(splats: Splats, g: number, cam: CameraMath, e: number): b
   const m = splats.means;
   const w = cam.w;
   const z = w[6] * m[g * 3] + w[7] * m[g * 3 + 1] + w[8] * m[g * 3 + 2] + cam.t[2];
-  return Math.abs(z - NEAR_PLANE) <= ROUNDINGS.depth * e * cameraTerms(splats, g, cam).depthTerms;
+  return Math.abs(z - NEAR_PLANE) <= ROUNDINGS.depth * e * cameraTerms(splats, g, cam).z;
 }
