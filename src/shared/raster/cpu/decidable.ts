@@ -7,10 +7,13 @@
 // emulation can promise the GPU's bits. The compositing rule is discontinuous at four decisions:
 // skip alpha < 1/255, stop before T (1 - alpha) <= 1e-4, depth order, and the near-plane cull.
 // Everywhere else the image is a smooth function of the Gaussians and float32 stays within about
-// 1e-6 of float64. So this replays the reference's composite (the same decisions, in float64)
+// 1e-6 of float64 on the test scenes (at 512 px, sub-pixel Gaussians near the border reach 2e-5:
+// float32's spacing of the projected mean there is 3e-5 px; docs/PERFORMANCE.md). So this replays the reference's composite (the same decisions, in float64)
 // and carries a first-order float32 error bound with every quantity a decision reads; a pixel is
-// undecidable when some decision it met lies within that bound of its threshold (or two of its
-// contributors are nearer in depth than their depth bounds), because float32 may legitimately
+// undecidable when some decision it met lies within that bound of its threshold, two adjacent
+// contributors are nearer in depth than their bounds and swapping them would move the pixel
+// (depths float32 computes exactly are ordered by index on both sides), or a Gaussian it may
+// reach sits on the near plane within its bound, because float32 may legitimately
 // take the other branch there and the pixel may then differ by a whole Gaussian's colour.
 // Boxes, tile tests and the exp() skip bound are not decisions here: each is widened far beyond
 // float32 rounding (pixelRange, touches, alpha_skip_bound), so they can never drop a pixel the
@@ -44,7 +47,10 @@ const ROUNDINGS = { cov2d: 32, depth: 5, opacity: 1, compensation: 8, exp: 3, tr
 export const F32_SAFETY = 2;
 
 export interface DecisionOptions {
-  /** Override of F32_SAFETY (tests show a smaller one lets float32 flips through unmarked). */
+  /**
+   * Override of F32_SAFETY. At 0 float32 flips go unmarked (the tests check that); in probes 0.25
+   * still caught every flip, so 2 leaves a margin of about 8.
+   */
   safety?: number;
   /** Override of ORDER_TOLERANCE. */
   orderTolerance?: number;
