@@ -5,6 +5,7 @@
 // ones (a float32 threshold or depth-order flip is possible there) must be a small fraction.
 // Gradients, SH bands included, agree to a relative 3e-5 on both paths. The
 // last test shows the mask is needed: without its error bounds some pixel differs by more.
+// One test renders 512 px wide strips, where pixel coordinates are large (float32 spacing).
 import { afterAll, describe, expect, it } from 'vitest';
 import { gpuDevice } from '../../../helpers/gpu';
 import { loadShaderLibrary } from '../../../helpers/shaders';
@@ -16,6 +17,7 @@ import type { Splats } from '../../../../src/shared/scene/splats';
 import type { Camera, RasterOptions, RenderOutput } from '../../../../src/shared/raster/types';
 import { randomScene, relativeError, testCameras } from './scenes';
 import { withRandomSh } from '../cpu/random-scene';
+import { roomCamera, roomScene } from '../../../bench/room-scene';
 
 const PARITY_TOL = 1e-5;
 /** Relative L2 error accepted on each gradient (float32 accumulation over pixels and tiles). */
@@ -103,6 +105,19 @@ describe.skipIf(!gpuDevice)('GPU vs CPU parity at 1e-5 (SH, antialiased, both pa
       });
     }
   }
+
+  it('holds far from the principal point: 512 px wide strips of a room capture with sub-pixel Gaussians', async () => {
+    // Mean offsets are taken relative to the principal point (ProjectedSplat.xy_rel); with
+    // absolute pixel coordinates float32's spacing near x = 400 (3e-5 px) gave 1.3e-5 here.
+    const s = roomScene(30_000, 3, 7);
+    for (const cy of [200, 120, -100]) {
+      const cam = { ...roomCamera(512, 0), height: 24, cy };
+      const r = parity(s, cam, await radix.forward(s, cam), {});
+      const what = `strip at cy ${cy}: ${r.undecidable} of ${r.pixels} pixels undecidable (${r.reasons})`;
+      expect(r.worst, what).toBeLessThanOrEqual(PARITY_TOL);
+      expect(r.undecidable / r.pixels, what).toBeLessThanOrEqual(MAX_UNDECIDABLE);
+    }
+  });
 
   it('needs the float32 bounds: with them at zero, threshold flips show up as differences above 1e-5', async () => {
     let worst = 0;
