@@ -7,8 +7,8 @@
 // emulation can promise the GPU's bits. The compositing rule is discontinuous at four decisions:
 // skip alpha < 1/255, stop before T (1 - alpha) <= 1e-4, depth order, and the near-plane cull.
 // Everywhere else the image is a smooth function of the Gaussians and float32 stays within about
-// 1e-6 of float64 on the test scenes (at 512 px, sub-pixel Gaussians near the border reach 2e-5:
-// float32's spacing of the projected mean there is 3e-5 px; docs/PERFORMANCE.md). So this replays the reference's composite (the same decisions, in float64)
+// 1e-6 of float64 on the test scenes (6.5e-6 at 512 px with sub-pixel Gaussians, the WGSL taking
+// pixel offsets from the principal point; docs/PERFORMANCE.md). So this replays the reference's composite (the same decisions, in float64)
 // and carries a first-order float32 error bound with every quantity a decision reads; a pixel is
 // undecidable when some decision it met lies within that bound of its threshold, two adjacent
 // contributors are nearer in depth than their bounds and swapping them would move the pixel
