@@ -94,7 +94,8 @@ export async function annotationTask(tasksDir: string, doc: Annotation, maxSteps
   const radius = room.radius;
   const vis = new MarkedAnswerability(answerable, doc.tolerance);
   const found = searchAnswerable(motionWorld(room.collider, radius, DEFAULT_MOTION), doc.start, (p) => vis.answerable(p), { maxDepth: maxSteps - 1, keep: 0 });
-  if (!found) throw new AnnotationError(`annotation '${doc.id}': no agreed answerable viewpoint is reachable within ${maxSteps - 1} actions of the start`);
+  // searchAnswerable also gives up past its state cap (400k poses, about 10 actions with turns).
+  if (!found) throw new AnnotationError(`annotation '${doc.id}': no agreed answerable viewpoint is reachable within ${maxSteps - 1} actions of the start (or within the BFS state cap: choose a start nearer to one)`);
   return SearchTaskSpecSchema.parse({
     task_id: exportTaskId(doc), kind: 'search', room: doc.room,
     question: { id: doc.id, family: doc.question.family, text: doc.question.text, answer: doc.answer, needs: doc.question.needs },
