@@ -105,6 +105,9 @@ describe.skipIf(skip)('annotate a captured room, verify, export and play (browse
     await page.screenshot({ path: join(RESULTS_DIR, 'search-annotate-verify.png') });
     const doc = JSON.parse(readFileSync(join(tasksDir, 'search', 'annotations', 'cube-colour.json'), 'utf8'));
     expect(doc.first.annotator).toBe('ann-a');
+    expect(doc.first.marks.map((m: { answerable: boolean }) => m.answerable)).toEqual([true, false]);
+    expect(doc.first.marks[0].thumbnail).toMatch(/^data:image\/png;base64,/);
+    expect(doc.start).toEqual({ x: 1.5, y: 2.25, z: 1.25, yaw: 90, pitch: 0 });
     expect(doc.second).toMatchObject({ annotator: 'ann-b', answer: 'Scarlet' });
     expect(doc.agreement.agreed).toBe(true);
 
