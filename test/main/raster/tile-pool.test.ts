@@ -3,7 +3,7 @@
 // the pool still renders after a cancel.
 import { afterAll, describe, expect, it } from 'vitest';
 import { RenderCancelled, TileRasterPool } from '../../../src/main/raster/tile-pool';
-import { tileStageJob, type TileStageMessage } from '../../../src/main/raster/tile-worker-source';
+import { tileStageJob, type TileStageMessage } from '../../../src/main/raster/tile-jobs';
 import { rasterizeForwardDense } from '../../../src/shared/raster/cpu';
 import { mulberry32 } from '../../../src/shared/math/random';
 import type { RenderProgress } from '../../../src/shared/raster/types';
