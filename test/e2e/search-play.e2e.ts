@@ -28,9 +28,9 @@ describe.skipIf(skip)('play a search task by keyboard (browser mode)', () => {
     const root = mkdtempSync(join(tmpdir(), 'splatlab-search-e2e-'));
     tasksDir = join(root, 'tasks');
     home = join(root, 'home');
-    mkdirSync(join(tasksDir, 'rooms'), { recursive: true });
-    copyFileSync(join('tasks/search', `${TASK}.json`), join(tasksDir, `${TASK}.json`));
-    copyFileSync('tasks/search/rooms/room-6.json', join(tasksDir, 'rooms', 'room-6.json'));
+    mkdirSync(join(tasksDir, 'search', 'rooms'), { recursive: true });
+    copyFileSync(join('tasks', `${TASK}.json`), join(tasksDir, `${TASK}.json`));
+    copyFileSync('tasks/search/rooms/room-6.json', join(tasksDir, 'search', 'rooms', 'room-6.json'));
     serve = await startServe(['--device', 'cpu'], { SPLATLAB_TASKS_DIR: tasksDir, SPLATLAB_HOME: home, SPLATLAB_LPIPS_DIR: join(root, 'no-lpips') });
     browser = await launchBrowser();
   });

@@ -29,16 +29,19 @@ export interface GenerateOptions {
 }
 
 /**
- * Writes rooms/<room>.json and one <task_id>.json per episode; answers are balanced over the
+ * Writes search/rooms/<room>.json and one <task_id>.json per episode; answers are balanced over the
  * whole set (no answer above a third of its question family). Returns the task ids.
  */
+/** Where generated room specs go inside a tasks folder (beside the other kinds' assets). */
+export const ROOMS_DIR = 'search/rooms';
+
 export function generateTaskSet(dir: string, opts: GenerateOptions): string[] {
-  mkdirSync(join(dir, 'rooms'), { recursive: true });
+  mkdirSync(join(dir, ROOMS_DIR), { recursive: true });
   const all: { roomFile: string; e: SearchEpisode }[] = [];
   for (const seed of opts.rooms) {
     if (opts.signal?.aborted) throw new Error('search generate: cancelled');
     const room = generateRoom(seed);
-    const roomFile = `rooms/${room.name}.json`;
+    const roomFile = `${ROOMS_DIR}/${room.name}.json`;
     writeFileSync(join(dir, roomFile), `${JSON.stringify(room, null, 1)}\n`);
     const eps = buildEpisodes(room, { seed: (opts.seed ?? 0) * 1000 + seed, questions: opts.questions ?? 12, tries: 4 });
     all.push(...eps.map((e) => ({ roomFile, e })));

@@ -236,6 +236,12 @@ export class StudyStore {
    * Stores an imported, verified model trajectory as the model's next run of the task (earlier
    * runs are never overwritten) with the lab's verdict beside it; returns the log's path.
    */
+  /** Stores the lab's verdict beside a model run already in the study (`splatlab eval --study`). */
+  saveVerdict(studyId: string, rel: string, verdict: ModelVerdict): void {
+    if (!modelRunName(rel.split('/').pop() ?? '') || !rel.startsWith('models/')) throw new StudyError(`'${rel}' is not a model run of the study`);
+    writeFileAtomic(this.resolveIn(studyId, rel.replace(/\.jsonl$/, '.verdict.json')), json(verdict));
+  }
+
   saveModelLog(studyId: string, model: string, taskId: string, text: string, verdict: ModelVerdict): string {
     const dir = ['models', modelSlug(model)].join('/');
     // The runs already stored, from the file names alone (no log or verdict is read).

@@ -6,6 +6,7 @@
 // Invariant: handlers take and return structured-clone data (no functions, no class instances
 // whose methods are needed on the other side) and never touch main-thread state.
 import { drawGradients, drawPixel, drawView } from '../debug/draw';
+import { turnJob } from '../debug/frame';
 import { measureJob, renderJob, viewsJob } from '../grader/cpu-views';
 import { tileBinJob, tileStageJob } from '../raster/tile-jobs';
 import * as probe from './jobs/probe';
@@ -16,6 +17,7 @@ export const jobHandlers = {
   'debug.view': drawView,
   'debug.gradients': drawGradients,
   'debug.pixel': drawPixel,
+  'debug.turn': turnJob,
   'grade.render': renderJob,
   'grade.views': viewsJob,
   'grade.measure': measureJob,

@@ -1,5 +1,5 @@
 // The search task kind as a module (docs/DESIGN.md sections 9 and 13): view search in 3DGS rooms.
-// Its spec schema (tasks/search/<task_id>.json: the room file, the question and its exact answer,
+// Its spec schema (tasks/<task_id>.json: the room file, the question and its exact answer,
 // the start, goal and answerable viewpoints, the budget and motion config), the eleven tools,
 // its trajectory fields and the pure rules. Input: a spec and the room's collider.
 // Invariant: nothing hidden (answer, answerable viewpoints, goal) reaches the rules' text.
@@ -27,7 +27,7 @@ export const SearchQuestionSchema = z.strictObject({
 
 export const SearchTaskSpecSchema = TaskSpecHeadSchema.extend({
   kind: z.literal('search'),
-  /** Room spec file, relative to the tasks folder (procedural rooms: tasks/search/rooms/<name>.json). */
+  /** Room spec file, relative to the tasks folder (procedural rooms: search/rooms/<name>.json). */
   room: z.string().regex(/^[A-Za-z0-9_./-]+\.json$/, 'room is a .json path inside the tasks folder').refine((p) => !p.split('/').includes('..'), 'room may not leave the tasks folder'),
   question: SearchQuestionSchema,
   start: PoseSchema,
@@ -86,6 +86,8 @@ export function searchRules(spec: SearchTaskSpec, collider: Collider): SearchRul
 
 export const searchKind: TaskKindModule = {
   family: 'search',
+  title: 'View search',
+  summary: 'Move a viewpoint through a room of Gaussians in 5-DoF steps until the question can be answered, then stop with the answer (in the spirit of E3VS-Bench).',
   kinds: ['search'],
   specSchema: SearchTaskSpecSchema,
   tools: SEARCH_TOOL_SCHEMAS,

@@ -1,7 +1,7 @@
 // The room scene graph of a search task (docs/DESIGN.md section 9): walls, floor, furniture and
 // small target objects, each a named node made of authoring primitives, with the relations the
 // question generator reads (on, inside, under, behind).
-// Inputs: JSON room specs (tasks/search-rooms/*.json) or the seeded generator. Output: typed Room.
+// Inputs: JSON room specs (tasks/search/rooms/*.json) or the seeded generator. Output: typed Room.
 // Invariant: the spec is the whole truth of a procedural room; Gaussians, collisions, visibility
 // and answers are all derived from it deterministically, so a task file stores only the spec.
 import { z } from 'zod';

@@ -7,7 +7,7 @@ import { readSpec } from '../../../src/main/tasks/load';
 import { loadRoomScene } from '../../../src/main/search/scene';
 import { checkSearchTask, searchTaskIds } from '../../../src/main/search/task-set';
 
-const dir = join(process.cwd(), 'tasks', 'search');
+const dir = join(process.cwd(), 'tasks');
 
 describe('search task set', () => {
   const specs = searchTaskIds(dir).map((id) => readSpec(dir, id, SearchTaskSpecSchema));

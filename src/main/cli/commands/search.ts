@@ -15,8 +15,8 @@ splatlab search goals [--dir DIR] [--task ID] --out OUTDIR
 
 generate: N procedural rooms (seeds 1..N, default 6) with up to Q questions each (default 12);
 each question gets a start viewpoint drawn from the unanswerable set at 3..10 actions from the
-nearest answerable view (BFS); answers are balanced per question family over the set (no\nanswer above a third of its family). Writes DIR/rooms/*.json
-and DIR/search__*.json (default DIR: tasks/search).
+nearest answerable view (BFS); answers are balanced per question family over the set (no\nanswer above a third of its family). Writes DIR/search/rooms/*.json
+and DIR/search__*.json (default DIR: tasks, the lab's tasks folder).
 check: every task's start is unanswerable, an answerable view is reachable within the step budget
 (BFS over the action graph), and the stored answer equals the room's.
 baseline: correctness, success, steps, path length and collision rate of a baseline player\n(the blind prior of each task is learnt from the other tasks of the set).
@@ -28,7 +28,7 @@ export const command: CliCommand = {
   async run(argv, io) {
     const [sub, ...rest] = argv;
     const args = parseArgs(rest, { values: ['dir', 'rooms', 'questions', 'seed', 'player', 'task', 'out'] });
-    const dir = resolve(stringOption(args, 'dir') ?? 'tasks/search');
+    const dir = resolve(stringOption(args, 'dir') ?? 'tasks');
     if (sub === 'generate') {
       const n = intOption(args, 'rooms', 6, 1);
       const ids = generateTaskSet(dir, { rooms: Array.from({ length: n }, (_, i) => i + 1), questions: intOption(args, 'questions', 12, 1), seed: intOption(args, 'seed', 0), onProgress: io.out });
