@@ -7,8 +7,9 @@
 // kernels on the same items), which equals the dense reference (parity tested).
 // Invariants: renders of one TileRasterPool run one at a time (they share the cached frame); a
 // scene's arrays are copied into SharedArrayBuffers once per Splats object (none when they already
-// are); a cancelled render rejects with RenderCancelled and leaves the pool usable; a part that
-// fails or whose thread dies fails only that render (its other parts are stopped). The threads
+// are); a cancelled render rejects with RenderCancelled once no thread works on it any more (so
+// the next render may reuse the frame) and leaves the pool usable; a part that fails or whose
+// thread dies fails only that render (its other parts are stopped). The threads
 // belong to the WorkerPool: TileRasterPool.on(poolThreads(pool, client)) borrows the lab's, and
 // TileRasterPool.create() owns a pool of its own that destroy() closes (tools, benches, tests).
 import type { Floats, Splats } from '../../shared/scene/splats';
@@ -21,8 +22,11 @@ import { tileBinJob, type TileStageMessage } from './tile-jobs';
 export interface KernelThreads {
   /** Parts of a stage run at once at most. */
   readonly size: number;
-  /** Runs a stage message (TileStageMessage) on up to `size` threads; resolves when the stage is done. */
-  runAll(msg: Record<string, unknown>, signal?: AbortSignal): Promise<void>;
+  /**
+   * Runs a stage message (TileStageMessage) on up to `size` threads; settles when no thread runs
+   * it any more. `stop` sets the stage's cancel flag (the threads give up the rest of the stage).
+   */
+  runAll(msg: Record<string, unknown>, signal?: AbortSignal, stop?: () => void): Promise<void>;
   /** Bins a projected frame off the calling thread (absent: binned on the calling thread). */
   bin?(frame: TileFrame, signal?: AbortSignal): Promise<TileBins>;
   destroy(): void;
@@ -44,7 +48,7 @@ export function poolThreads(pool: WorkerPool, client: string, owned = false): Ke
   const parts = pool.splitSize;
   return {
     size: parts,
-    runAll: async (msg, signal) => void (await pool.runSplit('raster.tiles', msg as unknown as TileStageMessage, { client, parts, ...(signal ? { signal } : {}) })),
+    runAll: async (msg, signal, stop) => void (await pool.runSplit('raster.tiles', msg as unknown as TileStageMessage, { client, parts, ...(signal ? { signal } : {}), ...(stop ? { stop } : {}) })),
     bin: async (frame, signal) => (await pool.runSplit('raster.bin', { frame }, { client, parts: 1, ...(signal ? { signal } : {}) }))[0],
     destroy: () => {
       if (owned) void pool.close();
@@ -175,7 +179,7 @@ export class TileRasterPool {
     const timer = ctl.onProgress ? setInterval(report, 100) : undefined;
     try {
       report();
-      await this.threads.runAll({ ...msg, ctl: control }, ctl.signal);
+      await this.threads.runAll({ ...msg, ctl: control }, ctl.signal, cancel);
       report();
     } catch (error) {
       // A failed part (or a dead thread) leaves its chunk undone: stop the other parts too.

@@ -50,16 +50,19 @@ export interface RunOptions {
  * free. The handler must take its work from shared state in the input (a SharedArrayBuffer work
  * counter), so any number of parts from one up finishes the whole job and a part returns only when
  * no work is left: the first part to return ends the job, and parts still queued then are dropped.
- * Cancelling is cooperative: the signal drops the queued parts and rejects at once, and the caller
- * stops the running ones through the input's own shared flag (their threads stay busy until they
- * return, so they are never oversubscribed). Large arrays of the input belong in SharedArrayBuffers
- * (the input is posted to each part).
+ * Stopping is cooperative: a cancel (the signal) or a failed part drops the queued parts and calls
+ * `stop`, with which the caller tells the running parts through the input's own shared flag to
+ * return at their next check. The job settles only once no part of it runs any more, so no part
+ * touches the input after the promise has settled. Large arrays of the input belong in
+ * SharedArrayBuffers (the input is posted to each part).
  */
 export interface SplitOptions {
   client: string;
   /** Parts at most (clamped to 1..splitSize). */
   parts: number;
   signal?: AbortSignal;
+  /** Called once when the job's remaining work is not needed (cancelled, or a part failed). */
+  stop?: () => void;
 }
 
 export interface PoolOptions {
@@ -115,6 +118,9 @@ interface Split {
   parts: Task[];
   running: Set<Task>;
   values: unknown[];
+  /** Why the job fails (the first cancel or failure); it settles once no part runs. */
+  error: Error | null;
+  stop?: () => void;
   /** The caller's promise has settled (done, failed or cancelled). */
   settled: boolean;
   resolve: (v: unknown[]) => void;
@@ -171,7 +177,7 @@ export class WorkerPool {
     if (opts.signal?.aborted) return Promise.reject(new JobCancelled());
     if (!Number.isInteger(opts.parts) || opts.parts < 1) return Promise.reject(new Error(`worker pool: parts must be a positive integer, got ${opts.parts}`));
     return new Promise<unknown[]>((resolve, reject) => {
-      const split: Split = { parts: [], running: new Set(), values: [], settled: false, resolve, reject, signal: opts.signal };
+      const split: Split = { parts: [], running: new Set(), values: [], error: null, stop: opts.stop, settled: false, resolve, reject, signal: opts.signal };
       const count = Math.min(opts.parts, this.splitSize);
       for (let i = 0; i < count; i++) {
         const part: Task = {
@@ -339,15 +345,20 @@ export class WorkerPool {
   }
 
   /**
-   * Drops the split job's queued parts; settles it with `error` at once, or, without one, once its
-   * running parts have returned.
+   * Drops the split job's queued parts (a part returned, failed or the job was cancelled); on the
+   * first failure or cancel asks the caller to stop the running parts; settles the job once none runs.
    */
   private endSplit(split: Split, error: Error | null): void {
     for (const part of split.parts) this.unqueue(part);
-    if (split.settled || (!error && split.running.size > 0)) return;
+    if (split.settled) return;
+    if (error && !split.error) {
+      split.error = error;
+      split.stop?.();
+    }
+    if (split.running.size > 0) return;
     split.settled = true;
     if (split.onAbort) split.signal?.removeEventListener('abort', split.onAbort);
-    if (error) split.reject(error);
+    if (split.error) split.reject(split.error);
     else split.resolve(split.values);
   }
 

@@ -1,7 +1,8 @@
 // Split jobs of the lab's worker pool (the tile rasterizer's stages run this way): the parts use
 // every core beyond the cap of ordinary jobs, all the work is done exactly once, parts still queued
-// when the work runs out are dropped, other clients keep their round-robin turns, a cancel rejects
-// at once and drops the queued parts, and a part whose thread dies fails only that split job.
+// when the work runs out are dropped, other clients keep their round-robin turns, a cancel drops
+// the queued parts and settles once the running ones stopped, and a part whose thread dies fails
+// only that split job.
 import { afterEach, describe, expect, it } from 'vitest';
 import { JobCancelled, JobFailed, WorkerPool } from '../../../src/main/workers/pool';
 
@@ -48,18 +49,28 @@ describe('WorkerPool.runSplit', () => {
     expect(order).toEqual(['b', 'split']);
   });
 
-  it('a cancel rejects at once, drops the queued parts and the threads serve the next job', async () => {
+  it('a cancel drops the queued parts, stops the running one through the caller and settles once it returned', async () => {
     pool = new WorkerPool({ size: 1, splitSize: 1 });
     const input = shareInput(1000, 5);
     const ac = new AbortController();
-    const split = pool.runSplit('probe.share', input, { client: 'a', parts: 3, signal: ac.signal });
+    let stops = 0;
+    const stop = (): void => {
+      stops++;
+      Atomics.store(input.ctl, 1, 1); // the caller's own shared flag
+    };
+    const split = pool.runSplit('probe.share', input, { client: 'a', parts: 3, signal: ac.signal, stop });
     while (Atomics.load(input.ctl, 0) === 0) await new Promise((r) => setTimeout(r, 5));
     ac.abort();
-    await expect(split).rejects.toBeInstanceOf(JobCancelled);
     expect(pool.stats().queued).toBe(0);
-    Atomics.store(input.ctl, 1, 1); // the caller stops its running part through the shared flag
+    await expect(split).rejects.toBeInstanceOf(JobCancelled);
+    expect(stops).toBe(1);
+    // No part works on the input after the job settled: the counter no longer moves.
+    const taken = Atomics.load(input.ctl, 0);
+    expect(taken).toBeLessThan(1000);
+    expect(pool.stats().running).toBe(0);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(Atomics.load(input.ctl, 0)).toBe(taken);
     expect((await pool.run('probe.echo', { value: 'next' }, { client: 'b' })).value).toBe('next');
-    expect(Atomics.load(input.ctl, 0)).toBeLessThan(1000);
     expect(pool.stats().started).toBe(1);
   });
 
