@@ -2,13 +2,18 @@
 // is the tile rasterizer on the lab's worker pool, bit for bit the image renderView computes on
 // the calling thread (what the CLI, the baselines and the goal images use) and within 1e-5 of the
 // dense reference; a search episode of a lab context renders its observations there (the same
-// PNG bytes as an episode without the lab); a GPU that fails a view hands over to the CPU path.
+// PNG bytes as an episode without the lab), and so do the lab's MCP sessions; a GPU that fails a
+// view hands over to the CPU path.
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GpuContext } from '../../../src/main/gpu/device';
 import { loadAnyTask, mainKind } from '../../../src/main/kinds/registry';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { createMcpSession } from '../../../src/main/mcp/session';
 import { labViews } from '../../../src/main/raster/views';
 import { createLabContext } from '../../../src/main/services/context';
 import { WorkerPool } from '../../../src/main/workers/pool';
@@ -91,6 +96,15 @@ describe('search observations in a lab context', () => {
       const b = await plain.env.step({ tool: 'turn_left' });
       expect(Buffer.from(a.image as Uint8Array).equals(Buffer.from(b.image as Uint8Array))).toBe(true);
       expect(seen).toEqual(['lab', 'lab']);
+      // An MCP session of `serve --mcp` gets the lab's views too (and so renders on its pool).
+      const session = createMcpSession({ tasksDir: dir, grader: async () => undefined as never, logDir: join(dir, 'agents'), version: '0', viewRenderer: views });
+      const client = new Client({ name: 'views-test', version: '1' });
+      const [a1, a2] = InMemoryTransport.createLinkedPair();
+      await Promise.all([session.server.connect(a2), client.connect(a1)]);
+      const started = (await client.callTool({ name: 'start_episode', arguments: { task_id: 'search__v1' } })) as CallToolResult;
+      expect(started.content.map((c) => c.type)).toEqual(['text', 'image']);
+      expect(seen).toEqual(['lab', 'lab', 'lab']);
+      await client.close();
       await Promise.all([labEnv.env.close(), plain.env.close()]);
     } finally {
       await ctx.close();
