@@ -27,6 +27,7 @@ import type { EnvGradeResult, EnvGrader, EnvImages } from '../env/types';
 import type { TaskRepository } from '../tasks/repository';
 import { CallActivity, GradeQueue } from '../workers/grade-queue';
 import { pngDataUrl, publicScene } from './public';
+import type { AsyncViewRenderer } from '../../shared/search/render';
 
 export interface EpisodeManagerDeps {
   tasksDir: string;
@@ -40,6 +41,8 @@ export interface EpisodeManagerDeps {
   tasks?: TaskRepository;
   /** The lab's queue of deferred hidden grades; default a queue of this manager's own. */
   grades?: GradeQueue;
+  /** The lab's renderer of observation views (search); default the calling thread. */
+  viewRenderer?: AsyncViewRenderer;
 }
 
 export interface StartOptions {
@@ -147,6 +150,7 @@ export class EpisodeManager {
       images: this.deps.images ?? envImages,
       // Interactive play answers first and grades after (the grade is never shown anyway).
       deferHiddenGrades: this.grades,
+      ...(this.deps.viewRenderer ? { viewRenderer: this.deps.viewRenderer } : {}),
       log: logPath,
       protocol,
       player,
@@ -194,6 +198,7 @@ export class EpisodeManager {
       images: this.deps.images ?? envImages,
       // Interactive play answers first and grades after (the grade is never shown anyway).
       deferHiddenGrades: this.grades,
+      ...(this.deps.viewRenderer ? { viewRenderer: this.deps.viewRenderer } : {}),
       resumeFrom: { path, trajectory: traj },
       protocol: header.protocol,
       player: header.player,

@@ -14,6 +14,7 @@ import type { StepInfo } from '../../shared/env/step-info';
 import type { ToolCall } from '../../shared/env/episode';
 import type { TimeRecord } from '../../shared/env/trajectory-schema';
 import type { TaskSpecHead, TaskSummary } from '../../shared/task/schema';
+import type { AsyncViewRenderer } from '../../shared/search/render';
 import type { ReplayedSummary, SplatEnvOptions, ToolOut } from '../env/env';
 import type { EnvGradeResult } from '../env/types';
 
@@ -24,7 +25,13 @@ export interface KindTask {
 }
 
 /** Options of a live episode (the log, the player, the grader and its queue), for every kind. */
-export type KindEnvOptions = SplatEnvOptions;
+export type KindEnvOptions = SplatEnvOptions & {
+  /**
+   * The lab's renderer of observation views (src/main/raster/views.ts: the worker pool or a GPU),
+   * for kinds that render one per step (search); default the same image on the calling thread.
+   */
+  viewRenderer?: AsyncViewRenderer;
+};
 
 /** A live episode of any kind, as the manager drives it. */
 export interface KindEnv {

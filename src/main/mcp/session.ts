@@ -19,6 +19,7 @@ import { loadAnyTask, mainKind } from '../kinds/registry';
 import type { EnvGrader, EnvImages } from '../env/types';
 import { readSpecHead, taskIds } from '../tasks/load';
 import { stamp } from './stamp';
+import type { AsyncViewRenderer } from '../../shared/search/render';
 
 export interface McpSessionDeps {
   tasksDir: string;
@@ -32,6 +33,8 @@ export interface McpSessionDeps {
   version: string;
   /** Diagnostics (stderr in stdio mode); never the player's results. */
   log?: (line: string) => void;
+  /** The lab's renderer of observation views (serve --mcp: the lab's pool or GPU); default the calling thread. */
+  viewRenderer?: AsyncViewRenderer;
 }
 
 export interface McpSession {
@@ -100,6 +103,7 @@ export function createMcpSession(deps: McpSessionDeps): McpSession {
       player: player(),
       version: deps.version,
       ...(deps.images ? { images: deps.images } : {}),
+      ...(deps.viewRenderer ? { viewRenderer: deps.viewRenderer } : {}),
     });
     env = reset.env;
     if (kind !== task.spec.kind) {

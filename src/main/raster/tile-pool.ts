@@ -1,25 +1,34 @@
-// Parallel driver of the tile-binned CPU rasterizer (src/shared/raster/cpu/tiles.ts): projection
-// over Gaussian chunks and compositing over tile chunks run in worker threads on shared memory;
-// the radix depth order and the tile binning run on the calling thread between them.
+// Parallel driver of the tile-binned CPU rasterizer (src/shared/raster/cpu/tiles.ts) on the lab's
+// worker pool (src/main/workers/pool.ts): projection over Gaussian chunks and compositing over tile
+// chunks run as split jobs (one part per core) on shared memory, the radix depth order and the tile
+// binning as a one-part job between them, so the calling thread only waits.
 // Input: Splats, a Camera, RasterOptions, optional AbortSignal and progress callback.
-// Output: RenderOutput, the image of the dense reference (parity tested).
-// Invariants: renders on one pool run one at a time (they share the cached frame); a scene's
-// arrays are copied into SharedArrayBuffers once per Splats object (none when they already are);
-// a cancelled render rejects with RenderCancelled and leaves the pool usable.
-// Threads: the driver needs only `KernelThreads` (post one message to every thread, await every
-// reply), so it can run on the lab's shared worker pool as well as on its own threads.
-import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+// Output: RenderOutput, bit for bit the image of rasterizeTiles on the calling thread (the same
+// kernels on the same items), which equals the dense reference (parity tested).
+// Invariants: renders of one TileRasterPool run one at a time (they share the cached frame); a
+// scene's arrays are copied into SharedArrayBuffers once per Splats object (none when they already
+// are); a cancelled render rejects with RenderCancelled once no thread works on it any more (so
+// the next render may reuse the frame) and leaves the pool usable; a part that fails or whose
+// thread dies fails only that render (its other parts are stopped). The threads
+// belong to the WorkerPool: TileRasterPool.on(poolThreads(pool, client)) borrows the lab's, and
+// TileRasterPool.create() owns a pool of its own that destroy() closes (tools, benches, tests).
 import type { Floats, Splats } from '../../shared/scene/splats';
 import type { Camera, RasterOptions, RenderControl, RenderOutput } from '../../shared/raster/types';
-import { allocTileFrame, binTiles, packTileCamera, tileInput, type TileFrame, type TileInput } from '../../shared/raster/cpu/tiles';
-import { tileWorkerSource } from './tile-worker-source';
+import { allocTileFrame, packTileCamera, tileInput, type TileBins, type TileFrame, type TileInput } from '../../shared/raster/cpu/tiles';
+import { WorkerPool } from '../workers/pool';
+import { tileBinJob, type TileStageMessage } from './tile-jobs';
 
-/** What the driver needs from a set of threads running tileWorkerSource(). */
+/** What the driver needs from a set of threads running the jobs of ./tile-jobs.ts. */
 export interface KernelThreads {
+  /** Parts of a stage run at once at most. */
   readonly size: number;
-  /** Posts `msg` to every thread and resolves when all have replied ok (rejects on the first error). */
-  runAll(msg: Record<string, unknown>): Promise<void>;
+  /**
+   * Runs a stage message (TileStageMessage) on up to `size` threads; settles when no thread runs
+   * it any more. `stop` sets the stage's cancel flag (the threads give up the rest of the stage).
+   */
+  runAll(msg: Record<string, unknown>, signal?: AbortSignal, stop?: () => void): Promise<void>;
+  /** Bins a projected frame off the calling thread (absent: binned on the calling thread). */
+  bin?(frame: TileFrame, signal?: AbortSignal): Promise<TileBins>;
   destroy(): void;
 }
 
@@ -31,66 +40,20 @@ export class RenderCancelled extends Error {
   }
 }
 
-interface Reply {
-  job: number;
-  ok: boolean;
-  message?: string;
-}
-
-/** Own worker threads (unref'd while idle, so they never keep the process alive). */
-export class TileWorkerThreads implements KernelThreads {
-  private readonly workers: Worker[];
-  private readonly pending = new Map<number, { left: number; resolve: () => void; reject: (e: Error) => void }>();
-  private nextJob = 1;
-
-  constructor(count: number) {
-    if (!Number.isInteger(count) || count < 1) throw new Error(`tile rasterizer: workers must be a positive integer, got ${count}`);
-    const source = tileWorkerSource();
-    this.workers = Array.from({ length: count }, () => {
-      const w = new Worker(source, { eval: true });
-      w.unref();
-      w.on('message', (r: Reply) => this.settle(r));
-      w.on('error', (e) => this.failAll(e));
-      return w;
-    });
-  }
-
-  get size(): number {
-    return this.workers.length;
-  }
-
-  runAll(msg: Record<string, unknown>): Promise<void> {
-    const job = this.nextJob++;
-    return new Promise<void>((resolve, reject) => {
-      this.pending.set(job, { left: this.workers.length, resolve, reject });
-      for (const w of this.workers) {
-        w.ref();
-        w.postMessage({ ...msg, job });
-      }
-    });
-  }
-
-  private settle(r: Reply): void {
-    const p = this.pending.get(r.job);
-    if (!p) return;
-    if (!r.ok) {
-      this.pending.delete(r.job);
-      p.reject(new Error(`tile rasterizer worker: ${r.message ?? 'failed'}`));
-    } else if (--p.left === 0) {
-      this.pending.delete(r.job);
-      p.resolve();
-    }
-    if (this.pending.size === 0) for (const w of this.workers) w.unref();
-  }
-
-  private failAll(e: Error): void {
-    for (const p of this.pending.values()) p.reject(e);
-    this.pending.clear();
-  }
-
-  destroy(): void {
-    for (const w of this.workers) void w.terminate();
-  }
+/**
+ * The lab pool's threads for the tile stages, on behalf of `client` (its unit of fairness).
+ * `owned`: destroy() closes the pool too (a pool made for this rasterizer alone).
+ */
+export function poolThreads(pool: WorkerPool, client: string, owned = false): KernelThreads {
+  const parts = pool.splitSize;
+  return {
+    size: parts,
+    runAll: async (msg, signal, stop) => void (await pool.runSplit('raster.tiles', msg as unknown as TileStageMessage, { client, parts, ...(signal ? { signal } : {}), ...(stop ? { stop } : {}) })),
+    bin: async (frame, signal) => (await pool.runSplit('raster.bin', { frame }, { client, parts: 1, ...(signal ? { signal } : {}) }))[0],
+    destroy: () => {
+      if (owned) void pool.close();
+    },
+  };
 }
 
 const PROJECT_CHUNK = 16384;
@@ -115,12 +78,16 @@ export class TileRasterPool {
 
   private constructor(private readonly threads: KernelThreads) {}
 
-  /** A pool on its own worker threads (default: the available cores, capped at 8). */
+  /**
+   * A rasterizer with a worker pool of its own, `workers` threads for its stages (default every
+   * core); destroy() closes that pool. In the lab use on(poolThreads(ctx.pool, client)) instead.
+   */
   static create(opts: { workers?: number } = {}): TileRasterPool {
-    return new TileRasterPool(new TileWorkerThreads(opts.workers ?? Math.min(8, Math.max(1, availableParallelism()))));
+    const pool = new WorkerPool(opts.workers === undefined ? { size: 1 } : { size: 1, splitSize: Math.max(1, opts.workers) });
+    return new TileRasterPool(poolThreads(pool, 'tile-raster', true));
   }
 
-  /** A pool on threads someone else owns (they must run tileWorkerSource()). */
+  /** A rasterizer on threads someone else owns (the lab pool through poolThreads()). */
   static on(threads: KernelThreads): TileRasterPool {
     return new TileRasterPool(threads);
   }
@@ -182,15 +149,24 @@ export class TileRasterPool {
     const cam = packTileCamera(camera);
     await this.stage('project', { type: 'project', input, cam, frame, total: input.count, chunk: PROJECT_CHUNK }, opts);
     onProgress?.({ stage: 'bin', fraction: 0 });
-    const local = binTiles(frame);
+    const bins = await this.bin(frame, signal);
     if (signal?.aborted) throw new RenderCancelled();
-    const bins = { order: new Uint32Array(0), offsets: shareArray32(local.offsets), ids: shareArray32(local.ids) };
     const pixels = camera.width * camera.height;
     const rgb = new Float32Array(new SharedArrayBuffer(pixels * 12));
     const alpha = new Float32Array(new SharedArrayBuffer(pixels * 4));
     const tiles = frame.tilesX * frame.tilesY;
     await this.stage('composite', { type: 'composite', frame, bins, rgb, alpha, total: tiles, chunk: COMPOSITE_CHUNK }, opts);
     return { width: camera.width, height: camera.height, rgb: rgb.slice(), alpha: alpha.slice() };
+  }
+
+  private async bin(frame: TileFrame, signal: AbortSignal | undefined): Promise<TileBins> {
+    if (!this.threads.bin) return tileBinJob({ frame });
+    try {
+      return await this.threads.bin(frame, signal);
+    } catch (error) {
+      if (signal?.aborted) throw new RenderCancelled();
+      throw error;
+    }
   }
 
   /** One parallel stage over `total` items with progress polling and cancellation. */
@@ -203,18 +179,17 @@ export class TileRasterPool {
     const timer = ctl.onProgress ? setInterval(report, 100) : undefined;
     try {
       report();
-      await this.threads.runAll({ ...msg, ctl: control });
+      await this.threads.runAll({ ...msg, ctl: control }, ctl.signal, cancel);
       report();
+    } catch (error) {
+      // A failed part (or a dead thread) leaves its chunk undone: stop the other parts too.
+      cancel();
+      if (ctl.signal?.aborted) throw new RenderCancelled();
+      throw error;
     } finally {
       if (timer) clearInterval(timer);
       ctl.signal?.removeEventListener('abort', cancel);
     }
     if (Atomics.load(control, 1) !== 0 || ctl.signal?.aborted) throw new RenderCancelled();
   }
-}
-
-function shareArray32(a: Uint32Array): Uint32Array {
-  const out = new Uint32Array(new SharedArrayBuffer(Math.max(4, a.byteLength)));
-  out.set(a);
-  return out;
 }

@@ -16,7 +16,7 @@ import { searchRules, type SearchTaskSpec } from '../../shared/kinds/search';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
 import { hiddenAt as hiddenOfPose, searchOutcome as outcomeOf, type SearchOutcome } from '../../shared/search/outcome';
 import type { Pose } from '../../shared/search/pose';
-import { renderView, type ViewRenderer } from '../../shared/search/render';
+import { renderViewAsync, type AsyncViewRenderer } from '../../shared/search/render';
 import type { SearchRules } from '../../shared/search/rules';
 import type { ReplayedSummary, ToolOut } from '../env/env';
 import { readTrajectory, TrajectoryWriter, type StepRecord, type TrajectoryHeader } from '../env/trajectory';
@@ -31,8 +31,11 @@ export interface SearchTask extends KindTask {
 }
 
 export interface SearchEnvOptions extends KindEnvOptions {
-  /** The render path (default the CPU reference through renderView). */
-  renderer?: ViewRenderer;
+  /**
+   * The render path; default the lab's viewRenderer, else renderView's own (the tile rasterizer on
+   * the calling thread, the same image as the lab's CPU path). Tests pass cheap fakes here.
+   */
+  renderer?: AsyncViewRenderer;
 }
 
 export function hiddenAt(task: SearchTask, pose: Pose): { distance: number; answerable: boolean } {
@@ -67,11 +70,11 @@ export class SearchEnv implements KindEnv {
       env.writer = TrajectoryWriter.resume(logPath, log.validBytes);
       if (env.rules.done && !log.end) env.finish();
       if (env.rules.done) env.final = env.grade();
-      return { env, obs: { text: `Resumed after ${env.rules.stepCount} steps.\n${env.rules.firstObservation().split('\n')[0]}`, image: env.render(), done: env.rules.done, info: env.currentInfo() } };
+      return { env, obs: { text: `Resumed after ${env.rules.stepCount} steps.\n${env.rules.firstObservation().split('\n')[0]}`, image: await env.render(), done: env.rules.done, info: env.currentInfo() } };
     }
     const t0 = Date.now();
     const text = env.rules.firstObservation();
-    const image = env.render();
+    const image = await env.render();
     const record: StepRecord = { step: 0, tool: 'reset', args: {}, text, t: new Date(t0).toISOString(), ms: Date.now() - t0, search: env.hidden(false) };
     if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header());
     env.writer?.write(record);
@@ -138,7 +141,7 @@ export class SearchEnv implements KindEnv {
     const result = this.rules.step(call);
     const text = `${result.body}\n${result.footer}`;
     if (!result.charged) return { text, done: true, info: result.info };
-    const image = this.render();
+    const image = await this.render();
     const args = call?.args === undefined ? {} : JSON.parse(JSON.stringify(call.args)) as unknown;
     const record: StepRecord = {
       step: result.info.step ?? this.rules.stepCount, tool: result.tool, args, text, t: new Date(t0).toISOString(), ms: Date.now() - t0, ok: result.ok,
@@ -155,8 +158,8 @@ export class SearchEnv implements KindEnv {
     return { ...hiddenAt(this.task, pose), pose, collided };
   }
 
-  private render(): Uint8Array {
-    const out = renderView(this.task.scene.splats, this.rules.currentPose(), this.opts.renderer);
+  private async render(): Promise<Uint8Array> {
+    const out = await renderViewAsync(this.task.scene.splats, this.rules.currentPose(), this.opts.renderer ?? this.opts.viewRenderer);
     return encodePng({ width: out.width, height: out.height, data: out.rgb });
   }
 

@@ -4,8 +4,8 @@
 // the one grader of the process, the episode manager, the event bus and the lab home. Services
 // receive it; none keeps module-level state.
 // Invariant: one Grader per context; close() releases what the context owns (the grader's GPU
-// buffers and worker threads, the live episodes' logs, the debugger's GPU rasterizer, the worker
-// pool's threads).
+// buffers and worker threads, the live episodes' logs, the debugger's GPU rasterizer, the search
+// views' renderer, the worker pool's threads).
 import type { TaskSummary } from '../../shared/task/schema';
 import { labHome } from '../app/home';
 import { DebugSessions } from '../debug/session';
@@ -18,6 +18,7 @@ import { listAllTasks as scanTaskList } from '../kinds/registry';
 import { isSplatTask } from '../kinds/splatbench';
 import { TaskRepository } from '../tasks/repository';
 import { resolveTasksDir } from '../tasks/paths';
+import { labViews, type LabViews } from '../raster/views';
 import { CallActivity, GradeQueue } from '../workers/grade-queue';
 import { WorkerPool } from '../workers/pool';
 import { EventHub } from './events';
@@ -43,6 +44,8 @@ export interface LabContext {
   grader(): Promise<Grader>;
   /** The WGSL rasterizer on the lab's device for the debugger's GPU views; null without one. */
   gpuRasterizer(): GpuRasterizer | null;
+  /** The renderer of search observations (a hardware GPU, else the tile rasterizer on the pool). */
+  readonly views: LabViews;
   listTasks(): Promise<TaskSummary[]>;
   close(): Promise<void>;
 }
@@ -77,8 +80,13 @@ export function createLabContext(o: LabContextOptions): LabContext {
   // Deferred grades run when no LabApi call is in flight (the services count calls on `activity`).
   const activity = new CallActivity();
   const grades = new GradeQueue(activity);
-  const episodes = o.episodes ?? new EpisodeManager({ tasksDir, home, version: o.version, grader: getGrader, tasks, grades });
   let raster: GpuRasterizer | null | undefined;
+  const gpuRasterizer = (): GpuRasterizer | null => {
+    if (raster === undefined) raster = o.gpu.device ? GpuRasterizer.create(o.gpu.device, loadShaders()) : null;
+    return raster;
+  };
+  const views = labViews({ gpu: o.gpu, pool, gpuRasterizer });
+  const episodes = o.episodes ?? new EpisodeManager({ tasksDir, home, version: o.version, grader: getGrader, tasks, grades, viewRenderer: views.render });
   const listTasks = o.listTasks ?? scanTaskList;
   return {
     gpu: o.gpu,
@@ -93,14 +101,13 @@ export function createLabContext(o: LabContextOptions): LabContext {
     pool,
     debugSessions: new DebugSessions(),
     grader: getGrader,
-    gpuRasterizer: () => {
-      if (raster === undefined) raster = o.gpu.device ? GpuRasterizer.create(o.gpu.device, loadShaders()) : null;
-      return raster;
-    },
+    gpuRasterizer,
+    views,
     listTasks: () => listTasks(tasksDir),
     close: async () => {
       episodes.closeAll();
       await episodes.idle();
+      views.destroy();
       raster?.destroy();
       raster = null;
       if (built) built.destroy();

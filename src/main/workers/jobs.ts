@@ -1,11 +1,14 @@
 // The job kinds the lab's worker pool runs: each name maps to a handler that runs inside a worker
 // thread (pool-worker.ts imports this table; the main thread imports only its types). To add a
-// kind, add its handler here: its input and output types follow from the handler.
+// kind, add its handler here: its input and output types follow from the handler. Kinds run as
+// split jobs (WorkerPool.runSplit: 'raster.tiles', 'probe.share') take their work from a shared
+// counter in their input, so any number of parts finishes them.
 // Invariant: handlers take and return structured-clone data (no functions, no class instances
 // whose methods are needed on the other side) and never touch main-thread state.
 import { drawGradients, drawPixel, drawView } from '../debug/draw';
 import { turnJob } from '../debug/frame';
 import { measureJob, renderJob, viewsJob } from '../grader/cpu-views';
+import { tileBinJob, tileStageJob } from '../raster/tile-jobs';
 import * as probe from './jobs/probe';
 import { raycastJob } from './jobs/raycast';
 import { parseTrajectoryJob } from './jobs/trajectory';
@@ -20,11 +23,14 @@ export const jobHandlers = {
   'grade.measure': measureJob,
   'author.raycast': raycastJob,
   'trajectory.parse': parseTrajectoryJob,
+  'raster.tiles': tileStageJob,
+  'raster.bin': tileBinJob,
   'probe.echo': probe.echo,
   'probe.spin': probe.spin,
   'probe.fail': probe.fail,
   'probe.crash': probe.crash,
   'probe.resident': probe.readResident,
+  'probe.share': probe.share,
 };
 
 export type JobKind = keyof typeof jobHandlers;

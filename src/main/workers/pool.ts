@@ -1,14 +1,20 @@
 // The lab's worker pool (issue #18 item 4): heavy work (debugger renders, author previews, CPU
-// grading, trajectory parsing) runs on worker threads, so one client's work never blocks the
-// event loop that answers the others. One pool per LabContext, which closes it.
-// Input: jobs `run(kind, input, { client, signal, onProgress, resident })`, kinds from jobs.ts.
-// Output: each job's result, or a one-line error (JobFailed, JobCancelled, PoolClosed).
-// Invariants: at most `size` threads (default the available cores minus one for the event loop,
-// at least 1), started on demand; each client has a FIFO queue and clients are served round-robin,
-// so a burst from one client waits behind itself only; an aborted queued job never starts, an
-// aborted running job's thread is terminated (a fresh one is started when needed); a thread that
-// dies fails only its own job; idle threads are unref'd and close() terminates them all, so the
-// pool never keeps the process alive.
+// grading, trajectory parsing, the tile rasterizer's stages) runs on worker threads, so one
+// client's work never blocks the event loop that answers the others. One pool per LabContext,
+// which closes it.
+// Input: jobs `run(kind, input, { client, signal, onProgress, resident })` and split jobs
+// `runSplit(kind, input, { client, parts, signal })`, kinds from jobs.ts.
+// Output: each job's result (a split job: the results of the parts that ran), or a one-line error
+// (JobFailed, JobCancelled, PoolClosed).
+// Invariants: at most `size` ordinary jobs run at once (default the available cores minus one for
+// the event loop, at least 1) and at most `splitSize` threads exist (default every core): the parts
+// of a split job may use the threads ordinary jobs leave, because the caller only waits for them
+// (a frame then uses every core). Threads start on demand; each client has a FIFO queue (a split
+// job's parts queue one after another in it) and clients are served round-robin, so a burst from
+// one client waits behind itself only; an aborted queued job never starts, an aborted running job's
+// thread is terminated (a fresh one is started when needed); a thread that dies fails only its own
+// job; idle threads are unref'd and close() terminates them all, so the pool never keeps the
+// process alive.
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import type { JobInput, JobKind, JobOutput } from './jobs';
@@ -39,13 +45,36 @@ export interface RunOptions {
   transfer?: ArrayBufferLike[];
 }
 
+/**
+ * A split job: `parts` copies of one handler on one input, run at once on as many threads as are
+ * free. The handler must take its work from shared state in the input (a SharedArrayBuffer work
+ * counter), so any number of parts from one up finishes the whole job and a part returns only when
+ * no work is left: the first part to return ends the job, and parts still queued then are dropped.
+ * Stopping is cooperative: a cancel (the signal) or a failed part drops the queued parts and calls
+ * `stop`, with which the caller tells the running parts through the input's own shared flag to
+ * return at their next check. The job settles only once no part of it runs any more, so no part
+ * touches the input after the promise has settled. Large arrays of the input belong in
+ * SharedArrayBuffers (the input is posted to each part).
+ */
+export interface SplitOptions {
+  client: string;
+  /** Parts at most (clamped to 1..splitSize). */
+  parts: number;
+  signal?: AbortSignal;
+  /** Called once when the job's remaining work is not needed (cancelled, or a part failed). */
+  stop?: () => void;
+}
+
 export interface PoolOptions {
-  /** Threads at most; default defaultPoolSize(). */
+  /** Ordinary jobs running at once at most; default defaultPoolSize(). */
   size?: number;
+  /** Threads at most, the parts of split jobs included; default max(size, the available cores). */
+  splitSize?: number;
 }
 
 export interface PoolStats {
   size: number;
+  splitSize: number;
   threads: number;
   running: number;
   queued: number;
@@ -80,6 +109,24 @@ interface Task {
   resolve: (v: unknown) => void;
   reject: (e: Error) => void;
   onAbort?: () => void;
+  /** Set on the parts of a split job: they may run beyond `size`. */
+  split?: Split;
+}
+
+/** The parts of one split job and how they stand. */
+interface Split {
+  parts: Task[];
+  running: Set<Task>;
+  values: unknown[];
+  /** Why the job fails (the first cancel or failure); it settles once no part runs. */
+  error: Error | null;
+  stop?: () => void;
+  /** The caller's promise has settled (done, failed or cancelled). */
+  settled: boolean;
+  resolve: (v: unknown[]) => void;
+  reject: (e: Error) => void;
+  signal?: AbortSignal;
+  onAbort?: () => void;
 }
 
 interface Slot {
@@ -92,6 +139,7 @@ interface Slot {
 
 export class WorkerPool {
   readonly size: number;
+  readonly splitSize: number;
   private readonly slots: Slot[] = [];
   private readonly queues = new Map<string, Task[]>();
   /** Clients with queued jobs, in service order (the front one is served next). */
@@ -104,6 +152,9 @@ export class WorkerPool {
     const size = opts.size ?? defaultPoolSize();
     if (!Number.isInteger(size) || size < 1) throw new Error(`worker pool: size must be a positive integer, got ${size}`);
     this.size = size;
+    const splitSize = opts.splitSize ?? Math.max(size, availableParallelism());
+    if (!Number.isInteger(splitSize) || splitSize < size) throw new Error(`worker pool: splitSize must be an integer of at least size (${size}), got ${splitSize}`);
+    this.splitSize = splitSize;
   }
 
   run<K extends JobKind>(kind: K, input: JobInput<K>, opts: RunOptions): Promise<JobOutput<K>> {
@@ -115,15 +166,34 @@ export class WorkerPool {
         task.onAbort = () => this.abort(task);
         opts.signal.addEventListener('abort', task.onAbort, { once: true });
       }
-      let queue = this.queues.get(opts.client);
-      if (!queue) {
-        queue = [];
-        this.queues.set(opts.client, queue);
-        this.turn.push(opts.client);
-      }
-      queue.push(task);
+      this.enqueue(opts.client, task);
       this.pump();
     }) as Promise<JobOutput<K>>;
+  }
+
+  /** Runs a split job (SplitOptions): resolves with the results of the parts that ran, in finishing order. */
+  runSplit<K extends JobKind>(kind: K, input: JobInput<K>, opts: SplitOptions): Promise<JobOutput<K>[]> {
+    if (this.closed) return Promise.reject(new PoolClosed());
+    if (opts.signal?.aborted) return Promise.reject(new JobCancelled());
+    if (!Number.isInteger(opts.parts) || opts.parts < 1) return Promise.reject(new Error(`worker pool: parts must be a positive integer, got ${opts.parts}`));
+    return new Promise<unknown[]>((resolve, reject) => {
+      const split: Split = { parts: [], running: new Set(), values: [], error: null, stop: opts.stop, settled: false, resolve, reject, signal: opts.signal };
+      const count = Math.min(opts.parts, this.splitSize);
+      for (let i = 0; i < count; i++) {
+        const part: Task = {
+          job: this.nextJob++, kind, input, opts: { client: opts.client }, split,
+          resolve: (v) => this.partDone(split, part, null, v),
+          reject: (e) => this.partDone(split, part, e),
+        };
+        split.parts.push(part);
+        this.enqueue(opts.client, part);
+      }
+      if (opts.signal) {
+        split.onAbort = () => this.endSplit(split, new JobCancelled());
+        opts.signal.addEventListener('abort', split.onAbort, { once: true });
+      }
+      this.pump();
+    }) as Promise<JobOutput<K>[]>;
   }
 
   /** Drops `key` from every worker holding it (the data it named is gone). */
@@ -136,7 +206,7 @@ export class WorkerPool {
   stats(): PoolStats {
     let queued = 0;
     for (const q of this.queues.values()) queued += q.length;
-    return { size: this.size, threads: this.slots.length, running: this.slots.filter((s) => s.task).length, queued, started: this.started };
+    return { size: this.size, splitSize: this.splitSize, threads: this.slots.length, running: this.slots.filter((s) => s.task).length, queued, started: this.started };
   }
 
   /** Fails every queued and running job and terminates the threads; later runs are refused. */
@@ -154,10 +224,34 @@ export class WorkerPool {
     await Promise.all(stopping);
   }
 
-  /** The next job round-robin over clients: the front client's oldest job; it goes to the back. */
+  private enqueue(client: string, task: Task): void {
+    let queue = this.queues.get(client);
+    if (!queue) {
+      queue = [];
+      this.queues.set(client, queue);
+      this.turn.push(client);
+    }
+    queue.push(task);
+  }
+
+  /** Whether `task` may start now: a thread is free or may be started, and it is within its cap. */
+  private canStart(task: Task): boolean {
+    const free = this.slots.some((s) => !s.task && !s.stopping) || this.slots.length < this.splitSize;
+    if (!free || task.split) return free;
+    let ordinary = 0;
+    for (const s of this.slots) if (s.task && !s.task.split) ordinary++;
+    return ordinary < this.size;
+  }
+
+  /**
+   * The next job round-robin over clients: the oldest job of the front-most client whose oldest
+   * job may start (a client held back by the cap of ordinary jobs keeps its place); that client
+   * goes to the back.
+   */
   private take(): Task | null {
-    const client = this.turn.shift();
-    if (client === undefined) return null;
+    const i = this.turn.findIndex((c) => this.canStart((this.queues.get(c) as Task[])[0]));
+    if (i < 0) return null;
+    const [client] = this.turn.splice(i, 1);
     const queue = this.queues.get(client) as Task[];
     const task = queue.shift() as Task;
     if (queue.length > 0) this.turn.push(client);
@@ -167,13 +261,9 @@ export class WorkerPool {
 
   private pump(): void {
     while (!this.closed && this.turn.length > 0) {
-      let slot = this.slots.find((s) => !s.task && !s.stopping);
-      if (!slot) {
-        if (this.slots.length >= this.size) return;
-        slot = this.spawn();
-      }
       const task = this.take();
       if (!task) return;
+      const slot = this.slots.find((s) => !s.task && !s.stopping) ?? this.spawn();
       this.start(slot, task);
     }
   }
@@ -194,6 +284,7 @@ export class WorkerPool {
 
   private start(slot: Slot, task: Task): void {
     slot.task = task;
+    task.split?.running.add(task);
     slot.worker.ref();
     for (const r of task.opts.resident ?? []) {
       if (slot.residents.has(r.key)) continue;
@@ -233,15 +324,46 @@ export class WorkerPool {
     this.pump();
   }
 
+  /** Takes `task` out of its client's queue; false when it is not queued (running or done). */
+  private unqueue(task: Task): boolean {
+    const queue = this.queues.get(task.opts.client);
+    const i = queue ? queue.indexOf(task) : -1;
+    if (!queue || i < 0) return false;
+    queue.splice(i, 1);
+    if (queue.length === 0) {
+      this.queues.delete(task.opts.client);
+      this.turn.splice(this.turn.indexOf(task.opts.client), 1);
+    }
+    return true;
+  }
+
+  /** A part of a split job returned (error null: no work is left) or failed. */
+  private partDone(split: Split, part: Task, error: Error | null, value?: unknown): void {
+    split.running.delete(part);
+    if (!error) split.values.push(value);
+    this.endSplit(split, error);
+  }
+
+  /**
+   * Drops the split job's queued parts (a part returned, failed or the job was cancelled); on the
+   * first failure or cancel asks the caller to stop the running parts; settles the job once none runs.
+   */
+  private endSplit(split: Split, error: Error | null): void {
+    for (const part of split.parts) this.unqueue(part);
+    if (split.settled) return;
+    if (error && !split.error) {
+      split.error = error;
+      split.stop?.();
+    }
+    if (split.running.size > 0) return;
+    split.settled = true;
+    if (split.onAbort) split.signal?.removeEventListener('abort', split.onAbort);
+    if (split.error) split.reject(split.error);
+    else split.resolve(split.values);
+  }
+
   private abort(task: Task): void {
-    for (const [client, queue] of this.queues) {
-      const i = queue.indexOf(task);
-      if (i < 0) continue;
-      queue.splice(i, 1);
-      if (queue.length === 0) {
-        this.queues.delete(client);
-        this.turn.splice(this.turn.indexOf(client), 1);
-      }
+    if (this.unqueue(task)) {
       this.settle(task, new JobCancelled());
       return;
     }

@@ -3,10 +3,16 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readPng } from '../../../src/main/io/png';
+import { readPng, readPngRgb } from '../../../src/main/io/png';
 import { sharedDataDir } from '../../../src/main/io/data-dir';
 import { runCli } from './run';
 import { gpuDevice } from '../../helpers/gpu';
+import { cameraFromFile } from '../../../src/shared/camera/spec';
+import { mulberry32 } from '../../../src/shared/math/random';
+import { rasterizeForward } from '../../../src/shared/raster/cpu';
+import { packSplats } from '../../../src/shared/scene/gaussian';
+import { parseSceneDocument } from '../../../src/shared/scene/input';
+import { TASK_POLICY } from '../../../src/shared/scene/policy';
 
 const dir = mkdtempSync(join(tmpdir(), 'splatlab-cli-'));
 const file = (name: string, content: unknown) => {
@@ -30,6 +36,28 @@ describe('splatlab render', () => {
     expect(png.data[centre + 1]).toBeLessThan(0.1);
     expect(readPng(cov).data[32 * 64 + 32]).toBeGreaterThan(0.9);
     expect(readPng(cov).data[0]).toBe(0);
+  });
+
+  it('renders a scene above 4096 Gaussians with the tile rasterizer on worker threads: the CPU reference image', async () => {
+    const rng = mulberry32(12);
+    const gaussians = Array.from({ length: 5000 }, () => ({
+      pos: [rng.uniform(-0.9, 0.9), rng.uniform(-0.9, 0.9), rng.uniform(-0.9, 0.9)], scale: rng.uniform(0.02, 0.06),
+      color: [rng.next(), rng.next(), rng.next()], opacity: rng.uniform(0.3, 1),
+    }));
+    const path = file('many.json', { gaussians });
+    const out = join(dir, 'many.png');
+    const run = await runCli('render', ['--scene', path, '--camera', camera, '--out', out, '--device', 'cpu']);
+    expect(run.code).toBe(0);
+    expect(run.out.join('\n')).toMatch(/Rendered 5000 Gaussians at 64x64 on the CPU tile rasterizer \(\d+ worker threads?; the CPU reference's image\)/);
+    const parsed = parseSceneDocument({ gaussians }, TASK_POLICY);
+    const cam = cameraFromFile({ azimuth: 0, elevation: 0, width: 64, height: 64 });
+    if (!parsed.ok || !cam.ok) throw new Error('test scene or camera did not parse');
+    const ref = rasterizeForward(packSplats(parsed.records), cam.camera);
+    const png = readPngRgb(out).data;
+    expect(png.length).toBe(ref.rgb.length);
+    let worst = 0;
+    for (let i = 0; i < png.length; i++) worst = Math.max(worst, Math.abs(png[i] - Math.min(1, Math.max(0, ref.rgb[i]))));
+    expect(worst).toBeLessThanOrEqual(0.5 / 255 + 1e-6);
   });
 
   it.skipIf(!gpuDevice)('--device gpu renders on whatever adapter exists (SwiftShader here) and names it', async () => {

@@ -1,9 +1,13 @@
 // The worker-thread driver of the tile rasterizer: the same image as the dense reference (SH
 // degree 3, flat, antialiased), progress per stage, cancellation before and during a render, and
-// the pool still renders after a cancel.
+// the pool still renders after a cancel. On the lab's worker pool (poolThreads): bit for bit the
+// image of rasterizeTiles on the calling thread (another client's job queued beside it), and
+// a failing stage fails that render only.
 import { afterAll, describe, expect, it } from 'vitest';
-import { RenderCancelled, TileRasterPool } from '../../../src/main/raster/tile-pool';
-import { tileStageJob, type TileStageMessage } from '../../../src/main/raster/tile-worker-source';
+import { poolThreads, RenderCancelled, TileRasterPool } from '../../../src/main/raster/tile-pool';
+import { WorkerPool } from '../../../src/main/workers/pool';
+import { rasterizeTiles } from '../../../src/shared/raster/cpu/tiles';
+import { tileStageJob, type TileStageMessage } from '../../../src/main/raster/tile-jobs';
 import { rasterizeForwardDense } from '../../../src/shared/raster/cpu';
 import { mulberry32 } from '../../../src/shared/math/random';
 import type { RenderProgress } from '../../../src/shared/raster/types';
@@ -64,5 +68,35 @@ describe('TileRasterPool.on (threads owned elsewhere, e.g. the lab worker pool)'
     const s = withRandomSh(rng, randomSplats(rng, 90, cam, { precision: 'f32' }), 3);
     const out = await pool.render(s, cam);
     expect(maxDiff(out.rgb, rasterizeForwardDense(s, cam).rgb)).toBeLessThanOrEqual(1e-5);
+  });
+});
+
+describe('TileRasterPool on the lab worker pool (poolThreads)', () => {
+  const lab = new WorkerPool({ size: 1, splitSize: 2 });
+  const raster = TileRasterPool.on(poolThreads(lab, 'search'));
+  afterAll(() => lab.close());
+
+  it("renders bit for bit the calling-thread image with another client's job queued beside it", async () => {
+    const rng = mulberry32(44);
+    const cam = randomCamera(rng, 96);
+    const s = withRandomSh(rng, randomSplats(rng, 30000, cam, { precision: 'f32', scaleRange: [0.01, 0.05] }), 3);
+    const other = lab.run('probe.echo', { value: 'b' }, { client: 'b' });
+    const [out] = await Promise.all([raster.render(s, cam), other]);
+    const here = rasterizeTiles(s, cam);
+    expect(maxDiff(out.rgb, here.rgb)).toBe(0);
+    expect(maxDiff(out.alpha, here.alpha)).toBe(0);
+    expect(lab.stats()).toMatchObject({ threads: 2, running: 0, queued: 0 });
+  });
+
+  it('a stage whose part dies fails that render with one line; the next render is whole', async () => {
+    // The composite stage's parts crash their thread (the pool's probe), the rest is the real path.
+    const real = poolThreads(lab, 'search');
+    const crashing = { ...real, runAll: async (msg: Record<string, unknown>) => (msg.type === 'composite' ? void (await lab.runSplit('probe.crash', { code: 3 }, { client: 'search', parts: 2 })) : real.runAll(msg)) };
+    const rng = mulberry32(45);
+    const cam = randomCamera(rng, 48);
+    const s = randomSplats(rng, 200, cam, { precision: 'f32' });
+    await expect(TileRasterPool.on(crashing).render(s, cam)).rejects.toThrow(/stopped \(exit code 3\)/);
+    const again = await raster.render(s, cam);
+    expect(maxDiff(again.rgb, rasterizeTiles(s, cam).rgb)).toBe(0);
   });
 });

@@ -2,7 +2,10 @@
 // (GPU, or the CPU reference). A debugging tool: no scene bounds or Gaussian caps apply.
 // --device gpu renders on whatever WebGPU adapter exists (SwiftShader included) and fails with
 // one line when there is none; auto (the default) takes the grader's choice (a hardware GPU, else
-// the CPU); the output line always names the rasterizer and the adapter that rendered.
+// the CPU); the output line always names the rasterizer and the adapter that rendered. On the CPU,
+// scenes above TILE_MIN_GAUSSIANS render with the tile-binned rasterizer on a worker pool of this
+// command's own (every core; the dense reference's image, parity tested), smaller ones with the
+// grader's CPU reference.
 import { readFileSync } from 'node:fs';
 import { cameraDepth, cameraFromFile } from '../../../shared/camera/spec';
 import { NEAR_PLANE } from '../../../shared/raster/cpu';
@@ -15,6 +18,7 @@ import { GpuRasterizer } from '../../../shared/raster/gpu';
 import { acquireGpu, type GpuContext } from '../../gpu/device';
 import { loadShaders } from '../../gpu/shaders';
 import { Grader, graderDevice } from '../../grader/grader';
+import { TileRasterPool } from '../../raster/tile-pool';
 import { writePng } from '../../io/png';
 import { parseArgs, requireOption, stringOption } from '../args';
 import { CliError, type CliCommand } from '../command';
@@ -42,7 +46,8 @@ degrees or a unit quaternion [w,x,y,z]) or the compact trajectory form {p, s, q,
 C.json is an explicit camera {width, height, fx, fy, cx, cy, world_to_camera[16] row-major,
 OpenCV axes} or an orbit {azimuth, elevation, distance?, fov?, width?, height?} (degrees).
 --coverage writes the coverage (1 - final transmittance) as a grey PNG. --device gpu renders on
-any WebGPU adapter, SwiftShader included; auto (default) uses a hardware GPU, else the CPU. The scene is checked and
+any WebGPU adapter, SwiftShader included; auto (default) uses a hardware GPU, else the CPU (above
+4096 Gaussians the tile-binned rasterizer on every core, the same image). The scene is checked and
 clamped exactly as the environment would (bounds [-1.25, 1.25]^3, scales [0.005, 0.5], opacity
 [0.05, 1]); --beyond-bounds renders a capture as it is (any finite position, any positive scale).`,
   async run(argv, io) {
@@ -63,7 +68,11 @@ clamped exactly as the environment would (bounds [-1.25, 1.25]^3, scales [0.005,
     const gpu = await acquireGpu({ forceCpu: device === 'cpu' });
     if (device === 'gpu' && !gpu.device) throw new CliError(`--device gpu: ${gpu.status.summary}`);
     const splats = packSplats(records);
-    const { render, on } = device === 'gpu' && gpu.device ? await renderGpu(gpu.device, splats, cam.camera, gpu.status.summary) : await renderGrader(gpu, splats, cam.camera);
+    const onCpu = device === 'cpu' || (device === 'auto' && graderDevice(gpu).preferCpu);
+    const { render, on } =
+      device === 'gpu' && gpu.device ? await renderGpu(gpu.device, splats, cam.camera, gpu.status.summary)
+      : onCpu && splats.count > TILE_MIN_GAUSSIANS ? await renderTiles(splats, cam.camera)
+      : await renderGrader(gpu, splats, cam.camera);
     writePng(out, { width: render.width, height: render.height, data: render.rgb });
     const coverage = stringOption(args, 'coverage');
     if (coverage) writePng(coverage, { width: render.width, height: render.height, channels: 1, data: render.alpha });
@@ -73,6 +82,18 @@ clamped exactly as the environment would (bounds [-1.25, 1.25]^3, scales [0.005,
 };
 
 type Rendered = { render: RenderOutput; on: string };
+
+/** Above this many Gaussians the tile rasterizer's threads beat the dense reference's one loop. */
+export const TILE_MIN_GAUSSIANS = 4096;
+
+async function renderTiles(splats: Splats, camera: Camera): Promise<Rendered> {
+  const raster = TileRasterPool.create();
+  try {
+    return { render: await raster.render(splats, camera), on: `CPU tile rasterizer (${raster.workers} worker thread${raster.workers === 1 ? '' : 's'}; the CPU reference's image)` };
+  } finally {
+    raster.destroy();
+  }
+}
 
 async function renderGpu(device: GPUDevice, splats: Splats, camera: Camera, adapter: string): Promise<Rendered> {
   const raster = GpuRasterizer.create(device, loadShaders());

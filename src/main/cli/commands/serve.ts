@@ -47,11 +47,12 @@ any free port), protected by the same token ('Authorization: Bearer TOKEN'); see
     const info = await services.handlers['app.info']({}, DIRECT_CALLER);
     io.out(info.gpu.summary);
     io.out(`SplatLab is serving at ${server.url}`);
-    // MCP sessions share the lab's one grader and tasks folder; their logs go under the lab home.
+    // MCP sessions share the lab's one grader, view renderer and tasks folder; their logs go under
+    // the lab home.
     const ctx = services.context;
     const mcp = args.options.has('mcp')
       ? await startMcpHttp(
-          { tasksDir: ctx.tasksDir, grader: ctx.grader, logDir: join(ctx.home, 'trajectories', 'agents'), version: ctx.version, log: (line) => io.err(line) },
+          { tasksDir: ctx.tasksDir, grader: ctx.grader, viewRenderer: ctx.views.render, logDir: join(ctx.home, 'trajectories', 'agents'), version: ctx.version, log: (line) => io.err(line) },
           { port: mcpPort, token: server.token },
         )
       : null;

@@ -1,7 +1,9 @@
 // Probe jobs of the worker pool: they do nothing useful, so the pool's own behaviour (fairness,
 // cancellation, a crash contained, progress) can be tested and benchmarked on its real workers.
 // Input: small JSON objects. Output: what each says. Invariant: `spin` burns CPU for `ms` in
-// slices and reports progress after each slice, like a long render does.
+// slices and reports progress after each slice, like a long render does; `share` is a split job's
+// part as the tile rasterizer's are (items from a shared counter until none is left or cancelled).
+import { threadId } from 'node:worker_threads';
 import type { JobContext } from '../protocol';
 
 export function echo(input: { value: unknown; tag?: string }): { value: unknown; tag: string | null } {
@@ -32,4 +34,24 @@ export function crash(input: { code: number }): never {
 
 export function readResident(input: { key: string }, ctx: JobContext): unknown {
   return ctx.resident(input.key);
+}
+
+/**
+ * A part of a split job: takes items from ctl[0] (each `ms` of busy time, its taker's thread id
+ * written to owners[item]) until none of `total` is left or ctl[1] (cancel) is set.
+ */
+export function share(input: { ctl: Int32Array; owners: Int32Array; total: number; ms: number }): { thread: number; items: number } {
+  let items = 0;
+  for (;;) {
+    if (Atomics.load(input.ctl, 1) !== 0) break;
+    const item = Atomics.add(input.ctl, 0, 1);
+    if (item >= input.total) break;
+    const until = Date.now() + input.ms;
+    while (Date.now() < until) {
+      // burning CPU on purpose
+    }
+    input.owners[item] = threadId;
+    items++;
+  }
+  return { thread: threadId, items };
 }

@@ -1,0 +1,64 @@
+// Job handlers of the tile rasterizer's stages (src/shared/raster/cpu/tiles.ts) on the lab's worker
+// pool: 'raster.tiles' (projection over Gaussian chunks, compositing over tile chunks; a split job,
+// one part per thread) and 'raster.bin' (the radix depth order and the per-tile lists; one part).
+// Input: a stage message whose arrays all lie in SharedArrayBuffers. Output: { ok } (the stage
+// wrote into the shared frame or image) or the bins, themselves in SharedArrayBuffers.
+// Invariant: a 'raster.tiles' part takes chunks from the shared counter ctl[0] until none is left
+// or ctl[1] (cancel) is set, and counts the items it finished in ctl[2]; so any number of parts,
+// started at any time, finishes the stage exactly once, and a part returns only when none is left.
+import { binTiles, compositeTileRange, projectTileRange, type TileBins, type TileFrame, type TileInput } from '../../shared/raster/cpu/tiles';
+
+/** One stage message as every part receives it (all arrays over SharedArrayBuffers). */
+export interface TileStageMessage {
+  type: 'project' | 'composite';
+  ctl: Int32Array; // [next item, cancel flag, items done]
+  chunk: number;
+  total: number;
+  frame: TileFrame;
+  /** project: the scene and the packed camera (packTileCamera). */
+  input?: TileInput;
+  cam?: Float64Array;
+  /** composite: the bins and the output image. */
+  bins?: TileBins;
+  rgb?: Float32Array;
+  alpha?: Float32Array;
+}
+
+function required<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`tile stage: the message has no ${what}`);
+  return value;
+}
+
+/** The work loop of one part: chunks from the shared counter until none is left or cancelled. */
+export function runTileChunks(m: TileStageMessage): void {
+  const ctl = m.ctl;
+  const project = m.type === 'project' ? { input: required(m.input, 'input'), cam: required(m.cam, 'cam') } : null;
+  const composite = m.type === 'composite' ? { bins: required(m.bins, 'bins'), rgb: required(m.rgb, 'rgb'), alpha: required(m.alpha, 'alpha') } : null;
+  for (;;) {
+    if (Atomics.load(ctl, 1) !== 0) break;
+    const start = Atomics.add(ctl, 0, m.chunk);
+    if (start >= m.total) break;
+    const end = Math.min(m.total, start + m.chunk);
+    if (project) projectTileRange(project.input, project.cam, start, end, m.frame);
+    else if (composite) compositeTileRange(m.frame, composite.bins, start, end, composite.rgb, composite.alpha);
+    Atomics.add(ctl, 2, end - start);
+  }
+}
+
+/** Job 'raster.tiles' (a split job): one part of a projection or compositing stage. */
+export function tileStageJob(m: TileStageMessage): { ok: true } {
+  runTileChunks(m);
+  return { ok: true };
+}
+
+function shared32(a: Uint32Array): Uint32Array {
+  const out = new Uint32Array(new SharedArrayBuffer(Math.max(4, a.byteLength)));
+  out.set(a);
+  return out;
+}
+
+/** Job 'raster.bin': the per-tile lists of a projected frame, in SharedArrayBuffers (order left out). */
+export function tileBinJob(m: { frame: TileFrame }): TileBins {
+  const bins = binTiles(m.frame);
+  return { order: new Uint32Array(0), offsets: shared32(bins.offsets), ids: shared32(bins.ids) };
+}
