@@ -15,6 +15,7 @@ import { createRoleHandlers, roleChecked, Roles } from './roles';
 import { refuseDuringSession } from './session-lock';
 import { createStudyHandlers } from './study';
 import { createRelationHandlers } from './relation';
+import { createSearchHandlers } from './search';
 
 /** What a lab is built from (kept as the services' input shape; see LabContextOptions). */
 export type LabDeps = LabContextOptions;
@@ -48,6 +49,7 @@ export function createLabServices(input: LabContext | LabContextOptions): LabSer
     ...createDebugHandlers(ctx),
     ...refuseDuringSession(createAuthorHandlers(ctx), ctx.home),
     ...createRelationHandlers(ctx),
+    ...createSearchHandlers(ctx),
     ...createRoleHandlers(roles),
   };
   return { handlers: counted(roleChecked(handlers, roles), ctx.activity), events: ctx.events, context: ctx, roles };

@@ -11,6 +11,7 @@ import { studyMethods } from './study';
 import { debugMethods } from './debug';
 import { authorEvents, authorMethods } from './author';
 import { relationMethods } from './relation';
+import { searchMethods } from './search';
 import { roleMethods } from './roles';
 
 /** One row of the method table: params in, result out, a line of documentation. */
@@ -28,6 +29,7 @@ export const labMethods = {
   ...debugMethods,
   ...authorMethods,
   ...relationMethods,
+  ...searchMethods,
   ...roleMethods,
 } as const satisfies Record<string, MethodSpec>;
 

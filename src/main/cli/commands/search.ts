@@ -1,7 +1,14 @@
 // `splatlab search generate|check|baseline`: the search task set (docs/TASKS.md, search section).
 // generate writes procedural rooms and their episodes into a tasks folder; check runs the
-// conformance check; baseline scores the random, blind, start-view and oracle players.
+// conformance check; baseline scores the random, blind, start-view and oracle players; judge runs
+// the LLM judge over a study's free-text answers through a model runner (as `splatlab eval`).
 import { resolve } from 'node:path';
+import { labHome } from '../../app/home';
+import { loadEvalConfig } from '../../eval/config';
+import { makeClient, parseModelSpec, playerName } from '../../eval/spec';
+import { judgeLogs } from '../../search/judge';
+import { studySearchLogs } from '../../search/results';
+import { StudyStore } from '../../studies/store';
 import { BASELINES, type Baseline } from '../../../shared/search/players';
 import { checkTaskSet, generateTaskSet, runBaseline, writeGoalImages } from '../../search/task-set';
 import { parseArgs, stringOption } from '../args';
@@ -12,6 +19,7 @@ const USAGE = `splatlab search generate [--dir DIR] [--rooms N] [--questions Q] 
 splatlab search check [--dir DIR]
 splatlab search baseline [--dir DIR] [--player random|blind|start-view|oracle|all] [--seed S]
 splatlab search goals [--dir DIR] [--task ID] --out OUTDIR
+splatlab search judge --study ID --model SPEC [--config FILE] [--dir DIR] [--force]
 
 generate: N procedural rooms (seeds 1..N, default 6) with up to Q questions each (default 12);
 each question gets a start viewpoint drawn from the unanswerable set at 3..10 actions from the
@@ -20,14 +28,18 @@ and DIR/search__*.json (default DIR: tasks, the lab's tasks folder).
 check: every task's start is unanswerable, an answerable view is reachable within the step budget
 (BFS over the action graph), and the stored answer equals the room's.
 baseline: correctness, success, steps, path length and collision rate of a baseline player\n(the blind prior of each task is learnt from the other tasks of the set).
-goals: renders each task's goal image (512x512 at 90 degrees from the goal viewpoint) into OUTDIR.`;
+goals: renders each task's goal image (512x512 at 90 degrees from the goal viewpoint) into OUTDIR.
+judge: sends each free-text search answer of the study (question, correct answer and synonyms,
+the given answer) with the pinned OpenEQA prompt to the model SPEC (PROVIDER:MODEL[@EFFORT], the
+clients and --config of splatlab eval; scripted:basic is a deterministic judge) and stores its
+mark beside the log (<log>.judge.json); answers already judged by SPEC are skipped unless --force.`;
 
 export const command: CliCommand = {
   name: 'search',
   usage: USAGE,
   async run(argv, io) {
     const [sub, ...rest] = argv;
-    const args = parseArgs(rest, { values: ['dir', 'rooms', 'questions', 'seed', 'player', 'task', 'out'] });
+    const args = parseArgs(rest, { values: ['dir', 'rooms', 'questions', 'seed', 'player', 'task', 'out', 'study', 'model', 'config'], flags: ['force'] });
     const dir = resolve(stringOption(args, 'dir') ?? 'tasks');
     if (sub === 'generate') {
       const n = intOption(args, 'rooms', 6, 1);
@@ -59,6 +71,27 @@ export const command: CliCommand = {
       const paths = writeGoalImages(dir, resolve(out), task ? [task] : undefined, io.out);
       if (paths.length === 0) throw new CliError(`no search task${task ? ` '${task}'` : 's'} in ${dir}`);
       io.out(`wrote ${paths.length} goal images`);
+      return 0;
+    }
+    if (sub === 'judge') {
+      const study = stringOption(args, 'study');
+      const model = stringOption(args, 'model');
+      if (!study || !model) throw new CliError('search judge needs --study ID and --model SPEC');
+      const store = new StudyStore(labHome());
+      if (!store.exists(study)) throw new CliError(`no study '${study}' in ${labHome()}/studies`);
+      let make;
+      let name;
+      try {
+        const spec = parseModelSpec(model);
+        const config = loadEvalConfig(stringOption(args, 'config'));
+        makeClient(spec, config);
+        make = () => makeClient(spec, config);
+        name = playerName(spec);
+      } catch (e) {
+        throw new CliError((e as Error).message);
+      }
+      const r = await judgeLogs(studySearchLogs(store, study, dir), make, name, { force: args.options.has('force'), onProgress: io.out });
+      io.out(`${name}: ${r.judged} judged, ${r.unparseable} unparseable, ${r.skipped} skipped (closed answer, no answer or judged already)`);
       return 0;
     }
     throw new CliError(`usage: ${USAGE.split('\n')[0]} (got '${sub ?? ''}')`);
