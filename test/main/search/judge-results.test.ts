@@ -64,7 +64,7 @@ describe('search judge, rater and results', () => {
 
   it('lists unrated free-text answers without who gave them; a rater mark overrides the judge', async () => {
     const pending = pendingRatings(s.store, s.study.id, s.tasksDir);
-    expect(pending.map((p) => p.given).sort()).toEqual(['red-ish, like a tomato', 'crimson', 'it is scarlet']);
+    expect(pending.map((p) => p.given).sort()).toEqual(['crimson', 'it is scarlet', 'red-ish, like a tomato']);
     expect(pending[0]).toMatchObject({ question: 'What colour is the cube?', correct: 'red', synonyms: ['scarlet'] });
     expect(Object.keys(pending[0]).sort()).toEqual(['correct', 'given', 'question', 'ref', 'synonyms']);
     const crimson = pending.find((p) => p.given === 'crimson');
