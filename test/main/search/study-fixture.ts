@@ -9,7 +9,7 @@ import { loadAnyTask, mainKind } from '../../../src/main/kinds/registry';
 import { StudyStore } from '../../../src/main/studies/store';
 import type { ToolCall } from '../../../src/shared/env/episode';
 import type { RenderOutput } from '../../../src/shared/raster/types';
-import type { StudyConfig } from '../../../src/shared/study/config';
+import type { ParticipantEpisode, StudyConfig } from '../../../src/shared/study/config';
 import { emptyRoom, target } from '../../shared/search/rooms';
 
 const fakeRender = (): RenderOutput => ({ width: 8, height: 8, rgb: new Float32Array(8 * 8 * 3).fill(0.5), alpha: new Float32Array(64) });
@@ -61,11 +61,11 @@ export function searchStudy(): SearchStudy {
 /** A participant who played the given tasks with the given answers (episodes registered). */
 export async function addHuman(s: SearchStudy, answers: Record<string, string>): Promise<string> {
   const p = s.store.addParticipant(s.study.id);
-  const episodes = [];
+  const episodes: ParticipantEpisode[] = [];
   for (const [taskId, answer] of Object.entries(answers)) {
     const log = s.store.trajectoryRel(p.id, taskId);
     await playLog(s.tasksDir, taskId, s.store.resolveIn(s.study.id, log), facing(answer), p.id);
-    episodes.push({ taskId, practice: false, log, status: 'submitted' as const, started: new Date().toISOString() });
+    episodes.push({ taskId, practice: false, log, status: 'submitted', started: new Date().toISOString() });
   }
   s.store.updateParticipant(s.study.id, p.id, (x) => ({ ...x, status: 'completed', episodes }));
   return p.id;
