@@ -1,5 +1,6 @@
-// A study's search episodes scored for Results (LabApi search.results): participants' scored
-// episodes (practice, exclusions and withdrawn participants left out) and imported model runs,
+// A study's search episodes scored for Results (LabApi search.results) and the export archive:
+// participants' scored episodes (practice left out; excluded ones and those of withdrawn
+// participants carry the reason and stay out of the aggregates) and imported model runs,
 // each read back from its log with its rater and judge marks; optionally the baseline players
 // played on the study's search tasks through the pure rules. Also the free-text answers still to
 // be rated. Inputs: a StudyStore, a study id, the tasks folder. Outputs: SearchEpisodeRow records.
@@ -27,6 +28,8 @@ export interface SearchLogRef {
   source: string;
   answerer: string;
   spec: SearchTaskSpec;
+  /** Why the episode is out of the statistics, or null. */
+  excluded: string | null;
 }
 
 /** Caches search task specs of a tasks folder by id (null: not a search task, or unreadable). */
@@ -48,20 +51,20 @@ export function searchSpecs(tasksDir: string): (id: string) => SearchTaskSpec | 
   };
 }
 
-/** The search logs of a study that count: scored, not excluded, present on disk. */
+/** The search logs of a study: scored (not practice), present on disk, with any exclusion. */
 export function studySearchLogs(store: StudyStore, studyId: string, tasksDir: string): SearchLogRef[] {
   const specOf = searchSpecs(tasksDir);
   const out: SearchLogRef[] = [];
   for (const p of store.participants(studyId)) {
     for (const ep of p.episodes) {
-      const spec = ep.practice || exclusionOf(p, ep) ? null : specOf(ep.taskId);
+      const spec = ep.practice ? null : specOf(ep.taskId);
       const path = store.resolveIn(studyId, ep.log);
-      if (spec && existsSync(path)) out.push({ rel: ep.log, path, who: 'human', source: 'humans', answerer: p.id, spec });
+      if (spec && existsSync(path)) out.push({ rel: ep.log, path, who: 'human', source: 'humans', answerer: p.id, spec, excluded: exclusionOf(p, ep) });
     }
   }
   for (const m of store.modelLogs(studyId)) {
     const spec = specOf(m.taskId);
-    if (spec) out.push({ rel: m.rel, path: store.resolveIn(studyId, m.rel), who: 'model', source: m.model, answerer: `${m.model}#r${m.run}`, spec });
+    if (spec) out.push({ rel: m.rel, path: store.resolveIn(studyId, m.rel), who: 'model', source: m.model, answerer: `${m.model}#r${m.run}`, spec, excluded: null });
   }
   return out;
 }
@@ -90,7 +93,7 @@ function row(ref: Omit<SearchLogRef, 'path' | 'who'> & { who: SearchEpisodeRow['
   const { accuracy, scoredBy } = episodeAccuracy(answer, correct, q.answer.type === 'text', judged.judges, judged.raters);
   return {
     ref: ref.rel, who: ref.who, source: ref.source, answerer: ref.answerer, taskId: ref.spec.task_id, family: q.family, answerType: q.answer.type,
-    answer, correct, accuracy, scoredBy, ...end,
+    answer, correct, accuracy, scoredBy, ...end, excluded: ref.excluded,
   };
 }
 
@@ -121,7 +124,7 @@ export function baselineRows(tasksDir: string, specs: readonly SearchTaskSpec[],
         rules.step(call);
       }
       const o = searchOutcome(spec, scene.visibility, rules);
-      const ref = { rel: `baseline:${player}/${spec.task_id}`, who: 'baseline' as const, source: player, answerer: player, spec };
+      const ref = { rel: `baseline:${player}/${spec.task_id}`, who: 'baseline' as const, source: player, answerer: player, spec, excluded: null };
       rows.push(row(ref, o.answer, { success: o.success, steps: o.steps, path_length: o.path_length, collision: o.collision }, { judges: [], raters: [] }));
     }
   });
@@ -140,7 +143,7 @@ export function pendingRatings(store: StudyStore, studyId: string, tasksDir: str
   const out: PendingRating[] = [];
   for (const ref of studySearchLogs(store, studyId, tasksDir)) {
     const a = ref.spec.question.answer;
-    if (a.type !== 'text' || readRatings(ref.path).length > 0) continue;
+    if (a.type !== 'text' || ref.excluded !== null || readRatings(ref.path).length > 0) continue;
     const given = stopAnswer(readTrajectory(ref.path));
     if (given === null) continue;
     out.push({ ref: ref.rel, question: ref.spec.question.text, correct: a.correct, synonyms: a.synonyms, given });

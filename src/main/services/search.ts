@@ -30,7 +30,7 @@ export function createSearchHandlers(ctx: LabContext): HandlersFor<typeof search
         rows.push(...baselineRows(ctx.tasksDir, specs));
       }
       const scoredBy = { rater: 0, judge: 0, exact: 0, none: 0 };
-      for (const r of rows) scoredBy[r.scoredBy]++;
+      for (const r of rows) if (r.excluded === null) scoredBy[r.scoredBy]++;
       return { cells: aggregateSearch(rows), episodes: rows, scoredBy, resamples: SEARCH_RESAMPLES };
     },
     'search.pending': async (p) => {

@@ -22,6 +22,7 @@ import { studyResults, trajectorySteps } from '../studies/results';
 import { StudySessions } from '../studies/session';
 import { StudyStore } from '../studies/store';
 import { importProblem, modelNameProblem, verifyModelLog } from '../studies/verify';
+import { verifySearchImport } from '../search/import';
 import type { EnvGrader } from '../env/types';
 
 type StudyHandlers = HandlersFor<typeof studyMethods>;
@@ -106,6 +107,13 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
       const model = p.model ?? traj.header.player;
       const nameProblem = modelNameProblem(model, store.participants(p.studyId).map((x) => x.id));
       if (nameProblem) throw new Error(nameProblem);
+      if (readSpecHead(tasksDir, traj.header.task).kind === 'search') {
+        // A search run is checked by its regrade (no scene to grade); its outcome is the score.
+        const outcome = await verifySearchImport(traj, tasksDir, traj.header.task);
+        const log = store.saveModelLog(p.studyId, model, traj.header.task, p.text, null);
+        const claimed = typeof traj.end?.score === 'number' ? traj.end.score : null;
+        return { model: log.split('/')[1], taskId: traj.header.task, log, score: outcome.score, fileScore: claimed, mismatch: false };
+      }
       const task = await ctx.tasks.get(traj.header.task);
       const problem = importProblem(traj, task);
       if (problem) throw new Error(problem);

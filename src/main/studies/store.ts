@@ -234,9 +234,10 @@ export class StudyStore {
 
   /**
    * Stores an imported, verified model trajectory as the model's next run of the task (earlier
-   * runs are never overwritten) with the lab's verdict beside it; returns the log's path.
+   * runs are never overwritten) with the lab's verdict beside it (none for a search run, which is
+   * checked by its regrade); returns the log's path.
    */
-  saveModelLog(studyId: string, model: string, taskId: string, text: string, verdict: ModelVerdict): string {
+  saveModelLog(studyId: string, model: string, taskId: string, text: string, verdict: ModelVerdict | null): string {
     const dir = ['models', modelSlug(model)].join('/');
     // The runs already stored, from the file names alone (no log or verdict is read).
     const folder = this.resolveIn(studyId, dir);
@@ -248,7 +249,7 @@ export class StudyStore {
     const path = this.resolveIn(studyId, rel);
     mkdirSync(join(path, '..'), { recursive: true });
     writeFileAtomic(path, text.endsWith('\n') ? text : `${text}\n`);
-    writeFileAtomic(this.resolveIn(studyId, rel.replace(/\.jsonl$/, '.verdict.json')), json(verdict));
+    if (verdict) writeFileAtomic(this.resolveIn(studyId, rel.replace(/\.jsonl$/, '.verdict.json')), json(verdict));
     return rel;
   }
 }

@@ -49,6 +49,7 @@ export const SearchEpisodeRowSchema = z.strictObject({
   steps: z.number().int(),
   path_length: z.number(),
   collision: z.union([z.literal(0), z.literal(1)]),
+  excluded: z.string().nullable().describe('why the episode is out of the statistics (exclusion, withdrawal); null when it counts'),
 });
 export type SearchEpisodeRow = z.infer<typeof SearchEpisodeRowSchema>;
 
@@ -70,7 +71,7 @@ export type SearchCell = z.infer<typeof SearchCellSchema>;
 export const SearchResultsSchema = z.strictObject({
   cells: z.array(SearchCellSchema),
   episodes: z.array(SearchEpisodeRowSchema),
-  scoredBy: z.record(ScoredBySchema, z.number().int()).describe('episodes per kind of score'),
+  scoredBy: z.record(ScoredBySchema, z.number().int()).describe('episodes in the statistics per kind of score'),
   resamples: z.number().int(),
 });
 export type SearchResults = z.infer<typeof SearchResultsSchema>;

@@ -4,7 +4,8 @@
 // from its marks: rater over judge over the exact checker.
 // Inputs: SearchEpisodeRow records (src/shared/api/search.ts). Output: SearchCell records.
 // Invariant: seeded, so the same episodes give the same intervals; with two or more answerers
-// the bootstrap resamples answerers (clusters), otherwise episodes.
+// the bootstrap resamples answerers (clusters), otherwise episodes; an excluded episode (or one
+// of a withdrawn participant) is in no cell.
 import { clusteredBootstrapCi } from '../analysis/cluster-bootstrap';
 import type { JudgeRecord, RaterRecord, SearchCell, SearchEpisodeRow, SearchMetric } from '../api/search';
 import { SEARCH_METRICS } from '../api/search';
@@ -51,6 +52,7 @@ const WHO_ORDER = { human: 0, model: 1, baseline: 2 } as const;
 export function aggregateSearch(rows: readonly SearchEpisodeRow[], seed: number = BOOTSTRAP_DEFAULTS.seed): SearchCell[] {
   const sources = new Map<string, SearchEpisodeRow[]>();
   for (const r of rows) {
+    if (r.excluded !== null) continue;
     const key = `${r.who}\u0000${r.source}`;
     sources.set(key, [...(sources.get(key) ?? []), r]);
   }
