@@ -2,7 +2,8 @@
 // over two search tasks with two participants' logs and a scripted model's runs (played through
 // SearchEnv beforehand); the experimenter opens Results, sees the search aggregate table and
 // plot, rates a free-text answer in the blind rater list, and the accuracy, the "scored by"
-// counts and the plot update. Screenshot: test-results/search-results.png.
+// counts and the plot update; the scripted judge marks the rest; the baseline players join.
+// Screenshot: test-results/search-results.png.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -60,6 +61,14 @@ describe.skipIf(skip)('search results and the rater (browser mode)', () => {
     await page.getByTestId('search-group').selectOption('color');
     await expect.poll(() => page.getByTestId('search-accuracy-humans').textContent()).toMatch(/^100 /);
     await page.getByTestId('search-group').selectOption('all');
+    // The LLM judge through the scripted runner marks the three free-text answers (the rater's mark still wins).
+    await page.getByTestId('search-judge-model').fill('scripted:basic');
+    await page.getByTestId('search-judge').click();
+    await expect.poll(() => page.getByTestId('search-note').textContent()).toContain('3 judged');
+    await expect.poll(() => page.getByTestId('search-scored-by').textContent()).toContain('1 rater marks, 2 judge marks');
+    // The baseline players join as sources.
+    await page.getByTestId('search-baselines').check();
+    await page.getByTestId('search-row-oracle').waitFor();
     await page.getByTestId('search-results').scrollIntoViewIfNeeded();
     await shot(page, 'search-results');
     expect(errors).toEqual([]);

@@ -48,7 +48,7 @@ export interface JudgeLog {
  * Judges every free-text log of the list not yet judged by this judge and prompt (all with force).
  * A closed answer type, or an episode without an answer, is skipped (the exact checker scores it).
  */
-export async function judgeLogs(logs: readonly JudgeLog[], makeClient: () => ModelClient, judge: string, opts: { force?: boolean; onProgress?: (line: string) => void; signal?: AbortSignal } = {}): Promise<JudgeRun> {
+export async function judgeLogs(logs: readonly JudgeLog[], makeClient: () => ModelClient, judge: string, opts: { force?: boolean; onProgress?: (line: string, done: number, total: number) => void; signal?: AbortSignal } = {}): Promise<JudgeRun> {
   const run: JudgeRun = { judged: 0, unparseable: 0, skipped: 0 };
   for (const [i, log] of logs.entries()) {
     if (opts.signal?.aborted) throw new Error(`judging cancelled after ${i} of ${logs.length} logs`);
@@ -63,7 +63,7 @@ export async function judgeLogs(logs: readonly JudgeLog[], makeClient: () => Mod
     appendJudgement(log.path, rec);
     if (rec.mark === null) run.unparseable++;
     else run.judged++;
-    opts.onProgress?.(`${log.rel}: ${rec.mark === null ? `unparseable judge output (${JSON.stringify(rec.raw.slice(0, 60))})` : `mark ${rec.mark} (score ${rec.score})`}`);
+    opts.onProgress?.(`${log.rel}: ${rec.mark === null ? `unparseable judge output (${JSON.stringify(rec.raw.slice(0, 60))})` : `mark ${rec.mark} (score ${rec.score})`}`, i + 1, logs.length);
   }
   return run;
 }

@@ -17,6 +17,7 @@ import { refuseDuringSession } from './session-lock';
 
 export function createSearchHandlers(ctx: LabContext): HandlersFor<typeof searchMethods> {
   const store = new StudyStore(ctx.home);
+  const running = new Map<string, AbortController>();
   const logs = (studyId: string) => {
     store.config(studyId);
     return studySearchLogs(store, studyId, ctx.tasksDir);
@@ -45,11 +46,27 @@ export function createSearchHandlers(ctx: LabContext): HandlersFor<typeof search
       appendRating(log.path, rec);
       return rec;
     },
-    'search.judge': async (p) => {
+    'search.judge': async (p, caller) => {
+      if (running.has(p.studyId)) throw new StudyError(`the judge is already running on study '${p.studyId}'`);
       const spec = parseModelSpec(p.model);
       const config = loadEvalConfig();
       makeClient(spec, config);
-      return judgeLogs(logs(p.studyId), () => makeClient(spec, config), playerName(spec), { force: p.force });
+      const abort = new AbortController();
+      running.set(p.studyId, abort);
+      const task = `judge ${p.studyId}`;
+      try {
+        return await judgeLogs(logs(p.studyId), () => makeClient(spec, config), playerName(spec), {
+          force: p.force, signal: abort.signal,
+          onProgress: (message, done, total) => ctx.events.publish('progress', { task, done, total, message }, caller),
+        });
+      } finally {
+        running.delete(p.studyId);
+      }
+    },
+    'search.judgeCancel': async (p) => {
+      const r = running.get(p.studyId);
+      r?.abort();
+      return { cancelled: r !== undefined };
     },
   }, ctx.home);
 }

@@ -103,6 +103,7 @@ export const searchMethods = {
   'search.judge': {
     params: studyId.extend({ model: z.string().min(1).describe('PROVIDER:MODEL[@EFFORT] as for splatlab eval'), force: z.boolean().default(false) }),
     result: z.strictObject({ judged: z.number().int(), unparseable: z.number().int(), skipped: z.number().int() }),
-    doc: 'Runs the LLM judge (pinned OpenEQA prompt) over the free-text search answers of a study not yet judged by that model and prompt; stores one judgement record beside each log.',
+    doc: 'Runs the LLM judge (pinned OpenEQA prompt) over the free-text search answers of a study not yet judged by that model and prompt; stores one judgement record beside each log; progress as \'progress\' events.',
   },
+  'search.judgeCancel': { params: studyId, result: z.strictObject({ cancelled: z.boolean() }), doc: 'Stops a running search.judge of the study after the answer in flight (the marks stored so far stay).' },
 } as const;
