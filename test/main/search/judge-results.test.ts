@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedClient } from '../../../src/main/eval/clients/scripted';
+import type { ToolSpec } from '../../../src/main/eval/clients/types';
 import { judgeLogs, JUDGE_HASH } from '../../../src/main/search/judge';
 import { judgePath, readJudgements, readRatings } from '../../../src/main/search/judge-store';
 import { pendingRatings, studySearchLogs, studySearchRows } from '../../../src/main/search/results';
@@ -13,6 +14,7 @@ import { createLabContext } from '../../../src/main/services/context';
 import { dispatchCall, type Handlers } from '../../../src/main/services/dispatch';
 import type { SearchResults } from '../../../src/shared/api/search';
 import { aggregateSearch } from '../../../src/shared/search/aggregate';
+import { judgePrompt } from '../../../src/shared/search/answers';
 import { addHuman, addModel, searchStudy, type SearchStudy } from './study-fixture';
 
 let s: SearchStudy;
@@ -104,11 +106,28 @@ describe('search judge, rater and results', () => {
     expect(oracle?.metrics.success.mean).toBe(1);
   }, 60_000);
 
+  it('sends the pinned prompt with the question, the answer with its synonyms and the response', async () => {
+    const seen: string[] = [];
+    class Recording extends ScriptedClient {
+      override start(system: string, text: string, image: Uint8Array | undefined, tools: ToolSpec[]): void {
+        seen.push(system, text, String(tools.length));
+        super.start(system, text, image, tools);
+      }
+    }
+    const client = new Recording('basic');
+    const log = studySearchLogs(s.store, s.study.id, s.tasksDir).find((l) => l.who === 'model' && l.spec.task_id === 'search__t1');
+    await judgeLogs(log ? [log] : [], () => client, 'recording', {});
+    expect(seen[1]).toBe(judgePrompt('What colour is the cube?', 'red (also correct: scarlet)', 'red-ish, like a tomato'));
+    expect(seen[1]).toMatch(/^You are an AI assistant[\s\S]*Your mark:$/);
+    expect(seen[2]).toBe('0');
+  });
+
   it('runs the judge row through the configured runner spec', async () => {
     const out = await call<{ judged: number; skipped: number }>('search.judge', { studyId: s.study.id, model: 'scripted:basic', force: true });
     expect(out.judged).toBe(3);
     expect((await dispatchCall(handlers, 'search.judge', { studyId: s.study.id, model: 'nope' })).ok).toBe(false);
     const path = studySearchLogs(s.store, s.study.id, s.tasksDir).find((l) => l.who === 'model' && l.spec.task_id === 'search__t1')?.path ?? '';
-    expect(JSON.parse(readFileSync(judgePath(path), 'utf8'))).toHaveLength(3);
+    // garbage, basic, the recording judge above, basic again (forced).
+    expect(JSON.parse(readFileSync(judgePath(path), 'utf8'))).toHaveLength(4);
   });
 });

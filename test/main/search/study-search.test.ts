@@ -88,6 +88,8 @@ describe('a study with search tasks', () => {
 
   it('lets a participant withdraw during a search task; their episodes leave the statistics', async () => {
     await call('study.session.start', { studyId: study.id, participant: 'P02' });
+    // The hidden answers never reach anyone while a participant session runs.
+    for (const m of ['search.results', 'search.pending']) expect((await dispatchCall(handlers, m, { studyId: study.id })).ok).toBe(false);
     await call('study.session.advance', { accept: true });
     await call('study.session.advance', {});
     await play();
