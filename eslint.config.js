@@ -31,12 +31,16 @@ export const innerLayers = [
   { runtime: 'shared', folders: ['env', 'task', 'scene'], banned: ['api', 'study', 'authoring', 'debug'], why: 'the episode, task and scene modules may not import the API table, studies, authoring or the debugger' },
   // main: devices and codecs at the bottom, then grader, env and tasks, then episodes and studies,
   // then services, then transports and the front doors.
-  { runtime: 'main', folders: ['io', 'gpu', 'lpips'], banned: ['grader', 'env', 'tasks', 'episodes', 'studies', 'authoring', 'debug', 'services', 'transport', 'electron', 'cli', 'app', 'kinds'], why: 'codecs and devices may not import what uses them' },
-  { runtime: 'main', folders: ['grader'], banned: ['env', 'episodes', 'studies', 'authoring', 'debug', 'services', 'transport', 'electron', 'cli', 'app', 'kinds'], why: 'the grader may not import services, transports or episodes' },
-  { runtime: 'main', folders: ['env', 'tasks', 'kinds', 'episodes'], banned: ['studies', 'services', 'transport', 'electron', 'cli'], why: 'environments and episodes may not import services or transports' },
-  { runtime: 'main', folders: ['studies', 'authoring', 'debug'], banned: ['services', 'transport', 'electron', 'cli'], why: 'studies, authoring and the debugger may not import services or transports' },
+  { runtime: 'main', folders: ['io', 'gpu', 'lpips', 'formats', 'raster'], banned: ['grader', 'env', 'tasks', 'episodes', 'studies', 'authoring', 'debug', 'services', 'transport', 'electron', 'cli', 'app', 'kinds', 'search', 'relation', 'eval', 'mcp', 'queue'], why: 'codecs, splat formats, devices and rasterizer hosts may not import what uses them' },
+  { runtime: 'main', folders: ['grader'], banned: ['env', 'episodes', 'studies', 'authoring', 'debug', 'services', 'transport', 'electron', 'cli', 'app', 'kinds', 'search', 'relation', 'eval', 'mcp', 'queue'], why: 'the grader may not import services, transports or episodes' },
+  { runtime: 'main', folders: ['env', 'tasks', 'kinds', 'episodes', 'search', 'relation'], banned: ['studies', 'services', 'transport', 'electron', 'cli', 'eval', 'mcp', 'queue'], why: 'environments, episodes and the kinds\' own folders may not import studies, services, transports or the agent harness' },
+  { runtime: 'main', folders: ['studies', 'authoring', 'debug'], banned: ['services', 'transport', 'electron', 'cli', 'queue'], why: 'studies, authoring and the debugger may not import services or transports' },
   { runtime: 'main', folders: ['services'], banned: ['transport', 'electron', 'cli'], why: 'services may not import transports or front doors' },
   { runtime: 'main', folders: ['transport'], banned: ['electron', 'cli'], why: 'transports may not import the front doors' },
+  // The agent harness: MCP is a transport; eval (model runners) sits above it, the queue above eval.
+  { runtime: 'main', folders: ['mcp'], banned: ['eval', 'queue', 'electron', 'cli'], why: 'the MCP transport may not import the model runners, the queue or the front doors' },
+  { runtime: 'main', folders: ['eval'], banned: ['queue', 'electron', 'cli'], why: 'the model runners may not import the queue or the front doors' },
+  { runtime: 'main', folders: ['queue'], banned: ['electron', 'cli'], why: 'the run queue may not import the front doors' },
 ];
 
 const innerRuleConfigs = innerLayers.map((l) => ({

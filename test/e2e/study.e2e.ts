@@ -112,6 +112,16 @@ describe.skipIf(skip)('study session and results (browser mode)', () => {
     await page.getByTestId('session-end-yes').click();
     await page.getByTestId('study-detail').waitFor();
     await expect.poll(() => page.getByTestId('participant-P01').textContent()).toContain('completed');
+    // The tab kept only the participant's token: a reload shows "session over", never an
+    // experimenter view, until the experimenter unlocks it again.
+    await page.reload();
+    await page.getByTestId('session-over').waitFor();
+    expect(await page.getByTestId('nav-results').count()).toBe(0);
+    await page.getByTestId('session-over-unlock').click();
+    await page.getByTestId('unlock-prompt').waitFor();
+    await page.getByTestId('unlock-secret').fill(new URL(serve.url).searchParams.get('token') ?? '');
+    await page.getByTestId('unlock-submit').click();
+    await page.getByTestId('nav-results').waitFor();
 
     // Results: a row with a score, replay step by step, CSV export.
     await page.getByTestId('nav-results').click();

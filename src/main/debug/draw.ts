@@ -6,7 +6,8 @@
 // and maps computed here, for the main thread's per-camera cache.
 // Invariant: the same pure functions as before (src/shared/debug, src/shared/raster/cpu) on the
 // same float32 scene, so every number is the one the main thread would have computed. A pixel
-// click's trace and highlighted view (drawPixel) likewise.
+// click's trace and highlighted view (drawPixel) likewise. Colours are evaluated at the asked SH
+// degree (already capped by the scene's), the same degree for the state, the trace and the GPU.
 import type { DebugGradientsResult, DebugImage, DebugLoss, DebugView } from '../../shared/api/debug';
 import { DEBUG_LOSS_LABELS } from '../../shared/api/debug';
 import { pixelMaps, type PixelMaps } from '../../shared/debug/maps';
@@ -34,6 +35,8 @@ export interface DrawViewInput {
   camera: Camera;
   view: DebugView;
   k: number;
+  /** SH degree to evaluate (0..the scene's degree). */
+  shDegree: number;
   state?: ForwardState;
   maps?: PixelMaps;
   gpu?: GpuSide;
@@ -49,18 +52,25 @@ export interface DrawViewOutput {
 
 const STAGES = 3;
 
-function forwardOf(input: { splats: Splats; camera: Camera; state?: ForwardState }, ctx: JobContext): { state: ForwardState; fresh: boolean } {
+function forwardOf(input: { splats: Splats; camera: Camera; shDegree: number; state?: ForwardState }, ctx: JobContext): { state: ForwardState; fresh: boolean } {
   if (input.state) return { state: input.state, fresh: false };
   ctx.progress(0, STAGES, 'rasterizing (CPU reference)');
-  return { state: rasterizeForwardState(input.splats, input.camera), fresh: true };
+  return { state: rasterizeForwardState(input.splats, input.camera, { shDegree: input.shDegree }), fresh: true };
+}
+
+/** ", SH degree d of D" for a scene with view-dependent colour, else nothing. */
+function shWords(splats: Splats, degree: number): string {
+  return splats.sh ? `, SH degree ${degree} of ${splats.sh.degree}` : '';
 }
 
 function figureOf(input: DrawViewInput, state: ForwardState, maps: () => PixelMaps): { fig: DebugFigure; note: string | null } {
   const { width, height } = state;
   const { k } = input;
   switch (input.view) {
-    case 'rgb':
-      return { fig: rgbFigure(state, k), note: null };
+    case 'rgb': {
+      const fig = rgbFigure(state, k);
+      return { fig: { ...fig, title: fig.title.replace(/\)$/, `${shWords(input.splats, input.shDegree)})`) }, note: null };
+    }
     case 'coverage':
       return { fig: coverageFigure(state, k), note: null };
     case 'depth':
@@ -80,7 +90,7 @@ function figureOf(input: DrawViewInput, state: ForwardState, maps: () => PixelMa
       if ('reason' in gpu) return { fig: { ...rgbFigure(state, k), title: 'GPU vs CPU reference: no GPU' }, note: gpu.reason };
       const diff = imageDifference(gpu.rgb, state.rgb, width, height);
       const max = Math.max(...diff.maxAbs);
-      return { fig: differenceFigure(diff, width, height, k, `GPU (${gpu.name}) vs CPU reference: max |diff| ${max.toExponential(2)}`), note: null };
+      return { fig: differenceFigure(diff, width, height, k, `GPU (${gpu.name}) vs CPU reference${shWords(input.splats, input.shDegree)}: max |diff| ${max.toExponential(2)}`), note: null };
     }
   }
 }
@@ -100,7 +110,7 @@ export function drawView(input: DrawViewInput, ctx: JobContext): DrawViewOutput 
   ctx.progress(1, STAGES, 'drawing the view');
   const { fig, note } = figureOf(input, state, needMaps);
   ctx.progress(2, STAGES, 'encoding PNG');
-  const entry: ViewEntry = { fig, note, out: toDebugImage(fig, state.width, state.height, input.k, note) };
+  const entry: ViewEntry = { fig, note, out: toDebugImage(fig, input.camera, input.k, input.shDegree, note) };
   const out: DrawViewOutput = { entry };
   if (fresh) {
     out.state = state;
@@ -119,6 +129,7 @@ export interface DrawGradientsInput {
   state?: ForwardState;
   photo: RgbImage;
   k: number;
+  shDegree: number;
   loss: DebugLoss;
   param: GradientParam;
   arrows: boolean;
@@ -138,7 +149,7 @@ export function drawGradients(input: DrawGradientsInput, ctx: JobContext): { ima
   ctx.progress(2, STAGES, 'drawing the gradients');
   const fig = gradientFigure(input.splats, camera, state, grads, input.k, { param: input.param, arrows: input.arrows, log: input.log });
   fig.title = `${DEBUG_LOSS_LABELS[input.loss]} = ${loss.value.toPrecision(4)} vs ${input.against}: ${fig.title}`;
-  const image = toDebugImage(fig, camera.width, camera.height, input.k);
+  const image = toDebugImage(fig, camera, input.k, input.shDegree);
   return { image, loss: loss.value, argmax: fig.stats.argmax, ...(fresh ? { state } : {}) };
 }
 
@@ -150,6 +161,7 @@ export interface DrawPixelInput {
   /** The view the pixel was clicked on, its scale and note, and the state's projection. */
   fig: DebugFigure;
   k: number;
+  shDegree: number;
   note: string | null;
   projection: Projection;
 }
@@ -157,8 +169,8 @@ export interface DrawPixelInput {
 /** Job 'debug.pixel': the CPU reference's trace of one pixel and the view with it outlined. */
 export function drawPixel(input: DrawPixelInput): { trace: PixelTrace; highlight: DebugImage } {
   const { camera, x, y, fig, k } = input;
-  const trace = tracePixel(input.splats, camera, x, y);
+  const trace = tracePixel(input.splats, camera, x, y, { shDegree: input.shDegree });
   const marked = { ...fig, image: highlight(fig.image, k, input.projection, trace.contributors.map((c) => c.index), { x, y }) };
   marked.title = `${fig.title}; pixel (${x}, ${y}): ${trace.contributors.length} contributors outlined`;
-  return { trace, highlight: toDebugImage(marked, camera.width, camera.height, k, input.note) };
+  return { trace, highlight: toDebugImage(marked, camera, k, input.shDegree, input.note) };
 }

@@ -27,6 +27,8 @@ export interface GradientRequest {
   param: GradientParam;
   arrows: boolean;
   log: boolean;
+  /** Asked SH degree (undefined: all the scene has). */
+  shDegree?: number;
 }
 
 /** Loss value and its gradient with respect to the render [H, W, 3]. */
@@ -60,10 +62,11 @@ function targetPhoto(target: GradientTarget, cam: ResolvedCamera): RgbImage {
 export async function debugGradients(scene: DebugScene, cam: ResolvedCamera, req: GradientRequest, jobs: DebugJobs): Promise<DebugGradientsResult> {
   const photo = targetPhoto(req.target, cam);
   const { camera } = cam;
-  const cache = scene.at(camera);
+  const shDegree = scene.degreeFor(req.shDegree);
+  const cache = scene.at(camera, shDegree);
   const k = displayScale(camera.width, camera.height);
   const against = req.target.kind === 'photo' ? `photo ${cam.name ?? ''}`.trim() : 'uploaded PNG';
-  const input: JobInput<'debug.gradients'> = { splats: scene.splats, camera, photo, k, loss: req.loss, param: req.param, arrows: req.arrows, log: req.log, against };
+  const input: JobInput<'debug.gradients'> = { splats: scene.splats, camera, photo, k, shDegree, loss: req.loss, param: req.param, arrows: req.arrows, log: req.log, against };
   if (cache.state) input.state = cache.state;
   const done = await jobs('debug.gradients', input);
   if (done.state) cache.state ??= done.state;

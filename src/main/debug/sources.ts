@@ -1,20 +1,24 @@
 // Opens a scene for the debugger from any of its sources: a task's fit (or initial scene), a
 // trajectory step (uploaded JSONL or a file under the lab home), a 3DGS .ply (base64 bytes), a
-// scene JSON document, or any splat file (docs/FORMATS.md) by path or chunked upload. Inputs: a DebugSource and where tasks and the lab home are. Output:
-// OpenedScene (records, the task whose cameras and photos apply, warnings).
+// scene JSON document, or any splat file (docs/FORMATS.md) by path or chunked upload, shown with
+// the asked up axis (frame.ts). Inputs: a DebugSource and where tasks and the lab home are.
+// Output: OpenedScene (records, the task whose cameras and photos apply, the frame, warnings).
 // Invariant: every failure is one DebugSourceError line saying which input is wrong and how;
 // nothing is opened then. Trajectory paths must stay inside the lab home.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, relative, resolve } from 'node:path';
 import { confinedPath } from '../app/confine';
-import type { DebugSource } from '../../shared/api/debug';
+import type { DebugFrame, DebugSource, DebugUp } from '../../shared/api/debug';
+import type { FrameEvidence } from '../../shared/debug/frame';
 import { parsePly } from '../../shared/authoring/import/ply';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
 import { parseSceneDocument, parseSceneItem } from '../../shared/scene/input';
 import { parseTrajectory, type Trajectory } from '../env/trajectory';
 import { readSplatFile } from '../formats/read';
 import type { Splats } from '../../shared/scene/splats';
+import type { Axis } from '../../shared/formats/types';
 import { insideRoots, type DebugUploads } from './files';
+import { frameEvidence, frameFor, turnScene } from './frame';
 import { loadTask, readFit, type LoadedTask } from '../tasks/load';
 
 export class DebugSourceError extends Error {
@@ -31,6 +35,8 @@ export interface OpenedScene {
   warnings: string[];
   steps: number[] | null;
   step: number | null;
+  /** Splat files: what says where up is, and the frame `splats` is shown in (its line leads the session's warnings). */
+  frame?: { evidence: FrameEvidence; current: DebugFrame };
 }
 
 export interface SourceOptions {
@@ -42,6 +48,8 @@ export interface SourceOptions {
   uploads?: DebugUploads;
   captureRoots?: string[];
   budgetBytes?: number;
+  /** Turns a splat file to the asked up axis (the lab's worker pool); default turnScene here. */
+  turn?: (splats: Splats, from: Axis, to: Axis) => Promise<Splats>;
 }
 
 /** Largest trajectory file read from disk (the upload limit is the message limit). */
@@ -65,7 +73,7 @@ export async function openSource(source: DebugSource, opts: SourceOptions): Prom
       const roots = [opts.home, ...(opts.captureRoots ?? [])];
       const full = insideRoots(source.path, roots);
       if (!full) throw new DebugSourceError(`${source.path} is outside the lab home and the watched captures folders (${roots.join(', ')})`);
-      return openSplatFile(full, basename(full), opts);
+      return openSplatFile(full, basename(full), source.up, opts);
     }
     case 'upload': {
       if (!opts.uploads) throw new DebugSourceError('this lab takes no chunked uploads');
@@ -76,7 +84,7 @@ export async function openSource(source: DebugSource, opts: SourceOptions): Prom
         throw new DebugSourceError(errorText(error));
       }
       try {
-        return await openSplatFile(upload.path, upload.name, opts, upload.abort.signal);
+        return await openSplatFile(upload.path, upload.name, source.up, opts, upload.abort.signal);
       } finally {
         opts.uploads.remove(upload.id);
       }
@@ -84,8 +92,8 @@ export async function openSource(source: DebugSource, opts: SourceOptions): Prom
   }
 }
 
-/** Any supported splat file through readSplatFile, within the memory budget. */
-async function openSplatFile(path: string, name: string, opts: SourceOptions, signal?: AbortSignal): Promise<OpenedScene> {
+/** Any supported splat file through readSplatFile, within the memory budget, shown with the asked up. */
+async function openSplatFile(path: string, name: string, up: DebugUp, opts: SourceOptions, signal?: AbortSignal): Promise<OpenedScene> {
   let file;
   try {
     file = await readSplatFile(path, { name, memoryBudgetBytes: opts.budgetBytes, signal });
@@ -93,8 +101,11 @@ async function openSplatFile(path: string, name: string, opts: SourceOptions, si
     // The reader's line starts with the staged path; the user knows the file by its name.
     throw new DebugSourceError(errorText(error).replace(path, name));
   }
-  const frame = `axes as stored (${file.frame.convention}; up ${file.frame.up ?? 'unknown'}, ${file.frame.source}): nothing rotated`;
-  return { label: `${name} (${file.detected})`, records: [], splats: file.splats, task: null, warnings: [frame, ...file.warnings], steps: null, step: null };
+  const evidence = frameEvidence(file);
+  const current = frameFor(up, evidence);
+  const splats = current.up === '+z' ? file.splats : opts.turn ? await opts.turn(file.splats, '+z', current.up) : turnScene(file.splats, '+z', current.up);
+  const label = `${name} (${file.detected})`;
+  return { label, records: [], splats, task: null, warnings: file.warnings, steps: null, step: null, frame: { evidence, current } };
 }
 
 async function openTask(taskId: string, scene: 'fit' | 'init', opts: SourceOptions): Promise<OpenedScene> {

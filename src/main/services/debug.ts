@@ -13,12 +13,13 @@ import { debugGradients } from '../debug/gradients';
 import { debugPixel } from '../debug/pixel';
 import type { DebugScene } from '../debug/session';
 import { captureFolders, DEBUG_CHUNK_BYTES, DebugUploads, debugMemoryBudget, listCaptureFiles, suggestedFile } from '../debug/files';
-import { openSource } from '../debug/sources';
+import { openSource, type SourceOptions } from '../debug/sources';
 import { debugView, type DebugJobs, type GpuRenderer } from '../debug/views';
+import { frameFor } from '../debug/frame';
 import { trajectoryParser } from '../workers/trajectory';
 import type { Caller } from './connection';
 import { inspectScene } from '../debug/inspect';
-import { scenePoints } from '../debug/points';
+import { scenePoints, splatPoints } from '../debug/points';
 import { SESSION_LOCKED_MESSAGE, sessionLockFile } from './session-lock';
 import { LabFailure, type HandlersFor } from './dispatch';
 import type { LabContext } from './context';
@@ -36,7 +37,7 @@ function contextGpu(ctx: LabContext): () => Promise<GpuRenderer> {
     try {
       const raster = ctx.gpuRasterizer();
       if (!raster) return { render: null, reason: 'no GPU rasterizer' };
-      return { name: ctx.gpu.status.path, render: async (splats, camera) => (await raster.forwardBatch(splats, [camera]))[0], tileLists: (splats, camera) => raster.tileLists(splats, camera) };
+      return { name: ctx.gpu.status.path, render: async (splats, camera, opts) => (await raster.forwardBatch(splats, [camera], opts))[0], tileLists: (splats, camera) => raster.tileLists(splats, camera) };
     } catch (error) {
       return { render: null, reason: `the GPU rasterizer could not be built (${error instanceof Error ? error.message : String(error)})` };
     }
@@ -54,14 +55,16 @@ function sessionOf(scene: DebugScene): DebugSession {
     taskId: opened.task?.spec.task_id ?? null,
     views: views.map((v) => v.name),
     viewSize: { width: size.width, height: size.height },
-    warnings: opened.warnings,
+    warnings: scene.frame ? [scene.frame.line, ...opened.warnings] : opened.warnings,
     steps: opened.steps,
     step: opened.step,
     gaussians:
       scene.splats.count <= DEBUG_SCENE_LIMIT
         ? scene.records.map((r) => ({ id: r.id, pos: [...r.pos], scale: [...r.scale], quat: [...r.quat], color: [...r.color], opacity: r.opacity }))
         : null,
-    points: scenePoints(opened.records),
+    points: opened.splats ? splatPoints(scene.splats) : scenePoints(opened.records),
+    shDegree: scene.shDegree,
+    frame: scene.frame,
   };
 }
 
@@ -90,8 +93,21 @@ export function createDebugHandlers(ctx: LabContext, opts: DebugServiceOptions =
     // A session belongs to the connection that opened it and is closed with it (a closed tab).
     'debug.open': (p, caller) =>
       unlocked(async () => {
-        const scene = sessions.open(await openSource(p.source, { ...sourceOptions(), parse: trajectoryParser(ctx.pool, caller.id) }));
+        const turn: SourceOptions['turn'] = (splats, from, to) => ctx.pool.run('debug.turn', { splats, from, to }, { client: caller.id });
+        const scene = sessions.open(await openSource(p.source, { ...sourceOptions(), parse: trajectoryParser(ctx.pool, caller.id), turn }));
         caller.onClose(() => sessions.close(scene.id));
+        return sessionOf(scene);
+      }),
+    // The turn runs on the pool (seconds for millions of SH3 Gaussians), with the session's
+    // progress and cancel; the scene stays as it was until the turned copy is back.
+    'debug.frame': (p, caller) =>
+      unlocked(async () => {
+        const scene = sessions.get(p.sessionId);
+        const evidence = scene.opened.frame?.evidence;
+        if (!evidence || !scene.frame) throw new LabFailure(`${scene.opened.label} is in the lab's frame already (Z up): only splat files can be turned`);
+        const next = frameFor(p.up, evidence);
+        const turned = next.up === scene.frame.up ? scene.splats : await jobsFor(scene, caller)('debug.turn', { splats: scene.splats, from: scene.frame.up, to: next.up });
+        scene.reframe(turned, next);
         return sessionOf(scene);
       }),
     'debug.close': async (p) => ({ closed: sessions.close(p.sessionId) }),
@@ -122,14 +138,14 @@ export function createDebugHandlers(ctx: LabContext, opts: DebugServiceOptions =
       unlocked(async () => {
         const scene = sessions.get(p.sessionId);
         const cam = resolveCamera(p.camera, scene.task);
-        return (await debugView(scene, cam.camera, p.view, gpu, jobsFor(scene, caller))).out;
+        return (await debugView(scene, cam.camera, p.view, gpu, jobsFor(scene, caller), p.shDegree)).out;
       }),
     'debug.pixel': (p, caller) =>
       unlocked(async () => {
         const scene = sessions.get(p.sessionId);
         const cam = resolveCamera(p.camera, scene.task);
         const jobs = jobsFor(scene, caller);
-        const entry = await debugView(scene, cam.camera, p.view, gpu, jobs);
+        const entry = await debugView(scene, cam.camera, p.view, gpu, jobs, p.shDegree);
         return debugPixel(scene, cam.camera, p.x, p.y, entry, jobs);
       }),
     'debug.gradients': (p, caller) =>

@@ -232,6 +232,12 @@ export class StudyStore {
     return parsed.success ? parsed.data : null;
   }
 
+  /** Stores the lab's verdict beside a model run already in the study (`splatlab eval --study`). */
+  saveVerdict(studyId: string, rel: string, verdict: ModelVerdict): void {
+    if (!modelRunName(rel.split('/').pop() ?? '') || !rel.startsWith('models/')) throw new StudyError(`'${rel}' is not a model run of the study`);
+    writeFileAtomic(this.resolveIn(studyId, rel.replace(/\.jsonl$/, '.verdict.json')), json(verdict));
+  }
+
   /**
    * Stores an imported, verified model trajectory as the model's next run of the task (earlier
    * runs are never overwritten) with the lab's verdict beside it (none for a search run, which is

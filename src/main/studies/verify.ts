@@ -10,8 +10,11 @@ import { replayAll } from '../../shared/env/replay';
 import { packRecords } from '../../shared/env/scene';
 import type { Trajectory } from '../env/trajectory';
 import type { EnvGrader } from '../env/types';
-import { rulesFor } from '../kinds/registry';
+import { loadAnyTask, rulesFor } from '../kinds/registry';
+import { isSplatTask } from '../kinds/splatbench';
 import type { LoadedTask } from '../tasks/load';
+import { readTrajectory } from '../env/trajectory';
+import type { StudyStore } from './store';
 
 export const ModelVerdictSchema = z.strictObject({
   /** The lab's held-out grade of the replayed final scene. */
@@ -72,4 +75,29 @@ export async function verifyModelLog(traj: Trajectory, task: LoadedTask, grader:
     complete: traj.end !== null,
     graded: new Date().toISOString(),
   };
+}
+
+/**
+ * Grades the model runs of a study that have no verdict yet (runs `splatlab eval --study` wrote
+ * into models/): the same strict replay and regrade as an import, so Results scores them at once.
+ * Runs of kinds scored from their logs (relation, search) and runs that do not end are left
+ * alone; a run that does not replay is reported, never given a verdict. Returns what it did.
+ */
+export async function gradeStudyRuns(store: StudyStore, studyId: string, tasksDir: string, grader: EnvGrader): Promise<{ graded: number; problems: string[] }> {
+  const problems: string[] = [];
+  let graded = 0;
+  for (const run of store.modelLogs(studyId)) {
+    if (run.verdict) continue;
+    const task = await loadAnyTask(run.taskId, { tasksDir }).catch(() => null);
+    if (!task || !isSplatTask(task)) continue;
+    const traj = readTrajectory(store.resolveIn(studyId, run.rel));
+    if (!traj.end) continue;
+    try {
+      store.saveVerdict(studyId, run.rel, await verifyModelLog(traj, task, grader));
+      graded++;
+    } catch (e) {
+      problems.push(`${run.rel}: ${(e as Error).message}`);
+    }
+  }
+  return { graded, problems };
 }

@@ -4,6 +4,7 @@
 // Invariant: handlers take and return structured-clone data (no functions, no class instances
 // whose methods are needed on the other side) and never touch main-thread state.
 import { drawGradients, drawPixel, drawView } from '../debug/draw';
+import { turnJob } from '../debug/frame';
 import { measureJob, renderJob, viewsJob } from '../grader/cpu-views';
 import * as probe from './jobs/probe';
 import { raycastJob } from './jobs/raycast';
@@ -13,6 +14,7 @@ export const jobHandlers = {
   'debug.view': drawView,
   'debug.gradients': drawGradients,
   'debug.pixel': drawPixel,
+  'debug.turn': turnJob,
   'grade.render': renderJob,
   'grade.views': viewsJob,
   'grade.measure': measureJob,

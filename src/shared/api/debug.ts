@@ -7,6 +7,16 @@
 import { z } from 'zod';
 import { PngDataUrl } from './episode';
 import { GRADIENT_PARAMS } from '../debug/gradients';
+import { CameraSchema } from '../camera/schema';
+
+/**
+ * Where a splat file's up points, in the file's own coordinates (it becomes the lab's +Z), for
+ * debug.open and debug.frame: an axis, or 'detected' = what the file or the cameras beside it
+ * say (a file that says nothing is shown as stored, +z, and the panel says so).
+ */
+export const DEBUG_UPS = ['detected', '+z', '-z', '+y', '-y', '+x', '-x'] as const;
+export const DebugUpSchema = z.enum(DEBUG_UPS);
+export type DebugUp = z.infer<typeof DebugUpSchema>;
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const sessionId = z.string().min(1).max(64);
@@ -24,9 +34,9 @@ export const DebugSourceSchema = z.discriminatedUnion('kind', [
   }),
   z.strictObject({ kind: z.literal('ply'), base64: z.string().min(1), name: z.string().max(200).optional() }),
   /** Any supported splat file (docs/FORMATS.md) by path: under the lab home or a watched captures folder. */
-  z.strictObject({ kind: z.literal('file'), path: z.string().min(1).max(1000) }),
+  z.strictObject({ kind: z.literal('file'), path: z.string().min(1).max(1000), up: DebugUpSchema.default('detected') }),
   /** A file that arrived through debug.upload.begin/put (any supported format, no size cap but the memory budget). */
-  z.strictObject({ kind: z.literal('upload'), uploadId: z.string().min(1).max(64) }),
+  z.strictObject({ kind: z.literal('upload'), uploadId: z.string().min(1).max(64), up: DebugUpSchema.default('detected') }),
   z.strictObject({ kind: z.literal('scene'), text: z.string().min(1), name: z.string().max(200).optional() }),
 ]);
 export type DebugSource = z.infer<typeof DebugSourceSchema>;
@@ -73,6 +83,10 @@ export const DebugImageSchema = z.strictObject({
   stats: z.record(z.string(), z.number()),
   /** One line when the view could not be made as asked (e.g. no GPU for gpuDiff). */
   note: z.string().nullable(),
+  /** SH degree the colours were evaluated at (the asked one, capped by the scene's). */
+  shDegree: z.number().int().min(0).max(3),
+  /** The explicit camera the view was rendered from (the free camera flies on from it). */
+  camera: CameraSchema,
 });
 export type DebugImage = z.infer<typeof DebugImageSchema>;
 
@@ -101,6 +115,21 @@ export const DebugPointsSchema = z.strictObject({
 });
 export type DebugPoints = z.infer<typeof DebugPointsSchema>;
 
+/** The frame a splat file is shown in: which of its axes is the lab's +Z, and why. */
+export const DebugFrameSchema = z.strictObject({
+  /** What was asked (debug.open's or debug.frame's `up`). */
+  chosen: DebugUpSchema,
+  /** The file's axis shown as the lab's +Z ('+z': as stored, nothing rotated). */
+  up: z.enum(['+z', '-z', '+y', '-y', '+x', '-x']),
+  /** What the file or the cameras beside it say, or null when nothing does ('detected' then means as stored). */
+  detected: z.enum(['+z', '-z', '+y', '-y', '+x', '-x']).nullable(),
+  /** The format's usual up when nothing is detected (a hint to try, never applied unasked). */
+  convention: z.enum(['+z', '-z', '+y', '-y', '+x', '-x']).nullable(),
+  /** One line: the frame in use and where it comes from. */
+  line: z.string(),
+});
+export type DebugFrame = z.infer<typeof DebugFrameSchema>;
+
 export const DebugSessionSchema = z.strictObject({
   sessionId: z.string(),
   label: z.string(),
@@ -117,6 +146,10 @@ export const DebugSessionSchema = z.strictObject({
   gaussians: z.array(DebugGaussianSchema).nullable(),
   /** For scenes above DEBUG_SCENE_LIMIT (gaussians null): the 3D view draws these points instead. */
   points: DebugPointsSchema.nullable().optional(),
+  /** Highest SH degree of the scene (0: flat colours); views can be asked for any degree up to it. */
+  shDegree: z.number().int().min(0).max(3),
+  /** Splat files: the frame they are shown in (debug.frame changes it); null for scenes in the lab's frame already. */
+  frame: DebugFrameSchema.nullable(),
 });
 export type DebugSession = z.infer<typeof DebugSessionSchema>;
 
@@ -129,6 +162,7 @@ export const DebugContributorSchema = z.strictObject({
   T_before: z.number(),
   T_after: z.number(),
   contribution: z.tuple([z.number(), z.number(), z.number()]),
+  /** The colour composited: view-dependent at the view's SH degree (the DC colour for flat scenes). */
   color: z.tuple([z.number(), z.number(), z.number()]),
 });
 export type DebugContributor = z.infer<typeof DebugContributorSchema>;
@@ -156,7 +190,9 @@ export const DebugTargetSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('png'), base64: z.string().min(1) }),
 ]);
 
-const withCamera = { sessionId, camera: DebugCameraSchema };
+/** Highest SH band to evaluate: default all the scene has, and the scene's degree caps it. */
+const shDegree = z.number().int().min(0).max(3).optional();
+const withCamera = { sessionId, camera: DebugCameraSchema, shDegree };
 
 /** The per-Gaussian inspector of a session (src/shared/debug/inspect.ts). */
 export const DebugInspectionSchema = z.strictObject({
@@ -202,6 +238,11 @@ export const debugMethods = {
   },
   'debug.upload.cancel': { params: z.strictObject({ uploadId }), result: z.strictObject({ cancelled: z.boolean() }), doc: 'Drop an upload (and stop its opening, if it is being read).' },
   'debug.open': { params: z.strictObject({ source: DebugSourceSchema }), result: DebugSessionSchema, doc: 'Open a scene (task fit, trajectory step, any splat file by path or upload, .ply, scene JSON) into a debug session.' },
+  'debug.frame': {
+    params: z.strictObject({ sessionId, up: DebugUpSchema }),
+    result: DebugSessionSchema,
+    doc: "Show an opened splat file with another of its axes as up (or as detected); the session's views are re-rendered from the turned scene.",
+  },
   'debug.close': { params: z.strictObject({ sessionId }), result: z.strictObject({ closed: z.boolean() }), doc: 'Forget a debug session.' },
   'debug.cancel': {
     params: z.strictObject({ sessionId }),
@@ -211,7 +252,7 @@ export const debugMethods = {
   'debug.view': {
     params: z.strictObject({ ...withCamera, view: DebugViewSchema }),
     result: DebugImageSchema,
-    doc: 'One debugger view (RGB, coverage, first-contributor depth, contributor count, tile occupancy, GPU-vs-CPU difference) as PNG.',
+    doc: 'One debugger view (RGB, coverage, first-contributor depth, contributor count, tile occupancy, GPU-vs-CPU difference) as PNG, colours at the asked SH degree.',
   },
   'debug.pixel': {
     params: z.strictObject({ ...withCamera, x: z.number().int().nonnegative(), y: z.number().int().nonnegative(), view: DebugViewSchema.default('rgb') }),

@@ -34,6 +34,10 @@ export interface ToolSpec {
 export interface TaskKindModule {
   /** The family of kinds this module serves (SplatBench serves sculpt, reassembly and one-shot). */
   readonly family: string;
+  /** How the lab names the family to experimenters (the task list's sections, Results). */
+  readonly title: string;
+  /** One sentence on what a player does in these tasks (the task list's section header). */
+  readonly summary: string;
   readonly kinds: readonly TaskKind[];
   /** `tasks/<task_id>.json` of these kinds (the whole file; it extends TaskSpecHead). */
   readonly specSchema: z.ZodType<TaskSpecHead>;

@@ -184,6 +184,8 @@ export class RelationRules implements KindRules {
 
 export const relationKind: TaskKindModule = {
   family: 'relation',
+  title: 'Spatial relations',
+  summary: 'Say where one object is relative to another, from the camera\'s or another viewpoint, in rendered scenes (in the spirit of SpaRRTa).',
   kinds: ['relation'],
   specSchema: RelationTaskSpecSchema,
   tools: RELATION_TOOLS,

@@ -86,6 +86,8 @@ export function searchRules(spec: SearchTaskSpec, collider: Collider): SearchRul
 
 export const searchKind: TaskKindModule = {
   family: 'search',
+  title: 'View search',
+  summary: 'Move a viewpoint through a room of Gaussians in 5-DoF steps until the question can be answered, then stop with the answer (in the spirit of E3VS-Bench).',
   kinds: ['search'],
   specSchema: SearchTaskSpecSchema,
   tools: SEARCH_TOOL_SCHEMAS,

@@ -10,6 +10,8 @@ import type { SplatKindModule } from './kind';
 
 export const splatbenchKind: SplatKindModule = {
   family: 'splatbench',
+  title: 'SplatBench',
+  summary: 'Rebuild an object from eight photos with up to 300 Gaussians and 40 tool calls; a hidden grader scores it from angles the player never sees.',
   kinds: ['sculpt', 'reassembly', 'oneshot'],
   specSchema: TaskSpecSchema,
   tools: TOOL_SCHEMAS,

@@ -17,6 +17,7 @@ import { projectForward } from '../../../src/shared/raster/cpu';
 import { tileOccupancy } from '../../../src/shared/debug/tiles';
 import { packRecords } from '../../../src/shared/env/scene';
 import { orbitCamera } from '../../../src/shared/camera/orbit';
+import { plyBytes, shColumn } from '../../helpers/sh-scene';
 
 describe.skipIf(!gpuDevice)('debug.view gpuDiff and tiles on a GPU', () => {
   it('renders on the WGSL rasterizer and differs from the CPU reference by rounding only; tiles are the GPU lists', async () => {
@@ -51,6 +52,28 @@ describe.skipIf(!gpuDevice)('debug.view gpuDiff and tiles on a GPU', () => {
       expect(tiles.stats.intersections).toBeGreaterThan(0);
     } finally {
       raster.destroy();
+    }
+  });
+
+  it('evaluates the asked SH degree on the GPU too: at degree 0 and 3 the GPU matches the CPU reference', async () => {
+    const status = { path: 'swiftshader' as const, vendor: '', architecture: '', description: '', summary: 'test device' };
+    const deps = { gpu: { device: gpuDevice, status }, tasksDir: '/tmp/none', version: '0', transport: 'direct' as const, listTasks: async () => [] };
+    const handlers: Handlers = { ...fakeServices().handlers, ...createDebugHandlers(createLabContext({ ...deps, home: '/tmp/splatlab-debug-gpu-home' })) };
+    const call = async <T>(method: string, params: unknown): Promise<T> => {
+      const out = await dispatchCall(handlers, method, params);
+      if (!out.ok) throw new Error(out.message);
+      return out.result as T;
+    };
+    const bytes = plyBytes(shColumn(40, 3));
+    const { uploadId } = await call<{ uploadId: string }>('debug.upload.begin', { name: 'column.ply', bytes: bytes.length });
+    await call('debug.upload.put', { uploadId, offset: 0, data: Buffer.from(bytes).toString('base64') });
+    const s = await call<DebugSession>('debug.open', { source: { kind: 'upload', uploadId } });
+    const camera = { kind: 'orbit', azimuth: 30, elevation: 15, distance: 4, width: 32, height: 32 } as const;
+    // If the GPU ignored the degree, one of the two would differ by the SH bands' whole effect.
+    for (const shDegree of [0, 3]) {
+      const img = await call<DebugImage>('debug.view', { sessionId: s.sessionId, camera, view: 'gpuDiff', shDegree });
+      expect(img.title).toMatch(new RegExp(`SH degree ${shDegree} of 3`));
+      for (const c of ['maxAbsR', 'maxAbsG', 'maxAbsB']) expect(img.stats[c]).toBeLessThan(1e-4);
     }
   });
 });

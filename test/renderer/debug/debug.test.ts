@@ -13,8 +13,8 @@ import LegendBar from '../../../src/renderer/components/debug/LegendBar.vue';
 import { exportName, uploadProblem } from '../../../src/renderer/components/debug/files';
 
 const PNG = 'data:image/png;base64,AAAA';
-const image = (title: string): DebugImage => ({ image: PNG, figure: PNG, width: 4, height: 4, scale: 2, title, legend: null, stats: {}, note: null });
-const session = (id: string): DebugSession => ({ sessionId: id, label: id, count: 1, taskId: null, views: ['V0', 'V1', 'H0'], viewSize: { width: 4, height: 4 }, warnings: [], steps: null, step: null, gaussians: null });
+const image = (title: string): DebugImage => ({ image: PNG, figure: PNG, width: 4, height: 4, scale: 2, title, legend: null, stats: {}, note: null, shDegree: 0, camera: { width: 4, height: 4, fx: 4, fy: 4, cx: 2, cy: 2, world_to_camera: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 4, 0, 0, 0, 1] } });
+const session = (id: string): DebugSession => ({ sessionId: id, label: id, count: 1, taskId: null, views: ['V0', 'V1', 'H0'], viewSize: { width: 4, height: 4 }, warnings: [], steps: null, step: null, gaussians: null, shDegree: 0, frame: null });
 const pixel = (x: number, y: number, view: string): DebugPixel => ({
   x,
   y,

@@ -1,7 +1,8 @@
 // The debugger's free camera: the target projects to the image centre, the origin case equals
-// the orbit camera, framing keeps every corner of the box inside the image, flying moves both.
+// the orbit camera, framing keeps every corner of the box inside the image, flying moves both;
+// fly speed follows the scene's size, looking turns about the eye, an explicit camera is picked up.
 import { describe, expect, it } from 'vitest';
-import { fly, frameBounds, lookAtCamera, type Vec3 } from '../../../src/shared/debug/free-camera';
+import { FLY_KEYS, MAX_PITCH, fly, flySpeed, frameBounds, freeFromCamera, look, lookAtCamera, type Vec3 } from '../../../src/shared/debug/free-camera';
 import { orbitCamera } from '../../../src/shared/camera/orbit';
 import { projectPoint } from '../../../src/shared/camera/triangulate';
 
@@ -37,5 +38,43 @@ describe('free camera', () => {
     const ahead = fly(v, 1, 0, 0);
     expect(d(ahead.eye, v.eye)).toBeCloseTo(1, 12);
     expect(d(ahead.eye, v.target)).toBeCloseTo(d(v.eye, v.target) - 1, 12);
+  });
+});
+
+describe('flying the free camera', () => {
+  it('scales its speed to the scene and maps WASD/QE and the arrows to directions', () => {
+    expect(flySpeed([0, 0, 0], [3, 4, 12])).toBeCloseTo(13 / 20, 12);
+    expect(flySpeed([1, 1, 1], [1, 1, 1])).toBeGreaterThan(0);
+    expect(FLY_KEYS.KeyW).toEqual([1, 0, 0]);
+    expect(FLY_KEYS.ArrowLeft).toEqual([0, -1, 0]);
+    expect(FLY_KEYS.KeyE).toEqual([0, 0, 1]);
+    expect(FLY_KEYS.KeyQ).toEqual([0, 0, -1]);
+    expect(FLY_KEYS.KeyX).toBeUndefined();
+  });
+
+  it('looks about the eye: yaw left and pitch up, never past the pole', () => {
+    const v = { eye: [1, 2, 3] as Vec3, target: [3, 2, 3] as Vec3, fov: 50, width: 64, height: 64 };
+    const left = look(v, 90, 0);
+    expect(left.eye).toEqual(v.eye);
+    expect(left.target[0]).toBeCloseTo(1, 12);
+    expect(left.target[1]).toBeCloseTo(4, 12);
+    const up = look(v, 0, 30);
+    expect(up.target[2] - 3).toBeCloseTo(2 * Math.sin(Math.PI / 6), 12);
+    const over = look(v, 0, 200);
+    const el = (Math.asin((over.target[2] - 3) / 2) * 180) / Math.PI;
+    expect(el).toBeCloseTo(MAX_PITCH, 9);
+    expect(() => lookAtCamera(over)).not.toThrow();
+  });
+
+  it('picks up from an explicit camera: the same camera back, then flying moves it', () => {
+    const v = { eye: [4, -1, 2] as Vec3, target: [0.5, 0.2, 0.1] as Vec3, fov: 55, width: 96, height: 64 };
+    const cam = lookAtCamera(v);
+    const back = freeFromCamera(cam, 2);
+    expect(back.fov).toBeCloseTo(55, 9);
+    for (let a = 0; a < 3; a++) expect(back.eye[a]).toBeCloseTo(v.eye[a], 9);
+    const again = lookAtCamera(back);
+    for (let i = 0; i < 16; i++) expect(again.world_to_camera[i]).toBeCloseTo(cam.world_to_camera[i], 9);
+    const moved = fly(back, 0.5, 0, 0);
+    expect(Math.hypot(...moved.eye.map((e, a) => e - back.eye[a]))).toBeCloseTo(0.5, 9);
   });
 });

@@ -13,6 +13,7 @@ import { runEmbedded } from '../../queue/embedded';
 import type { EpisodeOutcome, WorkerContext } from '../../queue/execute';
 import { jobStates, matchTasks, planJobs, type EpisodeJobData } from '../../queue/plan';
 import { StudyStore } from '../../studies/store';
+import { gradeStudyRuns } from '../../studies/verify';
 import { taskIds } from '../../tasks/load';
 import { resolveTasksDir } from '../../tasks/paths';
 import { parseArgs, stringOption, type ParsedArgs } from '../args';
@@ -35,6 +36,13 @@ function context(args: ParsedArgs, io: CliIO, signal: AbortSignal): WorkerContex
     throw new CliError((e as Error).message);
   }
   return { tasksDir: resolveTasksDir(stringOption(args, 'tasks-folder')), grader: sharedGrader({ device, lpips: !args.options.has('no-lpips') }, (l) => io.err(l)), config, version: packageVersion(), signal };
+}
+
+/** The lab's verdict beside each new run of the study, as an import would store it. */
+async function gradeRuns(study: string, ctx: WorkerContext, io: CliIO): Promise<void> {
+  const { graded, problems } = await gradeStudyRuns(new StudyStore(labHome()), study, ctx.tasksDir, await ctx.grader());
+  for (const p of problems) io.err(`not graded: ${p}`);
+  if (graded) io.out(`graded ${graded} runs for study ${study} (the lab's replay and held-out grade, as an import)`);
 }
 
 function line(done: number, total: number, job: EpisodeJobData, outcome: EpisodeOutcome | Error): string {
@@ -132,10 +140,12 @@ async function runEval(argv: string[], io: CliIO, signal: AbortSignal): Promise<
     });
     const ended = [...jobStates(jobs).values()].filter((s) => s === 'ended').length;
     io.out(`run ${state}: ${ended}/${jobs.length} episodes finished`);
+    if (study) await gradeRuns(study, ctx, io);
     return state === 'completed' ? 0 : 1;
   }
   const outcomes = await runEmbedded(todo, ctx, { concurrency, onProgress: (d, n, j, o) => io.out(line(d, n, j, o)) });
   const failed = outcomes.filter((o) => o instanceof Error).length;
   io.out(failed ? `${failed} episodes broke; rerun the same command to resume them` : `all ${todo.length} episodes finished`);
+  if (study) await gradeRuns(study, ctx, io);
   return failed ? 1 : 0;
 }

@@ -57,7 +57,9 @@ any free port), protected by the same token ('Authorization: Bearer TOKEN'); see
       : null;
     if (mcp) io.out(`MCP (Streamable HTTP) at ${mcp.url} with the same token`);
     await new Promise<void>((resolve) => {
-      const stop = () => void Promise.all([server.close(), mcp?.close()]).then(() => resolve());
+      // Connections first (they close their episodes and debugger sessions), then what the
+      // context owns: the worker pool's threads, the grader's GPU resources, the task cache.
+      const stop = () => void Promise.all([server.close(), mcp?.close()]).then(() => services.context.close()).then(() => resolve());
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });

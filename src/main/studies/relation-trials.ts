@@ -10,7 +10,7 @@ import { AnswerArgsSchema } from '../../shared/kinds/relation';
 import { RELATION_TASK_PREFIX } from '../../shared/relation/task';
 import { readTrajectory } from '../env/trajectory';
 import { loadRelationTask, type RelationTask } from '../kinds/relation';
-import type { StudyStore } from '../studies/store';
+import type { StudyStore } from './store';
 
 /** Trials of one relation log: the answers of its accepted `answer` calls, in order. */
 export function trialsOfLog(path: string, task: RelationTask, who: 'human' | 'model', answerer: string): RelationTrialRow[] {
