@@ -3,10 +3,9 @@
 // never rewritten. Inputs: a log path (.jsonl). Outputs: the parsed records.
 // Invariant: a file that does not parse reads as no records and is never overwritten silently:
 // an append to an unreadable file is refused with a one-line error.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { JudgeRecordSchema, RaterRecordSchema, type JudgeRecord, type RaterRecord } from '../../shared/api/search';
-import { writeFileAtomic } from '../studies/store';
 
 export const judgePath = (log: string): string => log.replace(/\.jsonl$/, '.judge.json');
 export const ratingPath = (log: string): string => log.replace(/\.jsonl$/, '.rating.json');
@@ -32,7 +31,10 @@ export function readRatings(log: string): RaterRecord[] {
 function append<T>(path: string, schema: z.ZodType<T>, rec: T): void {
   const old = readArray(path, schema);
   if (old === null) throw new Error(`${path} is not a list of judgement records; fix or remove it first`);
-  writeFileAtomic(path, `${JSON.stringify([...old, schema.parse(rec)], null, 2)}\n`);
+  // Through a temporary file and a rename, so a crash never leaves half a list.
+  const tmp = `${path}.tmp-${process.pid}`;
+  writeFileSync(tmp, `${JSON.stringify([...old, schema.parse(rec)], null, 2)}\n`);
+  renameSync(tmp, path);
 }
 
 export function appendJudgement(log: string, rec: JudgeRecord): void {

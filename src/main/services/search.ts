@@ -9,7 +9,7 @@ import { loadEvalConfig } from '../eval/config';
 import { makeClient, parseModelSpec, playerName } from '../eval/spec';
 import { appendRating } from '../search/judge-store';
 import { judgeLogs } from '../search/judge';
-import { baselineRows, pendingRatings, studySearchLogs, studySearchRows } from '../search/results';
+import { baselineRows, pendingRatings, studySearchLogs, studySearchRows } from '../studies/search-results';
 import { StudyError, StudyStore } from '../studies/store';
 import type { LabContext } from './context';
 import type { HandlersFor } from './dispatch';

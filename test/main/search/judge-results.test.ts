@@ -8,7 +8,7 @@ import { ScriptedClient } from '../../../src/main/eval/clients/scripted';
 import type { ToolSpec } from '../../../src/main/eval/clients/types';
 import { judgeLogs, JUDGE_HASH } from '../../../src/main/search/judge';
 import { judgePath, readJudgements, readRatings } from '../../../src/main/search/judge-store';
-import { pendingRatings, studySearchLogs, studySearchRows } from '../../../src/main/search/results';
+import { pendingRatings, studySearchLogs, studySearchRows } from '../../../src/main/studies/search-results';
 import { createSearchHandlers } from '../../../src/main/services/search';
 import { createLabContext } from '../../../src/main/services/context';
 import { dispatchCall, type Handlers } from '../../../src/main/services/dispatch';

@@ -7,7 +7,7 @@ import { labHome } from '../../app/home';
 import { loadEvalConfig } from '../../eval/config';
 import { makeClient, parseModelSpec, playerName } from '../../eval/spec';
 import { judgeLogs } from '../../search/judge';
-import { studySearchLogs } from '../../search/results';
+import { studySearchLogs } from '../../studies/search-results';
 import { StudyStore } from '../../studies/store';
 import { BASELINES, type Baseline } from '../../../shared/search/players';
 import { checkTaskSet, generateTaskSet, runBaseline, writeGoalImages } from '../../search/task-set';

@@ -14,11 +14,12 @@ import { checkAnswer } from '../../shared/search/answers';
 import { searchOutcome } from '../../shared/search/outcome';
 import { BASELINES, blindPrior, playBaseline } from '../../shared/search/players';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
-import type { StudyStore } from '../studies/store';
-import { exclusionOf } from '../studies/results';
+import { stopAnswer } from '../search/judge';
+import type { StudyStore } from './store';
+import { exclusionOf } from './results';
 import { readSpec } from '../tasks/load';
-import { readJudgements, readRatings } from './judge-store';
-import { loadRoomScene, type RoomScene } from './scene';
+import { readJudgements, readRatings } from '../search/judge-store';
+import { loadRoomScene, type RoomScene } from '../search/scene';
 
 /** A search log of a study: where it lies and who played it. */
 export interface SearchLogRef {
@@ -67,16 +68,6 @@ export function studySearchLogs(store: StudyStore, studyId: string, tasksDir: st
     if (spec) out.push({ rel: m.rel, path: store.resolveIn(studyId, m.rel), who: 'model', source: m.model, answerer: `${m.model}#r${m.run}`, spec, excluded: null });
   }
   return out;
-}
-
-/** The answer of the log's accepted `stop` call, or null (steps ran out, or never stopped). */
-export function stopAnswer(traj: Trajectory): string | null {
-  for (const s of traj.steps) {
-    if (s.step === 0 || s.tool !== 'stop' || s.ok === false) continue;
-    const a = (s.args as { answer?: unknown } | null)?.answer;
-    if (typeof a === 'string') return a;
-  }
-  return null;
 }
 
 interface EndNumbers { success: boolean; steps: number; path_length: number; collision: 0 | 1 }
