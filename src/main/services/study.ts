@@ -53,7 +53,7 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
     'study.addParticipant': async (p) => store.addParticipant(p.studyId),
     'study.results': async (p) => {
       store.config(p.studyId);
-      const episodes = studyResults(store, p.studyId);
+      const episodes = studyResults(store, p.studyId, tasksDir);
       return {
         episodes,
         summary: summarize(episodes, BOOTSTRAP_DEFAULTS),
@@ -93,7 +93,7 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
     },
     'study.exportCsv': async (p) => {
       store.config(p.studyId);
-      const episodes = studyResults(store, p.studyId);
+      const episodes = studyResults(store, p.studyId, tasksDir);
       const csv = p.table === 'episodes' ? episodesCsv(episodes) : summaryCsv(summarize(episodes, BOOTSTRAP_DEFAULTS));
       return { filename: `${p.studyId}-${p.table}.csv`, csv };
     },

@@ -189,7 +189,7 @@ export function studyArchiveFiles(store: StudyStore, studyId: string, opts: Expo
       if (existsSync(path)) files.set(mark, readFileSync(path));
     }
   }
-  const episodes = studyResults(store, studyId);
+  const episodes = studyResults(store, studyId, opts.tasksDir);
   const summary = summarize(episodes, BOOTSTRAP_DEFAULTS);
   const balance = studyBalance(config, participants);
   const warnings = [...(balance.warning ? [balance.warning] : []), ...summary.filter((r) => r.warning).map((r) => `${r.source} / ${r.taskId}: ${r.warning}`)];

@@ -8,16 +8,16 @@
 // number never depends on what a log's end record claims about correctness.
 import { existsSync } from 'node:fs';
 import type { PendingRating, SearchEpisodeRow } from '../../shared/api/search';
-import { SearchTaskSpecSchema, searchRules, type SearchTaskSpec } from '../../shared/kinds/search';
+import { searchRules, type SearchTaskSpec } from '../../shared/kinds/search';
 import { episodeAccuracy } from '../../shared/search/aggregate';
 import { checkAnswer } from '../../shared/search/answers';
 import { searchOutcome } from '../../shared/search/outcome';
 import { BASELINES, blindPrior, playBaseline } from '../../shared/search/players';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
 import { stopAnswer } from '../search/judge';
+import { searchSpecs } from '../search/log-score';
 import type { StudyStore } from './store';
 import { exclusionOf } from './results';
-import { readSpec } from '../tasks/load';
 import { readJudgements, readRatings } from '../search/judge-store';
 import { loadRoomScene, type RoomScene } from '../search/scene';
 
@@ -31,25 +31,6 @@ export interface SearchLogRef {
   spec: SearchTaskSpec;
   /** Why the episode is out of the statistics, or null. */
   excluded: string | null;
-}
-
-/** Caches search task specs of a tasks folder by id (null: not a search task, or unreadable). */
-export function searchSpecs(tasksDir: string): (id: string) => SearchTaskSpec | null {
-  const cache = new Map<string, SearchTaskSpec | null>();
-  return (id) => {
-    if (!cache.has(id)) {
-      let spec: SearchTaskSpec | null = null;
-      if (id.startsWith('search__')) {
-        try {
-          spec = readSpec(tasksDir, id, SearchTaskSpecSchema);
-        } catch {
-          spec = null;
-        }
-      }
-      cache.set(id, spec);
-    }
-    return cache.get(id) ?? null;
-  };
 }
 
 /** The search logs of a study: scored (not practice), present on disk, with any exclusion. */

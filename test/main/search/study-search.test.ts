@@ -116,6 +116,9 @@ describe('a study with search tasks', () => {
     expect(edited.ok ? '' : edited.message).toMatch(/does not regrade/);
     const res = await call<SearchResults>('search.results', { studyId: study.id });
     expect(res.cells.find((c) => c.source === 'bot-1' && c.group === 'all')).toMatchObject({ who: 'model', n: 1 });
+    // The study's episode table scores the run by its checked answer (it has no scene verdict).
+    const episodes = (await call<{ episodes: { source: string; taskId: string; score: number | null }[] }>('study.results', { studyId: study.id })).episodes;
+    expect(episodes.find((e) => e.source === 'bot-1')).toMatchObject({ taskId: 'search__t1', score: 100 });
   }, 60_000);
 
   it('exports the search table with its columns and the rater marks beside the logs', async () => {
