@@ -140,4 +140,25 @@ describe('a study with search tasks', () => {
     expect(Object.keys(dict.dataDictionary)).toContain(SEARCH_TABLE.file);
     expect(readdirSync(join(home, 'studies', study.id, 'models', 'bot-1'))).toEqual(['search__t1__r1.jsonl']);
   }, 60_000);
+
+  it('ends a search task whose time ran out with the kind\'s give-up (stop, unanswered)', async () => {
+    const timed = await call<StudyConfig>('study.create', { name: 'Search timed', tasks: ['search__t1'], practiceTask: 'search__p', order: 'fixed', taskTimeLimitS: 0.05 });
+    await call('study.addParticipant', { studyId: timed.id });
+    await call('study.session.start', { studyId: timed.id, participant: 'P01' });
+    await call('study.session.advance', { accept: true });
+    await call('study.session.advance', {});
+    await play();
+    await call('study.session.next');
+    const s = await call<EpisodeSnapshot>('study.session.task');
+    await call('episode.step', { episodeId: s.episodeId, tool: 'turn_left', args: {} });
+    await new Promise((r) => setTimeout(r, 120));
+    const out = await call<{ done: boolean }>('episode.step', { episodeId: s.episodeId, tool: 'turn_left', args: {} });
+    expect(out.done).toBe(true);
+    await call('study.session.next');
+    await call('study.session.end');
+    const res = await call<SearchResults>('search.results', { studyId: timed.id });
+    // The time may already be up at the first call (the first view's render counts): one or two steps.
+    expect(res.episodes[0]).toMatchObject({ taskId: 'search__t1', answer: 'I do not know', accuracy: 0 });
+    expect(res.episodes[0].steps).toBeLessThanOrEqual(2);
+  }, 60_000);
 });
