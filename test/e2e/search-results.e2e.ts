@@ -3,7 +3,9 @@
 // SearchEnv beforehand); the experimenter opens Results, sees the search aggregate table and
 // plot, rates a free-text answer in the blind rater list, and the accuracy, the "scored by"
 // counts and the plot update; the scripted judge marks the rest; the baseline players join.
-// Screenshot: test-results/search-results.png.
+// Then a third participant plays the study's search tasks in a session (consent, practice, two
+// tasks by typed answers) and joins the human pool. Screenshots: test-results/search-results.png,
+// test-results/search-session.png.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -71,6 +73,40 @@ describe.skipIf(skip)('search results and the rater (browser mode)', () => {
     await page.getByTestId('search-row-oracle').waitFor();
     await page.getByTestId('search-results').scrollIntoViewIfNeeded();
     await shot(page, 'search-results');
+    expect(errors).toEqual([]);
+  });
+
+  it('runs a participant session over the search tasks; the new episodes join the human pool', async () => {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 1000 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(serve.url);
+    await page.getByTestId('nav-study').click();
+    await page.getByTestId('study-item-search-study').click();
+    await page.getByTestId('study-detail').waitFor();
+    await page.getByTestId('add-participant').click();
+    await page.getByTestId('start-session-P03').click();
+    await page.getByTestId('consent-agree').click();
+    await page.getByTestId('instructions-continue').click();
+    // Practice, then the two scored tasks: each answered at its start view by a typed answer.
+    for (const [i, answer] of ['red', 'red', 'yes'].entries()) {
+      await page.getByTestId('search-play').waitFor();
+      await expect.poll(() => page.getByTestId('search-steps').textContent(), { timeout: 60_000 }).toContain('step 0/25');
+      if (i === 1) await shot(page, 'search-session');
+      await page.getByTestId('search-answer').fill(answer);
+      await page.getByTestId('search-answer').press('Enter');
+      await page.getByTestId('session-continue').click();
+    }
+    await page.getByTestId('session-thanks').waitFor();
+    await page.getByTestId('session-end').click();
+    await page.getByTestId('unlock-prompt').waitFor();
+    await page.getByTestId('unlock-secret').fill(new URL(serve.url).searchParams.get('token') ?? '');
+    await page.getByTestId('unlock-submit').click();
+    await page.getByTestId('session-end-yes').click();
+    await page.getByTestId('study-detail').waitFor();
+    await page.getByTestId('nav-results').click();
+    await page.getByTestId('search-results').waitFor();
+    await expect.poll(() => page.getByTestId('search-row-humans').textContent()).toMatch(/^humans6 \/ 3/);
     expect(errors).toEqual([]);
   });
 });
