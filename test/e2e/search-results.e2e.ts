@@ -34,7 +34,7 @@ describe.skipIf(skip)('search results and the rater (browser mode)', () => {
   });
 
   it('rates a free-text answer and the aggregate table and plot update', async () => {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1100 } });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1100 }, acceptDownloads: true });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(serve.url);
@@ -71,6 +71,12 @@ describe.skipIf(skip)('search results and the rater (browser mode)', () => {
     // The baseline players join as sources.
     await page.getByTestId('search-baselines').check();
     await page.getByTestId('search-row-oracle').waitFor();
+    // The chart exports as SVG and PNG.
+    for (const as of ['svg', 'png']) {
+      const download = page.waitForEvent('download');
+      await page.getByTestId(`search-export-${as}`).click();
+      expect((await download).suggestedFilename()).toBe(`search-study-search-accuracy-all.${as}`);
+    }
     await page.getByTestId('search-results').scrollIntoViewIfNeeded();
     await shot(page, 'search-results');
     expect(errors).toEqual([]);
