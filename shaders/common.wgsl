@@ -33,6 +33,10 @@ struct ProjectedSplat {
   q_skip: f32, // q = d^T conic d above which alpha < 1/255 for certain (2 ln(255 o), widened)
   color: vec3<f32>,
   radii: vec2<i32>, // half-extents of the alpha >= 1/255 box, px
+  // f (x/z, y/z) = xy - (cx, cy), px. The rasterizers take d = (centre - c) - xy_rel: centre - c
+  // is exact, so float32 holds d to the spacing of |f u| instead of that of |f u + c| (3e-5 px
+  // near x = 400), which through a sub-pixel Gaussian moved a colour by up to 1.8e-5.
+  xy_rel: vec2<f32>,
 }
 
 // Summed gradient of one intersection over one pixel row of its tile. [capacity, 16] of 36 bytes.

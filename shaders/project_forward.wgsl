@@ -86,6 +86,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   }
   var p: ProjectedSplat;
   p.xy = m.xy;
+  p.xy_rel = vec2<f32>(params.focal.x * (m.t.x / m.t.z), params.focal.y * (m.t.y / m.t.z));
   p.conic = vec3<f32>(m.cov2d.z / m.det, -m.cov2d.y / m.det, m.cov2d.x / m.det);
   p.depth = m.t.z;
   p.opacity = o;

@@ -52,7 +52,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) r
     var out = IsectGrad();
     if (n_live > 0u) {
       let g = projected[ids[k]];
-      let xy = g.xy;
+      let xy = g.xy_rel;
       let conic = g.conic;
       let color = g.color;
       var v_xy = vec2<f32>(0.0);
@@ -61,7 +61,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) r
       var v_opacity = 0.0;
       for (var x = 0u; x < TILE_SIZE; x++) {
         if (!live[x]) { continue; }
-        let d = vec2<f32>(f32(x0 + x) + 0.5, f32(py) + 0.5) - xy;
+        let d = (vec2<f32>(f32(x0 + x) + 0.5, f32(py) + 0.5) - params.focal.zw) - xy; // see ProjectedSplat.xy_rel
         let q = conic.x * d.x * d.x + 2.0 * conic.y * d.x * d.y + conic.z * d.y * d.y;
         if (q > g.q_skip) { continue; }
         let gauss = exp(-0.5 * q);

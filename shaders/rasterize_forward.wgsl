@@ -21,14 +21,14 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
   let px = wg.x * TILE_SIZE + lid.x;
   let py = wg.y * TILE_SIZE + lid.y;
   if (px >= params.width || py >= params.height) { return; }
-  let centre = vec2<f32>(f32(px) + 0.5, f32(py) + 0.5);
+  let centre = vec2<f32>(f32(px) + 0.5, f32(py) + 0.5) - params.focal.zw; // relative to the principal point
   let range = ranges[wg.y * params.tiles_x + wg.x];
 
   var t = 1.0;
   var c = vec3<f32>(0.0);
   for (var k = range.x; k < range.y; k++) {
     let g = projected[ids[k]];
-    let d = centre - g.xy;
+    let d = centre - g.xy_rel;
     let q = g.conic.x * d.x * d.x + 2.0 * g.conic.y * d.x * d.y + g.conic.z * d.y * d.y;
     if (q > g.q_skip) { continue; }
     let alpha = min(ALPHA_MAX, g.opacity * exp(-0.5 * q));

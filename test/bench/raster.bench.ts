@@ -3,7 +3,9 @@
 // worker threads and on the GPU (whatever adapter exists: SwiftShader here); the GPU radix sort of
 // 4M random 32-bit keys; CPU vs GPU image parity at 10k, 100k and 1M Gaussians; and the SplatBench
 // path (300 Gaussians, the 8 reference views at 256x256) on both, to compare with earlier figures.
-// Run: node --import tsx test/bench/raster.bench.ts [--quick]. Prints markdown tables: wall ms
+// CPU vs GPU parity rows split the pixels as the parity tests do (decidable.ts).
+// Run: node --import tsx test/bench/raster.bench.ts [--quick] [--parity] (--parity: the parity
+// rows only, without the timings). Prints markdown tables: wall ms
 // and process CPU ms (all threads, SwiftShader's included), which is steadier on a shared machine.
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -11,14 +13,17 @@ import { testDevice } from '../helpers/gpu';
 import { loadShaders } from '../../src/main/gpu/shaders';
 import { TileRasterPool } from '../../src/main/raster/tile-pool';
 import { rasterizeForward } from '../../src/shared/raster/cpu';
+import { undecidablePixels } from '../../src/shared/raster/cpu/decidable';
 import { rasterizeTiles } from '../../src/shared/raster/cpu/tiles';
 import { GpuRasterizer, radixSortGpu } from '../../src/shared/raster/gpu';
 import { viewCameras, REFERENCE_VIEWS } from '../../src/shared/camera/views';
 import { mulberry32 } from '../../src/shared/math/random';
-import { emptySplats } from '../../src/shared/scene/splats';
+import { emptySplats, type Splats } from '../../src/shared/scene/splats';
+import type { Camera, RenderOutput } from '../../src/shared/raster/types';
 import { roomCamera, roomScene } from './room-scene';
 
 const quick = process.argv.includes('--quick');
+const parityOnly = process.argv.includes('--parity');
 const BIG = quick ? 150_000 : 1_500_000;
 const rows: string[] = [];
 const row = (what: string, wall: number, cpu: number | null, note = ''): void => {
@@ -38,15 +43,24 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-function parity(a: Float32Array, b: Float32Array): string {
-  let worst = 0;
-  let over = 0;
-  for (let i = 0; i < a.length; i++) {
-    const d = Math.abs(a[i] - b[i]);
-    worst = Math.max(worst, d);
-    if (d > 1e-3) over++;
+/**
+ * GPU vs CPU image split as the parity tests split it (src/shared/raster/cpu/decidable.ts): the
+ * max abs difference (RGB and coverage) over decidable pixels, and the undecidable ones (a
+ * float32 threshold or depth-order flip is possible there): how many, why, and their max.
+ */
+function parity(gpu: RenderOutput, cpu: RenderOutput, s: Splats, camera: Camera): string {
+  const rep = undecidablePixels(s, camera);
+  let decided = 0;
+  let undecided = 0;
+  for (let p = 0; p < camera.width * camera.height; p++) {
+    let d = Math.abs(gpu.alpha[p] - cpu.alpha[p]);
+    for (let k = 0; k < 3; k++) d = Math.max(d, Math.abs(gpu.rgb[p * 3 + k] - cpu.rgb[p * 3 + k]));
+    if (rep.undecidable[p]) undecided = Math.max(undecided, d);
+    else decided = Math.max(decided, d);
   }
-  return `max abs diff ${worst.toExponential(2)}, ${over} of ${a.length} channels above 1e-3`;
+  const px = camera.width * camera.height;
+  const why = Object.entries(rep.byReason).map(([k, v]) => `${k} ${v}`).join(', ');
+  return `decidable pixels: max abs diff ${decided.toExponential(2)}; undecidable ${rep.count} of ${px} (${((100 * rep.count) / px).toFixed(2)}%: ${why}), max abs diff there ${undecided.toExponential(2)}`;
 }
 
 function splatBenchScene() {
@@ -64,26 +78,41 @@ function splatBenchScene() {
   return s;
 }
 
-const big = roomScene(BIG, 3);
 const cam = roomCamera(512, 0);
-
 // CPU: tile rasterizer on two worker threads (the target machine has two cores).
 const pool = TileRasterPool.create({ workers: 2 });
-await pool.render(big, cam); // first call copies the scene into shared memory and warms the JIT
-const cpuRuns = [];
-for (let r = 0; r < 3; r++) cpuRuns.push(await timed(() => pool.render(big, cam)));
-row(`CPU tile rasterizer, ${BIG} SH3, 512x512, 2 workers (median of 3)`, median(cpuRuns.map((r) => r.wall)), median(cpuRuns.map((r) => r.cpu)));
-const single = await timed(() => rasterizeTiles(big, cam));
-row(`CPU tile rasterizer, same, calling thread only`, single.wall, single.cpu);
-const cpuImage = cpuRuns[0].value;
-
 const device = await testDevice();
-if (device) {
-  const library = loadShaders();
-  const gpu = GpuRasterizer.create(device, library);
+const library = loadShaders();
+const gpu = device ? GpuRasterizer.create(device, library) : null;
+
+if (!parityOnly) {
+  const big = roomScene(BIG, 3);
+  await pool.render(big, cam); // first call copies the scene into shared memory and warms the JIT
+  const cpuRuns = [];
+  for (let r = 0; r < 3; r++) cpuRuns.push(await timed(() => pool.render(big, cam)));
+  row(`CPU tile rasterizer, ${BIG} SH3, 512x512, 2 workers (median of 3)`, median(cpuRuns.map((r) => r.wall)), median(cpuRuns.map((r) => r.cpu)));
+  const single = await timed(() => rasterizeTiles(big, cam));
+  row(`CPU tile rasterizer, same, calling thread only`, single.wall, single.cpu);
+  const cpuImage = cpuRuns[0].value;
+  if (device && gpu) await timeGpu(device, gpu, big, cpuImage);
+}
+if (gpu) {
+  for (const n of quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000]) {
+    const s = roomScene(n, 3, 7);
+    const gi = await gpu.forward(s, cam);
+    const ci = await pool.render(s, cam);
+    rows.push(`| parity CPU vs GPU, ${n} SH3, 512x512 | | | ${parity(gi, ci, s, cam)} |`);
+  }
+  gpu.destroy();
+} else {
+  rows.push('| GPU | | | no WebGPU adapter |');
+}
+
+/** GPU timings: the big scene, the radix sort of 4M keys and the SplatBench batch. */
+async function timeGpu(device: GPUDevice, gpu: GpuRasterizer, big: Splats, cpuImage: RenderOutput): Promise<void> {
   await gpu.forward(big, cam); // pipelines, buffers and the id capacity settle on the first call
   const g = await timed(() => gpu.forward(big, cam));
-  row(`GPU rasterizer, ${BIG} SH3, 512x512`, g.wall, g.cpu, `${device.adapterInfo.architecture || device.adapterInfo.vendor}; ${parity(g.value.rgb, cpuImage.rgb)} vs CPU`);
+  row(`GPU rasterizer, ${BIG} SH3, 512x512`, g.wall, g.cpu, `${device.adapterInfo.architecture || device.adapterInfo.vendor}; vs CPU: ${parity(g.value, cpuImage, big, cam)}`);
 
   const m = quick ? 400_000 : 4_000_000;
   const rng = mulberry32(4);
@@ -93,29 +122,22 @@ if (device) {
   const sort = await timed(() => radixSortGpu(device, library, keys, vals, 32));
   row(`GPU radix sort, ${m} random 32-bit keys (4 passes)`, sort.value.gpuMs, null, 'GPU time of the sort submission, no upload or readback');
 
-  for (const n of quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000]) {
-    const s = roomScene(n, 3, 7);
-    const gi = await gpu.forward(s, cam);
-    const ci = await pool.render(s, cam);
-    rows.push(`| parity CPU vs GPU, ${n} SH3, 512x512 | | | ${parity(gi.rgb, ci.rgb)} |`);
-  }
-
   const small = splatBenchScene();
   const views = viewCameras(REFERENCE_VIEWS, 256);
   await gpu.forwardBatch(small, views);
   const batch = [];
   for (let r = 0; r < 3; r++) batch.push(await timed(() => gpu.forwardBatch(small, views)));
   row('SplatBench path: GPU forwardBatch, 300 Gaussians, 8 views at 256x256 (median of 3)', median(batch.map((b) => b.wall)), median(batch.map((b) => b.cpu)));
-  gpu.destroy();
-} else {
-  rows.push('| GPU | | | no WebGPU adapter |');
 }
-const small = splatBenchScene();
-const views = viewCameras(REFERENCE_VIEWS, 256);
-for (const v of views) rasterizeForward(small, v);
-const ref = [];
-for (let r = 0; r < 3; r++) ref.push(await timed(() => views.forEach((v) => rasterizeForward(small, v))));
-row('SplatBench path: CPU reference forward, 300 Gaussians, 8 views at 256x256 (median of 3)', median(ref.map((b) => b.wall)), median(ref.map((b) => b.cpu)));
+
+if (!parityOnly) {
+  const small = splatBenchScene();
+  const views = viewCameras(REFERENCE_VIEWS, 256);
+  for (const v of views) rasterizeForward(small, v);
+  const ref = [];
+  for (let r = 0; r < 3; r++) ref.push(await timed(() => views.forEach((v) => rasterizeForward(small, v))));
+  row('SplatBench path: CPU reference forward, 300 Gaussians, 8 views at 256x256 (median of 3)', median(ref.map((b) => b.wall)), median(ref.map((b) => b.cpu)));
+}
 pool.destroy();
 
 console.log(`Large-scene rasterizers (${availableParallelism()} cores seen; process CPU counts every thread)\n`);

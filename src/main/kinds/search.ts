@@ -1,12 +1,14 @@
 // The search kind's main half (docs/DESIGN.md section 13): a task is tasks/.../<id>.json naming
-// its room spec file; loading builds the room's Gaussians, collider and visibility once, the live
+// its room document (procedural or captured); loading builds the room's Gaussians, collider and
+// answerability once, the live
 // episode is SearchEnv. Input: a spec head. Output: SearchTask, TaskSummary, SearchEnv, SearchRules.
 // Invariant: a task of another kind is refused with one line before anything is read.
 import { join } from 'node:path';
 import { searchKind, searchRules, SearchTaskSpecSchema } from '../../shared/kinds/search';
 import { TaskSummarySchema, type TaskSpecHead } from '../../shared/task/schema';
 import { SearchEnv, type SearchTask } from '../search/env';
-import { loadRoomScene } from '../search/scene';
+import { readCaptureDoc, resolveCapturePath } from '../search/capture-scene';
+import { isCaptureRoomFile, loadTaskScene } from '../search/scene';
 import { readSpec, TaskLoadError } from '../tasks/load';
 import type { KindTask, MainKindModule } from './kind';
 
@@ -21,7 +23,7 @@ export const searchMain: MainKindModule = {
     const spec = readSpec(tasksDir, head.task_id, SearchTaskSpecSchema);
     let scene;
     try {
-      scene = loadRoomScene(join(tasksDir, spec.room));
+      scene = await loadTaskScene(tasksDir, spec);
     } catch (err) {
       throw new TaskLoadError(`task ${head.task_id}: ${(err as Error).message}`);
     }
@@ -35,7 +37,16 @@ export const searchMain: MainKindModule = {
       budgets: { maxGaussians: 0, maxToolCalls: spec.max_steps, maxRenders: 0 }, startsFromInit: false, referenceViews: [],
     });
   },
-  dataFiles: (tasksDir, head) => [join(tasksDir, readSpec(tasksDir, head.task_id, SearchTaskSpecSchema).room)],
+  dataFiles: (tasksDir, head) => {
+    const room = readSpec(tasksDir, head.task_id, SearchTaskSpecSchema).room;
+    const files = [join(tasksDir, room)];
+    // A captured room's files are data of the task too (a changed capture or mesh reloads it).
+    if (isCaptureRoomFile(join(tasksDir, room))) {
+      const doc = readCaptureDoc(tasksDir, room);
+      files.push(resolveCapturePath(tasksDir, doc.capture), ...(doc.mesh ? [resolveCapturePath(tasksDir, doc.mesh)] : []));
+    }
+    return files;
+  },
   reset: (task, options) => SearchEnv.reset(asSearchTask(task), options),
   rules: (task) => {
     const t = asSearchTask(task);

@@ -5,7 +5,7 @@
 // an append to an unreadable file is refused with a one-line error.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
-import { JudgeRecordSchema, RaterRecordSchema, type JudgeRecord, type RaterRecord } from '../../shared/api/search';
+import { JudgeRecordSchema, RaterRecordSchema, type JudgeRecord, type RaterRecord } from '../../shared/api/search-scores';
 
 export const judgePath = (log: string): string => log.replace(/\.jsonl$/, '.judge.json');
 export const ratingPath = (log: string): string => log.replace(/\.jsonl$/, '.rating.json');

@@ -1,72 +1,99 @@
-// Handlers of the search LabApi rows (src/shared/api/search.ts): a study's search episodes
-// scored and aggregated (src/main/search/results.ts, src/shared/search/aggregate.ts), the
-// free-text answers waiting for a rater, a rater's mark, and the LLM judge through a model
-// runner (src/main/search/judge.ts). Refused while a participant session runs (hidden answers).
+// Handlers of the search annotation rows (src/shared/api/search.ts): room documents opened once
+// per set of services (Gaussians and collider kept while the lab runs), views rendered with the
+// search render path, moves through the same stepPose as players, annotation documents through
+// src/main/search/annotations.ts and the episode export into the lab home.
+// Input: the LabContext. Output: HandlersFor the rows. Invariant: errors reach the caller as one
+// readable line; the blind row strips the answer and the marks.
+import { join } from 'node:path';
 import type { searchMethods } from '../../shared/api/search';
-import { RaterRecordSchema } from '../../shared/api/search';
-import { aggregateSearch, SEARCH_RESAMPLES } from '../../shared/search/aggregate';
-import { loadEvalConfig } from '../eval/config';
-import { makeClient, parseModelSpec, playerName } from '../eval/spec';
-import { appendRating } from '../search/judge-store';
-import { judgeLogs } from '../search/judge';
-import { baselineRows, pendingRatings, studySearchLogs, studySearchRows } from '../studies/search-results';
-import { StudyError, StudyStore } from '../studies/store';
+import { blindView } from '../../shared/search/annotation';
+import { DEFAULT_MOTION, type Pose } from '../../shared/search/pose';
+import { renderView } from '../../shared/search/render';
+import { motionWorld, stepPose } from '../../shared/search/world';
+import { pngDataUrl } from '../episodes/public';
+import { encodePng } from '../io/png-encode';
+import { annotationIds, exportAnnotation, exportTaskId, readAnnotation, saveFirst, verify } from '../search/annotations';
+import { exportEpisodes } from '../search/export';
+import { listRoomDocs, loadRoomDoc, type RoomDoc } from '../search/rooms';
+import { searchTaskIds } from '../search/task-set';
 import type { LabContext } from './context';
 import type { HandlersFor } from './dispatch';
-import { refuseDuringSession } from './session-lock';
+
+/** Free-flight steps: a fifth of a move, a sixth of a turn. */
+const FINE = { ...DEFAULT_MOTION, step: 0.05, turn: 5 };
 
 export function createSearchHandlers(ctx: LabContext): HandlersFor<typeof searchMethods> {
-  const store = new StudyStore(ctx.home);
-  const running = new Map<string, AbortController>();
-  const logs = (studyId: string) => {
-    store.config(studyId);
-    return studySearchLogs(store, studyId, ctx.tasksDir);
+  const rooms = new Map<string, Promise<RoomDoc>>();
+  /** The export under way (one at a time per lab), cancelled by search.export.cancel. */
+  let exporting: AbortController | null = null;
+  const open = (path: string): Promise<RoomDoc> => {
+    let r = rooms.get(path);
+    if (!r) {
+      r = loadRoomDoc(ctx.tasksDir, path);
+      rooms.set(path, r);
+      // A failed open is not cached: the next call reads the files again.
+      r.catch(() => rooms.delete(path));
+    }
+    return r;
   };
-  return refuseDuringSession({
-    'search.results': async (p) => {
-      store.config(p.studyId);
-      const rows = studySearchRows(store, p.studyId, ctx.tasksDir);
-      if (p.baselines) {
-        const specs = [...new Map(logs(p.studyId).map((l) => [l.spec.task_id, l.spec])).values()];
-        rows.push(...baselineRows(ctx.tasksDir, specs));
-      }
-      const scoredBy = { rater: 0, judge: 0, exact: 0, none: 0 };
-      for (const r of rows) if (r.excluded === null) scoredBy[r.scoredBy]++;
-      return { cells: aggregateSearch(rows), episodes: rows, scoredBy, resamples: SEARCH_RESAMPLES };
+  return {
+    'search.rooms': async () => listRoomDocs(ctx.tasksDir),
+    'search.open': async (p) => {
+      const r = await open(p.room);
+      return { room: r.path, kind: r.kind, start: r.start, radius: r.radius, gaussians: r.splats.count, lines: r.lines };
     },
-    'search.pending': async (p) => {
-      store.config(p.studyId);
-      return pendingRatings(store, p.studyId, ctx.tasksDir);
+    'search.look': async (p) => {
+      const r = await open(p.room);
+      const img = renderView(r.splats, p.pose as Pose, undefined, p.size);
+      return { image: pngDataUrl(encodePng({ width: img.width, height: img.height, data: img.rgb })) };
     },
-    'search.rate': async (p) => {
-      const log = logs(p.studyId).find((l) => l.rel === p.ref);
-      if (!log) throw new StudyError(`no search log '${p.ref}' in study '${p.studyId}'`);
-      if (log.spec.question.answer.type !== 'text') throw new StudyError(`${p.ref} has a closed answer type: the exact checker scores it`);
-      const rec = RaterRecordSchema.parse({ rater: p.rater, mark: p.mark, score: (100 * (p.mark - 1)) / 4, at: new Date().toISOString() });
-      appendRating(log.path, rec);
-      return rec;
+    'search.move': async (p) => {
+      const r = await open(p.room);
+      const s = stepPose(motionWorld(r.collider, r.radius, p.fine ? FINE : DEFAULT_MOTION), p.pose as Pose, p.action);
+      return { pose: s.pose, collided: s.collided };
     },
-    'search.judge': async (p, caller) => {
-      if (running.has(p.studyId)) throw new StudyError(`the judge is already running on study '${p.studyId}'`);
-      const spec = parseModelSpec(p.model);
-      const config = loadEvalConfig();
-      makeClient(spec, config);
-      const abort = new AbortController();
-      running.set(p.studyId, abort);
-      const task = `judge ${p.studyId}`;
+    'search.annotations': async () => {
+      const tasks = new Set(searchTaskIds(ctx.tasksDir));
+      return annotationIds(ctx.tasksDir).map((id) => {
+        const d = readAnnotation(ctx.tasksDir, id);
+        return {
+          id, room: d.room, family: d.question.family, question: d.question.text, first: d.first.annotator, second: d.second?.annotator ?? null,
+          agreement: d.agreement ?? null, taskId: tasks.has(exportTaskId(d)) ? exportTaskId(d) : null,
+        };
+      });
+    },
+    'search.annotation.save': async (p) => {
+      await open(p.room);
+      return { id: saveFirst(ctx.tasksDir, p).id };
+    },
+    'search.annotation.blind': async (p) => blindView(readAnnotation(ctx.tasksDir, p.id)),
+    'search.annotation.verify': async (p) => {
+      const { agreement } = verify(ctx.tasksDir, p.id, { annotator: p.annotator, started: p.started, finished: new Date().toISOString(), answer: p.answer, marks: p.marks });
+      return { agreement };
+    },
+    'search.annotation.export': async (p) => {
+      const r = await exportAnnotation(ctx.tasksDir, p.id);
+      return { taskId: r.taskId, bfsSteps: r.report.bfsSteps };
+    },
+    'search.export': async (_p, caller) => {
+      if (exporting) throw new Error('a search export is already running');
+      const out = join(ctx.home, 'exports', `search-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+      const ctl = new AbortController();
+      exporting = ctl;
       try {
-        return await judgeLogs(logs(p.studyId), () => makeClient(spec, config), playerName(spec), {
-          force: p.force, signal: abort.signal,
-          onProgress: (message, done, total) => ctx.events.publish('progress', { task, done, total, message }, caller),
+        const r = await exportEpisodes(ctx.tasksDir, out, {
+          signal: ctl.signal,
+          onProgress: (done, total, id) => ctx.events.publish('progress', { task: 'search export', done, total, message: `${done}/${total} ${id}` }, caller),
         });
+        return { dir: r.dir, episodes: r.episodes.length, scenes: r.scenes.length };
       } finally {
-        running.delete(p.studyId);
+        exporting = null;
       }
     },
-    'search.judgeCancel': async (p) => {
-      const r = running.get(p.studyId);
-      r?.abort();
-      return { cancelled: r !== undefined };
+    'search.export.cancel': async () => {
+      const running = exporting !== null;
+      exporting?.abort();
+      return { cancelled: running };
     },
-  }, ctx.home);
+  };
 }

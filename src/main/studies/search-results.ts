@@ -7,7 +7,7 @@
 // Invariant: the answer is taken from the logged `stop` call and checked again here, so a
 // number never depends on what a log's end record claims about correctness.
 import { existsSync } from 'node:fs';
-import type { PendingRating, SearchEpisodeRow } from '../../shared/api/search';
+import type { PendingRating, SearchEpisodeRow } from '../../shared/api/search-scores';
 import { searchRules, type SearchTaskSpec } from '../../shared/kinds/search';
 import { episodeAccuracy } from '../../shared/search/aggregate';
 import { checkAnswer } from '../../shared/search/answers';

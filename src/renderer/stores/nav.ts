@@ -3,7 +3,7 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 
-export type ViewName = 'tasks' | 'play' | 'study' | 'results' | 'debug' | 'author';
+export type ViewName = 'tasks' | 'play' | 'study' | 'results' | 'debug' | 'author' | 'annotate';
 
 export interface ViewEntry {
   name: ViewName;
@@ -19,6 +19,7 @@ export const VIEWS: ViewEntry[] = [
   { name: 'results', label: 'Results', experimenter: true },
   { name: 'debug', label: 'Debugger', experimenter: true },
   { name: 'author', label: 'Author', experimenter: true },
+  { name: 'annotate', label: 'Annotate', experimenter: true },
 ];
 
 export const useNavStore = defineStore('nav', () => {

@@ -12,6 +12,7 @@ import { debugMethods } from './debug';
 import { authorEvents, authorMethods } from './author';
 import { relationMethods } from './relation';
 import { searchMethods } from './search';
+import { searchScoreMethods } from './search-scores';
 import { roleMethods } from './roles';
 
 /** One row of the method table: params in, result out, a line of documentation. */
@@ -30,6 +31,7 @@ export const labMethods = {
   ...authorMethods,
   ...relationMethods,
   ...searchMethods,
+  ...searchScoreMethods,
   ...roleMethods,
 } as const satisfies Record<string, MethodSpec>;
 

@@ -1,6 +1,7 @@
 // The search task kind as a module (docs/DESIGN.md sections 9 and 13): view search in 3DGS rooms.
 // Its spec schema (tasks/<task_id>.json: the room file, the question and its exact answer,
-// the start, goal and answerable viewpoints, the budget and motion config), the eleven tools,
+// the start, goal and answerable viewpoints, the budget and motion config; captured rooms add the
+// annotation's pose tolerance, optional fields so procedural tasks parse unchanged), the eleven tools,
 // its trajectory fields and the pure rules. Input: a spec and the room's collider.
 // Invariant: nothing hidden (answer, answerable viewpoints, goal) reaches the rules' text.
 import { z } from 'zod';
@@ -27,7 +28,8 @@ export const SearchQuestionSchema = z.strictObject({
 
 export const SearchTaskSpecSchema = TaskSpecHeadSchema.extend({
   kind: z.literal('search'),
-  /** Room spec file, relative to the tasks folder (procedural rooms: search/rooms/<name>.json). */
+  /** Room document, relative to the tasks folder: a procedural room (search/rooms/<name>.json) or a
+   * captured room (search/captures/<name>.json, `"type": "capture"`). */
   room: z.string().regex(/^[A-Za-z0-9_./-]+\.json$/, 'room is a .json path inside the tasks folder').refine((p) => !p.split('/').includes('..'), 'room may not leave the tasks folder'),
   question: SearchQuestionSchema,
   start: PoseSchema,
@@ -45,6 +47,10 @@ export const SearchTaskSpecSchema = TaskSpecHeadSchema.extend({
   /** Camera sphere radius in metres. */
   radius: z.number().positive().max(1).default(0.1),
   default_forward: z.boolean().default(false),
+  /** Captured rooms: a pose answers when within this of a stored answerable pose (absent: procedural, visibility rule). */
+  tolerance: z.strictObject({ position: z.number().positive().max(2), angle: z.number().positive().max(90) }).optional(),
+  /** Captured rooms: the annotation document the task was exported from (search/annotations/<id>.json). */
+  annotation: z.string().optional(),
 });
 export type SearchTaskSpec = z.infer<typeof SearchTaskSpecSchema>;
 

@@ -1,17 +1,17 @@
 // The measures of a search episode (docs/DESIGN.md section 9): per viewpoint the hidden distance
 // to the nearest answerable viewpoint and the answerable flag; per episode correctness, success
 // (stopped at an answerable viewpoint), steps, path length and collision rate.
-// Inputs: a task spec, the room's visibility and the pure rules after the episode.
+// Inputs: a task spec, the room's answerability (visibility rule or annotation) and the pure rules after the episode.
 // Invariant: computed from the rules' state alone, so a replay of the log gives the same numbers.
 import type { SearchTaskSpec } from '../kinds/search';
 import { checkAnswer } from './answers';
 import type { Pose } from './pose';
 import type { SearchRules } from './rules';
-import type { RoomVisibility } from './visibility';
+import type { Answerability } from './answerability';
 
 const r6 = (v: number) => Math.round(v * 1e6) / 1e6;
 
-export function hiddenAt(spec: SearchTaskSpec, vis: RoomVisibility, pose: Pose): { distance: number; answerable: boolean } {
+export function hiddenAt(spec: SearchTaskSpec, vis: Answerability, pose: Pose): { distance: number; answerable: boolean } {
   const distance = Math.min(...spec.answerable.map((a) => Math.hypot(a.x - pose.x, a.y - pose.y, a.z - pose.z)));
   return { distance: r6(distance), answerable: vis.answerable(pose, spec.question.needs) };
 }
@@ -32,7 +32,7 @@ export interface SearchOutcome {
   calls_used: number;
 }
 
-export function searchOutcome(spec: SearchTaskSpec, vis: RoomVisibility, rules: SearchRules): SearchOutcome {
+export function searchOutcome(spec: SearchTaskSpec, vis: Answerability, rules: SearchRules): SearchOutcome {
   const answer = rules.answer();
   const correct = answer !== null && checkAnswer(spec.question.answer, answer);
   const final = hiddenAt(spec, vis, rules.currentPose());

@@ -10,7 +10,7 @@ import { searchRules, type SearchTaskSpec } from '../kinds/search';
 import { answerText, type Answer } from './answers';
 import type { Collider } from './collide';
 import { MOTION_ACTIONS } from './pose';
-import type { RoomVisibility } from './visibility';
+import type { Answerability } from './answerability';
 import { motionWorld, searchAnswerable } from './world';
 
 export const BASELINES = ['random', 'blind', 'start-view', 'oracle'] as const;
@@ -37,7 +37,7 @@ function guess(answer: Answer, prior: Map<string, string>, family: string): stri
   return prior.get(family) ?? (answer.type === 'yesno' ? 'yes' : answer.type === 'number' ? '1' : answer.type === 'choice' ? answer.choices[0] : 'red');
 }
 
-export function playBaseline(name: Baseline, spec: SearchTaskSpec, collider: Collider, vis: RoomVisibility, prior: Map<string, string>, seed = 0): ToolCall[] {
+export function playBaseline(name: Baseline, spec: SearchTaskSpec, collider: Collider, vis: Answerability, prior: Map<string, string>, seed = 0): ToolCall[] {
   const q = spec.question;
   const blind = guess(q.answer, prior, q.family);
   if (name === 'blind') return [{ tool: 'stop', args: { answer: blind } }];

@@ -9,10 +9,10 @@ import type { ToolSpec } from '../../../src/main/eval/clients/types';
 import { judgeLogs, JUDGE_HASH } from '../../../src/main/search/judge';
 import { judgePath, readJudgements, readRatings } from '../../../src/main/search/judge-store';
 import { pendingRatings, studySearchLogs, studySearchRows } from '../../../src/main/studies/search-results';
-import { createSearchHandlers } from '../../../src/main/services/search';
+import { createSearchScoreHandlers } from '../../../src/main/services/search-scores';
 import { createLabContext } from '../../../src/main/services/context';
 import { dispatchCall, type Handlers } from '../../../src/main/services/dispatch';
-import type { SearchResults } from '../../../src/shared/api/search';
+import type { SearchResults } from '../../../src/shared/api/search-scores';
 import { aggregateSearch } from '../../../src/shared/search/aggregate';
 import { judgePrompt } from '../../../src/shared/search/answers';
 import { addHuman, addModel, searchStudy, type SearchStudy } from './study-fixture';
@@ -33,7 +33,7 @@ beforeAll(async () => {
   await addModel(s, 'scripted-basic', 'search__t1', 'red-ish, like a tomato');
   await addModel(s, 'scripted-basic', 'search__t2', 'yes');
   const ctx = createLabContext({ gpu: { device: null, status: { path: 'cpu', vendor: '', architecture: '', description: '', summary: '' } }, tasksDir: s.tasksDir, home: s.home, version: '0.0.0-test', transport: 'direct', listTasks: async () => [] });
-  handlers = createSearchHandlers(ctx) as unknown as Handlers;
+  handlers = createSearchScoreHandlers(ctx) as unknown as Handlers;
 }, 60_000);
 
 describe('search judge, rater and results', () => {

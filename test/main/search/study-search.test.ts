@@ -14,10 +14,10 @@ import { createLabContext } from '../../../src/main/services/context';
 import { dispatchCall, type Handlers } from '../../../src/main/services/dispatch';
 import { createEpisodeHandlers } from '../../../src/main/services/episode';
 import type { LabDeps } from '../../../src/main/services/lab';
-import { createSearchHandlers } from '../../../src/main/services/search';
+import { createSearchScoreHandlers } from '../../../src/main/services/search-scores';
 import { createStudyHandlers } from '../../../src/main/services/study';
 import type { EpisodeSnapshot } from '../../../src/shared/api/episode';
-import type { PendingRating, SearchResults } from '../../../src/shared/api/search';
+import type { PendingRating, SearchResults } from '../../../src/shared/api/search-scores';
 import type { SessionState, StudyExport } from '../../../src/shared/api/study';
 import { searchKind } from '../../../src/shared/kinds/search';
 import type { StudyConfig } from '../../../src/shared/study/config';
@@ -63,7 +63,7 @@ beforeAll(async () => {
     ...fakeServices().handlers,
     ...createEpisodeHandlers({ episodes: manager }),
     ...createStudyHandlers(ctx, { renderer: async () => grader, grader: async () => grader }),
-    ...(createSearchHandlers(ctx) as unknown as Handlers),
+    ...(createSearchScoreHandlers(ctx) as unknown as Handlers),
   };
   study = await call<StudyConfig>('study.create', { name: 'Search mixed', tasks: ['search__t1', 'test__sculpt', 'search__t2'], practiceTask: 'search__p', order: 'fixed' });
   for (let i = 0; i < 2; i++) await call('study.addParticipant', { studyId: study.id });

@@ -12,6 +12,7 @@ export {
   toOutput,
   type ForwardState,
 } from './rasterize-forward';
+export { undecidablePixels, F32_EPS, F32_SAFETY, ORDER_TOLERANCE, type DecisionReport, type DecisionReason, type DecisionOptions } from './decidable';
 export { traceContributors, tracePixel, type Contributor, type PixelTrace } from './trace';
 export {
   NEAR_PLANE,

@@ -30,6 +30,7 @@ export const PROJECTED = wgslStruct('ProjectedSplat', {
   q_skip: 'f32',
   color: 'vec3<f32>',
   radii: 'vec2<i32>',
+  xy_rel: 'vec2<f32>',
 });
 
 /** WGSL `IsectGrad`: one intersection's gradient summed over one pixel row of its tile. */
