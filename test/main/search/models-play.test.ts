@@ -78,6 +78,7 @@ describe('models play search tasks', () => {
       await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
       const first = (await client.callTool({ name: 'start_episode', arguments: { task_id: 'search__t1' } })) as CallToolResult;
       expect(first.content.some((c) => c.type === 'image' && c.mimeType === 'image/png')).toBe(true);
+      expect(first.isError).toBe(false);
       expect(first.content.map((c) => (c.type === 'text' ? c.text : '')).join('')).toContain('What colour is the cube?');
       const tools = (await client.listTools()).tools.map((t) => t.name);
       for (const t of SEARCH_TOOL_NAMES) expect(tools).toContain(t);
