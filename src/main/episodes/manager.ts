@@ -22,6 +22,7 @@ import { loadAnyTask, mainKind } from '../kinds/registry';
 import { envImages } from '../env/images';
 import { readTrajectory } from '../env/trajectory';
 import { ReplayError } from '../../shared/env/replay';
+import { kindModule } from '../../shared/kinds/registry';
 import { EpisodeRecall, lastAlive } from './recall';
 import type { EnvGradeResult, EnvGrader, EnvImages } from '../env/types';
 import type { TaskRepository } from '../tasks/repository';
@@ -298,9 +299,10 @@ export class EpisodeManager {
     if (before.paused && !e.env.done) throw new Error('the episode is paused: resume it to go on (nothing was charged)');
     let call = asked;
     if (before.limitMs !== null && before.activeMs >= before.limitMs && !e.env.done) {
-      // Out of time: the scene as it stands is submitted instead of the call.
+      // Out of time: the kind's give-up call replaces the call (SplatBench submits the scene as it
+      // stands; a search episode stops unanswered, a relation block ends), so every kind ends.
       await this.markNow(e, 'time_limit');
-      call = { tool: 'submit', args: {} };
+      call = kindModule(e.task.spec.kind).giveUp;
     }
     const t0 = Date.now();
     const out = await e.env.step({ tool: call.tool, args: call.args ?? {} });

@@ -15,7 +15,7 @@ import type { EnvGrader, EnvImages } from '../env/types';
 import type { ModelClient, ToolResult, ToolSpec } from './clients/types';
 import { costUsd, type EvalConfig } from './config';
 import { readMeta, writeMeta, metaPathOf, type EpisodeMeta } from './meta';
-import { IDLE_REMINDER, SYSTEM_PROMPT } from './prompt';
+import { promptsFor } from './prompt';
 import { playerName, type ModelSpec } from './spec';
 
 export interface EpisodeJob {
@@ -100,7 +100,8 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeDeps): Promise<Ep
   try {
     if (!env.done) {
       const client = deps.client();
-      client.start(SYSTEM_PROMPT, obs.text, obs.image, agentTools(job.task.spec.kind));
+      const prompts = promptsFor(job.task.spec.kind);
+      client.start(prompts.system, obs.text, obs.image, agentTools(job.task.spec.kind));
       save();
       let idle = 0;
       while (!env.done) {
@@ -117,7 +118,7 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeDeps): Promise<Ep
           if (idle > deps.config.max_idle_turns) {
             await env.step(kindModule(job.task.spec.kind).giveUp);
             meta.auto_submitted = true;
-          } else client.say(IDLE_REMINDER);
+          } else client.say(prompts.reminder);
           save();
           continue;
         }

@@ -16,6 +16,7 @@ import { refuseDuringSession } from './session-lock';
 import { createStudyHandlers } from './study';
 import { createRelationHandlers } from './relation';
 import { createSearchHandlers } from './search';
+import { createSearchScoreHandlers } from './search-scores';
 
 /** What a lab is built from (kept as the services' input shape; see LabContextOptions). */
 export type LabDeps = LabContextOptions;
@@ -51,6 +52,7 @@ export function createLabServices(input: LabContext | LabContextOptions): LabSer
     ...createRelationHandlers(ctx),
     // Annotations carry answers: like authoring, refused while a participant session runs.
     ...refuseDuringSession(createSearchHandlers(ctx), ctx.home),
+    ...createSearchScoreHandlers(ctx),
     ...createRoleHandlers(roles),
   };
   return { handlers: counted(roleChecked(handlers, roles), ctx.activity), events: ctx.events, context: ctx, roles };

@@ -22,6 +22,7 @@ import { studyResults, trajectorySteps } from '../studies/results';
 import { StudySessions } from '../studies/session';
 import { StudyStore } from '../studies/store';
 import { importProblem, modelNameProblem, verifyModelLog } from '../studies/verify';
+import { verifySearchImport } from '../search/import';
 import type { EnvGrader } from '../env/types';
 
 type StudyHandlers = HandlersFor<typeof studyMethods>;
@@ -52,7 +53,7 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
     'study.addParticipant': async (p) => store.addParticipant(p.studyId),
     'study.results': async (p) => {
       store.config(p.studyId);
-      const episodes = studyResults(store, p.studyId);
+      const episodes = studyResults(store, p.studyId, tasksDir);
       return {
         episodes,
         summary: summarize(episodes, BOOTSTRAP_DEFAULTS),
@@ -92,7 +93,7 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
     },
     'study.exportCsv': async (p) => {
       store.config(p.studyId);
-      const episodes = studyResults(store, p.studyId);
+      const episodes = studyResults(store, p.studyId, tasksDir);
       const csv = p.table === 'episodes' ? episodesCsv(episodes) : summaryCsv(summarize(episodes, BOOTSTRAP_DEFAULTS));
       return { filename: `${p.studyId}-${p.table}.csv`, csv };
     },
@@ -106,6 +107,13 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
       const model = p.model ?? traj.header.player;
       const nameProblem = modelNameProblem(model, store.participants(p.studyId).map((x) => x.id));
       if (nameProblem) throw new Error(nameProblem);
+      if (readSpecHead(tasksDir, traj.header.task).kind === 'search') {
+        // A search run is checked by its regrade (no scene to grade); its outcome is the score.
+        const outcome = await verifySearchImport(traj, tasksDir, traj.header.task);
+        const log = store.saveModelLog(p.studyId, model, traj.header.task, p.text, null);
+        const claimed = typeof traj.end?.score === 'number' ? traj.end.score : null;
+        return { model: log.split('/')[1], taskId: traj.header.task, log, score: outcome.score, fileScore: claimed, mismatch: false };
+      }
       const task = await ctx.tasks.get(traj.header.task);
       const problem = importProblem(traj, task);
       if (problem) throw new Error(problem);

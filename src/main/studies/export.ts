@@ -19,6 +19,7 @@ import {
   ANSWERS_TABLE,
   CALLS_TABLE,
   DELETIONS_TABLE,
+  SEARCH_TABLE,
   EPISODES_TABLE,
   PAIRED_TABLE,
   PARTICIPANT_SUMMARY_TABLE,
@@ -36,6 +37,8 @@ import { readTrajectory, type Trajectory } from '../env/trajectory';
 import { episodeClock } from '../../shared/env/time';
 import { objectDir } from '../tasks/paths';
 import { readSpec } from '../tasks/load';
+import { judgePath, ratingPath } from '../search/judge-store';
+import { studySearchRows } from './search-results';
 import { exclusionOf, orderPositionOf, studyResults } from './results';
 import { exportsDir, readDeletions, readSessions } from './participant-data';
 import type { StudyStore } from './store';
@@ -178,7 +181,15 @@ export function studyArchiveFiles(store: StudyStore, studyId: string, opts: Expo
     calls.push(...callRows(readTrajectory(path), { source: m.model, participant: m.model, taskId: m.taskId, orderPosition: null, practice: false, excluded: null, log: m.rel }));
   }
 
-  const episodes = studyResults(store, studyId);
+  // Search episodes with their rater and judge marks (the mark files travel beside their logs).
+  const searchRows = studySearchRows(store, studyId, opts.tasksDir);
+  for (const r of searchRows) {
+    for (const mark of [judgePath(r.ref), ratingPath(r.ref)]) {
+      const path = store.resolveIn(studyId, mark);
+      if (existsSync(path)) files.set(mark, readFileSync(path));
+    }
+  }
+  const episodes = studyResults(store, studyId, opts.tasksDir);
   const summary = summarize(episodes, BOOTSTRAP_DEFAULTS);
   const balance = studyBalance(config, participants);
   const warnings = [...(balance.warning ? [balance.warning] : []), ...summary.filter((r) => r.warning).map((r) => `${r.source} / ${r.taskId}: ${r.warning}`)];
@@ -196,6 +207,7 @@ export function studyArchiveFiles(store: StudyStore, studyId: string, opts: Expo
     [PARTICIPANTS_TABLE, tableCsv(PARTICIPANTS_TABLE, participants.map(participantRow))],
     [ANSWERS_TABLE, tableCsv(ANSWERS_TABLE, participants.flatMap((p) => answerRows(p, kinds)))],
     [DELETIONS_TABLE, tableCsv(DELETIONS_TABLE, deletions)],
+    [SEARCH_TABLE, tableCsv(SEARCH_TABLE, searchRows)],
   ] as const;
   for (const [t, csv] of tables) files.set(t.file, enc.encode(csv));
 

@@ -1,7 +1,8 @@
 // Results of a study read back from its trajectory logs: one EpisodeResult per played episode
 // (participants' logs from participants.json, imported model logs from models/), and the
 // per-step view of one log for replay (score carried forward between graded calls).
-// Inputs: the StudyStore and a study id. Outputs: rows of src/shared/study/results.ts.
+// Inputs: the StudyStore, a study id and (for model search runs) the tasks folder. Outputs: rows
+// of src/shared/study/results.ts.
 // Invariant: numbers come from the logs only (the end record and each call's `hidden`), so the
 // table always matches the files on disk; a log without an end record is marked incomplete.
 import { existsSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { rulesFor } from '../kinds/registry';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
 import type { LoadedTask } from '../tasks/load';
 import type { StudyStore } from './store';
+import { exactSearchScore, searchSpecs } from '../search/log-score';
 
 
 interface Source {
@@ -80,7 +82,9 @@ export function orderPositionOf(p: Participant, ep: ParticipantEpisode): number 
  * Every episode of the study: participants in id order (their episodes in play order), then
  * models. Excluded episodes (and all of a withdrawn participant's) are listed with the reason.
  */
-export function studyResults(store: StudyStore, studyId: string): EpisodeResult[] {
+export function studyResults(store: StudyStore, studyId: string, tasksDir?: string): EpisodeResult[] {
+  // A model's search run has no scene verdict: with the tasks folder its answer is checked here.
+  const searchSpec = tasksDir ? searchSpecs(tasksDir) : () => null;
   const rows: EpisodeResult[] = [];
   for (const p of store.participants(studyId)) {
     for (const ep of p.episodes) {
@@ -91,10 +95,13 @@ export function studyResults(store: StudyStore, studyId: string): EpisodeResult[
     }
   }
   for (const m of store.modelLogs(studyId)) {
-    const row = episodeResult(readTrajectory(store.resolveIn(studyId, m.rel)), m.rel, { source: m.model, kind: 'model', participant: m.model, practice: false }, m.taskId);
+    const traj = readTrajectory(store.resolveIn(studyId, m.rel));
+    const row = episodeResult(traj, m.rel, { source: m.model, kind: 'model', participant: m.model, practice: false }, m.taskId);
     // The lab's own grade of the replayed scene replaces whatever the file claimed.
     const v = m.verdict;
-    if (v) rows.push({ ...row, score: v.score, reward: v.reward, psnr: v.psnr, ssim: v.ssim, iou: v.iou, lpips: v.lpips, scoreMismatch: v.mismatch ? v.fileScore : null });
+    const spec = v ? null : searchSpec(m.taskId);
+    if (spec && traj.end) rows.push({ ...row, score: exactSearchScore(spec, traj), reward: null, scoreMismatch: null });
+    else if (v) rows.push({ ...row, score: v.score, reward: v.reward, psnr: v.psnr, ssim: v.ssim, iou: v.iou, lpips: v.lpips, scoreMismatch: v.mismatch ? v.fileScore : null });
     else rows.push({ ...row, score: null, reward: null, scoreMismatch: null });
   }
   return rows;

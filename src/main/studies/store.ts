@@ -232,17 +232,18 @@ export class StudyStore {
     return parsed.success ? parsed.data : null;
   }
 
-  /**
-   * Stores an imported, verified model trajectory as the model's next run of the task (earlier
-   * runs are never overwritten) with the lab's verdict beside it; returns the log's path.
-   */
   /** Stores the lab's verdict beside a model run already in the study (`splatlab eval --study`). */
   saveVerdict(studyId: string, rel: string, verdict: ModelVerdict): void {
     if (!modelRunName(rel.split('/').pop() ?? '') || !rel.startsWith('models/')) throw new StudyError(`'${rel}' is not a model run of the study`);
     writeFileAtomic(this.resolveIn(studyId, rel.replace(/\.jsonl$/, '.verdict.json')), json(verdict));
   }
 
-  saveModelLog(studyId: string, model: string, taskId: string, text: string, verdict: ModelVerdict): string {
+  /**
+   * Stores an imported, verified model trajectory as the model's next run of the task (earlier
+   * runs are never overwritten) with the lab's verdict beside it (none for a search run, which is
+   * checked by its regrade); returns the log's path.
+   */
+  saveModelLog(studyId: string, model: string, taskId: string, text: string, verdict: ModelVerdict | null): string {
     const dir = ['models', modelSlug(model)].join('/');
     // The runs already stored, from the file names alone (no log or verdict is read).
     const folder = this.resolveIn(studyId, dir);
@@ -254,7 +255,7 @@ export class StudyStore {
     const path = this.resolveIn(studyId, rel);
     mkdirSync(join(path, '..'), { recursive: true });
     writeFileAtomic(path, text.endsWith('\n') ? text : `${text}\n`);
-    writeFileAtomic(this.resolveIn(studyId, rel.replace(/\.jsonl$/, '.verdict.json')), json(verdict));
+    if (verdict) writeFileAtomic(this.resolveIn(studyId, rel.replace(/\.jsonl$/, '.verdict.json')), json(verdict));
     return rel;
   }
 }

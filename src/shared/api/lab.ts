@@ -11,8 +11,9 @@ import { studyMethods } from './study';
 import { debugMethods } from './debug';
 import { authorEvents, authorMethods } from './author';
 import { relationMethods } from './relation';
-import { roleMethods } from './roles';
 import { searchMethods } from './search';
+import { searchScoreMethods } from './search-scores';
+import { roleMethods } from './roles';
 
 /** One row of the method table: params in, result out, a line of documentation. */
 export interface MethodSpec {
@@ -29,8 +30,9 @@ export const labMethods = {
   ...debugMethods,
   ...authorMethods,
   ...relationMethods,
-  ...roleMethods,
   ...searchMethods,
+  ...searchScoreMethods,
+  ...roleMethods,
 } as const satisfies Record<string, MethodSpec>;
 
 export type LabMethod = keyof typeof labMethods;

@@ -111,7 +111,8 @@ export class SearchRules implements KindRules {
   }
 
   standing(): StepInfo {
-    return { ...this.info('', false, true), step: this.used > 0 ? this.used : null };
+    // Not a call: ok and uncharged, so a first observation is never reported as an error (MCP isError).
+    return { ...this.info('', true, false), step: this.used > 0 ? this.used : null };
   }
 
   step(call: ToolCall): StepResult {

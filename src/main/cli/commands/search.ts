@@ -1,9 +1,17 @@
-// `splatlab search generate|check|baseline`: the search task set (docs/TASKS.md, search section).
+// `splatlab search generate|check|baseline|goals|export|annotation-task|judge`: the search task
+// set (docs/TASKS.md, search section).
 // generate writes procedural rooms and their episodes into a tasks folder; check runs the
 // conformance check; baseline scores the random, blind, start-view and oracle players; export
 // writes JSON episodes with goal images and scenes; annotation-task turns an agreed annotation
-// into a task.
+// into a task; judge runs the LLM judge over a study's free-text answers through a model runner
+// (as `splatlab eval`).
 import { resolve } from 'node:path';
+import { labHome } from '../../app/home';
+import { loadEvalConfig } from '../../eval/config';
+import { makeClient, parseModelSpec, playerName } from '../../eval/spec';
+import { judgeLogs } from '../../search/judge';
+import { studySearchLogs } from '../../studies/search-results';
+import { StudyStore } from '../../studies/store';
 import { BASELINES, type Baseline } from '../../../shared/search/players';
 import { exportAnnotation } from '../../search/annotations';
 import { exportEpisodes } from '../../search/export';
@@ -18,6 +26,7 @@ splatlab search baseline [--dir DIR] [--player random|blind|start-view|oracle|al
 splatlab search goals [--dir DIR] [--task ID] --out OUTDIR
 splatlab search export [--dir DIR] [--task ID] --out OUTDIR
 splatlab search annotation-task [--dir DIR] --annotation ID
+splatlab search judge --study ID --model SPEC [--config FILE] [--dir DIR] [--force]
 
 generate: N procedural rooms (seeds 1..N, default 6) with up to Q questions each (default 12);
 each question gets a start viewpoint drawn from the unanswerable set at 3..10 actions from the
@@ -29,14 +38,18 @@ baseline: correctness, success, steps, path length and collision rate of a basel
 goals: renders each task's goal image (512x512 at 90 degrees from the goal viewpoint) into OUTDIR.
 export: writes OUTDIR/episodes/<task>.json (scene, question, answer, answer type, start, answerable
 poses, goal), OUTDIR/goals/<task>.png and the scenes beside them (OUTDIR/scenes/...), and index.json.
-annotation-task: turns an agreed annotation (DIR/search/annotations/ID.json) into a search task.`;
+annotation-task: turns an agreed annotation (DIR/search/annotations/ID.json) into a search task.
+judge: sends each free-text search answer of the study (question, correct answer and synonyms,
+the given answer) with the pinned OpenEQA prompt to the model SPEC (PROVIDER:MODEL[@EFFORT], the
+clients and --config of splatlab eval; scripted:basic is a deterministic judge) and stores its
+mark beside the log (<log>.judge.json); answers already judged by SPEC are skipped unless --force.`;
 
 export const command: CliCommand = {
   name: 'search',
   usage: USAGE,
   async run(argv, io) {
     const [sub, ...rest] = argv;
-    const args = parseArgs(rest, { values: ['dir', 'rooms', 'questions', 'seed', 'player', 'task', 'out', 'annotation'] });
+    const args = parseArgs(rest, { values: ['dir', 'rooms', 'questions', 'seed', 'player', 'task', 'out', 'annotation', 'study', 'model', 'config'], flags: ['force'] });
     const dir = resolve(stringOption(args, 'dir') ?? 'tasks');
     if (sub === 'generate') {
       const n = intOption(args, 'rooms', 6, 1);
@@ -91,6 +104,27 @@ export const command: CliCommand = {
       } catch (err) {
         throw new CliError((err as Error).message);
       }
+      return 0;
+    }
+    if (sub === 'judge') {
+      const study = stringOption(args, 'study');
+      const model = stringOption(args, 'model');
+      if (!study || !model) throw new CliError('search judge needs --study ID and --model SPEC');
+      const store = new StudyStore(labHome());
+      if (!store.exists(study)) throw new CliError(`no study '${study}' in ${labHome()}/studies`);
+      let make;
+      let name;
+      try {
+        const spec = parseModelSpec(model);
+        const config = loadEvalConfig(stringOption(args, 'config'));
+        makeClient(spec, config);
+        make = () => makeClient(spec, config);
+        name = playerName(spec);
+      } catch (e) {
+        throw new CliError((e as Error).message);
+      }
+      const r = await judgeLogs(studySearchLogs(store, study, dir), make, name, { force: args.options.has('force'), onProgress: io.out });
+      io.out(`${name}: ${r.judged} judged, ${r.unparseable} unparseable, ${r.skipped} skipped (closed answer, no answer or judged already)`);
       return 0;
     }
     throw new CliError(`usage: ${USAGE.split('\n')[0]} (got '${sub ?? ''}')`);

@@ -1,17 +1,31 @@
 // A scripted "model" for cheap batch runs, demos and tests: no network, a fixed plan per task
-// kind (reassembly: nudge each group; builds: one blob, one render, submit; relation: 'front'). `scripted:slow`
-// waits 100 ms per turn so a batch is slow enough to interrupt.
+// kind (reassembly: nudge each group; builds: one blob, one render, submit; relation: 'front';
+// search: turn, step, stop with 'red'). Without tools it is a judge: mark 5 when an accepted
+// answer appears in the response, else 1 (`scripted:garbage` replies with no mark at all).
+// `scripted:slow` waits 100 ms per turn so a batch is slow enough to interrupt.
 // Invariant: deterministic for a given first observation; reports zero tokens.
 import type { ModelCall, ModelClient, ModelTurn, ToolResult, ToolSpec } from './types';
 
 export class ScriptedClient implements ModelClient {
   private plan: Omit<ModelCall, 'id'>[] = [];
   private turn = 0;
+  private reply = 'done';
 
   constructor(private readonly name: string) {}
 
   start(_system: string, text: string, _image: Uint8Array | undefined, tools: ToolSpec[]): void {
     this.turn = 0;
+    this.reply = 'done';
+    if (tools.length === 0) {
+      this.plan = [];
+      this.reply = this.name === 'garbage' ? 'I would rather not say.' : `Your mark: ${judgeMark(text)}`;
+      return;
+    }
+    // A search episode: two moves, then stop with a fixed answer.
+    if (tools.some((t) => t.name === 'stop') && tools.some((t) => t.name === 'turn_left')) {
+      this.plan = [{ name: 'turn_left', args: {} }, { name: 'move_forward', args: {} }, { name: 'stop', args: { answer: 'red' } }];
+      return;
+    }
     // A relation trial (the `answer` tool only): always 'front', a chance-level baseline.
     if (tools.some((t) => t.name === 'answer')) {
       this.plan = [{ name: 'answer', args: { relation: 'front' } }];
@@ -28,10 +42,19 @@ export class ScriptedClient implements ModelClient {
     const step = this.plan[this.turn];
     this.turn += 1;
     const calls = step ? [{ id: `call_${this.turn}`, ...step }] : [];
-    return { calls, text: step ? '' : 'done', inputTokens: 0, outputTokens: 0, model: `scripted-${this.name}`, retries: 0 };
+    return { calls, text: step ? '' : this.reply, inputTokens: 0, outputTokens: 0, model: `scripted-${this.name}`, retries: 0 };
   }
 
   results(_results: ToolResult[]): void {}
 
   say(_text: string): void {}
+}
+
+/** The scripted judge's mark: 5 when an accepted answer is a whole phrase of the response. */
+function judgeMark(prompt: string): 1 | 5 {
+  const line = (key: string) => (new RegExp(`^${key}: (.*)$`, 'm').exec(prompt)?.[1] ?? '').toLowerCase();
+  const answer = line('Answer');
+  const accepted = [answer.replace(/ \(also correct: .*\)$/, ''), ...(/\(also correct: (.*)\)$/.exec(answer)?.[1].split(', ') ?? [])];
+  const response = ` ${line('Response').replace(/[^a-z0-9 ]+/g, ' ')} `;
+  return accepted.some((a) => a.trim() && response.includes(` ${a.trim()} `)) ? 5 : 1;
 }

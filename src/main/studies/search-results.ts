@@ -1,0 +1,124 @@
+// A study's search episodes scored for Results (LabApi search.results) and the export archive:
+// participants' scored episodes (practice left out; excluded ones and those of withdrawn
+// participants carry the reason and stay out of the aggregates) and imported model runs,
+// each read back from its log with its rater and judge marks; optionally the baseline players
+// played on the study's search tasks through the pure rules. Also the free-text answers still to
+// be rated. Inputs: a StudyStore, a study id, the tasks folder. Outputs: SearchEpisodeRow records.
+// Invariant: the answer is taken from the logged `stop` call and checked again here, so a
+// number never depends on what a log's end record claims about correctness.
+import { existsSync } from 'node:fs';
+import type { PendingRating, SearchEpisodeRow } from '../../shared/api/search-scores';
+import { searchRules, type SearchTaskSpec } from '../../shared/kinds/search';
+import { episodeAccuracy } from '../../shared/search/aggregate';
+import { checkAnswer } from '../../shared/search/answers';
+import { searchOutcome } from '../../shared/search/outcome';
+import { BASELINES, blindPrior, playBaseline } from '../../shared/search/players';
+import { readTrajectory, type Trajectory } from '../env/trajectory';
+import { stopAnswer } from '../search/judge';
+import { searchSpecs } from '../search/log-score';
+import type { StudyStore } from './store';
+import { exclusionOf } from './results';
+import { readJudgements, readRatings } from '../search/judge-store';
+import { loadRoomScene, type RoomScene } from '../search/scene';
+
+/** A search log of a study: where it lies and who played it. */
+export interface SearchLogRef {
+  rel: string;
+  path: string;
+  who: 'human' | 'model';
+  source: string;
+  answerer: string;
+  spec: SearchTaskSpec;
+  /** Why the episode is out of the statistics, or null. */
+  excluded: string | null;
+}
+
+/** The search logs of a study: scored (not practice), present on disk, with any exclusion. */
+export function studySearchLogs(store: StudyStore, studyId: string, tasksDir: string): SearchLogRef[] {
+  const specOf = searchSpecs(tasksDir);
+  const out: SearchLogRef[] = [];
+  for (const p of store.participants(studyId)) {
+    for (const ep of p.episodes) {
+      const spec = ep.practice ? null : specOf(ep.taskId);
+      const path = store.resolveIn(studyId, ep.log);
+      if (spec && existsSync(path)) out.push({ rel: ep.log, path, who: 'human', source: 'humans', answerer: p.id, spec, excluded: exclusionOf(p, ep) });
+    }
+  }
+  for (const m of store.modelLogs(studyId)) {
+    const spec = specOf(m.taskId);
+    if (spec) out.push({ rel: m.rel, path: store.resolveIn(studyId, m.rel), who: 'model', source: m.model, answerer: `${m.model}#r${m.run}`, spec, excluded: null });
+  }
+  return out;
+}
+
+interface EndNumbers { success: boolean; steps: number; path_length: number; collision: 0 | 1 }
+
+function endNumbers(traj: Trajectory): EndNumbers | null {
+  const e = traj.end as Record<string, unknown> | null;
+  if (!e || typeof e.steps !== 'number' || typeof e.path_length !== 'number') return null;
+  return { success: e.success === true, steps: e.steps, path_length: e.path_length, collision: e.collision === 1 ? 1 : 0 };
+}
+
+function row(ref: Omit<SearchLogRef, 'path' | 'who'> & { who: SearchEpisodeRow['who'] }, answer: string | null, end: EndNumbers, judged: { judges: ReturnType<typeof readJudgements>; raters: ReturnType<typeof readRatings> }): SearchEpisodeRow {
+  const q = ref.spec.question;
+  const correct = answer !== null && checkAnswer(q.answer, answer);
+  const { accuracy, scoredBy } = episodeAccuracy(answer, correct, q.answer.type === 'text', judged.judges, judged.raters);
+  return {
+    ref: ref.rel, who: ref.who, source: ref.source, answerer: ref.answerer, taskId: ref.spec.task_id, family: q.family, answerType: q.answer.type,
+    answer, correct, accuracy, scoredBy, ...end, excluded: ref.excluded,
+  };
+}
+
+/** The scored rows of a study's finished search logs (an unfinished log has no end and is left out). */
+export function studySearchRows(store: StudyStore, studyId: string, tasksDir: string): SearchEpisodeRow[] {
+  const rows: SearchEpisodeRow[] = [];
+  for (const ref of studySearchLogs(store, studyId, tasksDir)) {
+    const traj = readTrajectory(ref.path);
+    const end = endNumbers(traj);
+    if (!end) continue;
+    rows.push(row(ref, stopAnswer(traj), end, { judges: readJudgements(ref.path), raters: readRatings(ref.path) }));
+  }
+  return rows;
+}
+
+/** The baseline players on the given search tasks (blind prior learnt from the others, leave one out). */
+export function baselineRows(tasksDir: string, specs: readonly SearchTaskSpec[], seed = 0): SearchEpisodeRow[] {
+  const scenes = new Map<string, RoomScene>();
+  const rows: SearchEpisodeRow[] = [];
+  specs.forEach((spec, i) => {
+    let scene = scenes.get(spec.room);
+    if (!scene) scenes.set(spec.room, (scene = loadRoomScene(`${tasksDir}/${spec.room}`)));
+    const prior = blindPrior(specs.filter((_, j) => j !== i));
+    for (const player of BASELINES) {
+      const rules = searchRules(spec, scene.collider);
+      for (const call of playBaseline(player, spec, scene.collider, scene.visibility, prior, seed * 7919 + i)) {
+        if (rules.done) break;
+        rules.step(call);
+      }
+      const o = searchOutcome(spec, scene.visibility, rules);
+      const ref = { rel: `baseline:${player}/${spec.task_id}`, who: 'baseline' as const, source: player, answerer: player, spec, excluded: null };
+      rows.push(row(ref, o.answer, { success: o.success, steps: o.steps, path_length: o.path_length, collision: o.collision }, { judges: [], raters: [] }));
+    }
+  });
+  return rows;
+}
+
+/** Stable pseudo-random order key of a log (FNV-1a), so humans and models interleave in the rater list. */
+function shuffleKey(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
+}
+
+/** Free-text answers without a rater mark, shuffled by a fixed key; nothing says who answered. */
+export function pendingRatings(store: StudyStore, studyId: string, tasksDir: string): PendingRating[] {
+  const out: PendingRating[] = [];
+  for (const ref of studySearchLogs(store, studyId, tasksDir)) {
+    const a = ref.spec.question.answer;
+    if (a.type !== 'text' || ref.excluded !== null || readRatings(ref.path).length > 0) continue;
+    const given = stopAnswer(readTrajectory(ref.path));
+    if (given === null) continue;
+    out.push({ ref: ref.rel, question: ref.spec.question.text, correct: a.correct, synonyms: a.synonyms, given });
+  }
+  return out.sort((x, y) => shuffleKey(x.ref) - shuffleKey(y.ref) || x.ref.localeCompare(y.ref));
+}
