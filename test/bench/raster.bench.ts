@@ -4,7 +4,7 @@
 // 4M random 32-bit keys; CPU vs GPU image parity at 10k, 100k and 1M Gaussians; and the SplatBench
 // path (300 Gaussians, the 8 reference views at 256x256) on both, to compare with earlier figures.
 // CPU vs GPU parity rows split the pixels as the parity tests do (decidable.ts).
-// Run: node --import tsx test/bench/raster.bench.ts [--quick] [--parity] (--parity: the parity
+// Run: node --import tsx test/bench/raster.bench.ts [--quick] [--parity] [--big N] (--parity: the parity
 // rows only, without the timings). Prints markdown tables: wall ms
 // and process CPU ms (all threads, SwiftShader's included), which is steadier on a shared machine.
 import { availableParallelism } from 'node:os';
@@ -24,7 +24,10 @@ import { roomCamera, roomScene } from './room-scene';
 
 const quick = process.argv.includes('--quick');
 const parityOnly = process.argv.includes('--parity');
-const BIG = quick ? 150_000 : 1_500_000;
+const bigArg = process.argv.indexOf('--big');
+/** The large scene's size: --big N (4000000 checks the buffers the issue sizes for), else 1.5M (150k quick). */
+const BIG = bigArg > 0 ? Number(process.argv[bigArg + 1]) : quick ? 150_000 : 1_500_000;
+if (!Number.isInteger(BIG) || BIG < 1) throw new Error('--big takes a positive integer number of Gaussians');
 const rows: string[] = [];
 const row = (what: string, wall: number, cpu: number | null, note = ''): void => {
   rows.push(`| ${what} | ${wall.toFixed(0)} | ${cpu === null ? '' : cpu.toFixed(0)} | ${note} |`);

@@ -1,6 +1,7 @@
 // Keyboard map of the search play view: one key per action, shown on screen (docs/DESIGN.md
 // section 9: a person's interface adds speed, never information).
-// Input: a KeyboardEvent key. Output: the tool it stands for, or null.
+// Input: a KeyboardEvent (or its key). Output: the tool it stands for, or null; keys typed into a
+// text field (the answer, the annotation's question) are never actions.
 export interface SearchKey {
   key: string;
   label: string;
@@ -23,4 +24,13 @@ export const SEARCH_KEYS: readonly SearchKey[] = [
 export function toolForKey(key: string): string | null {
   const k = key.length === 1 ? key.toLowerCase() : key;
   return SEARCH_KEYS.find((s) => s.key === k)?.tool ?? null;
+}
+
+/** The action of a key press on the page, or null (not a mapped key, or typed into a field). */
+export function toolForKeyEvent(e: KeyboardEvent): string | null {
+  const target = e.target as HTMLElement | null;
+  if (target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT')) return null;
+  const tool = toolForKey(e.key);
+  if (tool) e.preventDefault();
+  return tool;
 }

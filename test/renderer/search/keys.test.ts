@@ -1,6 +1,6 @@
 // The search play view's key map: one distinct key per motion tool, nothing for other keys.
 import { describe, expect, it } from 'vitest';
-import { SEARCH_KEYS, toolForKey } from '../../../src/renderer/search/keys';
+import { SEARCH_KEYS, toolForKey, toolForKeyEvent } from '../../../src/renderer/search/keys';
 import { MOTION_ACTIONS } from '../../../src/shared/search/pose';
 
 describe('search keys', () => {
@@ -15,5 +15,17 @@ describe('search keys', () => {
     expect(toolForKey('ArrowUp')).toBe('look_up');
     expect(toolForKey('Enter')).toBeNull();
     expect(toolForKey('x')).toBeNull();
+  });
+
+  it('takes a key press on the page, never one typed into a field', () => {
+    const press = (key: string, on: HTMLElement) => {
+      const e = new KeyboardEvent('keydown', { key, cancelable: true });
+      Object.defineProperty(e, 'target', { value: on });
+      return { tool: toolForKeyEvent(e), prevented: e.defaultPrevented };
+    };
+    expect(press('w', document.createElement('div'))).toEqual({ tool: 'move_forward', prevented: true });
+    expect(press('w', document.createElement('input'))).toEqual({ tool: null, prevented: false });
+    expect(press('ArrowDown', document.createElement('textarea'))).toEqual({ tool: null, prevented: false });
+    expect(press('Enter', document.createElement('div'))).toEqual({ tool: null, prevented: false });
   });
 });
