@@ -7,36 +7,30 @@
 // Invariant: the truth reaches the player only as practice feedback; scored trials reveal
 // nothing until the end record, which stays main-side.
 import { RelationRules, type RelationKindState, type RelationTrialResult } from '../../shared/kinds/relation';
-import type { EpisodeBudgets, PublicView } from '../../shared/api/episode';
 import type { ToolCall } from '../../shared/env/episode';
-import type { BudgetState } from '../../shared/env/format';
-import type { StepInfo } from '../../shared/env/step-info';
-import type { GaussianRecord } from '../../shared/scene/gaussian';
-import type { ReplayedSummary, ToolOut } from '../env/env';
-import { readTrajectory, TrajectoryWriter, type StepRecord, type TrajectoryHeader } from '../env/trajectory';
-import type { TimeRecord } from '../../shared/env/trajectory-schema';
+import type { ToolOut } from '../env/env';
+import { readTrajectory, TrajectoryWriter, type StepRecord } from '../env/trajectory';
 import type { EnvGradeResult } from '../env/types';
-import { callsOnlyBudgets, type KindEnv, type KindEnvOptions } from './kind';
+import { CallsOnlyEnv } from './calls-only-env';
+import type { KindEnvOptions } from './kind';
 import type { RelationTask } from './relation';
 
-export class RelationEnv implements KindEnv {
-  private writer: TrajectoryWriter | null = null;
-  private final: EnvGradeResult | null = null;
+export class RelationEnv extends CallsOnlyEnv<RelationRules> {
   private feedback: string | null = null;
   /** When the current trial's image went out (server side reaction time for models). */
   private shownAt = Date.now();
   private rts: (number | null)[] = [];
-  private resumedSteps: ReplayedSummary[] = [];
-  private queue: Promise<unknown> = Promise.resolve();
 
-  private constructor(readonly task: RelationTask, private readonly rules: RelationRules, private readonly opts: KindEnvOptions) {}
+  private constructor(readonly task: RelationTask, rules: RelationRules, opts: KindEnvOptions) {
+    super(rules, rules.maxCalls, opts);
+  }
 
   static async reset(task: RelationTask, options: KindEnvOptions): Promise<{ env: RelationEnv; obs: ToolOut }> {
     const env = new RelationEnv(task, new RelationRules(task.spec), options);
     if (options.resumeFrom) return env.resume(options);
     const text = env.rules.firstObservation();
     const t0 = new Date();
-    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header());
+    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header(task.spec.task_id, 'relation'));
     env.writer?.write({ step: 0, tool: 'reset', args: {}, text, t: t0.toISOString(), ms: 0 });
     env.shownAt = Date.now();
     return { env, obs: { text, image: task.image(0), done: false, info: env.currentInfo() } };
@@ -49,7 +43,7 @@ export class RelationEnv implements KindEnv {
     for (const rec of log.steps.filter((s) => s.step > 0)) {
       const result = this.rules.step({ tool: rec.tool, args: rec.args });
       if (result.ok && rec.tool === 'answer') this.rts.push(rtOf(rec.args) ?? rec.ms);
-      this.resumedSteps.push({ step: rec.step, tool: rec.tool, args: rec.args, text: rec.text, ms: rec.ms, info: result.info });
+      this.replayed.push({ step: rec.step, tool: rec.tool, args: rec.args, text: rec.text, ms: rec.ms, info: result.info });
     }
     this.writer = TrajectoryWriter.resume(options.log ?? source.path, log.validBytes);
     if (this.rules.done && !log.end) this.finish();
@@ -58,30 +52,6 @@ export class RelationEnv implements KindEnv {
     const index = Math.min(this.rules.current, this.task.spec.trials.length - 1);
     const text = this.rules.done ? `The episode is over.\n${this.rules.footer()}` : `${this.rules.questionText(index)}\n${this.rules.footer()}`;
     return { env: this, obs: { text, image: this.task.image(index), done: this.rules.done, info: this.currentInfo() } };
-  }
-
-  get done(): boolean {
-    return this.rules.done;
-  }
-
-  get nextId(): number {
-    return 0;
-  }
-
-  state(): GaussianRecord[] {
-    return [];
-  }
-
-  budgets(): BudgetState {
-    return this.rules.budgets();
-  }
-
-  publicBudgets(): EpisodeBudgets {
-    return callsOnlyBudgets(this.rules.budgets().callsLeft, this.rules.maxCalls);
-  }
-
-  publicViews(): PublicView[] {
-    return [];
   }
 
   kindState(): RelationKindState {
@@ -93,38 +63,7 @@ export class RelationEnv implements KindEnv {
     };
   }
 
-  currentInfo(): StepInfo {
-    return this.rules.standing();
-  }
-
-  resumed(): readonly ReplayedSummary[] {
-    return this.resumedSteps;
-  }
-
-  finalGrade(): EnvGradeResult | null {
-    return this.final;
-  }
-
-  /** A time record (pause, resume, reconnect, ...) in the log, in order with the calls. */
-  mark(record: TimeRecord): Promise<void> {
-    const run = this.queue.then(() => this.writer?.append(record));
-    this.queue = run.catch(() => undefined);
-    return run;
-  }
-
-  step(call: ToolCall): Promise<ToolOut> {
-    const run = this.queue.then(() => this.stepNow(call));
-    this.queue = run.catch(() => undefined);
-    return run;
-  }
-
-  close(): Promise<void> {
-    this.writer?.close();
-    this.writer = null;
-    return Promise.resolve();
-  }
-
-  private async stepNow(call: ToolCall): Promise<ToolOut> {
+  protected async stepNow(call: ToolCall): Promise<ToolOut> {
     const t0 = Date.now();
     const before = this.rules.current;
     const result = this.rules.step(call);
@@ -190,15 +129,6 @@ export class RelationEnv implements KindEnv {
     });
   }
 
-  private header(): TrajectoryHeader {
-    return {
-      type: 'header', task: this.task.spec.task_id, protocol: this.opts.protocol ?? 'agent', player: this.opts.player ?? 'unknown',
-      ...(this.opts.protocolOptions ? { protocol_options: { ...this.opts.protocolOptions } } : {}),
-      versions: { splatlab: this.opts.version ?? '0.1.0', format: 1, node: process.version },
-      started: new Date().toISOString(), kind: 'relation',
-      budgets: { max_gaussians: 0, max_tool_calls: this.rules.maxCalls, max_renders: 0 },
-    };
-  }
 }
 
 function rtOf(args: unknown): number | null {

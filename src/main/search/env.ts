@@ -7,22 +7,18 @@
 // hidden fields and finalGrade(); a resumed log is replayed through fresh rules and refused when
 // a logged text differs from the replay.
 import { copyFileSync } from 'node:fs';
-import type { EpisodeBudgets, PublicView } from '../../shared/api/episode';
 import type { ToolCall } from '../../shared/env/episode';
-import type { BudgetState } from '../../shared/env/format';
-import type { StepInfo } from '../../shared/env/step-info';
-import type { TimeRecord } from '../../shared/env/trajectory-schema';
 import { searchRules, type SearchTaskSpec } from '../../shared/kinds/search';
-import type { GaussianRecord } from '../../shared/scene/gaussian';
 import { hiddenAt as hiddenOfPose, searchOutcome as outcomeOf, type SearchOutcome } from '../../shared/search/outcome';
 import type { Pose } from '../../shared/search/pose';
 import { renderViewAsync, type AsyncViewRenderer } from '../../shared/search/render';
 import type { SearchRules } from '../../shared/search/rules';
-import type { ReplayedSummary, ToolOut } from '../env/env';
-import { readTrajectory, TrajectoryWriter, type StepRecord, type TrajectoryHeader } from '../env/trajectory';
+import type { ToolOut } from '../env/env';
+import { readTrajectory, TrajectoryWriter, type StepRecord } from '../env/trajectory';
 import type { EnvGradeResult } from '../env/types';
 import { encodePng } from '../io/png-encode';
-import { callsOnlyBudgets, type KindEnv, type KindEnvOptions, type KindTask } from '../kinds/kind';
+import { CallsOnlyEnv } from '../kinds/calls-only-env';
+import type { KindEnvOptions, KindTask } from '../kinds/kind';
 import type { RoomScene } from './scene';
 
 export interface SearchTask extends KindTask {
@@ -46,13 +42,10 @@ export function searchOutcome(task: SearchTask, rules: SearchRules): SearchOutco
   return outcomeOf(task.spec, task.scene.visibility, rules);
 }
 
-export class SearchEnv implements KindEnv {
-  private writer: TrajectoryWriter | null = null;
-  private final: EnvGradeResult | null = null;
-  private queue: Promise<unknown> = Promise.resolve();
-  private replayed: ReplayedSummary[] = [];
-
-  private constructor(readonly task: SearchTask, private readonly rules: SearchRules, private readonly opts: SearchEnvOptions) {}
+export class SearchEnv extends CallsOnlyEnv<SearchRules> {
+  private constructor(readonly task: SearchTask, rules: SearchRules, private readonly options: SearchEnvOptions) {
+    super(rules, task.spec.max_steps, options);
+  }
 
   static async reset(task: SearchTask, options: SearchEnvOptions): Promise<{ env: SearchEnv; obs: ToolOut }> {
     const env = new SearchEnv(task, searchRules(task.spec, task.scene.collider), options);
@@ -76,66 +69,20 @@ export class SearchEnv implements KindEnv {
     const text = env.rules.firstObservation();
     const image = await env.render();
     const record: StepRecord = { step: 0, tool: 'reset', args: {}, text, t: new Date(t0).toISOString(), ms: Date.now() - t0, search: env.hidden(false) };
-    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header());
+    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header(task.spec.task_id, 'search'));
     env.writer?.write(record);
     return { env, obs: { text, image, done: false, info: env.currentInfo() } };
   }
 
-  get done(): boolean {
-    return this.rules.done;
-  }
-  get nextId(): number {
-    return 0;
-  }
-  state(): GaussianRecord[] {
-    return [];
-  }
-  budgets(): BudgetState {
-    return this.rules.budgets();
-  }
-  publicBudgets(): EpisodeBudgets {
-    return callsOnlyBudgets(this.rules.budgets().callsLeft, this.task.spec.max_steps);
-  }
-  publicViews(): PublicView[] {
-    return [];
-  }
   kindState(): unknown {
     return this.rules.publicState();
-  }
-  currentInfo(): StepInfo {
-    return this.rules.standing();
-  }
-  resumed(): readonly ReplayedSummary[] {
-    return this.replayed;
-  }
-  finalGrade(): EnvGradeResult | null {
-    return this.final;
   }
   /** The pure rules' view of the episode (tests, the CLI baselines). */
   pose(): Pose {
     return this.rules.currentPose();
   }
 
-  step(call: ToolCall): Promise<ToolOut> {
-    const run = this.queue.then(() => this.stepNow(call));
-    this.queue = run.catch(() => undefined);
-    return run;
-  }
-
-  /** Appends a time record (pause, resume, reload...) after the calls before it. */
-  mark(record: TimeRecord): Promise<void> {
-    const run = this.queue.then(() => this.writer?.append(record));
-    this.queue = run.catch(() => undefined);
-    return run;
-  }
-
-  async close(): Promise<void> {
-    await this.queue;
-    this.writer?.close();
-    this.writer = null;
-  }
-
-  private async stepNow(call: ToolCall): Promise<ToolOut> {
+  protected async stepNow(call: ToolCall): Promise<ToolOut> {
     const t0 = Date.now();
     const collisionsBefore = this.rules.collisions();
     const result = this.rules.step(call);
@@ -159,7 +106,7 @@ export class SearchEnv implements KindEnv {
   }
 
   private async render(): Promise<Uint8Array> {
-    const out = await renderViewAsync(this.task.scene.splats, this.rules.currentPose(), this.opts.renderer ?? this.opts.viewRenderer);
+    const out = await renderViewAsync(this.task.scene.splats, this.rules.currentPose(), this.options.renderer ?? this.options.viewRenderer);
     return encodePng({ width: out.width, height: out.height, data: out.rgb });
   }
 
@@ -173,12 +120,4 @@ export class SearchEnv implements KindEnv {
     this.writer?.write({ type: 'end', ...searchOutcome(this.task, this.rules), t: new Date().toISOString() });
   }
 
-  private header(): TrajectoryHeader {
-    return {
-      type: 'header', task: this.task.spec.task_id, protocol: this.opts.protocol ?? 'agent', player: this.opts.player ?? 'unknown',
-      ...(this.opts.protocolOptions ? { protocol_options: { ...this.opts.protocolOptions } } : {}),
-      versions: { splatlab: this.opts.version ?? '0.1.0', format: 1, node: process.version },
-      started: new Date().toISOString(), kind: 'search', budgets: { max_gaussians: 0, max_tool_calls: this.task.spec.max_steps, max_renders: 0 },
-    };
-  }
 }

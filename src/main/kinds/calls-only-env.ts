@@ -1,0 +1,102 @@
+// The shared half of the live episodes of kinds that count only calls (search, relation; docs/DESIGN.md
+// section 13): no Gaussians, no renders, no reference views; calls run one at a time through a
+// queue, time records land in order with them, and the log's header names the kind and its call
+// budget. Each kind's env extends this with its own reset, step and end record.
+// Inputs: the kind's pure rules, its call budget and the KindEnvOptions. Outputs: the KindEnv
+// members every such kind answers the same way. Invariant: a call, a time record and close() never
+// interleave: each waits for the one before it.
+import type { EpisodeBudgets, PublicView } from '../../shared/api/episode';
+import type { ToolCall } from '../../shared/env/episode';
+import type { BudgetState } from '../../shared/env/format';
+import type { StepInfo } from '../../shared/env/step-info';
+import type { TimeRecord } from '../../shared/env/trajectory-schema';
+import type { GaussianRecord } from '../../shared/scene/gaussian';
+import type { ReplayedSummary, ToolOut } from '../env/env';
+import type { TrajectoryHeader, TrajectoryWriter } from '../env/trajectory';
+import type { EnvGradeResult } from '../env/types';
+import { callsOnlyBudgets, type KindEnv, type KindEnvOptions } from './kind';
+
+/** What the shared half needs of a kind's pure rules. */
+export interface CallsOnlyRules {
+  readonly done: boolean;
+  budgets(): BudgetState;
+  /** The step info of the episode as it stands (no call made). */
+  standing(): StepInfo;
+}
+
+export abstract class CallsOnlyEnv<R extends CallsOnlyRules> implements KindEnv {
+  protected writer: TrajectoryWriter | null = null;
+  protected final: EnvGradeResult | null = null;
+  /** The calls of a resumed log, as the fresh rules replayed them. */
+  protected replayed: ReplayedSummary[] = [];
+  private queue: Promise<unknown> = Promise.resolve();
+
+  protected constructor(
+    protected readonly rules: R,
+    private readonly maxCalls: number,
+    protected readonly opts: KindEnvOptions,
+  ) {}
+
+  get done(): boolean {
+    return this.rules.done;
+  }
+  get nextId(): number {
+    return 0;
+  }
+  state(): GaussianRecord[] {
+    return [];
+  }
+  budgets(): BudgetState {
+    return this.rules.budgets();
+  }
+  publicBudgets(): EpisodeBudgets {
+    return callsOnlyBudgets(this.rules.budgets().callsLeft, this.maxCalls);
+  }
+  publicViews(): PublicView[] {
+    return [];
+  }
+  abstract kindState(): unknown;
+  currentInfo(): StepInfo {
+    return this.rules.standing();
+  }
+  resumed(): readonly ReplayedSummary[] {
+    return this.replayed;
+  }
+  finalGrade(): EnvGradeResult | null {
+    return this.final;
+  }
+
+  step(call: ToolCall): Promise<ToolOut> {
+    return this.serial(() => this.stepNow(call));
+  }
+
+  /** Appends a time record (pause, resume, reload...) after the calls before it. */
+  mark(record: TimeRecord): Promise<void> {
+    return this.serial(async () => this.writer?.append(record));
+  }
+
+  async close(): Promise<void> {
+    await this.queue;
+    this.writer?.close();
+    this.writer = null;
+  }
+
+  /** One call of the kind: its record is appended before the promise settles. */
+  protected abstract stepNow(call: ToolCall): Promise<ToolOut>;
+
+  /** The log's header: who plays, under which protocol, and the call budget of the kind. */
+  protected header(taskId: string, kind: string): TrajectoryHeader {
+    return {
+      type: 'header', task: taskId, protocol: this.opts.protocol ?? 'agent', player: this.opts.player ?? 'unknown',
+      ...(this.opts.protocolOptions ? { protocol_options: { ...this.opts.protocolOptions } } : {}),
+      versions: { splatlab: this.opts.version ?? '0.1.0', format: 1, node: process.version },
+      started: new Date().toISOString(), kind, budgets: { max_gaussians: 0, max_tool_calls: this.maxCalls, max_renders: 0 },
+    };
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}
