@@ -51,6 +51,11 @@ export interface TaskKindModule {
    * one consent sentence saying what they will do, and the instruction paragraphs.
    */
   readonly participant: { about: string; instructions: readonly string[] };
+  /**
+   * What a model is told (the eval runners' system prompt) and the reminder an idle model gets;
+   * the first observation stays the environment's own and is never rewritten.
+   */
+  readonly agent: { system: string; reminder: string };
   /** What a trajectory of this kind adds to the common records (docs/API.md). */
   readonly trajectory: { readonly header: z.ZodType; readonly step: z.ZodType; readonly end: z.ZodType };
 }

@@ -182,6 +182,16 @@ export class RelationRules implements KindRules {
   }
 }
 
+export const RELATION_SYSTEM_PROMPT = [
+  'You are playing a spatial-relations benchmark built on 3D Gaussian splatting.',
+  'Each trial shows one rendered picture of a scene and a question naming two objects and whose point of view to take (yours as the camera, or a person or object in the scene).',
+  'Answer each trial with the answer tool: relation front, back, left or right, as that observer would see the target relative to the reference; confidence 1 to 3 is optional.',
+  'After an answer the next trial\'s picture follows; the episode ends after the last trial, when the calls run out, or on answer with give_up (unanswered trials count as wrong).',
+  'Every call costs one call from your budget, including invalid calls, and each result ends with the trial number and the calls left. Whether an answer was right is not shown.',
+].join('\n');
+
+export const RELATION_IDLE_REMINDER = 'Please continue by calling the answer tool with front, back, left or right for the current trial.';
+
 export const relationKind: TaskKindModule = {
   family: 'relation',
   title: 'Spatial relations',
@@ -199,5 +209,6 @@ export const relationKind: TaskKindModule = {
       'Your answers and reaction times are recorded. During the scored trials you will not see whether you were right.',
     ],
   },
+  agent: { system: RELATION_SYSTEM_PROMPT, reminder: RELATION_IDLE_REMINDER },
   trajectory: { header: TrajectoryHeaderSchema, step: RelationStepSchema, end: RelationEndSchema },
 };

@@ -90,6 +90,15 @@ export function searchRules(spec: SearchTaskSpec, collider: Collider): SearchRul
   return new SearchRules(searchConfig(spec), collider);
 }
 
+export const SEARCH_SYSTEM_PROMPT = [
+  'You are playing a view-search benchmark built on 3D Gaussian splatting.',
+  'You see the current view of a virtual room and a question about it. Move and turn the viewpoint with the tools until you can answer, then call stop with your answer.',
+  'Every tool call costs one step, including invalid calls and moves blocked by the room. Each result shows the new view and ends with your remaining steps.',
+  'The episode ends when you call stop or when the steps run out (then the question counts as unanswered). Your answer is scored afterwards and the score is not shown to you.',
+].join('\n');
+
+export const SEARCH_IDLE_REMINDER = 'Please continue by calling one of the tools; call stop with your answer when you can answer the question.';
+
 export const searchKind: TaskKindModule = {
   family: 'search',
   title: 'View search',
@@ -107,5 +116,6 @@ export const searchKind: TaskKindModule = {
       'Your answers are scored afterwards. Scores are hidden during the study, so you will not see how well you did.',
     ],
   },
+  agent: { system: SEARCH_SYSTEM_PROMPT, reminder: SEARCH_IDLE_REMINDER },
   trajectory: { header: TrajectoryHeaderSchema, step: SearchStepRecordSchema, end: SearchEndRecordSchema },
 };

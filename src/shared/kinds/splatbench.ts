@@ -8,6 +8,18 @@ import { EndRecordSchema, StepRecordSchema, TrajectoryHeaderSchema } from '../en
 import { TaskSpecSchema, type TaskSpec } from '../task/schema';
 import type { SplatKindModule } from './kind';
 
+/** The model runners' system prompt for SplatBench (after the seed's environment specification). */
+export const SPLAT_SYSTEM_PROMPT = [
+  'You are playing a spatial-reasoning benchmark built on 3D Gaussian splatting.',
+  'You see reference photos of an object from several cameras and must rebuild it (or, in reassembly, move and turn its scrambled parts back into place) using the tools.',
+  'The bounds cube is [-1, 1]^3 with Z up; positions may lie in [-1.25, 1.25]. A Gaussian scale is a standard deviation, and a Gaussian stays visible to about 2-3 standard deviations.',
+  'Every tool call costs one call from your budget, including invalid calls (an invalid call changes nothing). render_views and render_angle also cost one render.',
+  'Each result ends with your remaining budget. The episode ends when you call submit or when the last call is spent.',
+  'Your scene is graded on held-out views you never see, so work from the photos and your renders; the grade is not shown to you.',
+].join('\n');
+
+export const SPLAT_IDLE_REMINDER = 'Please continue by calling one of the tools; call submit when you are finished.';
+
 export const splatbenchKind: SplatKindModule = {
   family: 'splatbench',
   title: 'SplatBench',
@@ -26,6 +38,7 @@ export const splatbenchKind: SplatKindModule = {
       'Your build is scored afterwards from angles you never see. Scores are hidden during the study, so you will not see how well you did.',
     ],
   },
+  agent: { system: SPLAT_SYSTEM_PROMPT, reminder: SPLAT_IDLE_REMINDER },
   trajectory: { header: TrajectoryHeaderSchema, step: StepRecordSchema, end: EndRecordSchema },
   config: (spec: TaskSpec, views): EpisodeConfig => ({
     kind: spec.kind,

@@ -14,7 +14,7 @@ import { ScriptedClient } from '../../../src/main/eval/clients/scripted';
 import type { ModelClient, ModelTurn, ToolResult, ToolSpec } from '../../../src/main/eval/clients/types';
 import { EvalConfigSchema } from '../../../src/main/eval/config';
 import { runEpisode } from '../../../src/main/eval/episode';
-import { SEARCH_SYSTEM_PROMPT } from '../../../src/main/eval/prompt';
+import { SEARCH_SYSTEM_PROMPT } from '../../../src/shared/kinds/search';
 import { parseModelSpec } from '../../../src/main/eval/spec';
 import { readTrajectory } from '../../../src/main/env/trajectory';
 import { loadAnyTask } from '../../../src/main/kinds/registry';
