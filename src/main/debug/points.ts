@@ -1,26 +1,11 @@
 // The 3D view of a large debug scene: an even sample (every k-th Gaussian) of at most
 // DEBUG_POINT_LIMIT centres and colours, so a million-Gaussian capture still shows its shape
-// instead of nothing. Input: the session's records, or the packed scene of a splat file. Output:
+// instead of nothing. Input: the session's packed scene (in its current frame). Output:
 // DebugPoints, or null for scenes small enough to be sent whole (DEBUG_SCENE_LIMIT).
 import { DEBUG_POINT_LIMIT, DEBUG_SCENE_LIMIT, type DebugPoints } from '../../shared/api/debug';
-import type { GaussianRecord } from '../../shared/scene/gaussian';
 import type { Splats } from '../../shared/scene/splats';
 
-export function scenePoints(records: readonly GaussianRecord[]): DebugPoints | null {
-  const n = records.length;
-  if (n <= DEBUG_SCENE_LIMIT) return null;
-  const step = Math.ceil(n / DEBUG_POINT_LIMIT);
-  const positions: number[] = [];
-  const colors: number[] = [];
-  for (let i = 0; i < n; i += step) {
-    const r = records[i];
-    positions.push(r.pos[0], r.pos[1], r.pos[2]);
-    colors.push(r.color[0], r.color[1], r.color[2]);
-  }
-  return { positions, colors, of: n };
-}
-
-/** The same sample read straight from a packed scene (a splat file: no per-Gaussian records made). */
+/** The sample, read from the session's packed scene (records are packed once; a splat file has none). */
 export function splatPoints(splats: Splats): DebugPoints | null {
   const n = splats.count;
   if (n <= DEBUG_SCENE_LIMIT) return null;

@@ -19,7 +19,7 @@ import { frameFor } from '../debug/frame';
 import { trajectoryParser } from '../workers/trajectory';
 import type { Caller } from './connection';
 import { inspectScene } from '../debug/inspect';
-import { scenePoints, splatPoints } from '../debug/points';
+import { splatPoints } from '../debug/points';
 import { SESSION_LOCKED_MESSAGE, sessionLockFile } from './session-lock';
 import { LabFailure, type HandlersFor } from './dispatch';
 import type { LabContext } from './context';
@@ -62,7 +62,7 @@ function sessionOf(scene: DebugScene): DebugSession {
       scene.splats.count <= DEBUG_SCENE_LIMIT
         ? scene.records.map((r) => ({ id: r.id, pos: [...r.pos], scale: [...r.scale], quat: [...r.quat], color: [...r.color], opacity: r.opacity }))
         : null,
-    points: opened.splats ? splatPoints(scene.splats) : scenePoints(opened.records),
+    points: splatPoints(scene.splats),
     shDegree: scene.shDegree,
     frame: scene.frame,
   };
