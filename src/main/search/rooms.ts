@@ -15,7 +15,10 @@ import { loadCapture } from './capture-scene';
 import { captureTaskScene, isCaptureRoomFile, loadRoomScene, type RoomScene } from './scene';
 import { MarkedAnswerability, DEFAULT_TOLERANCE } from '../../shared/search/answerability';
 
-export const ROOM_FOLDERS = ['search/rooms', 'search/captures'] as const;
+/** Procedural room specs and captured-room documents, inside a tasks folder. */
+export const ROOMS_DIR = 'search/rooms';
+export const CAPTURES_DIR = 'search/captures';
+export const ROOM_FOLDERS = [ROOMS_DIR, CAPTURES_DIR] as const;
 
 export interface RoomDocRow {
   path: string;

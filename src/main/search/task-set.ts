@@ -19,6 +19,7 @@ import { motionWorld, searchAnswerable } from '../../shared/search/world';
 import { readSpec, taskIds } from '../tasks/load';
 import { loadTaskScene, type RoomScene } from './scene';
 import type { LoadedCapture } from './capture-scene';
+import { ROOMS_DIR } from './rooms';
 
 export interface GenerateOptions {
   rooms: number[];
@@ -34,9 +35,6 @@ export interface GenerateOptions {
  * Writes search/rooms/<room>.json and one <task_id>.json per episode; answers are balanced over the
  * whole set (no answer above a third of its question family). Returns the task ids.
  */
-/** Where generated room specs go inside a tasks folder (beside the other kinds' assets). */
-export const ROOMS_DIR = 'search/rooms';
-
 export function generateTaskSet(dir: string, opts: GenerateOptions): string[] {
   mkdirSync(join(dir, ROOMS_DIR), { recursive: true });
   const all: { roomFile: string; e: SearchEpisode }[] = [];

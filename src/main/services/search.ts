@@ -1,6 +1,6 @@
 // Handlers of the search annotation rows (src/shared/api/search.ts): room documents opened once
-// per set of services (Gaussians and collider kept while the lab runs), views rendered with the
-// search render path, moves through the same stepPose as players, annotation documents through
+// per set of services (Gaussians and collider kept while the lab runs), views rendered by the
+// lab's view renderer (ctx.views, as episodes), moves through the same stepPose as players, annotation documents through
 // src/main/search/annotations.ts and the episode export into the lab home.
 // Input: the LabContext. Output: HandlersFor the rows. Invariant: errors reach the caller as one
 // readable line; the blind row strips the answer and the marks.
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { searchMethods } from '../../shared/api/search';
 import { blindView } from '../../shared/search/annotation';
 import { DEFAULT_MOTION, type Pose } from '../../shared/search/pose';
-import { renderView } from '../../shared/search/render';
+import { renderViewAsync } from '../../shared/search/render';
 import { motionWorld, stepPose } from '../../shared/search/world';
 import { pngDataUrl } from '../episodes/public';
 import { encodePng } from '../io/png-encode';
@@ -44,7 +44,9 @@ export function createSearchHandlers(ctx: LabContext): HandlersFor<typeof search
     },
     'search.look': async (p) => {
       const r = await open(p.room);
-      const img = renderView(r.splats, p.pose as Pose, undefined, p.size);
+      // The lab's view renderer (the pool, or a hardware GPU), as an episode's observation: the
+      // event loop never rasterizes a room, and the annotator sees what a player will.
+      const img = await renderViewAsync(r.splats, p.pose as Pose, ctx.views.render, p.size);
       return { image: pngDataUrl(encodePng({ width: img.width, height: img.height, data: img.rgb })) };
     },
     'search.move': async (p) => {
