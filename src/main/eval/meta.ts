@@ -2,7 +2,8 @@
 // who played (provider, model, reported version, effort, temperature), tokens, cost, wall time,
 // retries and how the run went. Input/output: the file. Invariant: it never holds an API key,
 // a prompt or an image; it is rewritten after every turn, so a broken run keeps its totals.
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { writeFileAtomic } from '../io/write-atomic';
 import { z } from 'zod';
 
 export const EpisodeMetaSchema = z.strictObject({
@@ -48,7 +49,5 @@ export function readMeta(path: string): EpisodeMeta | null {
 
 /** Write-then-rename, so a reader (or a killed writer) never leaves half a file. */
 export function writeMeta(path: string, meta: EpisodeMeta): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(meta, null, 1) + '\n');
-  renameSync(tmp, path);
+  writeFileAtomic(path, JSON.stringify(meta, null, 1) + '\n');
 }

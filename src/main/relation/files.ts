@@ -2,7 +2,8 @@
 // `samples/<environment>/<triple>/<task>/<id>.png` with `<id>.json` (its parameters file).
 // Inputs: a dataset folder. Outputs: paths, the stored manifest, the samples found on disk.
 // Invariant: a sample exists once its parameters file parses; the PNG is written before it.
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { writeFileAtomic } from '../io/write-atomic';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DatasetConfigSchema, planDataset, type DatasetConfig, type PlannedSample } from '../../shared/relation/dataset';
@@ -23,11 +24,9 @@ export const sampleDir = (dir: string, s: Pick<PlannedSample, 'environment' | 't
 export const imagePath = (dir: string, s: PlannedSample) => join(sampleDir(dir, s), `${s.id}.png`);
 export const paramsPath = (dir: string, s: PlannedSample) => join(sampleDir(dir, s), `${s.id}.json`);
 
-/** Writes through a temporary name, so a cancelled run never leaves half a file under the real name. */
+/** Dataset files appear whole or not at all; they can be regenerated, so no fsync per image. */
 export function writeAtomic(path: string, data: string | Uint8Array): void {
-  const tmp = `${path}.partial`;
-  writeFileSync(tmp, data);
-  renameSync(tmp, path);
+  writeFileAtomic(path, data, { durable: false });
 }
 
 export function readManifest(dir: string): Manifest {

@@ -3,7 +3,8 @@
 // never rewritten. Inputs: a log path (.jsonl). Outputs: the parsed records.
 // Invariant: a file that does not parse reads as no records and is never overwritten silently:
 // an append to an unreadable file is refused with a one-line error.
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { writeFileAtomic } from '../io/write-atomic';
 import { z } from 'zod';
 import { JudgeRecordSchema, RaterRecordSchema, type JudgeRecord, type RaterRecord } from '../../shared/api/search-scores';
 
@@ -31,10 +32,8 @@ export function readRatings(log: string): RaterRecord[] {
 function append<T>(path: string, schema: z.ZodType<T>, rec: T): void {
   const old = readArray(path, schema);
   if (old === null) throw new Error(`${path} is not a list of judgement records; fix or remove it first`);
-  // Through a temporary file and a rename, so a crash never leaves half a list.
-  const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, `${JSON.stringify([...old, schema.parse(rec)], null, 2)}\n`);
-  renameSync(tmp, path);
+  // Whole or not at all, so a crash never leaves half a list.
+  writeFileAtomic(path, `${JSON.stringify([...old, schema.parse(rec)], null, 2)}\n`);
 }
 
 export function appendJudgement(log: string, rec: JudgeRecord): void {

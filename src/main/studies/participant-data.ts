@@ -11,7 +11,8 @@ import { join, relative } from 'node:path';
 import { z } from 'zod';
 import { DeletionsFileSchema, type DeletionRecord, type Participant, type StudyConfig } from '../../shared/study/config';
 import { cycleLength, slotOrder } from '../../shared/study/order';
-import { StudyError, writeFileAtomic, type StudyStore } from './store';
+import { writeFileAtomic } from '../io/write-atomic';
+import { StudyError, type StudyStore } from './store';
 
 /** One ended participant session: when it ran and how it ended. */
 export const SessionRecordSchema = z.strictObject({

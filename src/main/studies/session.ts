@@ -17,7 +17,8 @@ import type { SessionState } from '../../shared/api/study';
 import { answersProblem, currentConsentVersion, type Answers, type Participant, type Question, type StudyConfig } from '../../shared/study/config';
 import { readTrajectory } from '../env/trajectory';
 import type { EpisodeManager } from '../episodes/manager';
-import { StudyError, writeFileAtomic, type StudyStore } from './store';
+import { writeFileAtomic } from '../io/write-atomic';
+import { StudyError, type StudyStore } from './store';
 import { appendSession, recordWithdrawal } from './participant-data';
 import { breakAfter } from '../../shared/study/time';
 

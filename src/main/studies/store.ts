@@ -4,7 +4,8 @@
 // Inputs: configs and participant updates from the study services. Outputs: validated records.
 // Invariants: JSON files are replaced atomically (temp file + fsync + rename), so a crash leaves
 // the old or the new file, never half of one; every path handed out stays inside the study folder.
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { writeFileAtomic } from '../io/write-atomic';
 import { join, resolve } from 'node:path';
 import { confinedPath } from '../app/confine';
 import type { z } from 'zod';
@@ -28,19 +29,6 @@ import { ModelVerdictSchema, type ModelVerdict } from './verify';
 
 export class StudyError extends Error {
   override name = 'StudyError';
-}
-
-/** Writes text through a temporary file, fsync and rename (atomic on one file system). */
-export function writeFileAtomic(path: string, text: string): void {
-  const tmp = `${path}.tmp-${process.pid}`;
-  const fd = openSync(tmp, 'w');
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, path);
 }
 
 function readJsonFile<T>(path: string, schema: z.ZodType<T>, what: string): T {

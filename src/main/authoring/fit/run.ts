@@ -5,7 +5,7 @@
 // Output: FitTaskResult (paths, records, losses, reference-view PSNR, timing).
 // Invariant: both files are written atomically (temp file + rename), so a crash or a cancelled
 // fit never leaves a partial fit.json; anchors are not touched (the authoring build recomputes them).
-import { renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { writeFileAtomic } from '../../io/write-atomic';
 import { join } from 'node:path';
 import { DEFAULT_FIT_STEPS, fitGaussians, type FitProgress, type FitView } from '../../../shared/authoring/fit/fit';
 import type { FitBackend } from '../../../shared/authoring/fit/backend';
@@ -62,21 +62,6 @@ export function readFitSource(taskId: string, tasksDir?: string): FitSource {
   return { spec, dir, reference: readViews(dir, 'ref', cameras.reference, what) };
 }
 
-/** Writes `data` to `path` through a temporary file in the same folder and a rename. */
-export function writeFileAtomic(path: string, data: string | Uint8Array): void {
-  const tmp = `${path}.tmp-${process.pid}`;
-  try {
-    writeFileSync(tmp, data);
-    renameSync(tmp, path);
-  } catch (err) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // the temp file was never created
-    }
-    throw err;
-  }
-}
 
 export async function fitTask(task: string | FitSource, options: FitTaskOptions = {}): Promise<FitTaskResult> {
   const source = typeof task === 'string' ? readFitSource(task, options.tasksDir) : task;
