@@ -122,18 +122,26 @@ export interface BaselineSummary {
 }
 
 /** Plays one baseline on every task of the set through the pure rules. */
+/**
+ * One episode of a baseline player on the i-th task of a set, through the pure rules; the blind
+ * prior is learnt from the other tasks of the set (leave one out). The CLI's scores and Results'
+ * baseline rows both come from here.
+ */
+export function baselineEpisode(player: Baseline, set: readonly SearchTaskSpec[], i: number, scene: RoomScene, seed = 0): SearchOutcome {
+  const spec = set[i];
+  const prior = blindPrior(set.filter((_, j) => j !== i));
+  const rules = searchRules(spec, scene.collider);
+  for (const call of playBaseline(player, spec, scene.collider, scene.visibility, prior, seed * 7919 + i)) {
+    if (rules.done) break;
+    rules.step(call);
+  }
+  return searchOutcome(spec, scene.visibility, rules);
+}
+
 export async function runBaseline(dir: string, player: Baseline, seed = 0): Promise<{ summary: BaselineSummary; outcomes: SearchOutcome[] }> {
   const all = await loadAll(dir);
-  const outcomes = all.map(({ spec, scene }, i) => {
-    // Leave one out: the prior is learnt from the other tasks of the set.
-    const prior = blindPrior(all.filter((_, j) => j !== i).map((a) => a.spec));
-    const rules = searchRules(spec, scene.collider);
-    for (const call of playBaseline(player, spec, scene.collider, scene.visibility, prior, seed * 7919 + i)) {
-      if (rules.done) break;
-      rules.step(call);
-    }
-    return searchOutcome(spec, scene.visibility, rules);
-  });
+  const specs = all.map((a) => a.spec);
+  const outcomes = all.map(({ scene }, i) => baselineEpisode(player, specs, i, scene, seed));
   const n = Math.max(1, outcomes.length);
   const mean = (f: (o: SearchOutcome) => number) => outcomes.reduce((s, o) => s + f(o), 0) / n;
   return {

@@ -28,7 +28,7 @@ export function createSearchScoreHandlers(ctx: LabContext): HandlersFor<typeof s
       const rows = studySearchRows(store, p.studyId, ctx.tasksDir);
       if (p.baselines) {
         const specs = [...new Map(logs(p.studyId).map((l) => [l.spec.task_id, l.spec])).values()];
-        rows.push(...baselineRows(ctx.tasksDir, specs));
+        rows.push(...(await baselineRows(ctx.tasksDir, specs)));
       }
       const scoredBy = { rater: 0, judge: 0, exact: 0, none: 0 };
       for (const r of rows) if (r.excluded === null) scoredBy[r.scoredBy]++;

@@ -8,18 +8,19 @@
 // number never depends on what a log's end record claims about correctness.
 import { existsSync } from 'node:fs';
 import type { PendingRating, SearchEpisodeRow } from '../../shared/api/search-scores';
-import { searchRules, type SearchTaskSpec } from '../../shared/kinds/search';
+import type { SearchTaskSpec } from '../../shared/kinds/search';
 import { episodeAccuracy } from '../../shared/search/aggregate';
 import { checkAnswer } from '../../shared/search/answers';
-import { searchOutcome } from '../../shared/search/outcome';
-import { BASELINES, blindPrior, playBaseline } from '../../shared/search/players';
+import { BASELINES } from '../../shared/search/players';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
 import { stopAnswer } from '../search/judge';
 import { searchSpecs } from '../search/log-score';
 import type { StudyStore } from './store';
 import { exclusionOf } from './results';
 import { readJudgements, readRatings } from '../search/judge-store';
-import { loadRoomScene, type RoomScene } from '../search/scene';
+import type { LoadedCapture } from '../search/capture-scene';
+import { loadTaskScene, type RoomScene } from '../search/scene';
+import { baselineEpisode } from '../search/task-set';
 
 /** A search log of a study: where it lies and who played it. */
 export interface SearchLogRef {
@@ -82,24 +83,18 @@ export function studySearchRows(store: StudyStore, studyId: string, tasksDir: st
 }
 
 /** The baseline players on the given search tasks (blind prior learnt from the others, leave one out). */
-export function baselineRows(tasksDir: string, specs: readonly SearchTaskSpec[], seed = 0): SearchEpisodeRow[] {
-  const scenes = new Map<string, RoomScene>();
+export async function baselineRows(tasksDir: string, specs: readonly SearchTaskSpec[], seed = 0): Promise<SearchEpisodeRow[]> {
+  // The tasks' own scene loader (captured and annotated rooms included), each room read once.
+  const cache = new Map<string, RoomScene | LoadedCapture>();
   const rows: SearchEpisodeRow[] = [];
-  specs.forEach((spec, i) => {
-    let scene = scenes.get(spec.room);
-    if (!scene) scenes.set(spec.room, (scene = loadRoomScene(`${tasksDir}/${spec.room}`)));
-    const prior = blindPrior(specs.filter((_, j) => j !== i));
+  for (const [i, spec] of specs.entries()) {
+    const scene = await loadTaskScene(tasksDir, spec, cache);
     for (const player of BASELINES) {
-      const rules = searchRules(spec, scene.collider);
-      for (const call of playBaseline(player, spec, scene.collider, scene.visibility, prior, seed * 7919 + i)) {
-        if (rules.done) break;
-        rules.step(call);
-      }
-      const o = searchOutcome(spec, scene.visibility, rules);
+      const o = baselineEpisode(player, specs, i, scene, seed);
       const ref = { rel: `baseline:${player}/${spec.task_id}`, who: 'baseline' as const, source: player, answerer: player, spec, excluded: null };
       rows.push(row(ref, o.answer, { success: o.success, steps: o.steps, path_length: o.path_length, collision: o.collision }, { judges: [], raters: [] }));
     }
-  });
+  }
   return rows;
 }
 
