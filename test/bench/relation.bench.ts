@@ -4,10 +4,10 @@
 // Run: node --import tsx test/bench/relation.bench.ts [--n N]. Prints a markdown table.
 import { performance } from 'node:perf_hooks';
 import { encodePng } from '../../src/main/io/png';
-import { ENVIRONMENT_IDS, ENVIRONMENTS } from '../../src/shared/relation/environments';
-import { RELATION_CLASSES } from '../../src/shared/relation/labels';
-import { sampleLayout } from '../../src/shared/relation/layout';
-import { generateSample } from '../../src/shared/relation/sample';
+import { ENVIRONMENT_IDS, ENVIRONMENTS } from '../../src/shared/kinds/relation/environments';
+import { RELATION_CLASSES } from '../../src/shared/kinds/relation/labels';
+import { sampleLayout } from '../../src/shared/kinds/relation/layout';
+import { generateSample } from '../../src/shared/kinds/relation/sample';
 
 const argv = process.argv.slice(2);
 const n = Number(argv.includes('--n') ? argv[argv.indexOf('--n') + 1] : '8');

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startTestLab, type ServeProcess } from './harness';
 import { readTrajectory } from '../../src/main/env/trajectory';
-import { RelationEndSchema } from '../../src/shared/kinds/relation';
+import { RelationEndSchema } from '../../src/shared/kinds/relation/kind';
 
 const skip = browserMissing();
 const shot = (page: Page, name: string) => page.screenshot({ path: join(RESULTS_DIR, `${name}.png`) });

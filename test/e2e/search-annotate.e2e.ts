@@ -14,9 +14,9 @@ import type { Browser, Page } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startServe, type ServeProcess } from './harness';
 import { readTrajectory } from '../../src/main/env/trajectory';
 import { loadAnyTask } from '../../src/main/kinds/registry';
-import { regradeSearch } from '../../src/main/search/regrade';
-import type { SearchTask } from '../../src/main/search/env';
-import { writeGeneratedCapture } from '../main/search/capture-fixture';
+import { regradeSearch } from '../../src/main/kinds/search/regrade';
+import type { SearchTask } from '../../src/main/kinds/search/env';
+import { writeGeneratedCapture } from '../main/kinds/search/capture-fixture';
 
 const skip = browserMissing();
 const TASK = 'search__gen-capture__cube-colour';

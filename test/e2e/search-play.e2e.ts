@@ -10,10 +10,10 @@ import type { Browser } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startServe, type ServeProcess } from './harness';
 import { readTrajectory } from '../../src/main/env/trajectory';
 import { loadAnyTask } from '../../src/main/kinds/registry';
-import { regradeSearch } from '../../src/main/search/regrade';
-import type { SearchTask } from '../../src/main/search/env';
-import { playBaseline } from '../../src/shared/search/players';
-import { SEARCH_KEYS } from '../../src/renderer/search/keys';
+import { regradeSearch } from '../../src/main/kinds/search/regrade';
+import type { SearchTask } from '../../src/main/kinds/search/env';
+import { playBaseline } from '../../src/shared/kinds/search/players';
+import { SEARCH_KEYS } from '../../src/renderer/kinds/search/keys';
 
 const skip = browserMissing();
 const TASK = 'search__room-6__shape-3-1';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startServe, type ServeProcess } from './harness';
-import { addHuman, addModel, searchStudy } from '../main/search/study-fixture';
+import { addHuman, addModel, searchStudy } from '../main/kinds/search/study-fixture';
 
 const skip = browserMissing();
 const shot = (page: Page, name: string) => page.screenshot({ path: join(RESULTS_DIR, `${name}.png`), fullPage: true });

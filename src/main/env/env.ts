@@ -9,7 +9,7 @@ import type { EpisodeBudgets, PublicView } from '../../shared/api/episode';
 import { publicBudgets, publicViews } from '../episodes/public';
 import { copyFileSync } from 'node:fs';
 import { orbitCamera } from '../../shared/camera/orbit';
-import { splatbenchKind } from '../../shared/kinds/splatbench';
+import { splatbenchKind } from '../../shared/kinds/splatbench/kind';
 import { Episode, type EpisodeConfig, type ImageRequest, type StepResult, type ToolCall } from '../../shared/env/episode';
 import { shortNum, type BudgetState } from '../../shared/env/format';
 import { describeView } from '../../shared/env/ops-inspect';

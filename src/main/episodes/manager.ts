@@ -28,7 +28,7 @@ import type { EnvGradeResult, EnvGrader, EnvImages } from '../env/types';
 import type { TaskRepository } from '../tasks/repository';
 import { CallActivity, GradeQueue } from '../workers/grade-queue';
 import { pngDataUrl, publicScene } from './public';
-import type { AsyncViewRenderer } from '../../shared/search/render';
+import type { AsyncViewRenderer } from '../../shared/kinds/search/render';
 
 export interface EpisodeManagerDeps {
   tasksDir: string;

@@ -14,7 +14,7 @@ import type { StepInfo } from '../../shared/env/step-info';
 import type { ToolCall } from '../../shared/env/episode';
 import type { TimeRecord } from '../../shared/env/trajectory-schema';
 import type { TaskSpecHead, TaskSummary } from '../../shared/task/schema';
-import type { AsyncViewRenderer } from '../../shared/search/render';
+import type { AsyncViewRenderer } from '../../shared/kinds/search/render';
 import type { ReplayedSummary, SplatEnvOptions, ToolOut } from '../env/env';
 import type { EnvGradeResult } from '../env/types';
 

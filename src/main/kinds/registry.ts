@@ -9,9 +9,9 @@ import type { TaskKind, TaskSummary } from '../../shared/task/schema';
 import { readSpecHead, taskIds, type LoadOptions } from '../tasks/load';
 import { resolveTasksDir } from '../tasks/paths';
 import type { KindTask, MainKindModule } from './kind';
-import { splatbenchMain } from './splatbench';
-import { relationMain } from './relation';
-import { searchMain } from './search';
+import { splatbenchMain } from './splatbench/kind';
+import { relationMain } from './relation/kind';
+import { searchMain } from './search/kind';
 
 const MAIN_KINDS: readonly MainKindModule[] = [splatbenchMain, searchMain, relationMain];
 

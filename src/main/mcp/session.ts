@@ -19,7 +19,7 @@ import { loadAnyTask, mainKind } from '../kinds/registry';
 import type { EnvGrader, EnvImages } from '../env/types';
 import { readSpecHead, taskIds } from '../tasks/load';
 import { stamp } from './stamp';
-import type { AsyncViewRenderer } from '../../shared/search/render';
+import type { AsyncViewRenderer } from '../../shared/kinds/search/render';
 
 export interface McpSessionDeps {
   tasksDir: string;

@@ -3,13 +3,13 @@
 // (graderDevice: SwiftShader and no adapter mean the CPU), else the tile-binned CPU rasterizer as
 // split jobs on the lab's worker pool, every core taking a share of each frame.
 // Input: the lab's GPU context, its worker pool and its GPU rasterizer. Output: LabViews, whose
-// render() is an AsyncViewRenderer (src/shared/search/render.ts). Invariants: the CPU path's image
+// render() is an AsyncViewRenderer (src/shared/kinds/search/render.ts). Invariants: the CPU path's image
 // is bit for bit the one renderView computes on the calling thread (CLI, baselines, goal images);
 // a GPU that fails a render is dropped for the CPU path from then on, with `on` saying so; the
 // threads belong to the pool (destroy() only drops the cached frame).
 import type { RenderOutput } from '../../shared/raster/types';
 import type { GpuRasterizer } from '../../shared/raster/gpu';
-import type { AsyncViewRenderer } from '../../shared/search/render';
+import type { AsyncViewRenderer } from '../../shared/kinds/search/render';
 import type { GpuContext } from '../gpu/device';
 import type { WorkerPool } from '../workers/pool';
 import { poolThreads, TileRasterPool } from './tile-pool';

@@ -15,7 +15,7 @@ import { loadShaders } from '../gpu/shaders';
 import { sharedGrader, type Grader } from '../grader/grader';
 import { GpuRasterizer } from '../../shared/raster/gpu';
 import { listAllTasks as scanTaskList } from '../kinds/registry';
-import { isSplatTask } from '../kinds/splatbench';
+import { isSplatTask } from '../kinds/splatbench/kind';
 import { TaskRepository } from '../tasks/repository';
 import { resolveTasksDir } from '../tasks/paths';
 import { labViews, type LabViews } from '../raster/views';

@@ -1,8 +1,8 @@
 // Handlers of the relation LabApi rows (src/shared/api/relation.ts): a study's relation trials
 // scored from its logs (src/main/studies/relation-trials.ts) and summarised
-// (src/shared/relation/results.ts). Refused while a participant session runs (hidden truth).
+// (src/shared/kinds/relation/results.ts). Refused while a participant session runs (hidden truth).
 import type { relationMethods } from '../../shared/api/relation';
-import { summariseRelation } from '../../shared/relation/results';
+import { summariseRelation } from '../../shared/kinds/relation/results';
 import { relationCsv, studyRelationTrials } from '../studies/relation-trials';
 import { StudyStore } from '../studies/store';
 import type { LabContext } from './context';

@@ -1,14 +1,14 @@
 // Handlers of the search scoring LabApi rows (src/shared/api/search-scores.ts): a study's search episodes
-// scored and aggregated (src/main/studies/search-results.ts, src/shared/search/aggregate.ts), the
+// scored and aggregated (src/main/studies/search-results.ts, src/shared/kinds/search/aggregate.ts), the
 // free-text answers waiting for a rater, a rater's mark, and the LLM judge through a model
-// runner (src/main/search/judge.ts). Refused while a participant session runs (hidden answers).
+// runner (src/main/kinds/search/judge.ts). Refused while a participant session runs (hidden answers).
 import type { searchScoreMethods } from '../../shared/api/search-scores';
 import { RaterRecordSchema } from '../../shared/api/search-scores';
-import { aggregateSearch, SEARCH_RESAMPLES } from '../../shared/search/aggregate';
+import { aggregateSearch, SEARCH_RESAMPLES } from '../../shared/kinds/search/aggregate';
 import { loadEvalConfig } from '../eval/config';
 import { makeClient, parseModelSpec, playerName } from '../eval/spec';
-import { appendRating } from '../search/judge-store';
-import { judgeLogs } from '../search/judge';
+import { appendRating } from '../kinds/search/judge-store';
+import { judgeLogs } from '../kinds/search/judge';
 import { baselineRows, pendingRatings, studySearchLogs, studySearchRows } from '../studies/search-results';
 import { StudyError, StudyStore } from '../studies/store';
 import type { LabContext } from './context';

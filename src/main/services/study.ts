@@ -22,7 +22,7 @@ import { studyResults, trajectorySteps } from '../studies/results';
 import { StudySessions } from '../studies/session';
 import { StudyStore } from '../studies/store';
 import { importProblem, modelNameProblem, verifyModelLog } from '../studies/verify';
-import { verifySearchImport } from '../search/import';
+import { verifySearchImport } from '../kinds/search/import';
 import type { EnvGrader } from '../env/types';
 
 type StudyHandlers = HandlersFor<typeof studyMethods>;

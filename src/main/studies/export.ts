@@ -37,7 +37,7 @@ import { readTrajectory, type Trajectory } from '../env/trajectory';
 import { episodeClock } from '../../shared/env/time';
 import { objectDir } from '../tasks/paths';
 import { readSpec } from '../tasks/load';
-import { judgePath, ratingPath } from '../search/judge-store';
+import { judgePath, ratingPath } from '../kinds/search/judge-store';
 import { studySearchRows } from './search-results';
 import { exclusionOf, orderPositionOf, studyResults } from './results';
 import { exportsDir, readDeletions, readSessions } from './participant-data';

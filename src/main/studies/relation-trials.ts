@@ -6,10 +6,10 @@
 // Invariant: an episode of another kind is skipped; a trial never answered counts as wrong.
 import { existsSync } from 'node:fs';
 import type { RelationTrialRow } from '../../shared/api/relation';
-import { AnswerArgsSchema } from '../../shared/kinds/relation';
-import { RELATION_TASK_PREFIX } from '../../shared/relation/task';
+import { AnswerArgsSchema } from '../../shared/kinds/relation/kind';
+import { RELATION_TASK_PREFIX } from '../../shared/kinds/relation/task';
 import { readTrajectory } from '../env/trajectory';
-import { loadRelationTask, type RelationTask } from '../kinds/relation';
+import { loadRelationTask, type RelationTask } from '../kinds/relation/kind';
 import type { StudyStore } from './store';
 
 /** Trials of one relation log: the answers of its accepted `answer` calls, in order. */

@@ -15,7 +15,7 @@ import { rulesFor } from '../kinds/registry';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
 import type { LoadedTask } from '../tasks/load';
 import type { StudyStore } from './store';
-import { exactSearchScore, searchSpecs } from '../search/log-score';
+import { exactSearchScore, searchSpecs } from '../kinds/search/log-score';
 
 
 interface Source {

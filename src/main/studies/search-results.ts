@@ -8,19 +8,19 @@
 // number never depends on what a log's end record claims about correctness.
 import { existsSync } from 'node:fs';
 import type { PendingRating, SearchEpisodeRow } from '../../shared/api/search-scores';
-import type { SearchTaskSpec } from '../../shared/kinds/search';
-import { episodeAccuracy } from '../../shared/search/aggregate';
-import { checkAnswer } from '../../shared/search/answers';
-import { BASELINES } from '../../shared/search/players';
+import type { SearchTaskSpec } from '../../shared/kinds/search/kind';
+import { episodeAccuracy } from '../../shared/kinds/search/aggregate';
+import { checkAnswer } from '../../shared/kinds/search/answers';
+import { BASELINES } from '../../shared/kinds/search/players';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
-import { stopAnswer } from '../search/judge';
-import { searchSpecs } from '../search/log-score';
+import { stopAnswer } from '../kinds/search/judge';
+import { searchSpecs } from '../kinds/search/log-score';
 import type { StudyStore } from './store';
 import { exclusionOf } from './results';
-import { readJudgements, readRatings } from '../search/judge-store';
-import type { LoadedCapture } from '../search/capture-scene';
-import { loadTaskScene, type RoomScene } from '../search/scene';
-import { baselineEpisode } from '../search/task-set';
+import { readJudgements, readRatings } from '../kinds/search/judge-store';
+import type { LoadedCapture } from '../kinds/search/capture-scene';
+import { loadTaskScene, type RoomScene } from '../kinds/search/scene';
+import { baselineEpisode } from '../kinds/search/task-set';
 
 /** A search log of a study: where it lies and who played it. */
 export interface SearchLogRef {

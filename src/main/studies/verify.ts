@@ -11,7 +11,7 @@ import { packRecords } from '../../shared/env/scene';
 import type { Trajectory } from '../env/trajectory';
 import type { EnvGrader } from '../env/types';
 import { loadAnyTask, rulesFor } from '../kinds/registry';
-import { isSplatTask } from '../kinds/splatbench';
+import { isSplatTask } from '../kinds/splatbench/kind';
 import type { LoadedTask } from '../tasks/load';
 import { readTrajectory } from '../env/trajectory';
 import type { StudyStore } from './store';

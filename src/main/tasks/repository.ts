@@ -9,7 +9,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KindTask } from '../kinds/kind';
 import { loadAnyTask, mainKind } from '../kinds/registry';
-import { asSplatTask } from '../kinds/splatbench';
+import { asSplatTask } from '../kinds/splatbench/kind';
 import { readSpecHead, type LoadedTask } from './load';
 
 type UnloadListener = (task: KindTask) => void;

@@ -6,8 +6,8 @@ import type { Component } from 'vue';
 import { kindModule } from '../../shared/kinds/registry';
 import type { TaskKind } from '../../shared/task/schema';
 import PlayView from '../views/PlayView.vue';
-import RelationPlayView from '../relation/RelationPlayView.vue';
-import SearchPlayView from '../search/SearchPlayView.vue';
+import RelationPlayView from './relation/RelationPlayView.vue';
+import SearchPlayView from './search/SearchPlayView.vue';
 
 export const PLAY_VIEWS: Readonly<Record<string, Component>> = { splatbench: PlayView, search: SearchPlayView, relation: RelationPlayView };
 

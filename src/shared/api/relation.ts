@@ -5,7 +5,7 @@
 // participant session runs.
 import { z } from 'zod';
 import { StudyIdSchema } from '../study/config';
-import { RELATION_CLASSES, RELATION_TASKS } from '../relation/labels';
+import { RELATION_CLASSES, RELATION_TASKS } from '../kinds/relation/labels';
 
 export const RelationTrialRowSchema = z.strictObject({
   who: z.enum(['human', 'model']),

@@ -7,7 +7,7 @@
 // session runs; the rater list never names who gave an answer (no model/human identity).
 import { z } from 'zod';
 import { StudyIdSchema } from '../study/config';
-import { QUESTION_FAMILIES } from '../search/questions';
+import { QUESTION_FAMILIES } from '../kinds/search/questions';
 
 /** An LLM judge's reading of one free-text answer (stored in <log>.judge.json, newest last). */
 export const JudgeRecordSchema = z.strictObject({

@@ -6,9 +6,9 @@
 // Invariant: experimenter rows only (none is in PARTICIPANT_ROWS); the blind row never carries
 // the first annotator's answer or marks.
 import { z } from 'zod';
-import { AgreementSchema, AnnotationIdSchema, AnnotationSchema, AnnotatorIdSchema, MarkSchema } from '../search/annotation';
-import { MOTION_ACTIONS } from '../search/pose';
-import { QUESTION_FAMILIES } from '../search/questions';
+import { AgreementSchema, AnnotationIdSchema, AnnotationSchema, AnnotatorIdSchema, MarkSchema } from '../kinds/search/annotation';
+import { MOTION_ACTIONS } from '../kinds/search/pose';
+import { QUESTION_FAMILIES } from '../kinds/search/questions';
 import { PngDataUrl } from './episode';
 import { Empty } from './schemas';
 

@@ -4,9 +4,9 @@
 // one module.
 import type { TaskKind } from '../task/schema';
 import type { TaskKindModule } from './kind';
-import { splatbenchKind } from './splatbench';
-import { relationKind } from './relation';
-import { searchKind } from './search';
+import { splatbenchKind } from './splatbench/kind';
+import { relationKind } from './relation/kind';
+import { searchKind } from './search/kind';
 
 export const KIND_MODULES: readonly TaskKindModule[] = [splatbenchKind, searchKind, relationKind];
 

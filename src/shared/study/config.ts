@@ -5,7 +5,7 @@
 // practice task is never one of the scored tasks; a study's protocol is fixed for all its episodes.
 import { z } from 'zod';
 import { DEFAULT_PROTOCOL_OPTIONS, ProtocolOptionsSchema } from '../api/episode';
-import { splatbenchKind } from '../kinds/splatbench';
+import { splatbenchKind } from '../kinds/splatbench/kind';
 import { StudyTimeFields } from './time';
 
 export const StudyIdSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'study ids are lower-case letters, digits and dashes');

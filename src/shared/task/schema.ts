@@ -22,7 +22,7 @@ export { CameraSchema };
 export const TaskKindSchema = z.enum(['sculpt', 'reassembly', 'oneshot', 'search', 'relation']);
 export type TaskKind = z.infer<typeof TaskKindSchema>;
 
-/** SplatBench's three kinds (the seed's), served by src/shared/kinds/splatbench.ts. */
+/** SplatBench's three kinds (the seed's), served by src/shared/kinds/splatbench/kind.ts. */
 export const SplatKindSchema = z.enum(['sculpt', 'reassembly', 'oneshot']);
 export type SplatKind = z.infer<typeof SplatKindSchema>;
 

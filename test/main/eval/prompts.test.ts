@@ -13,7 +13,7 @@ import { promptsFor } from '../../../src/main/eval/prompt';
 import { parseModelSpec } from '../../../src/main/eval/spec';
 import { readTrajectory } from '../../../src/main/env/trajectory';
 import { loadAnyTask } from '../../../src/main/kinds/registry';
-import { RELATION_SYSTEM_PROMPT } from '../../../src/shared/kinds/relation';
+import { RELATION_SYSTEM_PROMPT } from '../../../src/shared/kinds/relation/kind';
 import { KIND_MODULES } from '../../../src/shared/kinds/registry';
 
 class Recording implements ModelClient {

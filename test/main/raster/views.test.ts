@@ -19,11 +19,11 @@ import { createLabContext } from '../../../src/main/services/context';
 import { WorkerPool } from '../../../src/main/workers/pool';
 import { rasterizeForward } from '../../../src/shared/raster/cpu';
 import type { GpuRasterizer } from '../../../src/shared/raster/gpu';
-import { generateRoom } from '../../../src/shared/search/generate-room';
-import { poseCamera } from '../../../src/shared/search/pose';
-import { renderView } from '../../../src/shared/search/render';
-import { splatRoom } from '../../../src/shared/search/splat-room';
-import { emptyRoom, target } from '../../shared/search/rooms';
+import { generateRoom } from '../../../src/shared/kinds/search/generate-room';
+import { poseCamera } from '../../../src/shared/kinds/search/pose';
+import { renderView } from '../../../src/shared/kinds/search/render';
+import { splatRoom } from '../../../src/shared/kinds/search/splat-room';
+import { emptyRoom, target } from '../../shared/kinds/search/rooms';
 
 const cpu: GpuContext = { device: null, status: { path: 'cpu', vendor: '', architecture: '', description: '', summary: 'no adapter' } };
 

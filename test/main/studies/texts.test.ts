@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StudyStore } from '../../../src/main/studies/store';
-import { relationKind } from '../../../src/shared/kinds/relation';
-import { splatbenchKind } from '../../../src/shared/kinds/splatbench';
+import { relationKind } from '../../../src/shared/kinds/relation/kind';
+import { splatbenchKind } from '../../../src/shared/kinds/splatbench/kind';
 import type { ParticipantTexts } from '../../../src/shared/study/config';
 
 describe('StudyStore.create', () => {

@@ -3,9 +3,9 @@
 // told about Gaussians, and a mixed study describes each kind once.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TEXTS, defaultTexts } from '../../../src/shared/study/config';
-import { relationKind } from '../../../src/shared/kinds/relation';
-import { searchKind } from '../../../src/shared/kinds/search';
-import { splatbenchKind } from '../../../src/shared/kinds/splatbench';
+import { relationKind } from '../../../src/shared/kinds/relation/kind';
+import { searchKind } from '../../../src/shared/kinds/search/kind';
+import { splatbenchKind } from '../../../src/shared/kinds/splatbench/kind';
 
 describe('default study texts per kind', () => {
   it('a SplatBench study keeps the texts it always had', () => {

@@ -1,14 +1,14 @@
 // `splatlab relation generate|check|export|sheets|tasks`: the SpaRRTa-style spatial-relation datasets
-// (src/shared/relation): generate (resumable, Ctrl-C stops between images), check every label
+// (src/shared/kinds/relation): generate (resumable, Ctrl-C stops between images), check every label
 // against its parameters file, export in SpaRRTa's, the image-folder or a CSV layout, and
 // redraw the per-environment contact sheets.
-import { DatasetConfigSchema } from '../../../shared/relation/dataset';
-import { ENVIRONMENT_IDS } from '../../../shared/relation/environments';
-import { checkDataset } from '../../relation/check';
-import { EXPORT_FORMATS, exportDataset, type ExportFormat } from '../../relation/export';
-import { generateDataset } from '../../relation/generate';
-import { writeContactSheets } from '../../relation/sheets';
-import { writeRelationTasks } from '../../relation/tasks';
+import { DatasetConfigSchema } from '../../../shared/kinds/relation/dataset';
+import { ENVIRONMENT_IDS } from '../../../shared/kinds/relation/environments';
+import { checkDataset } from '../../kinds/relation/check';
+import { EXPORT_FORMATS, exportDataset, type ExportFormat } from '../../kinds/relation/export';
+import { generateDataset } from '../../kinds/relation/generate';
+import { writeContactSheets } from '../../kinds/relation/sheets';
+import { writeRelationTasks } from '../../kinds/relation/tasks';
 import { resolveTasksDir } from '../../tasks/paths';
 import { parseArgs, requireOption, stringOption, type ParsedArgs } from '../args';
 import { CliError, type CliCommand } from '../command';

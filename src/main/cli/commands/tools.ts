@@ -1,5 +1,5 @@
 // `splatlab tools [--json]`: the ten tools with their arguments, from the zod schemas.
-import { splatbenchKind } from '../../../shared/kinds/splatbench';
+import { splatbenchKind } from '../../../shared/kinds/splatbench/kind';
 import { toolsMarkdown, typeText } from '../../../shared/env/tools-doc';
 import { parseArgs } from '../args';
 import type { CliCommand } from '../command';

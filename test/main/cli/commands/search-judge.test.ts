@@ -2,10 +2,10 @@
 // command line (one progress line per answer, a summary line), a second run skips what it judged,
 // and a bad model spec, a missing study or missing options give one-line errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readJudgements } from '../../../../src/main/search/judge-store';
+import { readJudgements } from '../../../../src/main/kinds/search/judge-store';
 import { studySearchLogs } from '../../../../src/main/studies/search-results';
 import { runCli } from '../run';
-import { addHuman, addModel, searchStudy, type SearchStudy } from '../../search/study-fixture';
+import { addHuman, addModel, searchStudy, type SearchStudy } from '../../kinds/search/study-fixture';
 
 let s: SearchStudy;
 const saved = process.env.SPLATLAB_HOME;

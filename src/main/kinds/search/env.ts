@@ -1,0 +1,123 @@
+// The live search episode (docs/DESIGN.md sections 9 and 13): the pure SearchRules plus the
+// observation (a 512x512 render at 90 degrees HFOV of the current viewpoint, the question and the
+// footer), the hidden part of each record (distance to the nearest answerable viewpoint and the
+// answerable flag) and the trajectory log in the common format.
+// Inputs: a loaded SearchTask, KindEnvOptions. Outputs: ToolOut per call, the log, the final grade.
+// Invariant: the answer, the goal and the answerable viewpoints leave only through the log's
+// hidden fields and finalGrade(); a resumed log is replayed through fresh rules and refused when
+// a logged text differs from the replay.
+import { copyFileSync } from 'node:fs';
+import type { ToolCall } from '../../../shared/env/episode';
+import { searchRules, type SearchTaskSpec } from '../../../shared/kinds/search/kind';
+import { hiddenAt as hiddenOfPose, searchOutcome as outcomeOf, type SearchOutcome } from '../../../shared/kinds/search/outcome';
+import type { Pose } from '../../../shared/kinds/search/pose';
+import { renderViewAsync, type AsyncViewRenderer } from '../../../shared/kinds/search/render';
+import type { SearchRules } from '../../../shared/kinds/search/rules';
+import type { ToolOut } from '../../env/env';
+import { readTrajectory, TrajectoryWriter, type StepRecord } from '../../env/trajectory';
+import type { EnvGradeResult } from '../../env/types';
+import { encodePng } from '../../io/png-encode';
+import { CallsOnlyEnv } from '../calls-only-env';
+import type { KindEnvOptions, KindTask } from '../kind';
+import type { RoomScene } from './scene';
+
+export interface SearchTask extends KindTask {
+  readonly spec: SearchTaskSpec;
+  readonly scene: RoomScene;
+}
+
+export interface SearchEnvOptions extends KindEnvOptions {
+  /**
+   * The render path; default the lab's viewRenderer, else renderView's own (the tile rasterizer on
+   * the calling thread, the same image as the lab's CPU path). Tests pass cheap fakes here.
+   */
+  renderer?: AsyncViewRenderer;
+}
+
+export function hiddenAt(task: SearchTask, pose: Pose): { distance: number; answerable: boolean } {
+  return hiddenOfPose(task.spec, task.scene.visibility, pose);
+}
+
+export function searchOutcome(task: SearchTask, rules: SearchRules): SearchOutcome {
+  return outcomeOf(task.spec, task.scene.visibility, rules);
+}
+
+export class SearchEnv extends CallsOnlyEnv<SearchRules> {
+  private constructor(readonly task: SearchTask, rules: SearchRules, private readonly options: SearchEnvOptions) {
+    super(rules, task.spec.max_steps, options);
+  }
+
+  static async reset(task: SearchTask, options: SearchEnvOptions): Promise<{ env: SearchEnv; obs: ToolOut }> {
+    const env = new SearchEnv(task, searchRules(task.spec, task.scene.collider), options);
+    if (options.resumeFrom) {
+      const source = typeof options.resumeFrom === 'string' ? { path: options.resumeFrom } : options.resumeFrom;
+      const log = source.trajectory ?? readTrajectory(source.path);
+      for (const rec of log.steps.filter((s) => s.step > 0)) {
+        const r = env.rules.step({ tool: rec.tool, args: rec.args });
+        const text = `${r.body}\n${r.footer}`;
+        if (text !== rec.text) throw new Error(`cannot resume ${source.path}: step ${rec.step} (${rec.tool}) replays to a different text`);
+        env.replayed.push({ step: rec.step, tool: rec.tool, args: rec.args, text: rec.text, ms: rec.ms, info: r.info });
+      }
+      const logPath = options.log ?? source.path;
+      if (logPath !== source.path) copyFileSync(source.path, logPath);
+      env.writer = TrajectoryWriter.resume(logPath, log.validBytes);
+      if (env.rules.done && !log.end) env.finish();
+      if (env.rules.done) env.final = env.grade();
+      return { env, obs: { text: `Resumed after ${env.rules.stepCount} steps.\n${env.rules.firstObservation().split('\n')[0]}`, image: await env.render(), done: env.rules.done, info: env.currentInfo() } };
+    }
+    const t0 = Date.now();
+    const text = env.rules.firstObservation();
+    const image = await env.render();
+    const record: StepRecord = { step: 0, tool: 'reset', args: {}, text, t: new Date(t0).toISOString(), ms: Date.now() - t0, search: env.hidden(false) };
+    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header(task.spec.task_id, 'search'));
+    env.writer?.write(record);
+    return { env, obs: { text, image, done: false, info: env.currentInfo() } };
+  }
+
+  kindState(): unknown {
+    return this.rules.publicState();
+  }
+  /** The pure rules' view of the episode (tests, the CLI baselines). */
+  pose(): Pose {
+    return this.rules.currentPose();
+  }
+
+  protected async stepNow(call: ToolCall): Promise<ToolOut> {
+    const t0 = Date.now();
+    const collisionsBefore = this.rules.collisions();
+    const result = this.rules.step(call);
+    const text = `${result.body}\n${result.footer}`;
+    if (!result.charged) return { text, done: true, info: result.info };
+    const image = await this.render();
+    const args = call?.args === undefined ? {} : JSON.parse(JSON.stringify(call.args)) as unknown;
+    const record: StepRecord = {
+      step: result.info.step ?? this.rules.stepCount, tool: result.tool, args, text, t: new Date(t0).toISOString(), ms: Date.now() - t0, ok: result.ok,
+      search: this.hidden(this.rules.collisions() > collisionsBefore),
+    };
+    if (result.done) record.done = true;
+    await this.writer?.append(record);
+    if (result.done) this.finish();
+    return { text, image, done: result.done, info: result.info };
+  }
+
+  private hidden(collided: boolean) {
+    const pose = this.rules.currentPose();
+    return { ...hiddenAt(this.task, pose), pose, collided };
+  }
+
+  private async render(): Promise<Uint8Array> {
+    const out = await renderViewAsync(this.task.scene.splats, this.rules.currentPose(), this.options.renderer ?? this.options.viewRenderer);
+    return encodePng({ width: out.width, height: out.height, data: out.rgb });
+  }
+
+  private grade(): EnvGradeResult {
+    const o = searchOutcome(this.task, this.rules);
+    return { score: o.score, psnr: 0, ssim: 0, lpips: null, iou: 0, reward: o.reward, trainingReward: o.training_reward, lpipsMissing: false };
+  }
+
+  private finish(): void {
+    this.final = this.grade();
+    this.writer?.write({ type: 'end', ...searchOutcome(this.task, this.rules), t: new Date().toISOString() });
+  }
+
+}

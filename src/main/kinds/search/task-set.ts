@@ -1,0 +1,171 @@
+// Search task sets on disk (docs/DESIGN.md section 9): generate procedural rooms and their
+// episodes into a tasks folder, check them for conformance, and score the baseline players.
+// Inputs: a tasks folder, seeds, options. Outputs: room and task JSON files; reports as data.
+// Invariant: generation is deterministic in its seeds; the check recomputes every claim of a task
+// (start unanswerable, an answerable view within the budget by BFS, the answer exact) from the room;
+// captured rooms take answerability from their annotation (./scene.ts).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { encodePng } from '../../io/png-encode';
+import { renderView } from '../../../shared/kinds/search/render';
+import { join } from 'node:path';
+import { SearchTaskSpecSchema, searchRules, type SearchTaskSpec } from '../../../shared/kinds/search/kind';
+import { answerText, checkAnswer } from '../../../shared/kinds/search/answers';
+import { balanceAnswers, buildEpisodes, type SearchEpisode } from '../../../shared/kinds/search/build-tasks';
+import { generateRoom } from '../../../shared/kinds/search/generate-room';
+import { searchOutcome, type SearchOutcome } from '../../../shared/kinds/search/outcome';
+import { blindPrior, playBaseline, type Baseline } from '../../../shared/kinds/search/players';
+import { generateQuestions } from '../../../shared/kinds/search/questions';
+import { motionWorld, searchAnswerable } from '../../../shared/kinds/search/world';
+import { readSpec, taskIds } from '../../tasks/load';
+import { loadTaskScene, type RoomScene } from './scene';
+import type { LoadedCapture } from './capture-scene';
+import { ROOMS_DIR } from './rooms';
+
+export interface GenerateOptions {
+  rooms: number[];
+  questions?: number;
+  seed?: number;
+  /** Largest share of its question family one answer may take (default 1/3). */
+  share?: number;
+  onProgress?: (line: string) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * Writes search/rooms/<room>.json and one <task_id>.json per episode; answers are balanced over the
+ * whole set (no answer above a third of its question family). Returns the task ids.
+ */
+export function generateTaskSet(dir: string, opts: GenerateOptions): string[] {
+  mkdirSync(join(dir, ROOMS_DIR), { recursive: true });
+  const all: { roomFile: string; e: SearchEpisode }[] = [];
+  for (const seed of opts.rooms) {
+    if (opts.signal?.aborted) throw new Error('search generate: cancelled');
+    const room = generateRoom(seed);
+    const roomFile = `${ROOMS_DIR}/${room.name}.json`;
+    writeFileSync(join(dir, roomFile), `${JSON.stringify(room, null, 1)}\n`);
+    const eps = buildEpisodes(room, { seed: (opts.seed ?? 0) * 1000 + seed, questions: opts.questions ?? 12, tries: 4 });
+    all.push(...eps.map((e) => ({ roomFile, e })));
+    opts.onProgress?.(`${room.name}: ${eps.length} episodes`);
+  }
+  const kept = new Set(balanceAnswers(all.map((a) => a.e), opts.share ?? 1 / 3));
+  const ids: string[] = [];
+  for (const { roomFile, e } of all.filter((a) => kept.has(a.e))) {
+    const task_id = `search__${e.id.replace(/\//g, '__')}`;
+    const spec = SearchTaskSpecSchema.parse({
+      task_id, kind: 'search', room: roomFile, question: e.question, start: e.start, goal: e.goal, answerable: e.answerable, distance: e.distance,
+    });
+    writeFileSync(join(dir, `${task_id}.json`), `${JSON.stringify(spec, null, 1)}\n`);
+    ids.push(task_id);
+  }
+  return ids;
+}
+
+export function searchTaskIds(dir: string): string[] {
+  return taskIds(dir).filter((id) => id.startsWith('search__'));
+}
+
+/** Every search task of a folder with its scene (each room or capture read once). */
+export async function loadAll(dir: string, only?: readonly string[]): Promise<{ spec: SearchTaskSpec; scene: RoomScene }[]> {
+  const cache = new Map<string, RoomScene | LoadedCapture>();
+  const out: { spec: SearchTaskSpec; scene: RoomScene }[] = [];
+  for (const id of searchTaskIds(dir).filter((t) => !only?.length || only.includes(t))) {
+    const spec = readSpec(dir, id, SearchTaskSpecSchema);
+    out.push({ spec, scene: await loadTaskScene(dir, spec, cache) });
+  }
+  return out;
+}
+
+export interface CheckReport {
+  taskId: string;
+  problems: string[];
+  bfsSteps: number | null;
+}
+
+/** The conformance check of one search task against its room. */
+export function checkSearchTask(spec: SearchTaskSpec, scene: RoomScene): CheckReport {
+  const problems: string[] = [];
+  const q = spec.question;
+  const vis = scene.visibility;
+  const at = [spec.start.x, spec.start.y, spec.start.z] as const;
+  if (scene.collider.sweepHits(at, at, spec.radius)) problems.push('the start viewpoint intersects the room geometry');
+  if (vis.answerable(spec.start, q.needs)) problems.push('the start view already answers the question');
+  if (scene.room && !spec.annotation) {
+    const truth = generateQuestions(scene.room).find((g) => g.id === q.id);
+    if (!truth) problems.push(`question ${q.id} is not generated by room ${scene.room.name}`);
+    else if (JSON.stringify(truth.answer) !== JSON.stringify(q.answer) || truth.text !== q.text) problems.push(`question ${q.id}: the stored answer differs from the room's (${JSON.stringify(truth.answer.correct)})`);
+  } else if (!scene.room && !spec.annotation) problems.push('a captured-room task names no annotation (its answer and answerable viewpoints come from one)');
+  if (!checkAnswer(q.answer, answerText(q.answer))) problems.push('the answer checker refuses the correct answer');
+  if (!spec.answerable.some((p) => vis.answerable(p, q.needs))) problems.push('no stored answerable viewpoint answers the question');
+  const rules = searchRules(spec, scene.collider);
+  const world = motionWorld(scene.collider, spec.radius, rules.config.motion);
+  const found = searchAnswerable(world, spec.start, (p) => vis.answerable(p, q.needs), { maxDepth: spec.max_steps - 1, maxStates: 400_000, keep: 0 });
+  if (!found) problems.push(`no answerable viewpoint within ${spec.max_steps - 1} actions of the start (BFS)`);
+  return { taskId: spec.task_id, problems, bfsSteps: found ? found.path.length : null };
+}
+
+export async function checkTaskSet(dir: string, onProgress?: (line: string) => void): Promise<CheckReport[]> {
+  return (await loadAll(dir)).map(({ spec, scene }) => {
+    const r = checkSearchTask(spec, scene);
+    onProgress?.(`${r.taskId}: ${r.problems.length ? r.problems.join('; ') : `ok (BFS ${r.bfsSteps} steps)`}`);
+    return r;
+  });
+}
+
+export interface BaselineSummary {
+  player: Baseline;
+  episodes: number;
+  correct: number; // share
+  success: number; // share
+  steps: number; // mean
+  pathLength: number; // mean metres
+  collisionRate: number; // share of episodes with a collision
+}
+
+/** Plays one baseline on every task of the set through the pure rules. */
+/**
+ * One episode of a baseline player on the i-th task of a set, through the pure rules; the blind
+ * prior is learnt from the other tasks of the set (leave one out). The CLI's scores and Results'
+ * baseline rows both come from here.
+ */
+export function baselineEpisode(player: Baseline, set: readonly SearchTaskSpec[], i: number, scene: RoomScene, seed = 0): SearchOutcome {
+  const spec = set[i];
+  const prior = blindPrior(set.filter((_, j) => j !== i));
+  const rules = searchRules(spec, scene.collider);
+  for (const call of playBaseline(player, spec, scene.collider, scene.visibility, prior, seed * 7919 + i)) {
+    if (rules.done) break;
+    rules.step(call);
+  }
+  return searchOutcome(spec, scene.visibility, rules);
+}
+
+export async function runBaseline(dir: string, player: Baseline, seed = 0): Promise<{ summary: BaselineSummary; outcomes: SearchOutcome[] }> {
+  const all = await loadAll(dir);
+  const specs = all.map((a) => a.spec);
+  const outcomes = all.map(({ scene }, i) => baselineEpisode(player, specs, i, scene, seed));
+  const n = Math.max(1, outcomes.length);
+  const mean = (f: (o: SearchOutcome) => number) => outcomes.reduce((s, o) => s + f(o), 0) / n;
+  return {
+    outcomes,
+    summary: {
+      player, episodes: outcomes.length, correct: mean((o) => +o.correct), success: mean((o) => +o.success), steps: mean((o) => o.steps),
+      pathLength: mean((o) => o.path_length), collisionRate: mean((o) => o.collision),
+    },
+  };
+}
+
+/**
+ * Renders the goal image of every task (or of the ids given) into outDir/<task_id>_goal.png: the
+ * view from the goal viewpoint, the nearest answerable one found by BFS. Returns the paths.
+ */
+export async function writeGoalImages(dir: string, outDir: string, only?: readonly string[], onProgress?: (line: string) => void): Promise<string[]> {
+  mkdirSync(outDir, { recursive: true });
+  const out: string[] = [];
+  for (const { spec, scene } of await loadAll(dir, only)) {
+    const img = renderView(scene.splats, spec.goal);
+    const path = join(outDir, `${spec.task_id}_goal.png`);
+    writeFileSync(path, encodePng({ width: img.width, height: img.height, data: img.rgb }));
+    onProgress?.(path);
+    out.push(path);
+  }
+  return out;
+}

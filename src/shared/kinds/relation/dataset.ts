@@ -1,0 +1,104 @@
+// The plan of a relation dataset: which samples exist (environment x triple x task x index),
+// each one's seed and wanted class, and the seeded class-stratified train/val/test split.
+// Input: a DatasetConfig (zod). Output: PlannedSample records in a fixed order.
+// Invariant: the plan is a pure function of the config, so generation can stop and resume and
+// splits never depend on which images already exist; within every (environment, triple, task,
+// class) stratum the split sizes are round(n * fraction) with the remainder in test.
+import { z } from 'zod';
+import { mulberry32 } from '../../math/random';
+import { ENVIRONMENT_IDS, ENVIRONMENTS, type EnvironmentId } from './environments';
+import { RELATION_CLASSES, RELATION_TASKS, type RelationClass, type RelationTask } from './labels';
+
+export const SPLITS = ['train', 'val', 'test'] as const;
+export type Split = (typeof SPLITS)[number];
+
+const count = z.number().int().min(0).max(1_000_000);
+
+export const DatasetConfigSchema = z.strictObject({
+  seed: z.number().int().default(1),
+  environments: z.array(z.enum(ENVIRONMENT_IDS)).min(1).default([...ENVIRONMENT_IDS]),
+  /** Images per environment and task, dealt evenly over its three triples (SpaRRTa: 5,000 / 10,000). */
+  counts: z.strictObject({ ego: count, allo: count }).default({ ego: 5000, allo: 10000 }),
+  /** Train, val, test fractions; they must add up to 1. */
+  splits: z.tuple([z.number().min(0), z.number().min(0), z.number().min(0)]).default([0.8, 0.1, 0.1])
+    .refine((s) => Math.abs(s[0] + s[1] + s[2] - 1) < 1e-9, 'splits must add up to 1'),
+  /** Supersamples per pixel axis of the ray caster. */
+  samples: z.number().int().min(1).max(8).default(2),
+  /** The exact ray caster, or the actors as 3D Gaussians over the ray-cast environment. */
+  renderer: z.enum(['raycast', 'splats']).default('raycast'),
+});
+export type DatasetConfig = z.infer<typeof DatasetConfigSchema>;
+
+export interface PlannedSample {
+  id: string;
+  environment: EnvironmentId;
+  triple: string;
+  task: RelationTask;
+  index: number; // within its (environment, triple, task) group
+  wanted: RelationClass;
+  seed: number;
+  split: Split;
+}
+
+/** 32-bit FNV-1a of a string: stable per-sample seeds from names. */
+export function hashSeed(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h >>> 0;
+}
+
+export function sampleId(env: string, triple: string, task: RelationTask, index: number): string {
+  return `${env}__${triple}__${task}__${String(index).padStart(5, '0')}`;
+}
+
+/** n dealt over k bins as evenly as possible, the first bins taking the remainder. */
+function deal(n: number, k: number): number[] {
+  return Array.from({ length: k }, (_, i) => Math.floor(n / k) + (i < n % k ? 1 : 0));
+}
+
+export function planDataset(config: DatasetConfig): PlannedSample[] {
+  const out: PlannedSample[] = [];
+  for (const envId of config.environments) {
+    const env = ENVIRONMENTS[envId];
+    for (const task of RELATION_TASKS) {
+      const perTriple = deal(config.counts[task], env.triples.length);
+      env.triples.forEach((triple, t) => {
+        const n = perTriple[t];
+        const splits = stratifiedSplits(n, config, `${envId}/${triple.id}/${task}`);
+        for (let index = 0; index < n; index++) {
+          out.push({
+            id: sampleId(envId, triple.id, task, index),
+            environment: envId, triple: triple.id, task, index,
+            // Offset by the triple, so even a one-sample-per-triple dataset shows several classes.
+            wanted: RELATION_CLASSES[(index + t) % RELATION_CLASSES.length],
+            seed: hashSeed(`${config.seed}/${envId}/${triple.id}/${task}/${index}`),
+            split: splits[index],
+          });
+        }
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * Split of each index of a group of n samples, stratified by class: per class, a seeded
+ * shuffle of its indices, the first round(n_c * train) to train, the next round(n_c * val) to val.
+ */
+function stratifiedSplits(n: number, config: DatasetConfig, group: string): Split[] {
+  // Indices of one residue mod 4 share a class (the class is (index + offset) % 4).
+  const out = new Array<Split>(n);
+  const k = RELATION_CLASSES.length;
+  for (let c = 0; c < k; c++) {
+    const members: number[] = [];
+    for (let i = c; i < n; i += k) members.push(i);
+    mulberry32(hashSeed(`${config.seed}/split/${group}/${c}`)).shuffle(members);
+    const nTrain = Math.round(members.length * config.splits[0]);
+    const nVal = Math.min(members.length - nTrain, Math.round(members.length * config.splits[1]));
+    members.forEach((i, j) => { out[i] = j < nTrain ? 'train' : j < nTrain + nVal ? 'val' : 'test'; });
+  }
+  return out;
+}

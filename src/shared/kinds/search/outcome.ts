@@ -1,0 +1,55 @@
+// The measures of a search episode (docs/DESIGN.md section 9): per viewpoint the hidden distance
+// to the nearest answerable viewpoint and the answerable flag; per episode correctness, success
+// (stopped at an answerable viewpoint), steps, path length and collision rate.
+// Inputs: a task spec, the room's answerability (visibility rule or annotation) and the pure rules after the episode.
+// Invariant: computed from the rules' state alone, so a replay of the log gives the same numbers.
+import type { SearchTaskSpec } from './kind';
+import { checkAnswer } from './answers';
+import type { Pose } from './pose';
+import type { SearchRules } from './rules';
+import type { Answerability } from './answerability';
+
+const r6 = (v: number) => Math.round(v * 1e6) / 1e6;
+
+export function hiddenAt(spec: SearchTaskSpec, vis: Answerability, pose: Pose): { distance: number; answerable: boolean } {
+  const distance = Math.min(...spec.answerable.map((a) => Math.hypot(a.x - pose.x, a.y - pose.y, a.z - pose.z)));
+  return { distance: r6(distance), answerable: vis.answerable(pose, spec.question.needs) };
+}
+
+export interface SearchOutcome {
+  reason: 'stop' | 'steps';
+  score: number;
+  reward: number;
+  training_reward: number;
+  answer: string | null;
+  correct: boolean;
+  success: boolean;
+  steps: number;
+  path_length: number;
+  collisions: number;
+  collision: 0 | 1;
+  final_distance: number;
+  calls_used: number;
+}
+
+export function searchOutcome(spec: SearchTaskSpec, vis: Answerability, rules: SearchRules): SearchOutcome {
+  const answer = rules.answer();
+  const correct = answer !== null && checkAnswer(spec.question.answer, answer);
+  const final = hiddenAt(spec, vis, rules.currentPose());
+  const score = correct ? 100 : 0;
+  return {
+    reason: rules.endReason === 'submit' ? 'stop' : 'steps',
+    score,
+    reward: score / 100,
+    training_reward: Math.min(1, Math.max(0, (score + 50) / 150)),
+    answer,
+    correct,
+    success: answer !== null && final.answerable,
+    steps: rules.stepCount,
+    path_length: r6(rules.pathLength()),
+    collisions: rules.collisions(),
+    collision: rules.collisions() > 0 ? 1 : 0,
+    final_distance: final.distance,
+    calls_used: rules.stepCount,
+  };
+}

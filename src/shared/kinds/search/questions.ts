@@ -1,0 +1,100 @@
+// Questions with exact answers generated from a room's scene graph: attributes (colour, shape,
+// size), counting, spatial relations (on top of, where) and object search (inside, behind,
+// under), each naming the nodes a view must show to answer it.
+// Inputs: a RoomSpec. Output: Question[] in a fixed order. Invariant: every question describes
+// its objects uniquely within the room, and its answer is read off the spec, never guessed.
+import { localHalfExtents } from '../../authoring/geometry';
+import type { Part } from '../../authoring/primitives';
+import type { Answer } from './answers';
+import { COLOR_SYNONYMS, findNode, type RoomNode, type RoomSpec } from './room';
+
+export const QUESTION_FAMILIES = ['color', 'shape', 'count', 'size', 'stack', 'search', 'where'] as const;
+export type QuestionFamily = (typeof QUESTION_FAMILIES)[number];
+
+export interface Question {
+  id: string;
+  family: QuestionFamily;
+  text: string;
+  answer: Answer;
+  /** Nodes a view must show (visibility rule) to answer the question. */
+  needs: string[];
+}
+
+export const CATEGORY_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+  ball: ['sphere', 'orb'], cube: ['block', 'box'], mug: ['cup', 'cylinder'], cone: ['pyramid cone', 'traffic cone'],
+};
+export const SHAPES = ['sphere', 'cube', 'cylinder', 'cone'] as const;
+export const WHERE_CHOICES = ['on the table', 'on the shelf', 'inside the bin', 'under the table', 'behind the cabinet', 'on top of another object'];
+
+/** Where a node is, as words: "on the table", "on top of the red cube". */
+export function placePhrase(room: RoomSpec, n: RoomNode): string {
+  if (!n.place) return 'in the room';
+  const of = findNode(room, n.place.of);
+  if (of.role === 'target') return `on top of the ${of.color} ${of.category}`;
+  return n.place.relation === 'on' ? `on the ${of.category}` : `${n.place.relation} the ${of.category}`;
+}
+
+function volume(n: RoomNode): number {
+  return n.parts.reduce((v, p) => {
+    const e = localHalfExtents(p as Part);
+    const k = p.kind === 'box' ? 8 : p.kind === 'sphere' ? (4 * Math.PI) / 3 : p.kind === 'cylinder' ? 2 * Math.PI : (2 * Math.PI) / 3;
+    return v + k * e[0] * e[1] * e[2];
+  }, 0);
+}
+
+function textAnswer(correct: string, synonyms: readonly string[]): Answer {
+  return { type: 'text', correct, synonyms: [...synonyms] };
+}
+
+export function generateQuestions(room: RoomSpec): Question[] {
+  const targets = room.nodes.filter((n) => n.role === 'target');
+  const out: Question[] = [];
+  const add = (family: QuestionFamily, text: string, answer: Answer, needs: string[]) =>
+    out.push({ id: `${room.name}/${family}-${out.filter((q) => q.family === family).length + 1}`, family, text, answer, needs });
+  const unique = <T>(key: (n: RoomNode) => T, n: RoomNode) => targets.filter((m) => key(m) === key(n)).length === 1;
+  const byColorCat = (n: RoomNode) => `${n.color} ${n.category}`;
+  for (const t of targets) {
+    const place = placePhrase(room, t);
+    if (unique((m) => `${m.category}|${placePhrase(room, m)}`, t)) {
+      add('color', `What colour is the ${t.category} ${place}?`, textAnswer(t.color, COLOR_SYNONYMS[t.color] ?? []), [t.id]);
+    }
+    if (unique((m) => `${m.color}|${placePhrase(room, m)}`, t)) {
+      add('shape', `What shape is the ${t.color} object ${place}?`, { type: 'choice', choices: [...SHAPES], correct: t.shape ?? 'cube' }, [t.id]);
+    }
+    if (unique(byColorCat, t)) {
+      const of = t.place ? findNode(room, t.place.of) : null;
+      const where = of?.role === 'target' ? 'on top of another object' : place;
+      if (WHERE_CHOICES.includes(where)) add('where', `Where is the ${t.color} ${t.category}?`, { type: 'choice', choices: WHERE_CHOICES, correct: where }, [t.id]);
+    }
+  }
+  // Counting: objects standing directly on a piece of furniture.
+  for (const support of ['table', 'shelf']) {
+    const on = targets.filter((t) => t.place?.relation === 'on' && t.place.of === support);
+    if (on.length > 0) add('count', `How many objects stand directly on the ${support}?`, { type: 'number', correct: on.length }, on.map((t) => t.id));
+  }
+  // Stacks: what is on top of a target.
+  for (const top of targets.filter((t) => t.place && findNode(room, t.place.of).role === 'target')) {
+    const base = findNode(room, top.place!.of);
+    add('stack', `What is on top of the ${base.color} ${base.category}?`, textAnswer(top.category, CATEGORY_SYNONYMS[top.category] ?? []), [top.id, base.id]);
+  }
+  // Object search: the only object inside, behind or under a piece of furniture.
+  for (const rel of ['inside', 'behind', 'under'] as const) {
+    const hits = targets.filter((t) => t.place?.relation === rel);
+    if (hits.length !== 1) continue;
+    const t = hits[0];
+    const of = findNode(room, t.place!.of).category;
+    add('search', `What object is ${rel} the ${of}?`, textAnswer(t.category, CATEGORY_SYNONYMS[t.category] ?? []), [t.id]);
+    add('color', `What colour is the object ${rel} the ${of}?`, textAnswer(t.color, COLOR_SYNONYMS[t.color] ?? []), [t.id]);
+  }
+  // Size: pairs on the same support, only when the volumes differ clearly.
+  for (let i = 0; i < targets.length; i++) {
+    for (let j = i + 1; j < targets.length; j++) {
+      const a = targets[i], b = targets[j];
+      if (a.place?.of !== b.place?.of || !unique(byColorCat, a) || !unique(byColorCat, b)) continue;
+      const va = volume(a), vb = volume(b);
+      if (Math.max(va, vb) / Math.min(va, vb) < 1.5) continue;
+      add('size', `Is the ${a.color} ${a.category} bigger than the ${b.color} ${b.category}?`, { type: 'yesno', correct: va > vb ? 'yes' : 'no' }, [a.id, b.id]);
+    }
+  }
+  return out;
+}
