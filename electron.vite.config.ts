@@ -11,7 +11,7 @@ export default defineConfig({
     plugins: [externalizeDepsPlugin()],
     build: {
       rollupOptions: {
-        input: { index: resolve(__dirname, 'src/main/index.ts'), 'pool-worker': resolve(__dirname, 'src/main/workers/pool-worker.ts') },
+        input: { index: resolve(__dirname, 'src/main/index.ts'), 'pool-worker': resolve(__dirname, 'src/main/threads/pool-worker.ts') },
         // Chunks beside the entries, so every module's import.meta.url resolves ./pool-worker.js.
         output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
       },

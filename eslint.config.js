@@ -22,33 +22,38 @@ export const layerRules = {
   main: [pattern(['**/renderer/**', '**/preload/**', 'vue', 'pinia', 'three', 'three/*'], 'src/main may not import renderer code or UI libraries.')],
 };
 
-// Layers inside each runtime (docs/ARCHITECTURE.md, "Layers inside a runtime"): a folder may not
-// import the folders that sit above it. Each entry: the folders it covers, the folders they may
-// not import, and why.
-export const innerLayers = [
-  // shared: numeric cores below the domain, the domain below the API table.
-  { runtime: 'shared', folders: ['math', 'camera', 'image', 'gpu', 'raster', 'metrics'], banned: ['env', 'api', 'study', 'task', 'authoring', 'kinds', 'debug'], why: 'the numeric core (math, cameras, images, GPU host, rasterizer, metrics) may not import the domain or the API' },
-  { runtime: 'shared', folders: ['env', 'task', 'scene'], banned: ['api', 'study', 'authoring', 'debug'], why: 'the episode, task and scene modules may not import the API table, studies, authoring or the debugger' },
-  // main: devices and codecs at the bottom, then grader, env and tasks, then episodes and studies,
-  // then services, then transports and the front doors.
-  { runtime: 'main', folders: ['io', 'gpu', 'lpips', 'formats', 'raster'], banned: ['grader', 'env', 'tasks', 'episodes', 'studies', 'authoring', 'debug', 'services', 'transport', 'electron', 'cli', 'app', 'kinds', 'eval', 'mcp', 'queue'], why: 'codecs, splat formats, devices and rasterizer hosts may not import what uses them' },
-  { runtime: 'main', folders: ['grader'], banned: ['env', 'episodes', 'studies', 'authoring', 'debug', 'services', 'transport', 'electron', 'cli', 'app', 'kinds', 'eval', 'mcp', 'queue'], why: 'the grader may not import services, transports or episodes' },
-  { runtime: 'main', folders: ['env', 'tasks', 'kinds', 'episodes'], banned: ['studies', 'services', 'transport', 'electron', 'cli', 'eval', 'mcp', 'queue'], why: 'environments, episodes and the kinds\' own folders may not import studies, services, transports or the agent harness' },
-  { runtime: 'main', folders: ['studies', 'authoring', 'debug'], banned: ['services', 'transport', 'electron', 'cli', 'queue'], why: 'studies, authoring and the debugger may not import services or transports' },
-  { runtime: 'main', folders: ['services'], banned: ['transport', 'electron', 'cli'], why: 'services may not import transports or front doors' },
-  { runtime: 'main', folders: ['transport'], banned: ['electron', 'cli'], why: 'transports may not import the front doors' },
-  // The agent harness: MCP is a transport; eval (model runners) sits above it, the queue above eval.
-  { runtime: 'main', folders: ['mcp'], banned: ['eval', 'queue', 'electron', 'cli'], why: 'the MCP transport may not import the model runners, the queue or the front doors' },
-  { runtime: 'main', folders: ['eval'], banned: ['queue', 'electron', 'cli'], why: 'the model runners may not import the queue or the front doors' },
-  { runtime: 'main', folders: ['queue'], banned: ['electron', 'cli'], why: 'the run queue may not import the front doors' },
-];
+// Layers inside each runtime (docs/ARCHITECTURE.md, "Layers inside a runtime"): each runtime's
+// folders in tiers, bottom first; a folder may import its own tier and those below, never a tier
+// above. Every folder of a runtime is in its table (test/lint/cycles.test.ts checks that, that the
+// imports form no cycle, and that docs/ARCHITECTURE.md shows the same tiers).
+export const runtimeTiers = {
+  shared: [
+    ['math'], ['scene'], ['gpu'], ['raster'], ['camera', 'image'], ['metrics'], ['formats', 'analysis'],
+    ['env', 'task'], ['authoring', 'debug'], ['kinds'], ['study'], ['api'],
+  ],
+  main: [
+    ['io', 'models'], ['gpu', 'lpips', 'formats'], ['workers'], ['raster'], ['tasks'], ['grader'], ['env'], ['kinds'],
+    ['episodes'], ['studies', 'authoring', 'debug'], ['services'], ['transport', 'mcp'], ['eval'], ['queue'],
+    ['electron', 'cli', 'app', 'threads'],
+  ],
+  renderer: [
+    ['api', 'styles'], ['viewport', 'preview'], ['author'], ['stores'], ['components'], ['kinds'], ['views'],
+  ],
+};
+
+const tierWhy = (runtime, tiers, at) =>
+  `src/${runtime}/${tiers[at].join(', ')} may not import ${tiers.slice(at + 1).flat().join(', ')}, which sit above`;
+
+export const innerLayers = Object.entries(runtimeTiers).flatMap(([runtime, tiers]) =>
+  tiers.slice(0, -1).map((folders, at) => ({ runtime, folders, banned: tiers.slice(at + 1).flat(), why: tierWhy(runtime, tiers, at) })),
+);
 
 const innerRuleConfigs = innerLayers.map((l) => ({
-  files: l.folders.map((f) => `src/${l.runtime}/${f}/**/*.ts`),
+  files: l.folders.map((f) => `src/${l.runtime}/${f}/**/*.{ts,vue}`),
   rules: {
     'no-restricted-imports': [
       'error',
-      { patterns: [...layerRules[l.runtime], pattern(l.banned.flatMap((b) => [`**/${l.runtime}/${b}/**`, `../${b}/**`, `../../${b}/**`, `./${b}/**`]), `${l.why} (docs/ARCHITECTURE.md).`)] },
+      { patterns: [...layerRules[l.runtime], pattern(l.banned.flatMap((b) => [`**/${l.runtime}/${b}/**`, `../${b}/**`, `../../${b}/**`, `../../../${b}/**`, `./${b}/**`, `../${b}`, `../../${b}`]), `${l.why} (docs/ARCHITECTURE.md).`)] },
     ],
   },
 }));

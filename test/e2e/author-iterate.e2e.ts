@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startServe, type ServeProcess } from './harness';
 import { dragGizmoAxis, setField } from './viewport-helpers';
-import { checkTask } from '../../src/main/env/conformance';
+import { checkTask } from '../../src/main/episodes/conformance';
 import { Grader } from '../../src/main/grader/grader';
 
 const skip = browserMissing();

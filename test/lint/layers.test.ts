@@ -33,6 +33,11 @@ describe('layer rules', () => {
     ['src/shared/raster/cpu/probe.ts', "import { labMethods } from '../../api/lab';\nexport const x = labMethods;\n"],
     ['src/shared/metrics/probe.ts', "import { Episode } from '../env/episode';\nexport const x = Episode;\n"],
     ['src/shared/env/probe.ts', "import { labMethods } from '../api/lab';\nexport const x = labMethods;\n"],
+    ['src/shared/raster/cpu/probe.ts', "import { orbitCamera } from '../../camera/orbit';\nexport const x = orbitCamera;\n"],
+    ['src/main/workers/probe.ts', "import { jobHandlers } from '../threads/jobs';\nexport const x = jobHandlers;\n"],
+    ['src/main/services/probe.ts', "import { runEpisode } from '../eval/episode';\nexport const x = runEpisode;\n"],
+    ['src/main/tasks/probe.ts', "import { loadAnyTask } from '../kinds/registry';\nexport const x = loadAnyTask;\n"],
+    ['src/renderer/components/probe.ts', "import { playViewFor } from '../kinds/registry';\nexport const x = playViewFor;\n"],
   ];
   it.each(violations)('rejects a forbidden import in %s: %s', async (file, code) => {
     expect(await restrictedImportErrors(file, code)).toBeGreaterThan(0);
@@ -45,7 +50,9 @@ describe('layer rules', () => {
     ['src/preload/probe.ts', "import type { LabBridge } from '../shared/api/bridge';\nexport type X = LabBridge;\n"],
     ['src/main/services/probe.ts', "import { Grader } from '../grader/grader';\nexport const x = Grader;\n"],
     ['src/main/studies/probe.ts', "import { searchMain } from '../kinds/search/kind';\nexport const x = searchMain;\n"],
-    ['src/shared/raster/cpu/probe.ts', "import { orbitCamera } from '../../camera/orbit';\nexport const x = orbitCamera;\n"],
+    ['src/shared/camera/probe.ts', "import type { Camera } from '../raster/types';\nexport type X = Camera;\n"],
+    ['src/main/threads/probe.ts', "import { drawView } from '../debug/draw';\nexport const x = drawView;\n"],
+    ['src/renderer/kinds/probe.ts', "import { useLabStore } from '../stores/lab';\nexport const x = useLabStore;\n"],
   ];
   it.each(allowed)('accepts an allowed import in %s: %s', async (file, code) => {
     expect(await restrictedImportErrors(file, code)).toBe(0);

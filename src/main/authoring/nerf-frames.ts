@@ -10,7 +10,7 @@ import { NerfTransformsSchema, type NerfTransforms } from '../../shared/authorin
 import { resizeArea } from '../../shared/authoring/import/resize';
 import type { RgbImage } from '../../shared/image/image';
 import { firstIssue } from '../../shared/task/schema';
-import { confinedPath } from '../app/confine';
+import { confinedPath } from '../io/confine';
 import { readPng } from '../io/png';
 
 export class NerfImportError extends Error {

@@ -1,4 +1,4 @@
-// The debugger's heavy work, run as worker-pool jobs (src/main/workers/jobs.ts) so a render never
+// The debugger's heavy work, run as worker-pool jobs (src/main/threads/jobs.ts) so a render never
 // holds up the event loop: the CPU reference's forward state, the per-pixel maps, the figure of a
 // view and its PNG encoding; the gradient view (backward pass) likewise.
 // Inputs: the packed Splats, a Camera, the view and its display scale, and whatever the main

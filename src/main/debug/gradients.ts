@@ -14,7 +14,7 @@ import { l1WithGrad } from '../../shared/metrics/psnr';
 import { ssimWithGrad } from '../../shared/metrics/ssim';
 import { decodePng, toRgb } from '../io/png';
 import type { ResolvedCamera } from './cameras';
-import type { JobInput } from '../workers/jobs';
+import type { JobInput } from '../workers/job-table';
 import type { DebugScene } from './session';
 import { DebugSourceError } from './sources';
 import type { DebugJobs } from './views';

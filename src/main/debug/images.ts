@@ -6,7 +6,7 @@ import type { DebugImage } from '../../shared/api/debug';
 import { figure } from '../../shared/debug/figure';
 import type { DebugFigure } from '../../shared/debug/views';
 import type { Camera } from '../../shared/raster/types';
-import { pngDataUrl } from '../episodes/public';
+import { pngDataUrl } from '../env/public';
 import { encodePng } from '../io/png';
 
 export function toDebugImage(fig: DebugFigure, camera: Camera, scale: number, shDegree: number, note: string | null = null): DebugImage {

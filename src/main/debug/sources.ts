@@ -7,7 +7,7 @@
 // nothing is opened then. Trajectory paths must stay inside the lab home.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, relative, resolve } from 'node:path';
-import { confinedPath } from '../app/confine';
+import { confinedPath } from '../io/confine';
 import type { DebugFrame, DebugSource, DebugUp } from '../../shared/api/debug';
 import type { FrameEvidence } from '../../shared/debug/frame';
 import { parsePly } from '../../shared/authoring/import/ply';

@@ -13,7 +13,7 @@ import { occupancyFromLists } from '../../shared/debug/tiles';
 import type { DebugFigure } from '../../shared/debug/views';
 import type { GpuTileLists } from '../../shared/raster/gpu';
 import type { Camera, RasterOptions, RenderOutput, Splats } from '../../shared/raster/types';
-import type { JobInput, JobKind, JobOutput } from '../workers/jobs';
+import type { JobInput, JobKind, JobOutput } from '../workers/job-table';
 import type { GpuSide, GpuTiles } from './draw';
 import type { DebugScene } from './session';
 

@@ -6,12 +6,13 @@
 // are handled one at a time in arrival order; every completed call is on disk before step()
 // resolves; resuming from a log rebuilds scene, ids and budgets exactly.
 import type { EpisodeBudgets, PublicView } from '../../shared/api/episode';
-import { publicBudgets, publicViews } from '../episodes/public';
+import { publicBudgets, publicViews } from './public';
 import { copyFileSync } from 'node:fs';
 import { orbitCamera } from '../../shared/camera/orbit';
 import { splatbenchKind } from '../../shared/kinds/splatbench/kind';
 import { Episode, type EpisodeConfig, type ImageRequest, type StepResult, type ToolCall } from '../../shared/env/episode';
-import { shortNum, type BudgetState } from '../../shared/env/format';
+import type { BudgetState } from '../../shared/env/format';
+import { shortNum } from '../../shared/math/format';
 import { describeView } from '../../shared/env/ops-inspect';
 import { packRecords, toCompactRecord, type GaussianRecord } from '../../shared/env/scene';
 import type { StepInfo } from '../../shared/env/step-info';

@@ -1,16 +1,16 @@
 // Resuming an episode from its trajectory: the log (read once, by the caller) is replayed
-// strictly through a fresh pure Episode (src/shared/env/replay.ts), which rebuilds the scene, the
+// strictly through a fresh pure Episode (src/shared/kinds/replay.ts), which rebuilds the scene, the
 // id counter and both budgets exactly.
 // Inputs: the Episode built from the task, the parsed log and its path. Output: how far it got.
 // Invariant: a replay that disagrees with the log is refused with ResumeError (never continued
 // from a wrong state).
 import type { Episode } from '../../shared/env/episode';
 import { withFooter } from '../../shared/env/format';
-import { ReplayError, replayAll, type ReplayedStep } from '../../shared/env/replay';
+import { ReplayError, replayAll, type ReplayedStep } from '../../shared/kinds/replay';
 import type { LoadedTask } from '../tasks/load';
 import type { Trajectory, TrajectoryHeader } from './trajectory';
 
-export { ReplayError as ResumeError } from '../../shared/env/replay';
+export { ReplayError as ResumeError } from '../../shared/kinds/replay';
 
 export interface Resumed {
   steps: number; // charged calls replayed

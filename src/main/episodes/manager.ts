@@ -11,23 +11,24 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { confinedPath } from '../app/confine';
-import type { EpisodeEntry, EpisodeSnapshot, EpisodeStepResult, EpisodeTime, PageTimeEvent, PlayProtocol, ProtocolOptions } from '../../shared/api/episode';
+import { confinedPath } from '../io/confine';
+import type { EpisodeEntry, EpisodeSnapshot, EpisodeStepResult, EpisodeTime, PageTimeEvent, PlayProtocol } from '../../shared/api/episode';
+import type { ProtocolOptions } from '../../shared/env/protocol';
 import { episodeClock } from '../../shared/env/time';
 import type { TimeEvent, TimeRecord } from '../../shared/env/trajectory-schema';
-import { DEFAULT_PROTOCOL_OPTIONS } from '../../shared/api/episode';
+import { DEFAULT_PROTOCOL_OPTIONS } from '../../shared/env/protocol';
 import type { ToolOut } from '../env/env';
 import type { KindEnv, KindTask } from '../kinds/kind';
 import { loadAnyTask, mainKind } from '../kinds/registry';
 import { envImages } from '../env/images';
 import { readTrajectory } from '../env/trajectory';
-import { ReplayError } from '../../shared/env/replay';
+import { ReplayError } from '../../shared/kinds/replay';
 import { kindModule } from '../../shared/kinds/registry';
 import { EpisodeRecall, lastAlive } from './recall';
 import type { EnvGradeResult, EnvGrader, EnvImages } from '../env/types';
-import type { TaskRepository } from '../tasks/repository';
+import type { TaskRepository } from '../kinds/repository';
 import { CallActivity, GradeQueue } from '../workers/grade-queue';
-import { pngDataUrl, publicScene } from './public';
+import { pngDataUrl, publicScene } from '../env/public';
 import type { AsyncViewRenderer } from '../../shared/kinds/search/render';
 
 export interface EpisodeManagerDeps {

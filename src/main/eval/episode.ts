@@ -12,11 +12,11 @@ import type { KindTask } from '../kinds/kind';
 import { mainKind } from '../kinds/registry';
 import { readTrajectory } from '../env/trajectory';
 import type { EnvGrader, EnvImages } from '../env/types';
-import type { ModelClient, ToolResult, ToolSpec } from './clients/types';
-import { costUsd, type EvalConfig } from './config';
-import { readMeta, writeMeta, metaPathOf, type EpisodeMeta } from './meta';
+import type { ModelClient, ToolResult, ToolSpec } from '../models/clients/types';
+import { costUsd, type EvalConfig } from '../models/config';
+import { readMeta, writeMeta, metaPathOf, type EpisodeMeta } from '../models/meta';
 import { promptsFor } from './prompt';
-import { playerName, type ModelSpec } from './spec';
+import { playerName, type ModelSpec } from '../models/spec';
 
 export interface EpisodeJob {
   jobId: string;

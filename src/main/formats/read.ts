@@ -9,7 +9,7 @@ import { Gunzip } from 'fflate';
 import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { decompress as zstdDecompress } from 'fzstd';
-import { parsePlyHeader } from '../../shared/authoring/import/ply-header';
+import { parsePlyHeader } from '../../shared/formats/ply-header';
 import { isCompressedPly, CompressedPlyDecoder } from '../../shared/formats/ply-compressed';
 import { decodeAsciiBody, InriaPlyDecoder } from '../../shared/formats/ply-inria';
 import { decodeSog, parseSogMeta, sogFiles, type RgbaImage, type SogMeta } from '../../shared/formats/sog';

@@ -6,10 +6,10 @@
 // an end record, so a killed worker's episode is finished exactly once, by whoever resumes it.
 import { readTrajectory } from '../env/trajectory';
 import type { EnvGrader, EnvImages } from '../env/types';
-import type { EvalConfig } from '../eval/config';
+import type { EvalConfig } from '../models/config';
 import { logState, runEpisode } from '../eval/episode';
-import { readMeta, metaPathOf } from '../eval/meta';
-import { makeClient } from '../eval/spec';
+import { readMeta, metaPathOf } from '../models/meta';
+import { makeClient } from '../models/spec';
 import { loadAnyTask } from '../kinds/registry';
 import type { KindTask } from '../kinds/kind';
 import type { EpisodeJobData } from './plan';

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { logState, type LogState } from '../eval/episode';
-import { providerFamily, settingsKey, type ModelSpec } from '../eval/spec';
+import { providerFamily, settingsKey, type ModelSpec } from '../models/spec';
 
 export interface EpisodeJobData {
   jobId: string;

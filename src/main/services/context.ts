@@ -7,7 +7,7 @@
 // buffers and worker threads, the live episodes' logs, the debugger's GPU rasterizer, the search
 // views' renderer, the worker pool's threads).
 import type { TaskSummary } from '../../shared/task/schema';
-import { labHome } from '../app/home';
+import { labHome } from '../io/home';
 import { DebugSessions } from '../debug/session';
 import { EpisodeManager } from '../episodes/manager';
 import type { GpuContext } from '../gpu/device';
@@ -16,7 +16,7 @@ import { sharedGrader, type Grader } from '../grader/grader';
 import { GpuRasterizer } from '../../shared/raster/gpu';
 import { listAllTasks as scanTaskList } from '../kinds/registry';
 import { isSplatTask } from '../kinds/splatbench/kind';
-import { TaskRepository } from '../tasks/repository';
+import { TaskRepository } from '../kinds/repository';
 import { resolveTasksDir } from '../tasks/paths';
 import { labViews, type LabViews } from '../raster/views';
 import { CallActivity, GradeQueue } from '../workers/grade-queue';

@@ -16,7 +16,7 @@ import { captureFolders, DEBUG_CHUNK_BYTES, DebugUploads, debugMemoryBudget, lis
 import { openSource, type SourceOptions } from '../debug/sources';
 import { debugView, type DebugJobs, type GpuRenderer } from '../debug/views';
 import { frameFor } from '../debug/frame';
-import { trajectoryParser } from '../workers/trajectory';
+import { trajectoryParser } from '../env/trajectory-pool';
 import type { Caller } from './connection';
 import { inspectScene } from '../debug/inspect';
 import { splatPoints } from '../debug/points';

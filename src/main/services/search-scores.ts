@@ -3,10 +3,10 @@
 // free-text answers waiting for a rater, a rater's mark, and the LLM judge through a model
 // runner (src/main/kinds/search/judge.ts). Refused while a participant session runs (hidden answers).
 import type { searchScoreMethods } from '../../shared/api/search-scores';
-import { RaterRecordSchema } from '../../shared/api/search-scores';
+import { RaterRecordSchema } from '../../shared/kinds/search/scores';
 import { aggregateSearch, SEARCH_RESAMPLES } from '../../shared/kinds/search/aggregate';
-import { loadEvalConfig } from '../eval/config';
-import { makeClient, parseModelSpec, playerName } from '../eval/spec';
+import { loadEvalConfig } from '../models/config';
+import { makeClient, parseModelSpec, playerName } from '../models/spec';
 import { appendRating } from '../kinds/search/judge-store';
 import { judgeLogs } from '../kinds/search/judge';
 import { baselineRows, pendingRatings, studySearchLogs, studySearchRows } from '../studies/search-results';

@@ -10,7 +10,7 @@ import { blindView } from '../../shared/kinds/search/annotation';
 import { DEFAULT_MOTION, type Pose } from '../../shared/kinds/search/pose';
 import { renderViewAsync } from '../../shared/kinds/search/render';
 import { motionWorld, stepPose } from '../../shared/kinds/search/world';
-import { pngDataUrl } from '../episodes/public';
+import { pngDataUrl } from '../env/public';
 import { encodePng } from '../io/png-encode';
 import { annotationIds, exportAnnotation, exportTaskId, readAnnotation, saveFirst, verify } from '../kinds/search/annotations';
 import { exportEpisodes } from '../kinds/search/export';

@@ -5,7 +5,7 @@
 // participant's screen never reaches these rows at all (the role check refuses them first).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { labHome } from '../app/home';
+import { labHome } from '../io/home';
 import type { Caller } from './connection';
 import { LabFailure, wrapHandlers } from './dispatch';
 

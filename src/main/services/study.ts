@@ -7,12 +7,12 @@ import { EXPORT_CHUNK_BYTES, SESSION_LOCKED_METHODS, studyMethods, type Trajecto
 import { pairedDifferences, participantSummaries } from '../../shared/study/paired';
 import { assignSlot, deleteParticipantData, recordWithdrawal, setExclusion } from '../studies/participant-data';
 import { exportStudy, readExportChunk } from '../studies/export';
-import { BOOTSTRAP_DEFAULTS } from '../../shared/study/bootstrap';
+import { BOOTSTRAP_DEFAULTS } from '../../shared/analysis/bootstrap';
 import { episodesCsv, summarize, summaryCsv } from '../../shared/study/results';
 import { analyse } from '../../shared/analysis/report';
-import { analysisEpisodes, studySources } from '../eval/analyses';
+import { analysisEpisodes, studySources } from '../studies/analyses';
 import { parseTrajectory, readTrajectory } from '../env/trajectory';
-import { pngDataUrl } from '../episodes/public';
+import { pngDataUrl } from '../env/public';
 import { readSpecHead, taskIds } from '../tasks/load';
 import { kindModule } from '../../shared/kinds/registry';
 import type { LabContext } from './context';

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { zipSync, type Zippable } from 'fflate';
-import { BOOTSTRAP_DEFAULTS } from '../../shared/study/bootstrap';
+import { BOOTSTRAP_DEFAULTS } from '../../shared/analysis/bootstrap';
 import { summarize } from '../../shared/study/results';
 import { pairedDifferences, participantSummaries } from '../../shared/study/paired';
 import { studyBalance } from '../../shared/study/order';

@@ -1,9 +1,9 @@
 // One replay frame: the scene after a given call of a logged episode, rebuilt by the one replay
-// (src/shared/env/replay.ts; exact: the env is deterministic), rendered from one
+// (src/shared/kinds/replay.ts; exact: the env is deterministic), rendered from one
 // of the task's held-out cameras with the grader's rasterizer, bounds overlay drawn on, as PNG.
 // Inputs: a LoadedTask, a trajectory, a step number, a held-out view name, a renderer.
 // Output: PNG bytes and the Gaussian count. Invariant: experimenter-only (held-out cameras).
-import { replayAll } from '../../shared/env/replay';
+import { replayAll } from '../../shared/kinds/replay';
 import { packRecords } from '../../shared/env/scene';
 import type { Camera, RenderOutput, Splats } from '../../shared/raster/types';
 import { rulesFor } from '../kinds/registry';

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import type { TrajectoryStep } from '../../shared/api/study';
 import type { EpisodeResult } from '../../shared/study/results';
 import type { Participant, ParticipantEpisode } from '../../shared/study/config';
-import { replaySteps } from '../../shared/env/replay';
+import { replaySteps } from '../../shared/kinds/replay';
 import { episodeClock } from '../../shared/env/time';
 import { rulesFor } from '../kinds/registry';
 import { readTrajectory, type Trajectory } from '../env/trajectory';

@@ -7,7 +7,8 @@
 // Invariant: the answer is taken from the logged `stop` call and checked again here, so a
 // number never depends on what a log's end record claims about correctness.
 import { existsSync } from 'node:fs';
-import type { PendingRating, SearchEpisodeRow } from '../../shared/api/search-scores';
+import type { PendingRating } from '../../shared/api/search-scores';
+import type { SearchEpisodeRow } from '../../shared/kinds/search/scores';
 import type { SearchTaskSpec } from '../../shared/kinds/search/kind';
 import { episodeAccuracy } from '../../shared/kinds/search/aggregate';
 import { checkAnswer } from '../../shared/kinds/search/answers';

@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../io/write-atomic';
 import { join, resolve } from 'node:path';
-import { confinedPath } from '../app/confine';
+import { confinedPath } from '../io/confine';
 import type { z } from 'zod';
 import {
   DEFAULT_TEXTS,
@@ -24,7 +24,7 @@ import {
   type StudyTexts,
 } from '../../shared/study/config';
 import { cycleLength, participantOrder } from '../../shared/study/order';
-import { DEFAULT_PROTOCOL_OPTIONS } from '../../shared/api/episode';
+import { DEFAULT_PROTOCOL_OPTIONS } from '../../shared/env/protocol';
 import { ModelVerdictSchema, type ModelVerdict } from './verify';
 
 export class StudyError extends Error {

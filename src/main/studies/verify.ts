@@ -1,12 +1,12 @@
 // Verified model imports (issue 11 item 6): an imported trajectory is trusted for nothing it
 // states about itself. It must be a model's log (protocol `agent`) of a study task, under that
 // task's budgets, with a model name no person could have; its calls are replayed strictly (the
-// one replay, src/shared/env/replay.ts) and the final scene is graded again by the lab, and that
+// one replay, src/shared/kinds/replay.ts) and the final scene is graded again by the lab, and that
 // score is the one the study uses. A score the file claims is kept only to show a mismatch.
 // Inputs: the parsed trajectory, the task, the study's participants, a grader. Output: the
 // verdict stored beside the log. Invariant: a log that does not replay is refused, never stored.
 import { z } from 'zod';
-import { replayAll } from '../../shared/env/replay';
+import { replayAll } from '../../shared/kinds/replay';
 import { packRecords } from '../../shared/env/scene';
 import type { Trajectory } from '../env/trajectory';
 import type { EnvGrader } from '../env/types';

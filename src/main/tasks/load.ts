@@ -28,7 +28,7 @@ import {
 import { parseSceneFile } from '../../shared/scene/input';
 import { readSceneNpz, type NpzScene } from '../io/npz';
 import { readPng, readPngRgb, toRgb } from '../io/png';
-import { checkSafeId } from '../app/confine';
+import { checkSafeId } from '../io/confine';
 import { objectDir, resolveTasksDir } from './paths';
 
 export interface RefView {

@@ -17,7 +17,7 @@
 // process alive.
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import type { JobInput, JobKind, JobOutput } from './jobs';
+import type { JobInput, JobKind, JobOutput } from './job-table';
 import type { FromWorker, ToWorker } from './protocol';
 import { startPoolWorker } from './worker-entry';
 

@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
 
 // Names in variables: bundlers treat a literal `new URL('./x', import.meta.url)` as an asset.
 const BUILT_ENTRY = './pool-worker.js';
-const SOURCE_ENTRY = './pool-worker.ts';
+const SOURCE_ENTRY = '../threads/pool-worker.ts';
 
 export function startPoolWorker(): Worker {
   const built = new URL(BUILT_ENTRY, import.meta.url);

@@ -5,7 +5,7 @@
 import type { Component } from 'vue';
 import { kindModule } from '../../shared/kinds/registry';
 import type { TaskKind } from '../../shared/task/schema';
-import PlayView from '../views/PlayView.vue';
+import PlayView from './splatbench/PlayView.vue';
 import RelationPlayView from './relation/RelationPlayView.vue';
 import SearchPlayView from './search/SearchPlayView.vue';
 

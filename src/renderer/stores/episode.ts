@@ -11,7 +11,8 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef, watch } from 'vue';
 import type { LabApi } from '../../shared/api/lab';
-import { DEFAULT_PROTOCOL_OPTIONS, type EpisodeBudgets, type EpisodeSnapshot, type EpisodeStepResult, type EpisodeTime, type PageTimeEvent, type PlayProtocol, type ProtocolOptions, type PublicView } from '../../shared/api/episode';
+import type { EpisodeBudgets, EpisodeSnapshot, EpisodeStepResult, EpisodeTime, PageTimeEvent, PlayProtocol, PublicView } from '../../shared/api/episode';
+import { DEFAULT_PROTOCOL_OPTIONS, type ProtocolOptions } from '../../shared/env/protocol';
 import { LabCallError } from '../../shared/api/messages';
 import { dropStaging, loadStaging, saveStaging } from './staging-persist';
 import type { TaskKind } from '../../shared/task/schema';

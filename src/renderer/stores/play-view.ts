@@ -5,7 +5,9 @@
 // viewport, the lock flag, the kept renders.
 // See docs/DESIGN.md section 7.
 import { defineStore } from 'pinia';
-import { ref } from 'vue';
+import { computed, ref } from 'vue';
+import { hexToRgb } from '../../shared/math/color';
+import type { Vec3 } from '../../shared/math/vec3';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
 
 export const usePlayViewStore = defineStore('play-view', () => {
@@ -16,6 +18,9 @@ export const usePlayViewStore = defineStore('play-view', () => {
   /** Colour (#rrggbb) and group of new Gaussians (the add buttons, fills, photo placement). */
   const newColor = ref('#c8c8c8');
   const newGroup = ref('');
+  const DEFAULT_NEW: Vec3 = [200 / 255, 200 / 255, 200 / 255];
+  /** The swatch as [r, g, b] (a colour input always holds '#rrggbb'; the default otherwise). */
+  const newRgb = computed<Vec3>(() => hexToRgb(newColor.value) ?? DEFAULT_NEW);
 
   function visible(records: readonly GaussianRecord[]): GaussianRecord[] {
     return records.filter((r) => {
@@ -43,5 +48,5 @@ export const usePlayViewStore = defineStore('play-view', () => {
     solo.value = null;
   }
 
-  return { hidden, hiddenGroups, solo, uniformScale, newColor, newGroup, visible, toggleHidden, toggleGroup, toggleSolo, clear };
+  return { hidden, hiddenGroups, solo, uniformScale, newColor, newRgb, newGroup, visible, toggleHidden, toggleGroup, toggleSolo, clear };
 });

@@ -9,6 +9,7 @@ import type { GaussianRecord } from '../../shared/scene/gaussian';
 import { quatToMat3 } from '../../shared/math/quaternion';
 import { projectPoint } from '../../shared/camera/triangulate';
 import type { Vec3 } from '../../shared/math/vec3';
+import { rgbToCss } from '../../shared/math/color';
 import { OUTLINE_SIGMAS, outlineColor } from './outlines';
 
 const SEGMENTS = 40;
@@ -43,7 +44,7 @@ export function drawPhotoOverlay(canvas: HTMLCanvasElement, records: readonly Ga
     const c = selection.includes(r.id) ? [1, 0.62, 0.1] : outlineColor(r.color);
     for (const line of outlinePolylines(r, cam)) {
       // A dark halo under the coloured line keeps it readable on the photo's white and on dark parts.
-      for (const [width, style] of [[3, 'rgba(0,0,0,0.55)'], [1.25, `rgb(${c.map((x) => Math.round(x * 255)).join(',')})`]] as const) {
+      for (const [width, style] of [[3, 'rgba(0,0,0,0.55)'], [1.25, rgbToCss(c)]] as const) {
         ctx.lineWidth = width;
         ctx.strokeStyle = style;
         ctx.beginPath();

@@ -4,7 +4,7 @@
 // Input: values with their cluster keys, resamples, level, seed. Output: {n, clusters, mean,
 // low, high}; no interval (null) with fewer than two clusters. Invariant: seeded, reproducible.
 import { mulberry32 } from '../math/random';
-import { quantileSorted } from '../study/bootstrap';
+import { quantileSorted } from './bootstrap';
 
 export interface ClusteredValue {
   cluster: string;

@@ -3,7 +3,7 @@
 // 25-75% band per call. Also the best intermediate score against the final one.
 // Inputs: per-step hidden scores of one trajectory. Outputs: curves and per-call bands.
 // Invariant: index 0 is the start scene (the reset record's grade), index k the scene after k calls.
-import { quantileSorted } from '../study/bootstrap';
+import { quantileSorted } from './bootstrap';
 
 export interface StepScore {
   step: number;

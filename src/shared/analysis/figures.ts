@@ -2,7 +2,7 @@
 // named by a stable id (the file name in `splatlab report`, the export name in Results).
 // Input: an AnalysisReport. Output: Figure[] in reading order. Invariant: every figure's title
 // or axis names the unit, every series carries its n, and the CSV holds exactly what is drawn.
-import { toCsv } from '../study/csv';
+import { toCsv } from './csv';
 import { bandChart, barChart, pairedBarChart, scatterChart } from './charts';
 import { HEADING_THRESHOLD_DEG } from './heading';
 import type { AnalysisReport } from './report';

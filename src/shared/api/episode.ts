@@ -4,6 +4,7 @@
 // Invariant: no row here may carry held-out views, anchors, fits or hidden scores; every result
 // schema is strict, so an extra field added by mistake fails validation in main.
 import { z } from 'zod';
+import { ProtocolOptionsSchema } from '../env/protocol';
 import { StepInfoSchema } from '../env/step-info';
 import { CameraSchema, TaskKindSchema } from '../task/schema';
 
@@ -14,14 +15,6 @@ const vec3 = z.tuple([finite, finite, finite]);
 export const PlayProtocolSchema = z.enum(['matched', 'free']);
 export type PlayProtocol = z.infer<typeof PlayProtocolSchema>;
 
-/** Aids a study may switch off, recorded in the trajectory header as `protocol_options`. */
-export const ProtocolOptionsSchema = z.strictObject({
-  /** Matched play: the scene's outlines drawn over a reference photo when the view is snapped to its camera. */
-  outline_overlay: z.boolean().optional(),
-});
-export type ProtocolOptions = z.infer<typeof ProtocolOptionsSchema>;
-/** What a player gets when nobody chose (the play form and study sessions alike); always logged. */
-export const DEFAULT_PROTOCOL_OPTIONS: ProtocolOptions = { outline_overlay: true };
 
 /** A PNG image as a `data:image/png;base64,...` URL. */
 export const PngDataUrl = z.string().startsWith('data:image/png;base64,');

@@ -4,7 +4,7 @@
 // Invariant: the arithmetic follows the WGSL line by line (same formulas, same order, same
 // tie-breaks), so float64 here and float32 there differ only where a sample grazes an edge.
 import { boundingRadius, eulerMatrix, localHalfExtents, type Mat3 } from './geometry';
-import { parseColor, type PartKind, type ProceduralObject, type Vec3 } from './primitives';
+import { colorRgb, type PartKind, type ProceduralObject, type Vec3 } from './primitives';
 
 /** Kind codes shared with the shader. */
 export const KIND_CODE: Record<PartKind, number> = { sphere: 0, box: 1, cylinder: 2, cone: 3 };
@@ -39,7 +39,7 @@ export function prepareParts(obj: ProceduralObject): PreparedPart[] {
       pos: [part.pos[0], part.pos[1], part.pos[2]],
       size,
       bound2: bound * bound,
-      color: parseColor(part.color),
+      color: colorRgb(part.color),
     };
   });
 }

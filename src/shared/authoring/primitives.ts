@@ -4,6 +4,7 @@
 // Invariant: an object that parses has finite positive sizes and every part's exact world AABB
 // lies inside the bounds cube [-1, 1]^3 (docs/DESIGN.md section 2).
 import { z } from 'zod';
+import { hexToRgb } from '../math/color';
 import { partAabb, sortedExtents } from './geometry';
 
 export type Vec3 = [number, number, number];
@@ -151,11 +152,12 @@ function describeIssue(input: unknown, iss: z.core.$ZodIssue): string {
   return `part ${path[1]}${label ? ` (${label})` : ''}: ${prefix}${iss.message}`;
 }
 
-/** Colour as [r, g, b] in [0, 1]. */
-export function parseColor(color: Color): Vec3 {
+/** A validated part colour as [r, g, b] in [0, 1] (the one colour model, src/shared/math/color.ts). */
+export function colorRgb(color: Color): Vec3 {
   if (typeof color !== 'string') return [color[0], color[1], color[2]];
-  const v = Number.parseInt(color.slice(1), 16);
-  return [((v >> 16) & 255) / 255, ((v >> 8) & 255) / 255, (v & 255) / 255];
+  const rgb = hexToRgb(color);
+  if (!rgb) throw new Error(`unknown color '${color}' (use '#rrggbb' or [r,g,b])`);
+  return rgb;
 }
 
 /** Standard photo rig (docs/DESIGN.md section 2): orbit distance, vertical FOV, image size. */

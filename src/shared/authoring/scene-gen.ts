@@ -11,7 +11,7 @@ import { mulberry32, type Random } from '../math/random';
 import { quatAboutZ, quatMultiply, quatNormalize } from '../math/quaternion';
 import type { GaussianRecord } from '../scene/gaussian';
 import { partAabb } from './geometry';
-import { parseColor, parseObject, type Part, type ProceduralObject, type Vec3 } from './primitives';
+import { colorRgb, parseObject, type Part, type ProceduralObject, type Vec3 } from './primitives';
 
 export interface SceneGenOptions {
   minObjects?: number; // default 2
@@ -97,7 +97,7 @@ function placeParts(obj: ProceduralObject, p: PlacedObject, box: Box): Part[] {
       pos: [p.centre[0] + c * x - sn * y, p.centre[1] + sn * x + c * y, z] as Vec3,
       rot: [rot[0], rot[1], rot[2] + p.heading_deg] as Vec3,
       size: scaledSize(part, p.scale),
-      color: turnHue(parseColor(part.color), p.hue_deg),
+      color: turnHue(colorRgb(part.color), p.hue_deg),
       group: p.group,
     };
     return out as Part;

@@ -6,7 +6,7 @@ import type { Vec3 } from '../math/vec3';
 import { DEFAULT_SCALE } from '../scene/input';
 import { applyGaussianFields, POS_LIMIT } from '../scene/policy';
 import type { ToolArgs } from './tools';
-import { pyVec, shortNum } from './format';
+import { pyVec, shortNum } from '../math/format';
 import { groupNames, type GaussianRecord } from './scene';
 import { transformRecords } from './transform';
 

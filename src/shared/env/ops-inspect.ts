@@ -4,7 +4,8 @@
 // Invariant: nothing here changes the scene.
 import { quatToEuler } from '../math/quaternion';
 import type { Vec3 } from '../math/vec3';
-import { hexColor, shortNum, shortVec, pyVec } from './format';
+import { rgbToHex } from '../math/color';
+import { shortNum, shortVec, pyVec } from '../math/format';
 import { unknownGroup } from './ops-edit';
 import { groupNames, type GaussianRecord } from './scene';
 import { centroid } from './transform';
@@ -24,7 +25,7 @@ export function describeView(v: ViewInfo): string {
 export function gaussianRow(r: GaussianRecord): string {
   const rot = quatToEuler(r.quat).map((d) => (Math.abs(d) < 5e-4 ? 0 : d));
   const group = r.group !== undefined ? ` group ${r.group}` : '';
-  return `id ${r.id}: pos ${shortVec(r.pos)} scale ${shortVec(r.scale)} rot ${shortVec(rot, 1)} color ${hexColor(r.color)} opacity ${shortNum(r.opacity)}${group}`;
+  return `id ${r.id}: pos ${shortVec(r.pos)} scale ${shortVec(r.scale)} rot ${shortVec(rot, 1)} color ${rgbToHex(r.color)} opacity ${shortNum(r.opacity)}${group}`;
 }
 
 export function listGaussians(records: readonly GaussianRecord[], group: string | undefined): { ok: true; text: string } | { ok: false; error: string } {
@@ -49,7 +50,7 @@ function summary(label: string, rows: readonly GaussianRecord[]): string {
     }
   }
   const n = rows.length;
-  return `${label}: ${n} Gaussian${n === 1 ? '' : 's'}, centroid ${pyVec(centroid(rows))}, bbox ${pyVec(lo)} to ${pyVec(hi)}, mean color ${hexColor(mean)}`;
+  return `${label}: ${n} Gaussian${n === 1 ? '' : 's'}, centroid ${pyVec(centroid(rows))}, bbox ${pyVec(lo)} to ${pyVec(hi)}, mean color ${rgbToHex(mean)}`;
 }
 
 export function describeGroups(records: readonly GaussianRecord[]): string {

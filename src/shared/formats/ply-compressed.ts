@@ -4,7 +4,7 @@
 // element of uint8 f_rest_* (value = (byte / 256 - 0.5) * 8, 0 and 255 exact ends).
 // Inputs: a parsed header, body rows streamed element by element. Output: SplatFileData.
 // Invariant: element sizes and order are checked against the header before any allocation.
-import { SCALAR_BYTES, type PlyElement, type PlyHeader } from '../authoring/import/ply-header';
+import { SCALAR_BYTES, type PlyElement, type PlyHeader } from './ply-header';
 import { checkedRows, frameFromComments, modelFromComments } from './ply-common';
 import { FORMAT_LABELS, FormatError, shDegreeOfRest, SplatsBuilder, type BodySegment, type DecodeLimits, type SplatFileData, type StreamDecoder } from './types';
 

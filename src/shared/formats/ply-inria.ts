@@ -4,7 +4,7 @@
 // Inputs: a parsed header, then body bytes row-aligned chunk by chunk (streaming) or whole.
 // Output: SplatFileData. Invariant: the row layout is checked against the header before any
 // allocation, and a body that ends early is refused with the rows it held (no partial scene).
-import { type PlyHeader, type PlyScalar, readScalar, SCALAR_BYTES } from '../authoring/import/ply-header';
+import { type PlyHeader, type PlyScalar, readScalar, SCALAR_BYTES } from './ply-header';
 import { checkedRows, frameFromComments, modelFromComments } from './ply-common';
 import { FORMAT_LABELS, FormatError, shDegreeOfRest, SplatsBuilder, type BodySegment, type DecodeLimits, type SplatFileData, type StreamDecoder } from './types';
 

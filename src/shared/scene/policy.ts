@@ -9,8 +9,9 @@
 // task bounds) keeps any finite position, any positive scale and opacity in (0, 1].
 import { eulerToQuat, quatNormalize, type Quat } from '../math/quaternion';
 import type { Vec3 } from '../math/vec3';
-import { quoteValue, shortNum } from '../env/format';
-import { fromCompact, parseColor, toCompact, type GaussianRecord } from './gaussian';
+import { quoteValue, shortNum } from '../math/format';
+import { parseColor } from '../math/color';
+import { fromCompact, toCompact, type GaussianRecord } from './gaussian';
 
 export const POS_LIMIT = 1.25;
 export const SCALE_MIN = 0.005;

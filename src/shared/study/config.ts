@@ -4,7 +4,7 @@
 // Invariants: participant ids are pseudonymous (P01, P02, ...) and no field holds a name; the
 // practice task is never one of the scored tasks; a study's protocol is fixed for all its episodes.
 import { z } from 'zod';
-import { DEFAULT_PROTOCOL_OPTIONS, ProtocolOptionsSchema } from '../api/episode';
+import { DEFAULT_PROTOCOL_OPTIONS, ProtocolOptionsSchema } from '../env/protocol';
 import { splatbenchKind } from '../kinds/splatbench/kind';
 import { StudyTimeFields } from './time';
 

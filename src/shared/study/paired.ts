@@ -7,7 +7,7 @@
 // played, resampling whole participants (and whole runs) across tasks; seeded per (model, task).
 import { z } from 'zod';
 import { mulberry32 } from '../math/random';
-import { BOOTSTRAP_DEFAULTS, quantileSorted, type BootstrapOptions } from './bootstrap';
+import { BOOTSTRAP_DEFAULTS, quantileSorted, type BootstrapOptions } from '../analysis/bootstrap';
 import { ALL_TASKS, clusterOf, keySeed, smallNWarning, statisticRows, type EpisodeResult } from './results';
 
 const num = z.number().nullable();

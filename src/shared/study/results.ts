@@ -6,8 +6,8 @@
 // model are separate sources; the bootstrap is seeded per (source, task) so tables reproduce.
 import { z } from 'zod';
 import { clusteredBootstrapCi } from '../analysis/cluster-bootstrap';
-import type { BootstrapOptions } from './bootstrap';
-import { toCsv } from './csv';
+import type { BootstrapOptions } from '../analysis/bootstrap';
+import { toCsv } from '../analysis/csv';
 
 const num = z.number().nullable();
 

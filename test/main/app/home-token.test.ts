@@ -4,7 +4,7 @@ import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { homeToken, lastServePort, rememberServePort, tokenPath } from '../../../src/main/app/home';
+import { homeToken, lastServePort, rememberServePort, tokenPath } from '../../../src/main/io/home';
 
 const home = () => join(mkdtempSync(join(tmpdir(), 'splatlab-home-')), 'lab');
 const mode = (path: string) => statSync(path).mode & 0o777;

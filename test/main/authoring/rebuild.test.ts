@@ -13,7 +13,7 @@ import { listObjectDocuments, openObject } from '../../../src/main/authoring/doc
 import { composeScene, generateBatch, parsePlacements } from '../../../src/main/authoring/generate';
 import { buildGaussianObject } from '../../../src/main/authoring/gaussian-build';
 import { rebuildObject } from '../../../src/main/authoring/rebuild';
-import { checkTask } from '../../../src/main/env/conformance';
+import { checkTask } from '../../../src/main/episodes/conformance';
 import { Grader } from '../../../src/main/grader/grader';
 import { readSpec } from '../../../src/main/tasks/load';
 import { PROCEDURAL_OBJECTS } from '../../../src/shared/authoring/objects/index';

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkTask } from '../../../src/main/env/conformance';
+import { checkTask } from '../../../src/main/episodes/conformance';
 import { Grader } from '../../../src/main/grader/grader';
 import { buildTestTask, TEST_TASK_IDS } from '../../helpers/test-task';
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { SplatEnv } from '../../../src/main/env/env';
 import { readTrajectory } from '../../../src/main/env/trajectory';
-import { regradeTrajectory } from '../../../src/main/env/replay';
+import { regradeTrajectory } from '../../../src/main/episodes/replay';
 import { fakeImages, testTask, testTasks, tmpLog } from './fixtures';
 
 function footer(text: string): string {

@@ -3,7 +3,7 @@
 // views appear.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { referenceSheet, renderAngleImage, renderViewsSheet, viewLabel } from '../../../src/main/env/images';
-import { publicViews } from '../../../src/main/episodes/public';
+import { publicViews } from '../../../src/main/env/public';
 import { decodePng } from '../../../src/main/io/png';
 import { loadTask, type LoadedTask } from '../../../src/main/tasks/load';
 import { TEST_TASK_IDS, type TestTask } from '../../helpers/test-task';

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SplatEnv } from '../../../src/main/env/env';
-import { diagnoseLog, repairLog } from '../../../src/main/env/repair';
+import { diagnoseLog, repairLog } from '../../../src/main/episodes/repair';
 import { readTrajectory } from '../../../src/main/env/trajectory';
 import { fakeImages, testTask, testTasks, tmpLog } from './fixtures';
 

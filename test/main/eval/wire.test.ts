@@ -3,10 +3,10 @@
 // 503 are retried without charging, and the run record holds tokens, cost, retries and version.
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EvalConfigSchema } from '../../../src/main/eval/config';
+import { EvalConfigSchema } from '../../../src/main/models/config';
 import { runEpisode } from '../../../src/main/eval/episode';
-import { metaPathOf } from '../../../src/main/eval/meta';
-import { makeClient, parseModelSpec } from '../../../src/main/eval/spec';
+import { metaPathOf } from '../../../src/main/models/meta';
+import { makeClient, parseModelSpec } from '../../../src/main/models/spec';
 import { readTrajectory } from '../../../src/main/env/trajectory';
 import { testTask, testTasks, tmpLog } from '../env/fixtures';
 import { startWireServer, type PlannedCall, type Recorded, type Wire } from './wire-server';

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkSafeId, confinedPath } from '../../../src/main/app/confine';
+import { checkSafeId, confinedPath } from '../../../src/main/io/confine';
 import { sanitizeMessage } from '../../../src/main/services/sanitize';
 import { dispatchCall, MAX_PARAM_DEPTH, paramsShapeProblem } from '../../../src/main/services/dispatch';
 import { ConnectionLimits } from '../../../src/main/transport/limits';

@@ -13,7 +13,7 @@ import { parseTrajectory } from '../../../src/main/env/trajectory';
 import { createAuthorHandlers } from '../../../src/main/services/author';
 import { createLabContext } from '../../../src/main/services/context';
 import { dispatchCall } from '../../../src/main/services/dispatch';
-import { OFF_LOOP_TRAJECTORY_CHARS, trajectoryParser } from '../../../src/main/workers/trajectory';
+import { OFF_LOOP_TRAJECTORY_CHARS, trajectoryParser } from '../../../src/main/env/trajectory-pool';
 
 const cpu = { device: null, status: { path: 'cpu' as const, vendor: '', architecture: '', description: '', summary: 'CPU test mode' } };
 const lab = () => createLabContext({ gpu: cpu, tasksDir: mkdtempSync(join(tmpdir(), 'splatlab-pool-tasks-')), home: mkdtempSync(join(tmpdir(), 'splatlab-pool-home-')), version: '0', transport: 'direct', listTasks: async () => [], poolSize: 1 });

@@ -4,7 +4,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { flushPromises, mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
-import ParticipantSession from '../../../src/renderer/components/study/ParticipantSession.vue';
+import ParticipantSession from '../../../src/renderer/views/ParticipantSession.vue';
 import UnlockPrompt from '../../../src/renderer/components/roles/UnlockPrompt.vue';
 import { useStudyStore } from '../../../src/renderer/stores/study';
 import { useRolesStore } from '../../../src/renderer/stores/roles';

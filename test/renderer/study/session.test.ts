@@ -4,7 +4,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { flushPromises, mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
-import ParticipantSession from '../../../src/renderer/components/study/ParticipantSession.vue';
+import ParticipantSession from '../../../src/renderer/views/ParticipantSession.vue';
 import { useStudyStore } from '../../../src/renderer/stores/study';
 import { LAB_KEY } from '../../../src/renderer/api/client';
 import type { LabApi } from '../../../src/shared/api/lab';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { partAabb } from '../../../src/shared/authoring/geometry';
 import { getObject, PROCEDURAL_OBJECT_NAMES, PROCEDURAL_OBJECTS } from '../../../src/shared/authoring/objects/index';
-import { objectWarnings, parseColor, validateObject } from '../../../src/shared/authoring/primitives';
+import { objectWarnings, colorRgb, validateObject } from '../../../src/shared/authoring/primitives';
 
 describe('the six procedural objects', () => {
   it('are the seed objects, keyed by their names', () => {
@@ -29,12 +29,12 @@ describe('the six procedural objects', () => {
     expect(hi[2] - lo[2]).toBeGreaterThan(1.4); // fills most of the height (the table is the lowest)
     expect(Math.max(hi[0] - lo[0], hi[1] - lo[1])).toBeGreaterThan(0.8);
     for (const k of [0, 1]) expect(Math.abs(hi[k] + lo[k]) / 2).toBeLessThan(0.15); // centred
-    const colours = new Set(obj.parts.map((p) => parseColor(p.color).join(',')));
+    const colours = new Set(obj.parts.map((p) => colorRgb(p.color).join(',')));
     expect(colours.size).toBeGreaterThanOrEqual(4);
   });
 
   it('gives distinct objects distinct main colours', () => {
-    const main = PROCEDURAL_OBJECT_NAMES.map((n) => parseColor(PROCEDURAL_OBJECTS[n].parts[0].color).join(','));
+    const main = PROCEDURAL_OBJECT_NAMES.map((n) => colorRgb(PROCEDURAL_OBJECTS[n].parts[0].color).join(','));
     expect(new Set(main).size).toBe(main.length);
   });
 

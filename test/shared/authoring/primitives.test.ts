@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { partAabb } from '../../../src/shared/authoring/geometry';
 import {
-  objectWarnings, ObjectValidationError, parseColor, parseObject, validateObject, type Part,
+  objectWarnings, ObjectValidationError, colorRgb, parseObject, validateObject, type Part,
 } from '../../../src/shared/authoring/primitives';
 
 const ok = (part: Record<string, unknown>) => ({ name: 't', parts: [{ pos: [0, 0, 0], color: '#336699', ...part }] });
@@ -145,8 +145,8 @@ function surfaceSamples(part: Part): number[][] {
 
 describe('colours and warnings', () => {
   it('parses hex and tuple colours', () => {
-    expect(parseColor('#ff8000')).toEqual([1, 128 / 255, 0]);
-    expect(parseColor([0.1, 0.2, 0.3])).toEqual([0.1, 0.2, 0.3]);
+    expect(colorRgb('#ff8000')).toEqual([1, 128 / 255, 0]);
+    expect(colorRgb([0.1, 0.2, 0.3])).toEqual([0.1, 0.2, 0.3]);
   });
 
   it('warns about specks and needles but not thin plates', () => {

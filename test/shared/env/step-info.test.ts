@@ -1,9 +1,9 @@
 // StepInfo: every step's outcome as data (src/shared/env/step-info.ts, docs/DESIGN.md
 // "Structured steps"): ok, charged, the step number, ids created, end reason and budgets, and the
-// one replay (src/shared/env/replay.ts) recovering the same infos from a log.
+// one replay (src/shared/kinds/replay.ts) recovering the same infos from a log.
 import { describe, expect, it } from 'vitest';
 import { Episode, type EpisodeConfig } from '../../../src/shared/env/episode';
-import { replayAll, ReplayError } from '../../../src/shared/env/replay';
+import { replayAll, ReplayError } from '../../../src/shared/kinds/replay';
 import { StepInfoSchema } from '../../../src/shared/env/step-info';
 import type { StepRecord } from '../../../src/shared/env/trajectory-schema';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { colorToHex, fromCompact, packSplats, parseColor, toCompact, type GaussianRecord } from '../../../src/shared/scene/gaussian';
+import { parseColor, rgbToHex } from '../../../src/shared/math/color';
+import { fromCompact, packSplats, toCompact, type GaussianRecord } from '../../../src/shared/scene/gaussian';
 
 const rec: GaussianRecord = {
   id: 8,
@@ -38,7 +39,7 @@ describe('parseColor', () => {
     expect(parseColor('#ff8000')).toEqual({ ok: true, rgb: [1, 128 / 255, 0] });
     expect(parseColor(' #FF8000 ')).toEqual({ ok: true, rgb: [1, 128 / 255, 0] });
     expect(parseColor([0.1, 0.2, 0.3])).toEqual({ ok: true, rgb: [0.1, 0.2, 0.3] });
-    expect(colorToHex([1, 128 / 255, 0])).toBe('#ff8000');
+    expect(rgbToHex([1, 128 / 255, 0])).toBe('#ff8000');
   });
 
   it("rejects anything else with the seed's message", () => {

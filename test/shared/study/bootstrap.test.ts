@@ -1,7 +1,7 @@
 // Bootstrap CI of a mean on known data: degenerate cases, containment of the mean, agreement with
 // the normal-theory interval on a large sample, reproducibility by seed, and the quantile rule.
 import { describe, expect, it } from 'vitest';
-import { bootstrapMeanCi, quantileSorted } from '../../../src/shared/study/bootstrap';
+import { bootstrapMeanCi, quantileSorted } from '../../../src/shared/analysis/bootstrap';
 import { mulberry32 } from '../../../src/shared/math/random';
 
 describe('quantileSorted', () => {

@@ -1,6 +1,6 @@
 // CSV escaping (RFC 4180) and the formula guard.
 import { describe, expect, it } from 'vitest';
-import { csvField, toCsv } from '../../../src/shared/study/csv';
+import { csvField, toCsv } from '../../../src/shared/analysis/csv';
 
 describe('csvField', () => {
   it('quotes commas, quotes and line breaks, doubling quotes', () => {

@@ -13,7 +13,7 @@ import type { FitAnchors, SaveResult } from '../../../shared/api/author';
 import { packSplats, type GaussianRecord } from '../../../shared/scene/gaussian';
 import { sceneFileJson } from '../../../shared/scene/input';
 import type { Anchors, TaskSpec } from '../../../shared/task/schema';
-import { checkTask } from '../../env/conformance';
+import { checkTask } from '../../episodes/conformance';
 import type { Grader } from '../../grader/grader';
 import { encodePng } from '../../io/png';
 import { readCameras, readFit, readViews, type RefView } from '../../tasks/load';

@@ -8,7 +8,7 @@ import { orbitCamera } from '../../../shared/camera/orbit';
 import { placeSplats } from '../../../shared/formats/placement';
 import { rasterizeForward } from '../../../shared/raster/cpu';
 import { emptySplats, type Splats } from '../../../shared/scene/splats';
-import { pngDataUrl } from '../../episodes/public';
+import { pngDataUrl } from '../../env/public';
 import { resolveUp, type UpChoice } from '../../formats/import';
 import { readSplatFile } from '../../formats/read';
 import { encodePng } from '../../io/png-encode';

@@ -1,7 +1,7 @@
 // `splatlab check [--task ID]`: the environment conformance check over one task or every task.
 import { acquireGpu } from '../../gpu/device';
 import { Grader, graderDevice } from '../../grader/grader';
-import { checkTask } from '../../env/conformance';
+import { checkTask } from '../../episodes/conformance';
 import { taskIds } from '../../tasks/load';
 import { resolveTasksDir } from '../../tasks/paths';
 import { parseArgs, stringOption } from '../args';

@@ -3,11 +3,11 @@
 // `--queue URL --worker` runs a worker. Every (task, model, settings, run) is one job with a
 // deterministic id and log path under --results, so a rerun skips what ended and resumes what broke.
 import { resolve } from 'node:path';
-import { labHome } from '../../app/home';
+import { labHome } from '../../io/home';
 import { packageVersion } from '../../app/paths';
-import { loadEvalConfig } from '../../eval/config';
+import { loadEvalConfig } from '../../models/config';
 import { sharedGrader } from '../../eval/runtime';
-import { parseModelSpec, playerName } from '../../eval/spec';
+import { parseModelSpec, playerName } from '../../models/spec';
 import { enqueueRun, startWorkers, waitForRun } from '../../queue/bullmq';
 import { runEmbedded } from '../../queue/embedded';
 import type { EpisodeOutcome, WorkerContext } from '../../queue/execute';

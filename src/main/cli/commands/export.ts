@@ -5,7 +5,7 @@
 import { copyFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readSceneJson, taskFit, trajectoryScene, writePlyFile } from '../../authoring/ply-io';
-import { labHome } from '../../app/home';
+import { labHome } from '../../io/home';
 import { packageVersion } from '../../app/paths';
 import { exportStudy } from '../../studies/export';
 import { StudyStore } from '../../studies/store';

@@ -2,7 +2,7 @@
 // HTTP on loopback with --http (many sessions, token-protected). Logs go to stderr.
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { labHome } from '../../app/home';
+import { labHome } from '../../io/home';
 import { packageVersion } from '../../app/paths';
 import { sharedGrader } from '../../eval/runtime';
 import { startMcpHttp } from '../../mcp/http';

@@ -1,9 +1,9 @@
 // `splatlab repair LOG [--check] [--tasks DIR]`: a trajectory log damaged by an older version (a
 // repeated step from two writers, a charged call that was never logged) is shown as such and,
 // without --check, cut back to the part that replays, the original copied beside it
-// (src/main/env/repair.ts). Output: one line saying what was found and done.
+// (src/main/episodes/repair.ts). Output: one line saying what was found and done.
 import { existsSync } from 'node:fs';
-import { diagnoseLog, repairLog } from '../../env/repair';
+import { diagnoseLog, repairLog } from '../../episodes/repair';
 import { readTrajectory } from '../../env/trajectory';
 import { loadAnyTask } from '../../kinds/registry';
 import { parseArgs, stringOption } from '../args';

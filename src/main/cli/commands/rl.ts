@@ -1,7 +1,7 @@
 // `splatlab rl`: the HTTP JSON protocol for RL trainers (reset, step, reward, close, tools) on
 // loopback with a bearer token; see docs/AGENTS.md and docs/examples/splatlab_rl_client.py.
 import { join } from 'node:path';
-import { labHome } from '../../app/home';
+import { labHome } from '../../io/home';
 import { packageVersion } from '../../app/paths';
 import { newToken, startRlServer } from '../../eval/rl-http';
 import { sharedGrader } from '../../eval/runtime';

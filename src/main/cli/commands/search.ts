@@ -6,9 +6,9 @@
 // into a task; judge runs the LLM judge over a study's free-text answers through a model runner
 // (as `splatlab eval`).
 import { resolve } from 'node:path';
-import { labHome } from '../../app/home';
-import { loadEvalConfig } from '../../eval/config';
-import { makeClient, parseModelSpec, playerName } from '../../eval/spec';
+import { labHome } from '../../io/home';
+import { loadEvalConfig } from '../../models/config';
+import { makeClient, parseModelSpec, playerName } from '../../models/spec';
 import { judgeLogs } from '../../kinds/search/judge';
 import { studySearchLogs } from '../../studies/search-results';
 import { StudyStore } from '../../studies/store';

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLab } from '../../app/context';
 import { DIRECT_CALLER } from '../../services/connection';
-import { homeToken, lastServePort, rememberServePort } from '../../app/home';
+import { homeToken, lastServePort, rememberServePort } from '../../io/home';
 import { uiRoot } from '../../app/paths';
 import { startServer } from '../../transport/ws';
 import { parseArgs, stringOption } from '../args';

@@ -8,9 +8,9 @@
 // (opacities within 1e-6: exported logits are clamped to stay finite).
 import type { GaussianRecord } from '../../scene/gaussian';
 import { upComment } from '../../formats/ply-common';
-import { binaryElementBytes, parsePlyHeader, PlyError, readScalar, SCALAR_BYTES, type PlyElement } from './ply-header';
+import { binaryElementBytes, parsePlyHeader, PlyError, readScalar, SCALAR_BYTES, type PlyElement } from '../../formats/ply-header';
 
-export { PlyError } from './ply-header';
+export { PlyError } from '../../formats/ply-header';
 
 /** Zeroth-order spherical-harmonic constant 1 / (2 sqrt(pi)). */
 export const SH_C0 = 0.28209479177387814;

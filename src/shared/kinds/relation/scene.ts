@@ -4,7 +4,7 @@
 // parameters file. Output: ray-caster-ready groups, one per actor, prop or structure.
 // Invariant: a group's parts all lie inside its bounding sphere (culling never changes a pixel).
 import { boundingRadius } from '../../authoring/geometry';
-import { parseColor, type Part, type Vec3 } from '../../authoring/primitives';
+import { colorRgb, type Part, type Vec3 } from '../../authoring/primitives';
 import { prepareParts, type PreparedPart } from '../../authoring/intersect';
 import { groundLevel, type EnvironmentSpec } from './environments';
 import { relationModel } from './models/index';
@@ -64,9 +64,9 @@ export function buildScene(
   return {
     groups,
     groundZ: groundLevel(env),
-    ground: parseColor(env.ground),
-    groundAlt: parseColor(env.groundAlt),
-    sky: parseColor(env.sky),
-    zenith: parseColor(env.zenith),
+    ground: colorRgb(env.ground),
+    groundAlt: colorRgb(env.groundAlt),
+    sky: colorRgb(env.sky),
+    zenith: colorRgb(env.zenith),
   };
 }

@@ -7,9 +7,9 @@
 // the bootstrap resamples answerers (clusters), otherwise episodes; an excluded episode (or one
 // of a withdrawn participant) is in no cell.
 import { clusteredBootstrapCi } from '../../analysis/cluster-bootstrap';
-import type { JudgeRecord, RaterRecord, SearchCell, SearchEpisodeRow, SearchMetric } from '../../api/search-scores';
-import { SEARCH_METRICS } from '../../api/search-scores';
-import { bootstrapMeanCi, BOOTSTRAP_DEFAULTS } from '../../study/bootstrap';
+import type { JudgeRecord, RaterRecord, SearchCell, SearchEpisodeRow, SearchMetric } from './scores';
+import { SEARCH_METRICS } from './scores';
+import { bootstrapMeanCi, BOOTSTRAP_DEFAULTS } from '../../analysis/bootstrap';
 
 export const SEARCH_RESAMPLES = BOOTSTRAP_DEFAULTS.resamples;
 

@@ -4,7 +4,7 @@
 // Invariant: deterministic in the spec (no randomness), so tasks store only the room spec and
 // every process rebuilds the same Gaussians; samples outside the room box (outer faces of walls,
 // the underside of the floor) are dropped because no viewpoint can see them.
-import { parseColor, type Color, type Vec3 } from '../../authoring/primitives';
+import { colorRgb, type Color, type Vec3 } from '../../authoring/primitives';
 import { emptySplats, type Splats } from '../../scene/splats';
 import { COLOR_NAMES, roomParts, type RoomSpec } from './room';
 import { sampleSurface, type SurfaceSample } from './surface';
@@ -23,7 +23,7 @@ const AMBIENT = 0.55;
 export function colorOf(name: string): Vec3 {
   const named = COLOR_NAMES[name];
   if (named) return named;
-  return parseColor(name as Color);
+  return colorRgb(name as Color);
 }
 
 export function splatRoom(room: RoomSpec): Splats {
@@ -34,7 +34,7 @@ export function splatRoom(room: RoomSpec): Splats {
     const n = room.nodes[node];
     const spacing = n.role === 'target' ? Math.min(TARGET_SPACING, room.splat.spacing)
       : n.role === 'furniture' ? room.splat.spacing * FURNITURE_FACTOR : room.splat.spacing;
-    const base = parseColor(part.color);
+    const base = colorRgb(part.color);
     for (const s of sampleSurface(part, spacing)) {
       const [x, y, z] = s.p;
       if (x < -eps || y < -eps || z < -eps || x > X + eps || y > Y + eps || z > Z + eps) continue;

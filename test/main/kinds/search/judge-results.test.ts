@@ -4,15 +4,15 @@
 // source and family with bootstrap intervals, and the LabApi rows behind the role/session lock.
 import { existsSync, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ScriptedClient } from '../../../../src/main/eval/clients/scripted';
-import type { ToolSpec } from '../../../../src/main/eval/clients/types';
+import { ScriptedClient } from '../../../../src/main/models/clients/scripted';
+import type { ToolSpec } from '../../../../src/main/models/clients/types';
 import { judgeLogs, JUDGE_HASH } from '../../../../src/main/kinds/search/judge';
 import { judgePath, readJudgements, readRatings } from '../../../../src/main/kinds/search/judge-store';
 import { pendingRatings, studySearchLogs, studySearchRows } from '../../../../src/main/studies/search-results';
 import { createSearchScoreHandlers } from '../../../../src/main/services/search-scores';
 import { createLabContext } from '../../../../src/main/services/context';
 import { dispatchCall, type Handlers } from '../../../../src/main/services/dispatch';
-import type { SearchResults } from '../../../../src/shared/api/search-scores';
+import type { SearchResults } from '../../../../src/shared/kinds/search/scores';
 import { aggregateSearch } from '../../../../src/shared/kinds/search/aggregate';
 import { judgePrompt } from '../../../../src/shared/kinds/search/answers';
 import { addHuman, addModel, searchStudy, type SearchStudy } from './study-fixture';

@@ -1,15 +1,15 @@
-// Regrading a played episode: the logged calls are replayed (src/shared/env/replay.ts) and each
+// Regrading a played episode: the logged calls are replayed (src/shared/kinds/replay.ts) and each
 // scene that was graded during play is graded again, so a log can be checked (and scored with a
 // newer grader) without trusting its stored numbers.
 // Inputs: the log path, the task, a grader. Output: {step, hidden} for every graded step, in order.
 // Invariant: with the same grader the result equals the logged hidden metrics exactly.
-import { replaySteps } from '../../shared/env/replay';
+import { replaySteps } from '../../shared/kinds/replay';
 import { packRecords } from '../../shared/env/scene';
 import type { LoadedTask } from '../tasks/load';
 import { rulesFor } from '../kinds/registry';
-import { hiddenOf } from './env';
-import { readTrajectory, type HiddenMetrics } from './trajectory';
-import type { EnvGrader } from './types';
+import { hiddenOf } from '../env/env';
+import { readTrajectory, type HiddenMetrics } from '../env/trajectory';
+import type { EnvGrader } from '../env/types';
 
 export async function regradeTrajectory(path: string, task: LoadedTask, grader: EnvGrader): Promise<{ step: number; hidden: HiddenMetrics }[]> {
   const log = readTrajectory(path);

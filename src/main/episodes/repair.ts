@@ -6,7 +6,7 @@
 // repair report. Invariant: the original bytes are kept (`<log>.damaged-<time>`) before the log
 // is rewritten; a log that replays cleanly is never touched.
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { ReplayError, replaySteps } from '../../shared/env/replay';
+import { ReplayError, replaySteps } from '../../shared/kinds/replay';
 import { StepRecordSchema } from '../../shared/env/trajectory-schema';
 import type { KindTask } from '../kinds/kind';
 import { rulesFor } from '../kinds/registry';

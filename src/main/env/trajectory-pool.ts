@@ -2,8 +2,8 @@
 // round trip to a worker costs more than they do), large ones as a worker-pool job.
 // Input: the pool and the caller's queue. Output: a parse function for SourceOptions.parse and
 // the like. Invariant: the same Trajectory either way (one parser, parseTrajectory).
-import { parseTrajectory, type Trajectory } from '../env/trajectory';
-import type { WorkerPool } from './pool';
+import { parseTrajectory, type Trajectory } from './trajectory';
+import type { WorkerPool } from '../workers/pool';
 
 /** Texts from this length (UTF-16 code units) on are parsed on the pool. */
 export const OFF_LOOP_TRAJECTORY_CHARS = 256 * 1024;

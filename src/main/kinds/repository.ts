@@ -7,10 +7,10 @@
 // and the init npz); listeners of onUnload see every LoadedTask that leaves the cache exactly once.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { KindTask } from '../kinds/kind';
-import { loadAnyTask, mainKind } from '../kinds/registry';
-import { asSplatTask } from '../kinds/splatbench/kind';
-import { readSpecHead, type LoadedTask } from './load';
+import type { KindTask } from './kind';
+import { loadAnyTask, mainKind } from './registry';
+import { asSplatTask } from './splatbench/kind';
+import { readSpecHead, type LoadedTask } from '../tasks/load';
 
 type UnloadListener = (task: KindTask) => void;
 

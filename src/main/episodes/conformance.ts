@@ -8,8 +8,8 @@ import { loadTask, readFit, readSpecHead, type LoadedTask } from '../tasks/load'
 import { kindModule } from '../../shared/kinds/registry';
 import { loadAnyTask, mainKind } from '../kinds/registry';
 import { resolveTasksDir } from '../tasks/paths';
-import { SplatEnv } from './env';
-import type { EnvGrader } from './types';
+import { SplatEnv } from '../env/env';
+import type { EnvGrader } from '../env/types';
 
 export interface ConformanceReport {
   taskId: string;

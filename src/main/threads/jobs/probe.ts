@@ -4,7 +4,7 @@
 // slices and reports progress after each slice, like a long render does; `share` is a split job's
 // part as the tile rasterizer's are (items from a shared counter until none is left or cancelled).
 import { threadId } from 'node:worker_threads';
-import type { JobContext } from '../protocol';
+import type { JobContext } from '../../workers/protocol';
 
 export function echo(input: { value: unknown; tag?: string }): { value: unknown; tag: string | null } {
   return { value: input.value, tag: input.tag ?? null };

@@ -1,5 +1,6 @@
 // The job kinds the lab's worker pool runs: each name maps to a handler that runs inside a worker
-// thread (pool-worker.ts imports this table; the main thread imports only its types). To add a
+// thread (pool-worker.ts imports this table; the main thread sees only its types, through
+// src/main/workers/job-table.ts, which this file fills by declaration merging). To add a
 // kind, add its handler here: its input and output types follow from the handler. Kinds run as
 // split jobs (WorkerPool.runSplit: 'raster.tiles', 'probe.share') take their work from a shared
 // counter in their input, so any number of parts finishes them.
@@ -33,6 +34,11 @@ export const jobHandlers = {
   'probe.share': probe.share,
 };
 
-export type JobKind = keyof typeof jobHandlers;
-export type JobInput<K extends JobKind> = Parameters<(typeof jobHandlers)[K]>[0];
-export type JobOutput<K extends JobKind> = Awaited<ReturnType<(typeof jobHandlers)[K]>>;
+type Handlers = typeof jobHandlers;
+
+declare module '../workers/job-table' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the table is the handlers' types
+  interface JobTable extends Handlers {}
+}
+
+export type { JobInput, JobKind, JobOutput } from '../workers/job-table';

@@ -4,7 +4,7 @@
 // Invariant: a handler's failure is one 'error' reply with a one-line message; the worker goes on.
 import { parentPort } from 'node:worker_threads';
 import { jobHandlers } from './jobs';
-import { oneLine, type FromWorker, type JobContext, type ToWorker } from './protocol';
+import { oneLine, type FromWorker, type JobContext, type ToWorker } from '../workers/protocol';
 
 const port = parentPort;
 if (!port) throw new Error('pool-worker.ts runs only as a worker thread of WorkerPool');

@@ -4,7 +4,7 @@
 import type { ProceduralObject } from '../../../shared/authoring/primitives';
 import { raycastObject, type RaycastOptions, type RaycastOutput } from '../../../shared/authoring/raycast';
 import type { Camera } from '../../../shared/raster/types';
-import type { JobContext } from '../protocol';
+import type { JobContext } from '../../workers/protocol';
 
 export function raycastJob(input: { obj: ProceduralObject; cameras: Camera[]; opts: RaycastOptions }, ctx: JobContext): RaycastOutput[] {
   return input.cameras.map((camera, i) => {

@@ -18,9 +18,9 @@ import type { Splats } from '../../shared/scene/splats';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
 import { episodeClock } from '../../shared/env/time';
 import { loadTask, type LoadedTask } from '../tasks/load';
-import { studyResults } from '../studies/results';
-import type { StudyStore } from '../studies/store';
-import { readMeta, metaPathOf } from './meta';
+import { studyResults } from './results';
+import type { StudyStore } from './store';
+import { readMeta, metaPathOf } from '../models/meta';
 
 export interface LogSource {
   path: string;

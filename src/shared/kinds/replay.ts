@@ -6,10 +6,10 @@
 // replayed call, in order. Invariant (strict mode): a log that disagrees with its replay (a step
 // number out of order, a call after the end, a footer or a scene snapshot that differs) stops the
 // replay with ReplayError rather than continuing from a wrong state.
-import type { KindRules } from '../kinds/kind';
-import type { StepResult } from './episode';
-import { toCompactRecord } from './scene';
-import type { StepRecord } from './trajectory-schema';
+import type { KindRules } from './kind';
+import type { StepResult } from '../env/episode';
+import { toCompactRecord } from '../env/scene';
+import type { StepRecord } from '../env/trajectory-schema';
 
 export class ReplayError extends Error {
   override name = 'ReplayError';

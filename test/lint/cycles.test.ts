@@ -1,0 +1,132 @@
+// The folders of each runtime form an acyclic order (docs/ARCHITECTURE.md, "Layers inside a
+// runtime"): every first-level folder of src/<runtime> is in the lint's tier table
+// (`runtimeTiers` in eslint.config.js), the folders' real imports (static, dynamic, type-only and
+// re-exports, read from the source files) form no cycle and never reach a higher tier, and the
+// table in docs/ARCHITECTURE.md equals the lint's. The cycle finder itself is tested on small graphs.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runtimeTiers } from '../../eslint.config.js';
+
+type Runtime = keyof typeof runtimeTiers;
+const RUNTIMES = Object.keys(runtimeTiers) as Runtime[];
+const ROOT = process.cwd();
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) return sourceFiles(p);
+    return /\.(ts|vue)$/.test(name) ? [p] : [];
+  });
+}
+
+/** Relative specifiers of import/export statements and dynamic imports in one file. */
+export function specifiers(code: string): string[] {
+  const out: string[] = [];
+  for (const m of code.matchAll(/(?:\bimport|\bexport)\b[^'"`;]*?\bfrom\s*['"](\.[^'"]+)['"]|\bimport\s*\(\s*['"](\.[^'"]+)['"]\s*\)|\bimport\s+['"](\.[^'"]+)['"]/g)) {
+    out.push(m[1] ?? m[2] ?? m[3]);
+  }
+  return out;
+}
+
+/** The first-level folder of a path inside src/<runtime>, or null for a top-level file. */
+function folderOf(runtime: Runtime, absPath: string): string | null {
+  const rel = relative(join(ROOT, 'src', runtime), absPath).split(sep);
+  return rel.length > 1 && rel[0] !== '..' ? rel[0] : null;
+}
+
+/** Folder -> folders it imports, with one example file per edge. */
+function folderGraph(runtime: Runtime): Map<string, Map<string, string>> {
+  const graph = new Map<string, Map<string, string>>();
+  for (const file of sourceFiles(join(ROOT, 'src', runtime))) {
+    const from = folderOf(runtime, file);
+    if (from === null) continue;
+    for (const spec of specifiers(readFileSync(file, 'utf8'))) {
+      const to = folderOf(runtime, resolve(dirname(file), spec));
+      if (to === null || to === from) continue;
+      const edges = graph.get(from) ?? new Map<string, string>();
+      if (!edges.has(to)) edges.set(to, `${relative(ROOT, file)} imports ${spec}`);
+      graph.set(from, edges);
+    }
+  }
+  return graph;
+}
+
+/** One cycle of a directed graph as a path [a, b, ..., a], or null when it has none. */
+export function findCycle(graph: ReadonlyMap<string, Iterable<string>>): string[] | null {
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (node: string): string[] | null => {
+    state.set(node, 'open');
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (state.get(next) === 'open') return [...stack.slice(stack.indexOf(next)), next];
+      if (!state.has(next)) {
+        const found = visit(next);
+        if (found) return found;
+      }
+    }
+    stack.pop();
+    state.set(node, 'done');
+    return null;
+  };
+  for (const node of graph.keys()) {
+    if (!state.has(node)) {
+      const found = visit(node);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/** The tier rows of docs/ARCHITECTURE.md's table: runtime -> tiers of folder names. */
+function documentedTiers(): Record<string, string[][]> {
+  const doc = readFileSync(join(ROOT, 'docs/ARCHITECTURE.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('### Layers inside a runtime'));
+  const rows: Record<string, string[][]> = {};
+  for (const m of section.matchAll(/^\| (\w+) \| (`[^|]+) \|$/gm)) {
+    rows[m[1]] = m[2].split(' < ').map((tier) => [...tier.matchAll(/`([\w-]+)`/g)].map((t) => t[1]));
+  }
+  return rows;
+}
+
+describe('the cycle finder', () => {
+  it('finds a cycle and names its path', () => {
+    expect(findCycle(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']]]))).toEqual(['a', 'b', 'c', 'a']);
+    expect(findCycle(new Map([['a', ['b']], ['b', ['a']], ['x', ['a']]]))).toEqual(['a', 'b', 'a']);
+  });
+  it('accepts a DAG with shared descendants', () => {
+    expect(findCycle(new Map([['a', ['b', 'c']], ['b', ['d']], ['c', ['d']], ['d', []]]))).toBeNull();
+  });
+  it('reads every form of import', () => {
+    const code = "import a from './a';\nimport type { B } from '../b';\nexport { c } from './c';\nexport * from './d';\nconst e = await import('./e');\nimport './f';\nimport x from 'zod';";
+    expect(specifiers(code)).toEqual(['./a', '../b', './c', './d', './e', './f']);
+  });
+});
+
+describe.each(RUNTIMES)('the folders of src/%s', (runtime) => {
+  const tiers: readonly (readonly string[])[] = runtimeTiers[runtime];
+  const tierOf = new Map(tiers.flatMap((folders, at) => folders.map((f) => [f, at] as const)));
+  const graph = folderGraph(runtime);
+
+  it('are all in the tier table', () => {
+    const folders = readdirSync(join(ROOT, 'src', runtime)).filter((n) => statSync(join(ROOT, 'src', runtime, n)).isDirectory());
+    expect(folders.filter((f) => !tierOf.has(f))).toEqual([]);
+  });
+
+  it('import one another without a cycle', () => {
+    const cycle = findCycle(new Map([...graph].map(([from, edges]) => [from, [...edges.keys()]])));
+    const why = cycle?.slice(1).map((to, i) => graph.get(cycle[i])?.get(to)).join('; ');
+    expect(cycle, why).toBeNull();
+  });
+
+  it('never import a higher tier', () => {
+    const up = [...graph].flatMap(([from, edges]) =>
+      [...edges].filter(([to]) => (tierOf.get(to) ?? -1) > (tierOf.get(from) ?? -1)).map(([, example]) => example));
+    expect(up).toEqual([]);
+  });
+
+  it('stand in docs/ARCHITECTURE.md as in the lint', () => {
+    expect(documentedTiers()[runtime]).toEqual(tiers.map((t) => [...t]));
+  });
+});
