@@ -15,6 +15,7 @@ import { CliError, type CliCommand } from '../command';
 
 const USAGE = `splatlab relation generate --out DIR [--seed N] [--ego N] [--allo N] [--env E1,E2]
                            [--splits 0.8,0.1,0.1] [--samples S] [--renderer raycast|splats]
+                           [--swap-roles] [--allow-empty-splits]
 splatlab relation check --dataset DIR
 splatlab relation export --dataset DIR --format sparrta|imagefolder|csv --out DIR
 splatlab relation sheets --dataset DIR
@@ -26,7 +27,11 @@ triples), renders each at 224x224 (53 deg FOV, S x S rays a pixel, default 2) wi
 file beside it, splits each (environment, triple, task, class) 80/10/10 (seeded), and writes a
 contact sheet per environment to DIR/contact/. Run it again with the same options to resume.
 --renderer splats draws the three objects as 3D Gaussians (surface samples, CPU rasterizer) over
-the ray-cast environment (their ground shadows are then missing).
+the ray-cast environment (their ground shadows are then missing). Roles are SpaRRTa's (the
+symmetric object is the reference); --swap-roles makes the oriented one the reference (recorded
+in dataset.json and every parameters file). A plan in which some (environment, triple, task,
+class) would get no train, val or test sample is refused, unless --allow-empty-splits records it
+(check then reports it).
 Labels: forward = reference - observer, rel = target - reference; the observer is the camera
 (ego, margin 15 deg) or the person in the scene (allo, margin 10 deg); ambiguous layouts are
 never kept. check recomputes every label from its parameters file and checks the splits.
@@ -52,6 +57,8 @@ async function generate(args: ParsedArgs, io: { out(l: string): void; err(l: str
     ...(splits ? { splits } : {}),
     samples: intArg(args, 'samples', 2),
     renderer: stringOption(args, 'renderer') ?? 'raycast',
+    roles: args.options.get('swap-roles') === true ? 'swapped' : 'sparrta',
+    allowEmptySplits: args.options.get('allow-empty-splits') === true,
   });
   if (!parsed.success) {
     const iss = parsed.error.issues[0];
@@ -93,19 +100,21 @@ export const command: CliCommand = {
   async run(argv, io) {
     const [sub, ...rest] = argv;
     if (sub === 'generate') {
-      return generate(parseArgs(rest, { values: ['out', 'seed', 'ego', 'allo', 'env', 'splits', 'samples', 'renderer'] }), io);
+      return generate(parseArgs(rest, { values: ['out', 'seed', 'ego', 'allo', 'env', 'splits', 'samples', 'renderer'], flags: ['swap-roles', 'allow-empty-splits'] }), io);
     }
     try {
       if (sub === 'check') {
         const args = parseArgs(rest, { values: ['dataset'] });
         const res = checkDataset(requireOption(args, 'dataset'));
         io.out(`${res.samples} samples (${res.missing} planned ones not generated yet): ${Object.entries(res.byEnvironmentTask).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+        io.out(`roles: ${res.roles === 'sparrta' ? "SpaRRTa's (the symmetric object is the reference)" : 'swapped (the oriented object is the reference)'}`);
+        for (const w of res.warnings.slice(0, 20)) io.out(`warning: ${w}`);
         for (const p of res.problems.slice(0, 20)) io.err(p);
         if (res.problems.length > 0) {
           io.out(`${res.problems.length} problems`);
           return 1;
         }
-        io.out('every label agrees with its parameters file; no ambiguous sample; splits disjoint and stratified');
+        io.out(`every label agrees with its parameters file; no ambiguous sample; splits disjoint and stratified${res.warnings.length ? `; ${res.warnings.length} warnings` : '; no split empty'}`);
         return 0;
       }
       if (sub === 'export') {
