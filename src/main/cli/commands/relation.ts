@@ -2,7 +2,8 @@
 // (src/shared/kinds/relation): generate (resumable, Ctrl-C stops between images), check every label
 // against its parameters file, export in SpaRRTa's, the image-folder or a CSV layout, and
 // redraw the per-environment contact sheets.
-import { DatasetConfigSchema } from '../../../shared/kinds/relation/dataset';
+import { DatasetConfigSchema, SPLITS, type Split } from '../../../shared/kinds/relation/dataset';
+import { writeRelationBlock } from '../../kinds/relation/block';
 import { ENVIRONMENT_IDS } from '../../../shared/kinds/relation/environments';
 import { checkDataset } from '../../kinds/relation/check';
 import { EXPORT_FORMATS, exportDataset, type ExportFormat } from '../../kinds/relation/export';
@@ -20,6 +21,9 @@ splatlab relation check --dataset DIR
 splatlab relation export --dataset DIR --format sparrta|imagefolder|csv --out DIR
 splatlab relation sheets --dataset DIR
 splatlab relation tasks [--tasks DIR] [--seed N] [--practice N]
+splatlab relation block --dataset DIR --name NAME [--tasks DIR] [--split test] [--per-cell 4]
+                        [--seed N] [--practice 8] [--practice-split train] [--catch 4]
+                        [--fixation-ms 500] [--deadline-ms MS] [--break-every 40] [--no-confidence]
 
 generate draws seeded three-object layouts in the five environments (${ENVIRONMENT_IDS.join(', ')}),
 --ego / --allo images per environment and task (default 5000 / 10000, dealt over its three
@@ -36,7 +40,12 @@ Labels: forward = reference - observer, rel = target - reference; the observer i
 (ego, margin 15 deg) or the person in the scene (allo, margin 10 deg); ambiguous layouts are
 never kept. check recomputes every label from its parameters file and checks the splits.
 tasks writes the lab's relation trials: one scored task per environment x triple x task (30)
-and a practice task of N trials with feedback (default 4), hidden parameters in DIR/relation/.`;
+and a practice task of N trials with feedback (default 4), hidden parameters in DIR/relation/.
+block writes a study's trial blocks from a dataset: relation__block__NAME (N samples of the split
+per environment x task x class cell, 160 at N = 4, plus --catch attention checks; shown in an
+order seeded per participant, a fixation cross, the stimulus until an answer or --deadline-ms,
+a break every --break-every trials) and relation__block__NAME__practice (feedback after each
+answer, from --practice-split). A cell short of N samples is refused.`;
 
 function intArg(args: ParsedArgs, name: string, fallback: number): number {
   const raw = stringOption(args, name);
@@ -132,6 +141,27 @@ export const command: CliCommand = {
         io.out(`wrote ${ids.length} relation tasks to ${dir} (${ids.filter((i) => i.includes('practice')).length} practice)`);
         return 0;
       }
+      if (sub === 'block') {
+        const args = parseArgs(rest, {
+          values: ['dataset', 'name', 'tasks', 'split', 'per-cell', 'seed', 'practice', 'practice-split', 'catch', 'fixation-ms', 'deadline-ms', 'break-every'],
+          flags: ['no-confidence'],
+        });
+        const splitOf = (name: string, fallback: Split): Split => {
+          const v = stringOption(args, name) ?? fallback;
+          if (!(SPLITS as readonly string[]).includes(v)) throw new CliError(`--${name} must be one of ${SPLITS.join(', ')} (got ${v})`);
+          return v as Split;
+        };
+        const deadline = stringOption(args, 'deadline-ms');
+        const dir = resolveTasksDir(stringOption(args, 'tasks'));
+        const res = writeRelationBlock(dir, requireOption(args, 'dataset'), {
+          name: requireOption(args, 'name'), split: splitOf('split', 'test'), practiceSplit: splitOf('practice-split', 'train'),
+          perCell: intArg(args, 'per-cell', 4), seed: intArg(args, 'seed', 1), practice: intArg(args, 'practice', 8), catchTrials: intArg(args, 'catch', 4),
+          fixationMs: intArg(args, 'fixation-ms', 500), deadlineMs: deadline === undefined ? null : intArg(args, 'deadline-ms', 0),
+          breakEvery: intArg(args, 'break-every', 40), confidence: args.options.get('no-confidence') !== true,
+        });
+        io.out(`wrote ${res.scored} (${res.trials} trials + ${res.catchTrials} attention checks)${res.practice ? ` and ${res.practice} (${res.practiceTrials} practice trials)` : ''} to ${dir}`);
+        return 0;
+      }
       if (sub === 'sheets') {
         const args = parseArgs(rest, { values: ['dataset'] });
         for (const s of writeContactSheets(requireOption(args, 'dataset'))) io.out(`contact sheet: ${s}`);
@@ -141,6 +171,6 @@ export const command: CliCommand = {
       if (error instanceof CliError) throw error;
       throw new CliError((error as Error).message);
     }
-    throw new CliError(`unknown relation command ${sub === undefined ? '(none)' : `'${sub}'`}: use generate, check, export, sheets or tasks`);
+    throw new CliError(`unknown relation command ${sub === undefined ? '(none)' : `'${sub}'`}: use generate, check, export, sheets, tasks or block`);
   },
 };

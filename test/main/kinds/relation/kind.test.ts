@@ -50,7 +50,7 @@ describe('RelationEnv', () => {
     expect([png.width, png.height]).toEqual([224, 224]);
     expect(obs.text).toMatch(/person in the scene \(observer\).*tent \(reference\).*bear \(target\)/);
     expect(env.kindState()).toMatchObject({ trial: 1, trials: 1, practice: false, feedback: null });
-    const bad = await env.step({ tool: 'answer', args: { relation: 'up' } });
+    const bad = await env.step({ tool: 'answer', args: { confidence: 2 } });
     expect(bad.info.ok).toBe(false);
     expect(bad.text).toMatch(/relation/);
     const done = await env.step({ tool: 'answer', args: { relation: truth, rt_ms: 1234, confidence: 3 } });
