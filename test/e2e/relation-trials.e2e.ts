@@ -18,9 +18,9 @@ const shot = (page: Page, name: string) => page.screenshot({ path: join(RESULTS_
 const REPO_TASKS = join(process.cwd(), 'tasks');
 /** Ten trials over all five environments, both tasks and several triples. */
 const TRIALS = [
-  'forest__tree-rock__ego', 'forest__bear-tent__allo', 'desert__camel-cactus__ego', 'desert__truck-rock__allo',
-  'winter_town__husky-snowman__ego', 'winter_town__deer-tree__allo', 'bridge__bike-trash_bin__ego', 'bridge__vespa-trash_bin__allo',
-  'city__taxi-hydrant__ego', 'city__bike-cone__allo',
+  'forest__tree-rock__ego', 'forest__tent-bear__allo', 'desert__cactus-camel__ego', 'desert__rock-truck__allo',
+  'winter_town__snowman-husky__ego', 'winter_town__tree-deer__allo', 'bridge__trash_bin-bike__ego', 'bridge__trash_bin-vespa__allo',
+  'city__hydrant-taxi__ego', 'city__cone-bike__allo',
 ].map((t) => `relation__${t}`);
 const KEYS = ['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight'];
 
@@ -50,7 +50,7 @@ describe.skipIf(skip)('relation trials in a study (browser mode)', () => {
 
     // Outside a study: the Play screen's form starts a relation task and its own view takes over.
     await page.getByTestId('nav-play').click();
-    await page.getByTestId('play-task').selectOption('relation__city__taxi-hydrant__ego');
+    await page.getByTestId('play-task').selectOption('relation__city__hydrant-taxi__ego');
     await page.getByTestId('play-start').click();
     await page.locator('[data-testid="relation-play-view"] [data-testid="relation-trial"][data-ready="true"]').waitFor();
     await page.keyboard.press('r');
@@ -119,7 +119,7 @@ describe.skipIf(skip)('relation trials in a study (browser mode)', () => {
     await page.getByTestId('relation-results').waitFor();
     expect(await page.getByTestId('relation-acc-human-all').textContent()).toContain(`${(correct * 10).toFixed(0)}%`);
     expect(await page.getByTestId('relation-rt-human-all').textContent()).toBe(`${(median / 1000).toFixed(2)} s`);
-    for (const g of ['ego', 'allo', 'forest', 'city', 'bridge/bike-trash_bin']) await page.getByTestId(`relation-row-${g}`).waitFor();
+    for (const g of ['ego', 'allo', 'forest', 'city', 'bridge/trash_bin-bike']) await page.getByTestId(`relation-row-${g}`).waitFor();
     const matrix = await page.getByTestId('relation-confusion-human-ego').textContent();
     expect(matrix).toContain('truth');
     await page.getByTestId('relation-results').scrollIntoViewIfNeeded();

@@ -3,6 +3,7 @@
 // (src/shared/kinds/relation/results.ts). Refused while a participant session runs (hidden truth).
 import type { relationMethods } from '../../shared/api/relation';
 import { summariseRelation } from '../../shared/kinds/relation/results';
+import { summariseStudy } from '../../shared/kinds/relation/study-summary';
 import { relationCsv, studyRelationTrials } from '../studies/relation-trials';
 import { StudyStore } from '../studies/store';
 import type { LabContext } from './context';
@@ -18,8 +19,9 @@ export function createRelationHandlers(ctx: LabContext): HandlersFor<typeof rela
   return refuseDuringSession({
     'relation.results': async (p) => {
       const rows = trials(p.studyId);
-      const s = summariseRelation(rows.map((r) => ({ ...r, rtMs: r.rtMs })));
-      return { ...s, trials: rows };
+      // Attention checks are not trials of the task: the older tables leave them out too.
+      const s = summariseRelation(rows.filter((r) => !r.catch).map((r) => ({ ...r, rtMs: r.rtMs })));
+      return { ...s, trials: rows, study: summariseStudy(rows) };
     },
     'relation.exportCsv': async (p) => ({ filename: `${p.studyId}-relation-trials.csv`, csv: relationCsv(trials(p.studyId)) }),
   }, ctx.home);

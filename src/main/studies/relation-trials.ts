@@ -3,36 +3,47 @@
 // `answer` calls in order and scored against the task's hidden parameters files, so the numbers
 // never depend on what a log's end record claims. Inputs: a StudyStore, a study id, the tasks
 // folder. Outputs: RelationTrialRow records and their CSV.
-// Invariant: an episode of another kind is skipped; a trial never answered counts as wrong.
+// Invariant: an episode of another kind is skipped; a trial never answered counts as wrong; a
+// block's trials are matched in the order its log's step 0 recorded; answers are read with the
+// episode's own robust reader (unparseable ones kept and flagged).
 import { existsSync } from 'node:fs';
 import type { RelationTrialRow } from '../../shared/api/relation';
-import { AnswerArgsSchema } from '../../shared/kinds/relation/kind';
+import { readAnswer, type RecordedAnswer } from '../../shared/kinds/relation/kind';
 import { RELATION_TASK_PREFIX } from '../../shared/kinds/relation/task';
 import { readTrajectory } from '../env/trajectory';
-import { loadRelationTask, type RelationTask } from '../kinds/relation/kind';
+import { loadRelationTask, orderedTask, type RelationTask } from '../kinds/relation/kind';
 import type { StudyStore } from './store';
 
 /** Trials of one relation log: the answers of its accepted `answer` calls, in order. */
-export function trialsOfLog(path: string, task: RelationTask, who: 'human' | 'model', answerer: string): RelationTrialRow[] {
+export function trialsOfLog(path: string, base: RelationTask, who: 'human' | 'model', answerer: string): RelationTrialRow[] {
   const traj = readTrajectory(path);
-  const answers: { relation: RelationTrialRow['answer']; rt: number | null; confidence: number | null }[] = [];
+  const n = base.spec.trials.length;
+  const logged = (traj.steps.find((s) => s.step === 0)?.args as { order?: unknown } | undefined)?.order;
+  const order = Array.isArray(logged) && logged.length === n && new Set(logged).size === n && logged.every((i) => Number.isInteger(i) && i >= 0 && i < n)
+    ? (logged as number[]) : base.spec.trials.map((_, i) => i);
+  const task = orderedTask(base, order);
+  const answers: { a: RecordedAnswer; rt: number | null; server: number | null }[] = [];
   let gaveUp = false;
   for (const s of traj.steps) {
     if (s.step === 0 || s.tool !== 'answer' || s.ok === false || gaveUp) continue;
-    const a = AnswerArgsSchema.safeParse(s.args);
-    if (!a.success) continue;
-    if (a.data.give_up) {
+    const r = readAnswer(s.args);
+    if (!r.ok) continue;
+    if (r.answer.give_up) {
       gaveUp = true;
       continue;
     }
-    answers.push({ relation: a.data.relation ?? null, rt: a.data.rt_ms ?? s.ms, confidence: a.data.confidence ?? null });
+    const server = (s as { server_ms?: unknown }).server_ms;
+    answers.push({ a: r.answer, rt: r.answer.rt_ms ?? s.ms, server: typeof server === 'number' ? server : null });
   }
   return task.spec.trials.map((t, i) => {
-    const truth = task.params[i].relation.label;
-    const a = answers[i];
+    const truth = t.catch ?? task.params[i].relation.label;
+    const got = answers[i];
+    const answer = got?.a.relation ?? null;
     return {
       who, answerer, taskId: task.spec.task_id, trial: i + 1, environment: t.environment, triple: t.triple, task: t.perspective,
-      truth, answer: a?.relation ?? null, correct: a?.relation === truth, rtMs: a?.rt ?? null, confidence: a?.confidence ?? null,
+      truth, answer, correct: answer === truth, rtMs: got && !got.a.timed_out ? got.rt : null, confidence: got?.a.confidence ?? null,
+      ...(t.catch ? { catch: true } : {}), ...(got?.a.timed_out ? { timedOut: true } : {}),
+      ...(got?.a.unparsed !== undefined ? { unparsed: got.a.unparsed } : {}), ...(got ? { serverMs: got.server } : {}),
     };
   });
 }
@@ -68,7 +79,7 @@ export function studyRelationTrials(store: StudyStore, studyId: string, tasksDir
   return rows;
 }
 
-const HEADER = ['who', 'answerer', 'taskId', 'trial', 'environment', 'triple', 'task', 'truth', 'answer', 'correct', 'rtMs', 'confidence'] as const;
+const HEADER = ['who', 'answerer', 'taskId', 'trial', 'environment', 'triple', 'task', 'truth', 'answer', 'correct', 'rtMs', 'confidence', 'serverMs', 'catch', 'timedOut', 'unparsed'] as const;
 
 export function relationCsv(rows: readonly RelationTrialRow[]): string {
   const field = (v: unknown) => {

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { StudyIdSchema } from '../study/config';
 import { RELATION_CLASSES, RELATION_TASKS } from '../kinds/relation/labels';
+import { RelationStudySummarySchema } from '../kinds/relation/study-summary';
 
 export const RelationTrialRowSchema = z.strictObject({
   who: z.enum(['human', 'model']),
@@ -20,6 +21,13 @@ export const RelationTrialRowSchema = z.strictObject({
   correct: z.boolean(),
   rtMs: z.number().nullable(),
   confidence: z.number().int().nullable(),
+  /** An attention check (left out of accuracy, reported as checks passed). */
+  catch: z.boolean().optional(),
+  timedOut: z.boolean().optional(),
+  /** A model's answer that named no class, as given (counted wrong, and counted). */
+  unparsed: z.string().nullable().optional(),
+  /** Server side: ms from the image leaving main to the answer's receipt. */
+  serverMs: z.number().nullable().optional(),
 });
 export type RelationTrialRow = z.infer<typeof RelationTrialRowSchema>;
 
@@ -33,6 +41,8 @@ export const RelationResultsSchema = z.strictObject({
   cells: z.array(Cell),
   confusion: z.record(z.string(), z.record(z.string(), z.record(z.string(), z.record(z.string(), z.number().int())))),
   trials: z.array(RelationTrialRowSchema),
+  /** Per environment x task cells, reaction times, accuracy over the block, checks, the paper's figures. */
+  study: RelationStudySummarySchema.optional(),
 });
 export type RelationResults = z.infer<typeof RelationResultsSchema>;
 

@@ -48,7 +48,7 @@ describe('the model prompt of each kind', () => {
 
   it('sends a relation episode the relation prompt and the answer tool', async () => {
     const tasksDir = join(process.cwd(), 'tasks');
-    const task = await loadAnyTask('relation__city__bike-cone__ego', { tasksDir });
+    const task = await loadAnyTask('relation__city__cone-bike__ego', { tasksDir });
     const log = join(mkdtempSync(join(tmpdir(), 'splatlab-relation-eval-')), 'relation__r1.jsonl');
     const client = new Recording();
     const meta = await runEpisode({ jobId: 'j1', task, run: 1, spec: parseModelSpec('scripted:basic'), log }, { grader: undefined as never, config: EvalConfigSchema.parse({}), client: () => client });

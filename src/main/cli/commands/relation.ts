@@ -2,7 +2,8 @@
 // (src/shared/kinds/relation): generate (resumable, Ctrl-C stops between images), check every label
 // against its parameters file, export in SpaRRTa's, the image-folder or a CSV layout, and
 // redraw the per-environment contact sheets.
-import { DatasetConfigSchema } from '../../../shared/kinds/relation/dataset';
+import { DatasetConfigSchema, SPLITS, type Split } from '../../../shared/kinds/relation/dataset';
+import { writeRelationBlock } from '../../kinds/relation/block';
 import { ENVIRONMENT_IDS } from '../../../shared/kinds/relation/environments';
 import { checkDataset } from '../../kinds/relation/check';
 import { EXPORT_FORMATS, exportDataset, type ExportFormat } from '../../kinds/relation/export';
@@ -15,10 +16,14 @@ import { CliError, type CliCommand } from '../command';
 
 const USAGE = `splatlab relation generate --out DIR [--seed N] [--ego N] [--allo N] [--env E1,E2]
                            [--splits 0.8,0.1,0.1] [--samples S] [--renderer raycast|splats]
+                           [--swap-roles] [--allow-empty-splits]
 splatlab relation check --dataset DIR
 splatlab relation export --dataset DIR --format sparrta|imagefolder|csv --out DIR
 splatlab relation sheets --dataset DIR
 splatlab relation tasks [--tasks DIR] [--seed N] [--practice N]
+splatlab relation block --dataset DIR --name NAME [--tasks DIR] [--split test] [--per-cell 4]
+                        [--seed N] [--practice 8] [--practice-split train] [--catch 4]
+                        [--fixation-ms 500] [--deadline-ms MS] [--break-every 40] [--no-confidence]
 
 generate draws seeded three-object layouts in the five environments (${ENVIRONMENT_IDS.join(', ')}),
 --ego / --allo images per environment and task (default 5000 / 10000, dealt over its three
@@ -26,12 +31,21 @@ triples), renders each at 224x224 (53 deg FOV, S x S rays a pixel, default 2) wi
 file beside it, splits each (environment, triple, task, class) 80/10/10 (seeded), and writes a
 contact sheet per environment to DIR/contact/. Run it again with the same options to resume.
 --renderer splats draws the three objects as 3D Gaussians (surface samples, CPU rasterizer) over
-the ray-cast environment (their ground shadows are then missing).
+the ray-cast environment (their ground shadows are then missing). Roles are SpaRRTa's (the
+symmetric object is the reference); --swap-roles makes the oriented one the reference (recorded
+in dataset.json and every parameters file). A plan in which some (environment, triple, task,
+class) would get no train, val or test sample is refused, unless --allow-empty-splits records it
+(check then reports it).
 Labels: forward = reference - observer, rel = target - reference; the observer is the camera
 (ego, margin 15 deg) or the person in the scene (allo, margin 10 deg); ambiguous layouts are
 never kept. check recomputes every label from its parameters file and checks the splits.
 tasks writes the lab's relation trials: one scored task per environment x triple x task (30)
-and a practice task of N trials with feedback (default 4), hidden parameters in DIR/relation/.`;
+and a practice task of N trials with feedback (default 4), hidden parameters in DIR/relation/.
+block writes a study's trial blocks from a dataset: relation__block__NAME (N samples of the split
+per environment x task x class cell, 160 at N = 4, plus --catch attention checks; shown in an
+order seeded per participant, a fixation cross, the stimulus until an answer or --deadline-ms,
+a break every --break-every trials) and relation__block__NAME__practice (feedback after each
+answer, from --practice-split). A cell short of N samples is refused.`;
 
 function intArg(args: ParsedArgs, name: string, fallback: number): number {
   const raw = stringOption(args, name);
@@ -52,6 +66,8 @@ async function generate(args: ParsedArgs, io: { out(l: string): void; err(l: str
     ...(splits ? { splits } : {}),
     samples: intArg(args, 'samples', 2),
     renderer: stringOption(args, 'renderer') ?? 'raycast',
+    roles: args.options.get('swap-roles') === true ? 'swapped' : 'sparrta',
+    allowEmptySplits: args.options.get('allow-empty-splits') === true,
   });
   if (!parsed.success) {
     const iss = parsed.error.issues[0];
@@ -93,19 +109,21 @@ export const command: CliCommand = {
   async run(argv, io) {
     const [sub, ...rest] = argv;
     if (sub === 'generate') {
-      return generate(parseArgs(rest, { values: ['out', 'seed', 'ego', 'allo', 'env', 'splits', 'samples', 'renderer'] }), io);
+      return generate(parseArgs(rest, { values: ['out', 'seed', 'ego', 'allo', 'env', 'splits', 'samples', 'renderer'], flags: ['swap-roles', 'allow-empty-splits'] }), io);
     }
     try {
       if (sub === 'check') {
         const args = parseArgs(rest, { values: ['dataset'] });
         const res = checkDataset(requireOption(args, 'dataset'));
         io.out(`${res.samples} samples (${res.missing} planned ones not generated yet): ${Object.entries(res.byEnvironmentTask).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+        io.out(`roles: ${res.roles === 'sparrta' ? "SpaRRTa's (the symmetric object is the reference)" : 'swapped (the oriented object is the reference)'}`);
+        for (const w of res.warnings.slice(0, 20)) io.out(`warning: ${w}`);
         for (const p of res.problems.slice(0, 20)) io.err(p);
         if (res.problems.length > 0) {
           io.out(`${res.problems.length} problems`);
           return 1;
         }
-        io.out('every label agrees with its parameters file; no ambiguous sample; splits disjoint and stratified');
+        io.out(`every label agrees with its parameters file; no ambiguous sample; splits disjoint and stratified${res.warnings.length ? `; ${res.warnings.length} warnings` : '; no split empty'}`);
         return 0;
       }
       if (sub === 'export') {
@@ -123,6 +141,27 @@ export const command: CliCommand = {
         io.out(`wrote ${ids.length} relation tasks to ${dir} (${ids.filter((i) => i.includes('practice')).length} practice)`);
         return 0;
       }
+      if (sub === 'block') {
+        const args = parseArgs(rest, {
+          values: ['dataset', 'name', 'tasks', 'split', 'per-cell', 'seed', 'practice', 'practice-split', 'catch', 'fixation-ms', 'deadline-ms', 'break-every'],
+          flags: ['no-confidence'],
+        });
+        const splitOf = (name: string, fallback: Split): Split => {
+          const v = stringOption(args, name) ?? fallback;
+          if (!(SPLITS as readonly string[]).includes(v)) throw new CliError(`--${name} must be one of ${SPLITS.join(', ')} (got ${v})`);
+          return v as Split;
+        };
+        const deadline = stringOption(args, 'deadline-ms');
+        const dir = resolveTasksDir(stringOption(args, 'tasks'));
+        const res = writeRelationBlock(dir, requireOption(args, 'dataset'), {
+          name: requireOption(args, 'name'), split: splitOf('split', 'test'), practiceSplit: splitOf('practice-split', 'train'),
+          perCell: intArg(args, 'per-cell', 4), seed: intArg(args, 'seed', 1), practice: intArg(args, 'practice', 8), catchTrials: intArg(args, 'catch', 4),
+          fixationMs: intArg(args, 'fixation-ms', 500), deadlineMs: deadline === undefined ? null : intArg(args, 'deadline-ms', 0),
+          breakEvery: intArg(args, 'break-every', 40), confidence: args.options.get('no-confidence') !== true,
+        });
+        io.out(`wrote ${res.scored} (${res.trials} trials + ${res.catchTrials} attention checks)${res.practice ? ` and ${res.practice} (${res.practiceTrials} practice trials)` : ''} to ${dir}`);
+        return 0;
+      }
       if (sub === 'sheets') {
         const args = parseArgs(rest, { values: ['dataset'] });
         for (const s of writeContactSheets(requireOption(args, 'dataset'))) io.out(`contact sheet: ${s}`);
@@ -132,6 +171,6 @@ export const command: CliCommand = {
       if (error instanceof CliError) throw error;
       throw new CliError((error as Error).message);
     }
-    throw new CliError(`unknown relation command ${sub === undefined ? '(none)' : `'${sub}'`}: use generate, check, export, sheets or tasks`);
+    throw new CliError(`unknown relation command ${sub === undefined ? '(none)' : `'${sub}'`}: use generate, check, export, sheets, tasks or block`);
   },
 };

@@ -1,16 +1,21 @@
 // Checks a generated relation dataset as a whole: every label recomputed independently from its
 // parameters file (src/shared/kinds/relation/verify.ts), no ambiguous sample, both tasks in every
-// environment, classes as planned (balanced), splits disjoint and stratified by class. Input: a dataset folder. Output: a
-// summary and the problems found (empty: the dataset passes).
+// environment, classes as planned (balanced), splits disjoint and stratified by class, no
+// empty split (a problem, or a warning when the config records `allowEmptySplits`), roles as
+// the config says. Input: a dataset folder. Output: a summary, the problems found (empty: the
+// dataset passes) and warnings.
 import { readManifest, storedSamples } from './files';
 import { verifyParams } from '../../../shared/kinds/relation/verify';
-import { planDataset } from '../../../shared/kinds/relation/dataset';
+import { emptySplits, planDataset } from '../../../shared/kinds/relation/dataset';
 
 export interface DatasetCheck {
   samples: number;
   missing: number;
   byEnvironmentTask: Record<string, number>;
   problems: string[];
+  /** What the config allowed but a reader should know (empty splits recorded with the option). */
+  warnings: string[];
+  roles: 'sparrta' | 'swapped';
 }
 
 export function checkDataset(dir: string): DatasetCheck {
@@ -24,6 +29,7 @@ export function checkDataset(dir: string): DatasetCheck {
     problems.push(...verifyParams(params));
     // The plan deals the classes evenly; a stored label off its planned class breaks the balance.
     if (params.relation.label !== plan.wanted) problems.push(`${plan.id}: label ${params.relation.label}, planned ${plan.wanted}`);
+    if ((params.roles ?? 'sparrta') !== manifest.config.roles) problems.push(`${plan.id}: roles ${params.roles ?? 'sparrta'}, the dataset says ${manifest.config.roles}`);
     if (params.id !== plan.id) problems.push(`${plan.id}: parameters file names sample ${params.id}`);
     const prev = seen.get(params.id);
     if (prev && prev !== plan.split) problems.push(`${plan.id}: in two splits (${prev}, ${plan.split})`);
@@ -47,6 +53,11 @@ export function checkDataset(dir: string): DatasetCheck {
     if (Math.abs(c.train - n * fTrain) > 1 || Math.abs(c.val - n * fVal) > 1) problems.push(`${key}: split ${c.train}/${c.val}/${c.test} is not stratified`);
   }
   const total = stored.length;
-  const planned = planDataset(manifest.config).length;
-  return { samples: total, missing: planned - total, byEnvironmentTask, problems };
+  const plan = planDataset(manifest.config);
+  // Judged on the plan, so a half-generated dataset is judged by what it will be.
+  const empty = emptySplits(plan).map((e) => `empty split: ${e}`);
+  const warnings: string[] = [];
+  if (manifest.config.allowEmptySplits) warnings.push(...empty.map((e) => `${e} (recorded: allowEmptySplits)`));
+  else problems.push(...empty);
+  return { samples: total, missing: plan.length - total, byEnvironmentTask, problems, warnings, roles: manifest.config.roles };
 }

@@ -1,48 +1,65 @@
 // The live episode of a relation task (docs/RELATION.md): shows each trial's image (rendered
 // from its hidden parameters file) with its question, takes one `answer` per trial, scores the
 // answers against the hidden labels, tells a practice player whether each answer was right, and
-// writes the trajectory (header, step 0 = the first trial, one record per call, the end record
-// with every trial's truth, answer, reaction time and confidence).
+// writes the trajectory (header, step 0 = the first trial and a block's per-participant trial
+// order, one record per call with the server's receipt time, the end record with every trial's
+// truth, answer, reaction time, server time and confidence). A block's trials are played in the
+// order trialOrder gives for the player (src/shared/kinds/relation/task.ts); a resumed log keeps
+// the order its step 0 recorded.
 // Inputs: a loaded RelationTask, KindEnvOptions. Outputs: ToolOut (text + PNG), the final grade.
 // Invariant: the truth reaches the player only as practice feedback; scored trials reveal
 // nothing until the end record, which stays main-side.
 import { RelationRules, type RelationKindState, type RelationTrialResult } from '../../../shared/kinds/relation/kind';
+import { trialOrder } from '../../../shared/kinds/relation/task';
 import type { ToolCall } from '../../../shared/env/episode';
 import type { ToolOut } from '../../env/env';
 import { readTrajectory, TrajectoryWriter, type StepRecord } from '../../env/trajectory';
 import type { EnvGradeResult } from '../../env/types';
 import { CallsOnlyEnv } from '../calls-only-env';
 import type { KindEnvOptions } from '../kind';
-import type { RelationTask } from './kind';
+import { orderedTask, type RelationTask } from './kind';
 
 export class RelationEnv extends CallsOnlyEnv<RelationRules> {
   private feedback: string | null = null;
   /** When the current trial's image went out (server side reaction time for models). */
   private shownAt = Date.now();
   private rts: (number | null)[] = [];
+  private serverMs: (number | null)[] = [];
 
   private constructor(readonly task: RelationTask, rules: RelationRules, opts: KindEnvOptions) {
     super(rules, rules.maxCalls, opts);
   }
 
-  static async reset(task: RelationTask, options: KindEnvOptions): Promise<{ env: RelationEnv; obs: ToolOut }> {
+  static async reset(base: RelationTask, options: KindEnvOptions): Promise<{ env: RelationEnv; obs: ToolOut }> {
+    if (options.resumeFrom) {
+      const source = typeof options.resumeFrom === 'string' ? { path: options.resumeFrom } : options.resumeFrom;
+      const log = source.trajectory ?? readTrajectory(source.path);
+      const order = recordedOrder(log.steps.find((x) => x.step === 0)?.args, base.spec.trials.length);
+      const task = orderedTask(base, order);
+      return new RelationEnv(task, new RelationRules(task.spec), options).resume(options, log);
+    }
+    const order = trialOrder(base.spec, options.player ?? '');
+    const task = orderedTask(base, order);
     const env = new RelationEnv(task, new RelationRules(task.spec), options);
-    if (options.resumeFrom) return env.resume(options);
     const text = env.rules.firstObservation();
     const t0 = new Date();
     if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header(task.spec.task_id, 'relation'));
-    env.writer?.write({ step: 0, tool: 'reset', args: {}, text, t: t0.toISOString(), ms: 0 });
+    env.writer?.write({ step: 0, tool: 'reset', args: base.spec.block?.order_seed == null ? {} : { order }, text, t: t0.toISOString(), ms: 0 });
     env.shownAt = Date.now();
     return { env, obs: { text, image: task.image(0), done: false, info: env.currentInfo() } };
   }
 
   /** Continues a log: its answers are replayed into fresh rules, the file is appended to. */
-  private async resume(options: KindEnvOptions): Promise<{ env: RelationEnv; obs: ToolOut }> {
+  private async resume(options: KindEnvOptions, log: ReturnType<typeof readTrajectory>): Promise<{ env: RelationEnv; obs: ToolOut }> {
     const source = typeof options.resumeFrom === 'string' ? { path: options.resumeFrom } : options.resumeFrom!;
-    const log = source.trajectory ?? readTrajectory(source.path);
     for (const rec of log.steps.filter((s) => s.step > 0)) {
+      const before = this.rules.current;
       const result = this.rules.step({ tool: rec.tool, args: rec.args });
-      if (result.ok && rec.tool === 'answer') this.rts.push(rtOf(rec.args) ?? rec.ms);
+      if (this.rules.current > before) {
+        this.rts.push(rtOf(rec.args) ?? rec.ms);
+        const sm = (rec as { server_ms?: unknown }).server_ms;
+        this.serverMs.push(typeof sm === 'number' ? sm : null);
+      }
       this.replayed.push({ step: rec.step, tool: rec.tool, args: rec.args, text: rec.text, ms: rec.ms, info: result.info });
     }
     this.writer = TrajectoryWriter.resume(options.log ?? source.path, log.validBytes);
@@ -57,9 +74,12 @@ export class RelationEnv extends CallsOnlyEnv<RelationRules> {
   kindState(): RelationKindState {
     const n = this.task.spec.trials.length;
     const index = Math.min(this.rules.current, n - 1);
+    const b = this.task.spec.block;
     return {
       trial: index + 1, trials: n, practice: this.task.spec.practice,
       question: this.task.spec.trials[index].question, feedback: this.feedback, done: this.rules.done,
+      observer: this.task.params[index].observer,
+      ...(b ? { block: { fixation_ms: b.fixation_ms, deadline_ms: b.deadline_ms, break_every: b.break_every, confidence: b.confidence } } : {}),
     };
   }
 
@@ -71,12 +91,15 @@ export class RelationEnv extends CallsOnlyEnv<RelationRules> {
     const answeredNow = this.rules.current > before;
     let body = result.body;
     this.feedback = null;
+    const serverMs = t0 - this.shownAt;
     if (answeredNow) {
-      this.rts.push(rtOf(call.args) ?? t0 - this.shownAt);
+      this.rts.push(rtOf(call.args) ?? serverMs);
+      this.serverMs.push(serverMs);
       if (this.task.spec.practice) {
-        const truth = this.task.params[before].relation.label;
-        const given = this.rules.answers()[before].relation;
-        this.feedback = given === truth ? `Trial ${before + 1}: correct, ${truth}.` : `Trial ${before + 1}: not quite, the answer was ${truth} (you said ${given}).`;
+        const truth = this.truthOf(before);
+        const a = this.rules.answers()[before];
+        const given = a.relation ?? (a.timed_out ? 'nothing in time' : 'no answer we could read');
+        this.feedback = a.relation === truth ? `Trial ${before + 1}: correct, ${truth}.` : `Trial ${before + 1}: not quite, the answer was ${truth} (you said ${given}).`;
         body = `${this.feedback}\n${body}`;
       }
     }
@@ -85,7 +108,7 @@ export class RelationEnv extends CallsOnlyEnv<RelationRules> {
       step: result.info.step ?? this.rules.stepCount, tool: result.tool, args: jsonSafe(call?.args ?? {}), text,
       t: new Date(t0).toISOString(), ms: Date.now() - t0, ok: result.ok,
     };
-    if (answeredNow) record.trial = before + 1;
+    if (answeredNow) Object.assign(record, { trial: before + 1, server_ms: serverMs });
     if (result.done) record.done = true;
     await this.writer?.append(record);
     if (result.done) {
@@ -100,21 +123,30 @@ export class RelationEnv extends CallsOnlyEnv<RelationRules> {
     return out;
   }
 
+  /** The truth of trial i: its label, or an attention check's instructed answer. */
+  private truthOf(i: number): RelationTrialResult['truth'] {
+    return this.task.spec.trials[i].catch ?? this.task.params[i].relation.label;
+  }
+
   /** Every trial with its truth and the answer given (null: not answered). */
   trialResults(): RelationTrialResult[] {
     const answers = this.rules.answers();
     return this.task.spec.trials.map((t, i) => {
-      const truth = this.task.params[i].relation.label;
+      const truth = this.truthOf(i);
       const a = answers[i];
       return {
         trial: i + 1, environment: t.environment, triple: t.triple, task: t.perspective, truth,
         answer: a?.relation ?? null, correct: a?.relation === truth, rt_ms: this.rts[i] ?? null, confidence: a?.confidence ?? null,
+        server_ms: this.serverMs[i] ?? null, params: t.params,
+        ...(t.catch ? { catch: true } : {}), ...(a?.timed_out ? { timed_out: true } : {}), ...(a?.unparsed !== undefined ? { unparsed: a.unparsed } : {}),
       };
     });
   }
 
   private grade(): EnvGradeResult {
-    const results = this.trialResults();
+    const all = this.trialResults();
+    // Attention checks are not scored trials (unless a task is nothing else).
+    const results = all.some((r) => !r.catch) ? all.filter((r) => !r.catch) : all;
     const accuracy = results.filter((r) => r.correct).length / results.length;
     const score = 100 * accuracy;
     return { score, psnr: 0, ssim: 0, lpips: null, iou: 0, reward: accuracy, trainingReward: (score + 50) / 150, lpipsMissing: false };
@@ -125,10 +157,20 @@ export class RelationEnv extends CallsOnlyEnv<RelationRules> {
     this.writer?.write({
       type: 'end', reason: this.rules.endReason ?? 'calls', score: g.score, reward: g.reward, training_reward: g.trainingReward,
       calls_used: this.rules.stepCount, practice: this.task.spec.practice, trials: this.trialResults(), accuracy: g.reward,
+      unparsed: this.rules.answers().filter((a) => a.unparsed !== undefined).length,
       t: new Date().toISOString(),
     });
   }
 
+}
+
+/** The trial order a log's step 0 recorded, or the file's order (a log without one). */
+function recordedOrder(args: unknown, n: number): number[] {
+  const order = (args as { order?: unknown } | undefined)?.order;
+  const identity = Array.from({ length: n }, (_, i) => i);
+  if (!Array.isArray(order) || order.length !== n) return identity;
+  const seen = new Set(order);
+  return seen.size === n && order.every((i) => Number.isInteger(i) && i >= 0 && i < n) ? (order as number[]) : identity;
 }
 
 function rtOf(args: unknown): number | null {

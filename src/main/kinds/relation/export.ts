@@ -1,13 +1,14 @@
 // Exports of a generated relation dataset in three layouts:
-// - sparrta: `<environment>/<triple>/<camera|human>/img_NNNN.png` + `params_NNNN.json` (SpaRRTa's
-//   image-plus-parameters folders per environment and triple) and `splits.json`;
+// - sparrta: the folders SpaRRTa's own loader reads (src/main/kinds/relation/export-sparrta.ts);
 // - imagefolder: `<split>/<id>.png` + `metadata.jsonl` (the common image dataset layout);
 // - csv: `index.csv`, one row per sample pointing at the dataset's own files.
 // Inputs: a dataset folder, a destination, a format. Output: files written and their count.
-// Invariant: exports copy the stored files byte for byte; the label columns are the stored ones.
+// Invariant: imagefolder and csv copy the stored files byte for byte; the label columns are the
+// stored ones.
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { actorOf } from '../../../shared/kinds/relation/params';
+import { exportSparrta } from './export-sparrta';
 import { imagePath, paramsPath, storedSamples, type StoredSample } from './files';
 
 export const EXPORT_FORMATS = ['sparrta', 'imagefolder', 'csv'] as const;
@@ -25,20 +26,6 @@ export function exportDataset(dir: string, dest: string, format: ExportFormat): 
   if (format === 'sparrta') return exportSparrta(dir, dest, stored);
   if (format === 'imagefolder') return exportImageFolder(dir, dest, stored);
   return exportCsv(dir, dest, stored);
-}
-
-function exportSparrta(dir: string, dest: string, stored: StoredSample[]): ExportResult {
-  const splits: Record<string, string> = {};
-  for (const { plan } of stored) {
-    const folder = join(dest, plan.environment, plan.triple, plan.task === 'ego' ? 'camera' : 'human');
-    mkdirSync(folder, { recursive: true });
-    const n = String(plan.index + 1).padStart(4, '0');
-    copyFileSync(imagePath(dir, plan), join(folder, `img_${n}.png`));
-    copyFileSync(paramsPath(dir, plan), join(folder, `params_${n}.json`));
-    splits[`${relative(dest, folder)}/img_${n}.png`] = plan.split;
-  }
-  writeFileSync(join(dest, 'splits.json'), `${JSON.stringify(splits, null, 1)}\n`);
-  return { samples: stored.length, files: 2 * stored.length + 1 };
 }
 
 /** The metadata of one sample: roles by name, both labellings, the split. */

@@ -6,7 +6,7 @@
 // refused, never overwritten.
 import { existsSync, mkdirSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
-import { planDataset, type DatasetConfig } from '../../../shared/kinds/relation/dataset';
+import { checkedPlan, type DatasetConfig } from '../../../shared/kinds/relation/dataset';
 import { generateSample } from '../../../shared/kinds/relation/sample';
 import { encodePng } from '../../io/png';
 import { imagePath, manifestPath, paramsPath, readManifest, readSample, sampleDir, writeAtomic, DATASET_FORMAT, type Manifest } from './files';
@@ -35,6 +35,8 @@ export interface GenerateResult {
 }
 
 export async function generateDataset(dir: string, config: DatasetConfig, opts: GenerateOptions = {}): Promise<GenerateResult> {
+  // Refused before any file is written: a plan with an empty split (unless the config allows it).
+  const plan = checkedPlan(config);
   if (existsSync(manifestPath(dir))) {
     const stored = readManifest(dir);
     if (!isDeepStrictEqual(stored.config, config)) {
@@ -45,7 +47,6 @@ export async function generateDataset(dir: string, config: DatasetConfig, opts: 
     const manifest: Manifest = { format: DATASET_FORMAT, config, created: new Date().toISOString() };
     writeAtomic(manifestPath(dir), `${JSON.stringify(manifest, null, 2)}\n`);
   }
-  const plan = planDataset(config);
   let generated = 0, skipped = 0;
   for (const [i, s] of plan.entries()) {
     if (opts.signal?.aborted) return { total: plan.length, generated, skipped, cancelled: true, sheets: [] };

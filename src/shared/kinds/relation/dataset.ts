@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { mulberry32 } from '../../math/random';
 import { ENVIRONMENT_IDS, ENVIRONMENTS, type EnvironmentId } from './environments';
 import { RELATION_CLASSES, RELATION_TASKS, type RelationClass, type RelationTask } from './labels';
+import { RELATION_ROLE_SETS } from './params';
 
 export const SPLITS = ['train', 'val', 'test'] as const;
 export type Split = (typeof SPLITS)[number];
@@ -26,6 +27,17 @@ export const DatasetConfigSchema = z.strictObject({
   samples: z.number().int().min(1).max(8).default(2),
   /** The exact ray caster, or the actors as 3D Gaussians over the ray-cast environment. */
   renderer: z.enum(['raycast', 'splats']).default('raycast'),
+  /**
+   * Whose role is whose: SpaRRTa's (the symmetric object is the reference, the oriented one the
+   * target), or swapped, for a study of the intrinsic-frame confound (an oriented reference
+   * invites reading "in front of the truck" as "at its bonnet").
+   */
+  roles: z.enum(RELATION_ROLE_SETS).default('sparrta'),
+  /**
+   * Keep a plan whose val or test split is empty in some (environment, triple, task, class)
+   * stratum; refused otherwise. Recorded here, reported by `relation check`.
+   */
+  allowEmptySplits: z.boolean().default(false),
 });
 export type DatasetConfig = z.infer<typeof DatasetConfigSchema>;
 
@@ -38,6 +50,8 @@ export interface PlannedSample {
   wanted: RelationClass;
   seed: number;
   split: Split;
+  /** The dataset's roles are swapped (the oriented object is the reference). */
+  swapRoles: boolean;
 }
 
 /** 32-bit FNV-1a of a string: stable per-sample seeds from names. */
@@ -76,6 +90,7 @@ export function planDataset(config: DatasetConfig): PlannedSample[] {
             wanted: RELATION_CLASSES[(index + t) % RELATION_CLASSES.length],
             seed: hashSeed(`${config.seed}/${envId}/${triple.id}/${task}/${index}`),
             split: splits[index],
+            swapRoles: config.roles === 'swapped',
           });
         }
       });
@@ -101,4 +116,48 @@ function stratifiedSplits(n: number, config: DatasetConfig, group: string): Spli
     members.forEach((i, j) => { out[i] = j < nTrain ? 'train' : j < nTrain + nVal ? 'val' : 'test'; });
   }
   return out;
+}
+
+/**
+ * The strata of a plan (environment, triple, task, class) in which a split gets no sample, as
+ * one line each: a dataset must have train, val and test samples of every stratum it plans,
+ * unless its config says `allowEmptySplits` (then `relation check` reports them).
+ */
+export function emptySplits(plan: readonly PlannedSample[]): string[] {
+  const strata = new Map<string, Record<Split, number>>();
+  for (const s of plan) {
+    const key = `${s.environment}/${s.triple}/${s.task}/${s.wanted}`;
+    const c = strata.get(key) ?? { train: 0, val: 0, test: 0 };
+    c[s.split]++;
+    strata.set(key, c);
+  }
+  const out: string[] = [];
+  for (const [key, c] of strata) {
+    const empty = SPLITS.filter((s) => c[s] === 0);
+    if (empty.length > 0) out.push(`${key}: no ${empty.join(' and no ')} sample (${c.train}/${c.val}/${c.test} train/val/test)`);
+  }
+  return out;
+}
+
+/** The smallest per-(environment, task) count whose every stratum has all three splits. */
+export function smallestFullCount(config: DatasetConfig, task: RelationTask): number | null {
+  for (let n = 1; n <= 4096; n++) {
+    const c = { ...config, environments: [config.environments[0]], counts: { ego: 0, allo: 0, [task]: n } };
+    if (emptySplits(planDataset(c)).length === 0) return n;
+  }
+  return null;
+}
+
+/**
+ * The plan of a config that may be generated: refused (an Error naming the first empty
+ * stratum and the count that would fill it) when a split would be empty, unless allowed.
+ */
+export function checkedPlan(config: DatasetConfig): PlannedSample[] {
+  const plan = planDataset(config);
+  const empty = emptySplits(plan);
+  if (empty.length > 0 && !config.allowEmptySplits) {
+    const need = RELATION_TASKS.filter((t) => config.counts[t] > 0).map((t) => `--${t} ${smallestFullCount(config, t) ?? '?'}`).join(', ');
+    throw new Error(`${empty.length} (environment, triple, task, class) strata would have an empty split, e.g. ${empty[0]}; use at least ${need} per environment (splits ${config.splits.join(',')}), or --allow-empty-splits to record them`);
+  }
+  return plan;
 }

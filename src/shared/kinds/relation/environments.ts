@@ -1,7 +1,9 @@
 // The five relation environments (forest, desert, winter town, bridge, city): ground and sky
 // colours, the scenery drawn around every layout, fixed structures and the three object triples.
 // Output: frozen EnvironmentSpec records by id. Invariant: each triple names two models of the
-// catalogue (reference first, target second); the observer of the allocentric task is `human`.
+// catalogue (reference first, target second) with SpaRRTa's roles (the rotationally symmetric
+// object is the reference, the oriented one the target; docs/RELATION.md, "Roles") and the
+// SpaRRTa configuration it comes from; the observer of the allocentric task is `human`.
 import type { Part } from '../../authoring/primitives';
 import { box } from './models/kit';
 
@@ -9,10 +11,17 @@ export const ENVIRONMENT_IDS = ['forest', 'desert', 'winter_town', 'bridge', 'ci
 export type EnvironmentId = (typeof ENVIRONMENT_IDS)[number];
 
 export interface TripleSpec {
-  /** Folder-safe id, `<reference>-<target>`. */
+  /** Folder-safe id, `<reference>-<target>` (SpaRRTa's roles, also when a dataset swaps them). */
   id: string;
   reference: string;
   target: string;
+  /**
+   * Where SpaRRTa configures this triple: its environment key (the data folder
+   * `<key>/mid-objects` and the `environment=` of its training command) and its Unreal actor
+   * labels (`dataset.reference_label`, `dataset.target_label`), from scripts/position_config.yaml
+   * of SpaRRTa's released code (docs/RELATION.md cites the commit).
+   */
+  sparrta: { environment: string; reference: string; target: string };
 }
 
 export interface PropSpec {
@@ -41,7 +50,16 @@ export interface EnvironmentSpec {
   triples: [TripleSpec, TripleSpec, TripleSpec];
 }
 
-const triple = (reference: string, target: string): TripleSpec => ({ id: `${reference}-${target}`, reference, target });
+/** SpaRRTa's actor label of a model: `trash_bin` -> `TrashBin`. */
+export const sparrtaLabel = (model: string): string => model.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+
+/** The k-th triple (1-based) of an environment; SpaRRTa keys the second and third `<env>_2`, `<env>_3`. */
+const triple = (env: string, k: number, reference: string, target: string): TripleSpec => ({
+  id: `${reference}-${target}`, reference, target,
+  sparrta: { environment: k === 1 ? env : `${env}_${k}`, reference: sparrtaLabel(reference), target: sparrtaLabel(target) },
+});
+const triples = (env: string, ...pairs: [string, string][]): [TripleSpec, TripleSpec, TripleSpec] =>
+  pairs.map(([r, t], i) => triple(env, i + 1, r, t)) as [TripleSpec, TripleSpec, TripleSpec];
 
 /** The bridge deck spans x in [-30, 30], |y| <= 4.2, top at z = 0, over water at z = -3. */
 const DECK_HALF_WIDTH = 4.2;
@@ -60,32 +78,32 @@ export const ENVIRONMENTS: Readonly<Record<EnvironmentId, EnvironmentSpec>> = Ob
     id: 'forest', title: 'Forest', ground: '#5d7a36', groundAlt: '#557232', sky: '#cfe1ee', zenith: '#7fa9d6',
     props: [{ model: 'pine', count: 7 }, { model: 'bush', count: 4 }],
     structures: [], layoutRadius: 3.2,
-    triples: [triple('tree', 'rock'), triple('bear', 'tent'), triple('fox', 'rock')],
+    triples: triples('forest', ['tree', 'rock'], ['tent', 'bear'], ['rock', 'fox']),
   },
   desert: {
     id: 'desert', title: 'Desert', ground: '#d9bd8c', groundAlt: '#d2b584', sky: '#f0e2c4', zenith: '#8fb5d8',
     props: [{ model: 'dune', count: 4 }, { model: 'rock', count: 2 }],
     structures: [], layoutRadius: 3.2,
-    triples: [triple('truck', 'rock'), triple('camel', 'cactus'), triple('camel', 'barrel')],
+    triples: triples('desert', ['rock', 'truck'], ['cactus', 'camel'], ['barrel', 'camel']),
   },
   winter_town: {
     id: 'winter_town', title: 'Winter town', ground: '#eef2f6', groundAlt: '#e3e9ef', sky: '#d5dce4', zenith: '#9fb1c6',
     props: [{ model: 'snowy_house', count: 4 }, { model: 'snowy_pine', count: 4 }],
     structures: [], layoutRadius: 3.2,
-    triples: [triple('truck', 'tree'), triple('husky', 'snowman'), triple('deer', 'tree')],
+    triples: triples('winter_town', ['tree', 'truck'], ['snowman', 'husky'], ['tree', 'deer']),
   },
   bridge: {
     id: 'bridge', title: 'Bridge', ground: '#3f6f8c', groundAlt: '#3b6985', sky: '#d9e6ef', zenith: '#86aed3',
     props: [{ model: 'lamp', count: 4 }],
     structures: bridgeStructures, layoutRadius: 3.4, halfWidth: DECK_HALF_WIDTH - 0.5,
     cameraAzimuths: [[-40, 40], [140, 220]],
-    triples: [triple('truck', 'tree'), triple('bike', 'trash_bin'), triple('vespa', 'trash_bin')],
+    triples: triples('bridge', ['tree', 'truck'], ['trash_bin', 'bike'], ['trash_bin', 'vespa']),
   },
   city: {
     id: 'city', title: 'City', ground: '#5b5e63', groundAlt: '#54575c', sky: '#d3dbe3', zenith: '#8da9c7',
     props: [{ model: 'building', count: 6 }, { model: 'lamp', count: 3 }],
     structures: [], layoutRadius: 3.2,
-    triples: [triple('vespa', 'cone'), triple('taxi', 'hydrant'), triple('bike', 'cone')],
+    triples: triples('city', ['cone', 'vespa'], ['hydrant', 'taxi'], ['cone', 'bike']),
   },
 });
 

@@ -10,6 +10,7 @@ import type { BudgetState } from '../../env/format';
 import type { StepInfo } from '../../env/step-info';
 import { EndRecordSchema, StepRecordSchema, TrajectoryHeaderSchema } from '../../env/trajectory-schema';
 import { RELATION_CLASSES, RELATION_TASKS } from './labels';
+import { normaliseAnswerArgs } from './answer-parse';
 import { RelationTaskSpecSchema, type RelationTaskSpec } from './task';
 import type { KindRules, TaskKindModule, ToolSpec } from '../kind';
 
@@ -18,9 +19,32 @@ export const AnswerArgsSchema = z.strictObject({
   give_up: z.literal(true).optional().describe('end the episode now; unanswered trials count as wrong'),
   confidence: z.number().int().min(1).max(3).optional().describe('optional: 1 = a guess, 2 = fairly sure, 3 = sure'),
   rt_ms: z.number().min(0).max(3_600_000).optional().describe('optional: reaction time measured by a person\'s screen, ms'),
-}).refine((a) => (a.relation !== undefined) !== (a.give_up === true), 'give relation (front, back, left or right), or give_up: true, not both')
+  timed_out: z.literal(true).optional().describe('a person\'s screen: the trial\'s deadline passed without an answer (counts as wrong)'),
+}).refine((a) => [a.relation !== undefined, a.give_up === true, a.timed_out === true].filter(Boolean).length === 1, 'give relation (front, back, left or right), or give_up: true, not both')
   .describe('Answer the current trial with one of front, back, left, right. The episode moves to the next trial (if any) and ends after the last.');
 export type AnswerArgs = z.infer<typeof AnswerArgsSchema>;
+
+const AnswerExtrasSchema = z.object({ confidence: z.number().int().min(1).max(3).optional(), rt_ms: z.number().min(0).max(3_600_000).optional() });
+
+/** An answer as the episode keeps it: the arguments, or a text that names no class (kept as given). */
+export type RecordedAnswer = AnswerArgs & { unparsed?: string };
+
+/**
+ * The answer a call records, read robustly (src/shared/kinds/relation/answer-parse.ts): the
+ * parsed arguments, an unparseable text kept, or the first schema issue (a refused call).
+ */
+export function readAnswer(args: unknown): { ok: true; answer: RecordedAnswer } | { ok: false; error: string } {
+  const n = normaliseAnswerArgs(args ?? {});
+  if (n.kind === 'unparsed') {
+    const extra = AnswerExtrasSchema.safeParse(n.rest);
+    return { ok: true, answer: { ...(extra.success ? extra.data : {}), unparsed: n.raw } };
+  }
+  const parsed = AnswerArgsSchema.safeParse(n.args);
+  if (parsed.success) return { ok: true, answer: parsed.data };
+  const iss = parsed.error.issues[0];
+  return { ok: false, error: `${iss.path.join('.') || 'arguments'}: ${iss.message}` };
+}
+
 
 export const RELATION_TOOLS = { answer: AnswerArgsSchema } as const;
 
@@ -36,6 +60,12 @@ export const RelationKindStateSchema = z.strictObject({
   /** Practice only: what the last answer was worth. */
   feedback: z.string().nullable(),
   done: z.boolean(),
+  /** Whose view counts in the current trial (the diagram beside the image). */
+  observer: z.enum(['camera', 'human']).optional(),
+  /** A block's timing for a person's screen (src/shared/kinds/relation/task.ts, RelationBlockSchema). */
+  block: z.strictObject({
+    fixation_ms: z.number().int(), deadline_ms: z.number().int().nullable(), break_every: z.number().int(), confidence: z.boolean(),
+  }).optional(),
 });
 export type RelationKindState = z.infer<typeof RelationKindStateSchema>;
 
@@ -50,6 +80,15 @@ export const RelationTrialResultSchema = z.strictObject({
   correct: z.boolean(),
   rt_ms: z.number().nullable().describe('the screen\'s reaction time when sent, else the time from the observation to the call'),
   confidence: z.number().int().nullable(),
+  /** Server side: ms from the trial's image leaving main to the answer's receipt. */
+  server_ms: z.number().nullable().optional(),
+  /** An attention check (its truth is the instructed answer), left out of accuracy. */
+  catch: z.boolean().optional(),
+  timed_out: z.boolean().optional(),
+  /** A model's answer that names no class, as given. */
+  unparsed: z.string().nullable().optional(),
+  /** The trial's parameters file (its identity in a block shown in a per-participant order). */
+  params: z.string().optional(),
 });
 export type RelationTrialResult = z.infer<typeof RelationTrialResultSchema>;
 
@@ -58,10 +97,12 @@ export const RelationEndSchema = EndRecordSchema.extend({
   practice: z.boolean(),
   trials: z.array(RelationTrialResultSchema),
   accuracy: z.number().describe('correct answers / trials'),
+  unparsed: z.number().int().optional().describe('answers that named no class (kept as given, counted wrong)'),
 });
 
 export const RelationStepSchema = StepRecordSchema.extend({
   trial: z.number().int().positive().optional().describe('relation: the trial this call answered'),
+  server_ms: z.number().optional().describe('relation: ms from the trial\'s image leaving main to this answer\'s receipt'),
 });
 
 function toolSpecs(): ToolSpec[] {
@@ -77,7 +118,7 @@ export function relationFooter(trial: number, trials: number, callsLeft: number)
 
 /** The pure episode of a relation task. */
 export class RelationRules implements KindRules {
-  private answered: AnswerArgs[] = [];
+  private answered: RecordedAnswer[] = [];
   private calls = 0;
   private ended: 'answered' | 'calls' | 'gave_up' | null = null;
   readonly maxCalls: number;
@@ -105,7 +146,7 @@ export class RelationRules implements KindRules {
     return this.answered.length;
   }
 
-  answers(): readonly AnswerArgs[] {
+  answers(): readonly RecordedAnswer[] {
     return this.answered;
   }
 
@@ -156,18 +197,19 @@ export class RelationRules implements KindRules {
     if (tool !== 'answer') {
       body = `Error: unknown tool '${tool}' (the only tool is answer)`;
     } else {
-      const parsed = AnswerArgsSchema.safeParse(call.args ?? {});
-      if (!parsed.success) {
-        const iss = parsed.error.issues[0];
-        body = `Error: answer: ${iss.path.join('.') || 'arguments'}: ${iss.message}`;
-      } else if (parsed.data.give_up) {
+      const read = readAnswer(call.args);
+      if (!read.ok) {
+        body = `Error: answer: ${read.error}`;
+      } else if (read.answer.give_up) {
         ok = true;
         this.ended = 'gave_up';
         body = 'Gave up; the remaining trials count as wrong.';
       } else {
         ok = true;
-        this.answered.push(parsed.data);
-        body = `Answered ${parsed.data.relation}.`;
+        this.answered.push(read.answer);
+        const a = read.answer;
+        body = a.unparsed !== undefined ? `Could not read ${JSON.stringify(a.unparsed.slice(0, 80))} as front, back, left or right; kept as given (counts as wrong).`
+          : a.timed_out ? 'No answer before the deadline.' : `Answered ${a.relation}.`;
         if (this.current === this.spec.trials.length) this.ended = 'answered';
       }
     }

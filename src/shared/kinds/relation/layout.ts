@@ -31,6 +31,8 @@ export interface LayoutRequest {
   wanted: RelationClass;
   seed: number;
   id: string;
+  /** The oriented object becomes the reference (a dataset made with `roles: swapped`). */
+  swapRoles?: boolean;
 }
 
 interface Disc { x: number; y: number; r: number }
@@ -50,7 +52,8 @@ function cameraAzimuth(env: EnvironmentSpec, rng: Random): number {
 
 /** One attempt; null when its draw breaks a constraint (the caller draws again). */
 function attempt(req: LayoutRequest, env: EnvironmentSpec, rng: Random): RelationParams | null {
-  const t = tripleOf(env, req.triple);
+  const spec = tripleOf(env, req.triple);
+  const t = req.swapRoles ? { ...spec, reference: spec.target, target: spec.reference } : spec;
   const z0 = env.id === 'bridge' ? 0 : groundLevel(env);
   const margin = MARGIN_DEG[req.task];
   const R = env.layoutRadius;
@@ -107,7 +110,7 @@ function attempt(req: LayoutRequest, env: EnvironmentSpec, rng: Random): Relatio
   if (actors.some((a) => (vis[a.role] ?? 0) < MIN_VISIBLE)) return null;
   return {
     format: PARAMS_FORMAT, id: req.id, environment: env.id, triple: t.id, task: req.task, seed: req.seed,
-    observer: req.task === 'ego' ? 'camera' : 'human', margin_deg: margin,
+    observer: req.task === 'ego' ? 'camera' : 'human', margin_deg: margin, roles: req.swapRoles ? 'swapped' : 'sparrta',
     camera, actors, props,
     relation: { angle_deg: rel.angle, label: rel.label },
     facing: facing && facing.label !== 'ambiguous' ? { angle_deg: facing.angle, label: facing.label } : null,

@@ -13,6 +13,9 @@ const num = z.number().refine(Number.isFinite, 'must be a finite number');
 const vec3 = z.tuple([num, num, num]);
 
 export const ROLES = ['reference', 'target', 'observer'] as const;
+
+/** SpaRRTa's roles, or the two objects' swapped (src/shared/kinds/relation/dataset.ts). */
+export const RELATION_ROLE_SETS = ['sparrta', 'swapped'] as const;
 export type Role = (typeof ROLES)[number];
 
 export const ActorSchema = z.strictObject({
@@ -52,6 +55,8 @@ export const RelationParamsSchema = z.strictObject({
   /** The observer of the egocentric task is the camera; of the allocentric task, the human actor. */
   observer: z.enum(['camera', 'human']),
   margin_deg: num,
+  /** Whose role is whose; absent in files written before the option (SpaRRTa's roles then). */
+  roles: z.enum(RELATION_ROLE_SETS).optional(),
   camera: CameraParamsSchema,
   actors: z.array(ActorSchema).min(2),
   props: z.array(PropSchema),

@@ -5,6 +5,7 @@
 // question names the reference, the target and the observer by role and by object.
 import { z } from 'zod';
 import { mulberry32 } from '../../math/random';
+import { hashSeed } from './dataset';
 import { ENVIRONMENT_IDS, ENVIRONMENTS } from './environments';
 import { RELATION_CLASSES, RELATION_TASKS, type RelationTask } from './labels';
 import { actorOf, type RelationParams } from './params';
@@ -21,24 +22,70 @@ export const RelationTrialSchema = z.strictObject({
   roles: z.strictObject({ reference: name, target: name, observer: z.enum(['camera', 'human']) }),
   question: z.string().min(1),
   /** The hidden parameters file, relative to the tasks folder. */
-  params: z.string().regex(/^relation\/[A-Za-z0-9_.-]+\.json$/),
+  params: z.string().regex(/^relation\/[A-Za-z0-9_./-]+\.json$/).refine((p) => !p.includes('..'), 'stays inside tasks/relation/'),
+  /**
+   * An attention check: the question tells the player which key to press (this class); the
+   * image is an ordinary scene. Scored against the instruction and left out of accuracy.
+   */
+  catch: z.enum(RELATION_CLASSES).optional(),
 });
 export type RelationTrial = z.infer<typeof RelationTrialSchema>;
 
 /**
- * A relation task: one trial (a scored task), or a block of trials with feedback after each
- * answer (a practice task).
+ * How a person's screen runs a block of trials (psychophysics, as jsPsych studies do): a
+ * fixation cross, the stimulus until an answer or the deadline, a break screen every K trials,
+ * the optional confidence keys, and a per-participant trial order.
+ */
+export const RelationBlockSchema = z.strictObject({
+  fixation_ms: z.number().int().min(0).max(5000).default(500),
+  /** The stimulus stays until an answer, or this long (null: no deadline). */
+  deadline_ms: z.number().int().min(200).max(600_000).nullable().default(null),
+  /** A break screen after every K trials (0: none). */
+  break_every: z.number().int().min(0).max(1000).default(0),
+  confidence: z.boolean().default(true),
+  /** Trials shown in an order seeded by this and the player's id (null: the file's order). */
+  order_seed: z.number().int().nullable().default(null),
+});
+export type RelationBlock = z.infer<typeof RelationBlockSchema>;
+
+/** Trials of one block (SpaRRTa-sized studies: 160 scored trials and their catch trials). */
+export const MAX_BLOCK_TRIALS = 400;
+
+/**
+ * A relation task: one trial (a scored task), or a block of trials (`block`, scored or
+ * practice), or a practice block with feedback after each answer.
  */
 export const RelationTaskSpecSchema = z.object({
   task_id: z.string().regex(/^relation__[A-Za-z0-9_.-]+$/, 'relation task ids start with relation__'),
   kind: z.literal('relation'),
   practice: z.boolean().default(false),
-  trials: z.array(RelationTrialSchema).min(1).max(50),
+  trials: z.array(RelationTrialSchema).min(1).max(MAX_BLOCK_TRIALS),
   /** Supersamples per pixel axis of the trial images. */
   samples: z.number().int().min(1).max(8).default(2),
+  block: RelationBlockSchema.optional(),
+  /** Where a block's trials were drawn from (recorded by `splatlab relation block`). */
+  source: z.strictObject({ dataset: z.string(), split: z.string(), per_cell: z.number().int(), seed: z.number().int() }).optional(),
 }).superRefine((s, ctx) => {
-  if (!s.practice && s.trials.length !== 1) ctx.addIssue({ code: 'custom', path: ['trials'], message: 'a scored relation task has exactly one trial' });
+  if (!s.practice && !s.block && s.trials.length !== 1) ctx.addIssue({ code: 'custom', path: ['trials'], message: 'a scored relation task has exactly one trial (or is a block)' });
+  if (!s.block && s.trials.length > 50) ctx.addIssue({ code: 'custom', path: ['trials'], message: 'a practice task without a block has at most 50 trials' });
 });
+
+/**
+ * The order a player sees a task's trials in: the file's, or (a block with an order seed) a
+ * shuffle seeded by the block's seed and the player's id, the same on every resume.
+ */
+export function trialOrder(spec: Pick<RelationTaskSpec, 'trials' | 'block'>, player: string): number[] {
+  const order = spec.trials.map((_, i) => i);
+  const seed = spec.block?.order_seed;
+  if (seed === null || seed === undefined) return order;
+  mulberry32(hashSeed(`${seed}/order/${player}`)).shuffle(order);
+  return order;
+}
+
+/** The question of an attention check: which key to press, with the scene as a distractor. */
+export function catchQuestion(answer: (typeof RELATION_CLASSES)[number]): string {
+  return `Attention check: ignore the picture and answer ${answer} (${{ front: 'up arrow or F', back: 'down arrow or B', left: 'left arrow or L', right: 'right arrow or R' }[answer]}).`;
+}
 export type RelationTaskSpec = z.infer<typeof RelationTaskSpecSchema>;
 
 const pretty = (model: string) => model.replace(/_/g, ' ');

@@ -12,7 +12,7 @@ import { runCli } from '../../cli/run';
 
 const root = mkdtempSync(join(tmpdir(), 'relation-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-const config = DatasetConfigSchema.parse({ seed: 2, environments: ['forest', 'city'], counts: { ego: 3, allo: 3 }, samples: 1 });
+const config = DatasetConfigSchema.parse({ seed: 2, environments: ['forest', 'city'], counts: { ego: 3, allo: 3 }, samples: 1, allowEmptySplits: true });
 
 describe('generateDataset', () => {
   const dir = join(root, 'ds');
@@ -44,6 +44,8 @@ describe('generateDataset', () => {
 
   it('passes the dataset check, which catches an edited label', () => {
     expect(checkDataset(dir)).toMatchObject({ samples: 12, missing: 0, problems: [] });
+    // Three samples per environment and task: most strata have no val or test sample, recorded.
+    expect(checkDataset(dir).warnings.join('\n')).toMatch(/empty split: forest\/tree-rock\/ego\/front: no val and no test sample.*recorded: allowEmptySplits/);
     const plan = planDataset(config)[2];
     const p = JSON.parse(readFileSync(paramsPath(dir, plan), 'utf8'));
     p.relation.label = p.relation.label === 'left' ? 'right' : 'left';
@@ -53,9 +55,9 @@ describe('generateDataset', () => {
 
   it('exports SpaRRTa folders, an image folder with metadata.jsonl and a CSV index', () => {
     const sp = join(root, 'sparrta');
-    expect(exportDataset(dir, sp, 'sparrta')).toEqual({ samples: 12, files: 25 });
-    expect(readdirSync(join(sp, 'forest', 'bear-tent', 'human')).sort()).toEqual(['img_0001.png', 'params_0001.json']);
-    expect(readdirSync(join(sp, 'city', 'taxi-hydrant', 'camera'))).toContain('params_0001.json');
+    expect(exportDataset(dir, sp, 'sparrta')).toEqual({ samples: 12, files: 26 });
+    expect(readdirSync(join(sp, 'human', 'forest_2', 'mid-objects')).sort()).toEqual(['img_0001.jpg', 'params_0001.json']);
+    expect(readdirSync(join(sp, 'camera', 'city_2', 'mid-objects'))).toContain('params_0001.json');
     const im = join(root, 'imagefolder');
     exportDataset(dir, im, 'imagefolder');
     const rows = readFileSync(join(im, 'metadata.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
@@ -81,11 +83,31 @@ describe('splatlab relation', () => {
   });
   it('generates and checks a small dataset', async () => {
     const out = join(root, 'cli');
-    const g = await runCli('relation', ['generate', '--out', out, '--env', 'desert', '--ego', '1', '--allo', '1', '--samples', '1']);
+    // One sample per task leaves val and test empty: refused, then recorded with the option.
+    const refused = await runCli('relation', ['generate', '--out', out, '--env', 'desert', '--ego', '1', '--allo', '1', '--samples', '1']);
+    expect(refused.code).toBe(1);
+    expect(refused.err[0]).toMatch(/would have an empty split.*--ego 96, --allo 96.*--allow-empty-splits/);
+    expect(existsSync(join(out, 'dataset.json'))).toBe(false);
+    const g = await runCli('relation', ['generate', '--out', out, '--env', 'desert', '--ego', '1', '--allo', '1', '--samples', '1', '--allow-empty-splits']);
     expect(g.code).toBe(0);
     expect(g.out.join('\n')).toMatch(/2 samples .* 2 generated/);
     const c = await runCli('relation', ['check', '--dataset', out]);
     expect(c.code).toBe(0);
-    expect(c.out.at(-1)).toMatch(/every label agrees/);
+    expect(c.out.at(-1)).toMatch(/every label agrees.*2 warnings/);
+    expect(c.out.join('\n')).toMatch(/warning: empty split: desert\/rock-truck\/ego\/front/);
+  });
+  it('check fails on a dataset whose val or test split is empty (made before the rule, or the option dropped)', async () => {
+    const out = join(root, 'cli');
+    const manifest = JSON.parse(readFileSync(join(out, 'dataset.json'), 'utf8'));
+    delete manifest.config.allowEmptySplits;
+    writeFileSync(join(out, 'dataset.json'), JSON.stringify(manifest));
+    const c = await runCli('relation', ['check', '--dataset', out]);
+    expect(c.code).toBe(1);
+    expect(c.err.join('\n')).toMatch(/empty split: desert\/rock-truck\/allo\/front: no val and no test sample/);
+  });
+  it('refuses the issue\'s --ego 12 --allo 12 plan, whose every stratum holds one sample', async () => {
+    const r = await runCli('relation', ['generate', '--out', join(root, 'twelve'), '--ego', '12', '--allo', '12']);
+    expect(r.code).toBe(1);
+    expect(r.err[0]).toMatch(/120 \(environment, triple, task, class\) strata would have an empty split/);
   });
 });

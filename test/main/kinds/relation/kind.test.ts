@@ -42,15 +42,15 @@ describe('relation tasks in the task set', () => {
 
 describe('RelationEnv', () => {
   it('plays a scored trial: image and question, a refused call, the answer, the end record', async () => {
-    const task = (await loadAnyTask('relation__forest__bear-tent__allo', { tasksDir })) as RelationTask;
+    const task = (await loadAnyTask('relation__forest__tent-bear__allo', { tasksDir })) as RelationTask;
     const truth = task.params[0].relation.label;
     const log = join(tmp, 'scored.jsonl');
     const { env, obs } = await relationMain.reset(task, opts(log));
     const png = decodePng(obs.image!);
     expect([png.width, png.height]).toEqual([224, 224]);
-    expect(obs.text).toMatch(/person in the scene \(observer\).*bear \(reference\).*tent \(target\)/);
+    expect(obs.text).toMatch(/person in the scene \(observer\).*tent \(reference\).*bear \(target\)/);
     expect(env.kindState()).toMatchObject({ trial: 1, trials: 1, practice: false, feedback: null });
-    const bad = await env.step({ tool: 'answer', args: { relation: 'up' } });
+    const bad = await env.step({ tool: 'answer', args: { confidence: 2 } });
     expect(bad.info.ok).toBe(false);
     expect(bad.text).toMatch(/relation/);
     const done = await env.step({ tool: 'answer', args: { relation: truth, rt_ms: 1234, confidence: 3 } });
@@ -61,7 +61,7 @@ describe('RelationEnv', () => {
     const traj = readTrajectory(log);
     const end = RelationEndSchema.parse(traj.end);
     expect(end).toMatchObject({ reason: 'answered', accuracy: 1, calls_used: 2 });
-    expect(end.trials[0]).toMatchObject({ environment: 'forest', triple: 'bear-tent', task: 'allo', truth, answer: truth, correct: true, rt_ms: 1234, confidence: 3 });
+    expect(end.trials[0]).toMatchObject({ environment: 'forest', triple: 'tent-bear', task: 'allo', truth, answer: truth, correct: true, rt_ms: 1234, confidence: 3 });
     // Scored from the log's calls and the hidden files alone, as Results does.
     expect(trialsOfLog(log, task, 'human', 'P01')).toMatchObject([{ correct: true, rtMs: 1234, confidence: 3 }]);
     // The pure rules replay the same episode.

@@ -14,7 +14,7 @@ import { startMcpHttp, type McpHttpServer } from '../../../../src/main/mcp/http'
 import { RelationEndSchema } from '../../../../src/shared/kinds/relation/kind';
 
 const TOKEN = 'relation-token-0123456789';
-const TASK = 'relation__winter_town__deer-tree__allo';
+const TASK = 'relation__winter_town__tree-deer__allo';
 let server: McpHttpServer;
 let logDir: string;
 
@@ -36,7 +36,7 @@ describe('relation over MCP', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
     const first = (await client.callTool({ name: 'start_episode', arguments: { task_id: TASK } })) as CallToolResult;
     expect(first.content.some((c) => c.type === 'image' && c.mimeType === 'image/png')).toBe(true);
-    expect(textOf(first)).toMatch(/deer \(reference\).*tree \(target\)/);
+    expect(textOf(first)).toMatch(/tree \(reference\).*deer \(target\)/);
     const tools = (await client.listTools()).tools.map((t) => t.name);
     expect(tools).toContain('answer');
     const answer = (await client.listTools()).tools.find((t) => t.name === 'answer')!;

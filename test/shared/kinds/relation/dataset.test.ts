@@ -49,7 +49,7 @@ describe('sampleLayout', () => {
 });
 
 describe('verifyParams', () => {
-  const p = sampleLayout({ environment: 'city', triple: 'taxi-hydrant', task: 'allo', wanted: 'left', seed: 3, id: 'x' });
+  const p = sampleLayout({ environment: 'city', triple: 'hydrant-taxi', task: 'allo', wanted: 'left', seed: 3, id: 'x' });
   it('catches a swapped label, a moved target and an ambiguous position', () => {
     expect(verifyParams(p)).toEqual([]);
     expect(verifyParams({ ...p, relation: { ...p.relation, label: 'right' } }).join()).toMatch(/stored label right, recomputed left/);
@@ -97,7 +97,7 @@ describe('planDataset splits', () => {
 
 describe('generateSample', () => {
   it('renders a 224x224 image that the parameters file alone reproduces exactly', () => {
-    const s = generateSample({ environment: 'forest', triple: 'bear-tent', task: 'allo', wanted: 'back', seed: 5, id: 'y' }, { samples: 1 });
+    const s = generateSample({ environment: 'forest', triple: 'tent-bear', task: 'allo', wanted: 'back', seed: 5, id: 'y' }, { samples: 1 });
     expect([s.image.width, s.image.height]).toEqual([224, 224]);
     expect(s.params.camera.intrinsics.fov_deg).toBe(53);
     for (const role of ['reference', 'target', 'observer']) expect(s.params.visible_pixels[role]).toBeGreaterThan(20);
@@ -108,7 +108,7 @@ describe('generateSample', () => {
 
 describe('the splat renderer option', () => {
   it('draws the actors as Gaussians close to the exact image', () => {
-    const s = generateSample({ environment: 'city', triple: 'taxi-hydrant', task: 'ego', wanted: 'left', seed: 8, id: 'z' }, { samples: 1 });
+    const s = generateSample({ environment: 'city', triple: 'hydrant-taxi', task: 'ego', wanted: 'left', seed: 8, id: 'z' }, { samples: 1 });
     const splat = renderParams(s.params, { samples: 1, renderer: 'splats' });
     const env = renderParams({ ...s.params, actors: [] }, { samples: 1 }).rgb;
     let diff = 0, actorPixels = 0, actorDiff = 0;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CHANCE, summariseRelation, wilson, type RelationTrial } from '../../../../src/shared/kinds/relation/results';
 
 const t = (over: Partial<RelationTrial>): RelationTrial => ({
-  who: 'human', answerer: 'p1', environment: 'forest', triple: 'bear-tent', task: 'ego', truth: 'left', answer: 'left', rtMs: 1000, ...over,
+  who: 'human', answerer: 'p1', environment: 'forest', triple: 'tent-bear', task: 'ego', truth: 'left', answer: 'left', rtMs: 1000, ...over,
 });
 
 describe('wilson', () => {
@@ -18,7 +18,7 @@ describe('wilson', () => {
 describe('summariseRelation', () => {
   const trials = [
     t({}), t({ answer: 'right' }), t({ task: 'allo', truth: 'front', answer: 'front', rtMs: 3000 }),
-    t({ environment: 'city', triple: 'taxi-hydrant', answer: null, rtMs: null }),
+    t({ environment: 'city', triple: 'hydrant-taxi', answer: null, rtMs: null }),
     t({ who: 'model', answerer: 'm1', answer: 'back' }),
   ];
   const s = summariseRelation(trials);
@@ -29,7 +29,7 @@ describe('summariseRelation', () => {
     expect(get('all')).toMatchObject({ n: 4, correct: 2, accuracy: 0.5, medianRtMs: 1000 });
     expect(get('ego')).toMatchObject({ n: 3, correct: 1 });
     expect(get('allo')).toMatchObject({ n: 1, correct: 1, medianRtMs: 3000 });
-    expect(get('city/taxi-hydrant')).toMatchObject({ n: 1, correct: 0 });
+    expect(get('city/hydrant-taxi')).toMatchObject({ n: 1, correct: 0 });
     expect(get('forest')).toMatchObject({ n: 3, correct: 2 });
     expect(get('all', 'model')).toMatchObject({ n: 1, correct: 0 });
     const all = get('all');

@@ -1,0 +1,17 @@
+// JPEG output through jpeg-js (a well-kept pure-JS baseline encoder): the lab's float RGB image
+// to the bytes of a baseline JFIF file at a stated quality. Input: RgbImage in [0, 1], quality
+// 1-100. Output: JPEG bytes. Invariant: values are clamped and rounded to 8 bits before encoding,
+// the same quantisation as the lab's PNGs, so a JPEG differs from its PNG only by compression.
+import jpeg from 'jpeg-js';
+import type { RgbImage } from '../../shared/image/image';
+
+export function encodeJpeg(img: RgbImage, quality: number): Uint8Array {
+  if (!Number.isInteger(quality) || quality < 1 || quality > 100) throw new Error(`JPEG quality must be a whole number 1-100 (got ${quality})`);
+  const n = img.width * img.height;
+  const rgba = new Uint8Array(n * 4);
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < 3; k++) rgba[i * 4 + k] = Math.round(Math.min(1, Math.max(0, img.data[i * 3 + k])) * 255);
+    rgba[i * 4 + 3] = 255;
+  }
+  return new Uint8Array(jpeg.encode({ width: img.width, height: img.height, data: rgba }, quality).data);
+}
