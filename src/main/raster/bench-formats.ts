@@ -2,7 +2,8 @@
 // SPZ v3 by the lab's writers, each read in a fresh process (bench-read-child.ts) by the lab and,
 // where @playcanvas/splat-transform is installed (a dev dependency), by that library: CPU time of
 // the reading, the ratio, and memory: peak RSS, and the reading's growth (peak RSS minus the RSS
-// before it) over the decoded scene's size (236 bytes per SH-3 Gaussian in float32).
+// before it) over the decoded scene's size (236 bytes per SH-3 Gaussian in float32); and the .ply
+// read and rendered once on the tile rasterizer in one process (the memory of a capture on screen).
 // Inputs: N. Output: FormatsBench rows. Invariant: every reading is checked to return N Gaussians.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -38,12 +39,14 @@ export interface FormatsBench {
   gaussians: number;
   degree: 3;
   rows: FormatRow[];
+  /** The INRIA .ply read and one 512x512 frame rendered on the tile rasterizer (2 threads), one process. */
+  render: { figure: ReadFigure; growthOverDecoded: number; peakOverDecoded: number } | null;
 }
 
 const CHILD = join(dirname(fileURLToPath(import.meta.url)), 'bench-read-child.ts');
 
-function read(path: string, peer: string | null): ReadFigure | string {
-  const args = ['--import', 'tsx', CHILD, path, ...(peer ? ['--peer', peer] : [])];
+function read(path: string, peer: string | null, render = 0): ReadFigure | string {
+  const args = ['--import', 'tsx', CHILD, path, ...(peer ? ['--peer', peer] : []), ...(render > 0 ? ['--render', String(render)] : [])];
   const child = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 20 });
   if (child.status !== 0) return (child.stderr || `status ${child.status}`).trim().split('\n').filter((l) => l.trim()).pop() ?? 'failed';
   return JSON.parse(child.stdout.trim().split('\n').pop() as string) as ReadFigure;
@@ -75,7 +78,9 @@ export async function formatsBench(o: { gaussians: number }): Promise<FormatsBen
         ratio: peerOk ? peerOk.cpuMs / Math.max(1e-3, lab.cpuMs) : null,
       });
     }
-    return { gaussians: n, degree: 3, rows };
+    const rendered = read(join(dir, 'scene.ply'), null, 512);
+    const render = typeof rendered === 'string' ? null : { figure: rendered, growthOverDecoded: (rendered.peakRssBytes - rendered.baseRssBytes) / decodedBytes, peakOverDecoded: rendered.peakRssBytes / decodedBytes };
+    return { gaussians: n, degree: 3, rows, render };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -91,6 +96,10 @@ export function formatsTable(b: FormatsBench): string[] {
   ];
   for (const r of b.rows) {
     lines.push(`| ${r.file} | ${mb(r.fileBytes)} | ${r.lab.cpuMs.toFixed(0)} | ${mb(r.lab.peakRssBytes)} | ${r.labGrowthOverDecoded.toFixed(2)} | ${r.peer ? r.peer.cpuMs.toFixed(0) : (r.peerSkipped ?? '')} | ${r.peer ? mb(r.peer.peakRssBytes) : ''} | ${r.ratio === null ? '' : `${r.ratio.toFixed(2)}x`} |`);
+  }
+  if (b.render) {
+    const r = b.render;
+    lines.push('', `Read the .ply and render one 512x512 frame on the tile rasterizer (2 threads), one process: peak RSS ${mb(r.figure.peakRssBytes)} MB (${r.peakOverDecoded.toFixed(2)}x the decoded scene), growth over the RSS before reading ${mb(r.figure.peakRssBytes - r.figure.baseRssBytes)} MB (${r.growthOverDecoded.toFixed(2)}x), ${r.figure.cpuMs.toFixed(0)} ms CPU.`);
   }
   return lines;
 }
