@@ -6,12 +6,16 @@ import { CliError } from './command';
 export interface ParsedArgs {
   options: Map<string, string | true>;
   positionals: string[];
+  /** Every value of the options named in `repeat`, in order (options keeps the last). */
+  lists: Map<string, string[]>;
 }
 
-export function parseArgs(argv: string[], spec: { values?: string[]; flags?: string[] }): ParsedArgs {
-  const values = new Set(spec.values ?? []);
+export function parseArgs(argv: string[], spec: { values?: string[]; flags?: string[]; repeat?: string[] }): ParsedArgs {
+  const repeat = new Set(spec.repeat ?? []);
+  const values = new Set([...(spec.values ?? []), ...repeat]);
   const flags = new Set(spec.flags ?? []);
   const options = new Map<string, string | true>();
+  const lists = new Map<string, string[]>();
   const positionals: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -26,9 +30,10 @@ export function parseArgs(argv: string[], spec: { values?: string[]; flags?: str
       const value = inline ?? argv[++i];
       if (value === undefined) throw new CliError(`--${name} needs a value`);
       options.set(name, value);
+      if (repeat.has(name)) lists.set(name, [...(lists.get(name) ?? []), value]);
     } else throw new CliError(`unknown option --${name}`);
   }
-  return { options, positionals };
+  return { options, positionals, lists };
 }
 
 export function stringOption(args: ParsedArgs, name: string): string | undefined {

@@ -2,7 +2,8 @@
 // GpuMetrics (PSNR, SSIM, IoU and LPIPS per view in one batch). Input: a GPUDevice, the shader
 // library, LPIPS weights or null. Output: the same numbers as the CPU backend within float
 // tolerance. Invariant: each RefView's photo is uploaded (with its mask and LPIPS taps) once and
-// kept until destroy(), so repeated grades of a task only render and compare.
+// kept until destroy(), so repeated grades of a task only render and compare; the scene stays on
+// the device between grades (the rasterizer's resident scene), each edit uploaded as a delta.
 import type { ShaderLibrary } from '../../shared/gpu/compose';
 import { maskFromCoverage } from '../../shared/metrics/mask';
 import { GpuMetrics, type GpuPhoto } from '../../shared/metrics/gpu/gpu-metrics';
@@ -21,6 +22,8 @@ export class GpuBackend implements GradeBackend {
   constructor(
     private readonly rasterizer: GpuRasterizer,
     private readonly metrics: GpuMetrics,
+    /** False for a rasterizer shared with its owner (the lab context's): destroy() leaves it. */
+    private readonly ownsRasterizer = true,
   ) {}
 
   render(splats: Splats, cameras: Camera[]): Promise<RenderOutput[]> {
@@ -96,7 +99,7 @@ export class GpuBackend implements GradeBackend {
     for (const p of this.uploaded) this.metrics.releasePhoto(p);
     this.uploaded.length = 0;
     this.metrics.destroy();
-    this.rasterizer.destroy();
+    if (this.ownsRasterizer) this.rasterizer.destroy();
   }
 }
 
@@ -114,6 +117,7 @@ function blankRender(c: Camera): RenderOutput {
   return { width: c.width, height: c.height, rgb: new Float32Array(n * 3).fill(1), alpha: new Float32Array(n) };
 }
 
-export async function createGpuBackend(device: GPUDevice, weights: LpipsWeights | null, library: ShaderLibrary = loadShaders()): Promise<GradeBackend> {
-  return new GpuBackend(GpuRasterizer.create(device, library), GpuMetrics.create(device, library, weights));
+/** The GPU backend; `shared` is a rasterizer someone else owns (its resident scene is shared). */
+export async function createGpuBackend(device: GPUDevice, weights: LpipsWeights | null, library: ShaderLibrary = loadShaders(), shared?: GpuRasterizer): Promise<GradeBackend> {
+  return new GpuBackend(shared ?? GpuRasterizer.create(device, library), GpuMetrics.create(device, library, weights), shared === undefined);
 }

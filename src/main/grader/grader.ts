@@ -12,6 +12,7 @@ import { emptySplats } from '../../shared/scene/splats';
 import type { Camera, RenderOutput, Splats } from '../../shared/raster/types';
 import type { LpipsWeights } from '../../shared/metrics/lpips-weights';
 import type { ShaderLibrary } from '../../shared/gpu/compose';
+import type { GpuRasterizer } from '../../shared/raster/gpu';
 import type { GpuContext } from '../gpu/device';
 import { loadLpipsWeights } from '../lpips/weights';
 import type { LoadedTask, RefView } from '../tasks/load';
@@ -35,6 +36,11 @@ export interface GraderOptions {
   lpipsWorkers?: number;
   /** The lab's worker pool: the CPU path renders and measures there, off the event loop. */
   pool?: WorkerPool;
+  /**
+   * The GPU path's rasterizer, shared with its owner (the lab context's, whose resident scene the
+   * debugger and search views use too); not destroyed with the grader. Default: one of its own.
+   */
+  rasterizer?: () => GpuRasterizer | null;
 }
 
 /**
@@ -84,7 +90,7 @@ export class Grader {
     }
     const backend =
       opts.device && !opts.preferCpu
-        ? await createGpuBackend(opts.device, weights, opts.shaders)
+        ? await createGpuBackend(opts.device, weights, opts.shaders, opts.rasterizer?.() ?? undefined)
         : new CpuBackend(weights, { ...(opts.lpipsWorkers === undefined ? {} : { lpipsWorkers: opts.lpipsWorkers }), ...(opts.pool ? { pool: opts.pool } : {}) });
     return new Grader(backend, problem);
   }

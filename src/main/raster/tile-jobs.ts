@@ -6,7 +6,7 @@
 // Invariant: a 'raster.tiles' part takes chunks from the shared counter ctl[0] until none is left
 // or ctl[1] (cancel) is set, and counts the items it finished in ctl[2]; so any number of parts,
 // started at any time, finishes the stage exactly once, and a part returns only when none is left.
-import { binTiles, compositeTileRange, projectTileRange, type TileBins, type TileFrame, type TileInput } from '../../shared/raster/cpu/tiles';
+import { binTilesInOrder, compositeTileRange, depthOrderOfFrame, projectTileRange, type TileBins, type TileFrame, type TileInput } from '../../shared/raster/cpu/tiles';
 
 /** One stage message as every part receives it (all arrays over SharedArrayBuffers). */
 export interface TileStageMessage {
@@ -57,8 +57,15 @@ function shared32(a: Uint32Array): Uint32Array {
   return out;
 }
 
+/** The bins of a frame with the sort's and the binning's own times (ms) and the visible count. */
+export type TimedBins = TileBins & { sortMs: number; binMs: number; visible: number };
+
 /** Job 'raster.bin': the per-tile lists of a projected frame, in SharedArrayBuffers (order left out). */
-export function tileBinJob(m: { frame: TileFrame }): TileBins {
-  const bins = binTiles(m.frame);
-  return { order: new Uint32Array(0), offsets: shared32(bins.offsets), ids: shared32(bins.ids) };
+export function tileBinJob(m: { frame: TileFrame }): TimedBins {
+  const t0 = performance.now();
+  const order = depthOrderOfFrame(m.frame);
+  const t1 = performance.now();
+  const bins = binTilesInOrder(m.frame, order);
+  const t2 = performance.now();
+  return { order: new Uint32Array(0), offsets: shared32(bins.offsets), ids: shared32(bins.ids), sortMs: t1 - t0, binMs: t2 - t1, visible: order.length };
 }

@@ -14,9 +14,9 @@
 // TileRasterPool.create() owns a pool of its own that destroy() closes (tools, benches, tests).
 import type { Floats, Splats } from '../../shared/scene/splats';
 import type { Camera, RasterOptions, RenderControl, RenderOutput } from '../../shared/raster/types';
-import { allocTileFrame, packTileCamera, tileInput, type TileBins, type TileFrame, type TileInput } from '../../shared/raster/cpu/tiles';
+import { allocTileFrame, packTileCamera, tileInput, type TileFrame, type TileInput } from '../../shared/raster/cpu/tiles';
 import { WorkerPool } from '../workers/pool';
-import { tileBinJob, type TileStageMessage } from './tile-jobs';
+import { tileBinJob, type TileStageMessage, type TimedBins } from './tile-jobs';
 
 /** What the driver needs from a set of threads running the jobs of ./tile-jobs.ts. */
 export interface KernelThreads {
@@ -28,7 +28,7 @@ export interface KernelThreads {
    */
   runAll(msg: Record<string, unknown>, signal?: AbortSignal, stop?: () => void): Promise<void>;
   /** Bins a projected frame off the calling thread (absent: binned on the calling thread). */
-  bin?(frame: TileFrame, signal?: AbortSignal): Promise<TileBins>;
+  bin?(frame: TileFrame, signal?: AbortSignal): Promise<TimedBins>;
   destroy(): void;
 }
 
@@ -144,22 +144,29 @@ export class TileRasterPool {
     const { signal, onProgress } = opts;
     if (signal?.aborted) throw new RenderCancelled();
     onProgress?.({ stage: 'upload', fraction: 0 });
+    const t0 = performance.now();
     const input = this.input(splats, opts);
     const frame = this.frameFor(input, camera.width, camera.height);
     const cam = packTileCamera(camera);
     await this.stage('project', { type: 'project', input, cam, frame, total: input.count, chunk: PROJECT_CHUNK }, opts);
+    const t1 = performance.now();
     onProgress?.({ stage: 'bin', fraction: 0 });
     const bins = await this.bin(frame, signal);
+    const t2 = performance.now();
     if (signal?.aborted) throw new RenderCancelled();
     const pixels = camera.width * camera.height;
     const rgb = new Float32Array(new SharedArrayBuffer(pixels * 12));
     const alpha = new Float32Array(new SharedArrayBuffer(pixels * 4));
     const tiles = frame.tilesX * frame.tilesY;
     await this.stage('composite', { type: 'composite', frame, bins, rgb, alpha, total: tiles, chunk: COMPOSITE_CHUNK }, opts);
-    return { width: camera.width, height: camera.height, rgb: rgb.slice(), alpha: alpha.slice() };
+    const out = { width: camera.width, height: camera.height, rgb: rgb.slice(), alpha: alpha.slice() };
+    // The bin job's own clock splits its wall time into sort and binning; the rest is the hand-off.
+    const handOff = Math.max(0, t2 - t1 - bins.sortMs - bins.binMs);
+    opts.onTimings?.({ project: t1 - t0, sort: bins.sortMs, bin: bins.binMs + handOff, composite: performance.now() - t2, threads: this.threads.size, visible: bins.visible, intersections: bins.ids.length });
+    return out;
   }
 
-  private async bin(frame: TileFrame, signal: AbortSignal | undefined): Promise<TileBins> {
+  private async bin(frame: TileFrame, signal: AbortSignal | undefined): Promise<TimedBins> {
     if (!this.threads.bin) return tileBinJob({ frame });
     try {
       return await this.threads.bin(frame, signal);

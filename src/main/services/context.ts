@@ -70,7 +70,13 @@ export function createLabContext(o: LabContextOptions): LabContext {
   const home = o.home ?? labHome();
   const tasks = new TaskRepository(tasksDir);
   const pool = new WorkerPool(o.poolSize === undefined ? {} : { size: o.poolSize });
-  const grader = o.grader ?? sharedGrader(o.gpu, { pool });
+  // One WGSL rasterizer per lab: the grader, the debugger and search views share its resident scene.
+  let raster: GpuRasterizer | null | undefined;
+  const gpuRasterizer = (): GpuRasterizer | null => {
+    if (raster === undefined) raster = o.gpu.device ? GpuRasterizer.create(o.gpu.device, loadShaders()) : null;
+    return raster;
+  };
+  const grader = o.grader ?? sharedGrader(o.gpu, { pool, rasterizer: gpuRasterizer });
   let built: Grader | null = null;
   const getGrader = async (): Promise<Grader> => (built = await grader());
   // A task that leaves the repository takes its photos off the grader's device with it.
@@ -80,11 +86,6 @@ export function createLabContext(o: LabContextOptions): LabContext {
   // Deferred grades run when no LabApi call is in flight (the services count calls on `activity`).
   const activity = new CallActivity();
   const grades = new GradeQueue(activity);
-  let raster: GpuRasterizer | null | undefined;
-  const gpuRasterizer = (): GpuRasterizer | null => {
-    if (raster === undefined) raster = o.gpu.device ? GpuRasterizer.create(o.gpu.device, loadShaders()) : null;
-    return raster;
-  };
   const views = labViews({ gpu: o.gpu, pool, gpuRasterizer });
   const episodes = o.episodes ?? new EpisodeManager({ tasksDir, home, version: o.version, grader: getGrader, tasks, grades, viewRenderer: views.render });
   const listTasks = o.listTasks ?? scanTaskList;

@@ -24,7 +24,8 @@ async function run(job: number, kind: string, input: unknown): Promise<void> {
       if (!residents.has(key)) throw new Error(`worker: resident '${key}' was not sent`);
       return residents.get(key) as T;
     },
-    transfer: (...buffers) => buffers.forEach((b) => transfer.add(b)),
+    // Shared memory is shared, not moved: only plain ArrayBuffers go in the transfer list.
+    transfer: (...buffers) => buffers.forEach((b) => void (b instanceof ArrayBuffer && transfer.add(b))),
   };
   try {
     const handler = handlers[kind];

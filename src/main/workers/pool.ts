@@ -295,7 +295,8 @@ export class WorkerPool {
   }
 
   private post(slot: Slot, msg: ToWorker, transfer: ArrayBufferLike[] = []): void {
-    slot.worker.postMessage(msg, transfer as ArrayBuffer[]);
+    // Shared memory is shared, not moved: only plain ArrayBuffers go in the transfer list.
+    slot.worker.postMessage(msg, transfer.filter((b): b is ArrayBuffer => b instanceof ArrayBuffer));
   }
 
   private onMessage(slot: Slot, msg: FromWorker): void {

@@ -97,45 +97,94 @@ export function spzLegacyStreams(bytes: Uint8Array, h: SpzHeader): SpzStreams {
 export function decodeSpz(h: SpzHeader, s: SpzStreams, precision: 'f32' | 'f64' = 'f32'): SplatFileData {
   const b = new SplatsBuilder(h.count, h.shDegree, precision);
   const posScale = 1 / (1 << h.fractionalBits);
-  const fixed = (i: number): number => {
-    const p = s.positions;
-    let v = p[i] | (p[i + 1] << 8) | (p[i + 2] << 16);
-    if (v & 0x800000) v |= ~0xffffff; // sign-extend 24 bits
-    return v * posScale;
-  };
-  const rotView = new DataView(s.rotations.buffer, s.rotations.byteOffset, s.rotations.byteLength);
-  const q = [0, 0, 0, 0]; // x y z w
   const rest = b.k * 3;
+  // One pass per attribute stream straight into the scene's arrays (the streams are attribute-
+  // major): no per-Gaussian calls, the tables computed once (8-bit values take 256 values only).
+  const { means, scales, quats, colors, opacities } = b.splats;
+  const p = s.positions;
+  for (let j = 0, n = h.count * 3; j < n; j++) {
+    const o = j * 3;
+    const v = (p[o] | (p[o + 1] << 8) | (p[o + 2] << 16)) << 8 >> 8; // sign-extend 24 bits
+    means[j] = v * posScale;
+  }
+  const alphaOf = new Float64Array(256);
+  const dcOf = new Float64Array(256);
+  const scaleOf = new Float64Array(256);
+  const shOf = new Float64Array(256);
+  for (let v = 0; v < 256; v++) {
+    alphaOf[v] = v / 255;
+    dcOf[v] = 0.5 + SH_C0 * ((v / 255 - 0.5) / COLOR_SCALE);
+    scaleOf[v] = Math.exp(v / 16 - 10);
+    shOf[v] = (v - 128) / 128;
+  }
+  const { alphas, colors: cs, scales: ss } = s;
+  for (let i = 0; i < h.count; i++) opacities[i] = alphaOf[alphas[i]];
+  for (let j = 0, n = h.count * 3; j < n; j++) {
+    colors[j] = dcOf[cs[j]];
+    scales[j] = scaleOf[ss[j]];
+  }
+  const r = s.rotations;
+  let zero = 0;
   for (let i = 0; i < h.count; i++) {
-    b.position(i, fixed(i * 9), fixed(i * 9 + 3), fixed(i * 9 + 6));
-    b.opacity(i, s.alphas[i] / 255);
-    b.dc(i, (s.colors[i * 3] / 255 - 0.5) / COLOR_SCALE, (s.colors[i * 3 + 1] / 255 - 0.5) / COLOR_SCALE, (s.colors[i * 3 + 2] / 255 - 0.5) / COLOR_SCALE);
-    b.logScale(i, s.scales[i * 3] / 16 - 10, s.scales[i * 3 + 1] / 16 - 10, s.scales[i * 3 + 2] / 16 - 10);
+    let w: number, x: number, y: number, z: number;
     if (h.version === 2) {
-      const x = s.rotations[i * 3] / 127.5 - 1;
-      const y = s.rotations[i * 3 + 1] / 127.5 - 1;
-      const z = s.rotations[i * 3 + 2] / 127.5 - 1;
-      b.quat(i, Math.sqrt(Math.max(0, 1 - (x * x + y * y + z * z))), x, y, z);
+      x = r[i * 3] / 127.5 - 1;
+      y = r[i * 3 + 1] / 127.5 - 1;
+      z = r[i * 3 + 2] / 127.5 - 1;
+      w = Math.sqrt(Math.max(0, 1 - (x * x + y * y + z * z)));
     } else {
-      let packed = rotView.getUint32(i * 4, true);
+      // Largest-three: the top two bits name the dropped component, then three 10-bit fields
+      // (sign bit and 9-bit magnitude) from the highest component index down.
+      let packed = (r[i * 4] | (r[i * 4 + 1] << 8) | (r[i * 4 + 2] << 16) | (r[i * 4 + 3] << 24)) >>> 0;
       const largest = packed >>> 30;
       let sum = 0;
+      let q3 = 0, q2 = 0, q1 = 0, q0 = 0;
       for (let j = 3; j >= 0; j--) {
         if (j === largest) continue;
         const mag = packed & 511;
         const neg = (packed >>> 9) & 1;
         packed >>>= 10;
         const v = (Math.SQRT1_2 * mag) / 511;
-        q[j] = neg ? -v : v;
+        const c = neg ? -v : v;
         sum += v * v;
+        if (j === 3) q3 = c;
+        else if (j === 2) q2 = c;
+        else if (j === 1) q1 = c;
+        else q0 = c;
       }
-      q[largest] = Math.sqrt(Math.max(0, 1 - sum));
-      b.quat(i, q[3], q[0], q[1], q[2]);
+      const big = Math.sqrt(Math.max(0, 1 - sum));
+      if (largest === 3) q3 = big;
+      else if (largest === 2) q2 = big;
+      else if (largest === 1) q1 = big;
+      else q0 = big;
+      w = q3;
+      x = q0;
+      y = q1;
+      z = q2;
     }
+    const norm = Math.sqrt(w * w + x * x + y * y + z * z);
+    const o = i * 4;
+    if (!(norm > 0)) {
+      zero++;
+      quats[o] = 1;
+      quats[o + 1] = 0;
+      quats[o + 2] = 0;
+      quats[o + 3] = 0;
+      continue;
+    }
+    quats[o] = w / norm;
+    quats[o + 1] = x / norm;
+    quats[o + 2] = y / norm;
+    quats[o + 3] = z / norm;
   }
+  b.zeroQuats += zero;
   // SH bytes are already [N, K, 3]: one pass over the stream.
   const sh = b.splats.sh;
-  if (sh) for (let j = 0; j < h.count * rest; j++) sh.rest[j] = (s.sh[j] - 128) / 128;
+  if (sh) {
+    const out = sh.rest;
+    const bytes = s.sh;
+    for (let j = 0, n = h.count * rest; j < n; j++) out[j] = shOf[bytes[j]];
+  }
   return {
     format: 'spz',
     detected: `${LABEL} v${h.version} (SH degree ${h.shDegree}${h.antialiased ? ', antialiased' : ''})`,

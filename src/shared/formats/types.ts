@@ -90,9 +90,14 @@ export class SplatsBuilder {
   /** Allocated on first use, so a reader can refuse a truncated file before the scene exists. */
   get splats(): Splats {
     if (!this.value) {
-      const s = emptySplats(this.count, this.precision);
+      // Shared memory (where the runtime has it): the tile rasterizer's threads then read the
+      // decoded scene itself, so a capture is held once, not once more for the workers.
+      const s = emptySplats(this.count, this.precision, true);
       const n = this.count * this.k * 3;
-      if (this.shDegree > 0) s.sh = { degree: this.shDegree as 1 | 2 | 3, rest: this.precision === 'f32' ? new Float32Array(n) : new Float64Array(n) };
+      const share = typeof SharedArrayBuffer === 'function';
+      const bytes = n * (this.precision === 'f32' ? 4 : 8);
+      const rest = this.precision === 'f32' ? (share ? new Float32Array(new SharedArrayBuffer(bytes)) : new Float32Array(n)) : share ? new Float64Array(new SharedArrayBuffer(bytes)) : new Float64Array(n);
+      if (this.shDegree > 0) s.sh = { degree: this.shDegree as 1 | 2 | 3, rest };
       this.value = s;
     }
     return this.value;

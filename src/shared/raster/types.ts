@@ -74,8 +74,25 @@ export interface RenderProgress {
   fraction: number;
 }
 
+/**
+ * Wall-clock milliseconds of each stage of one tile-binned render (gsplat's split: projection
+ * with SH, the depth sort, the per-tile binning, the compositing), with the threads the parallel
+ * stages ran on and the frame's size in work (visible Gaussians, tile intersections).
+ */
+export interface StageTimings {
+  project: number;
+  sort: number;
+  bin: number;
+  composite: number;
+  threads: number;
+  visible: number;
+  intersections: number;
+}
+
 /** Options of a long render that can be followed and stopped. */
 export interface RenderControl {
   signal?: AbortSignal;
   onProgress?: (p: RenderProgress) => void;
+  /** Called once a render finished, with its per-stage times (the tile rasterizers). */
+  onTimings?: (t: StageTimings) => void;
 }

@@ -24,8 +24,18 @@ export interface Splats {
 }
 
 /** Allocates a zeroed scene of `count` Gaussians with identity rotations. */
-export function emptySplats(count: number, precision: 'f32' | 'f64' = 'f32'): Splats {
-  const make = (n: number): Floats => (precision === 'f32' ? new Float32Array(n) : new Float64Array(n));
+/**
+ * A scene of `count` Gaussians (identity rotations, zeros elsewhere). `shared`: every array over a
+ * SharedArrayBuffer where the runtime has one, so worker threads (the tile rasterizer's) read the
+ * scene itself instead of a copy.
+ */
+export function emptySplats(count: number, precision: 'f32' | 'f64' = 'f32', shared = false): Splats {
+  const share = shared && typeof SharedArrayBuffer === 'function';
+  const make = (n: number): Floats => {
+    const bytes = n * (precision === 'f32' ? 4 : 8);
+    if (share) return precision === 'f32' ? new Float32Array(new SharedArrayBuffer(bytes)) : new Float64Array(new SharedArrayBuffer(bytes));
+    return precision === 'f32' ? new Float32Array(n) : new Float64Array(n);
+  };
   const quats = make(count * 4);
   for (let i = 0; i < count; i++) quats[i * 4] = 1;
   return {

@@ -12,6 +12,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   serve: { summary: 'serve the lab UI on a loopback URL (browser mode)', load: async () => (await import('./serve')).command },
   doctor: { summary: 'report Node, the GPU path, Electron, data folders and tasks found', load: async () => (await import('./doctor')).command },
   render: { summary: 'render a scene file from a camera to PNG (GPU or CPU reference)', load: async () => (await import('./render')).command },
+  bench: { summary: 'benchmarks of docs/PERFORMANCE.md (raster vs the dense peer, formats vs splat-transform) with machine and load (--json)', load: async () => (await import('./bench')).command },
   metrics: { summary: 'PSNR, SSIM, LPIPS and silhouette IoU of two PNG images', load: async () => (await import('./metrics')).command },
   play: { summary: 'play an episode from a JSONL file of {tool, args} calls, logging the trajectory', load: async () => (await import('./play')).command },
   tools: { summary: 'list the ten episode tools, or print their JSON Schemas (--json)', load: async () => (await import('./tools')).command },

@@ -9,7 +9,7 @@
 // threads. Per pixel they composite the same depth-ordered Gaussians with the same float
 // operations as the reference, so only the order of the projection's float operations differs.
 import type { Floats, Splats } from '../../scene/splats';
-import type { Camera, RasterOptions, RenderOutput } from '../types';
+import type { Camera, RasterOptions, RenderControl, RenderOutput } from '../types';
 import { cameraMath } from './camera-math';
 import { depthOrderRadix } from './radix';
 import { cameraPosition, effectiveDegree, shRestCount } from './sh';
@@ -245,12 +245,22 @@ export function projectTileRange(input: TileInput, cam: Float64Array, start: num
  * every tile their pixel box (the reference's pixelRange) touches, keeping that order.
  */
 export function binTiles(f: TileFrame): TileBins {
-  const { count, radii, xy, width, height, tilesX, tilesY } = f;
+  return binTilesInOrder(f, depthOrderOfFrame(f));
+}
+
+/** The sort stage alone: the visible Gaussians of a projected frame by depth, ties by index. */
+export function depthOrderOfFrame(f: TileFrame): Uint32Array {
+  const { count, radii } = f;
   let visible = 0;
   for (let i = 0; i < count; i++) if (radii[i * 2] > 0) visible++;
   const candidates = new Uint32Array(visible);
   for (let i = 0, k = 0; i < count; i++) if (radii[i * 2] > 0) candidates[k++] = i;
-  const order = depthOrderRadix(f.depth, candidates);
+  return depthOrderRadix(f.depth, candidates);
+}
+
+/** The binning stage alone: per-tile lists of `order` (depthOrderOfFrame), keeping that order. */
+export function binTilesInOrder(f: TileFrame, order: Uint32Array): TileBins {
+  const { radii, xy, width, height, tilesX, tilesY } = f;
   const tiles = tilesX * tilesY;
   const offsets = new Uint32Array(tiles + 1);
   const box = new Int32Array(4);
@@ -386,13 +396,20 @@ export function compositeTileRange(
 }
 
 /** The whole tile pipeline on the calling thread (tests, small scenes, the pool's fallback). */
-export function rasterizeTiles(splats: Splats, camera: Camera, opts: RasterOptions = {}): RenderOutput {
+export function rasterizeTiles(splats: Splats, camera: Camera, opts: RasterOptions & Pick<RenderControl, 'onTimings'> = {}): RenderOutput {
+  const clock = (): number => performance.now();
+  const t0 = clock();
   const input = tileInput(splats, opts);
   const f = allocTileFrame(input, camera.width, camera.height);
   projectTileRange(input, packTileCamera(camera), 0, input.count, f);
-  const bins = binTiles(f);
+  const t1 = clock();
+  const order = depthOrderOfFrame(f);
+  const t2 = clock();
+  const bins = binTilesInOrder(f, order);
+  const t3 = clock();
   const rgb = new Float32Array(camera.width * camera.height * 3);
   const alpha = new Float32Array(camera.width * camera.height);
   compositeTileRange(f, bins, 0, f.tilesX * f.tilesY, rgb, alpha);
+  opts.onTimings?.({ project: t1 - t0, sort: t2 - t1, bin: t3 - t2, composite: clock() - t3, threads: 1, intersections: bins.ids.length, visible: order.length });
   return { width: camera.width, height: camera.height, rgb, alpha };
 }

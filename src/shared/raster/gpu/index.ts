@@ -8,6 +8,7 @@ import { GpuRasterizer } from './rasterizer';
 
 export { GpuRasterizer, RADIX_MIN_GAUSSIANS, type GpuRasterizerOptions, type GpuTileLists } from './rasterizer';
 export { radixSortGpu, RadixSorter } from './radix-sort';
+export { ResidentScene, type UploadCounts } from './resident';
 
 async function once<T>(device: GPUDevice, library: ShaderLibrary, job: (r: GpuRasterizer) => Promise<T>): Promise<T> {
   const r = GpuRasterizer.create(device, library);

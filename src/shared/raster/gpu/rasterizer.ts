@@ -2,6 +2,9 @@
 // Inputs: a GPUDevice and the ShaderLibrary; per call Splats, Camera(s) and image gradients.
 // Outputs: RenderOutput, Projection and SplatGrads with the same layouts as the CPU reference.
 // Invariant: pipelines are built once; buffers are reused and only grow. Calls are serialised.
+// The scene is resident (./resident.ts): a call uploads only the Gaussians that changed since the
+// last one, so one rasterizer shared by the grader, the debugger and search views (the lab
+// context's) uploads an episode's scene once and each edit as a delta.
 // When a view needs more tile-list slots than allocated, the capacity grows to the next power of
 // two and that call is re-run, so no intersection is ever dropped from a result. Scenes above
 // RADIX_MIN_GAUSSIANS take the radix path (same tile lists, O(N) instead of O(N^2)); SH bands
@@ -9,14 +12,14 @@
 // the adapter's limits (4M SH3 Gaussians need 256 MB of projections and 720 MB of SH bands).
 // The backward pass chains SH on the host (per Gaussian); it has no antialiased mode.
 import type { ShaderLibrary } from '../../gpu/compose';
-import { Growable, Readback } from '../../gpu/buffers';
+import { Readback } from '../../gpu/buffers';
 import { StructArray } from '../../gpu/layout';
 import type { Camera, ImageGrads, Projection, RasterOptions, RenderOutput, SplatGrads, Splats } from '../types';
 import { effectiveDegree, shRestCount, viewColorsBackward } from '../cpu/sh';
 import { createPipelines, type RasterPipelines } from './pipelines';
 import { CONTROL, PROJECTED, SPLAT, VIEW_FLAGS } from './layouts';
 import { ViewSlot, type ViewShading } from './view-slot';
-import { ownBuffer } from './radix-sort';
+import { ResidentScene, type UploadCounts } from './resident';
 
 /** Scenes with more Gaussians than this get their tile lists from the radix sorts. */
 export const RADIX_MIN_GAUSSIANS = 4096;
@@ -45,8 +48,7 @@ function nextPow2(n: number): number {
 
 export class GpuRasterizer {
   private readonly pipelines: RasterPipelines;
-  private readonly splats: Growable; // [N] Splat, shared by every view
-  private readonly sh: Growable; // [N, K, 3] SH bands 1..degree (16 bytes when flat)
+  private readonly scene: ResidentScene; // [N] Splat and [N, K, 3] SH bands, shared by every view
   private readonly radixMin: number;
   private readonly views: ViewSlot[] = [];
   private capacity = INITIAL_CAPACITY;
@@ -54,8 +56,7 @@ export class GpuRasterizer {
 
   private constructor(private readonly device: GPUDevice, private readonly library: ShaderLibrary, opts: GpuRasterizerOptions) {
     this.pipelines = createPipelines(device, library);
-    this.splats = new Growable(device, 'splats');
-    this.sh = new Growable(device, 'sh bands');
+    this.scene = new ResidentScene(device);
     this.radixMin = opts.radixMinGaussians ?? RADIX_MIN_GAUSSIANS;
   }
 
@@ -78,7 +79,7 @@ export class GpuRasterizer {
         const regions = cameras.map((camera, v) => {
           const slot = this.slot(v);
           slot.prepare(camera, splats.count, this.capacity, false, shading);
-          slot.encodeForward(encoder, this.pipelines, this.splats, this.sh);
+          slot.encodeForward(encoder, this.pipelines, this.scene.splats, this.scene.sh);
           const px = slot.geometry.pixels;
           return { slot, control: readback.add(CONTROL.bytes), rgb: readback.add(px * 12), alpha: readback.add(px * 4) };
         });
@@ -113,8 +114,8 @@ export class GpuRasterizer {
         slot.prepare(camera, n, this.capacity, true, shading);
         this.device.queue.writeBuffer(slot.vImage.buffer, 0, packImageGrads(grads, slot.geometry.pixels));
         const encoder = this.device.createCommandEncoder({ label: 'backward' });
-        slot.encodeForward(encoder, this.pipelines, this.splats, this.sh);
-        slot.encodeBackward(encoder, this.pipelines, this.splats, this.sh);
+        slot.encodeForward(encoder, this.pipelines, this.scene.splats, this.scene.sh);
+        slot.encodeBackward(encoder, this.pipelines, this.scene.splats, this.scene.sh);
         const readback = new Readback(this.device);
         const control = readback.add(CONTROL.bytes);
         const out = readback.add(n * SPLAT.bytes);
@@ -149,7 +150,7 @@ export class GpuRasterizer {
       const slot = this.slot(0);
       slot.prepare(camera, n, this.capacity, false, this.shading(splats, opts));
       const encoder = this.device.createCommandEncoder({ label: 'project' });
-      slot.encodeProject(encoder, this.pipelines, this.splats, this.sh);
+      slot.encodeProject(encoder, this.pipelines, this.scene.splats, this.scene.sh);
       const readback = new Readback(this.device);
       const out = readback.add(n * PROJECTED.bytes);
       readback.copy(encoder, out, slot.projected.buffer, n * PROJECTED.bytes);
@@ -174,7 +175,7 @@ export class GpuRasterizer {
         const slot = this.slot(0);
         slot.prepare(camera, splats.count, this.capacity, false, shading);
         const encoder = this.device.createCommandEncoder({ label: 'tile lists' });
-        slot.encodeForward(encoder, this.pipelines, this.splats, this.sh);
+        slot.encodeForward(encoder, this.pipelines, this.scene.splats, this.scene.sh);
         const { tilesX, tilesY } = slot.geometry;
         const readback = new Readback(this.device);
         const control = readback.add(CONTROL.bytes);
@@ -195,8 +196,12 @@ export class GpuRasterizer {
   destroy(): void {
     for (const v of this.views) v.destroy();
     this.views.length = 0;
-    this.splats.destroy();
-    this.sh.destroy();
+    this.scene.destroy();
+  }
+
+  /** Uploads of the resident scene so far (full, delta, unchanged; rows and bytes written). */
+  get uploads(): Readonly<UploadCounts> {
+    return this.scene.counts;
   }
 
   /** Current tile-list capacity in ids (grows on demand; exposed for tests and benchmarks). */
@@ -236,18 +241,9 @@ export class GpuRasterizer {
     return true;
   }
 
+  /** The scene on the device: the rows that changed since the last call (ResidentScene). */
   private uploadSplats(splats: Splats): void {
-    const n = splats.count;
-    const s = new StructArray(SPLAT, n);
-    s.setRow('mean', splats.means);
-    s.setRow('scale', splats.scales);
-    s.setRow('quat', splats.quats);
-    s.setRow('color', splats.colors);
-    s.setRow('opacity', splats.opacities);
-    this.device.queue.writeBuffer(this.splats.ensure(Math.max(1, n) * SPLAT.bytes), 0, s.buffer);
-    const rest = splats.sh?.rest;
-    const sh = this.sh.ensure(rest ? rest.length * 4 : 16);
-    if (rest && rest.length > 0) this.device.queue.writeBuffer(sh, 0, rest instanceof Float32Array ? ownBuffer(rest) : Float32Array.from(rest));
+    this.scene.sync(splats);
   }
 
   private shading(splats: Splats, opts: RasterOptions): ViewShading {
