@@ -160,6 +160,26 @@ describe('a full disk never tears a record or charges a failed call', () => {
   });
 });
 
+describe('the eval runners retry a failed write transparently', () => {
+  it('charges the call once, after space is freed, with the same request id', async () => {
+    const { stepOnce } = await import('../../../src/main/eval/episode');
+    const task = await testTask(TEST_TASK_IDS.sculpt);
+    const disk = new FaultyDisk(null);
+    const log = tmpLog('eval.jsonl');
+    const { env } = await SplatEnv.reset(task, { grader, images: fakeImages, log, gradeEachStep: false, logFile: disk.opener() });
+    disk.capacity = disk.used + 10; // the next record does not fit
+    let waits = 0;
+    const out = await stepOnce(env, SCRIPT[0], { wait: async () => { waits += 1; disk.heal(); } });
+    expect(waits).toBe(1);
+    expect(out.info.step).toBe(1);
+    expect(env.budgets().callsLeft).toBe(task.spec.max_tool_calls - 1);
+    await env.close();
+    const steps = readTrajectory(log).steps;
+    expect(steps).toHaveLength(2);
+    expect(typeof steps[1].request_id).toBe('string');
+  });
+});
+
 describe('replay never skips a record', () => {
   it('reads the record glued after a torn line, and says where the torn write was', () => {
     const head = JSON.stringify({ type: 'header', task: 't', protocol: 'agent', player: 'p', versions: {}, started: 'x' });
