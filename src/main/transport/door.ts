@@ -111,6 +111,10 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     });
     req.on('end', () => (over ? reject(new BodyTooLarge(limit)) : resolve(Buffer.concat(chunks))));
     req.on('error', reject);
+    // A client that went away mid-body: nothing waits for an end that never comes.
+    req.on('close', () => {
+      if (!req.complete) reject(new Error('the request was cut off'));
+    });
   });
 }
 

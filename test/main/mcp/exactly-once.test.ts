@@ -74,4 +74,23 @@ describe('exactly-once over the RL protocol', () => {
     const next = await post('/step', { episode_id: id, tool: 'add_gaussians', args: add });
     expect(next.json).toMatchObject({ step: 2, budgets: { callsLeft: 38 } });
   });
+
+  it('recovers every call whose connection was cut mid-request, each charged once', async () => {
+    const id = (await post('/reset', { task_id: 'test__sculpt' })).json.episode_id as string;
+    const steps: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const body = { episode_id: id, tool: 'add_gaussians', args: { gaussians: [{ pos: [0.01 * i, 0, 0], color: '#808080' }] }, request_id: `cut-${i}` };
+      const abort = new AbortController();
+      const sent = fetch(`${rl.url}/step`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: JSON.stringify(body), signal: abort.signal }).catch(() => null);
+      await new Promise((r) => setTimeout(r, i % 3));
+      abort.abort();
+      await sent;
+      const known = await post('/result', { episode_id: id, request_id: body.request_id });
+      const out = known.json.found ? known : await post('/step', body);
+      steps.push(out.json.step as number);
+    }
+    expect(steps).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    const last = await post('/step', { episode_id: id, tool: 'add_gaussians', args: add });
+    expect(last.json).toMatchObject({ step: 21, budgets: { callsLeft: 19 } });
+  });
 });
