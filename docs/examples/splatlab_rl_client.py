@@ -6,8 +6,10 @@ Start the server first:  splatlab rl --port 8765 --token $SPLATLAB_RL_TOKEN --de
 import base64
 import json
 import os
+import time
 import urllib.error
 import urllib.request
+import uuid
 
 
 class SplatLabRL:
@@ -31,8 +33,23 @@ class SplatLabRL:
     def reset(self, task_id, player="trl"):
         return self._post("/reset", {"task_id": task_id, "player": player})
 
-    def step(self, episode_id, tool, args=None):
-        return self._post("/step", {"episode_id": episode_id, "tool": tool, "args": args or {}})
+    def step(self, episode_id, tool, args=None, tries=8):
+        """One call, charged once: sent with a request id; after a lost reply (a reset
+        connection, a timeout, a 503) the stored answer is asked for, and the call is sent again
+        with the same id only when it never arrived."""
+        body = {"episode_id": episode_id, "tool": tool, "args": args or {}, "request_id": uuid.uuid4().hex}
+        for attempt in range(tries):
+            try:
+                if attempt > 0:
+                    known = self._post("/result", {"episode_id": episode_id, "request_id": body["request_id"]})
+                    if known.get("found"):
+                        return known
+                return self._post("/step", body)
+            except (OSError, urllib.error.URLError, RuntimeError) as e:
+                if isinstance(e, RuntimeError) and "nothing was charged" not in str(e) and "busy" not in str(e):
+                    raise
+                time.sleep(min(4.0, 0.25 * 2**attempt))
+        raise RuntimeError(f"{tool}: no answer after {tries} tries")
 
     def reward(self, episode_id):
         return self._post("/reward", {"episode_id": episode_id})

@@ -4,15 +4,15 @@
 // Input: DebugCamera and the session's task. Output: the Camera and its view name (or null).
 // Invariant: a failure is one DebugSourceError line; image size is capped so the CPU reference
 // answers in interactive time.
-import type { DebugCamera } from '../../shared/api/debug';
+import { MAX_DEBUG_PIXELS, MAX_DEBUG_SIDE, type DebugCamera } from '../../shared/api/debug';
 import { cameraFromFile } from '../../shared/camera/spec';
 import { HELDOUT_VIEWS, REFERENCE_VIEWS, viewCameras } from '../../shared/camera/views';
 import type { Camera } from '../../shared/raster/types';
 import type { LoadedTask, RefView } from '../tasks/load';
 import { DebugSourceError } from './sources';
 
-/** Largest image the debugger renders, in pixels (the CPU reference is the truth here). */
-export const MAX_DEBUG_PIXELS = 1024 * 1024;
+/** Largest image the debugger renders, in pixels (the CPU reference is the truth here): the schema's own limit. */
+export { MAX_DEBUG_PIXELS };
 export const STANDARD_VIEW_SIZE = 256;
 
 /** Named views of a session: the task's reference then held-out views, or the standard sets. */
@@ -53,7 +53,7 @@ export function resolveCamera(choice: DebugCamera, task: LoadedTask | null): Res
     resolved = { camera: cam.camera, view: null, name: null };
   }
   const { width, height } = resolved.camera;
-  if (width * height > MAX_DEBUG_PIXELS) throw new DebugSourceError(`camera is ${width}x${height}: the debugger renders at most ${MAX_DEBUG_PIXELS} pixels (e.g. 1024x1024)`);
+  if (width * height > MAX_DEBUG_PIXELS) throw new DebugSourceError(`camera is ${width}x${height}: the debugger renders at most ${MAX_DEBUG_PIXELS} pixels (e.g. ${MAX_DEBUG_SIDE}x${MAX_DEBUG_SIDE})`);
   return resolved;
 }
 

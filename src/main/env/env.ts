@@ -4,7 +4,9 @@
 // info (src/shared/env/step-info.ts) carries the outcome as data for every consumer.
 // Invariants: held-out metrics go to the log and finalGrade() only, never into a ToolOut; calls
 // are handled one at a time in arrival order; every completed call is on disk before step()
-// resolves; resuming from a log rebuilds scene, ids and budgets exactly.
+// resolves, and a call whose record could not be written is rolled back (nothing charged);
+// a call with a known request id is answered from the ledger, never run twice; resuming from a
+// log rebuilds scene, ids, budgets and the ledger exactly.
 import type { EpisodeBudgets, PublicView } from '../../shared/api/episode';
 import { publicBudgets, publicViews } from './public';
 import { copyFileSync } from 'node:fs';
@@ -19,8 +21,10 @@ import type { StepInfo } from '../../shared/env/step-info';
 import type { LoadedTask } from '../tasks/load';
 import type { GradeQueue } from '../workers/grade-queue';
 import { envImages } from './images';
+import { RequestLedger } from './ledger';
+import type { LogFileOpener } from './log-file';
 import { replayInto, resumeNote } from './resume';
-import { readTrajectory, TrajectoryWriter, type HiddenMetrics, type StepRecord, type TimeRecord, type Trajectory, type TrajectoryHeader } from './trajectory';
+import { readTrajectory, TrajectoryWriter, type EndRecord, type HiddenMetrics, type StepRecord, type TimeRecord, type Trajectory, type TrajectoryHeader } from './trajectory';
 import type { EnvGradeResult, EnvGrader, EnvImages } from './types';
 
 export interface ToolOut {
@@ -28,6 +32,8 @@ export interface ToolOut {
   image?: Uint8Array; // PNG
   done: boolean;
   info: StepInfo;
+  /** The stored result of an earlier call with the same request id (nothing was charged now). */
+  recalled?: boolean;
 }
 
 /** A log to continue: its path and, when the caller has read it already, its parsed content. */
@@ -57,6 +63,8 @@ export interface SplatEnvOptions {
   version?: string;
   /** Header fields of a live episode: its id (kept across a restart) and its active-time limit. */
   headerExtra?: Pick<TrajectoryHeader, 'episode' | 'time_limit_s'>;
+  /** The file under the log writer (tests inject faults here; default the real file). */
+  logFile?: LogFileOpener;
 }
 
 export function episodeConfig(task: LoadedTask): EpisodeConfig {
@@ -71,6 +79,18 @@ export interface ReplayedSummary {
   text: string;
   ms: number;
   info: StepInfo;
+  /** The client's request id, when the call carried one. */
+  requestId?: string;
+}
+
+/** The stored result of a logged call (a resume): its text and replayed outcome, no image. */
+export function loggedResult(s: ReplayedSummary): ToolOut {
+  return { text: s.text, done: s.info.done, info: s.info };
+}
+
+/** Summary of a replayed record (resume), with its request id when it has one. */
+export function replayedSummary(record: StepRecord, info: StepInfo): ReplayedSummary {
+  return { step: record.step, tool: record.tool, args: record.args, text: record.text, ms: record.ms, info, ...(record.request_id === undefined ? {} : { requestId: record.request_id }) };
 }
 
 export function hiddenOf(g: EnvGradeResult): HiddenMetrics {
@@ -96,10 +116,15 @@ export class SplatEnv {
   private grades: Promise<void> = Promise.resolve();
   private closing: Promise<void> | null = null;
   private views: PublicView[] | undefined;
+  private readonly ledger = new RequestLedger();
+  /** Every charged call so far, in order: a failed write rebuilds the episode from them. */
+  private readonly calls: ToolCall[] = [];
+  /** An end record whose write failed: close() and a resume write it. */
+  private endRecord: EndRecord | null = null;
 
   private constructor(
     readonly task: LoadedTask,
-    private readonly episode: Episode,
+    private episode: Episode,
     private readonly opts: SplatEnvOptions,
   ) {}
 
@@ -110,11 +135,13 @@ export class SplatEnv {
     if (options.resumeFrom) {
       const source = typeof options.resumeFrom === 'string' ? { path: options.resumeFrom } : options.resumeFrom;
       const resumed = replayInto(episode, task, source.trajectory ?? readTrajectory(source.path), source.path);
-      env.resumedSteps = resumed.replayed.map(({ record, result }) => ({ step: record.step, tool: record.tool, args: record.args, text: record.text, ms: record.ms, info: result.info }));
+      env.resumedSteps = resumed.replayed.map(({ record, result }) => replayedSummary(record, result.info));
+      for (const { record } of resumed.replayed) env.calls.push({ tool: record.tool, args: record.args });
+      for (const s of env.resumedSteps) if (s.requestId !== undefined) env.ledger.remember(s.requestId, loggedResult(s));
       env.lastGrade = null;
       const logPath = options.log ?? source.path;
       if (logPath !== source.path) copyFileSync(source.path, logPath);
-      env.writer = TrajectoryWriter.resume(logPath, resumed.validBytes);
+      env.writer = TrajectoryWriter.resume(logPath, resumed.validBytes, options.logFile);
       if (episode.done && !resumed.ended) await env.finish();
       if (episode.done) env.final = env.final ?? (await env.gradeNow());
       return { env, obs: { text: resumeNote(episode, resumed.steps), image, done: episode.done, info: env.currentInfo() } };
@@ -125,8 +152,7 @@ export class SplatEnv {
     if (episode.records().length) record.state = episode.records().map(toCompactRecord);
     if (options.gradeEachStep !== false && !options.deferHiddenGrades) record.hidden = hiddenOf(await env.gradeNow());
     // The log is created only once the reset has succeeded: a failed start writes nothing.
-    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header());
-    env.writer?.write(record);
+    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header(), record, options.logFile);
     if (options.gradeEachStep !== false && options.deferHiddenGrades) env.deferGrade(0);
     return { env, obs: { text, image, done: false, info: env.currentInfo() } };
   }
@@ -181,10 +207,21 @@ export class SplatEnv {
     return this.final ? this.final.reward : null;
   }
 
-  step(call: ToolCall): Promise<ToolOut> {
-    const run = this.queue.then(() => this.stepNow(call));
-    this.queue = run.catch(() => undefined);
-    return run;
+  /**
+   * One call, after the calls before it. With a request id it runs at most once: a retry (while
+   * it runs or after) gets the same result, charged once (docs/SECURITY.md, "Exactly-once calls").
+   */
+  step(call: ToolCall, requestId?: string): Promise<ToolOut> {
+    return this.ledger.run(requestId, () => {
+      const run = this.queue.then(() => this.stepNow(call, requestId));
+      this.queue = run.catch(() => undefined);
+      return run;
+    });
+  }
+
+  /** The result of the call sent with `requestId` (awaited while it runs), or null: never run. */
+  recall(requestId: string): Promise<ToolOut> | null {
+    return this.ledger.recall(requestId);
   }
 
   /**
@@ -193,22 +230,50 @@ export class SplatEnv {
    */
   close(): Promise<void> {
     this.closing ??= this.grades.then(() => {
+      this.writeEnd();
       this.writer?.close();
       this.writer = null;
     });
     return this.closing;
   }
 
-  private async stepNow(call: ToolCall): Promise<ToolOut> {
+  private async stepNow(call: ToolCall, requestId: string | undefined): Promise<ToolOut> {
     const t0 = Date.now();
     const result = this.episode.step(call);
     if (!result.charged) return { text: `${result.body}\n${result.footer}`, done: true, info: result.info };
+    let out: ToolOut;
+    try {
+      out = await this.record(call, requestId, result, t0);
+    } catch (error) {
+      // Nothing of the call reached the log (the writer cut back to the last whole record), so the
+      // episode goes back to the state of that record: the call was not charged.
+      this.rollBack();
+      throw error;
+    }
+    // Written: from here on the call is charged, and a rebuild replays it.
+    if (result.changed && this.opts.gradeEachStep !== false && this.opts.deferHiddenGrades) this.deferGrade(out.info.step ?? this.episode.stepCount);
+    // The final grade and end record; one that fails is completed by close() or a resume (the
+    // step record says done), so the charged call is still answered.
+    if (result.done) await this.finish(result).catch(() => undefined);
+    return out;
+  }
+
+  /** The episode as the log holds it: a fresh one with every written call replayed. */
+  private rollBack(): void {
+    const episode = new Episode(episodeConfig(this.task), this.task.init);
+    for (const c of this.calls) episode.step(c);
+    this.episode = episode;
+    this.lastGrade = null;
+  }
+
+  /** Draws, grades (inline mode) and writes the call's record; resolves once it is on disk. */
+  private async record(call: ToolCall, requestId: string | undefined, result: StepResult, t0: number): Promise<ToolOut> {
     const drawn = result.image ? await this.draw(result.image) : { text: '', image: undefined };
     const body = [drawn.text, result.body].filter((s) => s.length > 0).join('\n');
     const text = body ? `${body}\n${result.footer}` : result.footer;
     const ms = Date.now() - t0;
     const step = result.info.step ?? this.episode.stepCount;
-    const record: StepRecord = { step, tool: result.tool, args: jsonSafe(call?.args ?? {}), text, t: new Date(t0).toISOString(), ms, ok: result.ok };
+    const record: StepRecord = { step, tool: result.tool, args: jsonSafe(call?.args ?? {}), text, t: new Date(t0).toISOString(), ms, ok: result.ok, ...(requestId === undefined ? {} : { request_id: requestId }) };
     if (result.changed) {
       record.state = this.episode.records().map(toCompactRecord);
       this.lastGrade = null;
@@ -216,8 +281,7 @@ export class SplatEnv {
     }
     if (result.done) record.done = true;
     await this.writer?.append(record);
-    if (result.changed && this.opts.gradeEachStep !== false && this.opts.deferHiddenGrades) this.deferGrade(record.step);
-    if (result.done) await this.finish(result);
+    this.calls.push({ tool: call?.tool, args: record.args });
     const out: ToolOut = { text, done: result.done, info: result.info };
     if (drawn.image) out.image = drawn.image;
     return out;
@@ -254,7 +318,7 @@ export class SplatEnv {
     const g = await this.gradeNow();
     this.final = g;
     const usage = this.episode.usage;
-    this.writer?.write({
+    this.endRecord = {
       type: 'end',
       reason: result?.endReason ?? this.episode.endReason ?? 'auto',
       score: g.score,
@@ -269,7 +333,22 @@ export class SplatEnv {
       renders_used: usage.renders,
       gaussians: this.episode.records().length,
       t: new Date().toISOString(),
-    });
+    };
+    this.writeEnd();
+  }
+
+  /**
+   * Writes the pending end record. A failure leaves the log without it (the last step record is
+   * whole and says done), which close() and a resume complete, so the call stays answered.
+   */
+  private writeEnd(): void {
+    if (!this.endRecord || !this.writer) return;
+    try {
+      this.writer.write(this.endRecord);
+      this.endRecord = null;
+    } catch {
+      // kept for close() or the next resume
+    }
   }
 
   private header(): TrajectoryHeader {

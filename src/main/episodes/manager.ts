@@ -288,14 +288,35 @@ export class EpisodeManager {
     return this.clock(this.get(episodeId));
   }
 
-  step(episodeId: string, call: { tool: string; args?: unknown }): Promise<EpisodeStepResult> {
+  /**
+   * One call of the episode, after the ones before it. With a request id it is charged at most
+   * once: a retry (after a lost reply, a reconnect or a restart) gets the stored result, marked
+   * `recalled` (docs/SECURITY.md, "Exactly-once calls").
+   */
+  step(episodeId: string, call: { tool: string; args?: unknown }, requestId?: string): Promise<EpisodeStepResult> {
     const e = this.get(episodeId);
-    const run = e.queue.then(() => this.stepNow(e, call));
+    const run = e.queue.then(() => this.stepNow(e, call, requestId));
     e.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async stepNow(e: Live, asked: { tool: string; args?: unknown }): Promise<EpisodeStepResult> {
+  /**
+   * The result of the call sent with `requestId` (after the calls before it), or null when this
+   * episode never received it: then sending it again is safe and is charged once.
+   */
+  result(episodeId: string, requestId: string): Promise<EpisodeStepResult | null> {
+    const e = this.get(episodeId);
+    const run = e.queue.then(async () => {
+      const known = e.env.recall(requestId);
+      return known ? this.stepResult(e, await known) : null;
+    });
+    e.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async stepNow(e: Live, asked: { tool: string; args?: unknown }, requestId: string | undefined): Promise<EpisodeStepResult> {
+    const known = requestId === undefined ? null : e.env.recall(requestId);
+    if (known) return this.stepResult(e, await known);
     const before = this.clock(e);
     if (before.paused && !e.env.done) throw new Error('the episode is paused: resume it to go on (nothing was charged)');
     let call = asked;
@@ -306,13 +327,19 @@ export class EpisodeManager {
       call = kindModule(e.task.spec.kind).giveUp;
     }
     const t0 = Date.now();
-    const out = await e.env.step({ tool: call.tool, args: call.args ?? {} });
+    const out = await e.env.step({ tool: call.tool, args: call.args ?? {} }, requestId);
+    if (!out.recalled && out.info.step !== null) {
+      const image = out.image ? pngDataUrl(out.image) : undefined;
+      e.history.push({ step: out.info.step, tool: call.tool, args: call.args ?? {}, text: out.text, error: !out.info.ok, ms: Date.now() - t0, ...(image ? { image } : {}) });
+    }
+    return this.stepResult(e, out);
+  }
+
+  /** The LabApi result of a call: its own text, image and info; budgets, scene and clock as they stand. */
+  private stepResult(e: Live, out: ToolOut): EpisodeStepResult {
     const info = out.info;
     const error = !info.ok;
     const image = out.image ? pngDataUrl(out.image) : undefined;
-    if (info.step !== null) {
-      e.history.push({ step: info.step, tool: call.tool, args: call.args ?? {}, text: out.text, error, ms: Date.now() - t0, ...(image ? { image } : {}) });
-    }
     return {
       step: info.step ?? e.env.currentInfo().step ?? 0,
       nextId: info.nextId,
@@ -325,6 +352,7 @@ export class EpisodeManager {
       time: this.clock(e),
       ...(image ? { image } : {}),
       ...withKindState(e.env),
+      ...(out.recalled ? { recalled: true } : {}),
     };
   }
 
@@ -392,8 +420,9 @@ export class EpisodeManager {
 
   private async markNow(e: Live, event: TimeEvent, extra: Partial<TimeRecord> = {}): Promise<void> {
     const record: TimeRecord = { type: 'time', event, t: new Date().toISOString(), step: e.history.at(-1)?.step ?? 0, ...extra };
-    e.times.push(record);
+    // Counted only once it is on disk (a failed write leaves the clock as the log has it).
     await e.env.mark(record);
+    e.times.push(record);
   }
 
   private snapshot(e: Live): EpisodeSnapshot {

@@ -8,9 +8,12 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { kindModule } from '../../shared/kinds/registry';
 import type { TaskKind } from '../../shared/task/schema';
-import type { KindTask } from '../kinds/kind';
+import type { KindEnv, KindTask } from '../kinds/kind';
 import { mainKind } from '../kinds/registry';
-import { readTrajectory } from '../env/trajectory';
+import type { ToolOut } from '../env/env';
+import { LogWriteError, readTrajectory } from '../env/trajectory';
+import type { ToolCall } from '../../shared/env/episode';
+import { exactlyOnce, newRequestId, type ExactlyOnceOptions } from '../../shared/api/exactly-once';
 import type { EnvGrader, EnvImages } from '../env/types';
 import type { ModelClient, ToolResult, ToolSpec } from '../models/clients/types';
 import { costUsd, type EvalConfig } from '../models/config';
@@ -116,7 +119,7 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeDeps): Promise<Ep
           meta.idle_turns += 1;
           idle += 1;
           if (idle > deps.config.max_idle_turns) {
-            await env.step(kindModule(job.task.spec.kind).giveUp);
+            await stepOnce(env, kindModule(job.task.spec.kind).giveUp);
             meta.auto_submitted = true;
           } else client.say(prompts.reminder);
           save();
@@ -125,7 +128,7 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeDeps): Promise<Ep
         idle = 0;
         const results: ToolResult[] = [];
         for (const call of turn.calls) {
-          const out = await env.step({ tool: call.name, args: call.args });
+          const out = await stepOnce(env, { tool: call.name, args: call.args });
           if (out.info.charged && !out.info.ok) meta.invalid_calls += 1;
           results.push({ id: call.id, text: out.text, ...(out.image ? { image: out.image } : {}) });
         }
@@ -144,4 +147,18 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeDeps): Promise<Ep
     save();
   }
   return meta;
+}
+
+/**
+ * One model call with its own request id: a log write that failed (a full disk: nothing was
+ * charged) is retried transparently with the same id, so the call is charged once and the run
+ * goes on once space is back (docs/SECURITY.md, "Exactly-once calls").
+ */
+export function stepOnce(env: KindEnv, call: ToolCall, options: Partial<ExactlyOnceOptions> = {}): Promise<ToolOut> {
+  const requestId = newRequestId();
+  return exactlyOnce(
+    () => env.step(call, requestId),
+    async () => (await env.recall(requestId)) ?? null,
+    { retryable: (e) => e instanceof LogWriteError, ...options },
+  );
 }

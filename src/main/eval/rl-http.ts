@@ -4,8 +4,12 @@
 // the PNG as base64, done, budgets, and after the end the benchmark reward clip(score/100, 0, 1)
 // beside the training reward clip((score + 50) / 150, 0, 1).
 // Invariants: before the end no reward, score or held-out metric is ever sent; each episode has
-// its own SplatEnv and trajectory log; an invalid call costs a call as in the environment.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+// its own SplatEnv and trajectory log; an invalid call costs a call as in the environment, except
+// what no tool can take (numbers beyond 2^53 - 1), refused with 400 before any charge; a /step
+// with a request_id is charged at most once (a retry or /result answers from the episode's
+// ledger); every request passes the lab's one front door (src/main/transport/door.ts): a
+// malformed URL is a 400, the token is checked first, a body over 4 MiB is a 413.
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -15,6 +19,8 @@ import type { KindEnv, KindTask } from '../kinds/kind';
 import { loadAnyTask, mainKind } from '../kinds/registry';
 import type { EnvGrader, EnvImages } from '../env/types';
 import { stamp } from '../mcp/stamp';
+import { RequestIdSchema, ToolArgsSchema } from '../../shared/env/request-id';
+import { BodyTooLarge, frontDoor, readBody, sameToken, sendJson, tuneServer } from '../transport/door';
 import { agentTools } from './episode';
 
 export interface RlDeps {
@@ -30,11 +36,12 @@ export interface RlServer {
   close(): Promise<void>;
 }
 
-const MAX_BODY = 4 * 1024 * 1024;
+export const MAX_BODY = 4 * 1024 * 1024;
 const MAX_EPISODES = 256;
 
 const ResetBody = z.strictObject({ task_id: z.string().min(1).max(200), player: z.string().min(1).max(120).optional() });
-const StepBody = z.strictObject({ episode_id: z.string().min(1), tool: z.string().max(100), args: z.unknown().optional() });
+const StepBody = z.strictObject({ episode_id: z.string().min(1), tool: z.string().max(100), args: ToolArgsSchema.optional(), request_id: RequestIdSchema.optional() });
+const ResultBody = z.strictObject({ episode_id: z.string().min(1), request_id: RequestIdSchema });
 const IdBody = z.strictObject({ episode_id: z.string().min(1) });
 
 class HttpError extends Error {
@@ -49,27 +56,16 @@ interface Live {
   log: string;
 }
 
-function readBody(req: IncomingMessage): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    let size = 0;
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) {
-        reject(new HttpError(413, `request body over ${MAX_BODY} bytes`));
-        req.destroy();
-      } else chunks.push(c);
-    });
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      try {
-        resolve(text.trim() ? (JSON.parse(text) as unknown) : {});
-      } catch {
-        reject(new HttpError(400, 'the body is not JSON'));
-      }
-    });
-    req.on('error', reject);
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const body = await readBody(req, MAX_BODY).catch((e: unknown) => {
+    throw e instanceof BodyTooLarge ? new HttpError(413, e.message) : e;
   });
+  const text = body.toString('utf8');
+  try {
+    return text.trim() ? (JSON.parse(text) as unknown) : {};
+  } catch {
+    throw new HttpError(400, 'the body is not JSON');
+  }
 }
 
 function parse<T>(schema: z.ZodType<T>, body: unknown): T {
@@ -83,7 +79,7 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
 
 function observation(out: ToolOut, e: Live): Record<string, unknown> {
   const i = out.info;
-  const o: Record<string, unknown> = { text: out.text, error: !i.ok, done: out.done, step: i.step, ids: i.ids, budgets: e.env.publicBudgets() };
+  const o: Record<string, unknown> = { text: out.text, error: !i.ok, done: out.done, step: i.step, ids: i.ids, budgets: e.env.publicBudgets(), ...(out.recalled ? { recalled: true } : {}) };
   if (out.image) o.image_png_base64 = Buffer.from(out.image).toString('base64');
   return o;
 }
@@ -119,8 +115,18 @@ export async function startRlServer(deps: RlDeps, opts: { port?: number; token: 
     'POST /step': async (body) => {
       const b = parse(StepBody, body);
       const e = get(b.episode_id);
-      const out = await e.env.step({ tool: b.tool, args: b.args ?? {} });
+      // A failed log write rolled the call back; its words say so ("...; nothing was charged").
+      const out = await e.env.step({ tool: b.tool, args: b.args ?? {} }, b.request_id).catch((err: Error) => {
+        throw new HttpError(503, err.message);
+      });
       return { ...observation(out, e), ...rewards(e) };
+    },
+    'POST /result': async (body) => {
+      const b = parse(ResultBody, body);
+      const e = get(b.episode_id);
+      const known = e.env.recall(b.request_id);
+      if (!known) return { found: false };
+      return { found: true, ...observation(await known, e), ...rewards(e) };
     },
     'POST /reward': async (body) => {
       const e = get(parse(IdBody, body).episode_id);
@@ -137,29 +143,19 @@ export async function startRlServer(deps: RlDeps, opts: { port?: number; token: 
     'GET /tools': async () => ({ tools: agentTools() }),
   };
 
-  const authorised = (req: IncomingMessage): boolean => {
-    const host = (req.headers.host ?? '').replace(/:\d+$/, '');
-    const auth = req.headers.authorization ?? '';
-    const given = Buffer.from(auth.startsWith('Bearer ') ? auth.slice(7).trim() : '');
-    const want = Buffer.from(opts.token);
-    return ['127.0.0.1', 'localhost', '[::1]'].includes(host) && given.length === want.length && timingSafeEqual(given, want);
-  };
-
-  const send = (res: ServerResponse, status: number, value: unknown): void => {
-    res.writeHead(status, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify(value));
-  };
-
+  let port = 0;
   const http = createServer((req, res) => {
-    const route = routes[`${req.method} ${new URL(req.url ?? '/', 'http://x').pathname}`];
-    if (!authorised(req)) return send(res, 401, { error: 'a valid token is required (Authorization: Bearer TOKEN)' });
-    if (!route) return send(res, 404, { error: `unknown route ${req.method} ${req.url}; see docs/AGENTS.md` });
-    readBody(req)
+    const door = frontDoor(req, { port: () => port, credential: (given) => (sameToken(given, opts.token) ? true : null) });
+    if (!door.ok) return reply(res, door.status, { error: door.status === 401 ? 'a valid token is required (Authorization: Bearer TOKEN)' : door.text });
+    const route = routes[`${req.method} ${door.target.path}`];
+    if (!route) return reply(res, 404, { error: `unknown route ${req.method} ${door.target.path}; see docs/AGENTS.md` });
+    readJson(req)
       .then((body) => route(body))
-      .then((out) => send(res, 200, out))
-      .catch((e: Error) => send(res, e instanceof HttpError ? e.status : 500, { error: e.message }));
+      .then((out) => reply(res, 200, out))
+      .catch((e: Error) => reply(res, e instanceof HttpError ? e.status : 500, { error: e.message }));
   });
-  const port = await new Promise<number>((resolve, reject) => {
+  tuneServer(http);
+  port = await new Promise<number>((resolve, reject) => {
     http.once('error', reject);
     http.listen(opts.port ?? 0, '127.0.0.1', () => {
       const a = http.address();
@@ -176,6 +172,12 @@ export async function startRlServer(deps: RlDeps, opts: { port?: number; token: 
         http.closeAllConnections();
       }),
   };
+}
+
+/** One answer: 413 closes the connection (the body was not read), 503 asks the client to retry. */
+function reply(res: ServerResponse, status: number, value: unknown): void {
+  const headers: Record<string, string> = status === 413 ? { connection: 'close' } : status === 503 ? { 'retry-after': '1' } : {};
+  sendJson(res, status, value, headers);
 }
 
 export const newToken = (): string => randomBytes(24).toString('base64url');

@@ -4,14 +4,17 @@
 // budget. Each kind's env extends this with its own reset, step and end record.
 // Inputs: the kind's pure rules, its call budget and the KindEnvOptions. Outputs: the KindEnv
 // members every such kind answers the same way. Invariant: a call, a time record and close() never
-// interleave: each waits for the one before it.
+// interleave: each waits for the one before it; a call whose record could not be written is rolled
+// back (the rules rebuilt from the written calls), and a call with a known request id is answered
+// from the ledger (docs/SECURITY.md, "Exactly-once calls").
 import type { EpisodeBudgets, PublicView } from '../../shared/api/episode';
 import type { ToolCall } from '../../shared/env/episode';
 import type { BudgetState } from '../../shared/env/format';
 import type { StepInfo } from '../../shared/env/step-info';
 import type { TimeRecord } from '../../shared/env/trajectory-schema';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
-import type { ReplayedSummary, ToolOut } from '../env/env';
+import { loggedResult, type ReplayedSummary, type ToolOut } from '../env/env';
+import { RequestLedger } from '../env/ledger';
 import type { TrajectoryHeader, TrajectoryWriter } from '../env/trajectory';
 import type { EnvGradeResult } from '../env/types';
 import { callsOnlyBudgets, type KindEnv, type KindEnvOptions } from './kind';
@@ -19,6 +22,7 @@ import { callsOnlyBudgets, type KindEnv, type KindEnvOptions } from './kind';
 /** What the shared half needs of a kind's pure rules. */
 export interface CallsOnlyRules {
   readonly done: boolean;
+  step(call: ToolCall): unknown;
   budgets(): BudgetState;
   /** The step info of the episode as it stands (no call made). */
   standing(): StepInfo;
@@ -30,9 +34,12 @@ export abstract class CallsOnlyEnv<R extends CallsOnlyRules> implements KindEnv 
   /** The calls of a resumed log, as the fresh rules replayed them. */
   protected replayed: ReplayedSummary[] = [];
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly ledger = new RequestLedger();
+  /** Every charged call whose record is written, in order (a rollback replays them). */
+  private readonly calls: ToolCall[] = [];
 
   protected constructor(
-    protected readonly rules: R,
+    protected rules: R,
     private readonly maxCalls: number,
     protected readonly opts: KindEnvOptions,
   ) {}
@@ -66,8 +73,43 @@ export abstract class CallsOnlyEnv<R extends CallsOnlyRules> implements KindEnv 
     return this.final;
   }
 
-  step(call: ToolCall): Promise<ToolOut> {
-    return this.serial(() => this.stepNow(call));
+  step(call: ToolCall, requestId?: string): Promise<ToolOut> {
+    return this.ledger.run(requestId, () =>
+      this.serial(async () => {
+        try {
+          return await this.stepNow(call, requestId);
+        } catch (error) {
+          this.rollBack();
+          throw error;
+        }
+      }),
+    );
+  }
+
+  recall(requestId: string): Promise<ToolOut> | null {
+    return this.ledger.recall(requestId);
+  }
+
+  /** A call's record is on disk: it is charged from now on (stepNow calls this right after). */
+  protected written(call: ToolCall): void {
+    this.calls.push({ tool: call.tool, args: call.args });
+  }
+
+  /** A resumed log's calls: replayed into the rules by the kind, remembered here. */
+  protected resumedCall(summary: ReplayedSummary): void {
+    this.replayed.push(summary);
+    this.calls.push({ tool: summary.tool, args: summary.args });
+    if (summary.requestId !== undefined) this.ledger.remember(summary.requestId, loggedResult(summary));
+  }
+
+  /** Fresh rules of the task (no call made), for a rollback. */
+  protected abstract freshRules(): R;
+
+  /** Back to the state of the log's last whole record: the failed call is not charged. */
+  private rollBack(): void {
+    const rules = this.freshRules();
+    for (const c of this.calls) rules.step(c);
+    this.rules = rules;
   }
 
   /** Appends a time record (pause, resume, reload...) after the calls before it. */
@@ -81,8 +123,11 @@ export abstract class CallsOnlyEnv<R extends CallsOnlyRules> implements KindEnv 
     this.writer = null;
   }
 
-  /** One call of the kind: its record is appended before the promise settles. */
-  protected abstract stepNow(call: ToolCall): Promise<ToolOut>;
+  /**
+   * One call of the kind: its record (with `request_id` when given) is appended before the
+   * promise settles, then written(call) is called; a rejection before that rolls the call back.
+   */
+  protected abstract stepNow(call: ToolCall, requestId: string | undefined): Promise<ToolOut>;
 
   /** The log's header: who plays, under which protocol, and the call budget of the kind. */
   protected header(taskId: string, kind: string): TrajectoryHeader {

@@ -37,7 +37,13 @@ export type KindEnvOptions = SplatEnvOptions & {
 export interface KindEnv {
   readonly done: boolean;
   readonly nextId: number;
-  step(call: ToolCall): Promise<ToolOut>;
+  /**
+   * One call; with a request id at most once (a retry gets the stored result, marked recalled, and
+   * charges nothing). Rejects with nothing charged when its record cannot be written.
+   */
+  step(call: ToolCall, requestId?: string): Promise<ToolOut>;
+  /** The result of the call sent with `requestId` (awaited while it runs), or null: never received. */
+  recall(requestId: string): Promise<ToolOut> | null;
   /** The Gaussian scene (SplatBench); kinds without one return []. */
   state(): GaussianRecord[];
   budgets(): BudgetState;

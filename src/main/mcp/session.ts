@@ -4,13 +4,18 @@
 // Inputs: the task folder, a shared grader, where logs go. Outputs: tool results as MCP content
 // (the result text with its budget footer, and each PNG as image content).
 // Invariants: arguments are handed to the environment unvalidated, so an invalid call costs a
-// call exactly as in the environment; nothing but a ToolOut's text and image ever leaves (the
-// held-out grade stays in the trajectory log); each session owns its own episode and log writer.
+// call exactly as in the environment, except what no tool can take (a number beyond 2^53 - 1, a
+// malformed request_id), refused before any charge; a call with a `request_id` is charged at most
+// once (a retry, or get_result, answers from the episode's ledger: docs/SECURITY.md,
+// "Exactly-once calls"); nothing but a ToolOut's text and image ever leaves (the held-out grade
+// stays in the trajectory log); each session owns its own episode and log writer.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { RequestIdSchema, unsafeNumberAt } from '../../shared/env/request-id';
 import { kindModule } from '../../shared/kinds/registry';
 import type { TaskKind } from '../../shared/task/schema';
 import type { ToolOut } from '../env/env';
@@ -45,17 +50,43 @@ export interface McpSession {
 }
 
 const START = 'start_episode';
+const RESULT = 'get_result';
+
+/** The optional request id every episode tool takes (JSON Schema of the one zod schema). */
+const REQUEST_ID_PROPERTY = z.toJSONSchema(RequestIdSchema) as Record<string, unknown>;
+
+/** A tool's schema with the optional request_id beside its own arguments. */
+function withRequestId(parameters: Record<string, unknown>): Tool['inputSchema'] {
+  const properties = (parameters.properties ?? {}) as Record<string, unknown>;
+  return { ...parameters, type: 'object', properties: { ...properties, request_id: REQUEST_ID_PROPERTY } } as Tool['inputSchema'];
+}
 
 /** start_episode first (it returns the first observation), then the task's tools. */
 function toolList(fixed: string | undefined, tasks: string[], kind: TaskKind): Tool[] {
-  const tools: Tool[] = kindModule(kind).toolSpecs().map((t) => ({ name: t.name, description: t.description, inputSchema: t.parameters as Tool['inputSchema'] }));
+  const tools: Tool[] = kindModule(kind).toolSpecs().map((t) => ({ name: t.name, description: t.description, inputSchema: withRequestId(t.parameters) }));
   const taskId = fixed ? { type: 'string', enum: [fixed], description: 'This server plays only this task (may be left out).' } : { type: 'string', enum: tasks, description: 'Task id' };
   const start: Tool = {
     name: START,
     description: 'Start the episode of this session (once per session; free, not a tool call of the episode). Returns the first observation: the reference sheet and the budgets.',
     inputSchema: { type: 'object', properties: { task_id: taskId }, ...(fixed ? {} : { required: ['task_id'] }), additionalProperties: false },
   };
-  return [start, ...tools];
+  const result: Tool = {
+    name: RESULT,
+    description: 'Free: the stored result of the tool call sent with this request_id (after a lost reply or a dropped connection), or an answer that this episode never received it, so sending it again is safe and is charged once.',
+    inputSchema: { type: 'object', properties: { request_id: REQUEST_ID_PROPERTY }, required: ['request_id'], additionalProperties: false },
+  };
+  return [start, ...tools, result];
+}
+
+/** The call's own arguments and its request id; a malformed id or an unusable number is refused. */
+function splitCall(args: Record<string, unknown> | undefined): { args: Record<string, unknown>; requestId?: string } | { refused: string } {
+  const { request_id: given, ...rest } = args ?? {};
+  const bad = unsafeNumberAt(rest);
+  if (bad) return { refused: `${bad}; nothing was charged` };
+  if (given === undefined) return { args: rest };
+  const id = RequestIdSchema.safeParse(given);
+  if (!id.success) return { refused: `request_id: ${id.error.issues[0].message}; nothing was charged` };
+  return { args: rest, requestId: id.data };
 }
 
 /**
@@ -65,7 +96,7 @@ function toolList(fixed: string | undefined, tasks: string[], kind: TaskKind): T
 export function toolContent(out: ToolOut): CallToolResult {
   const content: CallToolResult['content'] = [{ type: 'text', text: out.text }];
   if (out.image) content.push({ type: 'image', data: Buffer.from(out.image).toString('base64'), mimeType: 'image/png' });
-  return { content, structuredContent: { ...out.info }, isError: !out.info.ok };
+  return { content, structuredContent: { ...out.info, ...(out.recalled ? { recalled: true } : {}) }, isError: !out.info.ok };
 }
 
 const refusal = (text: string): CallToolResult => ({ content: [{ type: 'text', text: `ERROR: ${text}` }], isError: true });
@@ -142,7 +173,20 @@ export function createMcpSession(deps: McpSessionDeps): McpSession {
     }
     await starting;
     if (!env) return refusal('the episode failed to start');
-    return toolContent(await env.step({ tool: name, args: args ?? {} }));
+    const call = splitCall(args);
+    if ('refused' in call) return refusal(call.refused);
+    if (name === RESULT) {
+      if (!call.requestId) return refusal(`${RESULT} needs request_id`);
+      const known = env.recall(call.requestId);
+      if (!known) return { content: [{ type: 'text', text: `No call with request_id '${call.requestId}' reached this episode: send it again (it will be charged once).` }], structuredContent: { found: false }, isError: false };
+      return toolContent(await known);
+    }
+    try {
+      return toolContent(await env.step({ tool: name, args: call.args }, call.requestId));
+    } catch (e) {
+      // A log write that failed (a full disk): the call was rolled back, and the words say so.
+      return refusal((e as Error).message);
+    }
   });
 
   return {

@@ -88,6 +88,8 @@ export function paramsShapeProblem(params: unknown): string | null {
   while (stack.length > 0) {
     const { value, depth } = stack.pop() as { value: unknown; depth: number };
     if (++nodes > MAX_PARAM_NODES) return `params hold more than ${MAX_PARAM_NODES} values`;
+    // JSON's 1e400 and IPC's NaN: no row takes a number that is not finite.
+    if (typeof value === 'number' && !Number.isFinite(value)) return `params hold ${String(value)}, which is not a finite number`;
     if (typeof value !== 'object' || value === null) continue;
     if (depth >= MAX_PARAM_DEPTH) return `params are nested deeper than ${MAX_PARAM_DEPTH} levels`;
     const children = Array.isArray(value) ? value : Object.values(value);

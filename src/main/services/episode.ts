@@ -18,7 +18,11 @@ export function createEpisodeHandlers(ctx: Pick<LabContext, 'episodes'>): Handle
     'episode.start': async (p, caller) => held(caller, await manager.start({ taskId: p.taskId, protocol: p.protocol, player: p.player, ...(p.options ? { options: p.options } : {}) })),
     'episode.step': async (p, caller) => {
       manager.attach(p.episodeId, caller);
-      return manager.step(p.episodeId, { tool: p.tool, args: p.args });
+      return manager.step(p.episodeId, { tool: p.tool, args: p.args }, p.requestId);
+    },
+    'episode.result': async (p, caller) => {
+      manager.attach(p.episodeId, caller);
+      return manager.result(p.episodeId, p.requestId);
     },
     'episode.get': async (p, caller) => held(caller, await manager.reattach(p.episodeId)),
     'episode.mark': async (p, caller) => {

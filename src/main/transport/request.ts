@@ -30,6 +30,8 @@ export function parseTarget(raw: string | undefined): Target | null {
   }
   // NUL, backslashes and doubled slashes have no meaning in our paths and only help traversal.
   if (path.includes('\0') || path.includes('\\') || path.includes('//')) return null;
+  // Dot segments (also encoded, %2e%2e) only ever serve traversal.
+  if (path.split('/').some((seg) => seg === '..' || seg === '.')) return null;
   let query: URLSearchParams;
   try {
     query = new URLSearchParams(q < 0 ? '' : raw.slice(q + 1));

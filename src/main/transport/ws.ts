@@ -6,8 +6,9 @@
 // Origin; every frame goes through dispatchText (size, JSON, depth, schema, role) within this
 // connection's rate and in-flight limits; a socket receives only the events addressed to its
 // own connection.
-// No request or socket error can reach the process: a malformed request is a 400, a protocol
-// error closes only its socket, and a reply that cannot be serialised becomes an error envelope.
+// No request or socket error can reach the process: every request passes the lab's one front door
+// (./door.ts: a malformed URL is a 400, loopback Host and our own Origin), a protocol error closes
+// only its socket, and a reply that cannot be serialised becomes an error envelope.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { randomBytes } from 'node:crypto';
@@ -16,6 +17,7 @@ import { MAX_MESSAGE_BYTES } from '../../shared/api/messages';
 import { Connection, type ConnectionRole } from '../services/connection';
 import { dispatchText } from '../services/dispatch';
 import type { LabServices } from '../services/lab';
+import { frontDoor, loopbackHost, originAllowed, tuneServer } from './door';
 import { ConnectionLimits, DEFAULT_LIMITS, type LimitOptions } from './limits';
 import { parseTarget, rawRefusal, sendText } from './request';
 import { serveStatic } from './static';
@@ -43,22 +45,22 @@ export async function startServer(services: LabServices, options: ServeOptions):
   const token = options.token ?? randomBytes(24).toString('base64url');
   services.roles.useExperimenterToken(token);
   const credential = (given: string | null): ConnectionRole | null => services.roles.credential(given);
+  let port = 0;
   const http = createServer((req, res) => {
+    // The UI's files need no token (the page brings it to the WebSocket); the rest of the door holds.
+    const door = frontDoor(req, { port: () => port, credential, open: () => true });
+    if (!door.ok) return sendText(res, door.status, door.text);
     serveStatic(options.uiRoot, req, res).catch(() => sendText(res, 500, 'internal error'));
   });
   // Slow or malformed clients: bounded header/request time, and a parse error is a 400.
+  tuneServer(http);
   http.headersTimeout = 10_000;
   http.requestTimeout = 30_000;
-  http.on('clientError', (_err, socket: Duplex) => {
-    if (socket.writable) socket.end(rawRefusal(400, 'bad request'));
-    else socket.destroy();
-  });
   // Twice the message limit, so a frame somewhat over it still gets a readable "too large" answer
   // from dispatchText instead of the socket closing without a reason.
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   wss.on('error', () => undefined);
   const sockets = new Set<WebSocket>();
-  let port = 0;
 
   http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
@@ -134,14 +136,7 @@ export function refuseUpgrade(req: IncomingMessage, credential: (token: string |
   return { role };
 }
 
-/**
- * Browsers always send Origin on a WebSocket: only pages served by this server may connect.
- * Non-browser clients (CLI, agents, tests) send none and are trusted through the token alone.
- */
-export function originAllowed(origin: string | undefined, port: number): boolean {
-  if (origin === undefined) return true;
-  return [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`].includes(origin);
-}
+export { originAllowed } from './door';
 
 /** Sends a JSON value if the socket is open; a value JSON cannot carry becomes an error envelope. */
 function safeSend(ws: WebSocket, value: unknown): void {
@@ -174,8 +169,3 @@ function listen(http: Server, port: number): Promise<number> {
   });
 }
 
-function loopbackHost(host: string | undefined): boolean {
-  if (!host) return false;
-  const name = host.replace(/:\d+$/, '');
-  return name === '127.0.0.1' || name === 'localhost' || name === '[::1]';
-}

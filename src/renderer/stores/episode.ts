@@ -14,6 +14,7 @@ import type { LabApi } from '../../shared/api/lab';
 import type { EpisodeBudgets, EpisodeSnapshot, EpisodeStepResult, EpisodeTime, PageTimeEvent, PlayProtocol, PublicView } from '../../shared/api/episode';
 import { DEFAULT_PROTOCOL_OPTIONS, type ProtocolOptions } from '../../shared/env/protocol';
 import { LabCallError } from '../../shared/api/messages';
+import { exactlyOnce, newRequestId } from '../../shared/api/exactly-once';
 import { dropStaging, loadStaging, saveStaging } from './staging-persist';
 import type { TaskKind } from '../../shared/task/schema';
 import { useStagingStore } from './staging';
@@ -32,6 +33,27 @@ export interface LogEntry {
 
 /** The tools that change the scene; every other call leaves the staged edits alone. */
 export const SCENE_TOOLS: ReadonlySet<string> = new Set(['add_gaussians', 'edit_gaussians', 'delete_gaussians', 'transform_group']);
+
+/**
+ * One episode.step with its own request id: when the connection drops before the answer, the page
+ * asks for the stored result once it is back and sends the call again (same id) only when the lab
+ * never received it, so a call is charged once and its outcome is always known (docs/SECURITY.md).
+ */
+function stepOnce(api: LabApi, episodeId: string, tool: string, args: unknown): Promise<EpisodeStepResult> {
+  const requestId = newRequestId();
+  // After a drop, the lab may still hold the old connection as the episode's owner for a moment.
+  let dropped = false;
+  const retryable = (e: unknown): boolean => {
+    if (!(e instanceof LabCallError)) return false;
+    if (e.code === 'disconnected') dropped = true;
+    return e.code === 'disconnected' || (dropped && e.code === 'in_use');
+  };
+  return exactlyOnce(
+    () => api.call('episode.step', { episodeId, tool, args, requestId }),
+    () => api.call('episode.result', { episodeId, requestId }),
+    { retryable },
+  );
+}
 
 export const useEpisodeStore = defineStore('episode', () => {
   const episodeId = ref<string | null>(null);
@@ -192,7 +214,7 @@ export const useEpisodeStore = defineStore('episode', () => {
     if (!id || done.value) return null;
     const staging = useStagingStore();
     const pending = staging.dirty ? staging.ops.length : 0;
-    const r = await guarded(tool, () => api.call('episode.step', { episodeId: id, tool, args }));
+    const r = await guarded(tool, () => stepOnce(api, id, tool, args));
     if (!r) return null;
     const scene = SCENE_TOOLS.has(tool);
     record(tool, args, r, scene ? 0 : pending);
@@ -219,7 +241,7 @@ export const useEpisodeStore = defineStore('episode', () => {
     let sent = 0;
     const outcome = await guarded('Committing', async () => {
       for (const [i, c] of calls.entries()) {
-        const r = await api.call('episode.step', { episodeId: id, tool: c.tool, args: c.args });
+        const r = await stepOnce(api, id, c.tool, c.args);
         sent += 1;
         record(c.tool, c.args, r);
         if (r.error) return true;

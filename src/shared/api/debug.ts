@@ -41,6 +41,11 @@ export const DebugSourceSchema = z.discriminatedUnion('kind', [
 ]);
 export type DebugSource = z.infer<typeof DebugSourceSchema>;
 
+/** Longest side of a debugger image: one constant for the schema and the handler (issue #29 item 11). */
+export const MAX_DEBUG_SIDE = 1024;
+/** Largest debugger image in pixels (a camera JSON or a task view is checked against it). */
+export const MAX_DEBUG_PIXELS = MAX_DEBUG_SIDE * MAX_DEBUG_SIDE;
+
 /** The camera to look through: an orbit, a named task view (V0..V7, H0..H7) or a camera JSON. */
 export const DebugCameraSchema = z.discriminatedUnion('kind', [
   z.strictObject({
@@ -49,8 +54,8 @@ export const DebugCameraSchema = z.discriminatedUnion('kind', [
     elevation: finite,
     distance: finite.optional(),
     fov: finite.optional(),
-    width: z.number().int().positive().max(2048).optional(),
-    height: z.number().int().positive().max(2048).optional(),
+    width: z.number().int().positive().max(MAX_DEBUG_SIDE).optional(),
+    height: z.number().int().positive().max(MAX_DEBUG_SIDE).optional(),
   }),
   z.strictObject({ kind: z.literal('view'), name: z.string().regex(/^[VH][0-9]+$/, 'view names look like V0 or H3') }),
   /** An explicit camera {width, height, fx, fy, cx, cy, world_to_camera[16]} or an orbit spec, as JSON text. */

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { ProtocolOptionsSchema } from '../env/protocol';
 import { StepInfoSchema } from '../env/step-info';
+import { RequestIdSchema, ToolArgsSchema } from '../env/request-id';
 import { CameraSchema, TaskKindSchema } from '../task/schema';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
@@ -120,6 +121,11 @@ export const EpisodeStepResultSchema = z.strictObject({
   /** The kind's own public state after the call (as in the snapshot). */
   kindState: z.unknown().optional(),
   time: EpisodeTimeSchema.optional(),
+  /**
+   * The stored result of an earlier call with the same requestId (nothing was charged now); its
+   * budgets, scene and time are as they stand now. After a lab restart it carries no image.
+   */
+  recalled: z.boolean().optional(),
 });
 export type EpisodeStepResult = z.infer<typeof EpisodeStepResultSchema>;
 
@@ -137,9 +143,14 @@ export const episodeMethods = {
     doc: 'Start an episode of a task: the first observation (text + reference sheet), budgets, the start scene and the reference cameras.',
   },
   'episode.step': {
-    params: z.strictObject({ episodeId, tool: z.string().min(1).max(64), args: z.unknown().optional() }),
+    params: z.strictObject({ episodeId, tool: z.string().min(1).max(64), args: ToolArgsSchema.optional(), requestId: RequestIdSchema.optional() }),
     result: EpisodeStepResultSchema,
-    doc: 'One tool call, charged like a model\'s: the text (and image) it returns, the new budgets and scene.',
+    doc: "One tool call, charged like a model's: the text (and image) it returns, the new budgets and scene. With a requestId it is charged at most once: a retry with the same id (after a lost reply or a restart) returns the stored result, marked recalled. A number in args that is not finite or beyond 2^53 - 1 is bad_request before anything is charged.",
+  },
+  'episode.result': {
+    params: z.strictObject({ episodeId, requestId: RequestIdSchema }),
+    result: EpisodeStepResultSchema.nullable(),
+    doc: 'The result of the episode.step sent with this requestId (waiting for it while it runs), or null when the lab never received it: sending it again is then safe and charged once.',
   },
   'episode.get': {
     params: z.strictObject({ episodeId }),

@@ -36,6 +36,8 @@ export const PARTICIPANT_ROWS = {
   'study.session.withdraw': 'session',
   'episode.get': 'episode',
   'episode.step': 'episode',
+  // The stored answer of the participant's own call after a lost reply (exactly-once calls).
+  'episode.result': 'episode',
   'episode.close': 'episode',
   // Pause, resume, reload, hidden/visible records of the participant's own episode (item 2).
   'episode.mark': 'episode',

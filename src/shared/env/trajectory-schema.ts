@@ -38,6 +38,7 @@ export const StepRecordSchema = z.looseObject({
   hidden: HiddenMetricsSchema.optional(),
   state: z.array(CompactGaussianSchema).optional().describe('the full scene after every call that changed it'),
   done: z.boolean().optional(),
+  request_id: z.string().optional().describe("the client's request id of the call, when it sent one: a retry with it is answered from this record, never charged again (docs/SECURITY.md)"),
 });
 export type StepRecord = z.infer<typeof StepRecordSchema>;
 

@@ -96,7 +96,7 @@ describe('MCP server', () => {
   it('lists start_episode and every tool of the task with its JSON Schema', async () => {
     const c = await httpClient('lister');
     const { tools } = await c.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['start_episode', ...TOOL_NAMES]);
+    expect(tools.map((t) => t.name)).toEqual(['start_episode', ...TOOL_NAMES, 'get_result']);
     const add = tools.find((t) => t.name === 'add_gaussians');
     expect(add?.inputSchema.required).toEqual(['gaussians']);
     expect(JSON.stringify(add?.inputSchema)).toContain('#rrggbb');
@@ -151,7 +151,7 @@ describe('MCP server', () => {
     const c = new Client({ name: 'scripted-stdio', version: '9.9' });
     await c.connect(transport);
     const { tools } = await c.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['start_episode', ...TOOL_NAMES]);
+    expect(tools.map((t) => t.name)).toEqual(['start_episode', ...TOOL_NAMES, 'get_result']);
     const { first, results } = await scripted(c);
     checkScripted(first, results);
     await c.close();

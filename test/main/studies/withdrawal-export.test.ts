@@ -331,6 +331,7 @@ describe('per-call times', () => {
       truncated: false,
       validBytes: 0,
       badLines: [],
+      torn: [],
     };
     const rows = callRows(traj, { source: 'human', participant: 'P01', taskId: 'a', orderPosition: 1, practice: false, excluded: null, log: 'l' });
     expect(rows.map((r) => [r.step, r.activeSeconds, r.thinkSeconds])).toEqual([[0, 0, null], [1, 10, 10], [2, 21, 10]]);

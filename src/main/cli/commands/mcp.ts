@@ -10,6 +10,7 @@ import type { McpSessionDeps } from '../../mcp/session';
 import { serveStdio } from '../../mcp/stdio';
 import { resolveTasksDir } from '../../tasks/paths';
 import { parseArgs, stringOption, type ParsedArgs } from '../args';
+import { untilStopped } from '../stop';
 import { CliError, type CliCommand, type CliIO } from '../command';
 
 export const MCP_VALUES = ['task', 'tasks', 'log-dir', 'device'];
@@ -55,11 +56,7 @@ name/version as player. Default transport: stdio (stdout is MCP only; logs on st
     const server = await startMcpHttp(deps, { port, token });
     io.err(`SplatLab MCP (Streamable HTTP) at ${server.url}`);
     io.err(`token: ${token}`);
-    await new Promise<void>((resolve) => {
-      const stop = (): void => void server.close().then(resolve);
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
+    await untilStopped(() => server.close(), io);
     return 0;
   },
 };

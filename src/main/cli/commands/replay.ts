@@ -29,7 +29,13 @@ export function replayLines(path: string, t: Trajectory, full = false): string[]
   const h = t.header;
   lines.push(h ? `${path}: task ${h.task}, protocol ${h.protocol}, player ${h.player}, started ${h.started}` : `${path}: no header line`);
   lines.push(`${'step'.padStart(4)}  ${'tool'.padEnd(16)} ${'hidden'.padStart(8)}  text`);
-  for (const s of t.steps) lines.push(...stepLine(s, full));
+  let last = -1;
+  for (const s of t.steps) {
+    // A gap is said where it is, never skipped over in silence.
+    if (last >= 0 && s.step !== last + 1) lines.push(`note: the log has no record of step${s.step - last > 2 ? `s ${last + 1}..${s.step - 1}` : ` ${last + 1}`} (step ${s.step} follows step ${last})`);
+    last = s.step;
+    lines.push(...stepLine(s, full));
+  }
   const e = t.end;
   if (e) {
     lines.push(
@@ -39,6 +45,7 @@ export function replayLines(path: string, t: Trajectory, full = false): string[]
     );
   } else lines.push('no end record: the episode did not finish');
   if (t.truncated) lines.push('note: the last line was cut short (a crash mid-write) and was ignored');
+  if (t.torn.length) lines.push(`note: line${t.torn.length > 1 ? 's' : ''} ${t.torn.join(', ')} began with a write cut short; the record after it was read`);
   if (t.badLines.length) lines.push(`note: lines ${t.badLines.join(', ')} are not trajectory records`);
   return lines;
 }

@@ -7,6 +7,7 @@ import { newToken, startRlServer } from '../../eval/rl-http';
 import { sharedGrader } from '../../eval/runtime';
 import { resolveTasksDir } from '../../tasks/paths';
 import { parseArgs, stringOption } from '../args';
+import { untilStopped } from '../stop';
 import { CliError, type CliCommand } from '../command';
 
 export const command: CliCommand = {
@@ -37,11 +38,7 @@ go to --log-dir (default ~/SplatLab/trajectories/rl). Stop with Ctrl+C.`,
     );
     io.out(`SplatLab RL protocol at ${server.url}`);
     io.out(`token: ${token}`);
-    await new Promise<void>((resolve) => {
-      const stop = (): void => void server.close().then(resolve);
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
+    await untilStopped(() => server.close(), io);
     return 0;
   },
 };

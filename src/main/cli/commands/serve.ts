@@ -10,6 +10,7 @@ import { parseArgs, stringOption } from '../args';
 import { CliError, type CliCommand } from '../command';
 import { buildUi } from './build-ui';
 import { startMcpHttp } from '../../mcp/http';
+import { untilStopped } from '../stop';
 
 export const command: CliCommand = {
   name: 'serve',
@@ -57,13 +58,10 @@ any free port), protected by the same token ('Authorization: Bearer TOKEN'); see
         )
       : null;
     if (mcp) io.out(`MCP (Streamable HTTP) at ${mcp.url} with the same token`);
-    await new Promise<void>((resolve) => {
-      // Connections first (they close their episodes and debugger sessions), then what the
-      // context owns: the worker pool's threads, the grader's GPU resources, the task cache.
-      const stop = () => void Promise.all([server.close(), mcp?.close()]).then(() => services.context.close()).then(() => resolve());
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
+    // Connections first (they close their episodes and debugger sessions), then what the
+    // context owns: the worker pool's threads, the grader's GPU resources, the task cache; never
+    // longer than the grace time (the process exits within 2 s of SIGTERM).
+    await untilStopped(() => Promise.all([server.close(), mcp?.close()]).then(() => services.context.close()), io);
     return 0;
   },
 };

@@ -12,7 +12,7 @@
 import { RelationRules, type RelationKindState, type RelationTrialResult } from '../../../shared/kinds/relation/kind';
 import { trialOrder } from '../../../shared/kinds/relation/task';
 import type { ToolCall } from '../../../shared/env/episode';
-import type { ToolOut } from '../../env/env';
+import { replayedSummary, type ToolOut } from '../../env/env';
 import { readTrajectory, TrajectoryWriter, type StepRecord } from '../../env/trajectory';
 import type { EnvGradeResult } from '../../env/types';
 import { CallsOnlyEnv } from '../calls-only-env';
@@ -43,8 +43,7 @@ export class RelationEnv extends CallsOnlyEnv<RelationRules> {
     const env = new RelationEnv(task, new RelationRules(task.spec), options);
     const text = env.rules.firstObservation();
     const t0 = new Date();
-    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header(task.spec.task_id, 'relation'));
-    env.writer?.write({ step: 0, tool: 'reset', args: base.spec.block?.order_seed == null ? {} : { order }, text, t: t0.toISOString(), ms: 0 });
+    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header(task.spec.task_id, 'relation'), { step: 0, tool: 'reset', args: base.spec.block?.order_seed == null ? {} : { order }, text, t: t0.toISOString(), ms: 0 }, options.logFile);
     env.shownAt = Date.now();
     return { env, obs: { text, image: task.image(0), done: false, info: env.currentInfo() } };
   }
@@ -60,9 +59,9 @@ export class RelationEnv extends CallsOnlyEnv<RelationRules> {
         const sm = (rec as { server_ms?: unknown }).server_ms;
         this.serverMs.push(typeof sm === 'number' ? sm : null);
       }
-      this.replayed.push({ step: rec.step, tool: rec.tool, args: rec.args, text: rec.text, ms: rec.ms, info: result.info });
+      this.resumedCall(replayedSummary(rec, result.info));
     }
-    this.writer = TrajectoryWriter.resume(options.log ?? source.path, log.validBytes);
+    this.writer = TrajectoryWriter.resume(options.log ?? source.path, log.validBytes, options.logFile);
     if (this.rules.done && !log.end) this.finish();
     if (this.rules.done) this.final = this.grade();
     this.shownAt = Date.now();
@@ -83,37 +82,49 @@ export class RelationEnv extends CallsOnlyEnv<RelationRules> {
     };
   }
 
-  protected async stepNow(call: ToolCall): Promise<ToolOut> {
+  protected freshRules(): RelationRules {
+    return new RelationRules(this.task.spec);
+  }
+
+  protected async stepNow(call: ToolCall, requestId: string | undefined): Promise<ToolOut> {
     const t0 = Date.now();
     const before = this.rules.current;
     const result = this.rules.step(call);
     if (!result.charged) return { text: `${result.body}\n${result.footer}`, done: true, info: result.info };
     const answeredNow = this.rules.current > before;
     let body = result.body;
-    this.feedback = null;
+    let feedback: string | null = null;
     const serverMs = t0 - this.shownAt;
-    if (answeredNow) {
-      this.rts.push(rtOf(call.args) ?? serverMs);
-      this.serverMs.push(serverMs);
-      if (this.task.spec.practice) {
-        const truth = this.truthOf(before);
-        const a = this.rules.answers()[before];
-        const given = a.relation ?? (a.timed_out ? 'nothing in time' : 'no answer we could read');
-        this.feedback = a.relation === truth ? `Trial ${before + 1}: correct, ${truth}.` : `Trial ${before + 1}: not quite, the answer was ${truth} (you said ${given}).`;
-        body = `${this.feedback}\n${body}`;
-      }
+    if (answeredNow && this.task.spec.practice) {
+      const truth = this.truthOf(before);
+      const a = this.rules.answers()[before];
+      const given = a.relation ?? (a.timed_out ? 'nothing in time' : 'no answer we could read');
+      feedback = a.relation === truth ? `Trial ${before + 1}: correct, ${truth}.` : `Trial ${before + 1}: not quite, the answer was ${truth} (you said ${given}).`;
+      body = `${feedback}\n${body}`;
     }
     const text = `${body}\n${result.footer}`;
     const record: StepRecord & { trial?: number } = {
       step: result.info.step ?? this.rules.stepCount, tool: result.tool, args: jsonSafe(call?.args ?? {}), text,
-      t: new Date(t0).toISOString(), ms: Date.now() - t0, ok: result.ok,
+      t: new Date(t0).toISOString(), ms: Date.now() - t0, ok: result.ok, ...(requestId === undefined ? {} : { request_id: requestId }),
     };
     if (answeredNow) Object.assign(record, { trial: before + 1, server_ms: serverMs });
     if (result.done) record.done = true;
     await this.writer?.append(record);
+    // Written: charged from here on (a failure before this point rolls the call back).
+    this.written(call);
+    this.feedback = feedback;
+    if (answeredNow) {
+      this.rts.push(rtOf(call.args) ?? serverMs);
+      this.serverMs.push(serverMs);
+    }
     if (result.done) {
-      this.finish();
       this.final = this.grade();
+      // An end record that cannot be written now is written by the next resume (the step says done).
+      try {
+        this.finish();
+      } catch {
+        // the log ends with its whole last step; resume completes it
+      }
     }
     const out: ToolOut = { text, done: result.done, info: result.info };
     if (answeredNow && !result.done) {

@@ -13,7 +13,7 @@ import { hiddenAt as hiddenOfPose, searchOutcome as outcomeOf, type SearchOutcom
 import type { Pose } from '../../../shared/kinds/search/pose';
 import { renderViewAsync, type AsyncViewRenderer } from '../../../shared/kinds/search/render';
 import type { SearchRules } from '../../../shared/kinds/search/rules';
-import type { ToolOut } from '../../env/env';
+import { replayedSummary, type ToolOut } from '../../env/env';
 import { readTrajectory, TrajectoryWriter, type StepRecord } from '../../env/trajectory';
 import type { EnvGradeResult } from '../../env/types';
 import { encodePng } from '../../io/png-encode';
@@ -56,11 +56,11 @@ export class SearchEnv extends CallsOnlyEnv<SearchRules> {
         const r = env.rules.step({ tool: rec.tool, args: rec.args });
         const text = `${r.body}\n${r.footer}`;
         if (text !== rec.text) throw new Error(`cannot resume ${source.path}: step ${rec.step} (${rec.tool}) replays to a different text`);
-        env.replayed.push({ step: rec.step, tool: rec.tool, args: rec.args, text: rec.text, ms: rec.ms, info: r.info });
+        env.resumedCall(replayedSummary(rec, r.info));
       }
       const logPath = options.log ?? source.path;
       if (logPath !== source.path) copyFileSync(source.path, logPath);
-      env.writer = TrajectoryWriter.resume(logPath, log.validBytes);
+      env.writer = TrajectoryWriter.resume(logPath, log.validBytes, options.logFile);
       if (env.rules.done && !log.end) env.finish();
       if (env.rules.done) env.final = env.grade();
       return { env, obs: { text: `Resumed after ${env.rules.stepCount} steps.\n${env.rules.firstObservation().split('\n')[0]}`, image: await env.render(), done: env.rules.done, info: env.currentInfo() } };
@@ -69,8 +69,7 @@ export class SearchEnv extends CallsOnlyEnv<SearchRules> {
     const text = env.rules.firstObservation();
     const image = await env.render();
     const record: StepRecord = { step: 0, tool: 'reset', args: {}, text, t: new Date(t0).toISOString(), ms: Date.now() - t0, search: env.hidden(false) };
-    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header(task.spec.task_id, 'search'));
-    env.writer?.write(record);
+    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header(task.spec.task_id, 'search'), record, options.logFile);
     return { env, obs: { text, image, done: false, info: env.currentInfo() } };
   }
 
@@ -82,7 +81,11 @@ export class SearchEnv extends CallsOnlyEnv<SearchRules> {
     return this.rules.currentPose();
   }
 
-  protected async stepNow(call: ToolCall): Promise<ToolOut> {
+  protected freshRules(): SearchRules {
+    return searchRules(this.task.spec, this.task.scene.collider);
+  }
+
+  protected async stepNow(call: ToolCall, requestId: string | undefined): Promise<ToolOut> {
     const t0 = Date.now();
     const collisionsBefore = this.rules.collisions();
     const result = this.rules.step(call);
@@ -92,11 +95,19 @@ export class SearchEnv extends CallsOnlyEnv<SearchRules> {
     const args = call?.args === undefined ? {} : JSON.parse(JSON.stringify(call.args)) as unknown;
     const record: StepRecord = {
       step: result.info.step ?? this.rules.stepCount, tool: result.tool, args, text, t: new Date(t0).toISOString(), ms: Date.now() - t0, ok: result.ok,
-      search: this.hidden(this.rules.collisions() > collisionsBefore),
+      search: this.hidden(this.rules.collisions() > collisionsBefore), ...(requestId === undefined ? {} : { request_id: requestId }),
     };
     if (result.done) record.done = true;
     await this.writer?.append(record);
-    if (result.done) this.finish();
+    // Written: charged from here on (a failure before this point rolls the call back).
+    this.written(call);
+    if (result.done) {
+      try {
+        this.finish();
+      } catch {
+        // the log ends with its whole last step (done); a resume writes the end record
+      }
+    }
     return { text, image, done: result.done, info: result.info };
   }
 
