@@ -172,6 +172,7 @@ export const SUMMARY_TABLE: Table<SummaryRow> = {
     { name: 'ci_unit', description: 'what the bootstrap resamples: participants (humans) or runs (a model)', value: (r) => r.unit },
     { name: 'n_units', description: 'participants or runs in the row', value: (r) => r.clusters },
     { name: 'warning', description: 'set when there are fewer than five units', value: (r) => r.warning },
+    { name: 'lpips_missing', description: 'episodes of the row graded without LPIPS (score = mean of the PSNR and SSIM terms); 0 when all had it', value: (r) => r.lpipsMissing ?? 0 },
   ],
 };
 

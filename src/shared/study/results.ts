@@ -69,6 +69,8 @@ export const SummaryRowSchema = z.strictObject({
   clusters: z.number().int(),
   /** Set when there are too few participants or runs for the interval to mean much. */
   warning: z.string().nullable(),
+  /** Episodes of the row graded without LPIPS (their score is the PSNR and SSIM terms only). */
+  lpipsMissing: z.number().int().optional(),
 });
 export type SummaryRow = z.infer<typeof SummaryRowSchema>;
 
@@ -126,7 +128,7 @@ export function summarize(rows: readonly EpisodeResult[], opts: BootstrapOptions
         { ...(opts.resamples !== undefined ? { resamples: opts.resamples } : {}), ...(opts.level !== undefined ? { level: opts.level } : {}), seed: keySeed(`${source}\u0000${taskId}`, opts.seed ?? 0) },
       );
       const secs = group.map((r) => r.seconds).filter((s): s is number => s !== null);
-      out.push({ source, taskId, n: ci.n, mean: ci.mean, low: ci.low, high: ci.high, meanSeconds: meanOf(secs), unit, clusters: ci.clusters, warning: smallNWarning(ci.clusters, unit) });
+      out.push({ source, taskId, n: ci.n, mean: ci.mean, low: ci.low, high: ci.high, meanSeconds: meanOf(secs), unit, clusters: ci.clusters, warning: smallNWarning(ci.clusters, unit), lpipsMissing: group.filter((r) => r.lpipsMissing).length });
     }
   }
   return out;
@@ -176,6 +178,7 @@ export function summaryCsv(rows: readonly SummaryRow[]): string {
       { name: 'ci_unit', value: (r) => r.unit },
       { name: 'n_units', value: (r) => r.clusters },
       { name: 'warning', value: (r) => r.warning },
+      { name: 'lpips_missing', value: (r) => r.lpipsMissing ?? 0 },
     ],
     rows,
   );
