@@ -97,6 +97,8 @@ interface Live {
   /** Connections that called this episode and are still open; none left = disconnected. */
   holders: Set<string>;
   down: boolean;
+  /** The last sign of a page (a heartbeat or a call arriving), epoch ms: a loss is down from here. */
+  lastBeat: number;
 }
 
 /** The kind's own public state, when it has one (the play view of its family reads it). */
@@ -163,7 +165,7 @@ export class EpisodeManager {
       discard();
       throw error;
     });
-    const entry: Live = { id, env, task, protocol, player, logPath, first: obs, history: [], options, queue: Promise.resolve(), key: id, started, times: [], limitMs: limitS ? limitS * 1000 : null, holders: new Set(), down: false };
+    const entry: Live = { id, env, task, protocol, player, logPath, first: obs, history: [], options, queue: Promise.resolve(), key: id, started, times: [], limitMs: limitS ? limitS * 1000 : null, holders: new Set(), down: false, lastBeat: Date.now() };
     let snapshot: EpisodeSnapshot;
     try {
       snapshot = this.snapshot(entry);
@@ -229,6 +231,7 @@ export class EpisodeManager {
       limitMs: limit !== undefined && limit > 0 ? limit * 1000 : null,
       holders: new Set(),
       down: false,
+      lastBeat: Date.now(),
     };
     if (!env.done) await this.markNow(entry, 'restart', { since: lastAlive(traj) });
     this.live.set(id, entry);
@@ -259,13 +262,15 @@ export class EpisodeManager {
       e.down = false;
       void this.markNow(e, 'reconnect').catch(() => undefined);
     }
+    e.lastBeat = Date.now();
     if (e.holders.has(holder.id)) return;
     e.holders.add(holder.id);
     holder.onClose(() => {
       const now = this.live.get(episodeId);
       if (now !== e || !e.holders.delete(holder.id) || e.holders.size > 0 || e.env.done) return;
       e.down = true;
-      void this.markNow(e, 'disconnect').catch(() => undefined);
+      // Down from the last heartbeat or call of a page, not from the moment the socket closed.
+      void this.markNow(e, 'disconnect', { since: new Date(Math.min(e.lastBeat, Date.now())).toISOString() }).catch(() => undefined);
     });
   }
 
@@ -280,6 +285,23 @@ export class EpisodeManager {
     });
     e.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * A page's heartbeat (every second, paused or not; issue 24 item 2): written as a time record
+   * stamped on arrival, with the page's own times of the calls it has shown since the last one.
+   * Not queued behind a running call, so a long render leaves no false gap; nothing after the end.
+   */
+  async heartbeat(episodeId: string, beat: { sentAt: number; calls?: readonly { step: number; sentAt: number; shownAt: number }[] }): Promise<EpisodeTime> {
+    const e = this.get(episodeId);
+    const now = Date.now();
+    e.lastBeat = now;
+    if (!e.env.done) {
+      const iso = (ms: number): string => new Date(ms).toISOString();
+      const calls = (beat.calls ?? []).map((c) => ({ step: c.step, sent: iso(c.sentAt), shown: iso(c.shownAt) }));
+      await this.markNow(e, 'heartbeat', { t: iso(now), client_t: iso(beat.sentAt), ...(calls.length ? { calls } : {}) });
+    }
+    return this.clock(e);
   }
 
   /** The episode's clock now (active, paused, down time; the limit). */
@@ -391,6 +413,7 @@ export class EpisodeManager {
 
   private async markNow(e: Live, event: TimeEvent, extra: Partial<TimeRecord> = {}): Promise<void> {
     const record: TimeRecord = { type: 'time', event, t: new Date().toISOString(), step: e.history.at(-1)?.step ?? 0, ...extra };
+    if (event !== 'heartbeat') e.lastBeat = Date.now();
     e.times.push(record);
     await e.env.mark(record);
   }

@@ -104,7 +104,8 @@ export async function analysisEpisodes(sources: readonly LogSource[], tasksDir: 
       mirror,
       ...headingOf(truth, final),
       costUsd: meta?.cost_usd ?? null,
-      seconds: meta ? meta.wall_s : activeSeconds(t),
+      // The one clock for people and models alike: active time up to the ending call (issue 24).
+      seconds: activeSeconds(t),
       model: meta ? `${meta.provider}:${meta.model}` : null,
       effort: meta ? (meta.effort ?? 'default') : null,
     });

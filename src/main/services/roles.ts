@@ -229,7 +229,7 @@ export class Roles {
 
 /** Rows whose result is an episode the caller then owns (and whose params name one it must own). */
 const OPENS_EPISODE = new Set(['episode.start', 'episode.resume', 'study.session.task']);
-const NAMES_EPISODE = new Set(['episode.get', 'episode.step', 'episode.mark']);
+const NAMES_EPISODE = new Set(['episode.get', 'episode.step', 'episode.mark', 'episode.heartbeat']);
 
 /**
  * Every handler behind the role check: refused rows run nothing; episodes are claimed by the

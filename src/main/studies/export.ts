@@ -34,7 +34,7 @@ import {
 } from '../../shared/study/export-tables';
 import type { StudyExport } from '../../shared/api/study';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
-import { episodeClock } from '../../shared/env/time';
+import { episodeTimes } from '../../shared/env/person-time';
 import { objectDir } from '../tasks/paths';
 import { readSpec } from '../tasks/load';
 import { judgePath, ratingPath } from '../kinds/search/judge-store';
@@ -87,20 +87,21 @@ const secondsBetween = (a: string, b: string): number | null => {
 
 /**
  * The call rows of one trajectory (score carried forward between graded calls). Times come from
- * the episode clock: active_seconds = active time up to the call, think_seconds = active time
- * from the end of the previous call to this one, so a pause or a lost connection counts in neither.
+ * episodeTimes (src/shared/env/person-time.ts): active_seconds = active time up to the call,
+ * think_seconds = active time from the previous answer on screen to this call's sending, so a
+ * pause or a lost connection counts in neither; the page's own times sit beside the lab's.
  */
-export function callRows(traj: Trajectory, base: Omit<CallRow, 'step' | 'tool' | 'ok' | 't' | 'callSeconds' | 'activeSeconds' | 'thinkSeconds' | 'hiddenScore' | 'graded' | 'gaussians'>): CallRow[] {
+type CallTimeFields = 'step' | 'tool' | 'ok' | 't' | 'callSeconds' | 'activeSeconds' | 'thinkSeconds' | 'clientSent' | 'serverFinished' | 'clientShown' | 'transportSeconds' | 'hiddenScore' | 'graded' | 'gaussians';
+export function callRows(traj: Trajectory, base: Omit<CallRow, CallTimeFields>): CallRow[] {
   let score: number | null = null;
-  let prevEnd: number | null = null;
   const started = traj.header?.started ?? traj.steps[0]?.t;
-  const clock = started ? episodeClock({ started, steps: traj.steps, times: traj.times, end: traj.end }) : null;
-  return traj.steps.map((s) => {
+  const times = started ? episodeTimes({ started, steps: traj.steps, times: traj.times, end: traj.end }) : null;
+  const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined || !Number.isFinite(ms) ? null : new Date(ms).toISOString());
+  return traj.steps.map((s, i) => {
     if (s.hidden) score = s.hidden.score;
     const at = Date.parse(s.t);
-    const activeAt = clock && Number.isFinite(at) ? clock.activeMsAt(at) : null;
-    const think = s.step > 0 && prevEnd !== null && activeAt !== null && clock ? Math.max(0, (activeAt - clock.activeMsAt(prevEnd)) / 1000) : null;
-    prevEnd = Number.isFinite(at) ? at + s.ms : prevEnd;
+    const timing = times?.calls[i];
+    const activeAt = times && Number.isFinite(at) ? times.clock.activeMsAt(at) : null;
     return {
       ...base,
       step: s.step,
@@ -109,7 +110,11 @@ export function callRows(traj: Trajectory, base: Omit<CallRow, 'step' | 'tool' |
       t: s.t,
       callSeconds: s.ms / 1000,
       activeSeconds: activeAt === null ? null : activeAt / 1000,
-      thinkSeconds: think,
+      thinkSeconds: timing?.thinkMs === null || timing?.thinkMs === undefined ? null : timing.thinkMs / 1000,
+      clientSent: iso(timing?.clientSent),
+      serverFinished: iso(Number.isFinite(at) ? at + s.ms : null) ?? s.t,
+      clientShown: iso(timing?.clientShown),
+      transportSeconds: timing?.transportMs === null || timing?.transportMs === undefined ? null : timing.transportMs / 1000,
       hiddenScore: score,
       graded: s.hidden !== undefined,
       gaussians: s.state ? s.state.length : null,

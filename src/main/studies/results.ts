@@ -10,7 +10,7 @@ import type { TrajectoryStep } from '../../shared/api/study';
 import type { EpisodeResult } from '../../shared/study/results';
 import type { Participant, ParticipantEpisode } from '../../shared/study/config';
 import { replaySteps } from '../../shared/env/replay';
-import { episodeClock } from '../../shared/env/time';
+import { episodeTimes } from '../../shared/env/person-time';
 import { rulesFor } from '../kinds/registry';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
 import type { LoadedTask } from '../tasks/load';
@@ -34,10 +34,13 @@ export function episodeResult(traj: Trajectory, rel: string, who: Source, taskId
   const calls = traj.steps.filter((s) => s.step > 0);
   const last = calls[calls.length - 1];
   const started = traj.header?.started ?? traj.steps[0]?.t ?? '';
-  const endT = traj.end?.t ?? (last ? new Date(Date.parse(last.t) + last.ms).toISOString() : started);
+  const lastEnd = last ? new Date(Date.parse(last.t) + last.ms).toISOString() : started;
   const e = traj.end;
-  // The one clock: pauses and downtime are out of `seconds` (an old log without time records: all active).
-  const clock = started ? episodeClock({ started, steps: traj.steps, times: traj.times, end: { t: endT } }) : null;
+  // The one clock: pauses and downtime are out of `seconds`, and a finished episode ends at its
+  // ending call's finish, before the final grading (an old log without time records: all active).
+  const times = started ? episodeTimes({ started, steps: traj.steps, times: traj.times, end: { t: traj.end?.t ?? lastEnd } }) : null;
+  const clock = times?.clock ?? null;
+  const endT = times?.endedAt !== null && times?.endedAt !== undefined ? new Date(times.endedAt).toISOString() : lastEnd;
   return {
     ...who,
     taskId: traj.header?.task ?? taskId,
@@ -60,6 +63,9 @@ export function episodeResult(traj: Trajectory, rel: string, who: Source, taskId
     interruptions: clock ? clock.interruptions.length : null,
     pauses: clock ? clock.pauses : null,
     toolSeconds: calls.reduce((s, c) => s + c.ms, 0) / 1000,
+    computeSeconds: times ? times.computeMs / 1000 : null,
+    transportSeconds: times ? times.transportMs / 1000 : null,
+    thinkSeconds: times ? times.thinkMs / 1000 : null,
     started,
     log: rel,
   };

@@ -8,6 +8,8 @@
 // Staged edits are saved per episode key (staging-persist.ts) after every change and taken back
 // when the episode loads again (reload, reconnect after the server restarted); a lost connection
 // fails the call in flight at once (busy is cleared), and `pause` stops the clock in the log.
+// While an episode is live the page beats every second (heartbeat.ts) and reports when it sent
+// each call and when its answer was first painted, so main can tell think from compute time.
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef, watch } from 'vue';
 import type { LabApi } from '../../shared/api/lab';
@@ -17,6 +19,7 @@ import { dropStaging, loadStaging, saveStaging } from './staging-persist';
 import type { TaskKind } from '../../shared/task/schema';
 import { useStagingStore } from './staging';
 import { usePlayViewStore } from './play-view';
+import { Heartbeat, pageNow, paintedAt } from './heartbeat';
 
 export interface LogEntry {
   key: number;
@@ -58,6 +61,28 @@ export const useEpisodeStore = defineStore('episode', () => {
   let nextKey = 1;
 
   const active = computed(() => episodeId.value !== null);
+
+  // The heartbeat goes over the api the episode was last used through (start, restore, a call).
+  let beatApi: LabApi | null = null;
+  const heartbeat = new Heartbeat(async (beat) => {
+    const id = episodeId.value;
+    if (!id || !beatApi || done.value) return;
+    const t = await beatApi.call('episode.heartbeat', { episodeId: id, ...beat });
+    if (episodeId.value === id) time.value = t;
+  });
+  function beatVia(api: LabApi): void {
+    beatApi = api;
+    if (episodeId.value && !done.value) heartbeat.start();
+    else heartbeat.stop();
+  }
+  watch(done, (d) => d && heartbeat.stop());
+  /** Times one call as the page sees it: sent now, shown at the frame after its answer lands. */
+  async function timed<T extends { step: number; error?: boolean }>(work: () => Promise<T>): Promise<T> {
+    const sentAt = pageNow();
+    const r = await work();
+    void paintedAt().then((shownAt) => heartbeat.shown({ step: r.step, sentAt, shownAt }));
+    return r;
+  }
   const paused = computed(() => time.value?.paused === true);
 
   const staged = useStagingStore();
@@ -129,6 +154,7 @@ export const useEpisodeStore = defineStore('episode', () => {
     if (s) {
       dropStaging(s.key ?? s.episodeId); // a new episode has no staged edits to take back
       load(s);
+      beatVia(api);
     }
     return s !== null;
   }
@@ -136,7 +162,10 @@ export const useEpisodeStore = defineStore('episode', () => {
   /** Re-attaches to the episode this tab was playing (after a reload), if it is still live. */
   async function restore(api: LabApi, id: string): Promise<boolean> {
     const s = await guarded('Reconnecting', () => api.call('episode.get', { episodeId: id }));
-    if (s) load(s);
+    if (s) {
+      load(s);
+      beatVia(api);
+    }
     return s !== null;
   }
 
@@ -148,7 +177,10 @@ export const useEpisodeStore = defineStore('episode', () => {
     const id = episodeId.value;
     if (!id) return false;
     const s = await guarded('Reconnecting', () => api.call('episode.get', { episodeId: id }));
-    if (s) load(s);
+    if (s) {
+      load(s);
+      beatVia(api);
+    }
     return s !== null;
   }
 
@@ -191,7 +223,8 @@ export const useEpisodeStore = defineStore('episode', () => {
     if (!id || done.value) return null;
     const staging = useStagingStore();
     const pending = staging.dirty ? staging.ops.length : 0;
-    const r = await guarded(tool, () => api.call('episode.step', { episodeId: id, tool, args }));
+    beatApi ??= api;
+    const r = await guarded(tool, () => timed(() => api.call('episode.step', { episodeId: id, tool, args })));
     if (!r) return null;
     const scene = SCENE_TOOLS.has(tool);
     record(tool, args, r, scene ? 0 : pending);
@@ -218,7 +251,7 @@ export const useEpisodeStore = defineStore('episode', () => {
     let sent = 0;
     const outcome = await guarded('Committing', async () => {
       for (const [i, c] of calls.entries()) {
-        const r = await api.call('episode.step', { episodeId: id, tool: c.tool, args: c.args });
+        const r = await timed(() => api.call('episode.step', { episodeId: id, tool: c.tool, args: c.args }));
         sent += 1;
         record(c.tool, c.args, r);
         if (r.error) return true;
@@ -233,6 +266,7 @@ export const useEpisodeStore = defineStore('episode', () => {
   /** Leaves the view and releases the live episode (its trajectory stays on disk). */
   function leave(api: LabApi | undefined): void {
     const id = episodeId.value;
+    heartbeat.stop();
     if (id && api) void api.call('episode.close', { episodeId: id }).catch(() => undefined);
     if (key.value) dropStaging(key.value);
     key.value = null;
@@ -249,6 +283,6 @@ export const useEpisodeStore = defineStore('episode', () => {
 
   return {
     episodeId, taskId, kind, protocol, options, views, sheet, budgets, log, done, busy, failure, active, key, time, timeAt, paused, disconnected, elsewhere,
-    start, restore, reconnect, setPaused, mark, call, commit, commitThen, leave, load,
+    start, restore, reconnect, setPaused, mark, call, commit, commitThen, leave, load, beatVia,
   };
 });

@@ -84,7 +84,11 @@ export const useStudyStore = defineStore('study', () => {
   /** Opens the current task's episode in the episode store (the embedded play view shows it). */
   async function openTask(api: LabApi): Promise<boolean> {
     const snap = await guarded(() => api.call('study.session.task', {}));
-    if (snap) useEpisodeStore().load(snap);
+    if (snap) {
+      const episode = useEpisodeStore();
+      episode.load(snap);
+      episode.beatVia(api);
+    }
     return snap !== null;
   }
 

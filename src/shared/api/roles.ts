@@ -39,6 +39,8 @@ export const PARTICIPANT_ROWS = {
   'episode.close': 'episode',
   // Pause, resume, reload, hidden/visible records of the participant's own episode (item 2).
   'episode.mark': 'episode',
+  // The page's heartbeat and its call times (issue 24 items 1-2).
+  'episode.heartbeat': 'episode',
 } as const satisfies Record<string, ParticipantScope>;
 
 export type ParticipantRow = keyof typeof PARTICIPANT_ROWS;

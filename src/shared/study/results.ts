@@ -31,7 +31,7 @@ export const EpisodeResultSchema = z.strictObject({
   calls: z.number().int(),
   renders: z.number().int().nullable(),
   gaussians: z.number().int().nullable(),
-  /** Active time from the header's start to the end record (or the last call), paused and down time left out, in seconds. */
+  /** Active time from the header's start to the ending call's finish (or the last call), paused and down time left out, in seconds; the final grading is not in it. */
   seconds: num,
   /** Wall time over the same span, and its paused and down (lab not running / no page) parts. */
   wallSeconds: num.optional(),
@@ -42,6 +42,10 @@ export const EpisodeResultSchema = z.strictObject({
   pauses: z.number().int().nullable().optional(),
   /** Sum of the per-call `ms` (time spent inside tool calls), in seconds. */
   toolSeconds: z.number(),
+  /** Of the active time (src/shared/env/person-time.ts): the lab's compute inside calls, the transport to the page and back, and the rest, think time. */
+  computeSeconds: num.optional(),
+  transportSeconds: num.optional(),
+  thinkSeconds: num.optional(),
   started: z.string(),
   /** Trajectory path relative to the study folder (the replay key). */
   log: z.string(),
