@@ -24,6 +24,7 @@ import { readTrajectory } from '../env/trajectory';
 import { ReplayError } from '../../shared/env/replay';
 import { kindModule } from '../../shared/kinds/registry';
 import { EpisodeRecall, lastAlive } from './recall';
+import { forgetAlive, readAlive, writeAlive } from './alive';
 import type { EnvGradeResult, EnvGrader, EnvImages } from '../env/types';
 import type { TaskRepository } from '../tasks/repository';
 import { CallActivity, GradeQueue } from '../workers/grade-queue';
@@ -185,6 +186,8 @@ export class EpisodeManager {
    * record): the lab was not running the episode then.
    */
   async resume(log: string, id = randomBytes(6).toString('hex')): Promise<EpisodeSnapshot> {
+    // The page is back when it asks, not when the lab has reloaded the task and grader for it.
+    const askedAt = new Date().toISOString();
     // A log closed a moment ago may still be writing its last grades: let it finish first.
     await this.idle();
     const path = confinedPath(this.deps.home, log, 'cannot resume: log', 'the lab home (only logs under it can be resumed)');
@@ -233,7 +236,13 @@ export class EpisodeManager {
       down: false,
       lastBeat: Date.now(),
     };
-    if (!env.done) await this.markNow(entry, 'restart', { since: lastAlive(traj) });
+    if (!env.done) {
+      // Down from the last sign of life: the log's last record or the page's last heartbeat.
+      const beat = readAlive(path);
+      const logged = Date.parse(lastAlive(traj));
+      const since = beat !== null && beat > logged && beat <= Date.now() ? new Date(beat).toISOString() : lastAlive(traj);
+      await this.markNow(entry, 'restart', { since, t: askedAt });
+    }
     this.live.set(id, entry);
     this.recall.remember(id, path);
     return this.snapshot(entry);
@@ -288,18 +297,23 @@ export class EpisodeManager {
   }
 
   /**
-   * A page's heartbeat (every second, paused or not; issue 24 item 2): written as a time record
-   * stamped on arrival, with the page's own times of the calls it has shown since the last one.
-   * Not queued behind a running call, so a long render leaves no false gap; nothing after the end.
+   * A page's heartbeat (twice a second, paused or not; issue 24 item 2): its arrival is kept in
+   * the episode's alive file (alive.ts) and in memory, so a crash or a lost page is down from
+   * the last beat; a beat that carries the page's send and paint times of calls is also a time
+   * record in the log (so the log grows with the calls, not with the clock). Not queued behind
+   * a running call, so a long render leaves no false gap; nothing is written after the end.
    */
   async heartbeat(episodeId: string, beat: { sentAt: number; calls?: readonly { step: number; sentAt: number; shownAt: number }[] }): Promise<EpisodeTime> {
-    const e = this.get(episodeId);
     const now = Date.now();
+    // After a restart the first beat of the page re-opens its episode (the interruption ends here).
+    if (!this.live.has(episodeId)) await this.reattach(episodeId);
+    const e = this.get(episodeId);
     e.lastBeat = now;
     if (!e.env.done) {
+      writeAlive(e.logPath, now);
       const iso = (ms: number): string => new Date(ms).toISOString();
       const calls = (beat.calls ?? []).map((c) => ({ step: c.step, sent: iso(c.sentAt), shown: iso(c.shownAt) }));
-      await this.markNow(e, 'heartbeat', { t: iso(now), client_t: iso(beat.sentAt), ...(calls.length ? { calls } : {}) });
+      if (calls.length) await this.markNow(e, 'heartbeat', { t: iso(now), client_t: iso(beat.sentAt), calls });
     }
     return this.clock(e);
   }
@@ -368,7 +382,10 @@ export class EpisodeManager {
     const e = this.live.get(episodeId);
     if (!e) return false;
     this.live.delete(episodeId);
-    if (forget) this.recall.forget(episodeId);
+    if (forget) {
+      this.recall.forget(episodeId);
+      forgetAlive(e.logPath);
+    }
     const closing = e.env.close();
     this.closing.add(closing);
     void closing.finally(() => this.closing.delete(closing));

@@ -16,7 +16,7 @@ import { iou, maskFromCoverage } from '../../shared/metrics/mask';
 import type { Camera, RenderOutput } from '../../shared/raster/types';
 import type { Splats } from '../../shared/scene/splats';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
-import { episodeClock } from '../../shared/env/time';
+import { episodeTimes } from '../../shared/env/person-time';
 import { loadTask, type LoadedTask } from '../tasks/load';
 import { studyResults } from '../studies/results';
 import type { StudyStore } from '../studies/store';
@@ -66,7 +66,7 @@ function headingOf(truth: PartsTruth | null, final: GaussianRecord[]): Pick<Anal
 const activeSeconds = (t: Trajectory): number | null => {
   const started = t.header?.started;
   if (!started || !t.end || !Number.isFinite(Date.parse(started)) || !Number.isFinite(Date.parse(t.end.t))) return null;
-  return episodeClock({ started, steps: t.steps, times: t.times, end: t.end }).activeMs / 1000;
+  return episodeTimes({ started, steps: t.steps, times: t.times, end: t.end }).activeMs / 1000;
 };
 
 export async function analysisEpisodes(sources: readonly LogSource[], tasksDir: string, render: RenderFn | null): Promise<AnalysisEpisode[]> {

@@ -57,7 +57,7 @@ export function episodeResult(traj: Trajectory, rel: string, who: Source, taskId
     renders: e?.renders_used ?? null,
     gaussians: e?.gaussians ?? (last?.state ? last.state.length : null),
     seconds: clock ? clock.activeMs / 1000 : null,
-    wallSeconds: started ? seconds(started, endT) : null,
+    wallSeconds: clock ? clock.wallMs / 1000 : started ? seconds(started, endT) : null,
     pausedSeconds: clock ? clock.pausedMs / 1000 : null,
     downSeconds: clock ? clock.downMs / 1000 : null,
     interruptions: clock ? clock.interruptions.length : null,

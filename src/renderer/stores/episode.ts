@@ -8,7 +8,7 @@
 // Staged edits are saved per episode key (staging-persist.ts) after every change and taken back
 // when the episode loads again (reload, reconnect after the server restarted); a lost connection
 // fails the call in flight at once (busy is cleared), and `pause` stops the clock in the log.
-// While an episode is live the page beats every second (heartbeat.ts) and reports when it sent
+// While an episode is live the page beats twice a second (heartbeat.ts) and reports when it sent
 // each call and when its answer was first painted, so main can tell think from compute time.
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef, watch } from 'vue';
@@ -70,10 +70,16 @@ export const useEpisodeStore = defineStore('episode', () => {
     const t = await beatApi.call('episode.heartbeat', { episodeId: id, ...beat });
     if (episodeId.value === id) time.value = t;
   });
-  function beatVia(api: LabApi): void {
+  /**
+   * Beats over `api` while the episode is live. `openedAt` (page clock) is when this page asked
+   * for a new episode: the first observation's paint is reported as step 0 shown, where the
+   * person's time starts (loading the task is the lab's time).
+   */
+  function beatVia(api: LabApi, openedAt?: number): void {
     beatApi = api;
     if (episodeId.value && !done.value) heartbeat.start();
     else heartbeat.stop();
+    if (openedAt !== undefined && heartbeat.running && log.value.length === 1) void paintedAt().then((shownAt) => heartbeat.shown({ step: 0, sentAt: openedAt, shownAt }));
   }
   watch(done, (d) => d && heartbeat.stop());
   /** Times one call as the page sees it: sent now, shown at the frame after its answer lands. */
@@ -150,11 +156,12 @@ export const useEpisodeStore = defineStore('episode', () => {
   }
 
   async function start(api: LabApi, task: string, chosen: PlayProtocol, player?: string, opts: ProtocolOptions = DEFAULT_PROTOCOL_OPTIONS): Promise<boolean> {
+    const openedAt = pageNow();
     const s = await guarded('Starting the episode', () => api.call('episode.start', { taskId: task, protocol: chosen, options: opts, ...(player ? { player } : {}) }));
     if (s) {
       dropStaging(s.key ?? s.episodeId); // a new episode has no staged edits to take back
       load(s);
-      beatVia(api);
+      beatVia(api, openedAt);
     }
     return s !== null;
   }

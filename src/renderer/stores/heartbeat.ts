@@ -1,5 +1,5 @@
 // The page's heartbeat of a live episode (issue 24 items 1-2; docs/STUDIES.md "Time"): a beat
-// every second, paused or not, so main counts an interruption from the last beat before it to
+// twice a second, paused or not, so main counts an interruption from the last beat before it to
 // the first after; each beat carries the page's send and paint times of the calls answered since
 // the last one. Times are the page's monotonic clock anchored to wall time (timeOrigin + now()).
 // Inputs: a send function (episode.heartbeat); the episode store reports each call's send and
@@ -8,7 +8,7 @@
 import { nextTick } from 'vue';
 import { browserClock, type PaintClock } from '../study/paint-clock';
 
-export const HEARTBEAT_MS = 1000;
+export const HEARTBEAT_MS = 500;
 const MAX_PENDING = 64;
 
 export interface CallTimes {

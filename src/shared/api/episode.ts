@@ -169,7 +169,7 @@ export const episodeMethods = {
         .describe('calls whose answer the page has painted since the last beat: when it sent each and when the answer was first on screen (epoch ms, the page clock)'),
     }),
     result: EpisodeTimeSchema,
-    doc: "The page is there (every second, paused or not): a heartbeat time record in the episode's log, so an interruption runs from the last beat before it; carries the page's send and paint times of its calls. Returns the episode's clock.",
+    doc: "The page is there (twice a second, paused or not): an interruption runs from the last beat before it (kept in the episode's alive file; a beat that carries the page's send and paint times of its calls is a heartbeat time record in the log). Returns the episode's clock.",
   },
   'episode.resume': {
     params: z.strictObject({ log: z.string().min(1).max(4096) }),

@@ -1,7 +1,7 @@
 // Time as a person (or a model) spends it (issue 24, item 1; docs/STUDIES.md "Time"): per call
 // when the page sent it, when the lab got and finished it and when the page showed the answer;
-// per episode the active time (wall minus pauses and downtime, up to the ending call's finish,
-// src/shared/env/time.ts), the lab's compute time (inside the calls), the transport (to the page
+// per episode the active time (wall minus pauses and downtime, from the first observation on
+// screen, else the log's start, up to the ending call's finish; src/shared/env/time.ts), the lab's compute time (inside the calls), the transport (to the page
 // and back) and the think time (active minus compute minus transport). A model's log has no
 // page times: its transport is 0 and its think time is the time between calls (API latency).
 // Inputs: the trajectory's header start, call records (t, ms), time records (heartbeats carry the
@@ -65,7 +65,6 @@ export function pageClockOffset(times: readonly TimeRecord[]): number {
 }
 
 export function episodeTimes(input: TimesInput): EpisodeTimes {
-  const clock = episodeClock(input);
   const offset = pageClockOffset(input.times);
   const page = new Map<number, { sent: number; shown: number }>();
   for (const r of input.times) {
@@ -75,7 +74,14 @@ export function episodeTimes(input: TimesInput): EpisodeTimes {
       if (Number.isFinite(sent) && Number.isFinite(shown) && !page.has(c.step)) page.set(c.step, { sent, shown });
     }
   }
-  const endedAt = input.end ? Date.parse(input.started) + clock.wallMs : null;
+  // A person's time starts when the first observation is on screen (step 0 shown); loading the
+  // task and the first paint are the lab's, as the grading after the end is. A model: the start.
+  const header = Date.parse(input.started);
+  const firstShown = page.get(0)?.shown;
+  const firstCall = input.steps.find((s) => s.step > 0);
+  const startsAt = firstShown !== undefined && Number.isFinite(header) && firstShown > header && (!firstCall || firstShown <= Date.parse(firstCall.t)) ? firstShown : header;
+  const clock = episodeClock({ ...input, started: Number.isFinite(startsAt) ? new Date(startsAt).toISOString() : input.started });
+  const endedAt = input.end ? startsAt + clock.wallMs : null;
   const within = (at: number): number => clock.activeMsAt(endedAt === null ? at : Math.min(at, endedAt));
   let prevFree: number | null = null;
   const calls: CallTiming[] = input.steps.map((s) => {
@@ -88,6 +94,11 @@ export function episodeTimes(input: TimesInput): EpisodeTimes {
     const transportMs = p && shownBy !== null ? Math.max(0, shownBy - p.sent - computeMs) : null;
     const asked = p ? Math.min(p.sent, received) : received;
     const thinkMs = s.step > 0 && prevFree !== null ? Math.max(0, within(asked) - within(prevFree)) : null;
+    // Step 0 (the first observation) is before the person's time: none of it is transport.
+    if (s.step === 0) {
+      prevFree = p ? Math.max(p.shown, finished) : finished;
+      return { step: 0, tool: s.tool, clientSent: p?.sent ?? null, serverReceived: received, serverFinished: finished, clientShown: p?.shown ?? null, computeMs, transportMs: null, thinkMs: null };
+    }
     prevFree = p ? Math.max(p.shown, finished) : finished;
     return { step: s.step, tool: s.tool, clientSent: p?.sent ?? null, serverReceived: received, serverFinished: finished, clientShown: p?.shown ?? null, computeMs, transportMs, thinkMs };
   });

@@ -9,7 +9,7 @@
 // without time records is all active, as before time records existed. A finished episode ends
 // when its ending call (the submit) finished, not at the end record, which is written after
 // the final grading (issue 24): the lab's grading is nobody's time. An interruption runs from
-// the last sign of life before it (a heartbeat, at most 1 s apart from a page) to the return.
+// the last sign of life before it (a page's heartbeat, 0.5 s apart, or a call) to the return.
 import type { TimeRecord } from './trajectory-schema';
 
 export interface ClockInput {

@@ -77,7 +77,7 @@ export const TimeRecordSchema = z
   .looseObject({
     type: z.literal('time'),
     event: TimeEventSchema.describe(
-      'pause/resume: the player paused; disconnect/reconnect: no page held the episode; restart: the lab came back after a crash; hidden/visible: the window was hidden; reload: the page reloaded; time_limit: the active-time limit was reached; heartbeat: the page was there (at most 1 s apart)',
+      'pause/resume: the player paused; disconnect/reconnect: no page held the episode; restart: the lab came back after a crash; hidden/visible: the window was hidden; reload: the page reloaded; time_limit: the active-time limit was reached; heartbeat: the page reported the send and paint times of calls (beats without calls are not logged)',
     ),
     t: z.string().describe('ISO time it happened (as the lab process saw it)'),
     since: z.string().optional().describe('restart and disconnect: the last sign of life before the loss (a heartbeat, a call); the lab counts since..t as down time'),

@@ -53,6 +53,16 @@ describe('episodeTimes', () => {
     expect(t.calls[3].thinkMs).toBe(60_000 - 50_200);
   });
 
+  it("starts a person's time when the first observation is on screen", () => {
+    const s = script();
+    s.times.unshift({ type: 'time', event: 'heartbeat', t: at(900), client_t: page(900), calls: [{ step: 0, sent: page(-2_000), shown: page(800) }] });
+    const t = episodeTimes({ started: at(0), ...s });
+    expect(t.activeMs).toBe(34_010 - 800);
+    expect(t.computeMs).toBe(510);
+    expect(t.calls[1].thinkMs).toBe(4_990 - 800);
+    expect(t.thinkMs).toBe(34_010 - 800 - 510 - 30);
+  });
+
   it('gives a model the same fields: no page times, its think time is the time between calls', () => {
     const t = episodeTimes({ started: at(0), steps: script().steps, times: [], end: { t: at(60_011) } });
     expect(t.transportMs).toBe(0);
