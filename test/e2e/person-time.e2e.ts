@@ -28,9 +28,15 @@ async function watchScreen(page: Page): Promise<void> {
     let lost = false;
     new MutationObserver(() => {
       const text = document.querySelector('[data-testid="budget-calls"]')?.textContent ?? '';
-      if (text !== last) seen.push({ what: (last = text), at: Date.now() });
+      if (text !== last) {
+        last = text;
+        seen.push({ what: text, at: Date.now() });
+      }
       const banner = document.querySelector('[data-testid="connection-lost"]') !== null;
-      if (banner !== lost) seen.push({ what: (lost = banner) ? 'lost' : 'back', at: Date.now() });
+      if (banner !== lost) {
+        lost = banner;
+        seen.push({ what: banner ? 'lost' : 'back', at: Date.now() });
+      }
     }).observe(document.body, { subtree: true, childList: true, characterData: true });
     Object.assign(globalThis, { scriptSeen: seen });
   });

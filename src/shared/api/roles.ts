@@ -49,7 +49,12 @@ export function participantMay(method: string): method is ParticipantRow {
   return Object.prototype.hasOwnProperty.call(PARTICIPANT_ROWS, method);
 }
 
-export const SessionBindingSchema = z.strictObject({ studyId: StudyIdSchema, participant: ParticipantIdSchema });
+export const SessionBindingSchema = z.strictObject({
+  studyId: StudyIdSchema,
+  participant: ParticipantIdSchema,
+  /** When the session began (ISO): a participant link names one session and ends with it. */
+  started: z.string().max(40).optional(),
+});
 export type SessionBinding = z.infer<typeof SessionBindingSchema>;
 
 export const WhoAmISchema = z.strictObject({
