@@ -19,8 +19,10 @@ import { readTrajectory, type Trajectory } from '../env/trajectory';
 import { episodeTimes } from '../../shared/env/person-time';
 import { loadTask, type LoadedTask } from '../tasks/load';
 import { studyResults } from '../studies/results';
+import { clusterOf } from '../../shared/study/results';
 import type { StudyStore } from '../studies/store';
 import { readMeta, metaPathOf } from './meta';
+import { runScore, type RunOf } from '../studies/run-score';
 
 export interface LogSource {
   path: string;
@@ -29,6 +31,8 @@ export interface LogSource {
   group: string;
   cluster: string;
   practice: boolean;
+  /** An imported model run of a study: scored by the one run score (its verdict), never its file. */
+  run?: RunOf;
 }
 
 export type RenderFn = (splats: Splats, cameras: Camera[]) => Promise<RenderOutput[]>;
@@ -90,6 +94,7 @@ export async function analysisEpisodes(sources: readonly LogSource[], tasksDir: 
       mirror = mirrorResult(await heldoutIous(final, task, render), await heldoutIous(mirrorRecords(final), task, render));
     }
     const truth = kind === 'reassembly' && complete ? partsTruth(task, truths) : null;
+    const rs = src.run ? runScore(t, src.run) : null;
     out.push({
       group: src.kind === 'human' ? 'participants' : (meta?.player ?? src.group),
       kind: src.kind,
@@ -99,8 +104,8 @@ export async function analysisEpisodes(sources: readonly LogSource[], tasksDir: 
       taskKind: kind,
       practice: src.practice,
       complete,
-      score: t.end?.score ?? null,
-      curve: scoreCurve(t.steps.map((s) => ({ step: s.step, score: s.hidden?.score ?? null })), calls),
+      score: rs ? rs.score : (t.end?.score ?? null),
+      curve: scoreCurve(t.steps.map((s, i) => ({ step: s.step, score: rs ? rs.steps[i] : (s.hidden?.score ?? null) })), calls),
       mirror,
       ...headingOf(truth, final),
       costUsd: meta?.cost_usd ?? null,
@@ -127,11 +132,14 @@ export function resultsFolderSources(dir: string): LogSource[] {
 
 /** A study's played episodes (participants and models/) as log sources. */
 export function studySources(store: StudyStore, studyId: string): LogSource[] {
+  const verdicts = new Map(store.modelLogs(studyId).map((m) => [m.rel, m.verdict]));
   return studyResults(store, studyId).map((r) => ({
     path: store.resolveIn(studyId, r.log),
     kind: r.kind,
     group: r.source,
-    cluster: r.participant,
+    // A model's unit is its run, as in the summary (not the model as one cluster).
+    cluster: r.kind === 'model' ? clusterOf(r) : r.participant,
     practice: r.practice,
+    run: r.kind === 'model' ? { kind: 'model', verdict: verdicts.get(r.log) ?? null } : { kind: 'human' },
   }));
 }

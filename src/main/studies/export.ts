@@ -35,6 +35,7 @@ import {
 import type { StudyExport } from '../../shared/api/study';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
 import { episodeTimes } from '../../shared/env/person-time';
+import { runScore } from './run-score';
 import { objectDir } from '../tasks/paths';
 import { readSpec } from '../tasks/load';
 import { judgePath, ratingPath } from '../kinds/search/judge-store';
@@ -92,13 +93,11 @@ const secondsBetween = (a: string, b: string): number | null => {
  * pause or a lost connection counts in neither; the page's own times sit beside the lab's.
  */
 type CallTimeFields = 'step' | 'tool' | 'ok' | 't' | 'callSeconds' | 'activeSeconds' | 'thinkSeconds' | 'clientSent' | 'serverFinished' | 'clientShown' | 'transportSeconds' | 'hiddenScore' | 'graded' | 'gaussians';
-export function callRows(traj: Trajectory, base: Omit<CallRow, CallTimeFields>): CallRow[] {
-  let score: number | null = null;
+export function callRows(traj: Trajectory, base: Omit<CallRow, CallTimeFields>, scores: readonly (number | null)[] = runScore(traj, { kind: 'human' }).steps): CallRow[] {
   const started = traj.header?.started ?? traj.steps[0]?.t;
   const times = started ? episodeTimes({ started, steps: traj.steps, times: traj.times, end: traj.end }) : null;
   const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined || !Number.isFinite(ms) ? null : new Date(ms).toISOString());
   return traj.steps.map((s, i) => {
-    if (s.hidden) score = s.hidden.score;
     const at = Date.parse(s.t);
     const timing = times?.calls[i];
     const activeAt = times && Number.isFinite(at) ? times.clock.activeMsAt(at) : null;
@@ -115,7 +114,7 @@ export function callRows(traj: Trajectory, base: Omit<CallRow, CallTimeFields>):
       serverFinished: iso(Number.isFinite(at) ? at + s.ms : null) ?? s.t,
       clientShown: iso(timing?.clientShown),
       transportSeconds: timing?.transportMs === null || timing?.transportMs === undefined ? null : timing.transportMs / 1000,
-      hiddenScore: score,
+      hiddenScore: scores[i] ?? null,
       graded: s.hidden !== undefined,
       gaussians: s.state ? s.state.length : null,
     };
@@ -183,7 +182,10 @@ export function studyArchiveFiles(store: StudyStore, studyId: string, opts: Expo
     files.set(m.rel, readFileSync(path));
     const verdict = path.replace(/\.jsonl$/, '.verdict.json');
     if (existsSync(verdict)) files.set(m.rel.replace(/\.jsonl$/, '.verdict.json'), readFileSync(verdict));
-    calls.push(...callRows(readTrajectory(path), { source: m.model, participant: m.model, taskId: m.taskId, orderPosition: null, practice: false, excluded: null, log: m.rel }));
+    const traj = readTrajectory(path);
+    // A model file's per-call scores are claims: the column holds the lab's regrades (run-score.ts).
+    const scores = runScore(traj, { kind: 'model', verdict: m.verdict }).steps;
+    calls.push(...callRows(traj, { source: m.model, participant: m.model, taskId: m.taskId, orderPosition: null, practice: false, excluded: null, log: m.rel }, scores));
   }
 
   // Search episodes with their rater and judge marks (the mark files travel beside their logs).

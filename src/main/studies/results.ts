@@ -15,7 +15,8 @@ import { rulesFor } from '../kinds/registry';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
 import type { LoadedTask } from '../tasks/load';
 import type { StudyStore } from './store';
-import { exactSearchScore, searchSpecs } from '../kinds/search/log-score';
+import { searchSpecs } from '../kinds/search/log-score';
+import { runScore } from './run-score';
 
 
 interface Source {
@@ -103,12 +104,11 @@ export function studyResults(store: StudyStore, studyId: string, tasksDir?: stri
   for (const m of store.modelLogs(studyId)) {
     const traj = readTrajectory(store.resolveIn(studyId, m.rel));
     const row = episodeResult(traj, m.rel, { source: m.model, kind: 'model', participant: m.model, practice: false }, m.taskId);
-    // The lab's own grade of the replayed scene replaces whatever the file claimed.
+    // The one score of a run (run-score.ts): the lab's regrade, never what the file claimed.
     const v = m.verdict;
-    const spec = v ? null : searchSpec(m.taskId);
-    if (spec && traj.end) rows.push({ ...row, score: exactSearchScore(spec, traj), reward: null, scoreMismatch: null });
-    else if (v) rows.push({ ...row, score: v.score, reward: v.reward, psnr: v.psnr, ssim: v.ssim, iou: v.iou, lpips: v.lpips, scoreMismatch: v.mismatch ? v.fileScore : null });
-    else rows.push({ ...row, score: null, reward: null, scoreMismatch: null });
+    const rs = runScore(traj, { kind: 'model', verdict: v, search: v ? null : searchSpec(m.taskId) });
+    const metrics = v ? { reward: v.reward, psnr: v.psnr, ssim: v.ssim, iou: v.iou, lpips: v.lpips } : { reward: null, psnr: null, ssim: null, iou: null, lpips: null };
+    rows.push({ ...row, ...metrics, score: rs.score, scoreMismatch: rs.claimed });
   }
   return rows;
 }

@@ -86,6 +86,8 @@ export const TrajectoryViewSchema = z.strictObject({
   steps: z.array(TrajectoryStepSchema),
   end: z.strictObject({ reason: z.string(), score: z.number(), reward: z.number(), lpipsMissing: z.boolean(), t: z.string() }).nullable(),
   truncated: z.boolean(),
+  /** An imported model's file claimed another final score than the lab's (shown only labelled as the file's claim). */
+  claimedScore: z.number().nullable().optional(),
 });
 export type TrajectoryView = z.infer<typeof TrajectoryViewSchema>;
 
