@@ -5,7 +5,7 @@
 // clear line before doing anything, so no hidden score can reach the participant's screen.
 import { EXPORT_CHUNK_BYTES, SESSION_LOCKED_METHODS, studyMethods, type TrajectoryView } from '../../shared/api/study';
 import { pairedDifferences, participantSummaries } from '../../shared/study/paired';
-import { assignSlot, deleteParticipantData, recordWithdrawal, setExclusion } from '../studies/participant-data';
+import { assignSlot, deleteParticipantData, readDeletions, recordWithdrawal, setExclusion } from '../studies/participant-data';
 import { exportStudy, readExportChunk } from '../studies/export';
 import { BOOTSTRAP_DEFAULTS } from '../../shared/study/bootstrap';
 import { episodesCsv, summarize, summaryCsv } from '../../shared/study/results';
@@ -19,6 +19,7 @@ import type { LabContext } from './context';
 import { wrapHandlers, type HandlersFor } from './dispatch';
 import { replayFrame, type SceneRenderer } from '../studies/replay';
 import { runScore } from '../studies/run-score';
+import { flowSvg, participantFlow } from '../../shared/study/flow';
 import { studyResults, trajectorySteps } from '../studies/results';
 import { StudySessions } from '../studies/session';
 import { StudyStore } from '../studies/store';
@@ -61,6 +62,10 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
         bootstrap: { ...BOOTSTRAP_DEFAULTS },
         paired: pairedDifferences(episodes, BOOTSTRAP_DEFAULTS),
         participants: participantSummaries(episodes),
+        flow: (() => {
+          const counts = participantFlow(store.participants(p.studyId), readDeletions(store, p.studyId));
+          return { counts, svg: flowSvg(counts, `Participant flow: ${store.config(p.studyId).name}`) };
+        })(),
       };
     },
     'study.analyses': async (p) => {

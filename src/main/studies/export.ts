@@ -19,6 +19,7 @@ import {
   ANSWERS_TABLE,
   CALLS_TABLE,
   DELETIONS_TABLE,
+  FLOW_TABLE,
   SEARCH_TABLE,
   EPISODES_TABLE,
   PAIRED_TABLE,
@@ -36,6 +37,7 @@ import type { StudyExport } from '../../shared/api/study';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
 import { episodeTimes } from '../../shared/env/person-time';
 import { runScore } from './run-score';
+import { flowRows, flowSvg, participantFlow } from '../../shared/study/flow';
 import { objectDir } from '../tasks/paths';
 import { readSpec } from '../tasks/load';
 import { judgePath, ratingPath } from '../kinds/search/judge-store';
@@ -203,6 +205,8 @@ export function studyArchiveFiles(store: StudyStore, studyId: string, opts: Expo
 
   const kinds = new Map<string, string>([...config.questionnaires.demographic.map((q) => [`d:${q.id}`, q.kind] as const), ...config.questionnaires.postTask.map((q) => [`p:${q.id}`, q.kind] as const)]);
   const sessions = readSessions(store, studyId).map((s) => ({ ...s, seconds: secondsBetween(s.started, s.ended) }));
+  const flow = participantFlow(participants, readDeletions(store, studyId));
+  files.set('figures/participant-flow.svg', enc.encode(flowSvg(flow, `Participant flow: ${config.name}`)));
   const deletions = readDeletions(store, studyId).map((d) => ({ participant: d.participant, at: d.at, requestedBy: d.requestedBy, by: d.by, files: d.files.length, cleared: d.cleared.join(' ') }));
   const tables = [
     [CALLS_TABLE, tableCsv(CALLS_TABLE, calls)],
@@ -214,6 +218,7 @@ export function studyArchiveFiles(store: StudyStore, studyId: string, opts: Expo
     [PARTICIPANTS_TABLE, tableCsv(PARTICIPANTS_TABLE, participants.map(participantRow))],
     [ANSWERS_TABLE, tableCsv(ANSWERS_TABLE, participants.flatMap((p) => answerRows(p, kinds)))],
     [DELETIONS_TABLE, tableCsv(DELETIONS_TABLE, deletions)],
+    [FLOW_TABLE, tableCsv(FLOW_TABLE, flowRows(flow))],
     [SEARCH_TABLE, tableCsv(SEARCH_TABLE, searchRows)],
   ] as const;
   for (const [t, csv] of tables) files.set(t.file, enc.encode(csv));

@@ -282,6 +282,15 @@ export const DELETIONS_TABLE: Table<DeletionRow> = {
   ],
 };
 
+export const FLOW_TABLE: Table<{ stage: string; n: number }> = {
+  file: 'data/table-flow_data.csv',
+  description: 'Participant flow (CONSORT style; figures/participant-flow.svg draws it): participants per stage, deleted ones counted from their deletion records.',
+  columns: [
+    { name: 'stage', description: 'created, consented, declined, started (a task), withdrawn, excluded (an episode), completed; deleted: of created, records deleted on request', value: (r) => r.stage },
+    { name: 'n', description: 'participants at that stage', value: (r) => r.n },
+  ],
+};
+
 export const SEARCH_TABLE: Table<SearchEpisodeRow> = {
   file: 'data/table-search_data.csv',
   description: 'One row per scored view-search episode (humans and model runs): the answer, its score and what gave it, and the search measures. Empty for a study without search tasks.',
@@ -305,7 +314,7 @@ export const SEARCH_TABLE: Table<SearchEpisodeRow> = {
 };
 
 /** Every table of the archive, in the order written. */
-export const EXPORT_TABLES = [CALLS_TABLE, EPISODES_TABLE, SUMMARY_TABLE, PAIRED_TABLE, PARTICIPANT_SUMMARY_TABLE, SESSIONS_TABLE, PARTICIPANTS_TABLE, ANSWERS_TABLE, DELETIONS_TABLE, SEARCH_TABLE] as const;
+export const EXPORT_TABLES = [CALLS_TABLE, EPISODES_TABLE, SUMMARY_TABLE, PAIRED_TABLE, PARTICIPANT_SUMMARY_TABLE, SESSIONS_TABLE, PARTICIPANTS_TABLE, ANSWERS_TABLE, DELETIONS_TABLE, FLOW_TABLE, SEARCH_TABLE] as const;
 
 interface DictionaryTable {
   file: string;
