@@ -25,6 +25,7 @@ import { readTrajectory } from '../env/trajectory';
 import { ReplayError } from '../../shared/kinds/replay';
 import { kindModule } from '../../shared/kinds/registry';
 import { EpisodeRecall, lastAlive } from './recall';
+import { forgetAlive, readAlive, writeAlive } from './alive';
 import type { EnvGradeResult, EnvGrader, EnvImages } from '../env/types';
 import type { TaskRepository } from '../kinds/repository';
 import { CallActivity, GradeQueue } from '../workers/grade-queue';
@@ -98,6 +99,8 @@ interface Live {
   /** Connections that called this episode and are still open; none left = disconnected. */
   holders: Set<string>;
   down: boolean;
+  /** The last sign of a page (a heartbeat or a call arriving), epoch ms: a loss is down from here. */
+  lastBeat: number;
 }
 
 /** The kind's own public state, when it has one (the play view of its family reads it). */
@@ -164,7 +167,7 @@ export class EpisodeManager {
       discard();
       throw error;
     });
-    const entry: Live = { id, env, task, protocol, player, logPath, first: obs, history: [], options, queue: Promise.resolve(), key: id, started, times: [], limitMs: limitS ? limitS * 1000 : null, holders: new Set(), down: false };
+    const entry: Live = { id, env, task, protocol, player, logPath, first: obs, history: [], options, queue: Promise.resolve(), key: id, started, times: [], limitMs: limitS ? limitS * 1000 : null, holders: new Set(), down: false, lastBeat: Date.now() };
     let snapshot: EpisodeSnapshot;
     try {
       snapshot = this.snapshot(entry);
@@ -184,6 +187,8 @@ export class EpisodeManager {
    * record): the lab was not running the episode then.
    */
   async resume(log: string, id = randomBytes(6).toString('hex')): Promise<EpisodeSnapshot> {
+    // The page is back when it asks, not when the lab has reloaded the task and grader for it.
+    const askedAt = new Date().toISOString();
     // A log closed a moment ago may still be writing its last grades: let it finish first.
     await this.idle();
     const path = confinedPath(this.deps.home, log, 'cannot resume: log', 'the lab home (only logs under it can be resumed)');
@@ -230,8 +235,15 @@ export class EpisodeManager {
       limitMs: limit !== undefined && limit > 0 ? limit * 1000 : null,
       holders: new Set(),
       down: false,
+      lastBeat: Date.now(),
     };
-    if (!env.done) await this.markNow(entry, 'restart', { since: lastAlive(traj) });
+    if (!env.done) {
+      // Down from the last sign of life: the log's last record or the page's last heartbeat.
+      const beat = readAlive(path);
+      const logged = Date.parse(lastAlive(traj));
+      const since = beat !== null && beat > logged && beat <= Date.now() ? new Date(beat).toISOString() : lastAlive(traj);
+      await this.markNow(entry, 'restart', { since, t: askedAt });
+    }
     this.live.set(id, entry);
     this.recall.remember(id, path);
     return this.snapshot(entry);
@@ -260,13 +272,15 @@ export class EpisodeManager {
       e.down = false;
       void this.markNow(e, 'reconnect').catch(() => undefined);
     }
+    e.lastBeat = Date.now();
     if (e.holders.has(holder.id)) return;
     e.holders.add(holder.id);
     holder.onClose(() => {
       const now = this.live.get(episodeId);
       if (now !== e || !e.holders.delete(holder.id) || e.holders.size > 0 || e.env.done) return;
       e.down = true;
-      void this.markNow(e, 'disconnect').catch(() => undefined);
+      // Down from the last heartbeat or call of a page, not from the moment the socket closed.
+      void this.markNow(e, 'disconnect', { since: new Date(Math.min(e.lastBeat, Date.now())).toISOString() }).catch(() => undefined);
     });
   }
 
@@ -281,6 +295,28 @@ export class EpisodeManager {
     });
     e.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * A page's heartbeat (twice a second, paused or not; issue 24 item 2): its arrival is kept in
+   * the episode's alive file (alive.ts) and in memory, so a crash or a lost page is down from
+   * the last beat; a beat that carries the page's send and paint times of calls is also a time
+   * record in the log (so the log grows with the calls, not with the clock). Not queued behind
+   * a running call, so a long render leaves no false gap; nothing is written after the end.
+   */
+  async heartbeat(episodeId: string, beat: { sentAt: number; calls?: readonly { step: number; sentAt: number; shownAt: number }[] }): Promise<EpisodeTime> {
+    const now = Date.now();
+    // After a restart the first beat of the page re-opens its episode (the interruption ends here).
+    if (!this.live.has(episodeId)) await this.reattach(episodeId);
+    const e = this.get(episodeId);
+    e.lastBeat = now;
+    if (!e.env.done) {
+      writeAlive(e.logPath, now);
+      const iso = (ms: number): string => new Date(ms).toISOString();
+      const calls = (beat.calls ?? []).map((c) => ({ step: c.step, sent: iso(c.sentAt), shown: iso(c.shownAt) }));
+      if (calls.length) await this.markNow(e, 'heartbeat', { t: iso(now), client_t: iso(beat.sentAt), calls });
+    }
+    return this.clock(e);
   }
 
   /** The episode's clock now (active, paused, down time; the limit). */
@@ -375,7 +411,10 @@ export class EpisodeManager {
     const e = this.live.get(episodeId);
     if (!e) return false;
     this.live.delete(episodeId);
-    if (forget) this.recall.forget(episodeId);
+    if (forget) {
+      this.recall.forget(episodeId);
+      forgetAlive(e.logPath);
+    }
     const closing = e.env.close();
     this.closing.add(closing);
     void closing.finally(() => this.closing.delete(closing));
@@ -420,6 +459,7 @@ export class EpisodeManager {
 
   private async markNow(e: Live, event: TimeEvent, extra: Partial<TimeRecord> = {}): Promise<void> {
     const record: TimeRecord = { type: 'time', event, t: new Date().toISOString(), step: e.history.at(-1)?.step ?? 0, ...extra };
+    if (event !== 'heartbeat') e.lastBeat = Date.now();
     // Counted only once it is on disk (a failed write leaves the clock as the log has it).
     await e.env.mark(record);
     e.times.push(record);

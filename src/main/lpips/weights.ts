@@ -1,8 +1,10 @@
 // Loads LPIPS (AlexNet, v0.1) weights from a folder of raw float32 LE files plus manifest.json
-// (docs/DESIGN.md section 4). Folder: the `dir` option, else $SPLATLAB_LPIPS_DIR, else
-// ../shared/data/lpips-alex beside the repo root. Output: typed LpipsWeights.
-// Invariant: every file's sha256, byte size and shape is checked before use; each failure is
-// one LpipsWeightsError line naming the file and saying how to get the weights.
+// (docs/DESIGN.md section 4). Folder: the `dir` option, else $SPLATLAB_LPIPS_DIR, else the copy
+// shipped in the project (assets/lpips-alex, found from this module's own location, so any clone
+// grades with LPIPS; assets/lpips-alex/README.md). Output: typed LpipsWeights.
+// Invariant: every file's sha256, byte size and shape is checked before use (and the shipped
+// manifest's own sha256 against BUNDLED_MANIFEST_SHA256); each failure is one LpipsWeightsError
+// line naming the file and saying how to get the weights.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -28,24 +30,36 @@ export const ManifestEntry = z.object({
 });
 export type ManifestEntry = z.infer<typeof ManifestEntry>;
 
-/** Folder to load from: option, else $SPLATLAB_LPIPS_DIR, else the default when it exists; null if none. */
-export function resolveLpipsDir(dir?: string, env: NodeJS.ProcessEnv = process.env): string | null {
+/** sha256 of assets/lpips-alex/manifest.json: the shipped copy is the one this code was tested with. */
+export const BUNDLED_MANIFEST_SHA256 = '5db250d6be79bedf90de380c0765543fb8597f998ddc8b1d9c330681289d99aa';
+
+/** The weights folder shipped inside the project (beside package.json). */
+export function bundledLpipsDir(root: string = repoRoot()): string {
+  return resolve(root, 'assets', 'lpips-alex');
+}
+
+/** Folder to load from: option, else $SPLATLAB_LPIPS_DIR, else the shipped copy when present; null if none. */
+export function resolveLpipsDir(dir?: string, env: NodeJS.ProcessEnv = process.env, root: string = repoRoot()): string | null {
   if (dir) return resolve(dir);
   if (env.SPLATLAB_LPIPS_DIR) return resolve(env.SPLATLAB_LPIPS_DIR);
-  const fallback = resolve(repoRoot(), '..', 'shared', 'data', 'lpips-alex');
-  return existsSync(fallback) ? fallback : null;
+  const bundled = bundledLpipsDir(root);
+  return existsSync(join(bundled, 'manifest.json')) ? bundled : null;
 }
 
 export function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-function readManifest(dir: string): Record<string, ManifestEntry> {
+function readManifest(dir: string, root: string): Record<string, ManifestEntry> {
   const path = join(dir, 'manifest.json');
   if (!existsSync(path)) throw new LpipsWeightsError(`LPIPS weights: ${path} is missing; ${FETCH_HINT}`);
+  const raw = readFileSync(path);
+  if (resolve(dir) === bundledLpipsDir(root) && sha256(raw) !== BUNDLED_MANIFEST_SHA256) {
+    throw new LpipsWeightsError(`LPIPS weights: the shipped ${path} fails its pinned sha256 check (edited or corrupt); restore it with git checkout`);
+  }
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
+    json = JSON.parse(raw.toString('utf8'));
   } catch (err) {
     throw new LpipsWeightsError(`LPIPS weights: ${path} is not valid JSON (${(err as Error).message})`);
   }
@@ -62,11 +76,12 @@ function readManifest(dir: string): Record<string, ManifestEntry> {
 }
 
 /** Loads and verifies the weights; throws LpipsWeightsError (one line) when they are unusable. */
-export function loadLpipsWeights(options: { dir?: string; env?: NodeJS.ProcessEnv } = {}): LpipsWeights {
-  const dir = resolveLpipsDir(options.dir, options.env);
+export function loadLpipsWeights(options: { dir?: string; env?: NodeJS.ProcessEnv; root?: string } = {}): LpipsWeights {
+  const root = options.root ?? repoRoot();
+  const dir = resolveLpipsDir(options.dir, options.env, root);
   if (!dir) throw new LpipsWeightsError(`LPIPS weights not found (set SPLATLAB_LPIPS_DIR or pass a folder); ${FETCH_HINT}`);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new LpipsWeightsError(`LPIPS weights folder ${dir} does not exist; ${FETCH_HINT}`);
-  const manifest = readManifest(dir);
+  const manifest = readManifest(dir, root);
   const tensors: Record<string, NamedTensor> = {};
   for (const [name, entry] of Object.entries(manifest)) {
     const path = join(dir, entry.file);

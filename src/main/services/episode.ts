@@ -29,6 +29,10 @@ export function createEpisodeHandlers(ctx: Pick<LabContext, 'episodes'>): Handle
       manager.attach(p.episodeId, caller);
       return manager.mark(p.episodeId, p.event);
     },
+    'episode.heartbeat': async (p, caller) => {
+      manager.attach(p.episodeId, caller);
+      return manager.heartbeat(p.episodeId, { sentAt: p.sentAt, ...(p.calls ? { calls: p.calls } : {}) });
+    },
     'episode.resume': async (p, caller) => held(caller, await manager.resume(p.log)),
     'episode.close': async (p) => ({ closed: manager.close(p.episodeId) }),
   };

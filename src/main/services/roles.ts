@@ -17,9 +17,20 @@ import type { Caller, Connection } from './connection';
 import { LabFailure, wrapHandlers, type Handlers, type HandlersFor } from './dispatch';
 import { sessionLockFile } from './session-lock';
 
-/** Wrong unlock secrets allowed per window before the unlock waits (a PIN is short). */
+/** Wrong PINs allowed per link and window before that link's unlock waits (a PIN is short). */
 export const UNLOCK_TRIES = 5;
 export const UNLOCK_WINDOW_MS = 60_000;
+/** How long a participant link works at most, from its session's start (SPLATLAB_PARTICIPANT_LINK_HOURS). */
+export const PARTICIPANT_LINK_HOURS = 12;
+/** Open connections one participant link may hold (a tab and its reconnects); never the experimenter's slots. */
+export const PARTICIPANT_LINK_CONNECTIONS = 4;
+
+export const LINK_OVER_MESSAGE = "this participant link's session is over: it can do nothing more (the experimenter has their own page)";
+
+function linkLifetimeFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const hours = Number(env.SPLATLAB_PARTICIPANT_LINK_HOURS);
+  return (Number.isFinite(hours) && hours > 0 ? hours : PARTICIPANT_LINK_HOURS) * 3_600_000;
+}
 
 const PinFileSchema = z.strictObject({ salt: z.string(), hash: z.string() });
 
@@ -47,11 +58,14 @@ export class Roles {
   private experimenterToken: string | null = null;
   private tokenKey: Buffer = randomBytes(32);
   private readonly owners = new Map<string, Caller>();
-  private failures: number[] = [];
+  /** Wrong PIN times per link (participant link or connection): one link never locks another. */
+  private readonly failures = new Map<string, number[]>();
 
   constructor(
     private readonly home: string,
     private readonly now: () => number = Date.now,
+    /** A participant link stops working this long after its session began. */
+    readonly linkLifetimeMs: number = linkLifetimeFromEnv(),
   ) {}
 
   /**
@@ -63,8 +77,15 @@ export class Roles {
     this.tokenKey = createHash('sha256').update('splatlab participant tokens\0').update(token).digest();
   }
 
+  /**
+   * The link of one session of a participant: it names the session's start, so it stops working
+   * when that session ends (another session of the same participant has another link) and after
+   * the link lifetime; stable while the session runs (a reload or a lab restart keeps it).
+   */
   participantToken(session: SessionBinding): string {
-    const payload = Buffer.from(`${session.studyId}/${session.participant}`).toString('base64url');
+    const running = this.runningSession();
+    const started = session.started ?? (running && running.studyId === session.studyId && running.participant === session.participant ? running.started : undefined) ?? '';
+    const payload = Buffer.from(`${session.studyId}/${session.participant}/${started}`).toString('base64url');
     return `p.${payload}.${this.sign(payload)}`;
   }
 
@@ -72,18 +93,31 @@ export class Roles {
   credential(token: string | null): { role: 'experimenter' } | { role: 'participant'; session: SessionBinding } | null {
     if (!token) return null;
     if (this.experimenterToken && sameText(token, this.experimenterToken)) return { role: 'experimenter' };
-    const m = /^p\.([A-Za-z0-9_-]{1,200})\.([A-Za-z0-9_-]{32})$/.exec(token);
+    const m = /^p\.([A-Za-z0-9_-]{1,400})\.([A-Za-z0-9_-]{32})$/.exec(token);
     if (!m || !sameText(m[2], this.sign(m[1]))) return null;
-    const [studyId, participant] = Buffer.from(m[1], 'base64url').toString('utf8').split('/');
-    const session = SessionBindingSchema.safeParse({ studyId, participant });
+    const [studyId, participant, started, ...rest] = Buffer.from(m[1], 'base64url').toString('utf8').split('/');
+    if (started === undefined || rest.length) return null;
+    const session = SessionBindingSchema.safeParse({ studyId, participant, started });
     return session.success ? { role: 'participant', session: session.data } : null;
   }
 
   /** The study session running now (the study side's session file), or null. */
   runningSession(): SessionBinding | null {
     const raw = this.sessionFile();
-    const parsed = SessionBindingSchema.safeParse(raw ? { studyId: raw.studyId, participant: raw.participant } : null);
+    const parsed = SessionBindingSchema.safeParse(raw ? { studyId: raw.studyId, participant: raw.participant, ...(typeof raw.started === 'string' && raw.started ? { started: raw.started } : {}) } : null);
     return parsed.success ? parsed.data : null;
+  }
+
+  /** A participant link whose session ended (or whose lifetime passed): it may do nothing. */
+  linkOver(caller: Caller): boolean {
+    return caller.role === 'participant' && caller.session?.started !== undefined && !this.ownSession(caller);
+  }
+
+  /** Which link a connection came in by (for per-link PIN tries and connection caps). */
+  linkOf(role: { role: string; session?: SessionBinding | null }, connectionId = ''): string {
+    const s = role.session;
+    if (role.role === 'participant' && s) return `p:${s.studyId}/${s.participant}/${s.started ?? ''}`;
+    return role.role === 'experimenter' ? 'experimenter' : `c:${connectionId}`;
   }
 
   private sessionFile(): Record<string, unknown> | null {
@@ -115,18 +149,33 @@ export class Roles {
   }
 
   /** The experimenter's token or the running (or handed) study's PIN makes `caller` an experimenter. */
+  /**
+   * The experimenter's token (always: 24 random bytes cannot be guessed, so it is never held
+   * back) or the running (or handed) study's PIN makes `caller` an experimenter. Wrong PINs back
+   * off per link, so a finished or hostile link never locks the experimenter's own page; a link
+   * whose session is over may not even try.
+   */
   unlock(caller: Connection, secret: string): WhoAmI {
     const t = this.now();
-    this.failures = this.failures.filter((f) => t - f < UNLOCK_WINDOW_MS);
-    if (this.failures.length >= UNLOCK_TRIES) throw new LabFailure(`too many wrong unlock tries: wait a minute and try again`, 'rate_limited');
-    const tokenOk = this.experimenterToken !== null && sameText(secret, this.experimenterToken);
+    if (this.experimenterToken !== null && sameText(secret, this.experimenterToken)) {
+      caller.setRole({ role: 'experimenter' });
+      return this.whoami(caller);
+    }
+    if (this.linkOver(caller)) throw new LabFailure(LINK_OVER_MESSAGE, 'forbidden');
+    const link = this.linkOf(caller, caller.id);
+    const tries = (this.failures.get(link) ?? []).filter((f) => t - f < UNLOCK_WINDOW_MS);
+    if (tries.length >= UNLOCK_TRIES) {
+      this.failures.set(link, tries);
+      const wait = Math.ceil((UNLOCK_WINDOW_MS - (t - tries[0])) / 1000);
+      throw new LabFailure(`too many wrong PINs on this page: wait ${wait} s and try again (the experimenter token still works)`, 'rate_limited');
+    }
     const pin = this.pinOf((caller.session ?? this.runningSession())?.studyId ?? null);
     const pinOk = pin !== null && sameText(scryptSync(secret, Buffer.from(pin.salt, 'base64'), 32).toString('base64'), pin.hash);
-    if (!tokenOk && !pinOk) {
-      this.failures.push(t);
+    if (!pinOk) {
+      this.failures.set(link, [...tries, t]);
       throw new LabFailure(pin ? 'wrong PIN or token: the screen stays locked' : 'wrong experimenter token: the screen stays locked (this study has no PIN)', 'unauthorized');
     }
-    this.failures = [];
+    this.failures.delete(link);
     caller.setRole({ role: 'experimenter' });
     return this.whoami(caller);
   }
@@ -185,7 +234,11 @@ export class Roles {
   ownSession(caller: Caller): boolean {
     const running = this.runningSession();
     const mine = caller.session;
-    return running !== null && mine !== null && running.studyId === mine.studyId && running.participant === mine.participant;
+    if (running === null || mine === null || running.studyId !== mine.studyId || running.participant !== mine.participant) return false;
+    // A link names its session: an ended one (another start) or an expired one is no longer it.
+    if (mine.started === undefined) return true;
+    const began = Date.parse(mine.started);
+    return mine.started === running.started && Number.isFinite(began) && this.now() - began < this.linkLifetimeMs;
   }
 
   /** `caller` becomes the owner of a live episode, unless another open connection owns it. */
@@ -229,7 +282,7 @@ export class Roles {
 
 /** Rows whose result is an episode the caller then owns (and whose params name one it must own). */
 const OPENS_EPISODE = new Set(['episode.start', 'episode.resume', 'study.session.task']);
-const NAMES_EPISODE = new Set(['episode.get', 'episode.step', 'episode.result', 'episode.mark']);
+const NAMES_EPISODE = new Set(['episode.get', 'episode.step', 'episode.result', 'episode.mark', 'episode.heartbeat']);
 
 /**
  * Every handler behind the role check: refused rows run nothing; episodes are claimed by the

@@ -5,7 +5,7 @@
 // clear line before doing anything, so no hidden score can reach the participant's screen.
 import { EXPORT_CHUNK_BYTES, SESSION_LOCKED_METHODS, studyMethods, type TrajectoryView } from '../../shared/api/study';
 import { pairedDifferences, participantSummaries } from '../../shared/study/paired';
-import { assignSlot, deleteParticipantData, recordWithdrawal, setExclusion } from '../studies/participant-data';
+import { assignSlot, deleteParticipantData, readDeletions, recordWithdrawal, setExclusion } from '../studies/participant-data';
 import { exportStudy, readExportChunk } from '../studies/export';
 import { BOOTSTRAP_DEFAULTS } from '../../shared/analysis/bootstrap';
 import { episodesCsv, summarize, summaryCsv } from '../../shared/study/results';
@@ -18,6 +18,8 @@ import { kindModule } from '../../shared/kinds/registry';
 import type { LabContext } from './context';
 import { wrapHandlers, type HandlersFor } from './dispatch';
 import { replayFrame, type SceneRenderer } from '../studies/replay';
+import { runScore } from '../studies/run-score';
+import { flowSvg, participantFlow } from '../../shared/study/flow';
 import { studyResults, trajectorySteps } from '../studies/results';
 import { StudySessions } from '../studies/session';
 import { StudyStore } from '../studies/store';
@@ -60,6 +62,10 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
         bootstrap: { ...BOOTSTRAP_DEFAULTS },
         paired: pairedDifferences(episodes, BOOTSTRAP_DEFAULTS),
         participants: participantSummaries(episodes),
+        flow: (() => {
+          const counts = participantFlow(store.participants(p.studyId), readDeletions(store, p.studyId));
+          return { counts, svg: flowSvg(counts, `Participant flow: ${store.config(p.studyId).name}`) };
+        })(),
       };
     },
     'study.analyses': async (p) => {
@@ -73,6 +79,10 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
       const taskId = traj.header?.task ?? '';
       const task = await ctx.tasks.get(taskId);
       const e = traj.end;
+      // The one score of the run (run-score.ts): an imported model's per-call and final scores are the lab's regrades.
+      const model = store.modelLogs(p.studyId).find((m) => m.rel === p.log);
+      const rs = runScore(traj, model ? { kind: 'model', verdict: model.verdict } : { kind: 'human' });
+      const steps = trajectorySteps(traj, task).map((s, i) => ({ ...s, score: rs.steps[i] ?? null }));
       return {
         log: p.log,
         taskId,
@@ -80,9 +90,10 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
         protocol: traj.header?.protocol ?? 'unknown',
         started: traj.header?.started ?? '',
         heldoutViews: task.heldout.map((v) => v.name),
-        steps: trajectorySteps(traj, task),
-        end: e ? { reason: e.reason, score: e.score, reward: e.reward, lpipsMissing: e.lpips_missing ?? false, t: e.t } : null,
+        steps,
+        end: e && rs.score !== null ? { reason: e.reason, score: rs.score, reward: model?.verdict ? model.verdict.reward : e.reward, lpipsMissing: e.lpips_missing ?? false, t: e.t } : null,
         truncated: traj.truncated,
+        claimedScore: rs.claimed,
       };
     },
     'study.replayFrame': async (p) => {

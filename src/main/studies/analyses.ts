@@ -16,11 +16,13 @@ import { iou, maskFromCoverage } from '../../shared/metrics/mask';
 import type { Camera, RenderOutput } from '../../shared/raster/types';
 import type { Splats } from '../../shared/scene/splats';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
-import { episodeClock } from '../../shared/env/time';
+import { episodeTimes } from '../../shared/env/person-time';
 import { loadTask, type LoadedTask } from '../tasks/load';
 import { studyResults } from './results';
+import { clusterOf } from '../../shared/study/results';
 import type { StudyStore } from './store';
 import { readMeta, metaPathOf } from '../models/meta';
+import { runScore, type RunOf } from './run-score';
 
 export interface LogSource {
   path: string;
@@ -29,6 +31,8 @@ export interface LogSource {
   group: string;
   cluster: string;
   practice: boolean;
+  /** An imported model run of a study: scored by the one run score (its verdict), never its file. */
+  run?: RunOf;
 }
 
 export type RenderFn = (splats: Splats, cameras: Camera[]) => Promise<RenderOutput[]>;
@@ -66,7 +70,7 @@ function headingOf(truth: PartsTruth | null, final: GaussianRecord[]): Pick<Anal
 const activeSeconds = (t: Trajectory): number | null => {
   const started = t.header?.started;
   if (!started || !t.end || !Number.isFinite(Date.parse(started)) || !Number.isFinite(Date.parse(t.end.t))) return null;
-  return episodeClock({ started, steps: t.steps, times: t.times, end: t.end }).activeMs / 1000;
+  return episodeTimes({ started, steps: t.steps, times: t.times, end: t.end }).activeMs / 1000;
 };
 
 export async function analysisEpisodes(sources: readonly LogSource[], tasksDir: string, render: RenderFn | null): Promise<AnalysisEpisode[]> {
@@ -90,6 +94,7 @@ export async function analysisEpisodes(sources: readonly LogSource[], tasksDir: 
       mirror = mirrorResult(await heldoutIous(final, task, render), await heldoutIous(mirrorRecords(final), task, render));
     }
     const truth = kind === 'reassembly' && complete ? partsTruth(task, truths) : null;
+    const rs = src.run ? runScore(t, src.run) : null;
     out.push({
       group: src.kind === 'human' ? 'participants' : (meta?.player ?? src.group),
       kind: src.kind,
@@ -99,12 +104,13 @@ export async function analysisEpisodes(sources: readonly LogSource[], tasksDir: 
       taskKind: kind,
       practice: src.practice,
       complete,
-      score: t.end?.score ?? null,
-      curve: scoreCurve(t.steps.map((s) => ({ step: s.step, score: s.hidden?.score ?? null })), calls),
+      score: rs ? rs.score : (t.end?.score ?? null),
+      curve: scoreCurve(t.steps.map((s, i) => ({ step: s.step, score: rs ? rs.steps[i] : (s.hidden?.score ?? null) })), calls),
       mirror,
       ...headingOf(truth, final),
       costUsd: meta?.cost_usd ?? null,
-      seconds: meta ? meta.wall_s : activeSeconds(t),
+      // The one clock for people and models alike: active time up to the ending call (issue 24).
+      seconds: activeSeconds(t),
       model: meta ? `${meta.provider}:${meta.model}` : null,
       effort: meta ? (meta.effort ?? 'default') : null,
     });
@@ -126,11 +132,14 @@ export function resultsFolderSources(dir: string): LogSource[] {
 
 /** A study's played episodes (participants and models/) as log sources. */
 export function studySources(store: StudyStore, studyId: string): LogSource[] {
+  const verdicts = new Map(store.modelLogs(studyId).map((m) => [m.rel, m.verdict]));
   return studyResults(store, studyId).map((r) => ({
     path: store.resolveIn(studyId, r.log),
     kind: r.kind,
     group: r.source,
-    cluster: r.participant,
+    // A model's unit is its run, as in the summary (not the model as one cluster).
+    cluster: r.kind === 'model' ? clusterOf(r) : r.participant,
     practice: r.practice,
+    run: r.kind === 'model' ? { kind: 'model', verdict: verdicts.get(r.log) ?? null } : { kind: 'human' },
   }));
 }

@@ -19,6 +19,7 @@ import {
   ANSWERS_TABLE,
   CALLS_TABLE,
   DELETIONS_TABLE,
+  FLOW_TABLE,
   SEARCH_TABLE,
   EPISODES_TABLE,
   PAIRED_TABLE,
@@ -34,7 +35,9 @@ import {
 } from '../../shared/study/export-tables';
 import type { StudyExport } from '../../shared/api/study';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
-import { episodeClock } from '../../shared/env/time';
+import { episodeTimes } from '../../shared/env/person-time';
+import { runScore } from './run-score';
+import { flowRows, flowSvg, participantFlow } from '../../shared/study/flow';
 import { objectDir } from '../tasks/paths';
 import { readSpec } from '../tasks/load';
 import { judgePath, ratingPath } from '../kinds/search/judge-store';
@@ -87,20 +90,19 @@ const secondsBetween = (a: string, b: string): number | null => {
 
 /**
  * The call rows of one trajectory (score carried forward between graded calls). Times come from
- * the episode clock: active_seconds = active time up to the call, think_seconds = active time
- * from the end of the previous call to this one, so a pause or a lost connection counts in neither.
+ * episodeTimes (src/shared/env/person-time.ts): active_seconds = active time up to the call,
+ * think_seconds = active time from the previous answer on screen to this call's sending, so a
+ * pause or a lost connection counts in neither; the page's own times sit beside the lab's.
  */
-export function callRows(traj: Trajectory, base: Omit<CallRow, 'step' | 'tool' | 'ok' | 't' | 'callSeconds' | 'activeSeconds' | 'thinkSeconds' | 'hiddenScore' | 'graded' | 'gaussians'>): CallRow[] {
-  let score: number | null = null;
-  let prevEnd: number | null = null;
+type CallTimeFields = 'step' | 'tool' | 'ok' | 't' | 'callSeconds' | 'activeSeconds' | 'thinkSeconds' | 'clientSent' | 'serverFinished' | 'clientShown' | 'transportSeconds' | 'hiddenScore' | 'graded' | 'gaussians';
+export function callRows(traj: Trajectory, base: Omit<CallRow, CallTimeFields>, scores: readonly (number | null)[] = runScore(traj, { kind: 'human' }).steps): CallRow[] {
   const started = traj.header?.started ?? traj.steps[0]?.t;
-  const clock = started ? episodeClock({ started, steps: traj.steps, times: traj.times, end: traj.end }) : null;
-  return traj.steps.map((s) => {
-    if (s.hidden) score = s.hidden.score;
+  const times = started ? episodeTimes({ started, steps: traj.steps, times: traj.times, end: traj.end }) : null;
+  const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined || !Number.isFinite(ms) ? null : new Date(ms).toISOString());
+  return traj.steps.map((s, i) => {
     const at = Date.parse(s.t);
-    const activeAt = clock && Number.isFinite(at) ? clock.activeMsAt(at) : null;
-    const think = s.step > 0 && prevEnd !== null && activeAt !== null && clock ? Math.max(0, (activeAt - clock.activeMsAt(prevEnd)) / 1000) : null;
-    prevEnd = Number.isFinite(at) ? at + s.ms : prevEnd;
+    const timing = times?.calls[i];
+    const activeAt = times && Number.isFinite(at) ? times.clock.activeMsAt(at) : null;
     return {
       ...base,
       step: s.step,
@@ -109,8 +111,12 @@ export function callRows(traj: Trajectory, base: Omit<CallRow, 'step' | 'tool' |
       t: s.t,
       callSeconds: s.ms / 1000,
       activeSeconds: activeAt === null ? null : activeAt / 1000,
-      thinkSeconds: think,
-      hiddenScore: score,
+      thinkSeconds: timing?.thinkMs === null || timing?.thinkMs === undefined ? null : timing.thinkMs / 1000,
+      clientSent: iso(timing?.clientSent),
+      serverFinished: iso(Number.isFinite(at) ? at + s.ms : null) ?? s.t,
+      clientShown: iso(timing?.clientShown),
+      transportSeconds: timing?.transportMs === null || timing?.transportMs === undefined ? null : timing.transportMs / 1000,
+      hiddenScore: scores[i] ?? null,
       graded: s.hidden !== undefined,
       gaussians: s.state ? s.state.length : null,
     };
@@ -178,7 +184,10 @@ export function studyArchiveFiles(store: StudyStore, studyId: string, opts: Expo
     files.set(m.rel, readFileSync(path));
     const verdict = path.replace(/\.jsonl$/, '.verdict.json');
     if (existsSync(verdict)) files.set(m.rel.replace(/\.jsonl$/, '.verdict.json'), readFileSync(verdict));
-    calls.push(...callRows(readTrajectory(path), { source: m.model, participant: m.model, taskId: m.taskId, orderPosition: null, practice: false, excluded: null, log: m.rel }));
+    const traj = readTrajectory(path);
+    // A model file's per-call scores are claims: the column holds the lab's regrades (run-score.ts).
+    const scores = runScore(traj, { kind: 'model', verdict: m.verdict }).steps;
+    calls.push(...callRows(traj, { source: m.model, participant: m.model, taskId: m.taskId, orderPosition: null, practice: false, excluded: null, log: m.rel }, scores));
   }
 
   // Search episodes with their rater and judge marks (the mark files travel beside their logs).
@@ -196,6 +205,8 @@ export function studyArchiveFiles(store: StudyStore, studyId: string, opts: Expo
 
   const kinds = new Map<string, string>([...config.questionnaires.demographic.map((q) => [`d:${q.id}`, q.kind] as const), ...config.questionnaires.postTask.map((q) => [`p:${q.id}`, q.kind] as const)]);
   const sessions = readSessions(store, studyId).map((s) => ({ ...s, seconds: secondsBetween(s.started, s.ended) }));
+  const flow = participantFlow(participants, readDeletions(store, studyId));
+  files.set('figures/participant-flow.svg', enc.encode(flowSvg(flow, `Participant flow: ${config.name}`)));
   const deletions = readDeletions(store, studyId).map((d) => ({ participant: d.participant, at: d.at, requestedBy: d.requestedBy, by: d.by, files: d.files.length, cleared: d.cleared.join(' ') }));
   const tables = [
     [CALLS_TABLE, tableCsv(CALLS_TABLE, calls)],
@@ -207,6 +218,7 @@ export function studyArchiveFiles(store: StudyStore, studyId: string, opts: Expo
     [PARTICIPANTS_TABLE, tableCsv(PARTICIPANTS_TABLE, participants.map(participantRow))],
     [ANSWERS_TABLE, tableCsv(ANSWERS_TABLE, participants.flatMap((p) => answerRows(p, kinds)))],
     [DELETIONS_TABLE, tableCsv(DELETIONS_TABLE, deletions)],
+    [FLOW_TABLE, tableCsv(FLOW_TABLE, flowRows(flow))],
     [SEARCH_TABLE, tableCsv(SEARCH_TABLE, searchRows)],
   ] as const;
   for (const [t, csv] of tables) files.set(t.file, enc.encode(csv));

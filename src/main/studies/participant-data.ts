@@ -11,6 +11,7 @@ import { join, relative } from 'node:path';
 import { z } from 'zod';
 import { DeletionsFileSchema, type DeletionRecord, type Participant, type StudyConfig } from '../../shared/study/config';
 import { cycleLength, slotOrder } from '../../shared/study/order';
+import { flowFlags } from '../../shared/study/flow';
 import { writeFileAtomic } from '../io/write-atomic';
 import { StudyError, type StudyStore } from './store';
 
@@ -129,7 +130,7 @@ export function deleteParticipantData(store: StudyStore, studyId: string, id: st
   }
   const at = now.toISOString();
   store.updateParticipant(studyId, id, (x) => ({ id: x.id, created: x.created, order: x.order, ...(x.slot !== undefined ? { slot: x.slot } : {}), status: 'deleted', stage: 'thanks', taskIndex: 0, episodes: [], deleted: { at } }));
-  const record: DeletionRecord = { participant: id, at, requestedBy, by: 'experimenter', files, cleared };
+  const record: DeletionRecord = { participant: id, at, requestedBy, by: 'experimenter', files, cleared, flow: flowFlags(p) };
   writeFileAtomic(join(studyDir, 'deletions.json'), `${JSON.stringify(DeletionsFileSchema.parse({ deletions: [...readDeletions(store, studyId), record] }), null, 2)}\n`);
   return record;
 }

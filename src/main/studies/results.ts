@@ -10,12 +10,13 @@ import type { TrajectoryStep } from '../../shared/api/study';
 import type { EpisodeResult } from '../../shared/study/results';
 import type { Participant, ParticipantEpisode } from '../../shared/study/config';
 import { replaySteps } from '../../shared/kinds/replay';
-import { episodeClock } from '../../shared/env/time';
+import { episodeTimes } from '../../shared/env/person-time';
 import { rulesFor } from '../kinds/registry';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
 import type { LoadedTask } from '../tasks/load';
 import type { StudyStore } from './store';
-import { exactSearchScore, searchSpecs } from '../kinds/search/log-score';
+import { searchSpecs } from '../kinds/search/log-score';
+import { runScore } from './run-score';
 
 
 interface Source {
@@ -34,10 +35,13 @@ export function episodeResult(traj: Trajectory, rel: string, who: Source, taskId
   const calls = traj.steps.filter((s) => s.step > 0);
   const last = calls[calls.length - 1];
   const started = traj.header?.started ?? traj.steps[0]?.t ?? '';
-  const endT = traj.end?.t ?? (last ? new Date(Date.parse(last.t) + last.ms).toISOString() : started);
+  const lastEnd = last ? new Date(Date.parse(last.t) + last.ms).toISOString() : started;
   const e = traj.end;
-  // The one clock: pauses and downtime are out of `seconds` (an old log without time records: all active).
-  const clock = started ? episodeClock({ started, steps: traj.steps, times: traj.times, end: { t: endT } }) : null;
+  // The one clock: pauses and downtime are out of `seconds`, and a finished episode ends at its
+  // ending call's finish, before the final grading (an old log without time records: all active).
+  const times = started ? episodeTimes({ started, steps: traj.steps, times: traj.times, end: { t: traj.end?.t ?? lastEnd } }) : null;
+  const clock = times?.clock ?? null;
+  const endT = times?.endedAt !== null && times?.endedAt !== undefined ? new Date(times.endedAt).toISOString() : lastEnd;
   return {
     ...who,
     taskId: traj.header?.task ?? taskId,
@@ -54,12 +58,15 @@ export function episodeResult(traj: Trajectory, rel: string, who: Source, taskId
     renders: e?.renders_used ?? null,
     gaussians: e?.gaussians ?? (last?.state ? last.state.length : null),
     seconds: clock ? clock.activeMs / 1000 : null,
-    wallSeconds: started ? seconds(started, endT) : null,
+    wallSeconds: clock ? clock.wallMs / 1000 : started ? seconds(started, endT) : null,
     pausedSeconds: clock ? clock.pausedMs / 1000 : null,
     downSeconds: clock ? clock.downMs / 1000 : null,
     interruptions: clock ? clock.interruptions.length : null,
     pauses: clock ? clock.pauses : null,
     toolSeconds: calls.reduce((s, c) => s + c.ms, 0) / 1000,
+    computeSeconds: times ? times.computeMs / 1000 : null,
+    transportSeconds: times ? times.transportMs / 1000 : null,
+    thinkSeconds: times ? times.thinkMs / 1000 : null,
     started,
     log: rel,
   };
@@ -97,12 +104,11 @@ export function studyResults(store: StudyStore, studyId: string, tasksDir?: stri
   for (const m of store.modelLogs(studyId)) {
     const traj = readTrajectory(store.resolveIn(studyId, m.rel));
     const row = episodeResult(traj, m.rel, { source: m.model, kind: 'model', participant: m.model, practice: false }, m.taskId);
-    // The lab's own grade of the replayed scene replaces whatever the file claimed.
+    // The one score of a run (run-score.ts): the lab's regrade, never what the file claimed.
     const v = m.verdict;
-    const spec = v ? null : searchSpec(m.taskId);
-    if (spec && traj.end) rows.push({ ...row, score: exactSearchScore(spec, traj), reward: null, scoreMismatch: null });
-    else if (v) rows.push({ ...row, score: v.score, reward: v.reward, psnr: v.psnr, ssim: v.ssim, iou: v.iou, lpips: v.lpips, scoreMismatch: v.mismatch ? v.fileScore : null });
-    else rows.push({ ...row, score: null, reward: null, scoreMismatch: null });
+    const rs = runScore(traj, { kind: 'model', verdict: v, search: v ? null : searchSpec(m.taskId) });
+    const metrics = v ? { reward: v.reward, psnr: v.psnr, ssim: v.ssim, iou: v.iou, lpips: v.lpips } : { reward: null, psnr: null, ssim: null, iou: null, lpips: null };
+    rows.push({ ...row, ...metrics, score: rs.score, scoreMismatch: rs.claimed });
   }
   return rows;
 }

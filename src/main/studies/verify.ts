@@ -6,7 +6,7 @@
 // Inputs: the parsed trajectory, the task, the study's participants, a grader. Output: the
 // verdict stored beside the log. Invariant: a log that does not replay is refused, never stored.
 import { z } from 'zod';
-import { replayAll } from '../../shared/kinds/replay';
+import { replaySteps } from '../../shared/kinds/replay';
 import { packRecords } from '../../shared/env/scene';
 import type { Trajectory } from '../env/trajectory';
 import type { EnvGrader } from '../env/types';
@@ -30,6 +30,8 @@ export const ModelVerdictSchema = z.strictObject({
   mismatch: z.boolean(),
   calls: z.number().int(),
   complete: z.boolean(),
+  /** The lab's grade after each scene-changing call of the replay (the per-call scores every view shows; older verdicts lack it). */
+  curve: z.array(z.strictObject({ step: z.number().int().nonnegative(), score: z.number() })).optional(),
   graded: z.string().describe('ISO time of the regrade'),
 });
 export type ModelVerdict = z.infer<typeof ModelVerdictSchema>;
@@ -59,7 +61,11 @@ export function importProblem(traj: Trajectory, task: LoadedTask): string | null
 /** Replays the log strictly and grades its final scene with the lab's grader. */
 export async function verifyModelLog(traj: Trajectory, task: LoadedTask, grader: EnvGrader): Promise<ModelVerdict> {
   const rules = rulesFor(task);
-  replayAll(rules, traj.steps, { strict: true, source: 'the imported log' });
+  // Every scene-changing call is graded again, so the per-call scores are the lab's too.
+  const curve: { step: number; score: number }[] = [];
+  for (const { record, result } of replaySteps(rules, traj.steps, { strict: true, source: 'the imported log' })) {
+    if (result.changed) curve.push({ step: record.step, score: (await grader.grade(task, packRecords(rules.records()))).score });
+  }
   const g = await grader.grade(task, packRecords(rules.records()));
   const fileScore = traj.end?.score ?? null;
   return {
@@ -73,6 +79,7 @@ export async function verifyModelLog(traj: Trajectory, task: LoadedTask, grader:
     mismatch: fileScore !== null && Math.abs(fileScore - g.score) > 1e-6,
     calls: rules.stepCount,
     complete: traj.end !== null,
+    curve,
     graded: new Date().toISOString(),
   };
 }

@@ -18,6 +18,7 @@ import { Connection, type ConnectionRole } from '../services/connection';
 import { dispatchText } from '../services/dispatch';
 import type { LabServices } from '../services/lab';
 import { frontDoor, loopbackHost, originAllowed, tuneServer } from './door';
+import { PARTICIPANT_LINK_CONNECTIONS } from '../services/roles';
 import { ConnectionLimits, DEFAULT_LIMITS, type LimitOptions } from './limits';
 import { parseTarget, rawRefusal, sendText } from './request';
 import { serveStatic } from './static';
@@ -61,14 +62,32 @@ export async function startServer(services: LabServices, options: ServeOptions):
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   wss.on('error', () => undefined);
   const sockets = new Set<WebSocket>();
+  // Open sockets per link (the experimenter's token, each participant link): a participant link
+  // holds at most a few and never the experimenter's slots.
+  const perLink = new Map<string, number>();
 
   http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
-    const refusal = refuseUpgrade(req, credential, port, sockets.size, options.maxConnections ?? 64);
+    const cap = (role: ConnectionRole): { open: number; max: number } => {
+      const link = services.roles.linkOf(role);
+      return { open: perLink.get(link) ?? 0, max: role.role === 'participant' ? PARTICIPANT_LINK_CONNECTIONS : (options.maxConnections ?? 64) };
+    };
+    const refusal = refuseUpgrade(req, credential, port, cap);
     if ('status' in refusal) {
       socket.end(rawRefusal(refusal.status, refusal.text));
       return;
     }
+    const link = services.roles.linkOf(refusal.role);
+    perLink.set(link, (perLink.get(link) ?? 0) + 1);
+    let counted = true;
+    const uncount = (): void => {
+      if (!counted) return;
+      counted = false;
+      const n = (perLink.get(link) ?? 1) - 1;
+      if (n > 0) perLink.set(link, n);
+      else perLink.delete(link);
+    };
+    socket.once('close', uncount);
     try {
       wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, refusal.role));
     } catch {
@@ -126,13 +145,14 @@ interface Refusal {
  * Why an upgrade request is refused, or the role its token gives the connection. `credential`
  * maps a token to a role (null: not a valid token). Never throws.
  */
-export function refuseUpgrade(req: IncomingMessage, credential: (token: string | null) => ConnectionRole | null, port: number, open: number, maxOpen: number): Refusal | { role: ConnectionRole } {
+export function refuseUpgrade(req: IncomingMessage, credential: (token: string | null) => ConnectionRole | null, port: number, cap: (role: ConnectionRole) => { open: number; max: number }): Refusal | { role: ConnectionRole } {
   const target = parseTarget(req.url);
   if (!target) return { status: 400, text: 'bad request' };
   const role = target.path === '/lab' && loopbackHost(req.headers.host) ? credential(target.query.get('token')) : null;
   if (!role) return { status: 401, text: 'a valid session token is required' };
   if (!originAllowed(req.headers.origin, port)) return { status: 403, text: 'cross-origin WebSocket refused' };
-  if (open >= maxOpen) return { status: 403, text: 'too many open connections' };
+  const { open, max } = cap(role);
+  if (open >= max) return { status: 403, text: role.role === 'participant' ? 'too many open connections for this participant link' : 'too many open connections' };
   return { role };
 }
 

@@ -20,6 +20,26 @@ export function rememberToken(win: Window, token: string): void {
   win.sessionStorage.setItem('splatlab-token', token);
 }
 
+/**
+ * Hands this tab to a participant (browser mode): only the participant's token is kept and the
+ * tab navigates afresh to the bare app URL, so the experimenter's token is in no navigation or
+ * resource entry, history entry, referrer, storage or cookie of the page the participant gets
+ * (the page loaded with `?token=` keeps it in its navigation entry even after the address bar is
+ * scrubbed). Returns false when the tab already holds that token (a participant page reloading).
+ */
+export function handTabTo(win: Window, token: string): boolean {
+  let held: string | null = null;
+  try {
+    held = win.sessionStorage.getItem('splatlab-token');
+  } catch {
+    // Storage unavailable: navigate anyway, the new page then connects with nothing.
+  }
+  if (held === token) return false;
+  rememberToken(win, token);
+  win.location.replace(new URL('/', win.location.href).toString());
+  return true;
+}
+
 type Listener = (data: unknown) => void;
 
 class Listeners {

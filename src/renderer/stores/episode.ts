@@ -8,6 +8,8 @@
 // Staged edits are saved per episode key (staging-persist.ts) after every change and taken back
 // when the episode loads again (reload, reconnect after the server restarted); a lost connection
 // fails the call in flight at once (busy is cleared), and `pause` stops the clock in the log.
+// While an episode is live the page beats twice a second (heartbeat.ts) and reports when it sent
+// each call and when its answer was first painted, so main can tell think from compute time.
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef, watch } from 'vue';
 import type { LabApi } from '../../shared/api/lab';
@@ -19,6 +21,7 @@ import { dropStaging, loadStaging, saveStaging } from './staging-persist';
 import type { TaskKind } from '../../shared/task/schema';
 import { useStagingStore } from './staging';
 import { usePlayViewStore } from './play-view';
+import { Heartbeat, pageNow, paintedAt } from './heartbeat';
 
 export interface LogEntry {
   key: number;
@@ -81,6 +84,34 @@ export const useEpisodeStore = defineStore('episode', () => {
   let nextKey = 1;
 
   const active = computed(() => episodeId.value !== null);
+
+  // The heartbeat goes over the api the episode was last used through (start, restore, a call).
+  let beatApi: LabApi | null = null;
+  const heartbeat = new Heartbeat(async (beat) => {
+    const id = episodeId.value;
+    if (!id || !beatApi || done.value) return;
+    const t = await beatApi.call('episode.heartbeat', { episodeId: id, ...beat });
+    if (episodeId.value === id) time.value = t;
+  });
+  /**
+   * Beats over `api` while the episode is live. `openedAt` (page clock) is when this page asked
+   * for a new episode: the first observation's paint is reported as step 0 shown, where the
+   * person's time starts (loading the task is the lab's time).
+   */
+  function beatVia(api: LabApi, openedAt?: number): void {
+    beatApi = api;
+    if (episodeId.value && !done.value) heartbeat.start();
+    else heartbeat.stop();
+    if (openedAt !== undefined && heartbeat.running && log.value.length === 1) void paintedAt().then((shownAt) => heartbeat.shown({ step: 0, sentAt: openedAt, shownAt }));
+  }
+  watch(done, (d) => d && heartbeat.stop());
+  /** Times one call as the page sees it: sent now, shown at the frame after its answer lands. */
+  async function timed<T extends { step: number; error?: boolean }>(work: () => Promise<T>): Promise<T> {
+    const sentAt = pageNow();
+    const r = await work();
+    void paintedAt().then((shownAt) => heartbeat.shown({ step: r.step, sentAt, shownAt }));
+    return r;
+  }
   const paused = computed(() => time.value?.paused === true);
 
   const staged = useStagingStore();
@@ -148,10 +179,12 @@ export const useEpisodeStore = defineStore('episode', () => {
   }
 
   async function start(api: LabApi, task: string, chosen: PlayProtocol, player?: string, opts: ProtocolOptions = DEFAULT_PROTOCOL_OPTIONS): Promise<boolean> {
+    const openedAt = pageNow();
     const s = await guarded('Starting the episode', () => api.call('episode.start', { taskId: task, protocol: chosen, options: opts, ...(player ? { player } : {}) }));
     if (s) {
       dropStaging(s.key ?? s.episodeId); // a new episode has no staged edits to take back
       load(s);
+      beatVia(api, openedAt);
     }
     return s !== null;
   }
@@ -159,7 +192,10 @@ export const useEpisodeStore = defineStore('episode', () => {
   /** Re-attaches to the episode this tab was playing (after a reload), if it is still live. */
   async function restore(api: LabApi, id: string): Promise<boolean> {
     const s = await guarded('Reconnecting', () => api.call('episode.get', { episodeId: id }));
-    if (s) load(s);
+    if (s) {
+      load(s);
+      beatVia(api);
+    }
     return s !== null;
   }
 
@@ -171,7 +207,10 @@ export const useEpisodeStore = defineStore('episode', () => {
     const id = episodeId.value;
     if (!id) return false;
     const s = await guarded('Reconnecting', () => api.call('episode.get', { episodeId: id }));
-    if (s) load(s);
+    if (s) {
+      load(s);
+      beatVia(api);
+    }
     return s !== null;
   }
 
@@ -214,7 +253,8 @@ export const useEpisodeStore = defineStore('episode', () => {
     if (!id || done.value) return null;
     const staging = useStagingStore();
     const pending = staging.dirty ? staging.ops.length : 0;
-    const r = await guarded(tool, () => stepOnce(api, id, tool, args));
+    beatApi ??= api;
+    const r = await guarded(tool, () => timed(() => stepOnce(api, id, tool, args)));
     if (!r) return null;
     const scene = SCENE_TOOLS.has(tool);
     record(tool, args, r, scene ? 0 : pending);
@@ -241,7 +281,7 @@ export const useEpisodeStore = defineStore('episode', () => {
     let sent = 0;
     const outcome = await guarded('Committing', async () => {
       for (const [i, c] of calls.entries()) {
-        const r = await stepOnce(api, id, c.tool, c.args);
+        const r = await timed(() => stepOnce(api, id, c.tool, c.args));
         sent += 1;
         record(c.tool, c.args, r);
         if (r.error) return true;
@@ -256,6 +296,7 @@ export const useEpisodeStore = defineStore('episode', () => {
   /** Leaves the view and releases the live episode (its trajectory stays on disk). */
   function leave(api: LabApi | undefined): void {
     const id = episodeId.value;
+    heartbeat.stop();
     if (id && api) void api.call('episode.close', { episodeId: id }).catch(() => undefined);
     if (key.value) dropStaging(key.value);
     key.value = null;
@@ -272,6 +313,6 @@ export const useEpisodeStore = defineStore('episode', () => {
 
   return {
     episodeId, taskId, kind, protocol, options, views, sheet, budgets, log, done, busy, failure, active, key, time, timeAt, paused, disconnected, elsewhere,
-    start, restore, reconnect, setPaused, mark, call, commit, commitThen, leave, load,
+    start, restore, reconnect, setPaused, mark, call, commit, commitThen, leave, load, beatVia,
   };
 });

@@ -8,7 +8,7 @@ import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { LabApi } from '../../shared/api/lab';
 import type { WhoAmI } from '../../shared/api/roles';
-import { rememberToken } from '../api/client';
+import { handTabTo } from '../api/client';
 import { useGuard } from './guard';
 
 export const useRolesStore = defineStore('roles', () => {
@@ -27,7 +27,8 @@ export const useRolesStore = defineStore('roles', () => {
   function mirror(w: WhoAmI): void {
     me.value = w;
     if (w.role === 'participant') handed.value = true;
-    if (w.participantToken) rememberToken(window, w.participantToken);
+    // A tab just handed over reloads as the participant's page (handTabTo says why).
+    if (w.participantToken && w.role === 'participant') handTabTo(window, w.participantToken);
   }
 
   async function load(api: LabApi): Promise<void> {

@@ -3,6 +3,7 @@
 // Inputs: LabApi study rows. Outputs: reactive state for StudyView and ParticipantSession.
 // Invariant: while `session` is set the app shows participant screens only; this store holds no
 // score (the session rows carry none), and experimenter data is cleared when a session starts.
+import { pageNow } from './heartbeat';
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { LabApi } from '../../shared/api/lab';
@@ -83,8 +84,13 @@ export const useStudyStore = defineStore('study', () => {
 
   /** Opens the current task's episode in the episode store (the embedded play view shows it). */
   async function openTask(api: LabApi): Promise<boolean> {
+    const openedAt = pageNow();
     const snap = await guarded(() => api.call('study.session.task', {}));
-    if (snap) useEpisodeStore().load(snap);
+    if (snap) {
+      const episode = useEpisodeStore();
+      episode.load(snap);
+      episode.beatVia(api, snap.history.length === 0 ? openedAt : undefined);
+    }
     return snap !== null;
   }
 

@@ -123,7 +123,7 @@ export function reportFigures(r: AnalysisReport): Figure[] {
   figs.push({
     id: 'cost-time',
     title: 'Cost and time per episode',
-    svg: barChart('Wall time per episode (mean)', 'seconds per episode', r.cost.map((c) => ({ label: c.group, value: c.seconds, n: c.n })), 'n = finished episodes; model cost (USD, from the price table) is in the CSV.'),
+    svg: barChart('Active time per episode (mean)', 'active seconds per episode', r.cost.map((c) => ({ label: c.group, value: c.seconds, n: c.n })), 'Active time: wall time less pauses and downtime, up to the submitting call (people and models alike). n = finished episodes; model cost (USD, from the price table) is in the CSV.'),
     csv: toCsv([
       { name: 'group', value: (c: AnalysisReport['cost'][number]) => c.group },
       { name: 'n', value: (c) => c.n },

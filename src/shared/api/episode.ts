@@ -162,6 +162,19 @@ export const episodeMethods = {
     result: EpisodeTimeSchema,
     doc: "Record a pause, resume, reload or the window being hidden/visible in the episode's log (a time record); returns the episode's clock. Paused time never counts as active.",
   },
+  'episode.heartbeat': {
+    params: z.strictObject({
+      episodeId,
+      sentAt: z.number().nonnegative().describe("the page's clock when it sent the beat (epoch ms)"),
+      calls: z
+        .array(z.strictObject({ step: z.number().int().nonnegative(), sentAt: z.number().nonnegative(), shownAt: z.number().nonnegative() }))
+        .max(64)
+        .optional()
+        .describe('calls whose answer the page has painted since the last beat: when it sent each and when the answer was first on screen (epoch ms, the page clock)'),
+    }),
+    result: EpisodeTimeSchema,
+    doc: "The page is there (twice a second, paused or not): an interruption runs from the last beat before it (kept in the episode's alive file; a beat that carries the page's send and paint times of its calls is a heartbeat time record in the log). Returns the episode's clock.",
+  },
   'episode.resume': {
     params: z.strictObject({ log: z.string().min(1).max(4096) }),
     result: EpisodeSnapshotSchema,

@@ -41,6 +41,8 @@ export const PARTICIPANT_ROWS = {
   'episode.close': 'episode',
   // Pause, resume, reload, hidden/visible records of the participant's own episode (item 2).
   'episode.mark': 'episode',
+  // The page's heartbeat and its call times (issue 24 items 1-2).
+  'episode.heartbeat': 'episode',
 } as const satisfies Record<string, ParticipantScope>;
 
 export type ParticipantRow = keyof typeof PARTICIPANT_ROWS;
@@ -49,7 +51,12 @@ export function participantMay(method: string): method is ParticipantRow {
   return Object.prototype.hasOwnProperty.call(PARTICIPANT_ROWS, method);
 }
 
-export const SessionBindingSchema = z.strictObject({ studyId: StudyIdSchema, participant: ParticipantIdSchema });
+export const SessionBindingSchema = z.strictObject({
+  studyId: StudyIdSchema,
+  participant: ParticipantIdSchema,
+  /** When the session began (ISO): a participant link names one session and ends with it. */
+  started: z.string().max(40).optional(),
+});
 export type SessionBinding = z.infer<typeof SessionBindingSchema>;
 
 export const WhoAmISchema = z.strictObject({

@@ -3,6 +3,7 @@
 // Merged into labMethods in ./lab.ts. Invariant: every row in SESSION_LOCKED_METHODS is refused by
 // main while a participant session runs (they carry hidden scores or experimenter data); the
 // participant rows (study.session.*) return SessionState or an EpisodeSnapshot, never a score.
+import { FlowCountsSchema } from '../study/flow';
 import { z } from 'zod';
 import { EpisodeSnapshotSchema, PngDataUrl } from './episode';
 import {
@@ -57,6 +58,8 @@ export const StudyResultsSchema = z.strictObject({
   paired: z.array(PairedDifferenceRowSchema).optional(),
   /** One row per participant over the episodes in the statistics. */
   participants: z.array(ParticipantSummarySchema).optional(),
+  /** Participant flow (counts per stage, deleted ones from their deletion records) and its SVG diagram. */
+  flow: z.strictObject({ counts: FlowCountsSchema, svg: z.string() }).optional(),
 });
 export type StudyResults = z.infer<typeof StudyResultsSchema>;
 
@@ -86,6 +89,8 @@ export const TrajectoryViewSchema = z.strictObject({
   steps: z.array(TrajectoryStepSchema),
   end: z.strictObject({ reason: z.string(), score: z.number(), reward: z.number(), lpipsMissing: z.boolean(), t: z.string() }).nullable(),
   truncated: z.boolean(),
+  /** An imported model's file claimed another final score than the lab's (shown only labelled as the file's claim). */
+  claimedScore: z.number().nullable().optional(),
 });
 export type TrajectoryView = z.infer<typeof TrajectoryViewSchema>;
 

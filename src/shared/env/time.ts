@@ -6,7 +6,10 @@
 // Output: totals, the interruptions, the state at the end, and activeMsAt() for any instant.
 // Invariants: pure; active + paused + down = wall; down wins over paused (a crash during a
 // pause is down time); hidden time is a part of active time, reported separately; a log
-// without time records is all active, as before time records existed.
+// without time records is all active, as before time records existed. A finished episode ends
+// when its ending call (the submit) finished, not at the end record, which is written after
+// the final grading (issue 24): the lab's grading is nobody's time. An interruption runs from
+// the last sign of life before it (a page's heartbeat, 0.5 s apart, or a call) to the return.
 import type { TimeRecord } from './trajectory-schema';
 
 export interface ClockInput {
@@ -99,11 +102,19 @@ function marks(input: ClockInput, start: number): Mark[] {
       case 'visible':
       case 'reload':
         return set((s) => void (s.hidden = false));
-      case 'disconnect':
-        return set((s) => {
-          s.down = true;
-          s.downKind = 'disconnect';
+      case 'disconnect': {
+        // Down from the last heartbeat before the page was lost (`since`), else from the record.
+        const since = r.since !== undefined && Number.isFinite(ms(r.since)) ? Math.min(ms(r.since), at) : at;
+        out.push({
+          at: since,
+          order,
+          apply: (s) => {
+            s.down = true;
+            s.downKind = 'disconnect';
+          },
         });
+        return;
+      }
       case 'reconnect':
         return set((s) => void (s.down = false));
       case 'restart': {
@@ -123,14 +134,28 @@ function marks(input: ClockInput, start: number): Mark[] {
         });
       }
       case 'time_limit':
+      case 'heartbeat':
         return;
     }
   });
   return out.sort((a, b) => a.at - b.at || a.order - b.order);
 }
 
+/** When the ending call finished (its own work; grading after it excluded), or null. */
+export function endingCallFinish(steps: ClockInput['steps']): number | null {
+  let last: number | null = null;
+  for (const s of steps) {
+    const end = ms(s.t) + (Number.isFinite(s.ms) ? s.ms : 0);
+    if (Number.isFinite(end) && (last === null || end > last)) last = end;
+  }
+  return last;
+}
+
 function clockEnd(input: ClockInput, start: number): number {
-  if (input.end && Number.isFinite(ms(input.end.t))) return ms(input.end.t);
+  if (input.end && Number.isFinite(ms(input.end.t))) {
+    const finish = endingCallFinish(input.steps);
+    return finish === null ? ms(input.end.t) : Math.min(finish, ms(input.end.t));
+  }
   if (input.now !== undefined && Number.isFinite(ms(input.now))) return ms(input.now);
   let last = start;
   for (const s of input.steps) last = Math.max(last, ms(s.t) + (Number.isFinite(s.ms) ? s.ms : 0));

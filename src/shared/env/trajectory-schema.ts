@@ -70,7 +70,7 @@ export const EndRecordSchema = z.looseObject({
 export type EndRecord = z.infer<typeof EndRecordSchema>;
 
 /** What a time record marks; see src/shared/env/time.ts for how each one counts. */
-export const TIME_EVENTS = ['pause', 'resume', 'reload', 'disconnect', 'reconnect', 'restart', 'hidden', 'visible', 'time_limit'] as const;
+export const TIME_EVENTS = ['pause', 'resume', 'reload', 'disconnect', 'reconnect', 'restart', 'hidden', 'visible', 'time_limit', 'heartbeat'] as const;
 export const TimeEventSchema = z.enum(TIME_EVENTS);
 export type TimeEvent = z.infer<typeof TimeEventSchema>;
 
@@ -78,11 +78,16 @@ export const TimeRecordSchema = z
   .looseObject({
     type: z.literal('time'),
     event: TimeEventSchema.describe(
-      'pause/resume: the player paused; disconnect/reconnect: no page held the episode; restart: the lab came back after a crash; hidden/visible: the window was hidden; reload: the page reloaded; time_limit: the active-time limit was reached',
+      'pause/resume: the player paused; disconnect/reconnect: no page held the episode; restart: the lab came back after a crash; hidden/visible: the window was hidden; reload: the page reloaded; time_limit: the active-time limit was reached; heartbeat: the page reported the send and paint times of calls (beats without calls are not logged)',
     ),
     t: z.string().describe('ISO time it happened (as the lab process saw it)'),
-    since: z.string().optional().describe('restart only: the last record before the crash; the lab counts since..t as down time'),
+    since: z.string().optional().describe('restart and disconnect: the last sign of life before the loss (a heartbeat, a call); the lab counts since..t as down time'),
     step: z.number().int().nonnegative().optional().describe('the last logged step at that moment'),
+    client_t: z.string().optional().describe("heartbeat: the page's clock when it sent the beat (ISO), for the offset between the two clocks"),
+    calls: z
+      .array(z.strictObject({ step: z.number().int().nonnegative(), sent: z.string(), shown: z.string() }))
+      .optional()
+      .describe("heartbeat: calls whose result the page has shown since the last beat: when the page sent each and when it first painted the answer (the page's clock, ISO)"),
   })
   .describe('an interruption or a change of attention (optional: older logs have none, and all their time counts as active)');
 export type TimeRecord = z.infer<typeof TimeRecordSchema>;

@@ -3,6 +3,7 @@
 // Inputs: what the experimenter types. Outputs: validated configs and records.
 // Invariants: participant ids are pseudonymous (P01, P02, ...) and no field holds a name; the
 // practice task is never one of the scored tasks; a study's protocol is fixed for all its episodes.
+import { FlowFlagsSchema } from './flow';
 import { z } from 'zod';
 import { DEFAULT_PROTOCOL_OPTIONS, ProtocolOptionsSchema } from '../env/protocol';
 import { splatbenchKind } from '../kinds/splatbench/kind';
@@ -220,6 +221,8 @@ export const DeletionRecordSchema = z.strictObject({
   files: z.array(z.string()),
   /** What else was cleared from the participant record. */
   cleared: z.array(z.enum(['consent', 'answers', 'withdrawal', 'episodes', 'sessions'])),
+  /** Where the participant got to (flow.ts): booleans only, so the study's flow counts survive the deletion. */
+  flow: FlowFlagsSchema.optional(),
 });
 export type DeletionRecord = z.infer<typeof DeletionRecordSchema>;
 export const DeletionsFileSchema = z.strictObject({ deletions: z.array(DeletionRecordSchema) });

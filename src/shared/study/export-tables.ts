@@ -41,6 +41,11 @@ export interface CallRow {
   callSeconds: number;
   activeSeconds: number | null;
   thinkSeconds: number | null;
+  /** The call's four instants (ISO, the lab's timeline; page times null without a page). */
+  clientSent: string | null;
+  serverFinished: string;
+  clientShown: string | null;
+  transportSeconds: number | null;
   hiddenScore: number | null;
   graded: boolean;
   gaussians: number | null;
@@ -113,8 +118,12 @@ export const CALLS_TABLE: Table<CallRow> = {
     { name: 't', description: 'ISO 8601 time the call arrived', value: (r) => r.t },
     { name: 'call_seconds', description: 'wall time spent inside the call (grading excluded)', unit: 's', value: (r) => r.callSeconds },
     { name: 'active_seconds', description: 'active time from the episode start to this call (paused and down time left out)', unit: 's', value: (r) => r.activeSeconds },
-    { name: 'think_seconds', description: 'active time from the end of the previous call to this call (the thinking before it); empty for step 0', unit: 's', value: (r) => r.thinkSeconds },
-    { name: 'hidden_score', description: 'SplatScore of the scene after this call from the held-out views (latest graded value carried forward); hidden from the participant', unit: 'SplatScore', value: (r) => r.hiddenScore },
+    { name: 'think_seconds', description: "active time from the previous answer on screen (else the previous call's finish) to the sending of this call: the thinking before it; empty for step 0", unit: 's', value: (r) => r.thinkSeconds },
+    { name: 'client_sent', description: 'ISO 8601 time the page sent the call (page clock placed on the lab clock by the heartbeats); empty for a model or an old log', value: (r) => r.clientSent },
+    { name: 'server_finished', description: 'ISO 8601 time the lab finished the call (t plus call_seconds; grading excluded)', value: (r) => r.serverFinished },
+    { name: 'client_shown', description: 'ISO 8601 time the answer was first painted on the page; empty for a model or an old log', value: (r) => r.clientShown },
+    { name: 'transport_seconds', description: "the call's round trip less the lab's time inside it (network, page update and paint)", unit: 's', value: (r) => r.transportSeconds },
+    { name: 'hidden_score', description: "SplatScore of the scene after this call from the held-out views (latest graded value carried forward; an imported model run: the lab's regrade, never the file's); hidden from the participant", unit: 'SplatScore', value: (r) => r.hiddenScore },
     { name: 'graded', description: 'true when this call changed the scene and was graded itself', value: (r) => r.graded },
     { name: 'gaussians', description: 'Gaussians in the scene after the call (empty when the call did not change it)', value: (r) => r.gaussians },
     { name: 'exclusion_reason', description: "why the episode is out of the statistics (the experimenter's reason, or 'participant withdrew'); empty when in", value: (r) => r.excluded },
@@ -143,7 +152,10 @@ export const EPISODES_TABLE: Table<EpisodeResult> = {
     { name: 'calls', description: 'calls used', value: (r) => r.calls },
     { name: 'renders', description: 'renders used', value: (r) => r.renders },
     { name: 'gaussians', description: 'Gaussians in the final scene', value: (r) => r.gaussians },
-    { name: 'seconds', description: 'active time of the episode from its start to its end record (paused and down time left out)', unit: 's', value: (r) => r.seconds },
+    { name: 'seconds', description: 'active time of the episode from its start to the finish of its ending call, e.g. the submit (paused and down time left out; the final grading after it is not in it)', unit: 's', value: (r) => r.seconds },
+    { name: 'compute_seconds', description: "the lab's compute time inside the calls, within the active time", unit: 's', value: (r) => r.computeSeconds ?? null },
+    { name: 'transport_seconds', description: 'time the answers spent between the lab and the screen (round trip less compute); 0 for a model', unit: 's', value: (r) => r.transportSeconds ?? null },
+    { name: 'think_seconds', description: "active time less compute and transport: the person's thinking and doing (a model: its API latency)", unit: 's', value: (r) => r.thinkSeconds ?? null },
     { name: 'wall_seconds', description: 'wall time over the same span', unit: 's', value: (r) => r.wallSeconds ?? null },
     { name: 'paused_seconds', description: 'time the episode was paused', unit: 's', value: (r) => r.pausedSeconds ?? null },
     { name: 'down_seconds', description: 'time the lab was down or no page held the episode (disconnects, restarts)', unit: 's', value: (r) => r.downSeconds ?? null },
@@ -172,6 +184,7 @@ export const SUMMARY_TABLE: Table<SummaryRow> = {
     { name: 'ci_unit', description: 'what the bootstrap resamples: participants (humans) or runs (a model)', value: (r) => r.unit },
     { name: 'n_units', description: 'participants or runs in the row', value: (r) => r.clusters },
     { name: 'warning', description: 'set when there are fewer than five units', value: (r) => r.warning },
+    { name: 'lpips_missing', description: 'episodes of the row graded without LPIPS (score = mean of the PSNR and SSIM terms); 0 when all had it', value: (r) => r.lpipsMissing ?? 0 },
   ],
 };
 
@@ -269,6 +282,15 @@ export const DELETIONS_TABLE: Table<DeletionRow> = {
   ],
 };
 
+export const FLOW_TABLE: Table<{ stage: string; n: number }> = {
+  file: 'data/table-flow_data.csv',
+  description: 'Participant flow (CONSORT style; figures/participant-flow.svg draws it): participants per stage, deleted ones counted from their deletion records.',
+  columns: [
+    { name: 'stage', description: 'created, consented, declined, started (a task), withdrawn, excluded (an episode), completed; deleted: of created, records deleted on request', value: (r) => r.stage },
+    { name: 'n', description: 'participants at that stage', value: (r) => r.n },
+  ],
+};
+
 export const SEARCH_TABLE: Table<SearchEpisodeRow> = {
   file: 'data/table-search_data.csv',
   description: 'One row per scored view-search episode (humans and model runs): the answer, its score and what gave it, and the search measures. Empty for a study without search tasks.',
@@ -292,7 +314,7 @@ export const SEARCH_TABLE: Table<SearchEpisodeRow> = {
 };
 
 /** Every table of the archive, in the order written. */
-export const EXPORT_TABLES = [CALLS_TABLE, EPISODES_TABLE, SUMMARY_TABLE, PAIRED_TABLE, PARTICIPANT_SUMMARY_TABLE, SESSIONS_TABLE, PARTICIPANTS_TABLE, ANSWERS_TABLE, DELETIONS_TABLE, SEARCH_TABLE] as const;
+export const EXPORT_TABLES = [CALLS_TABLE, EPISODES_TABLE, SUMMARY_TABLE, PAIRED_TABLE, PARTICIPANT_SUMMARY_TABLE, SESSIONS_TABLE, PARTICIPANTS_TABLE, ANSWERS_TABLE, DELETIONS_TABLE, FLOW_TABLE, SEARCH_TABLE] as const;
 
 interface DictionaryTable {
   file: string;

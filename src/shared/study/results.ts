@@ -31,7 +31,7 @@ export const EpisodeResultSchema = z.strictObject({
   calls: z.number().int(),
   renders: z.number().int().nullable(),
   gaussians: z.number().int().nullable(),
-  /** Active time from the header's start to the end record (or the last call), paused and down time left out, in seconds. */
+  /** Active time from the header's start to the ending call's finish (or the last call), paused and down time left out, in seconds; the final grading is not in it. */
   seconds: num,
   /** Wall time over the same span, and its paused and down (lab not running / no page) parts. */
   wallSeconds: num.optional(),
@@ -42,6 +42,10 @@ export const EpisodeResultSchema = z.strictObject({
   pauses: z.number().int().nullable().optional(),
   /** Sum of the per-call `ms` (time spent inside tool calls), in seconds. */
   toolSeconds: z.number(),
+  /** Of the active time (src/shared/env/person-time.ts): the lab's compute inside calls, the transport to the page and back, and the rest, think time. */
+  computeSeconds: num.optional(),
+  transportSeconds: num.optional(),
+  thinkSeconds: num.optional(),
   started: z.string(),
   /** Trajectory path relative to the study folder (the replay key). */
   log: z.string(),
@@ -69,6 +73,8 @@ export const SummaryRowSchema = z.strictObject({
   clusters: z.number().int(),
   /** Set when there are too few participants or runs for the interval to mean much. */
   warning: z.string().nullable(),
+  /** Episodes of the row graded without LPIPS (their score is the PSNR and SSIM terms only). */
+  lpipsMissing: z.number().int().optional(),
 });
 export type SummaryRow = z.infer<typeof SummaryRowSchema>;
 
@@ -126,7 +132,7 @@ export function summarize(rows: readonly EpisodeResult[], opts: BootstrapOptions
         { ...(opts.resamples !== undefined ? { resamples: opts.resamples } : {}), ...(opts.level !== undefined ? { level: opts.level } : {}), seed: keySeed(`${source}\u0000${taskId}`, opts.seed ?? 0) },
       );
       const secs = group.map((r) => r.seconds).filter((s): s is number => s !== null);
-      out.push({ source, taskId, n: ci.n, mean: ci.mean, low: ci.low, high: ci.high, meanSeconds: meanOf(secs), unit, clusters: ci.clusters, warning: smallNWarning(ci.clusters, unit) });
+      out.push({ source, taskId, n: ci.n, mean: ci.mean, low: ci.low, high: ci.high, meanSeconds: meanOf(secs), unit, clusters: ci.clusters, warning: smallNWarning(ci.clusters, unit), lpipsMissing: group.filter((r) => r.lpipsMissing).length });
     }
   }
   return out;
@@ -176,6 +182,7 @@ export function summaryCsv(rows: readonly SummaryRow[]): string {
       { name: 'ci_unit', value: (r) => r.unit },
       { name: 'n_units', value: (r) => r.clusters },
       { name: 'warning', value: (r) => r.warning },
+      { name: 'lpips_missing', value: (r) => r.lpipsMissing ?? 0 },
     ],
     rows,
   );

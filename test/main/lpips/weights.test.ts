@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { convertCheckpoints } from '../../../src/main/lpips/convert';
-import { LpipsWeightsError, loadLpipsWeights, resolveLpipsDir } from '../../../src/main/lpips/weights';
+import { BUNDLED_MANIFEST_SHA256, LpipsWeightsError, bundledLpipsDir, loadLpipsWeights, resolveLpipsDir, sha256 } from '../../../src/main/lpips/weights';
 
 const FIX = join(__dirname, '..', '..', 'fixtures', 'metrics', 'pth');
 const root = mkdtempSync(join(tmpdir(), 'lpips-weights-'));
@@ -35,6 +35,21 @@ describe('loadLpipsWeights', () => {
     expect(resolveLpipsDir('x/y', { SPLATLAB_LPIPS_DIR: '/env' })).toBe(resolve('x/y'));
     expect(resolveLpipsDir(undefined, { SPLATLAB_LPIPS_DIR: '/env' })).toBe('/env');
     expect(loadLpipsWeights({ env: { SPLATLAB_LPIPS_DIR: good } }).conv).toHaveLength(5);
+  });
+
+  it('falls back to the copy shipped in the project, pinned by its manifest hash', () => {
+    expect(resolveLpipsDir(undefined, {})).toBe(bundledLpipsDir());
+    expect(sha256(readFileSync(join(bundledLpipsDir(), 'manifest.json')))).toBe(BUNDLED_MANIFEST_SHA256);
+    expect(loadLpipsWeights({ env: {} }).conv).toHaveLength(5);
+    expect(resolveLpipsDir(undefined, {}, join(root, 'no-project'))).toBeNull();
+  });
+
+  it('refuses an edited shipped manifest', () => {
+    const project = join(root, 'project');
+    cpSync(bundledLpipsDir(), bundledLpipsDir(project), { recursive: true });
+    const file = join(bundledLpipsDir(project), 'manifest.json');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"float32-le"', '"float32-le" '));
+    expect(() => loadLpipsWeights({ env: {}, root: project })).toThrow(/fails its pinned sha256 check/);
   });
 
   it('reports a missing folder with the fetch command', () => fails(join(root, 'nope'), /does not exist.*splatlab lpips fetch/));

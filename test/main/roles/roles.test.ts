@@ -4,7 +4,7 @@
 // own session and the episode it opened; a second tab on that episode is read-only (in_use) until
 // the first one closes; the unlock takes the study's PIN or the experimenter's token, and wrong
 // tries are rate limited; participant tokens cannot be forged or reused for another participant.
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { Connection, type Caller } from '../../../src/main/services/connection';
 import { createLabContext } from '../../../src/main/services/context';
 import { dispatchCall } from '../../../src/main/services/dispatch';
 import { createLabServices, type LabServices } from '../../../src/main/services/lab';
-import { FORBIDDEN_MESSAGE, Roles, UNLOCK_TRIES } from '../../../src/main/services/roles';
+import { FORBIDDEN_MESSAGE, LINK_OVER_MESSAGE, Roles, UNLOCK_TRIES } from '../../../src/main/services/roles';
 import type { EpisodeSnapshot } from '../../../src/shared/api/episode';
 import type { WhoAmI } from '../../../src/shared/api/roles';
 import { testTasks } from '../env/fixtures';
@@ -64,7 +64,7 @@ describe('roles and isolation', () => {
     const me = await call<WhoAmI>(screen, 'roles.whoami');
     expect(me).toMatchObject({ role: 'participant', session: { studyId: 'roles', participant: 'P01' }, pinSet: true });
     // A desktop window made now (a restarted kiosk) is the participant's too.
-    expect(services.roles.windowRole()).toEqual({ role: 'participant', session: { studyId: 'roles', participant: 'P01' } });
+    expect(services.roles.windowRole()).toMatchObject({ role: 'participant', session: { studyId: 'roles', participant: 'P01', started: expect.any(String) } });
   });
 
   it('refuses every experimenter row to the participant screen, with a clear line, running nothing', async () => {
@@ -113,7 +113,7 @@ describe('roles and isolation', () => {
   it('gives a second tab of the same participant a read-only in_use, until the first one goes', async () => {
     const token = services.roles.participantToken({ studyId: 'roles', participant: 'P01' });
     const role = services.roles.credential(token);
-    expect(role).toEqual({ role: 'participant', session: { studyId: 'roles', participant: 'P01' } });
+    expect(role).toEqual({ role: 'participant', session: { studyId: 'roles', participant: 'P01', started: services.roles.runningSession()?.started } });
     const tab2 = new Connection(role ?? undefined);
     expect(await refusal(tab2, 'study.session.task')).toMatchObject({ code: 'in_use', message: expect.stringMatching(/open elsewhere/) });
     expect(await refusal(tab2, 'episode.step', { episodeId: episode.episodeId, tool: 'submit', args: {} })).toMatchObject({ code: 'in_use' });
@@ -163,24 +163,55 @@ describe('roles and isolation', () => {
 });
 
 describe('the unlock and participant tokens (Roles alone)', () => {
-  it('takes the experimenter token, rate limits wrong tries, and derives stable participant tokens', () => {
+  it('takes the experimenter token, backs off wrong tries per link, and derives stable participant tokens', () => {
     let now = 0;
     const dir = mkdtempSync(join(tmpdir(), 'splatlab-roles-unit-'));
     const roles = new Roles(dir, () => now);
     roles.useExperimenterToken('T'.repeat(32));
     const c = new Connection({ role: 'participant', session: { studyId: 's', participant: 'P01' } });
+    const other = new Connection({ role: 'participant', session: { studyId: 's', participant: 'P02' } });
     for (let i = 0; i < UNLOCK_TRIES; i++) expect(() => roles.unlock(c, 'nope')).toThrow(/wrong experimenter token/);
-    // Even the right token waits now: a PIN cannot be guessed by trying fast.
-    expect(() => roles.unlock(c, 'T'.repeat(32))).toThrow(/too many wrong unlock tries/);
-    now += 61_000;
+    // This link waits now (a PIN cannot be guessed by trying fast); another link does not.
+    expect(() => roles.unlock(c, 'nope')).toThrow(/too many wrong PINs on this page: wait 60 s/);
+    expect(() => roles.unlock(other, 'nope')).toThrow(/wrong experimenter token/);
+    // The experimenter's own token is never held back (it cannot be guessed).
     expect(roles.unlock(c, 'T'.repeat(32)).role).toBe('experimenter');
+    now += 61_000;
     expect(roles.credential('T'.repeat(32))).toEqual({ role: 'experimenter' });
     const again = new Roles(dir);
     again.useExperimenterToken('T'.repeat(32));
     const token = roles.participantToken({ studyId: 's', participant: 'P01' });
     expect(again.participantToken({ studyId: 's', participant: 'P01' })).toBe(token);
-    const other = new Roles(dir);
-    other.useExperimenterToken('U'.repeat(32));
-    expect(other.credential(token)).toBeNull();
+    const stranger = new Roles(dir);
+    stranger.useExperimenterToken('U'.repeat(32));
+    expect(stranger.credential(token)).toBeNull();
+  });
+
+  it('ends a participant link with its session and after its lifetime; a finished link may not even try a PIN', () => {
+    let now = Date.parse('2026-01-01T10:00:00Z');
+    const dir = mkdtempSync(join(tmpdir(), 'splatlab-roles-link-'));
+    mkdirSync(join(dir, 'studies'), { recursive: true });
+    const session = (started: string) => writeFileSync(join(dir, 'studies', 'session.json'), JSON.stringify({ studyId: 's', participant: 'P01', started, episodeId: null }));
+    const roles = new Roles(dir, () => now, 3_600_000);
+    roles.useExperimenterToken('T'.repeat(32));
+    session('2026-01-01T10:00:00.000Z');
+    const link = roles.participantToken({ studyId: 's', participant: 'P01' });
+    const tab = new Connection(roles.credential(link) ?? undefined);
+    expect(roles.ownSession(tab)).toBe(true);
+    // The session ends: the link is over, whatever it tries.
+    rmSync(join(dir, 'studies', 'session.json'));
+    expect(roles.linkOver(tab)).toBe(true);
+    expect(() => roles.unlock(tab, '0000')).toThrow(LINK_OVER_MESSAGE);
+    // A later session of the same participant has another link; the old one stays over.
+    session('2026-01-01T10:30:00.000Z');
+    expect(roles.linkOver(tab)).toBe(true);
+    const next = new Connection(roles.credential(roles.participantToken({ studyId: 's', participant: 'P01' })) ?? undefined);
+    expect(roles.ownSession(next)).toBe(true);
+    expect(roles.linkOf(next)).not.toBe(roles.linkOf(tab));
+    // Past the lifetime (an hour here) even the running session's link stops working.
+    now += 2 * 3_600_000;
+    expect(roles.ownSession(next)).toBe(false);
+    // The experimenter's token still unlocks the finished link's page.
+    expect(roles.unlock(tab, 'T'.repeat(32)).role).toBe('experimenter');
   });
 });

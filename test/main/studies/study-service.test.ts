@@ -248,7 +248,7 @@ describe('results, replay and export', () => {
     expect(r.episodes.at(-2)?.scoreMismatch).toBeNull();
     expect(r.summary.map((s) => `${s.source}/${s.taskId}`)).toEqual(['human/test__oneshot', 'human/test__sculpt', 'human/(all tasks)', 'gpt-x/test__sculpt', 'gpt-x/(all tasks)']);
     const summary = await call<{ csv: string }>('study.exportCsv', { studyId: 'pilot-a', table: 'summary' });
-    expect(summary.csv.split('\r\n')[0]).toBe('source,task,n,mean_score,ci95_low,ci95_high,mean_seconds,ci_unit,n_units,warning');
+    expect(summary.csv.split('\r\n')[0]).toBe('source,task,n,mean_score,ci95_low,ci95_high,mean_seconds,ci_unit,n_units,warning,lpips_missing');
   });
   it('lets a study switch the outline overlay off: its episodes start without it and their logs say so', async () => {
     await dispatchCall(handlers, 'study.session.end', {});

@@ -29,6 +29,8 @@ function fakeApi(replies: ((args: unknown) => Reply)[]): LabApi & { sent: { meth
   return {
     sent,
     call: (async (method: string, params: unknown) => {
+      // The page's heartbeat (every second while an episode is live) is not part of these scripts.
+      if (method === 'episode.heartbeat') return { activeMs: 0, pausedMs: 0, downMs: 0, paused: false, limitMs: null };
       sent.push({ method, params });
       if (method === 'episode.start') return snapshot;
       const reply = replies.shift();

@@ -11,14 +11,14 @@ const rec = (event: TimeEvent, s: number, extra: Partial<TimeRecord> = {}): Time
 
 describe('episodeClock', () => {
   it('counts a log without time records as all active (old logs read as before)', () => {
-    const c = episodeClock({ started: iso(0), steps: [{ t: iso(0), ms: 0 }, { t: iso(30), ms: 500 }], times: [], end: { t: iso(40) } });
+    const c = episodeClock({ started: iso(0), steps: [{ t: iso(0), ms: 0 }, { t: iso(30), ms: 500 }, { t: iso(40), ms: 0 }], times: [], end: { t: iso(40) } });
     expect(c).toMatchObject({ wallMs: 40_000, activeMs: 40_000, pausedMs: 0, downMs: 0, pauses: 0, interruptions: [] });
   });
 
   it('takes pauses and a disconnect out of active time', () => {
     const c = episodeClock({
       started: iso(0),
-      steps: [{ t: iso(0), ms: 0 }],
+      steps: [{ t: iso(0), ms: 0 }, { t: iso(60), ms: 0 }],
       times: [rec('pause', 10), rec('resume', 25), rec('disconnect', 40), rec('reconnect', 43), rec('hidden', 50), rec('visible', 55)],
       end: { t: iso(60) },
     });
@@ -35,7 +35,7 @@ describe('episodeClock', () => {
   it('counts a crash as down time from the last record to the restart', () => {
     const c = episodeClock({
       started: iso(0),
-      steps: [{ t: iso(0), ms: 0 }, { t: iso(20), ms: 1_000 }],
+      steps: [{ t: iso(0), ms: 0 }, { t: iso(20), ms: 1_000 }, { t: iso(100), ms: 0 }],
       times: [rec('restart', 90, { since: iso(21) })],
       end: { t: iso(100) },
     });
@@ -43,13 +43,19 @@ describe('episodeClock', () => {
     expect(c.activeMs).toBe(31_000);
     expect(c.interruptions).toEqual([{ kind: 'restart', from: T0 + 21_000, to: T0 + 90_000, ms: 69_000 }]);
     // Without `since` the last call's end is the last sign of life.
-    const d = episodeClock({ started: iso(0), steps: [{ t: iso(20), ms: 1_000 }], times: [rec('restart', 90)], end: { t: iso(100) } });
+    const d = episodeClock({ started: iso(0), steps: [{ t: iso(20), ms: 1_000 }, { t: iso(100), ms: 0 }], times: [rec('restart', 90)], end: { t: iso(100) } });
     expect(d.downMs).toBe(69_000);
   });
 
   it('keeps a pause across a crash paused, and counts the crash itself as down', () => {
     const c = episodeClock({ started: iso(0), steps: [], times: [rec('pause', 10), rec('restart', 50, { since: iso(30) }), rec('resume', 70)], now: iso(80) });
     expect(c).toMatchObject({ pausedMs: 20_000 + 20_000, downMs: 20_000, activeMs: 20_000, paused: false, down: false });
+  });
+
+  it('ends a finished episode when its ending call finished, not at the end record written after the final grading', () => {
+    const c = episodeClock({ started: iso(0), steps: [{ t: iso(0), ms: 0 }, { t: iso(30), ms: 20 }], times: [], end: { t: iso(41.3) } });
+    expect(c.wallMs).toBe(30_020);
+    expect(c.activeMs).toBe(30_020);
   });
 
   it('reads a live clock up to now, still down when no page came back', () => {

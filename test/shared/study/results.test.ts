@@ -61,8 +61,8 @@ describe('summarize', () => {
     expect(e[0].split(',')).toEqual(expect.arrayContaining(['seconds', 'paused_seconds', 'down_seconds', 'interruptions']));
     expect(e[1]).toContain('"x,y"');
     const s = summaryCsv(summarize(rows)).split('\r\n');
-    expect(s[0]).toBe('source,task,n,mean_score,ci95_low,ci95_high,mean_seconds,ci_unit,n_units,warning');
-    expect(s[2]).toBe('human,b,1,10,,,100,participants,1,only 1 participant: no interval');
+    expect(s[0]).toBe('source,task,n,mean_score,ci95_low,ci95_high,mean_seconds,ci_unit,n_units,warning,lpips_missing');
+    expect(s[2]).toBe('human,b,1,10,,,100,participants,1,only 1 participant: no interval,1');
   });
 });
 

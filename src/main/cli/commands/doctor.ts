@@ -4,9 +4,20 @@ import { join } from 'node:path';
 import { acquireGpu } from '../../gpu/device';
 import { uiRoot } from '../../app/paths';
 import { sharedDataDir } from '../../io/data-dir';
+import { loadLpipsWeights, resolveLpipsDir } from '../../lpips/weights';
 import { resolveTasksDir } from '../../tasks/paths';
 import { displayAvailable, findElectron } from '../../app/electron-binary';
 import type { CliCommand } from '../command';
+
+/** Whether the grader will have LPIPS: the weights are loaded and verified, as the grader does. */
+function lpipsLine(): string {
+  try {
+    loadLpipsWeights();
+    return `weights verified at ${resolveLpipsDir() ?? '?'}; SplatScore includes LPIPS`;
+  } catch (err) {
+    return `MISSING: ${(err as Error).message}. Every score is then computed without LPIPS and marked lpips_missing`;
+  }
+}
 
 export const command: CliCommand = {
   name: 'doctor',
@@ -20,11 +31,9 @@ export const command: CliCommand = {
     io.out(`Electron    ${electron.binary ? `binary at ${electron.binary}` : `not available: ${electron.reason}`}`);
     io.out(`Display     ${displayAvailable() ? 'available' : 'none (npm start serves the UI on a loopback URL)'}`);
     io.out(`UI build    ${existsSync(join(uiRoot(), 'index.html')) ? uiRoot() : 'not built yet (run `npx splatlab build-ui`)'}`);
+    io.out(`LPIPS       ${lpipsLine()}`);
     const data = sharedDataDir();
-    for (const [name, hint] of [
-      ['lpips-alex', 'LPIPS weights (SPLATLAB_LPIPS_DIR); without them SplatScore omits LPIPS'],
-      ['nerf-synthetic-lego-24', 'a real capture for `splatlab import nerf`'],
-    ] as const) {
+    for (const [name, hint] of [['nerf-synthetic-lego-24', 'a real capture for `splatlab import nerf`']] as const) {
       const dir = join(data, name);
       io.out(`Data        ${name}: ${existsSync(dir) ? `found at ${dir}` : `missing (${hint})`}`);
     }

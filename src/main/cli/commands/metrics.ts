@@ -23,7 +23,7 @@ export const command: CliCommand = {
 
 Prints PSNR (dB, MSE over RGB), SSIM (11x11 Gaussian window, sigma 1.5), LPIPS (AlexNet v0.1)
 and silhouette IoU (masks from alpha where present, else non-white pixels). Images are composited
-on white. LPIPS weights come from --lpips-dir, SPLATLAB_LPIPS_DIR or ../shared/data/lpips-alex;
+on white. LPIPS weights come from --lpips-dir, SPLATLAB_LPIPS_DIR or the shipped assets/lpips-alex;
 missing or mismatched weights are an error unless --no-lpips is given.`,
   async run(argv, io) {
     const args = parseArgs(argv, { values: ['lpips-dir'], flags: ['json', 'no-lpips'] });
