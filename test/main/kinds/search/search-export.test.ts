@@ -53,7 +53,7 @@ describe('annotation to task to export', () => {
     expect(taskId).toBe('search__gen-capture__cube-colour');
     expect(report.problems).toEqual([]);
     expect(report.bfsSteps).toBeGreaterThan(3);
-    expect((await checkTaskSet(dir)).every((r) => r.problems.length === 0)).toBe(true);
+    expect((await checkTaskSet(dir)).tasks.every((r) => r.problems.length === 0)).toBe(true);
 
     const task = (await loadAnyTask(taskId, { tasksDir: dir })) as SearchTask;
     expect(task.scene.capture?.name).toBe('gen-capture');
