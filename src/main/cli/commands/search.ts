@@ -9,7 +9,8 @@ import { resolve } from 'node:path';
 import { labHome } from '../../app/home';
 import { loadEvalConfig } from '../../eval/config';
 import { makeClient, parseModelSpec, playerName } from '../../eval/spec';
-import { judgeLogs } from '../../kinds/search/judge';
+import { judgeAgreement, judgeLogs } from '../../kinds/search/judge';
+import { judgeImages } from '../../kinds/search/judge-images';
 import { studySearchLogs } from '../../studies/search-results';
 import { StudyStore } from '../../studies/store';
 import { BASELINES, type Baseline } from '../../../shared/kinds/search/players';
@@ -161,8 +162,11 @@ export const command: CliCommand = {
       } catch (e) {
         throw new CliError((e as Error).message);
       }
-      const r = await judgeLogs(studySearchLogs(store, study, dir), make, name, { force: args.options.has('force'), onProgress: io.out });
+      const logs = studySearchLogs(store, study, dir);
+      const r = await judgeLogs(logs, make, name, { force: args.options.has('force'), onProgress: io.out, images: judgeImages(dir) });
       io.out(`${name}: ${r.judged} judged, ${r.unparseable} unparseable, ${r.skipped} skipped (closed answer, no answer or judged already)`);
+      const agree = judgeAgreement(logs, name);
+      io.out(`judge vs human raters: Spearman rho ${agree.rho === null ? 'n/a' : agree.rho.toFixed(3)} over ${agree.pairs} answers rated by both`);
       return 0;
     }
     throw new CliError(`usage: ${USAGE.split('\n')[0]} (got '${sub ?? ''}')`);
