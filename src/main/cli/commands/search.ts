@@ -16,7 +16,8 @@ import { StudyStore } from '../../studies/store';
 import { BASELINES, type Baseline } from '../../../shared/kinds/search/players';
 import { exportAnnotation } from '../../kinds/search/annotations';
 import { exportEpisodes } from '../../kinds/search/export';
-import { checkTaskSet, generateTaskSet, runBaseline, writeGoalImages } from '../../kinds/search/task-set';
+import { checkTaskSet, generateTaskSet, loadAll, runBaseline, writeGoalImages } from '../../kinds/search/task-set';
+import { runStaticBaseline, STATIC_MODES, type StaticMode } from '../../kinds/search/static-baseline';
 import { parseArgs, stringOption } from '../args';
 import { CliError, type CliCommand } from '../command';
 import { intOption } from './author-options';
@@ -27,6 +28,7 @@ import { capturedPlant } from '../../../shared/kinds/search/capture-like';
 const USAGE = `splatlab search generate [--tasks DIR] [--rooms N] [--questions Q] [--per-question K] [--seed S] [--no-props]
 splatlab search check [--tasks DIR] [--task ID]
 splatlab search baseline [--tasks DIR] [--player random|blind|start-view|oracle|all] [--seed S] [--seeds K]
+splatlab search baseline --model SPEC [--player blind|start-view] [--config FILE] [--tasks DIR] [--task ID]
 splatlab search goals [--tasks DIR] [--task ID] --out OUTDIR
 splatlab search export [--tasks DIR] [--task ID] --out OUTDIR
 splatlab search annotation-task [--tasks DIR] --annotation ID
@@ -48,7 +50,9 @@ baseline: accuracy, success, steps, path length and collision rate of a baseline
 analytic chance of the set (Random Action: uniform actions, then a uniform answer over each
 question's answer space; blind: the family's most common answer among the other tasks;
 start-view: answers only when the start view answers; oracle: walks to the goal and answers).
---seeds K averages the random player over seeds S..S+K-1.
+--seeds K averages the random player over seeds S..S+K-1. With --model SPEC (the clients and
+--config of splatlab eval) a model plays blind (the question alone) or start-view (the question and
+the start view): one answer through the stop tool, scored by the exact checker beside the chance.
 goals: renders each task's goal image (512x512 at 90 degrees from the goal viewpoint) into OUTDIR.
 export: writes OUTDIR/episodes/<task>.json (scene, question, answer, answer type, start, answerable
 poses, goal), OUTDIR/goals/<task>.png and the scenes beside them (OUTDIR/scenes/...), and index.json.
@@ -88,6 +92,23 @@ export const command: CliCommand = {
       for (const p of r.problems) io.out(p);
       io.out(`${r.tasks.length - bad.length}/${r.tasks.length} search tasks conform over ${r.rooms} rooms; splits by scene: ${Object.entries(r.splits).map(([k, v]) => `${k} ${v.rooms} rooms / ${v.episodes} episodes`).join(', ')}`);
       return bad.length || r.problems.length ? 1 : 0;
+    }
+    if (sub === 'baseline' && stringOption(args, 'model')) {
+      const mode = stringOption(args, 'player') ?? 'blind';
+      if (!(STATIC_MODES as readonly string[]).includes(mode)) throw new CliError(`a model plays the static baselines only: --player ${STATIC_MODES.join(' or ')}`);
+      let make;
+      try {
+        const spec = parseModelSpec(stringOption(args, 'model')!);
+        const config = loadEvalConfig(stringOption(args, 'config'));
+        makeClient(spec, config);
+        make = () => makeClient(spec, config);
+      } catch (e) {
+        throw new CliError((e as Error).message);
+      }
+      const task = stringOption(args, 'task');
+      const s = await runStaticBaseline(await loadAll(dir, task ? [task] : undefined), mode as StaticMode, make, { onProgress: io.out });
+      io.out(`${stringOption(args, 'model')} ${mode}: accuracy ${(100 * s.correct).toFixed(1)}% over ${s.episodes} episodes (analytic chance ${(100 * s.chance).toFixed(1)}%)`);
+      return 0;
     }
     if (sub === 'baseline') {
       const which = stringOption(args, 'player') ?? 'all';
