@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { mulberry32 } from '../../../shared/math/random';
 import { capturedPlant } from '../../../shared/kinds/search/capture-like';
 import { setChance } from '../../../shared/kinds/search/chance';
-import { pathTo } from '../../../shared/kinds/search/path';
+import { pathTo } from '../../../shared/kinds/search/astar';
 import { writeSplatFile } from '../../formats/write';
 import { encodePng } from '../../io/png-encode';
 import { renderView } from '../../../shared/kinds/search/render';

@@ -7,7 +7,7 @@
 // its goal lies within maxDistance actions by the same stepPose the rules use.
 import { mulberry32 } from '../../math/random';
 import { PrimitiveCollider } from './collide';
-import { pathTo } from './path';
+import { pathTo } from './astar';
 import { MOTION_ACTIONS, poseKey, viewDirection, type Pose } from './pose';
 import { generateQuestions, type Question } from './questions';
 import { findNode, nodeAabb, roomParts, type RoomSpec } from './room';
@@ -106,7 +106,7 @@ function neighbours(w: MotionWorld, p: Pose): Pose[] {
  * Episodes made goal first: an answerable view of the question is sampled, a seeded random walk of
  * minDistance..maxDistance collision-free actions leads away from it to the start, the start is kept
  * when no view within two actions of it answers (so the shortest path is at least 3), and the
- * shortest path back is found by A* (./path.ts). Moves are reversible and sweeps symmetric, so the
+ * shortest path back is found by A* (./astar.ts). Moves are reversible and sweeps symmetric, so the
  * walk's start always reaches its goal through the same stepPose the rules use.
  */
 export function buildEpisodes(room: RoomSpec, opts: BuildOptions): SearchEpisode[] {

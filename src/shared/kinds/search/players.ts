@@ -13,7 +13,7 @@ import type { Collider } from './collide';
 import { MOTION_ACTIONS } from './pose';
 import type { Answerability } from './answerability';
 import { motionWorld, searchAnswerable } from './world';
-import { pathTo } from './path';
+import { pathTo } from './astar';
 import { answerSpace } from './chance';
 
 export const BASELINES = ['random', 'blind', 'start-view', 'oracle'] as const;
