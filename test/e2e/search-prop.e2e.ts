@@ -102,7 +102,7 @@ describe.skipIf(skip)('a room with a captured prop, by keyboard (browser mode)',
     const file = readdirSync(dir).find((f) => f.startsWith(`${TASK}-`) && f.endsWith('.jsonl'));
     const traj = readTrajectory(join(dir, file!));
     expect(traj.header?.protocol_options).toEqual({ default_forward: true });
-    expect(traj.end).toMatchObject({ reason: 'stop', correct: true, success: true, steps: moves.length + 1 });
+    expect(traj.end).toMatchObject({ reason: 'stop', answer_read: 'plant', correct: true, success: true, steps: moves.length + 1 });
     expect(regradeSearch(task, traj).problems).toEqual([]);
   }, 300_000);
 });

@@ -24,6 +24,8 @@ import { intOption } from './author-options';
 import { resolveTasksDir } from '../../tasks/paths';
 import { writeSplatFile } from '../../formats/write';
 import { capturedPlant } from '../../../shared/kinds/search/capture-like';
+import { setChance } from '../../../shared/kinds/search/chance';
+import type { SearchTaskSpec } from '../../../shared/kinds/search/kind';
 
 const USAGE = `splatlab search generate [--tasks DIR] [--rooms N] [--questions Q] [--per-question K] [--seed S] [--no-props]
 splatlab search check [--tasks DIR] [--task ID]
@@ -64,6 +66,16 @@ eval; scripted:basic is a deterministic judge) and stores its mark (5 correct, 1
 prompt's hash beside the log (<log>.judge.json); answers already judged by SPEC are skipped
 unless --force.
 make-prop: writes the capture-like potted plant (INRIA .ply, Y up) used as a prop.`;
+
+/** The analytic chance per question family and per split, one line each. */
+function chanceByGroup(specs: readonly SearchTaskSpec[]): string[] {
+  const line = (title: string, key: (s: SearchTaskSpec) => string) => {
+    const groups = new Map<string, SearchTaskSpec[]>();
+    for (const s of specs) groups.set(key(s), [...(groups.get(key(s)) ?? []), s]);
+    return `chance by ${title}: ${[...groups].sort((a, b) => a[0].localeCompare(b[0])).map(([k, g]) => `${k} ${(100 * setChance(g.map((x) => x.question))).toFixed(1)}% (${g.length})`).join(', ')}`;
+  };
+  return [line('family', (s) => s.question.family), line('split', (s) => s.split ?? 'none')];
+}
 
 function pct(v: number): string {
   return (100 * v).toFixed(1).padStart(6);
@@ -117,13 +129,16 @@ export const command: CliCommand = {
       const seed = intOption(args, 'seed', 0);
       const seeds = intOption(args, 'seeds', 1, 1);
       io.out('player      episodes  accuracy%  chance%  success%  steps  path_m  collision_rate');
+      let chanceLines: string[] = [];
       for (const p of players) {
         const runs = p === 'random' ? seeds : 1;
         const sums = await Promise.all(Array.from({ length: runs }, async (_, k) => (await runBaseline(dir, p, seed + k)).summary));
         const m = (f: (s: (typeof sums)[number]) => number) => sums.reduce((a, s) => a + f(s), 0) / sums.length;
         const s = sums[0];
+        if (p === players[0]) chanceLines = chanceByGroup(sums[0].specs);
         io.out(`${p.padEnd(11)} ${String(s.episodes * runs).padStart(8)}  ${pct(m((x) => x.correct)).padStart(9)}  ${pct(s.chance).padStart(7)}  ${pct(m((x) => x.success)).padStart(8)}  ${m((x) => x.steps).toFixed(1).padStart(5)}  ${m((x) => x.pathLength).toFixed(2).padStart(6)}  ${m((x) => x.collisionRate).toFixed(3).padStart(14)}`);
       }
+      for (const l of chanceLines) io.out(l);
       return 0;
     }
     if (sub === 'make-prop') {

@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { mulberry32 } from '../../../shared/math/random';
 import { capturedPlant } from '../../../shared/kinds/search/capture-like';
-import { setChance } from '../../../shared/kinds/search/chance';
+import { chanceOf, setChance } from '../../../shared/kinds/search/chance';
 import { pathTo } from '../../../shared/kinds/search/astar';
 import { writeSplatFile } from '../../formats/write';
 import { encodePng } from '../../io/png-encode';
@@ -109,6 +109,8 @@ export interface CheckReport {
   taskId: string;
   problems: string[];
   bfsSteps: number | null;
+  /** Analytic chance of the task's question (./../../../shared/kinds/search/chance.ts). */
+  chance: number;
 }
 
 /** The conformance check of one search task against its room. */
@@ -132,7 +134,7 @@ export function checkSearchTask(spec: SearchTaskSpec, scene: RoomScene): CheckRe
   const direct = vis.answerable(spec.goal, q.needs) ? pathTo(world, spec.start, spec.goal, { maxDepth: spec.max_steps - 1 }) : null;
   const steps = direct?.length ?? searchAnswerable(world, spec.start, (p) => vis.answerable(p, q.needs), { maxDepth: spec.max_steps - 1, maxStates: 400_000, keep: 0 })?.path.length ?? null;
   if (steps === null) problems.push(`no answerable viewpoint within ${spec.max_steps - 1} actions of the start (A* to the goal, then BFS)`);
-  return { taskId: spec.task_id, problems, bfsSteps: steps };
+  return { taskId: spec.task_id, problems, bfsSteps: steps, chance: chanceOf(q) };
 }
 
 export interface SetReport {
@@ -163,7 +165,7 @@ export async function checkTaskSet(dir: string, onProgress?: (line: string) => v
   const all = await loadAll(dir, only);
   const tasks = all.map(({ spec, scene }) => {
     const r = checkSearchTask(spec, scene);
-    onProgress?.(`${r.taskId}: ${r.problems.length ? r.problems.join('; ') : `ok (${r.bfsSteps} steps to an answerable view)`}`);
+    onProgress?.(`${r.taskId}: ${r.problems.length ? r.problems.join('; ') : `ok (${r.bfsSteps} steps to an answerable view; chance ${(100 * r.chance).toFixed(1)}%)`}`);
     return r;
   });
   return { tasks, ...splitReport(all.map((a) => a.spec)) };
@@ -197,7 +199,7 @@ export function baselineEpisode(player: Baseline, set: readonly SearchTaskSpec[]
   return searchOutcome(spec, scene.visibility, rules);
 }
 
-export async function runBaseline(dir: string, player: Baseline, seed = 0): Promise<{ summary: BaselineSummary; outcomes: SearchOutcome[] }> {
+export async function runBaseline(dir: string, player: Baseline, seed = 0): Promise<{ summary: BaselineSummary & { specs: SearchTaskSpec[] }; outcomes: SearchOutcome[] }> {
   const all = await loadAll(dir);
   const specs = all.map((a) => a.spec);
   const outcomes = all.map(({ scene }, i) => baselineEpisode(player, specs, i, scene, seed));
@@ -206,7 +208,7 @@ export async function runBaseline(dir: string, player: Baseline, seed = 0): Prom
   return {
     outcomes,
     summary: {
-      player, episodes: outcomes.length, chance: setChance(specs.map((x) => x.question)), correct: mean((o) => +o.correct), success: mean((o) => +o.success), steps: mean((o) => o.steps),
+      specs, player, episodes: outcomes.length, chance: setChance(specs.map((x) => x.question)), correct: mean((o) => +o.correct), success: mean((o) => +o.success), steps: mean((o) => o.steps),
       pathLength: mean((o) => o.path_length), collisionRate: mean((o) => o.collision),
     },
   };

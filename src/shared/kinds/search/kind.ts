@@ -68,6 +68,7 @@ export const SearchHiddenSchema = z.strictObject({
 export const SearchStepRecordSchema = StepRecordSchema.extend({ search: SearchHiddenSchema.optional() });
 export const SearchEndRecordSchema = EndRecordSchema.extend({
   answer: z.string().nullable().describe('search: the answer given at stop (null when the steps ran out)'),
+  answer_read: z.string().nullable().optional().describe('search: what the exact checker read in the answer (docs/TASKS.md, "Answer checking"); null when it read nothing'),
   correct: z.boolean().describe('search: the answer is exactly right (checker of its answer type)'),
   success: z.boolean().describe('search: stopped at an answerable viewpoint'),
   steps: z.number().int().describe('search: steps used'),
