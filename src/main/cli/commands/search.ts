@@ -64,7 +64,7 @@ few-shot examples, the question, the correct answer and synonyms, the given answ
 and goal images) to the model SPEC (PROVIDER:MODEL[@EFFORT], the clients and --config of splatlab
 eval; scripted:basic is a deterministic judge) and stores its mark (5 correct, 1 wrong) with the
 prompt's hash beside the log (<log>.judge.json); answers already judged by SPEC are skipped
-unless --force.
+unless --force. Ends with Spearman's rho of the judge's and the human raters' marks.
 make-prop: writes the capture-like potted plant (INRIA .ply, Y up) used as a prop.`;
 
 /** The analytic chance per question family and per split, one line each. */
