@@ -5,7 +5,7 @@
 // Invariant: moves change the position by exactly one step and turns by exactly one turn, so
 // |dpos| / step + yaw gap / turn + pitch gap / turn (each rounded up) never overestimates the
 // actions left and the path found is shortest; transitions are stepPose's, as in the rules.
-import { angleGap } from './answerability';
+import { angleGap, samePose, type PoseTolerance } from './answerability';
 import { MOTION_ACTIONS, poseKey, type MotionAction, type Pose } from './pose';
 import { stepPose, type MotionWorld } from './world';
 
@@ -15,12 +15,12 @@ export interface PathOptions {
   maxStates?: number;
 }
 
-/** Lower bound on the actions from p to g. */
-export function actionsBound(w: MotionWorld, p: Pose, g: Pose): number {
+/** Lower bound on the actions from p to any pose within `tol` of g (tol 0: to g itself). */
+export function actionsBound(w: MotionWorld, p: Pose, g: Pose, tol: PoseTolerance = { position: 0, angle: 0 }): number {
   const e = 1e-6;
-  const moves = Math.ceil(Math.hypot(p.x - g.x, p.y - g.y, p.z - g.z) / w.motion.step - e);
-  const yaw = Math.ceil(angleGap(p.yaw, g.yaw) / w.motion.turn - e);
-  const pitch = Math.ceil(Math.abs(p.pitch - g.pitch) / w.motion.turn - e);
+  const moves = Math.ceil((Math.hypot(p.x - g.x, p.y - g.y, p.z - g.z) - tol.position) / w.motion.step - e);
+  const yaw = Math.ceil((angleGap(p.yaw, g.yaw) - tol.angle) / w.motion.turn - e);
+  const pitch = Math.ceil((Math.abs(p.pitch - g.pitch) - tol.angle) / w.motion.turn - e);
   return Math.max(0, moves) + Math.max(0, yaw) + Math.max(0, pitch);
 }
 
@@ -69,8 +69,21 @@ class Heap {
 
 /** A* from start to the goal pose (same lattice key); null when no path within maxDepth actions. */
 export function pathTo(w: MotionWorld, start: Pose, goal: Pose, opts: PathOptions): MotionAction[] | null {
-  const maxStates = opts.maxStates ?? 2_000_000;
   const target = poseKey(goal);
+  return astar(w, start, (p, key) => key === target, (p) => actionsBound(w, p, goal), opts)?.path ?? null;
+}
+
+/**
+ * A* from start to the nearest pose within `tol` of one of `goals` (an annotation's marked
+ * viewpoints, which need not lie on the start's lattice): the path and the pose it reaches.
+ */
+export function pathNear(w: MotionWorld, start: Pose, goals: readonly Pose[], tol: PoseTolerance, opts: PathOptions): { path: MotionAction[]; goal: Pose } | null {
+  if (!goals.length) return null;
+  return astar(w, start, (p) => goals.some((g) => samePose(p, g, tol)), (p) => Math.min(...goals.map((g) => actionsBound(w, p, g, tol))), opts);
+}
+
+function astar(w: MotionWorld, start: Pose, isGoal: (p: Pose, key: string) => boolean, bound: (p: Pose) => number, opts: PathOptions): { path: MotionAction[]; goal: Pose } | null {
+  const maxStates = opts.maxStates ?? 2_000_000;
   const poses: Pose[] = [start];
   const depth: number[] = [0];
   const parent: number[] = [-1];
@@ -79,17 +92,17 @@ export function pathTo(w: MotionWorld, start: Pose, goal: Pose, opts: PathOption
   const open = new Heap();
   // Ties go to the deeper state (closer to the goal), which finds the path with fewer expansions.
   const prio = (g: number, h: number) => (g + h) * 64 - Math.min(63, g);
-  open.push(prio(0, actionsBound(w, start, goal)), 0);
+  open.push(prio(0, bound(start)), 0);
   let expanded = 0;
   while (open.size) {
     const i = open.pop();
     const p = poses[i];
     const key = poseKey(p);
     if (best.get(key) !== i) continue;
-    if (key === target) {
+    if (isGoal(p, key)) {
       const path: MotionAction[] = [];
       for (let j = i; parent[j] >= 0; j = parent[j]) path.unshift(MOTION_ACTIONS[via[j]]);
-      return path;
+      return { path, goal: p };
     }
     if (++expanded > maxStates) return null;
     const g = depth[i] + 1;
@@ -97,7 +110,7 @@ export function pathTo(w: MotionWorld, start: Pose, goal: Pose, opts: PathOption
     for (let a = 0; a < MOTION_ACTIONS.length; a++) {
       const s = stepPose(w, p, MOTION_ACTIONS[a]);
       if (s.collided) continue;
-      const h = actionsBound(w, s.pose, goal);
+      const h = bound(s.pose);
       if (g + h > opts.maxDepth) continue;
       const k = poseKey(s.pose);
       const old = best.get(k);
