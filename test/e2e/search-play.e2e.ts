@@ -16,7 +16,7 @@ import { playBaseline } from '../../src/shared/kinds/search/players';
 import { SEARCH_KEYS } from '../../src/renderer/kinds/search/keys';
 
 const skip = browserMissing();
-const TASK = 'search__room-6__shape-3-1';
+const TASK = 'search__room-11__shape-5-1';
 
 describe.skipIf(skip)('play a search task by keyboard (browser mode)', () => {
   let serve: ServeProcess;
@@ -30,7 +30,7 @@ describe.skipIf(skip)('play a search task by keyboard (browser mode)', () => {
     home = join(root, 'home');
     mkdirSync(join(tasksDir, 'search', 'rooms'), { recursive: true });
     copyFileSync(join('tasks', `${TASK}.json`), join(tasksDir, `${TASK}.json`));
-    copyFileSync('tasks/search/rooms/room-6.json', join(tasksDir, 'search', 'rooms', 'room-6.json'));
+    copyFileSync('tasks/search/rooms/room-11.json', join(tasksDir, 'search', 'rooms', 'room-11.json'));
     serve = await startServe(['--device', 'cpu'], { SPLATLAB_TASKS_DIR: tasksDir, SPLATLAB_HOME: home, SPLATLAB_LPIPS_DIR: join(root, 'no-lpips') });
     browser = await launchBrowser();
   });
@@ -56,7 +56,7 @@ describe.skipIf(skip)('play a search task by keyboard (browser mode)', () => {
     await page.getByTestId('play-start').click();
     await page.getByTestId('search-play').waitFor();
     await expect.poll(() => page.getByTestId('search-steps').textContent(), { timeout: 60_000 }).toContain('step 0/25');
-    expect(await page.getByTestId('search-question').textContent()).toContain('What shape is the blue object on the table?');
+    expect(await page.getByTestId('search-question').textContent()).toContain('What shape is the blue object inside the bin?');
     for (const [i, key] of moves.entries()) {
       await page.keyboard.press(key);
       await expect.poll(() => page.getByTestId('search-steps').textContent(), { timeout: 60_000 }).toContain(`step ${i + 1}/25`);

@@ -22,7 +22,7 @@ describe.skipIf(skip)('search results and the rater (browser mode)', () => {
   beforeAll(async () => {
     const s = searchStudy();
     await addHuman(s, { search__t1: 'scarlet', search__t2: 'yes' });
-    await addHuman(s, { search__t1: 'crimson', search__t2: 'no' });
+    await addHuman(s, { search__t1: 'tomato coloured', search__t2: 'no' });
     await addModel(s, 'scripted-basic', 'search__t1', 'red');
     await addModel(s, 'scripted-basic', 'search__t2', 'no');
     serve = await startServe(['--device', 'cpu'], { SPLATLAB_TASKS_DIR: s.tasksDir, SPLATLAB_HOME: s.home, SPLATLAB_LPIPS_DIR: join(s.home, 'no-lpips') });
@@ -40,19 +40,19 @@ describe.skipIf(skip)('search results and the rater (browser mode)', () => {
     await page.goto(serve.url);
     await page.getByTestId('nav-results').click();
     await page.getByTestId('search-results').waitFor();
-    // Before any mark: humans 'scarlet' 100 (synonym), 'crimson' 0, 'yes' 100, 'no' 0 -> 50.
+    // Before any mark: humans 'scarlet' 100 (synonym), 'tomato coloured' 0 (no colour word), 'yes' 100, 'no' 0 -> 50.
     await expect.poll(() => page.getByTestId('search-accuracy-humans').textContent()).toMatch(/^50 /);
     await expect.poll(() => page.getByTestId('search-accuracy-scripted-basic').textContent()).toMatch(/^50 /);
     expect(await page.getByTestId('search-scored-by').textContent()).toContain('0 rater marks');
     const plotBefore = await page.locator('[data-testid="search-plot"] svg').innerHTML();
     expect(plotBefore).toContain('humans (n=4)');
 
-    // The rater list: three free-text answers, nobody named; 'crimson' is marked correct.
+    // The rater list: three free-text answers, nobody named; 'tomato coloured' is marked correct.
     const rater = page.getByTestId('search-rater');
     await expect.poll(() => rater.locator('td.given').count()).toBe(3);
     expect(await rater.textContent()).not.toMatch(/P0\d|scripted/);
     const given = await rater.locator('td.given').allTextContents();
-    const i = given.indexOf('crimson');
+    const i = given.indexOf('tomato coloured');
     expect(i).toBeGreaterThanOrEqual(0);
     await page.getByTestId('search-rater-id').fill('R1');
     await page.getByTestId(`search-rate-5-${i}`).click();
@@ -66,7 +66,8 @@ describe.skipIf(skip)('search results and the rater (browser mode)', () => {
     // The LLM judge through the scripted runner marks the three free-text answers (the rater's mark still wins).
     await page.getByTestId('search-judge-model').fill('scripted:basic');
     await page.getByTestId('search-judge').click();
-    await expect.poll(() => page.getByTestId('search-note').textContent()).toContain('3 judged');
+    // The judge renders each answer's end and goal views first (E3VS's judge sees both).
+    await expect.poll(() => page.getByTestId('search-note').textContent(), { timeout: 120_000 }).toContain('3 judged');
     await expect.poll(() => page.getByTestId('search-scored-by').textContent()).toContain('1 rater marks, 2 judge marks');
     // The baseline players join as sources.
     await page.getByTestId('search-baselines').check();

@@ -9,6 +9,7 @@ import { loadEvalConfig } from '../models/config';
 import { makeClient, parseModelSpec, playerName } from '../models/spec';
 import { appendRating } from '../kinds/search/judge-store';
 import { judgeLogs } from '../kinds/search/judge';
+import { judgeImages } from '../kinds/search/judge-images';
 import { baselineRows, pendingRatings, studySearchLogs, studySearchRows } from '../studies/search-results';
 import { StudyError, StudyStore } from '../studies/store';
 import type { LabContext } from './context';
@@ -56,7 +57,7 @@ export function createSearchScoreHandlers(ctx: LabContext): HandlersFor<typeof s
       const task = `judge ${p.studyId}`;
       try {
         return await judgeLogs(logs(p.studyId), () => makeClient(spec, config), playerName(spec), {
-          force: p.force, signal: abort.signal,
+          force: p.force, signal: abort.signal, images: judgeImages(ctx.tasksDir, ctx.views.render),
           onProgress: (message, done, total) => ctx.events.publish('progress', { task, done, total, message }, caller),
         });
       } finally {

@@ -17,12 +17,12 @@ export interface Recorded {
   body: Record<string, unknown>;
 }
 
-function reply(wire: Wire, turn: number, calls: PlannedCall[]): unknown {
+function reply(wire: Wire, turn: number, calls: PlannedCall[], text = 'thinking aloud'): unknown {
   const usage = { in: 1000 + turn, out: 100 + turn };
   if (wire === 'chat') {
     return {
       model: 'wire-model-2026-01-01',
-      choices: [{ message: { role: 'assistant', content: calls.length ? null : 'thinking aloud', ...(calls.length ? { tool_calls: calls.map((c, i) => ({ id: `c${turn}_${i}`, type: 'function', function: { name: c.name, arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args) } })) } : {}) } }],
+      choices: [{ message: { role: 'assistant', content: calls.length ? null : text, ...(calls.length ? { tool_calls: calls.map((c, i) => ({ id: `c${turn}_${i}`, type: 'function', function: { name: c.name, arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args) } })) } : {}) } }],
       usage: { prompt_tokens: usage.in, completion_tokens: usage.out },
     };
   }
@@ -31,19 +31,20 @@ function reply(wire: Wire, turn: number, calls: PlannedCall[]): unknown {
       model: 'wire-model-2026-01-01',
       output: [
         { type: 'reasoning', id: `r${turn}`, summary: [] },
-        ...(calls.length ? calls.map((c, i) => ({ type: 'function_call', call_id: `c${turn}_${i}`, name: c.name, arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args) })) : [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'thinking aloud' }] }]),
+        ...(calls.length ? calls.map((c, i) => ({ type: 'function_call', call_id: `c${turn}_${i}`, name: c.name, arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args) })) : [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] }]),
       ],
       usage: { input_tokens: usage.in, output_tokens: usage.out },
     };
   }
   return {
     model: 'wire-model-2026-01-01',
-    content: calls.length ? calls.map((c, i) => ({ type: 'tool_use', id: `c${turn}_${i}`, name: c.name, input: typeof c.args === 'string' ? { raw: c.args } : c.args })) : [{ type: 'text', text: 'thinking aloud' }],
+    content: calls.length ? calls.map((c, i) => ({ type: 'tool_use', id: `c${turn}_${i}`, name: c.name, input: typeof c.args === 'string' ? { raw: c.args } : c.args })) : [{ type: 'text', text }],
     usage: { input_tokens: usage.in, output_tokens: usage.out },
   };
 }
 
-export async function startWireServer(wire: Wire, plan: PlannedCall[][]): Promise<{ url: string; requests: Recorded[]; close: () => Promise<void> }> {
+/** `text`: what a turn without planned calls says (a judge's mark, say). */
+export async function startWireServer(wire: Wire, plan: PlannedCall[][], text?: string): Promise<{ url: string; requests: Recorded[]; close: () => Promise<void> }> {
   const requests: Recorded[] = [];
   let served = 0;
   const server: Server = createServer((req, res) => {
@@ -64,7 +65,7 @@ export async function startWireServer(wire: Wire, plan: PlannedCall[][]): Promis
       }
       const turn = served++;
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(reply(wire, turn, plan[turn] ?? [])));
+      res.end(JSON.stringify(reply(wire, turn, plan[turn] ?? [], text)));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));

@@ -1,5 +1,5 @@
-// `splatlab search generate|check|baseline|goals|export|annotation-task|judge`: the search task
-// set (docs/TASKS.md, search section).
+// `splatlab search generate|check|baseline|goals|export|annotation-task|judge|make-prop`: the
+// search task set (docs/TASKS.md, search section); the tasks folder is --tasks DIR as elsewhere.
 // generate writes procedural rooms and their episodes into a tasks folder; check runs the
 // conformance check; baseline scores the random, blind, start-view and oracle players; export
 // writes JSON episodes with goal images and scenes; annotation-task turns an agreed annotation
@@ -9,69 +9,144 @@ import { resolve } from 'node:path';
 import { labHome } from '../../io/home';
 import { loadEvalConfig } from '../../models/config';
 import { makeClient, parseModelSpec, playerName } from '../../models/spec';
-import { judgeLogs } from '../../kinds/search/judge';
+import { judgeAgreement, judgeLogs } from '../../kinds/search/judge';
+import { judgeImages } from '../../kinds/search/judge-images';
 import { studySearchLogs } from '../../studies/search-results';
 import { StudyStore } from '../../studies/store';
 import { BASELINES, type Baseline } from '../../../shared/kinds/search/players';
 import { exportAnnotation } from '../../kinds/search/annotations';
 import { exportEpisodes } from '../../kinds/search/export';
-import { checkTaskSet, generateTaskSet, runBaseline, writeGoalImages } from '../../kinds/search/task-set';
+import { checkTaskSet, generateTaskSet, loadAll, runBaseline, writeGoalImages } from '../../kinds/search/task-set';
+import { runStaticBaseline, STATIC_MODES, type StaticMode } from '../../kinds/search/static-baseline';
 import { parseArgs, stringOption } from '../args';
 import { CliError, type CliCommand } from '../command';
 import { intOption } from './author-options';
+import { resolveTasksDir } from '../../tasks/paths';
+import { writeSplatFile } from '../../formats/write';
+import { capturedPlant } from '../../../shared/kinds/search/capture-like';
+import { setChance } from '../../../shared/kinds/search/chance';
+import type { SearchTaskSpec } from '../../../shared/kinds/search/kind';
 
-const USAGE = `splatlab search generate [--dir DIR] [--rooms N] [--questions Q] [--seed S]
-splatlab search check [--dir DIR]
-splatlab search baseline [--dir DIR] [--player random|blind|start-view|oracle|all] [--seed S]
-splatlab search goals [--dir DIR] [--task ID] --out OUTDIR
-splatlab search export [--dir DIR] [--task ID] --out OUTDIR
-splatlab search annotation-task [--dir DIR] --annotation ID
-splatlab search judge --study ID --model SPEC [--config FILE] [--dir DIR] [--force]
+const USAGE = `splatlab search generate [--tasks DIR] [--rooms N] [--questions Q] [--per-question K] [--seed S] [--no-props]
+splatlab search check [--tasks DIR] [--task ID]
+splatlab search baseline [--tasks DIR] [--player random|blind|start-view|oracle|all] [--seed S] [--seeds K]
+splatlab search baseline --model SPEC [--player blind|start-view] [--config FILE] [--tasks DIR] [--task ID]
+splatlab search goals [--tasks DIR] [--task ID] --out OUTDIR
+splatlab search export [--tasks DIR] [--task ID] --out OUTDIR
+splatlab search annotation-task [--tasks DIR] --annotation ID
+splatlab search judge --study ID --model SPEC [--config FILE] [--tasks DIR] [--force]
+splatlab search make-prop --out FILE [--seed S]
 
-generate: N procedural rooms (seeds 1..N, default 6) with up to Q questions each (default 12);
-each question gets a start viewpoint drawn from the unanswerable set at 3..10 actions from the
-nearest answerable view (BFS); answers are balanced per question family over the set (no\nanswer above a third of its family). Writes DIR/search/rooms/*.json
-and DIR/search__*.json (default DIR: tasks, the lab's tasks folder).
-check: every task's start is unanswerable, an answerable view is reachable within the step budget
-(BFS over the action graph), and the stored answer equals the room's.
-baseline: correctness, success, steps, path length and collision rate of a baseline player\n(the blind prior of each task is learnt from the other tasks of the set).
+DIR is the tasks folder (default SPLATLAB_TASKS_DIR, else tasks; --dir and --tasks-dir are older
+spellings of --tasks).
+generate: N procedural rooms (seeds 1..N, default 30) with up to Q questions each (default 24) and
+K episodes per question (default 1). Every third room has a captured prop behind its cabinet
+(search/props/plant.ply, written from a seed when absent; --no-props: none). Each episode is made
+goal first: an answerable view, a seeded walk of 3..10 actions away from it to the start, kept when
+no view within two actions of the start answers; answers are balanced per question family (no
+answer above a third of its family) and rooms are split by scene into train, val and test.
+check: every task's start is collision-free and unanswerable, an answerable view is reachable
+within the step budget (A* to the stored goal, else BFS), the stored answer equals the room's, and
+every room's tasks share one split; prints the rooms and episodes per split.
+baseline: accuracy, success, steps, path length and collision rate of a baseline player beside the
+analytic chance of the set (Random Action: uniform actions, then a uniform answer over each
+question's answer space; blind: the family's most common answer among the other tasks;
+start-view: answers only when the start view answers; oracle: walks to the goal and answers).
+--seeds K averages the random player over seeds S..S+K-1. With --model SPEC (the clients and
+--config of splatlab eval) a model plays blind (the question alone) or start-view (the question and
+the start view): one answer through the stop tool, scored by the exact checker beside the chance.
 goals: renders each task's goal image (512x512 at 90 degrees from the goal viewpoint) into OUTDIR.
 export: writes OUTDIR/episodes/<task>.json (scene, question, answer, answer type, start, answerable
 poses, goal), OUTDIR/goals/<task>.png and the scenes beside them (OUTDIR/scenes/...), and index.json.
 annotation-task: turns an agreed annotation (DIR/search/annotations/ID.json) into a search task.
-judge: sends each free-text search answer of the study (question, correct answer and synonyms,
-the given answer) with the pinned OpenEQA prompt to the model SPEC (PROVIDER:MODEL[@EFFORT], the
-clients and --config of splatlab eval; scripted:basic is a deterministic judge) and stores its
-mark beside the log (<log>.judge.json); answers already judged by SPEC are skipped unless --force.`;
+judge: sends each free-text search answer of the study with the pinned E3VS/OpenEQA prompt (its
+few-shot examples, the question, the correct answer and synonyms, the given answer, and the end
+and goal images) to the model SPEC (PROVIDER:MODEL[@EFFORT], the clients and --config of splatlab
+eval; scripted:basic is a deterministic judge) and stores its mark (5 correct, 1 wrong) with the
+prompt's hash beside the log (<log>.judge.json); answers already judged by SPEC are skipped
+unless --force. Ends with Spearman's rho of the judge's and the human raters' marks.
+make-prop: writes the capture-like potted plant (INRIA .ply, Y up) used as a prop.`;
+
+/** The analytic chance per question family and per split, one line each. */
+function chanceByGroup(specs: readonly SearchTaskSpec[]): string[] {
+  const line = (title: string, key: (s: SearchTaskSpec) => string) => {
+    const groups = new Map<string, SearchTaskSpec[]>();
+    for (const s of specs) groups.set(key(s), [...(groups.get(key(s)) ?? []), s]);
+    return `chance by ${title}: ${[...groups].sort((a, b) => a[0].localeCompare(b[0])).map(([k, g]) => `${k} ${(100 * setChance(g.map((x) => x.question))).toFixed(1)}% (${g.length})`).join(', ')}`;
+  };
+  return [line('family', (s) => s.question.family), line('split', (s) => s.split ?? 'none')];
+}
+
+function pct(v: number): string {
+  return (100 * v).toFixed(1).padStart(6);
+}
 
 export const command: CliCommand = {
   name: 'search',
   usage: USAGE,
   async run(argv, io) {
     const [sub, ...rest] = argv;
-    const args = parseArgs(rest, { values: ['dir', 'rooms', 'questions', 'seed', 'player', 'task', 'out', 'annotation', 'study', 'model', 'config'], flags: ['force'] });
-    const dir = resolve(stringOption(args, 'dir') ?? 'tasks');
+    const args = parseArgs(rest, { values: ['tasks', 'dir', 'rooms', 'questions', 'per-question', 'seed', 'seeds', 'player', 'task', 'out', 'annotation', 'study', 'model', 'config'], flags: ['force', 'no-props'] });
+    const dir = resolveTasksDir(stringOption(args, 'tasks') ?? stringOption(args, 'dir'));
     if (sub === 'generate') {
-      const n = intOption(args, 'rooms', 6, 1);
-      const ids = generateTaskSet(dir, { rooms: Array.from({ length: n }, (_, i) => i + 1), questions: intOption(args, 'questions', 12, 1), seed: intOption(args, 'seed', 0), onProgress: io.out });
+      const n = intOption(args, 'rooms', 30, 1);
+      const ids = await generateTaskSet(dir, {
+        rooms: Array.from({ length: n }, (_, i) => i + 1), questions: intOption(args, 'questions', 24, 1), perQuestion: intOption(args, 'per-question', 1, 1),
+        seed: intOption(args, 'seed', 0), propEvery: args.options.has('no-props') ? 0 : 3, onProgress: io.out,
+      });
       io.out(`wrote ${ids.length} search tasks over ${n} rooms to ${dir}`);
       return 0;
     }
     if (sub === 'check') {
-      const reports = await checkTaskSet(dir, io.out);
-      const bad = reports.filter((r) => r.problems.length > 0);
-      io.out(`${reports.length - bad.length}/${reports.length} search tasks conform`);
-      return bad.length ? 1 : 0;
+      const task = stringOption(args, 'task');
+      const r = await checkTaskSet(dir, io.out, task ? [task] : undefined);
+      const bad = r.tasks.filter((t) => t.problems.length > 0);
+      for (const p of r.problems) io.out(p);
+      io.out(`${r.tasks.length - bad.length}/${r.tasks.length} search tasks conform over ${r.rooms} rooms; splits by scene: ${Object.entries(r.splits).map(([k, v]) => `${k} ${v.rooms} rooms / ${v.episodes} episodes`).join(', ')}`);
+      return bad.length || r.problems.length ? 1 : 0;
+    }
+    if (sub === 'baseline' && stringOption(args, 'model')) {
+      const mode = stringOption(args, 'player') ?? 'blind';
+      if (!(STATIC_MODES as readonly string[]).includes(mode)) throw new CliError(`a model plays the static baselines only: --player ${STATIC_MODES.join(' or ')}`);
+      let make;
+      try {
+        const spec = parseModelSpec(stringOption(args, 'model')!);
+        const config = loadEvalConfig(stringOption(args, 'config'));
+        makeClient(spec, config);
+        make = () => makeClient(spec, config);
+      } catch (e) {
+        throw new CliError((e as Error).message);
+      }
+      const task = stringOption(args, 'task');
+      const s = await runStaticBaseline(await loadAll(dir, task ? [task] : undefined), mode as StaticMode, make, { onProgress: io.out });
+      io.out(`${stringOption(args, 'model')} ${mode}: accuracy ${(100 * s.correct).toFixed(1)}% over ${s.episodes} episodes (analytic chance ${(100 * s.chance).toFixed(1)}%)`);
+      return 0;
     }
     if (sub === 'baseline') {
       const which = stringOption(args, 'player') ?? 'all';
       if (which !== 'all' && !(BASELINES as readonly string[]).includes(which)) throw new CliError(`unknown player '${which}' (use ${BASELINES.join(', ')} or all)`);
       const players = which === 'all' ? [...BASELINES] : [which as Baseline];
-      io.out('player      episodes  correct  success  steps  path_m  collision_rate');
+      const seed = intOption(args, 'seed', 0);
+      const seeds = intOption(args, 'seeds', 1, 1);
+      io.out('player      episodes  accuracy%  chance%  success%  steps  path_m  collision_rate');
+      let chanceLines: string[] = [];
       for (const p of players) {
-        const s = (await runBaseline(dir, p, intOption(args, 'seed', 0))).summary;
-        io.out(`${p.padEnd(11)} ${String(s.episodes).padStart(8)}  ${s.correct.toFixed(3).padStart(7)}  ${s.success.toFixed(3).padStart(7)}  ${s.steps.toFixed(1).padStart(5)}  ${s.pathLength.toFixed(2).padStart(6)}  ${s.collisionRate.toFixed(3).padStart(14)}`);
+        const runs = p === 'random' ? seeds : 1;
+        const sums = await Promise.all(Array.from({ length: runs }, async (_, k) => (await runBaseline(dir, p, seed + k)).summary));
+        const m = (f: (s: (typeof sums)[number]) => number) => sums.reduce((a, s) => a + f(s), 0) / sums.length;
+        const s = sums[0];
+        if (p === players[0]) chanceLines = chanceByGroup(sums[0].specs);
+        io.out(`${p.padEnd(11)} ${String(s.episodes * runs).padStart(8)}  ${pct(m((x) => x.correct)).padStart(9)}  ${pct(s.chance).padStart(7)}  ${pct(m((x) => x.success)).padStart(8)}  ${m((x) => x.steps).toFixed(1).padStart(5)}  ${m((x) => x.pathLength).toFixed(2).padStart(6)}  ${m((x) => x.collisionRate).toFixed(3).padStart(14)}`);
       }
+      for (const l of chanceLines) io.out(l);
+      return 0;
+    }
+    if (sub === 'make-prop') {
+      const out = stringOption(args, 'out');
+      if (!out) throw new CliError('search make-prop needs --out FILE');
+      const splats = capturedPlant(intOption(args, 'seed', 1));
+      await writeSplatFile(resolve(out), splats, { format: 'ply', up: '+y' });
+      io.out(`wrote ${splats.count} Gaussians to ${resolve(out)}`);
       return 0;
     }
     if (sub === 'goals') {
@@ -123,8 +198,11 @@ export const command: CliCommand = {
       } catch (e) {
         throw new CliError((e as Error).message);
       }
-      const r = await judgeLogs(studySearchLogs(store, study, dir), make, name, { force: args.options.has('force'), onProgress: io.out });
+      const logs = studySearchLogs(store, study, dir);
+      const r = await judgeLogs(logs, make, name, { force: args.options.has('force'), onProgress: io.out, images: judgeImages(dir) });
       io.out(`${name}: ${r.judged} judged, ${r.unparseable} unparseable, ${r.skipped} skipped (closed answer, no answer or judged already)`);
+      const agree = judgeAgreement(logs, name);
+      io.out(`judge vs human raters: Spearman rho ${agree.rho === null ? 'n/a' : agree.rho.toFixed(3)} over ${agree.pairs} answers rated by both`);
       return 0;
     }
     throw new CliError(`usage: ${USAGE.split('\n')[0]} (got '${sub ?? ''}')`);

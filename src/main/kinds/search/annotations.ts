@@ -11,7 +11,8 @@ import { SearchTaskSpecSchema, type SearchTaskSpec } from '../../../shared/kinds
 import { MarkedAnswerability } from '../../../shared/kinds/search/answerability';
 import { agreedAnswerable, agreementOf, AnnotationSchema, type Agreement, type Annotation, type Mark } from '../../../shared/kinds/search/annotation';
 import { DEFAULT_MOTION } from '../../../shared/kinds/search/pose';
-import { motionWorld, searchAnswerable } from '../../../shared/kinds/search/world';
+import { motionWorld } from '../../../shared/kinds/search/world';
+import { pathNear } from '../../../shared/kinds/search/astar';
 import { checkSearchTask, type CheckReport } from './task-set';
 import { loadRoomDoc } from './rooms';
 
@@ -84,7 +85,7 @@ export function exportTaskId(doc: Annotation): string {
   return `search__${room}__${doc.id}`;
 }
 
-/** The search task of an agreed annotation (goal and distance by BFS over the annotation's viewpoints). */
+/** The search task of an agreed annotation (goal and distance by A* to the annotation's agreed viewpoints). */
 export async function annotationTask(tasksDir: string, doc: Annotation, maxSteps = 25): Promise<SearchTaskSpec> {
   if (!doc.second || !doc.agreement) throw new AnnotationError(`annotation '${doc.id}' is not verified yet: a second annotator must verify it`);
   const agreement = agreementOf(doc, doc.agreement.at);
@@ -93,9 +94,9 @@ export async function annotationTask(tasksDir: string, doc: Annotation, maxSteps
   const room = await loadRoomDoc(tasksDir, doc.room);
   const radius = room.radius;
   const vis = new MarkedAnswerability(answerable, doc.tolerance);
-  const found = searchAnswerable(motionWorld(room.collider, radius, DEFAULT_MOTION), doc.start, (p) => vis.answerable(p), { maxDepth: maxSteps - 1, keep: 0 });
-  // searchAnswerable also gives up past its state cap (400k poses, about 10 actions with turns).
-  if (!found) throw new AnnotationError(`annotation '${doc.id}': no agreed answerable viewpoint is reachable within ${maxSteps - 1} actions of the start (or within the BFS state cap: choose a start nearer to one)`);
+  // A* to the nearest pose within the tolerance of an agreed viewpoint: any start, no state cap.
+  const found = pathNear(motionWorld(room.collider, radius, DEFAULT_MOTION), doc.start, answerable, doc.tolerance, { maxDepth: maxSteps - 1 });
+  if (!found || !vis.answerable(found.goal)) throw new AnnotationError(`annotation '${doc.id}': no agreed answerable viewpoint is reachable within ${maxSteps - 1} actions of the start`);
   return SearchTaskSpecSchema.parse({
     task_id: exportTaskId(doc), kind: 'search', room: doc.room,
     question: { id: doc.id, family: doc.question.family, text: doc.question.text, answer: doc.answer, needs: doc.question.needs },

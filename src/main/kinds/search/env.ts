@@ -69,8 +69,17 @@ export class SearchEnv extends CallsOnlyEnv<SearchRules> {
     const text = env.rules.firstObservation();
     const image = await env.render();
     const record: StepRecord = { step: 0, tool: 'reset', args: {}, text, t: new Date(t0).toISOString(), ms: Date.now() - t0, search: env.hidden(false) };
-    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header(task.spec.task_id, 'search'), record, options.logFile);
+    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.searchHeader(), record, options.logFile);
     return { env, obs: { text, image, done: false, info: env.currentInfo() } };
+  }
+
+  /**
+   * The log's header with only the search kind's own option: whether an unreadable action became
+   * move_forward (E3VS's rule, the spec's default_forward). Other kinds' aids never apply here.
+   */
+  private searchHeader() {
+    const h = this.header(this.task.spec.task_id, 'search');
+    return { ...h, protocol_options: { default_forward: this.task.spec.default_forward } };
   }
 
   kindState(): unknown {

@@ -8,7 +8,7 @@ import { searchKind, searchRules, SearchTaskSpecSchema } from '../../../shared/k
 import { TaskSummarySchema, type TaskSpecHead } from '../../../shared/task/schema';
 import { SearchEnv, type SearchTask } from './env';
 import { readCaptureDoc, resolveCapturePath } from './capture-scene';
-import { isCaptureRoomFile, loadTaskScene } from './scene';
+import { isCaptureRoomFile, loadTaskScene, readRoom } from './scene';
 import { readSpec, TaskLoadError } from '../../tasks/load';
 import type { KindTask, MainKindModule } from '../kind';
 
@@ -44,7 +44,7 @@ export const searchMain: MainKindModule = {
     if (isCaptureRoomFile(join(tasksDir, room))) {
       const doc = readCaptureDoc(tasksDir, room);
       files.push(resolveCapturePath(tasksDir, doc.capture), ...(doc.mesh ? [resolveCapturePath(tasksDir, doc.mesh)] : []));
-    }
+    } else files.push(...readRoom(join(tasksDir, room)).nodes.flatMap((n) => (n.capture ? [join(tasksDir, n.capture.file)] : [])));
     return files;
   },
   reset: (task, options) => SearchEnv.reset(asSearchTask(task), options),

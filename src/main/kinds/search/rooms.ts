@@ -12,12 +12,15 @@ import type { Pose } from '../../../shared/kinds/search/pose';
 import { DEFAULT_RADIUS } from '../../../shared/kinds/search/world';
 import type { Splats } from '../../../shared/scene/splats';
 import { loadCapture } from './capture-scene';
+import { withProps } from './props';
 import { captureTaskScene, isCaptureRoomFile, loadRoomScene, type RoomScene } from './scene';
 import { MarkedAnswerability, DEFAULT_TOLERANCE } from '../../../shared/kinds/search/answerability';
 
 /** Procedural room specs and captured-room documents, inside a tasks folder. */
 export const ROOMS_DIR = 'search/rooms';
 export const CAPTURES_DIR = 'search/captures';
+/** Splat files placed as props in procedural rooms. */
+export const PROPS_DIR = 'search/props';
 export const ROOM_FOLDERS = [ROOMS_DIR, CAPTURES_DIR] as const;
 
 export interface RoomDocRow {
@@ -78,7 +81,7 @@ export async function loadRoomDoc(tasksDir: string, path: string, signal?: Abort
       lines: [`collider: ${c.colliderKind}`, ...c.lines], sceneFor: (spec) => captureTaskScene(c, spec),
     };
   }
-  const scene = loadRoomScene(file);
+  const scene = await withProps(loadRoomScene(file), tasksDir, signal);
   const [X, Y] = scene.room.size;
   return {
     path, kind: 'procedural', splats: scene.splats, collider: scene.collider, radius: DEFAULT_RADIUS,

@@ -2,7 +2,8 @@
 // and answerability (docs/DESIGN.md section 9); the loaded task owns them (no module state).
 // Procedural rooms (a RoomSpec): exact primitive collider and the visibility rule. Captured rooms
 // (a CaptureRoom document, ./capture-scene.ts): the capture's Gaussians, a mesh or voxel collider
-// and the annotators' answerable viewpoints of the task.
+// and the annotators' answerable viewpoints of the task. Captured props of a procedural room are
+// placed by ./props.ts.
 // Input: the path of a room document (and, for a task, its spec). Output: RoomScene.
 // Invariant: everything is derived from the files deterministically, so two processes build the
 // same scene from the same files.
@@ -16,6 +17,7 @@ import { splatRoom } from '../../../shared/kinds/search/splat-room';
 import { RoomVisibility } from '../../../shared/kinds/search/visibility';
 import type { Splats } from '../../../shared/scene/splats';
 import { loadCapture, type LoadedCapture } from './capture-scene';
+import { withProps } from './props';
 
 export interface RoomScene {
   /** The procedural room (null for a captured room). */
@@ -80,7 +82,7 @@ export async function loadTaskScene(tasksDir: string, spec: SearchTaskSpec, cach
     cache?.set(spec.room, loaded);
     return captureTaskScene(loaded, spec);
   }
-  const scene = hit ?? loadRoomScene(path);
+  const scene = hit ?? await withProps(loadRoomScene(path), tasksDir);
   cache?.set(spec.room, scene);
   // A task annotated by people in a procedural room keeps the annotators' viewpoints as its truth.
   return spec.annotation ? { ...scene, visibility: new MarkedAnswerability(spec.answerable, spec.tolerance ?? DEFAULT_TOLERANCE) } : scene;

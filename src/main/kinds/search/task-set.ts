@@ -4,7 +4,12 @@
 // Invariant: generation is deterministic in its seeds; the check recomputes every claim of a task
 // (start unanswerable, an answerable view within the budget by BFS, the answer exact) from the room;
 // captured rooms take answerability from their annotation (./scene.ts).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mulberry32 } from '../../../shared/math/random';
+import { capturedPlant } from '../../../shared/kinds/search/capture-like';
+import { chanceOf, setChance } from '../../../shared/kinds/search/chance';
+import { pathTo } from '../../../shared/kinds/search/astar';
+import { writeSplatFile } from '../../formats/write';
 import { encodePng } from '../../io/png-encode';
 import { renderView } from '../../../shared/kinds/search/render';
 import { join } from 'node:path';
@@ -19,7 +24,7 @@ import { motionWorld, searchAnswerable } from '../../../shared/kinds/search/worl
 import { readSpec, taskIds } from '../../tasks/load';
 import { loadTaskScene, type RoomScene } from './scene';
 import type { LoadedCapture } from './capture-scene';
-import { ROOMS_DIR } from './rooms';
+import { PROPS_DIR, ROOMS_DIR } from './rooms';
 
 export interface GenerateOptions {
   rooms: number[];
@@ -27,32 +32,57 @@ export interface GenerateOptions {
   seed?: number;
   /** Largest share of its question family one answer may take (default 1/3). */
   share?: number;
+  /** Episodes per question (default 1). */
+  perQuestion?: number;
+  /** Rooms whose seed is a multiple of this get the captured prop (0: none; default 3). */
+  propEvery?: number;
+  /** The captured prop: a splat file inside the tasks folder (default search/props/plant.ply, written when absent). */
+  prop?: { file: string; category: string; color: string };
   onProgress?: (line: string) => void;
   signal?: AbortSignal;
+}
+
+export const DEFAULT_PROP = { file: `${PROPS_DIR}/plant.ply`, category: 'plant', color: 'green' };
+
+/** Scene-level splits: a seeded fifth of the rooms for test, a tenth for val, the rest train. */
+export function splitRooms(rooms: readonly number[], seed: number): Map<number, 'train' | 'val' | 'test'> {
+  const order = mulberry32(seed + 104_729).shuffle([...rooms]);
+  const test = Math.max(rooms.length >= 3 ? 1 : 0, Math.round(rooms.length * 0.2));
+  const val = Math.max(rooms.length >= 3 ? 1 : 0, Math.round(rooms.length * 0.1));
+  return new Map(order.map((r, i) => [r, i < test ? 'test' : i < test + val ? 'val' : 'train']));
 }
 
 /**
  * Writes search/rooms/<room>.json and one <task_id>.json per episode; answers are balanced over the
  * whole set (no answer above a third of its question family). Returns the task ids.
  */
-export function generateTaskSet(dir: string, opts: GenerateOptions): string[] {
+export async function generateTaskSet(dir: string, opts: GenerateOptions): Promise<string[]> {
   mkdirSync(join(dir, ROOMS_DIR), { recursive: true });
-  const all: { roomFile: string; e: SearchEpisode }[] = [];
+  const prop = opts.prop ?? DEFAULT_PROP;
+  const every = opts.propEvery ?? 3;
+  if (every > 0 && opts.rooms.some((r) => r % every === 0) && !existsSync(join(dir, prop.file))) {
+    if (prop.file !== DEFAULT_PROP.file) throw new Error(`search generate: no prop file ${prop.file} in ${dir}`);
+    mkdirSync(join(dir, PROPS_DIR), { recursive: true });
+    await writeSplatFile(join(dir, prop.file), capturedPlant(1), { format: 'ply', up: '+y' });
+    opts.onProgress?.(`wrote the capture-like prop ${prop.file}`);
+  }
+  const splits = splitRooms(opts.rooms, opts.seed ?? 0);
+  const all: { roomFile: string; e: SearchEpisode; split: 'train' | 'val' | 'test' }[] = [];
   for (const seed of opts.rooms) {
     if (opts.signal?.aborted) throw new Error('search generate: cancelled');
-    const room = generateRoom(seed);
+    const room = generateRoom(seed, every > 0 && seed % every === 0 ? { prop } : {});
     const roomFile = `${ROOMS_DIR}/${room.name}.json`;
     writeFileSync(join(dir, roomFile), `${JSON.stringify(room, null, 1)}\n`);
-    const eps = buildEpisodes(room, { seed: (opts.seed ?? 0) * 1000 + seed, questions: opts.questions ?? 12, tries: 4 });
-    all.push(...eps.map((e) => ({ roomFile, e })));
-    opts.onProgress?.(`${room.name}: ${eps.length} episodes`);
+    const eps = buildEpisodes(room, { seed: (opts.seed ?? 0) * 1000 + seed, questions: opts.questions ?? 12, tries: 16, episodesPerQuestion: opts.perQuestion ?? 1, keep: 6 });
+    all.push(...eps.map((e) => ({ roomFile, e, split: splits.get(seed)! })));
+    opts.onProgress?.(`${room.name} (${splits.get(seed)}): ${eps.length} episodes`);
   }
   const kept = new Set(balanceAnswers(all.map((a) => a.e), opts.share ?? 1 / 3));
   const ids: string[] = [];
-  for (const { roomFile, e } of all.filter((a) => kept.has(a.e))) {
+  for (const { roomFile, e, split } of all.filter((a) => kept.has(a.e))) {
     const task_id = `search__${e.id.replace(/\//g, '__')}`;
     const spec = SearchTaskSpecSchema.parse({
-      task_id, kind: 'search', room: roomFile, question: e.question, start: e.start, goal: e.goal, answerable: e.answerable, distance: e.distance,
+      task_id, kind: 'search', room: roomFile, question: e.question, start: e.start, goal: e.goal, answerable: e.answerable, distance: e.distance, split,
     });
     writeFileSync(join(dir, `${task_id}.json`), `${JSON.stringify(spec, null, 1)}\n`);
     ids.push(task_id);
@@ -79,6 +109,8 @@ export interface CheckReport {
   taskId: string;
   problems: string[];
   bfsSteps: number | null;
+  /** Analytic chance of the task's question (./../../../shared/kinds/search/chance.ts). */
+  chance: number;
 }
 
 /** The conformance check of one search task against its room. */
@@ -98,22 +130,52 @@ export function checkSearchTask(spec: SearchTaskSpec, scene: RoomScene): CheckRe
   if (!spec.answerable.some((p) => vis.answerable(p, q.needs))) problems.push('no stored answerable viewpoint answers the question');
   const rules = searchRules(spec, scene.collider);
   const world = motionWorld(scene.collider, spec.radius, rules.config.motion);
-  const found = searchAnswerable(world, spec.start, (p) => vis.answerable(p, q.needs), { maxDepth: spec.max_steps - 1, maxStates: 400_000, keep: 0 });
-  if (!found) problems.push(`no answerable viewpoint within ${spec.max_steps - 1} actions of the start (BFS)`);
-  return { taskId: spec.task_id, problems, bfsSteps: found ? found.path.length : null };
+  // A* to the stored goal when it answers (any start, no state cap), else the BFS to any answerable view.
+  const direct = vis.answerable(spec.goal, q.needs) ? pathTo(world, spec.start, spec.goal, { maxDepth: spec.max_steps - 1 }) : null;
+  const steps = direct?.length ?? searchAnswerable(world, spec.start, (p) => vis.answerable(p, q.needs), { maxDepth: spec.max_steps - 1, maxStates: 400_000, keep: 0 })?.path.length ?? null;
+  if (steps === null) problems.push(`no answerable viewpoint within ${spec.max_steps - 1} actions of the start (A* to the goal, then BFS)`);
+  return { taskId: spec.task_id, problems, bfsSteps: steps, chance: chanceOf(q) };
 }
 
-export async function checkTaskSet(dir: string, onProgress?: (line: string) => void): Promise<CheckReport[]> {
-  return (await loadAll(dir)).map(({ spec, scene }) => {
+export interface SetReport {
+  tasks: CheckReport[];
+  rooms: number;
+  /** Rooms and episodes per split ('none' for tasks without one). */
+  splits: Record<string, { rooms: number; episodes: number }>;
+  /** Set-level problems: a room whose tasks lie in more than one split. */
+  problems: string[];
+}
+
+/** Scene-level split check and counts over a set's specs. */
+export function splitReport(specs: readonly SearchTaskSpec[]): Pick<SetReport, 'rooms' | 'splits' | 'problems'> {
+  const byRoom = new Map<string, Set<string>>();
+  for (const s of specs) byRoom.set(s.room, (byRoom.get(s.room) ?? new Set()).add(s.split ?? 'none'));
+  const problems = [...byRoom].filter(([, sp]) => sp.size > 1).map(([room, sp]) => `room ${room} has tasks in several splits (${[...sp].sort().join(', ')}): splits are by scene`);
+  const splits: SetReport['splits'] = {};
+  for (const s of specs) {
+    const k = s.split ?? 'none';
+    splits[k] = splits[k] ?? { rooms: 0, episodes: 0 };
+    splits[k].episodes++;
+  }
+  for (const [, sp] of byRoom) for (const k of sp) if (splits[k]) splits[k].rooms++;
+  return { rooms: byRoom.size, splits, problems };
+}
+
+export async function checkTaskSet(dir: string, onProgress?: (line: string) => void, only?: readonly string[]): Promise<SetReport> {
+  const all = await loadAll(dir, only);
+  const tasks = all.map(({ spec, scene }) => {
     const r = checkSearchTask(spec, scene);
-    onProgress?.(`${r.taskId}: ${r.problems.length ? r.problems.join('; ') : `ok (BFS ${r.bfsSteps} steps)`}`);
+    onProgress?.(`${r.taskId}: ${r.problems.length ? r.problems.join('; ') : `ok (${r.bfsSteps} steps to an answerable view; chance ${(100 * r.chance).toFixed(1)}%)`}`);
     return r;
   });
+  return { tasks, ...splitReport(all.map((a) => a.spec)) };
 }
 
 export interface BaselineSummary {
   player: Baseline;
   episodes: number;
+  /** Analytic chance of the set: mean share of each question's answer space the checker accepts. */
+  chance: number;
   correct: number; // share
   success: number; // share
   steps: number; // mean
@@ -121,7 +183,6 @@ export interface BaselineSummary {
   collisionRate: number; // share of episodes with a collision
 }
 
-/** Plays one baseline on every task of the set through the pure rules. */
 /**
  * One episode of a baseline player on the i-th task of a set, through the pure rules; the blind
  * prior is learnt from the other tasks of the set (leave one out). The CLI's scores and Results'
@@ -138,7 +199,7 @@ export function baselineEpisode(player: Baseline, set: readonly SearchTaskSpec[]
   return searchOutcome(spec, scene.visibility, rules);
 }
 
-export async function runBaseline(dir: string, player: Baseline, seed = 0): Promise<{ summary: BaselineSummary; outcomes: SearchOutcome[] }> {
+export async function runBaseline(dir: string, player: Baseline, seed = 0): Promise<{ summary: BaselineSummary & { specs: SearchTaskSpec[] }; outcomes: SearchOutcome[] }> {
   const all = await loadAll(dir);
   const specs = all.map((a) => a.spec);
   const outcomes = all.map(({ scene }, i) => baselineEpisode(player, specs, i, scene, seed));
@@ -147,7 +208,7 @@ export async function runBaseline(dir: string, player: Baseline, seed = 0): Prom
   return {
     outcomes,
     summary: {
-      player, episodes: outcomes.length, correct: mean((o) => +o.correct), success: mean((o) => +o.success), steps: mean((o) => o.steps),
+      specs, player, episodes: outcomes.length, chance: setChance(specs.map((x) => x.question)), correct: mean((o) => +o.correct), success: mean((o) => +o.success), steps: mean((o) => o.steps),
       pathLength: mean((o) => o.path_length), collisionRate: mean((o) => o.collision),
     },
   };

@@ -4,7 +4,7 @@
 // Inputs: base URL, API key, settings. Outputs: ModelTurns. Invariant: assistant content is
 // sent back unchanged (thinking blocks keep their signatures).
 import { postJson, type RetryPolicy } from '../http';
-import { pngBase64, type ModelClient, type ModelSettings, type ModelTurn, type ToolResult, type ToolSpec } from './types';
+import { imageList, pngBase64, type ModelClient, type ModelSettings, type ModelTurn, type ToolResult, type ToolSpec } from './types';
 
 type Block = Record<string, unknown>;
 
@@ -24,11 +24,11 @@ export class AnthropicClient implements ModelClient {
 
   constructor(private readonly baseUrl: string, private readonly apiKey: string | null, private readonly settings: ModelSettings, private readonly retry: RetryPolicy) {}
 
-  start(system: string, text: string, image: Uint8Array | undefined, tools: ToolSpec[]): void {
+  start(system: string, text: string, image: Uint8Array | readonly Uint8Array[] | undefined, tools: ToolSpec[]): void {
     this.system = system;
     this.tools = tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
     const content: Block[] = [];
-    if (image) content.push({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: pngBase64(image) } });
+    for (const im of imageList(image)) content.push({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: pngBase64(im) } });
     content.push({ type: 'text', text });
     this.messages = [{ role: 'user', content }];
   }

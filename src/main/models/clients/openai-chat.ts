@@ -4,7 +4,7 @@
 // Inputs: base URL, API key, settings. Outputs: ModelTurns. Invariant: the conversation sent is
 // exactly what the model saw (every assistant message is kept as it came back).
 import { postJson, type RetryPolicy } from '../http';
-import { parseArgs, pngBase64, type ModelClient, type ModelSettings, type ModelTurn, type ToolResult, type ToolSpec } from './types';
+import { parseArgs, imageList, pngBase64, type ModelClient, type ModelSettings, type ModelTurn, type ToolResult, type ToolSpec } from './types';
 
 type Message = Record<string, unknown>;
 
@@ -20,10 +20,10 @@ export class OpenAiChatClient implements ModelClient {
 
   constructor(private readonly baseUrl: string, private readonly apiKey: string | null, private readonly settings: ModelSettings, private readonly retry: RetryPolicy) {}
 
-  start(system: string, text: string, image: Uint8Array | undefined, tools: ToolSpec[]): void {
+  start(system: string, text: string, image: Uint8Array | readonly Uint8Array[] | undefined, tools: ToolSpec[]): void {
     this.tools = tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
     const content: unknown[] = [{ type: 'text', text }];
-    if (image) content.push({ type: 'image_url', image_url: { url: `data:image/png;base64,${pngBase64(image)}` } });
+    for (const im of imageList(image)) content.push({ type: 'image_url', image_url: { url: `data:image/png;base64,${pngBase64(im)}` } });
     this.messages = [{ role: 'system', content: system }, { role: 'user', content }];
   }
 

@@ -4,7 +4,7 @@
 // Inputs: base URL, API key, settings. Outputs: ModelTurns. Invariant: output items are kept in
 // the input as they came back, except reasoning items (not replayable without the server store).
 import { postJson, type RetryPolicy } from '../http';
-import { parseArgs, pngBase64, type ModelClient, type ModelSettings, type ModelTurn, type ToolResult, type ToolSpec } from './types';
+import { parseArgs, imageList, pngBase64, type ModelClient, type ModelSettings, type ModelTurn, type ToolResult, type ToolSpec } from './types';
 
 type Item = Record<string, unknown>;
 
@@ -21,11 +21,11 @@ export class OpenAiResponsesClient implements ModelClient {
 
   constructor(private readonly baseUrl: string, private readonly apiKey: string | null, private readonly settings: ModelSettings, private readonly retry: RetryPolicy) {}
 
-  start(system: string, text: string, image: Uint8Array | undefined, tools: ToolSpec[]): void {
+  start(system: string, text: string, image: Uint8Array | readonly Uint8Array[] | undefined, tools: ToolSpec[]): void {
     this.system = system;
     this.tools = tools.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters }));
     const content: unknown[] = [{ type: 'input_text', text }];
-    if (image) content.push({ type: 'input_image', image_url: `data:image/png;base64,${pngBase64(image)}` });
+    for (const im of imageList(image)) content.push({ type: 'input_image', image_url: `data:image/png;base64,${pngBase64(im)}` });
     this.input = [{ role: 'user', content }];
   }
 

@@ -13,7 +13,7 @@ export class ScriptedClient implements ModelClient {
 
   constructor(private readonly name: string) {}
 
-  start(_system: string, text: string, _image: Uint8Array | undefined, tools: ToolSpec[]): void {
+  start(_system: string, text: string, _image: Uint8Array | readonly Uint8Array[] | undefined, tools: ToolSpec[]): void {
     this.turn = 0;
     this.reply = 'done';
     if (tools.length === 0) {
@@ -52,7 +52,8 @@ export class ScriptedClient implements ModelClient {
 
 /** The scripted judge's mark: 5 when an accepted answer is a whole phrase of the response. */
 function judgeMark(prompt: string): 1 | 5 {
-  const line = (key: string) => (new RegExp(`^${key}: (.*)$`, 'm').exec(prompt)?.[1] ?? '').toLowerCase();
+  // The last such line: the E3VS prompt's few-shot examples come before the one to mark.
+  const line = (key: string) => ([...prompt.matchAll(new RegExp(`^${key}: (.*)$`, 'gm'))].pop()?.[1] ?? '').toLowerCase();
   const answer = line('Answer');
   const accepted = [answer.replace(/ \(also correct: .*\)$/, ''), ...(/\(also correct: (.*)\)$/.exec(answer)?.[1].split(', ') ?? [])];
   const response = ` ${line('Response').replace(/[^a-z0-9 ]+/g, ' ')} `;

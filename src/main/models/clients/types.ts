@@ -31,7 +31,8 @@ export interface ToolSpec {
 }
 
 export interface ModelClient {
-  start(system: string, text: string, image: Uint8Array | undefined, tools: ToolSpec[]): void;
+  /** The first message: text and no, one or several PNGs (a judge sends the end and the goal image). */
+  start(system: string, text: string, image: Uint8Array | readonly Uint8Array[] | undefined, tools: ToolSpec[]): void;
   next(): Promise<ModelTurn>;
   /** Results of every call of the last turn, in order. */
   results(results: ToolResult[]): void;
@@ -47,6 +48,9 @@ export interface ModelSettings {
 }
 
 export const pngBase64 = (png: Uint8Array): string => Buffer.from(png).toString('base64');
+
+/** The images of a first message as a list. */
+export const imageList = (image: Uint8Array | readonly Uint8Array[] | undefined): readonly Uint8Array[] => (image === undefined ? [] : image instanceof Uint8Array ? [image] : image);
 
 /** JSON.parse of a model's argument string; the raw string when it does not parse. */
 export function parseArgs(raw: unknown): unknown {

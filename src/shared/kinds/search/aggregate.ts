@@ -15,14 +15,16 @@ export const SEARCH_RESAMPLES = BOOTSTRAP_DEFAULTS.resamples;
 
 /**
  * The accuracy of one episode and what gave it. A closed answer type is always exact; a free-text
- * answer takes the mean of its raters' scores, else the newest parseable judge score, else the
+ * answer takes the mean of its raters' scores, else the newest parseable judge mark (5 correct:
+ * 100, any other mark 0, as E3VS counts judge accuracy), else the
  * exact checker. No answer (the steps ran out) scores 0.
  */
 export function episodeAccuracy(answer: string | null, correct: boolean, freeText: boolean, judges: readonly JudgeRecord[], raters: readonly RaterRecord[]): { accuracy: number; scoredBy: SearchEpisodeRow['scoredBy'] } {
   if (answer === null) return { accuracy: 0, scoredBy: 'none' };
   if (freeText && raters.length > 0) return { accuracy: raters.reduce((s, r) => s + r.score, 0) / raters.length, scoredBy: 'rater' };
-  const judged = freeText ? [...judges].reverse().find((j) => j.score !== null) : undefined;
-  if (judged && judged.score !== null) return { accuracy: judged.score, scoredBy: 'judge' };
+  const judged = freeText ? [...judges].reverse().find((j) => j.mark !== null) : undefined;
+  // E3VS's judge accuracy: a mark of 5 is correct, anything else is not.
+  if (judged && judged.mark !== null) return { accuracy: judged.mark === 5 ? 100 : 0, scoredBy: 'judge' };
   return { accuracy: correct ? 100 : 0, scoredBy: 'exact' };
 }
 

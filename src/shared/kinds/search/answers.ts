@@ -1,9 +1,10 @@
-// Answers of search questions: the answer-type schema, the exact checkers and the OpenEQA-style
-// judge (pinned prompt, the "Your mark:" parse and 100 * (s - 1) / 4) for free text.
+// Answers of search questions: the answer-type schema, the exact checkers (reading rules in
+// ./answer-read.ts) and the OpenEQA-style judge (pinned prompt, the "Your mark:" parse) for free text.
 // Inputs: an Answer and a player's raw answer string. Outputs: correct or not; a judge score.
 // Invariant: checking is pure and depends only on the two strings, so a trajectory regrades
 // identically; a closed answer type never needs a judge.
 import { z } from 'zod';
+import { colourFamily, contentWords, parseChoice, parseColour, parseNumber, parseText, parseYesNo } from './answer-read';
 
 export const AnswerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('choice'), choices: z.array(z.string()).min(2), correct: z.string() }),
@@ -14,60 +15,36 @@ export const AnswerSchema = z.discriminatedUnion('type', [
 export type Answer = z.infer<typeof AnswerSchema>;
 export type AnswerType = Answer['type'];
 
-/** Words that carry no answer ("it is the red one" reads as "red"). */
-const FILLER = new Set(['a', 'an', 'the', 'it', 'is', 'its', 'it\'s', 'colour', 'color', 'object', 'thing', 'one', 'there', 'are', 'answer']);
-const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
-
-/** Lower case, punctuation to spaces, single spaces. */
-export function normalize(s: string): string {
-  return s.toLowerCase().replace(/[^a-z0-9' ]+/g, ' ').replace(/\s+/g, ' ').trim();
+/** What the exact checker read in an answer and whether it is the correct one. */
+export interface AnswerReading {
+  /** The canonical answer read (a choice, yes/no, a number, a colour family, an accepted phrase), or null. */
+  read: string | null;
+  correct: boolean;
 }
 
-/** Content words of a short text answer, singular (trailing 's' dropped from words over 3 letters). */
-function contentWords(s: string): string {
-  return normalize(s).split(' ').filter((w) => w && !FILLER.has(w)).map((w) => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w)).join(' ');
-}
-
-/** The number a player wrote (digits or a word up to twelve), or null. */
-export function parseNumber(s: string): number | null {
-  const n = normalize(s);
-  const digits = n.match(/^\D*?(\d+)\D*$/);
-  if (digits) return Number(digits[1]);
-  const words = n.split(' ').map((w) => NUMBER_WORDS.indexOf(w)).filter((i) => i >= 0);
-  return words.length === 1 ? words[0] : null;
-}
-
-export function parseYesNo(s: string): 'yes' | 'no' | null {
-  const n = normalize(s);
-  if (/^(yes|y|yeah|yep|true)\b/.test(n)) return 'yes';
-  if (/^(no|n|nope|false)\b/.test(n)) return 'no';
-  return null;
-}
-
-/** A choice by its text or its letter (a, b, c ... as listed). */
-export function parseChoice(s: string, choices: readonly string[]): string | null {
-  const n = normalize(s);
-  const byText = choices.find((c) => normalize(c) === n || contentWords(c) === contentWords(s));
-  if (byText) return byText;
-  const letter = n.match(/^\(?([a-z])\)?$/);
-  if (letter) {
-    const i = letter[1].charCodeAt(0) - 97;
-    if (i < choices.length) return choices[i];
+/** Reads a player's answer the way its answer type is checked (docs/TASKS.md, "Answer checking"). */
+export function readAnswer(answer: Answer, given: string): AnswerReading {
+  const r = (read: string | number | null, truth: string | number): AnswerReading => ({ read: read === null ? null : String(read), correct: read !== null && read === truth });
+  switch (answer.type) {
+    case 'choice': return r(parseChoice(given, answer.choices), answer.correct);
+    case 'yesno': return r(parseYesNo(given), answer.correct);
+    case 'number': return r(parseNumber(given), answer.correct);
+    case 'text': {
+      const family = colourFamily(answer.correct);
+      if (family) {
+        const accepted = new Map(answer.synonyms.flatMap((w) => contentWords(w)).map((w) => [w, family] as [string, string]));
+        return r(parseColour(given, accepted), family);
+      }
+      const accepted = [answer.correct, ...answer.synonyms];
+      const hit = parseText(given, accepted) !== null;
+      return { read: hit ? answer.correct : null, correct: hit };
+    }
   }
-  return null;
 }
 
 /** Exact check of a player's answer. */
 export function checkAnswer(answer: Answer, given: string): boolean {
-  switch (answer.type) {
-    case 'choice': return parseChoice(given, answer.choices) === answer.correct;
-    case 'yesno': return parseYesNo(given) === answer.correct;
-    case 'number': return parseNumber(given) === answer.correct;
-    case 'text': {
-      const g = contentWords(given);
-      return g.length > 0 && [answer.correct, ...answer.synonyms].some((a) => contentWords(a) === g);
-    }
-  }
+  return readAnswer(answer, given).correct;
 }
 
 /** The answer as a person would write it (goal-view oracle, docs). */

@@ -1,17 +1,20 @@
-// Authoring of search episodes from a room: each question gets start viewpoints drawn from the
-// unanswerable set at a chosen path distance, its goal (nearest answerable viewpoint by BFS) and
-// the answerable viewpoints around it; filters drop questions answerable from the start and
-// balance the answers so a blind prior cannot win.
+// Authoring of search episodes from a room: each question gets an answerable goal view and a start
+// walked away from it (goal first, so any start the generator makes has a known path), the
+// answerable viewpoints around the goal; filters drop starts with an answerable view within two
+// actions and balance the answers so a blind prior cannot win.
 // Inputs: a RoomSpec, a seed and options. Output: SearchEpisode[] (plain data for tasks/*.json).
 // Invariant: deterministic in (room, seed, options); every episode's start is unanswerable and
-// its goal lies within the budget by the same stepPose the rules use.
+// its goal lies within maxDistance actions by the same stepPose the rules use.
 import { mulberry32 } from '../../math/random';
 import { PrimitiveCollider } from './collide';
-import type { Pose } from './pose';
+import { pathTo } from './astar';
+import { MOTION_ACTIONS, poseKey, viewDirection, type Pose } from './pose';
 import { generateQuestions, type Question } from './questions';
-import { roomParts, type RoomSpec } from './room';
+import { findNode, nodeAabb, roomParts, type RoomSpec } from './room';
 import { RoomVisibility, DEFAULT_RULE, type VisibilityRule } from './visibility';
-import { motionWorld, searchAnswerable, type MotionWorld } from './world';
+import { motionWorld, stepPose, type MotionWorld } from './world';
+
+type Rng = ReturnType<typeof mulberry32>;
 
 export interface SearchEpisode {
   id: string;
@@ -32,8 +35,8 @@ export interface BuildOptions {
   episodesPerQuestion?: number;
   /** Questions used per room, dealt round-robin over the families in a seeded order. */
   questions?: number;
-  /** BFS state cap per start; a start that needs more is skipped. */
-  maxStates?: number;
+  /** Answerable neighbours of the goal stored beside it. */
+  keep?: number;
   radius?: number;
   rule?: VisibilityRule;
 }
@@ -59,6 +62,53 @@ export function randomStart(room: RoomSpec, collider: PrimitiveCollider, radius:
   return null;
 }
 
+/** Where a question's objects are: the centre of their boxes. */
+function needsCentre(room: RoomSpec, needs: readonly string[]): [number, number, number] {
+  const c = [0, 0, 0];
+  for (const id of needs) {
+    const b = nodeAabb(findNode(room, id));
+    for (let k = 0; k < 3; k++) c[k] += (b.min[k] + b.max[k]) / 2 / needs.length;
+  }
+  return c as [number, number, number];
+}
+
+const PITCHES = [0, -30, -60, 30];
+
+/** An answerable view of the question: looking at its objects from 0.5..2 m on the lattice's headings, or null. */
+function sampleGoal(room: RoomSpec, collider: PrimitiveCollider, vis: RoomVisibility, q: Question, radius: number, rule: VisibilityRule, rng: Rng): Pose | null {
+  const c = needsCentre(room, q.needs);
+  for (let i = 0; i < 40; i++) {
+    const pose: Pose = { x: 0, y: 0, z: 0, yaw: 30 * rng.int(12), pitch: PITCHES[rng.int(PITCHES.length)] };
+    const [dx, dy, dz] = viewDirection(pose);
+    const d = rng.uniform(0.5, 2);
+    const r2 = (v: number) => Math.round(v * 100) / 100;
+    pose.x = r2(c[0] - d * dx);
+    pose.y = r2(c[1] - d * dy);
+    pose.z = r2(c[2] - d * dz);
+    if (pose.x < 0.2 || pose.y < 0.2 || pose.z < 0.3 || pose.x > room.size[0] - 0.2 || pose.y > room.size[1] - 0.2 || pose.z > room.size[2] - 0.3) continue;
+    if (collider.distance([pose.x, pose.y, pose.z]) <= radius) continue;
+    if (vis.answerable(pose, q.needs, rule)) return pose;
+  }
+  return null;
+}
+
+/** Poses one action away (collision-free, changed). */
+function neighbours(w: MotionWorld, p: Pose): Pose[] {
+  const out: Pose[] = [];
+  for (const a of MOTION_ACTIONS) {
+    const s = stepPose(w, p, a);
+    if (!s.collided && poseKey(s.pose) !== poseKey(p)) out.push(s.pose);
+  }
+  return out;
+}
+
+/**
+ * Episodes made goal first: an answerable view of the question is sampled, a seeded random walk of
+ * minDistance..maxDistance collision-free actions leads away from it to the start, the start is kept
+ * when no view within two actions of it answers (so the shortest path is at least 3), and the
+ * shortest path back is found by A* (./astar.ts). Moves are reversible and sweeps symmetric, so the
+ * walk's start always reaches its goal through the same stepPose the rules use.
+ */
 export function buildEpisodes(room: RoomSpec, opts: BuildOptions): SearchEpisode[] {
   const rng = mulberry32(opts.seed);
   const radius = opts.radius ?? 0.1;
@@ -66,18 +116,31 @@ export function buildEpisodes(room: RoomSpec, opts: BuildOptions): SearchEpisode
   const world = motionWorld(collider, radius);
   const vis = new RoomVisibility(room);
   const rule = opts.rule ?? DEFAULT_RULE;
-  const minD = opts.minDistance ?? 3;
+  const minD = Math.max(3, opts.minDistance ?? 3);
   const maxD = opts.maxDistance ?? 10;
   const out: SearchEpisode[] = [];
   for (const q of pickQuestions(generateQuestions(room), opts.questions ?? Infinity, rng)) {
     let made = 0;
+    const answers = (p: Pose) => vis.answerable(p, q.needs, rule);
     for (let t = 0; t < (opts.tries ?? 6) && made < (opts.episodesPerQuestion ?? 1); t++) {
-      const start = randomStart(room, collider, radius, rng);
-      if (!start || vis.answerable(start, q.needs, rule)) continue;
-      const found = searchAnswerable(world, start, (p) => vis.answerable(p, q.needs, rule), { maxDepth: maxD, maxStates: opts.maxStates ?? 60_000 });
-      if (!found || found.path.length < minD) continue;
+      const goal = sampleGoal(room, collider, vis, q, radius, rule, rng);
+      if (!goal) continue;
+      let start = goal;
+      const steps = minD + rng.int(maxD - minD + 1);
+      for (let k = 0; k < steps; k++) {
+        const next = neighbours(world, start);
+        if (!next.length) break;
+        // Two steps in three leave the answerable views where they can, so starts need looking for.
+        const away = next.filter((p) => !answers(p));
+        start = rng.next() < 0.67 && away.length ? away[rng.int(away.length)] : next[rng.int(next.length)];
+      }
+      const ring1 = neighbours(world, start);
+      if (answers(start) || ring1.some(answers) || ring1.some((p) => neighbours(world, p).some(answers))) continue;
+      const path = pathTo(world, start, goal, { maxDepth: maxD });
+      if (!path || path.length < minD) continue;
       made++;
-      out.push({ id: `${q.id}-${made}`, question: q, start, goal: found.goal, answerable: found.answerable, distance: found.path.length });
+      const around = neighbours(world, goal).filter(answers).slice(0, opts.keep ?? 12);
+      out.push({ id: `${q.id}-${made}`, question: q, start, goal, answerable: [goal, ...around], distance: path.length });
     }
   }
   return out;

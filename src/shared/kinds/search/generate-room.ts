@@ -1,12 +1,15 @@
-// Seeded generator of procedural rooms for search tasks: four walls, floor and ceiling, a table
-// (thin legs), a shelf, an open bin and a cabinet standing off a wall, and small target objects
-// placed on, inside, under, behind and stacked on top of each other.
+// Seeded generator of procedural rooms for search tasks: four walls, a plank floor and ceiling, a
+// table (thin legs) with a chair, a shelf, an open bin, a striped cabinet standing off a wall, a
+// rug, a lamp, signs with printed words (./furnish.ts), and small target objects placed on,
+// inside, under, behind and stacked on top of each other (behind the cabinet optionally a
+// captured object instead).
 // Inputs: an integer seed. Output: a RoomSpec (validated). Invariant: the same seed gives the same
 // room on every platform (mulberry32 only); furniture footprints never overlap and keep a free
 // walkway to the walls; every target rests on its support (no floating objects).
 import { mulberry32 } from '../../math/random';
 import type { Part, Vec3 } from '../../authoring/primitives';
 import { COLOR_NAMES, RoomSpecSchema, type RoomNode, type RoomSpec } from './room';
+import { captureNode, chairNode, lampNode, rugNode, signNode, SIGN_WORDS } from './furnish';
 
 const H = 2.6;
 const WALL = 0.1;
@@ -22,7 +25,12 @@ const TARGET_KINDS = [
   { category: 'cone', shape: 'cone' },
 ] as const;
 
-export function generateRoom(seed: number): RoomSpec {
+export interface RoomOptions {
+  /** A captured object (splat file inside the tasks folder) put behind the cabinet. */
+  prop?: { file: string; category: string; color: string };
+}
+
+export function generateRoom(seed: number, opts: RoomOptions = {}): RoomSpec {
   const rng = mulberry32(seed);
   const X = R4(rng.uniform(4.2, 5.6)), Y = R4(rng.uniform(4.2, 5.2));
   const nodes: RoomNode[] = structure(X, Y);
@@ -37,6 +45,10 @@ export function generateRoom(seed: number): RoomSpec {
   nodes.push(binNode(bin));
   nodes.push(shelfNode(shelf, Y));
   nodes.push(cabinetNode(cab, Y));
+  nodes.push(chairNode(table, rng), rugNode(X, Y, rng), lampNode(X, Y));
+  const words = rng.shuffle([...SIGN_WORDS]);
+  nodes.push(signNode('west', X, Y, words[0]));
+  if (rng.next() < 0.5) nodes.push(signNode('east', X, Y, words[1]));
   const colors = rng.shuffle(Object.keys(COLOR_NAMES));
   let ci = 0;
   const nextColor = () => colors[ci++ % colors.length];
@@ -57,7 +69,8 @@ export function generateRoom(seed: number): RoomSpec {
   // Under the table, inside the bin, behind the cabinet, on the shelf.
   nodes.push(target(pick(), v3(table.x, table.y, 0), rng.uniform(0.06, 0.09), { relation: 'under', of: 'table' }));
   nodes.push(target(pick(), v3(bin.x, bin.y, 0.02), rng.uniform(0.05, 0.07), { relation: 'inside', of: 'bin' }));
-  nodes.push(target(pick(), v3(cab.x, Y - 0.2, 0), rng.uniform(0.05, 0.07), { relation: 'behind', of: 'cabinet' }));
+  const behind = target(pick(), v3(cab.x, Y - 0.2, 0), rng.uniform(0.05, 0.07), { relation: 'behind', of: 'cabinet' });
+  nodes.push(opts.prop ? captureNode(`${opts.prop.category}-${count}`, opts.prop.category, opts.prop.color, opts.prop.file, cab.x, Y - 0.2, { relation: 'behind', of: 'cabinet' }) : behind);
   nodes.push(target(pick(), v3(shelf.x + rng.uniform(-0.3, 0.3), Y - 0.2, 0.92), rng.uniform(0.05, 0.07), { relation: 'on', of: 'shelf' }));
   if (rng.next() < 0.6) nodes.push(target(pick(), v3(shelf.x + 0.3, Y - 0.2, 0.42), rng.uniform(0.05, 0.07), { relation: 'on', of: 'shelf' }));
   return RoomSpecSchema.parse({ name: `room-${seed >>> 0}`, seed, size: [X, Y, H], nodes, splat: { spacing: 0.05, shading: 'shaded' } });
@@ -70,7 +83,7 @@ function box(pos: Vec3, size: Vec3, color: string): Part {
 function structure(X: number, Y: number): RoomNode[] {
   const s = (id: string, category: string, color: string, part: Part): RoomNode => ({ id, role: 'structure', category, color, parts: [part] });
   return [
-    s('floor', 'floor', 'brown', box(v3(X / 2, Y / 2, -WALL / 2), v3(X + 2 * WALL, Y + 2 * WALL, WALL), '#8a6a4a')),
+    { ...s('floor', 'floor', 'brown', box(v3(X / 2, Y / 2, -WALL / 2), v3(X + 2 * WALL, Y + 2 * WALL, WALL), '#8a6a4a')), texture: 'planks' },
     s('ceiling', 'ceiling', 'white', box(v3(X / 2, Y / 2, H + WALL / 2), v3(X + 2 * WALL, Y + 2 * WALL, WALL), '#f2f2ee')),
     s('wall-south', 'wall', 'grey', box(v3(X / 2, -WALL / 2, H / 2), v3(X + 2 * WALL, WALL, H), '#d8d4cc')),
     s('wall-north', 'wall', 'grey', box(v3(X / 2, Y + WALL / 2, H / 2), v3(X + 2 * WALL, WALL, H), '#d8d4cc')),
@@ -114,7 +127,7 @@ function shelfNode(c: Slot, Y: number): RoomNode {
 
 /** A tall cabinet 0.45 m off the north wall: what stands between them is hidden from the room. */
 function cabinetNode(c: Slot, Y: number): RoomNode {
-  return { id: 'cabinet', role: 'furniture', category: 'cabinet', color: 'grey', parts: [box(v3(c.x, Y - 0.4 - 0.25, 0.6), v3(0.9, 0.5, 1.2), '#5c5c66')] };
+  return { id: 'cabinet', role: 'furniture', category: 'cabinet', color: 'grey', texture: 'stripes', parts: [box(v3(c.x, Y - 0.4 - 0.25, 0.6), v3(0.9, 0.5, 1.2), '#5c5c66')] };
 }
 
 /** A small target of a shape standing on z = base (scale: its radius or half side). */

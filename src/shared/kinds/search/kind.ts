@@ -46,7 +46,10 @@ export const SearchTaskSpecSchema = TaskSpecHeadSchema.extend({
   }).default({ step: DEFAULT_MOTION.step, turn: DEFAULT_MOTION.turn, pitch_min: DEFAULT_MOTION.pitchMin, pitch_max: DEFAULT_MOTION.pitchMax }),
   /** Camera sphere radius in metres. */
   radius: z.number().positive().max(1).default(0.1),
-  default_forward: z.boolean().default(false),
+  /** E3VS's rule, on by default: a call that cannot be read as an action is taken as move_forward (still one step). */
+  default_forward: z.boolean().default(true),
+  /** The scene-level split of the task's room (train, val or test; every task of one room shares it). */
+  split: z.enum(['train', 'val', 'test']).optional(),
   /** Captured rooms: a pose answers when within this of a stored answerable pose (absent: procedural, visibility rule). */
   tolerance: z.strictObject({ position: z.number().positive().max(2), angle: z.number().positive().max(90) }).optional(),
   /** Captured rooms: the annotation document the task was exported from (search/annotations/<id>.json). */
@@ -65,6 +68,7 @@ export const SearchHiddenSchema = z.strictObject({
 export const SearchStepRecordSchema = StepRecordSchema.extend({ search: SearchHiddenSchema.optional() });
 export const SearchEndRecordSchema = EndRecordSchema.extend({
   answer: z.string().nullable().describe('search: the answer given at stop (null when the steps ran out)'),
+  answer_read: z.string().nullable().optional().describe('search: what the exact checker read in the answer (docs/TASKS.md, "Answer checking"); null when it read nothing'),
   correct: z.boolean().describe('search: the answer is exactly right (checker of its answer type)'),
   success: z.boolean().describe('search: stopped at an answerable viewpoint'),
   steps: z.number().int().describe('search: steps used'),

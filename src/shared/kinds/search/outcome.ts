@@ -4,7 +4,7 @@
 // Inputs: a task spec, the room's answerability (visibility rule or annotation) and the pure rules after the episode.
 // Invariant: computed from the rules' state alone, so a replay of the log gives the same numbers.
 import type { SearchTaskSpec } from './kind';
-import { checkAnswer } from './answers';
+import { readAnswer } from './answers';
 import type { Pose } from './pose';
 import type { SearchRules } from './rules';
 import type { Answerability } from './answerability';
@@ -22,6 +22,8 @@ export interface SearchOutcome {
   reward: number;
   training_reward: number;
   answer: string | null;
+  /** What the exact checker read in the answer (a choice, yes/no, a number, a colour family, the accepted phrase), or null. */
+  answer_read: string | null;
   correct: boolean;
   success: boolean;
   steps: number;
@@ -34,7 +36,8 @@ export interface SearchOutcome {
 
 export function searchOutcome(spec: SearchTaskSpec, vis: Answerability, rules: SearchRules): SearchOutcome {
   const answer = rules.answer();
-  const correct = answer !== null && checkAnswer(spec.question.answer, answer);
+  const reading = answer === null ? null : readAnswer(spec.question.answer, answer);
+  const correct = reading?.correct ?? false;
   const final = hiddenAt(spec, vis, rules.currentPose());
   const score = correct ? 100 : 0;
   return {
@@ -43,6 +46,7 @@ export function searchOutcome(spec: SearchTaskSpec, vis: Answerability, rules: S
     reward: score / 100,
     training_reward: Math.min(1, Math.max(0, (score + 50) / 150)),
     answer,
+    answer_read: reading?.read ?? null,
     correct,
     success: answer !== null && final.answerable,
     steps: rules.stepCount,

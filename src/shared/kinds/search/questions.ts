@@ -1,6 +1,6 @@
 // Questions with exact answers generated from a room's scene graph: attributes (colour, shape,
-// size), counting, spatial relations (on top of, where) and object search (inside, behind,
-// under), each naming the nodes a view must show to answer it.
+// size), counting, spatial relations (on top of, where), object search (inside, behind,
+// under) and the words printed on signs, each naming the nodes a view must show to answer it.
 // Inputs: a RoomSpec. Output: Question[] in a fixed order. Invariant: every question describes
 // its objects uniquely within the room, and its answer is read off the spec, never guessed.
 import { localHalfExtents } from '../../authoring/geometry';
@@ -8,7 +8,7 @@ import type { Part } from '../../authoring/primitives';
 import type { Answer } from './answers';
 import { COLOR_SYNONYMS, findNode, type RoomNode, type RoomSpec } from './room';
 
-export const QUESTION_FAMILIES = ['color', 'shape', 'count', 'size', 'stack', 'search', 'where'] as const;
+export const QUESTION_FAMILIES = ['color', 'shape', 'count', 'size', 'stack', 'search', 'where', 'sign'] as const;
 export type QuestionFamily = (typeof QUESTION_FAMILIES)[number];
 
 export interface Question {
@@ -22,7 +22,10 @@ export interface Question {
 
 export const CATEGORY_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   ball: ['sphere', 'orb'], cube: ['block', 'box'], mug: ['cup', 'cylinder'], cone: ['pyramid cone', 'traffic cone'],
+  plant: ['potted plant', 'houseplant', 'pot plant'],
 };
+/** What a target may be: the answer space of the questions that ask for an object. */
+export const TARGET_CATEGORIES = ['ball', 'cube', 'mug', 'cone', 'plant'] as const;
 export const SHAPES = ['sphere', 'cube', 'cylinder', 'cone'] as const;
 export const WHERE_CHOICES = ['on the table', 'on the shelf', 'inside the bin', 'under the table', 'behind the cabinet', 'on top of another object'];
 
@@ -46,6 +49,12 @@ function textAnswer(correct: string, synonyms: readonly string[]): Answer {
   return { type: 'text', correct, synonyms: [...synonyms] };
 }
 
+/** The wall a sign hangs on, from the outward normal of its printed face. */
+export function signWall(n: readonly number[]): string {
+  if (Math.abs(n[0]) >= Math.abs(n[1])) return n[0] > 0 ? 'west' : 'east';
+  return n[1] > 0 ? 'south' : 'north';
+}
+
 export function generateQuestions(room: RoomSpec): Question[] {
   const targets = room.nodes.filter((n) => n.role === 'target');
   const out: Question[] = [];
@@ -55,10 +64,11 @@ export function generateQuestions(room: RoomSpec): Question[] {
   const byColorCat = (n: RoomNode) => `${n.color} ${n.category}`;
   for (const t of targets) {
     const place = placePhrase(room, t);
-    if (unique((m) => `${m.category}|${placePhrase(room, m)}`, t)) {
+    // A captured object has the colours it was captured with and no primitive shape to ask about.
+    if (!t.capture && unique((m) => `${m.category}|${placePhrase(room, m)}`, t)) {
       add('color', `What colour is the ${t.category} ${place}?`, textAnswer(t.color, COLOR_SYNONYMS[t.color] ?? []), [t.id]);
     }
-    if (unique((m) => `${m.color}|${placePhrase(room, m)}`, t)) {
+    if (t.shape && unique((m) => `${m.color}|${placePhrase(room, m)}`, t)) {
       add('shape', `What shape is the ${t.color} object ${place}?`, { type: 'choice', choices: [...SHAPES], correct: t.shape ?? 'cube' }, [t.id]);
     }
     if (unique(byColorCat, t)) {
@@ -84,7 +94,12 @@ export function generateQuestions(room: RoomSpec): Question[] {
     const t = hits[0];
     const of = findNode(room, t.place!.of).category;
     add('search', `What object is ${rel} the ${of}?`, textAnswer(t.category, CATEGORY_SYNONYMS[t.category] ?? []), [t.id]);
-    add('color', `What colour is the object ${rel} the ${of}?`, textAnswer(t.color, COLOR_SYNONYMS[t.color] ?? []), [t.id]);
+    if (!t.capture) add('color', `What colour is the object ${rel} the ${of}?`, textAnswer(t.color, COLOR_SYNONYMS[t.color] ?? []), [t.id]);
+  }
+  // Signs: the word printed on each wall's sign, read only from close enough (read_box).
+  for (const sign of room.nodes.filter((n) => n.role === 'sign' && n.label)) {
+    const wall = signWall(sign.label!.normal);
+    add('sign', `What word is printed on the sign on the ${wall} wall?`, textAnswer(sign.label!.text.toLowerCase(), []), [sign.id]);
   }
   // Size: pairs on the same support, only when the volumes differ clearly.
   for (let i = 0; i < targets.length; i++) {

@@ -11,7 +11,8 @@ import { partAabb, type Aabb } from '../../authoring/geometry';
 /** Room parts are in metres and may leave the SplatBench bounds cube. */
 export const RoomPartSchema = z.discriminatedUnion('kind', [SpherePartSchema, BoxPartSchema, CylinderPartSchema, ConePartSchema]);
 
-export const NODE_ROLES = ['structure', 'furniture', 'target'] as const;
+export const NODE_ROLES = ['structure', 'furniture', 'target', 'sign'] as const;
+export const TEXTURES = ['planks', 'checker', 'stripes'] as const;
 export const RELATIONS = ['on', 'inside', 'under', 'behind'] as const;
 export type Relation = (typeof RELATIONS)[number];
 
@@ -28,6 +29,14 @@ export const RoomNodeSchema = z.object({
   parts: z.array(RoomPartSchema).min(1),
   /** Where the node stands: relation and the id of the other node. */
   place: z.object({ relation: z.enum(RELATIONS), of: z.string() }).optional(),
+  /** A pattern printed on the node's surface splats (floors, rugs, doors). */
+  texture: z.enum(TEXTURES).optional(),
+  /** Letters printed on the face of the node's first part whose outward normal is `normal` (signs). */
+  label: z.object({ text: z.string().regex(/^[A-Z]{1,8}$/, 'labels are 1..8 capital letters'), normal: z.tuple([z.number(), z.number(), z.number()]) }).optional(),
+  /** A view must show the node at least this share of the image to read it (signs). */
+  read_box: z.number().min(0).max(1).optional(),
+  /** A captured object (any splat file the lab reads, path inside the tasks folder) fitted into the node's first part, which stays its collision and visibility proxy. */
+  capture: z.object({ file: z.string().regex(/^[A-Za-z0-9_./-]+$/).refine((p) => !p.split('/').includes('..'), 'capture paths stay inside the tasks folder') }).optional(),
 });
 export type RoomNode = z.infer<typeof RoomNodeSchema>;
 

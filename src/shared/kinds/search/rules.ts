@@ -127,11 +127,10 @@ export class SearchRules implements KindRules {
     let ok = true;
     let body: string;
     if (parsed.kind === 'error') {
+      // The call as written is refused either way (ok false); E3VS's rule then moves forward.
+      ok = false;
       if (this.config.defaultForward) body = `${parsed.error}; taken as move_forward. ${this.motion('move_forward')}`;
-      else {
-        ok = false;
-        body = `${parsed.error} (the step is spent; the viewpoint is unchanged).`;
-      }
+      else body = `${parsed.error} (the step is spent; the viewpoint is unchanged).`;
     } else if (parsed.kind === 'stop') {
       this.given = parsed.answer;
       this.ended = 'submit';

@@ -15,6 +15,8 @@ export const JudgeRecordSchema = z.strictObject({
   mark: z.number().int().min(1).max(5).nullable().describe('1..5 after "Your mark:"; null when unparseable'),
   score: z.number().min(0).max(100).nullable().describe('100 * (mark - 1) / 4; null when unparseable'),
   at: z.string().describe('ISO time of the judgement'),
+  end_image_hash: z.string().optional().describe('FNV-1a of the end image (PNG) the judge saw'),
+  goal_image_hash: z.string().optional().describe('FNV-1a of the goal image (PNG) the judge saw'),
 });
 export type JudgeRecord = z.infer<typeof JudgeRecordSchema>;
 

@@ -2,12 +2,14 @@
 // section 9), flat discs tangent to the surface, coloured flat or shaded by a fixed light.
 // Inputs: a RoomSpec. Output: Splats (float32), tens of thousands of Gaussians.
 // Invariant: deterministic in the spec (no randomness), so tasks store only the room spec and
-// every process rebuilds the same Gaussians; samples outside the room box (outer faces of walls,
+// every process rebuilds the same Gaussians (textures and printed labels included; captured props
+// are placed by main, src/main/kinds/search/props.ts); samples outside the room box (outer faces of walls,
 // the underside of the floor) are dropped because no viewpoint can see them.
 import { colorRgb, type Color, type Vec3 } from '../../authoring/primitives';
 import { emptySplats, type Splats } from '../../scene/splats';
 import { COLOR_NAMES, roomParts, type RoomSpec } from './room';
 import { sampleSurface, type SurfaceSample } from './surface';
+import { INK, labelSamples, textureShade } from './print';
 
 /** Thickness (standard deviation along the normal) of a surface splat: the scene policy's minimum scale. */
 export const SPLAT_THICKNESS = 0.005;
@@ -30,16 +32,20 @@ export function splatRoom(room: RoomSpec): Splats {
   const samples: { s: SurfaceSample; c: Vec3 }[] = [];
   const [X, Y, Z] = room.size;
   const eps = 1e-6;
+  const inside = (p: Vec3) => !(p[0] < -eps || p[1] < -eps || p[2] < -eps || p[0] > X + eps || p[1] > Y + eps || p[2] > Z + eps);
   for (const { part, node } of roomParts(room)) {
     const n = room.nodes[node];
+    // A captured prop's parts are its proxy: main places the capture's own Gaussians there.
+    if (n.capture) continue;
     const spacing = n.role === 'target' ? Math.min(TARGET_SPACING, room.splat.spacing)
       : n.role === 'furniture' ? room.splat.spacing * FURNITURE_FACTOR : room.splat.spacing;
     const base = colorRgb(part.color);
     for (const s of sampleSurface(part, spacing)) {
-      const [x, y, z] = s.p;
-      if (x < -eps || y < -eps || z < -eps || x > X + eps || y > Y + eps || z > Z + eps) continue;
-      samples.push({ s, c: base });
+      if (!inside(s.p)) continue;
+      const k = textureShade(n.texture, s.p);
+      samples.push({ s, c: k === 1 ? base : [base[0] * k, base[1] * k, base[2] * k] });
     }
+    if (n.label && part === n.parts[0]) for (const s of labelSamples(part, n.label.text, n.label.normal)) samples.push({ s, c: INK });
   }
   const out = emptySplats(samples.length, 'f32');
   samples.forEach(({ s, c }, i) => {

@@ -109,7 +109,9 @@ export class RoomVisibility {
     const inFrame = pts.length ? inside / pts.length : 0;
     const boxFraction = inside ? Math.max(u1 - u0, v1 - v0) / Math.max(cam.width, cam.height) : 0;
     const visible = facing ? seen / facing : 0;
-    const ok = inFrame >= rule.minInFrame && boxFraction >= rule.minBoxFraction && visible >= rule.minVisible;
+    // A sign is read, not merely seen: its node may ask for a larger share of the image.
+    const minBox = Math.max(rule.minBoxFraction, this.room.nodes.find((n) => n.id === id)?.read_box ?? 0);
+    const ok = inFrame >= rule.minInFrame && boxFraction >= minBox && visible >= rule.minVisible;
     return { id, inFrame, boxFraction, visible, ok };
   }
 

@@ -23,16 +23,17 @@ afterAll(() => {
 
 describe('splatlab search judge', () => {
   it('judges free-text answers through the scripted runner and skips them the second time', async () => {
-    const run = await runCli('search', ['judge', '--study', s.study.id, '--model', 'scripted:basic', '--dir', s.tasksDir]);
+    const run = await runCli('search', ['judge', '--study', s.study.id, '--model', 'scripted:basic', '--tasks', s.tasksDir]);
     expect(run.code).toBe(0);
     expect(run.out.filter((l) => /: mark [15] \(score (100|0)\)$/.test(l))).toHaveLength(2);
-    expect(run.out.at(-1)).toBe('scripted:basic: 2 judged, 0 unparseable, 1 skipped (closed answer, no answer or judged already)');
+    expect(run.out.at(-2)).toBe('scripted:basic: 2 judged, 0 unparseable, 1 skipped (closed answer, no answer or judged already)');
+    expect(run.out.at(-1)).toBe('judge vs human raters: Spearman rho n/a over 0 answers rated by both');
     const marks = studySearchLogs(s.store, s.study.id, s.tasksDir).filter((l) => l.spec.task_id === 'search__t1').map((l) => readJudgements(l.path).map((j) => j.mark));
     expect(marks).toEqual([[5], [1]]);
-    const again = await runCli('search', ['judge', '--study', s.study.id, '--model', 'scripted:basic', '--dir', s.tasksDir]);
-    expect(again.out.at(-1)).toMatch(/0 judged, 0 unparseable, 3 skipped/);
-    const forced = await runCli('search', ['judge', '--study', s.study.id, '--model', 'scripted:garbage', '--dir', s.tasksDir, '--force']);
-    expect(forced.out.at(-1)).toMatch(/0 judged, 2 unparseable, 1 skipped/);
+    const again = await runCli('search', ['judge', '--study', s.study.id, '--model', 'scripted:basic', '--tasks', s.tasksDir]);
+    expect(again.out.at(-2)).toMatch(/0 judged, 0 unparseable, 3 skipped/);
+    const forced = await runCli('search', ['judge', '--study', s.study.id, '--model', 'scripted:garbage', '--tasks', s.tasksDir, '--force']);
+    expect(forced.out.at(-2)).toMatch(/0 judged, 2 unparseable, 1 skipped/);
   });
 
   it('gives one-line errors for bad input', async () => {

@@ -14,7 +14,7 @@ import { createLabContext } from '../../../../src/main/services/context';
 import { dispatchCall, type Handlers } from '../../../../src/main/services/dispatch';
 import type { SearchResults } from '../../../../src/shared/kinds/search/scores';
 import { aggregateSearch } from '../../../../src/shared/kinds/search/aggregate';
-import { judgePrompt } from '../../../../src/shared/kinds/search/answers';
+import { e3vsJudgePrompt } from '../../../../src/shared/kinds/search/judge-prompt';
 import { addHuman, addModel, searchStudy, type SearchStudy } from './study-fixture';
 
 let s: SearchStudy;
@@ -41,7 +41,8 @@ describe('search judge, rater and results', () => {
     const rows = studySearchRows(s.store, s.study.id, s.tasksDir);
     expect(rows).toHaveLength(6);
     const t1 = rows.filter((r) => r.taskId === 'search__t1').map((r) => [r.source, r.answer, r.accuracy, r.scoredBy]);
-    expect(t1).toEqual([['humans', 'it is scarlet', 100, 'exact'], ['humans', 'crimson', 0, 'exact'], ['scripted-basic', 'red-ish, like a tomato', 0, 'exact']]);
+    // Crimson and red-ish are in the red family: the exact checker reads both as red.
+    expect(t1).toEqual([['humans', 'it is scarlet', 100, 'exact'], ['humans', 'crimson', 100, 'exact'], ['scripted-basic', 'red-ish, like a tomato', 100, 'exact']]);
     expect(rows.filter((r) => r.taskId === 'search__t2').map((r) => r.accuracy)).toEqual([100, 0, 100]);
     expect(rows.every((r) => r.success && r.steps === 7 && r.collision === 0)).toBe(true);
   });
@@ -109,7 +110,7 @@ describe('search judge, rater and results', () => {
   it('sends the pinned prompt with the question, the answer with its synonyms and the response', async () => {
     const seen: string[] = [];
     class Recording extends ScriptedClient {
-      override start(system: string, text: string, image: Uint8Array | undefined, tools: ToolSpec[]): void {
+      override start(system: string, text: string, image: Uint8Array | readonly Uint8Array[] | undefined, tools: ToolSpec[]): void {
         seen.push(system, text, String(tools.length));
         super.start(system, text, image, tools);
       }
@@ -117,8 +118,8 @@ describe('search judge, rater and results', () => {
     const client = new Recording('basic');
     const log = studySearchLogs(s.store, s.study.id, s.tasksDir).find((l) => l.who === 'model' && l.spec.task_id === 'search__t1');
     await judgeLogs(log ? [log] : [], () => client, 'recording', {});
-    expect(seen[1]).toBe(judgePrompt('What colour is the cube?', 'red (also correct: scarlet)', 'red-ish, like a tomato'));
-    expect(seen[1]).toMatch(/^You are an AI assistant[\s\S]*Your mark:$/);
+    expect(seen[1]).toBe(e3vsJudgePrompt('What colour is the cube?', 'red (also correct: scarlet)', 'red-ish, like a tomato'));
+    expect(seen[1]).toMatch(/^You will be given a question[\s\S]*Examples:[\s\S]*Your mark:$/);
     expect(seen[2]).toBe('0');
   });
 

@@ -53,7 +53,7 @@ describe('annotation to task to export', () => {
     expect(taskId).toBe('search__gen-capture__cube-colour');
     expect(report.problems).toEqual([]);
     expect(report.bfsSteps).toBeGreaterThan(3);
-    expect((await checkTaskSet(dir)).every((r) => r.problems.length === 0)).toBe(true);
+    expect((await checkTaskSet(dir)).tasks.every((r) => r.problems.length === 0)).toBe(true);
 
     const task = (await loadAnyTask(taskId, { tasksDir: dir })) as SearchTask;
     expect(task.scene.capture?.name).toBe('gen-capture');
@@ -108,7 +108,7 @@ describe('annotation to task to export', () => {
   }, 120_000);
 
   it('runs through the CLI: check, export, and a refused annotation-task', async () => {
-    expect((await runCli('search', ['check', '--dir', dir])).out.at(-1)).toBe('1/1 search tasks conform');
+    expect((await runCli('search', ['check', '--tasks', dir])).out.at(-1)).toMatch(/^1\/1 search tasks conform over 1 rooms; splits by scene: none 1 rooms \/ 1 episodes$/);
     const exported = await runCli('search', ['export', '--dir', dir, '--out', join(dir, 'cli-export')]);
     expect(exported.code).toBe(0);
     expect(exported.out.at(-1)).toMatch(/^wrote 1 episodes over 1 scenes/);

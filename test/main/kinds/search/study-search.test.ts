@@ -134,7 +134,7 @@ describe('a study with search tasks', () => {
     expect(head).toContain('accuracy,scored_by,success,search_steps,path_length,collision');
     const rows = lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [head.split(',')[i], v])));
     expect(rows.map((r) => `${r.answerer}/${r.task}/${r.answer}/${r.accuracy}/${r.scored_by}/${r.excluded}`)).toEqual([
-      'P01/search__t1/scarlet/0/rater/', 'P01/search__t2/yes/100/exact/', 'P02/search__t1/crimson/0/exact/participant withdrew', 'bot-1#r1/search__t1/red/100/exact/',
+      'P01/search__t1/scarlet/0/rater/', 'P01/search__t2/yes/100/exact/', 'P02/search__t1/crimson/100/exact/participant withdrew', 'bot-1#r1/search__t1/red/100/exact/',
     ]);
     expect(files.has(pending[0].ref.replace(/\.jsonl$/, '.rating.json'))).toBe(true);
     const dict = JSON.parse(files.get('dataset_description.json') ?? '{}') as { dataDictionary: Record<string, unknown> };

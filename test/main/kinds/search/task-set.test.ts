@@ -1,31 +1,67 @@
-// The conformance check of search tasks passes a committed task and catches broken ones (a start
-// that already answers, a stored answer that differs from the room's, no reachable goal).
+// The committed search set: at least 30 rooms and 500 episodes split by scene, a seeded sample of
+// tasks passing the conformance check (the whole set: `splatlab search check`), broken copies of
+// one task failing it, and the Random Action baseline within 2 points of the analytic chance.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SearchTaskSpecSchema } from '../../../../src/shared/kinds/search/kind';
+import { SearchTaskSpecSchema, searchRules } from '../../../../src/shared/kinds/search/kind';
+import { checkAnswer } from '../../../../src/shared/kinds/search/answers';
+import { setChance } from '../../../../src/shared/kinds/search/chance';
+import { PrimitiveCollider } from '../../../../src/shared/kinds/search/collide';
+import { randomAction } from '../../../../src/shared/kinds/search/players';
+import { roomParts } from '../../../../src/shared/kinds/search/room';
+import { mulberry32 } from '../../../../src/shared/math/random';
 import { readSpec } from '../../../../src/main/tasks/load';
-import { loadRoomScene } from '../../../../src/main/kinds/search/scene';
-import { checkSearchTask, searchTaskIds } from '../../../../src/main/kinds/search/task-set';
+import { loadRoomScene, readRoom } from '../../../../src/main/kinds/search/scene';
+import { checkSearchTask, searchTaskIds, splitReport } from '../../../../src/main/kinds/search/task-set';
 
 const dir = join(process.cwd(), 'tasks');
 
 describe('search task set', () => {
   const specs = searchTaskIds(dir).map((id) => readSpec(dir, id, SearchTaskSpecSchema));
 
-  it('holds at least 30 tasks over at least 5 rooms', () => {
-    expect(specs.length).toBeGreaterThanOrEqual(30);
-    expect(new Set(specs.map((s) => s.room)).size).toBeGreaterThanOrEqual(5);
+  it('holds at least 500 episodes over at least 30 rooms, split by scene into train, val and test', () => {
+    expect(specs.length).toBeGreaterThanOrEqual(500);
+    const r = splitReport(specs);
+    expect(r.rooms).toBeGreaterThanOrEqual(30);
+    expect(r.problems).toEqual([]);
+    expect(Object.keys(r.splits).sort()).toEqual(['test', 'train', 'val']);
+    expect(new Set(specs.map((s) => s.question.family)).size).toBe(8);
+    expect(specs.every((s) => s.default_forward)).toBe(true);
   });
 
-  it('passes the check on the nearest task and fails broken copies of it', () => {
-    const spec = [...specs].sort((a, b) => a.distance - b.distance)[0];
+  it('passes the check on a seeded sample of tasks and fails broken copies of one', () => {
+    const sample = mulberry32(26).shuffle([...specs]).slice(0, 6);
+    for (const spec of sample) {
+      const scene = loadRoomScene(join(dir, spec.room));
+      const ok = checkSearchTask(spec, scene);
+      expect(ok.problems, spec.task_id).toEqual([]);
+      expect(ok.bfsSteps, spec.task_id).toBe(spec.distance);
+    }
+    const spec = sample[0];
     const scene = loadRoomScene(join(dir, spec.room));
-    const ok = checkSearchTask(spec, scene);
-    expect(ok.problems).toEqual([]);
-    expect(ok.bfsSteps).toBe(spec.distance);
     expect(checkSearchTask({ ...spec, start: spec.goal }, scene).problems).toContain('the start view already answers the question');
     const wrong = { ...spec, question: { ...spec.question, answer: { type: 'text' as const, correct: 'purple-ish', synonyms: [] } } };
     expect(checkSearchTask(wrong, scene).problems.join('\n')).toMatch(/stored answer differs/);
     expect(checkSearchTask({ ...spec, max_steps: spec.distance }, scene).problems.join('\n')).toMatch(/no answerable viewpoint within/);
+    expect(splitReport([spec, { ...spec, task_id: 'x', split: spec.split === 'test' ? 'train' : 'test' }]).problems.join('\n')).toMatch(/several splits/);
+  }, 120_000);
+
+  it('Random Action scores within 2 points of the analytic chance over the set (4 seeds)', () => {
+    const colliders = new Map<string, PrimitiveCollider>();
+    let correct = 0, n = 0;
+    for (let seed = 0; seed < 4; seed++) {
+      specs.forEach((spec, i) => {
+        let c = colliders.get(spec.room);
+        if (!c) colliders.set(spec.room, (c = new PrimitiveCollider(roomParts(readRoom(join(dir, spec.room))).map((p) => p.part))));
+        const rules = searchRules(spec, c);
+        for (const call of randomAction(spec, seed * 100_003 + i)) if (!rules.done) rules.step(call);
+        const a = rules.answer();
+        correct += a !== null && checkAnswer(spec.question.answer, a) ? 1 : 0;
+        n++;
+      });
+    }
+    const chance = setChance(specs.map((s) => s.question));
+    expect(chance).toBeGreaterThan(0.1);
+    expect(Math.abs(correct / n - chance)).toBeLessThan(0.02);
   }, 120_000);
 });

@@ -19,7 +19,9 @@ describe('episodeAccuracy', () => {
   it('takes raters over the newest parseable judge mark over the exact checker', () => {
     const raters = [{ rater: 'a', mark: 5 as const, score: 100, at: 't' }, { rater: 'b', mark: 1 as const, score: 0, at: 't' }];
     expect(episodeAccuracy('x', false, true, [judge(1, '1')], raters)).toEqual({ accuracy: 50, scoredBy: 'rater' });
-    expect(episodeAccuracy('x', false, true, [judge(5, '1'), judge(3, '2'), judge(null, '3')], [])).toEqual({ accuracy: 50, scoredBy: 'judge' });
+    // Judge accuracy as E3VS counts it: the newest mark 5 is correct, any other mark is wrong.
+    expect(episodeAccuracy('x', false, true, [judge(5, '1'), judge(3, '2'), judge(null, '3')], [])).toEqual({ accuracy: 0, scoredBy: 'judge' });
+    expect(episodeAccuracy('x', false, true, [judge(1, '1'), judge(5, '2'), judge(null, '3')], [])).toEqual({ accuracy: 100, scoredBy: 'judge' });
     expect(episodeAccuracy('x', true, true, [judge(null, '1')], [])).toEqual({ accuracy: 100, scoredBy: 'exact' });
     // A closed answer type ignores marks; no answer is 0 whatever the marks.
     expect(episodeAccuracy('x', false, false, [judge(5, '1')], raters)).toEqual({ accuracy: 0, scoredBy: 'exact' });

@@ -81,7 +81,9 @@ describe('SearchRules', () => {
     expect(r.done).toBe(false);
     const e3vs = new SearchRules(config({ defaultForward: true }), collider);
     const res = e3vs.step({ tool: 42 });
-    expect(res.ok).toBe(true);
+    // Refused as written (ok false, one step), then taken as move_forward.
+    expect(res.ok).toBe(false);
+    expect(res.body).toMatch(/taken as move_forward\. Moved forward 0\.25 m\./);
     expect(e3vs.currentPose().x).toBe(2.25);
   });
 
