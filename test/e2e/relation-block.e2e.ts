@@ -193,8 +193,10 @@ describe.skipIf(skip)('a relation block in a study, with a crash mid-block (brow
     expect(await page.getByTestId('relation-cells').textContent()).toContain('96.2%'); // VGGT, forest, ego, efficient probe
     expect(await page.getByTestId('relation-paper-source').textContent()).toContain('arXiv:2601.11729');
     expect(await page.getByTestId('relation-checks').textContent()).toMatch(/Attention checks, people: 4\/4 passed/);
+    // The whole panel: the older summary table above, the study tables below.
+    await page.getByTestId('relation-results').screenshot({ path: join(RESULTS_DIR, 'relation-block-results.png') });
     await page.getByTestId('relation-study').scrollIntoViewIfNeeded();
-    await shot(page, 'relation-block-results');
+    await page.screenshot({ path: join(RESULTS_DIR, 'relation-block-results-study.png') });
     expect(errors).toEqual([]);
   });
 });
