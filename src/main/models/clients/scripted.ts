@@ -1,5 +1,6 @@
 // A scripted "model" for cheap batch runs, demos and tests: no network, a fixed plan per task
-// kind (reassembly: nudge each group; builds: one blob, one render, submit; relation: 'front';
+// kind (reassembly: nudge each group; builds: one blob, one render, submit; relation: 'front' for
+// every trial of a task or block;
 // search: turn, step, stop with 'red'). Without tools it is a judge: mark 5 when an accepted
 // answer appears in the response, else 1 (`scripted:garbage` replies with no mark at all).
 // `scripted:slow` waits 100 ms per turn so a batch is slow enough to interrupt.
@@ -8,6 +9,8 @@ import type { ModelCall, ModelClient, ModelTurn, ToolResult, ToolSpec } from './
 
 export class ScriptedClient implements ModelClient {
   private plan: Omit<ModelCall, 'id'>[] = [];
+  /** A call made on every turn after the plan (a relation block: one answer per trial). */
+  private repeat: Omit<ModelCall, 'id'> | null = null;
   private turn = 0;
   private reply = 'done';
 
@@ -16,6 +19,7 @@ export class ScriptedClient implements ModelClient {
   start(_system: string, text: string, _image: Uint8Array | readonly Uint8Array[] | undefined, tools: ToolSpec[]): void {
     this.turn = 0;
     this.reply = 'done';
+    this.repeat = null;
     if (tools.length === 0) {
       this.plan = [];
       this.reply = this.name === 'garbage' ? 'I would rather not say.' : `Your mark: ${judgeMark(text)}`;
@@ -28,7 +32,8 @@ export class ScriptedClient implements ModelClient {
     }
     // A relation trial (the `answer` tool only): always 'front', a chance-level baseline.
     if (tools.some((t) => t.name === 'answer')) {
-      this.plan = [{ name: 'answer', args: { relation: 'front' } }];
+      this.plan = [];
+      this.repeat = { name: 'answer', args: { relation: 'front' } };
       return;
     }
     const oneCall = /\b1 tool call\b/.test(text);
@@ -39,7 +44,7 @@ export class ScriptedClient implements ModelClient {
 
   async next(): Promise<ModelTurn> {
     if (this.name === 'slow') await new Promise((r) => setTimeout(r, 100));
-    const step = this.plan[this.turn];
+    const step = this.plan[this.turn] ?? this.repeat ?? undefined;
     this.turn += 1;
     const calls = step ? [{ id: `call_${this.turn}`, ...step }] : [];
     return { calls, text: step ? '' : this.reply, inputTokens: 0, outputTokens: 0, model: `scripted-${this.name}`, retries: 0 };

@@ -1,13 +1,13 @@
 // The probe accuracies SpaRRTa reports for visual foundation models (Kargin et al. 2026,
-// arXiv:2601.11729), as its project's results page prints them (github.com/gmum/SpaRRTa,
-// its results page in the docs folder at commit 72a6656: "Egocentric Task Results" per environment and the
+// arXiv:2601.11729), as its project's results page prints them (repository gmum/SpaRRTa, the
+// page "More Results" of its docs folder, commit 72a6656: "Egocentric Task Results" per environment and the
 // "Allocentric Performance Summary", averages over the five environments), for four of its 13
 // models: the two best, DINOv3 and the worst (CLIP). Percent, test accuracy of probes trained per
 // triple, averaged over 3 triples and 2 seeds. Not lab results: cited figures shown beside the
 // lab's people and models (who answer the same kind of question without a trained probe).
 import type { RelationTask } from './labels';
 
-export const PAPER_SOURCE = 'SpaRRTa (Kargin et al. 2026, arXiv:2601.11729), probe test accuracy as reported on its results page (github.com/gmum/SpaRRTa, docs folder, results page @72a6656)';
+export const PAPER_SOURCE = 'SpaRRTa (Kargin et al. 2026, arXiv:2601.11729), probe test accuracy as reported on its results page ("More Results", gmum/SpaRRTa @72a6656)';
 
 export const PAPER_PROBES = ['linear', 'abmilp', 'efficient'] as const;
 export type PaperProbe = (typeof PAPER_PROBES)[number];
