@@ -32,6 +32,7 @@ const quick = process.argv.includes('--quick');
 const BIG = quick ? 50_000 : 1_500_000;
 const ROOM = quick ? 20_000 : 200_000;
 const KEYS = quick ? 100_000 : 4_000_000;
+const PHOTO = quick ? 64 : 256;
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const loadBefore = benchLoad();
 
@@ -54,6 +55,7 @@ async function timeIt(what: string, target: string, fn: () => Promise<unknown>, 
     t.push(performance.now() - t0);
   }
   rows.push({ what, target, medianMs: median(t), minMs: Math.min(...t), n, note });
+  process.stderr.write(`${what}: median ${median(t).toFixed(2)} ms\n`);
 }
 
 const library = loadShaders();
@@ -73,14 +75,15 @@ rows[rows.length - 1].note = `uploads so far: ${JSON.stringify(raster.uploads)}`
 
 // 2. The 8-view hidden grade on the GPU path (the test task, 256x256 photos).
 const tasksDir = join(mkdtempSync(join(tmpdir(), 'splatlab-hw-bench-')), 'tasks');
-const builder = await Grader.create({ device, preferCpu: false });
-await buildTestTask(tasksDir, { size: 256, grader: builder });
+// The task's photos and anchors come from the CPU grader (the same numbers, and quick on any machine).
+const builder = await Grader.create({ device: null, lpipsDir: null });
+await buildTestTask(tasksDir, { size: PHOTO, grader: builder });
 builder.destroy();
 const task = await loadTask('test__sculpt', { tasksDir });
 const grader = await Grader.create({ device, preferCpu: false, rasterizer: () => raster });
 const figure = testFigure();
 let step = 0;
-await timeIt(`8-view hidden grade, GPU path (LPIPS ${grader.lpipsAvailable ? 'on' : 'off: no weights'})`, '0.5 s', async () => {
+await timeIt(`8-view hidden grade at ${PHOTO}x${PHOTO}, GPU path (LPIPS ${grader.lpipsAvailable ? 'on' : 'off: no weights'})`, '0.5 s', async () => {
   const moved = figure.map((g, i) => (i === step % figure.length ? { ...g, pos: [g.pos[0] + 1e-3 * (step % 7), g.pos[1], g.pos[2]] as [number, number, number] } : g));
   step++;
   await grader.grade(task, packSplats(moved));
