@@ -8,7 +8,10 @@
 // same float32 scene, so every number is the one the main thread would have computed. A pixel
 // click's trace and highlighted view (drawPixel) likewise. Colours are evaluated at the asked SH
 // degree (already capped by the scene's), the same degree for the state, the trace and the GPU.
+// A capture's (above DEBUG_SCENE_LIMIT Gaussians) overdraw view is the tile rasterizer's, with
+// that frame's stage times (project, sort, bin, composite) in its stats and title.
 import type { DebugGradientsResult, DebugImage, DebugLoss, DebugView } from '../../shared/api/debug';
+import { DEBUG_SCENE_LIMIT } from '../../shared/api/debug';
 import { DEBUG_LOSS_LABELS } from '../../shared/api/debug';
 import { pixelMaps, type PixelMaps } from '../../shared/debug/maps';
 import { overdrawMap } from '../../shared/debug/overdraw';
@@ -18,7 +21,8 @@ import type { GradientParam } from '../../shared/debug/gradients';
 import { countFigure, coverageFigure, depthFigure, differenceFigure, highlight, imageDifference, overdrawFigure, rgbFigure, tilesFigure, type DebugFigure } from '../../shared/debug/views';
 import type { RgbImage } from '../../shared/image/image';
 import { rasterizeBackward, rasterizeForwardState, tracePixel, type ForwardState, type PixelTrace } from '../../shared/raster/cpu';
-import type { Camera, Projection, Splats } from '../../shared/raster/types';
+import { rasterizeTiles } from '../../shared/raster/cpu/tiles';
+import type { Camera, Projection, Splats, StageTimings } from '../../shared/raster/types';
 import type { JobContext } from '../workers/protocol';
 import { lossWithGrad } from './gradients';
 import { toDebugImage } from './images';
@@ -84,6 +88,7 @@ function figureOf(input: DrawViewInput, state: ForwardState, maps: () => PixelMa
       return { fig: tilesFigure(tileOccupancy(state.projection, width, height), width, height, k, 'box estimate on the CPU'), note };
     }
     case 'overdraw':
+      if (input.splats.count > DEBUG_SCENE_LIMIT) return captureOverdraw(input);
       return { fig: overdrawFigure(overdrawMap(state), k), note: null };
     case 'gpuDiff': {
       const gpu = input.gpu ?? { reason: 'no GPU render was given' };
@@ -93,6 +98,32 @@ function figureOf(input: DrawViewInput, state: ForwardState, maps: () => PixelMa
       return { fig: differenceFigure(diff, width, height, k, `GPU (${gpu.name}) vs CPU reference${shWords(input.splats, input.shDegree)}: max |diff| ${max.toExponential(2)}`), note: null };
     }
   }
+}
+
+/**
+ * The overdraw of a capture on the tile rasterizer's own stage split (the CPU path that renders
+ * captures: search views, `splatlab render`): the Gaussians its compositor evaluates per pixel,
+ * and the wall time of each stage (project, sort, bin, composite) of that frame on this thread.
+ */
+function captureOverdraw(input: DrawViewInput): { fig: DebugFigure; note: string | null } {
+  const { width, height } = input.camera;
+  const counts = new Int32Array(width * height);
+  let t: StageTimings | null = null;
+  rasterizeTiles(input.splats, input.camera, { shDegree: input.shDegree, evaluated: counts, onTimings: (x) => (t = x) });
+  let max = 0;
+  let sum = 0;
+  for (const v of counts) {
+    if (v > max) max = v;
+    sum += v;
+  }
+  const fig = overdrawFigure({ width, height, counts, max, mean: counts.length ? sum / counts.length : 0 }, input.k);
+  const st = t as StageTimings | null;
+  const stages: Record<string, number> = st ? { project_ms: st.project, sort_ms: st.sort, bin_ms: st.bin, composite_ms: st.composite, visible: st.visible, intersections: st.intersections } : {};
+  const line = st ? ` (tile rasterizer: project ${st.project.toFixed(0)} ms, sort ${st.sort.toFixed(0)}, bin ${st.bin.toFixed(0)}, composite ${st.composite.toFixed(0)})` : '';
+  return {
+    fig: { ...fig, title: `Overdraw: Gaussians the tile rasterizer evaluates per pixel${line}`, legend: { min: 0, max: Math.max(1, max), label: "Gaussians evaluated inside their ellipse's row span, up to the 1e-4 stop" }, stats: { ...fig.stats, ...stages } },
+    note: null,
+  };
 }
 
 /** Job 'debug.view': one finished view (figure and PNGs), with the state and maps it computed. */

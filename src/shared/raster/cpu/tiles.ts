@@ -305,6 +305,7 @@ export function compositeTileRange(
   t1: number,
   rgb: Float32Array,
   alphaOut: Float32Array,
+  evaluated?: Int32Array,
 ): void {
   const S = 16; // TILE_SIZE; a literal so this kernel stays self-contained (checked by a test)
   const { width, height, tilesX, xy, conic, radii, opacity, color } = f;
@@ -312,6 +313,8 @@ export function compositeTileRange(
   const T = new Float64Array(S * S);
   const acc = new Float64Array(S * S * 3);
   const done = new Uint8Array(S * S);
+  // Overdraw (the debugger's): Gaussians evaluated per pixel of the tile, when asked for.
+  const cnt = evaluated ? new Int32Array(S * S) : null;
   for (let tile = t0; tile < t1; tile++) {
     const tx = tile % tilesX;
     const ty = (tile - tx) / tilesX;
@@ -323,6 +326,7 @@ export function compositeTileRange(
     T.fill(1);
     acc.fill(0);
     done.fill(0);
+    if (cnt) cnt.fill(0);
     const end = offsets[tile + 1];
     for (let k = offsets[tile]; k < end && live > 0; k++) {
       const g = ids[k];
@@ -364,6 +368,7 @@ export function compositeTileRange(
           e *= r;
           r *= k2;
           if (done[l]) continue;
+          if (cnt) cnt[l]++;
           const alpha = Math.min(0.99, o * vis);
           if (alpha < 1 / 255) continue;
           const t = T[l];
@@ -390,13 +395,18 @@ export function compositeTileRange(
         rgb[p * 3 + 1] = acc[l * 3 + 1] + t;
         rgb[p * 3 + 2] = acc[l * 3 + 2] + t;
         alphaOut[p] = 1 - t;
+        if (cnt && evaluated) evaluated[p] = cnt[l];
       }
     }
   }
 }
 
-/** The whole tile pipeline on the calling thread (tests, small scenes, the pool's fallback). */
-export function rasterizeTiles(splats: Splats, camera: Camera, opts: RasterOptions & Pick<RenderControl, 'onTimings'> = {}): RenderOutput {
+/**
+ * The whole tile pipeline on the calling thread (tests, small scenes, the pool's fallback, the
+ * debugger's capture overdraw). `evaluated` [H, W] receives each pixel's overdraw: the Gaussians
+ * the compositor evaluated there (inside their ellipse's row span, up to the pixel's stop).
+ */
+export function rasterizeTiles(splats: Splats, camera: Camera, opts: RasterOptions & Pick<RenderControl, 'onTimings'> & { evaluated?: Int32Array } = {}): RenderOutput {
   const clock = (): number => performance.now();
   const t0 = clock();
   const input = tileInput(splats, opts);
@@ -409,7 +419,7 @@ export function rasterizeTiles(splats: Splats, camera: Camera, opts: RasterOptio
   const t3 = clock();
   const rgb = new Float32Array(camera.width * camera.height * 3);
   const alpha = new Float32Array(camera.width * camera.height);
-  compositeTileRange(f, bins, 0, f.tilesX * f.tilesY, rgb, alpha);
+  compositeTileRange(f, bins, 0, f.tilesX * f.tilesY, rgb, alpha, opts.evaluated);
   opts.onTimings?.({ project: t1 - t0, sort: t2 - t1, bin: t3 - t2, composite: clock() - t3, threads: 1, intersections: bins.ids.length, visible: order.length });
   return { width: camera.width, height: camera.height, rgb, alpha };
 }
