@@ -6,6 +6,7 @@
 // members every such kind answers the same way. Invariant: a call, a time record and close() never
 // interleave: each waits for the one before it.
 import type { EpisodeBudgets, PublicView } from '../../shared/api/episode';
+import type { CapName } from '../../shared/env/caps';
 import type { ToolCall } from '../../shared/env/episode';
 import type { BudgetState } from '../../shared/env/format';
 import type { StepInfo } from '../../shared/env/step-info';
@@ -22,6 +23,9 @@ export interface CallsOnlyRules {
   budgets(): BudgetState;
   /** The step info of the episode as it stands (no call made). */
   standing(): StepInfo;
+  /** Ends the episode at a per-episode cap. */
+  truncate(): void;
+  footer(): string;
 }
 
 export abstract class CallsOnlyEnv<R extends CallsOnlyRules> implements KindEnv {
@@ -70,6 +74,16 @@ export abstract class CallsOnlyEnv<R extends CallsOnlyRules> implements KindEnv 
     return this.serial(() => this.stepNow(call));
   }
 
+  truncate(cap: CapName, text: string): Promise<ToolOut> {
+    return this.serial(async () => {
+      if (!this.rules.done) {
+        this.rules.truncate();
+        this.finish({ cap });
+      }
+      return { text: `${text}\n${this.rules.footer()}`, done: true, info: this.rules.standing() };
+    });
+  }
+
   /** Appends a time record (pause, resume, reload...) after the calls before it. */
   mark(record: TimeRecord): Promise<void> {
     return this.serial(async () => this.writer?.append(record));
@@ -81,16 +95,19 @@ export abstract class CallsOnlyEnv<R extends CallsOnlyRules> implements KindEnv 
     this.writer = null;
   }
 
+  /** Writes the end record (with the cap that ended it, if one did) and keeps the final grade. */
+  protected abstract finish(extra?: { cap: CapName }): void;
+
   /** One call of the kind: its record is appended before the promise settles. */
   protected abstract stepNow(call: ToolCall): Promise<ToolOut>;
 
   /** The log's header: who plays, under which protocol, and the call budget of the kind. */
-  protected header(taskId: string, kind: string): TrajectoryHeader {
+  protected header(taskId: string, kind: string, started: Date): TrajectoryHeader {
     return {
       type: 'header', task: taskId, protocol: this.opts.protocol ?? 'agent', player: this.opts.player ?? 'unknown',
       ...(this.opts.protocolOptions ? { protocol_options: { ...this.opts.protocolOptions } } : {}),
       versions: { splatlab: this.opts.version ?? '0.1.0', format: 1, node: process.version },
-      started: new Date().toISOString(), kind, budgets: { max_gaussians: 0, max_tool_calls: this.maxCalls, max_renders: 0 },
+      started: started.toISOString(), kind, budgets: { max_gaussians: 0, max_tool_calls: this.maxCalls, max_renders: 0 },
     };
   }
 

@@ -7,7 +7,9 @@
 // Invariant: the truth reaches the player only as practice feedback; scored trials reveal
 // nothing until the end record, which stays main-side.
 import { RelationRules, type RelationKindState, type RelationTrialResult } from '../../shared/kinds/relation';
+import type { CapName } from '../../shared/env/caps';
 import type { ToolCall } from '../../shared/env/episode';
+import { endingOf } from '../../shared/env/step-info';
 import type { ToolOut } from '../env/env';
 import { readTrajectory, TrajectoryWriter, type StepRecord } from '../env/trajectory';
 import type { EnvGradeResult } from '../env/types';
@@ -30,7 +32,7 @@ export class RelationEnv extends CallsOnlyEnv<RelationRules> {
     if (options.resumeFrom) return env.resume(options);
     const text = env.rules.firstObservation();
     const t0 = new Date();
-    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header(task.spec.task_id, 'relation'));
+    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header(task.spec.task_id, 'relation', t0));
     env.writer?.write({ step: 0, tool: 'reset', args: {}, text, t: t0.toISOString(), ms: 0 });
     env.shownAt = Date.now();
     return { env, obs: { text, image: task.image(0), done: false, info: env.currentInfo() } };
@@ -120,10 +122,12 @@ export class RelationEnv extends CallsOnlyEnv<RelationRules> {
     return { score, psnr: 0, ssim: 0, lpips: null, iou: 0, reward: accuracy, trainingReward: (score + 50) / 150, lpipsMissing: false };
   }
 
-  private finish(): void {
+  protected finish(extra?: { cap: CapName }): void {
     const g = this.grade();
+    this.final = g;
     this.writer?.write({
-      type: 'end', reason: this.rules.endReason ?? 'calls', score: g.score, reward: g.reward, training_reward: g.trainingReward,
+      type: 'end', reason: this.rules.endReason ?? 'calls', ending: endingOf(this.rules.standing().endReason) ?? 'truncated', ...extra,
+      score: g.score, reward: g.reward, training_reward: g.trainingReward,
       calls_used: this.rules.stepCount, practice: this.task.spec.practice, trials: this.trialResults(), accuracy: g.reward,
       t: new Date().toISOString(),
     });

@@ -7,7 +7,9 @@
 // hidden fields and finalGrade(); a resumed log is replayed through fresh rules and refused when
 // a logged text differs from the replay.
 import { copyFileSync } from 'node:fs';
+import type { CapName } from '../../shared/env/caps';
 import type { ToolCall } from '../../shared/env/episode';
+import { endingOf } from '../../shared/env/step-info';
 import { searchRules, type SearchTaskSpec } from '../../shared/kinds/search';
 import { hiddenAt as hiddenOfPose, searchOutcome as outcomeOf, type SearchOutcome } from '../../shared/search/outcome';
 import type { Pose } from '../../shared/search/pose';
@@ -66,10 +68,11 @@ export class SearchEnv extends CallsOnlyEnv<SearchRules> {
       return { env, obs: { text: `Resumed after ${env.rules.stepCount} steps.\n${env.rules.firstObservation().split('\n')[0]}`, image: await env.render(), done: env.rules.done, info: env.currentInfo() } };
     }
     const t0 = Date.now();
+    const started = new Date(t0);
     const text = env.rules.firstObservation();
     const image = await env.render();
     const record: StepRecord = { step: 0, tool: 'reset', args: {}, text, t: new Date(t0).toISOString(), ms: Date.now() - t0, search: env.hidden(false) };
-    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header(task.spec.task_id, 'search'));
+    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header(task.spec.task_id, 'search', started));
     env.writer?.write(record);
     return { env, obs: { text, image, done: false, info: env.currentInfo() } };
   }
@@ -115,9 +118,10 @@ export class SearchEnv extends CallsOnlyEnv<SearchRules> {
     return { score: o.score, psnr: 0, ssim: 0, lpips: null, iou: 0, reward: o.reward, trainingReward: o.training_reward, lpipsMissing: false };
   }
 
-  private finish(): void {
+  protected finish(extra?: { cap: CapName }): void {
     this.final = this.grade();
-    this.writer?.write({ type: 'end', ...searchOutcome(this.task, this.rules), t: new Date().toISOString() });
+    const ending = endingOf(this.rules.endReason);
+    this.writer?.write({ type: 'end', ...searchOutcome(this.task, this.rules), ...(ending ? { ending } : {}), ...extra, t: new Date().toISOString() });
   }
 
 }

@@ -62,6 +62,8 @@ export const EndRecordSchema = z.looseObject({
   lpips: z.number().nullable().optional().describe('SplatBench: held-out LPIPS (null when the weights are missing)'),
   lpips_missing: z.boolean().optional().describe('SplatBench: LPIPS weights were missing'),
   calls_used: z.number(),
+  ending: z.enum(['terminated', 'truncated']).optional().describe('terminated: the task ended (submit, stop, every trial answered, give_up); truncated: the call budget or a cap cut it short'),
+  cap: z.enum(['max_cost_usd', 'max_tokens', 'max_messages', 'max_wall_s']).optional().describe("the per-episode cap that ended it (reason 'cap')"),
   renders_used: z.number().optional().describe('SplatBench: renders used'),
   gaussians: z.number().optional().describe('SplatBench: Gaussians in the final scene'),
   t: z.string(),
