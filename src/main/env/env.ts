@@ -56,7 +56,7 @@ export interface SplatEnvOptions {
   deferHiddenGrades?: GradeQueue;
   version?: string;
   /** Header fields of a live episode: its id (kept across a restart) and its active-time limit. */
-  headerExtra?: Pick<TrajectoryHeader, 'episode' | 'time_limit_s'>;
+  headerExtra?: Pick<TrajectoryHeader, 'episode' | 'time_limit_s' | 'seed' | 'caps'>;
 }
 
 export function episodeConfig(task: LoadedTask): EpisodeConfig {

@@ -12,11 +12,12 @@ import type { KindTask } from '../kinds/kind';
 import { mainKind } from '../kinds/registry';
 import { readTrajectory } from '../env/trajectory';
 import type { EnvGrader, EnvImages } from '../env/types';
+import { CapMeter } from '../env/capped';
 import type { ModelClient, ToolResult, ToolSpec } from './clients/types';
 import { costUsd, type EvalConfig } from './config';
 import { readMeta, writeMeta, metaPathOf, type EpisodeMeta } from './meta';
 import { promptsFor } from './prompt';
-import { playerName, type ModelSpec } from './spec';
+import { episodeSeed, playerName, type ModelSpec } from './spec';
 
 export interface EpisodeJob {
   jobId: string;
@@ -94,7 +95,13 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeDeps): Promise<Ep
     writeMeta(metaPath, meta);
   };
   mkdirSync(dirname(job.log), { recursive: true });
-  const common = { grader: deps.grader, protocol: 'agent' as const, player: meta.player, ...(deps.images ? { images: deps.images } : {}), ...(deps.version ? { version: deps.version } : {}) };
+  const seed = episodeSeed(job.spec, job.task.spec.task_id, job.run);
+  meta.seed = seed;
+  const caps = deps.config.caps;
+  const headerExtra = { ...(seed !== null ? { seed } : {}), ...(caps ? { caps: { ...caps } } : {}) };
+  const common = { grader: deps.grader, protocol: 'agent' as const, player: meta.player, headerExtra, ...(deps.images ? { images: deps.images } : {}), ...(deps.version ? { version: deps.version } : {}) };
+  // Caps count this attempt's wall time; tokens, cost and messages over every attempt (the meta's totals).
+  const meter = new CapMeter(caps);
   const kind = mainKind(job.task);
   const { env, obs } = state === 'none' ? await kind.reset(job.task, { ...common, log: job.log }) : await kind.reset(job.task, { ...common, resumeFrom: job.log });
   try {
@@ -106,6 +113,13 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeDeps): Promise<Ep
       let idle = 0;
       while (!env.done) {
         if (deps.signal?.aborted) throw new Error('cancelled');
+        meter.messages = meta.turns;
+        const cap = meter.reached({ tokens: meta.input_tokens + meta.output_tokens, cost_usd: costUsd(deps.config, job.spec.model, meta.input_tokens, meta.output_tokens) });
+        if (cap) {
+          await meter.truncate(env, cap);
+          meta.truncated_by = cap;
+          break;
+        }
         const turn = await client.next();
         meta.turns += 1;
         meta.input_tokens += turn.inputTokens;
@@ -127,7 +141,7 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeDeps): Promise<Ep
         for (const call of turn.calls) {
           const out = await env.step({ tool: call.name, args: call.args });
           if (out.info.charged && !out.info.ok) meta.invalid_calls += 1;
-          results.push({ id: call.id, text: out.text, ...(out.image ? { image: out.image } : {}) });
+          results.push({ id: call.id, text: out.text, ...(out.info.outcome.status !== 'ok' ? { isError: true } : {}), ...(out.image ? { image: out.image } : {}) });
         }
         client.results(results);
         save();

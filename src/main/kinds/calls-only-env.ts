@@ -108,6 +108,7 @@ export abstract class CallsOnlyEnv<R extends CallsOnlyRules> implements KindEnv 
       ...(this.opts.protocolOptions ? { protocol_options: { ...this.opts.protocolOptions } } : {}),
       versions: { splatlab: this.opts.version ?? '0.1.0', format: 1, node: process.version },
       started: started.toISOString(), kind, budgets: { max_gaussians: 0, max_tool_calls: this.maxCalls, max_renders: 0 },
+      ...this.opts.headerExtra,
     };
   }
 

@@ -5,9 +5,11 @@
 import { resolve } from 'node:path';
 import { labHome } from '../../app/home';
 import { packageVersion } from '../../app/paths';
-import { loadEvalConfig } from '../../eval/config';
+import { loadEvalConfig, type EvalConfig } from '../../eval/config';
 import { sharedGrader } from '../../eval/runtime';
-import { parseModelSpec, playerName } from '../../eval/spec';
+import { checkKey, parseModelSpec, playerName } from '../../eval/spec';
+import { CAP_NAMES, EpisodeCapsSchema } from '../../../shared/env/caps';
+import { mulberry32 } from '../../../shared/math/random';
 import { enqueueRun, startWorkers, waitForRun } from '../../queue/bullmq';
 import { runEmbedded } from '../../queue/embedded';
 import type { EpisodeOutcome, WorkerContext } from '../../queue/execute';
@@ -35,7 +37,21 @@ function context(args: ParsedArgs, io: CliIO, signal: AbortSignal): WorkerContex
   } catch (e) {
     throw new CliError((e as Error).message);
   }
+  config = { ...config, ...capsFromFlags(args, config.caps) };
   return { tasksDir: resolveTasksDir(stringOption(args, 'tasks-folder')), grader: sharedGrader({ device, lpips: !args.options.has('no-lpips') }, (l) => io.err(l)), config, version: packageVersion(), signal };
+}
+
+/** `--max-cost-usd` etc. over the config's caps (a flag wins); one line names a bad value. */
+function capsFromFlags(args: ParsedArgs, base: EvalConfig['caps']): Pick<EvalConfig, 'caps'> {
+  const caps: Record<string, number> = { ...base };
+  for (const name of CAP_NAMES) {
+    const raw = stringOption(args, name.replace(/_/g, '-'));
+    if (raw !== undefined) caps[name] = Number(raw);
+  }
+  if (!Object.keys(caps).length) return {};
+  const parsed = EpisodeCapsSchema.safeParse(caps);
+  if (!parsed.success) throw new CliError(`--${String(parsed.error.issues[0].path[0]).replace(/_/g, '-')}: ${parsed.error.issues[0].message}`);
+  return { caps: parsed.data };
 }
 
 /** The lab's verdict beside each new run of the study, as an import would store it. */
@@ -85,7 +101,7 @@ async function runEval(argv: string[], io: CliIO, signal: AbortSignal): Promise<
   // Elsewhere --tasks-dir is another spelling of --tasks (the folder); here --tasks is the glob.
   if (argv.some((a) => a === '--tasks-dir' || a.startsWith('--tasks-dir='))) throw new CliError('eval: --tasks is the task glob here; give the tasks folder with --tasks-folder DIR');
   const args = parseArgs(argv, {
-    values: ['model', 'tasks', 'runs', 'concurrency', 'results', 'study', 'temperature', 'config', 'tasks-folder', 'device', 'queue', 'lock-ms'],
+    values: ['model', 'tasks', 'runs', 'concurrency', 'results', 'study', 'temperature', 'config', 'tasks-folder', 'device', 'queue', 'lock-ms', 'seed', ...CAP_NAMES.map((n) => n.replace(/_/g, '-'))],
     flags: ['no-lpips', 'worker', 'no-wait'],
   });
   const ctx = context(args, io, signal);
@@ -109,8 +125,13 @@ async function runEval(argv: string[], io: CliIO, signal: AbortSignal): Promise<
   if (!modelSpec || !glob) throw new CliError('--model and --tasks are required');
   const t = stringOption(args, 'temperature');
   let spec;
+  const seedRaw = stringOption(args, 'seed');
+  const seed = seedRaw === undefined ? undefined : Number(seedRaw);
+  if (seed !== undefined && !(Number.isInteger(seed) && seed >= 0 && seed <= 0xffffffff)) throw new CliError('--seed must be an integer 0..4294967295');
   try {
-    spec = parseModelSpec(modelSpec, t === undefined ? null : Number(t));
+    spec = { ...parseModelSpec(modelSpec, t === undefined ? null : Number(t)), ...(seed !== undefined ? { seed } : {}) };
+    // Keys are checked once, here, not per episode.
+    checkKey(spec, ctx.config, process.env);
   } catch (e) {
     throw new CliError((e as Error).message);
   }
@@ -119,7 +140,9 @@ async function runEval(argv: string[], io: CliIO, signal: AbortSignal): Promise<
   const study = stringOption(args, 'study');
   if (study && !new StudyStore(labHome()).exists(study)) throw new CliError(`no study '${study}' in ${labHome()}/studies`);
   const results = resolve(study ? new StudyStore(labHome()).resolveIn(study, 'models') : (stringOption(args, 'results') ?? `${labHome()}/eval`));
-  const jobs = planJobs(ids, spec, intOption(args, 'runs', 1, 1), results);
+  const planned = planJobs(ids, spec, intOption(args, 'runs', 1, 1), results);
+  // A seeded run plays its episodes in an order drawn from the seed (else in task order).
+  const jobs = seed === undefined ? planned : mulberry32(seed).shuffle([...planned]);
   const states = jobStates(jobs);
   const todo = jobs.filter((j) => states.get(j.jobId) !== 'ended');
   const broken = todo.filter((j) => states.get(j.jobId) === 'partial').length;

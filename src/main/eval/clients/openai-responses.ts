@@ -4,7 +4,7 @@
 // Inputs: base URL, API key, settings. Outputs: ModelTurns. Invariant: output items are kept in
 // the input as they came back, except reasoning items (not replayable without the server store).
 import { postJson, type RetryPolicy } from '../http';
-import { parseArgs, pngBase64, type ModelClient, type ModelSettings, type ModelTurn, type ToolResult, type ToolSpec } from './types';
+import { nameOf, parseArgs, pngBase64, type ModelClient, type ModelSettings, type ModelTurn, type ToolResult, type ToolSpec } from './types';
 
 type Item = Record<string, unknown>;
 
@@ -38,7 +38,7 @@ export class OpenAiResponsesClient implements ModelClient {
     const { json, retries } = await postJson(`${this.baseUrl.replace(/\/$/, '')}/responses`, headers, body, this.retry);
     const reply = json as ResponsesReply;
     const output = reply.output ?? [];
-    const calls = output.filter((o) => o.type === 'function_call').map((o) => ({ id: String(o.call_id), name: String(o.name), args: parseArgs(o.arguments) }));
+    const calls = output.filter((o) => o.type === 'function_call').map((o) => ({ id: String(o.call_id), name: nameOf(o.name), args: parseArgs(o.arguments) }));
     const text = output
       .filter((o) => o.type === 'message')
       .flatMap((o) => (Array.isArray(o.content) ? (o.content as Item[]) : []))

@@ -21,6 +21,8 @@ export interface ModelTurn {
 export interface ToolResult {
   id: string;
   text: string;
+  /** The step's outcome was not ok (from StepInfo.outcome, never from the text). */
+  isError?: boolean;
   image?: Uint8Array;
 }
 
@@ -44,9 +46,16 @@ export interface ModelSettings {
   effort: string | null;
   temperature: number | null;
   maxOutputTokens: number;
+  /** The episode's seed (src/shared/math/random.ts deriveSeed), sent where the API takes one; null: none. */
+  seed?: number | null;
 }
 
 export const pngBase64 = (png: Uint8Array): string => Buffer.from(png).toString('base64');
+
+/** A call's tool name as sent; '' when the model sent none (the environment refuses it by name). */
+export function nameOf(name: unknown): string {
+  return typeof name === 'string' ? name : '';
+}
 
 /** JSON.parse of a model's argument string; the raw string when it does not parse. */
 export function parseArgs(raw: unknown): unknown {
