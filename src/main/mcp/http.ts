@@ -12,6 +12,8 @@ export interface McpHttpOptions {
   port?: number;
   token: string;
   maxSessions?: number;
+  /** Seconds without a request after which a session (and its episode) is closed; default 1800. */
+  idleTimeoutS?: number;
 }
 
 export interface McpHttpServer {
@@ -60,6 +62,18 @@ export async function startMcpHttp(deps: McpSessionDeps, options: McpHttpOptions
     s.session.close();
   };
 
+  // Idle sessions are closed, so an abandoned client does not hold an episode and a slot for ever.
+  const idleMs = (options.idleTimeoutS ?? 1800) * 1000;
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [id, s] of [...live]) {
+      if (now - s.session.lastActivity() < idleMs) continue;
+      drop(id);
+      void s.transport.close();
+    }
+  }, Math.min(60_000, Math.max(50, idleMs / 4)));
+  sweep.unref();
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== '/mcp') return reply(res, 404, 'not found: the MCP endpoint is /mcp');
@@ -105,6 +119,7 @@ export async function startMcpHttp(deps: McpSessionDeps, options: McpHttpOptions
     port,
     sessions: () => live.size,
     close: async () => {
+      clearInterval(sweep);
       for (const [id, s] of [...live]) {
         drop(id);
         await s.transport.close();

@@ -14,6 +14,8 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, typ
 import { kindModule } from '../../shared/kinds/registry';
 import type { TaskKind } from '../../shared/task/schema';
 import type { ToolOut } from '../env/env';
+import { CapMeter, stepCapped } from '../env/capped';
+import type { EpisodeCaps } from '../../shared/env/caps';
 import type { KindEnv } from '../kinds/kind';
 import { loadAnyTask, mainKind } from '../kinds/registry';
 import type { EnvGrader, EnvImages } from '../env/types';
@@ -35,12 +37,16 @@ export interface McpSessionDeps {
   log?: (line: string) => void;
   /** The lab's renderer of observation views (serve --mcp: the lab's pool or GPU); default the calling thread. */
   viewRenderer?: AsyncViewRenderer;
+  /** Per-episode caps (messages = tool calls, wall time); an episode at a cap ends as truncated. */
+  caps?: EpisodeCaps;
 }
 
 export interface McpSession {
   server: Server;
   /** The live episode's log, once one has started. */
   logPath(): string | null;
+  /** Date.now() of the last request of this session (for the idle timeout). */
+  lastActivity(): number;
   close(): void;
 }
 
@@ -65,7 +71,7 @@ function toolList(fixed: string | undefined, tasks: string[], kind: TaskKind): T
 export function toolContent(out: ToolOut): CallToolResult {
   const content: CallToolResult['content'] = [{ type: 'text', text: out.text }];
   if (out.image) content.push({ type: 'image', data: Buffer.from(out.image).toString('base64'), mimeType: 'image/png' });
-  return { content, structuredContent: { ...out.info }, isError: !out.info.ok };
+  return { content, structuredContent: { ...out.info }, isError: out.info.outcome.status !== 'ok' };
 }
 
 const refusal = (text: string): CallToolResult => ({ content: [{ type: 'text', text: `ERROR: ${text}` }], isError: true });
@@ -76,6 +82,8 @@ export function createMcpSession(deps: McpSessionDeps): McpSession {
   let kind: TaskKind | null = null;
   let starting: Promise<ToolOut> | null = null;
   let log: string | null = null;
+  let meter: CapMeter | null = null;
+  let last = Date.now();
 
   // A server for one task lists that task's tools from the start; otherwise SplatBench's until a start.
   const fixedKind = (): TaskKind => {
@@ -102,10 +110,12 @@ export function createMcpSession(deps: McpSessionDeps): McpSession {
       protocol: 'agent',
       player: player(),
       version: deps.version,
+      ...(deps.caps ? { headerExtra: { caps: { ...deps.caps } } } : {}),
       ...(deps.images ? { images: deps.images } : {}),
       ...(deps.viewRenderer ? { viewRenderer: deps.viewRenderer } : {}),
     });
     env = reset.env;
+    meter = new CapMeter(deps.caps);
     if (kind !== task.spec.kind) {
       kind = task.spec.kind;
       void server.sendToolListChanged().catch(() => undefined);
@@ -127,6 +137,7 @@ export function createMcpSession(deps: McpSessionDeps): McpSession {
   };
 
   server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {
+    last = Date.now();
     const { name, arguments: args } = req.params;
     if (name === START) {
       if (starting) return refusal('this session already has an episode (one episode per MCP session)');
@@ -141,13 +152,14 @@ export function createMcpSession(deps: McpSessionDeps): McpSession {
       if (first.isError) return first;
     }
     await starting;
-    if (!env) return refusal('the episode failed to start');
-    return toolContent(await env.step({ tool: name, args: args ?? {} }));
+    if (!env || !meter) return refusal('the episode failed to start');
+    return toolContent(await stepCapped(env, { tool: name, args: args ?? {} }, meter));
   });
 
   return {
     server,
     logPath: () => log,
+    lastActivity: () => last,
     close: () => {
       env?.close();
       env = null;

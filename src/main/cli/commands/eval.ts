@@ -5,10 +5,10 @@
 import { resolve } from 'node:path';
 import { labHome } from '../../app/home';
 import { packageVersion } from '../../app/paths';
-import { loadEvalConfig, type EvalConfig } from '../../eval/config';
+import { loadEvalConfig } from '../../eval/config';
+import { CAP_FLAGS, capsOption } from '../caps-options';
 import { sharedGrader } from '../../eval/runtime';
 import { checkKey, parseModelSpec, playerName } from '../../eval/spec';
-import { CAP_NAMES, EpisodeCapsSchema } from '../../../shared/env/caps';
 import { mulberry32 } from '../../../shared/math/random';
 import { enqueueRun, startWorkers, waitForRun } from '../../queue/bullmq';
 import { runEmbedded } from '../../queue/embedded';
@@ -37,21 +37,9 @@ function context(args: ParsedArgs, io: CliIO, signal: AbortSignal): WorkerContex
   } catch (e) {
     throw new CliError((e as Error).message);
   }
-  config = { ...config, ...capsFromFlags(args, config.caps) };
+  const caps = capsOption(args, config.caps);
+  config = { ...config, ...(caps ? { caps } : {}) };
   return { tasksDir: resolveTasksDir(stringOption(args, 'tasks-folder')), grader: sharedGrader({ device, lpips: !args.options.has('no-lpips') }, (l) => io.err(l)), config, version: packageVersion(), signal };
-}
-
-/** `--max-cost-usd` etc. over the config's caps (a flag wins); one line names a bad value. */
-function capsFromFlags(args: ParsedArgs, base: EvalConfig['caps']): Pick<EvalConfig, 'caps'> {
-  const caps: Record<string, number> = { ...base };
-  for (const name of CAP_NAMES) {
-    const raw = stringOption(args, name.replace(/_/g, '-'));
-    if (raw !== undefined) caps[name] = Number(raw);
-  }
-  if (!Object.keys(caps).length) return {};
-  const parsed = EpisodeCapsSchema.safeParse(caps);
-  if (!parsed.success) throw new CliError(`--${String(parsed.error.issues[0].path[0]).replace(/_/g, '-')}: ${parsed.error.issues[0].message}`);
-  return { caps: parsed.data };
 }
 
 /** The lab's verdict beside each new run of the study, as an import would store it. */
@@ -71,6 +59,7 @@ export const command: CliCommand = {
   name: 'eval',
   usage: `splatlab eval --model SPEC --tasks GLOB [--runs N] [--concurrency K] [--results DIR | --study ID]
               [--temperature T] [--config FILE] [--tasks-folder DIR] [--device gpu|cpu] [--no-lpips]
+              [--seed N] [--max-cost-usd X] [--max-tokens N] [--max-messages N] [--max-wall-s S]
               [--queue redis://HOST:PORT [--no-wait]]
 splatlab eval --queue redis://HOST:PORT --worker [--concurrency K] [--lock-ms MS] [...]
 
@@ -83,6 +72,9 @@ version) go to --results (default ~/SplatLab/eval)/<provider-model>__<settings>/
 A rerun skips finished episodes and resumes broken ones from their logs.
 API keys come from the environment variables named in --config (default OPENAI_API_KEY,
 ANTHROPIC_API_KEY); base URLs and the price table too (see docs/AGENTS.md).
+--seed N: every random choice derives from N (the order of the episodes, each episode's seed from
+N, task and run: sent to APIs that take one and used by scripted:random); it is in the job id.
+--max-*: per-episode caps; an episode that reaches one ends as truncated (also "caps" in --config).
 --queue: enqueue the run as a BullMQ flow on Redis and wait for it; --worker: pull episodes
 (at most K at once per provider) until stopped with Ctrl+C.`,
   async run(argv, io) {
@@ -101,7 +93,7 @@ async function runEval(argv: string[], io: CliIO, signal: AbortSignal): Promise<
   // Elsewhere --tasks-dir is another spelling of --tasks (the folder); here --tasks is the glob.
   if (argv.some((a) => a === '--tasks-dir' || a.startsWith('--tasks-dir='))) throw new CliError('eval: --tasks is the task glob here; give the tasks folder with --tasks-folder DIR');
   const args = parseArgs(argv, {
-    values: ['model', 'tasks', 'runs', 'concurrency', 'results', 'study', 'temperature', 'config', 'tasks-folder', 'device', 'queue', 'lock-ms', 'seed', ...CAP_NAMES.map((n) => n.replace(/_/g, '-'))],
+    values: ['model', 'tasks', 'runs', 'concurrency', 'results', 'study', 'temperature', 'config', 'tasks-folder', 'device', 'queue', 'lock-ms', 'seed', ...CAP_FLAGS],
     flags: ['no-lpips', 'worker', 'no-wait'],
   });
   const ctx = context(args, io, signal);
