@@ -19,6 +19,7 @@ import { taskRegistry } from '../kinds/task-registry';
 import type { EnvGrader, EnvImages } from '../env/types';
 import { stamp } from '../mcp/stamp';
 import { agentTools } from './episode';
+import { TaskKindSchema } from '../../shared/task/schema';
 
 export interface RlDeps {
   tasksDir: string;
@@ -135,7 +136,7 @@ export async function startRlServer(deps: RlDeps, opts: { port?: number; token: 
   }, Math.min(60_000, Math.max(50, (idleS * 1000) / 4)));
   sweep.unref();
 
-  const routes: Record<string, (body: unknown) => Promise<unknown>> = {
+  const routes: Record<string, (body: unknown, query: URLSearchParams) => Promise<unknown>> = {
     'POST /reset': async (body) => {
       const b = parse(ResetBody, body);
       if (live.size >= MAX_EPISODES) throw new HttpError(503, `too many open episodes (at most ${MAX_EPISODES}); close some with /close`);
@@ -170,7 +171,12 @@ export async function startRlServer(deps: RlDeps, opts: { port?: number; token: 
       live.delete(id);
       return { closed: true };
     },
-    'GET /tools': async () => ({ tools: agentTools() }),
+    'GET /tools': async (_body, query) => {
+      const kind = query.get('kind') ?? 'sculpt';
+      const known = TaskKindSchema.safeParse(kind);
+      if (!known.success) throw new HttpError(400, `unknown kind '${kind}' (kinds: ${TaskKindSchema.options.join(', ')})`);
+      return { tools: agentTools(known.data) };
+    },
     'GET /tasks': async () => ({ tasks: taskRegistry(deps.tasksDir).tasks }),
   };
 
@@ -188,11 +194,12 @@ export async function startRlServer(deps: RlDeps, opts: { port?: number; token: 
   };
 
   const http = createServer((req, res) => {
-    const route = routes[`${req.method} ${new URL(req.url ?? '/', 'http://x').pathname}`];
+    const url = new URL(req.url ?? '/', 'http://x');
+    const route = routes[`${req.method} ${url.pathname}`];
     if (!authorised(req)) return send(res, 401, { error: 'a valid token is required (Authorization: Bearer TOKEN)' });
     if (!route) return send(res, 404, { error: `unknown route ${req.method} ${req.url}; see docs/AGENTS.md` });
     readBody(req)
-      .then((body) => route(body))
+      .then((body) => route(body, url.searchParams))
       .then((out) => send(res, 200, out))
       .catch((e: Error) => send(res, e instanceof HttpError ? e.status : 500, { error: e.message }));
   });
