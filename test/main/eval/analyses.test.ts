@@ -40,8 +40,12 @@ beforeAll(async () => {
 describe('analyses from logs', () => {
   it('puts participants and the model side by side with every analysis', async () => {
     const { tasksDir, grader } = await testTasks();
-    const rows = await analysisEpisodes([...resultsFolderSources(results), ...human], tasksDir, (s, c) => grader.renderViews(s, c));
+    const seen: [number, number][] = [];
+    const rows = await analysisEpisodes([...resultsFolderSources(results), ...human], tasksDir, (s, c) => grader.renderViews(s, c), { onProgress: (d, n) => seen.push([d, n]) });
     expect(rows).toHaveLength(9);
+    // Progress per episode, ending at all of them.
+    expect(seen[0]).toEqual([0, 9]);
+    expect(seen[seen.length - 1]).toEqual([9, 9]);
     const model = rows.filter((r) => r.kind === 'model');
     expect(new Set(model.map((r) => r.group))).toEqual(new Set(['scripted:basic']));
     expect(new Set(model.map((r) => r.cluster))).toEqual(new Set(['run 1', 'run 2']));
@@ -63,6 +67,15 @@ describe('analyses from logs', () => {
     expect(report.mirror.map((m) => m.group)).toEqual(['participants', 'scripted:basic']);
     expect(report.oneShot.find((o) => o.group === 'scripted:basic')).toMatchObject({ nOneShot: 2, nFull: 2 });
     expect(report.effort).toEqual([expect.objectContaining({ model: 'scripted:basic', effort: 'default', n: 6 })]);
+  });
+
+  it('stops between episodes when cancelled', async () => {
+    const { tasksDir } = await testTasks();
+    const abort = new AbortController();
+    const seen: number[] = [];
+    const run = analysisEpisodes(resultsFolderSources(results), tasksDir, null, { signal: abort.signal, onProgress: (d) => (seen.push(d), d === 2 && abort.abort()) });
+    await expect(run).rejects.toThrow('cancelled');
+    expect(seen).toEqual([0, 1, 2]);
   });
 
   it('splatlab report writes SVG charts and CSV tables that name unit and n', async () => {

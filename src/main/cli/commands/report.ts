@@ -60,7 +60,22 @@ repeatable with commas). Writes report.json, episodes.csv, <figure>.svg + <figur
     if (!sources.length) throw new CliError('no episodes found: give --study ID and/or --results DIR');
     const grader = args.options.has('no-mirror') ? null : await sharedGrader({ device, lpips: false }, (l) => io.err(l))();
     io.err(`analysing ${sources.length} episodes${grader ? ' (with the mirror test)' : ''}...`);
-    const rows = await analysisEpisodes(sources, resolveTasksDir(stringOption(args, 'tasks')), grader ? (s, c) => grader.renderViews(s, c) : null);
+    const abort = new AbortController();
+    const stop = (): void => abort.abort();
+    process.once('SIGINT', stop);
+    let shown = -10;
+    const onProgress = (done: number, total: number): void => {
+      const pct = Math.floor((100 * done) / Math.max(1, total));
+      if (pct >= shown + 10 || done === total) {
+        shown = pct;
+        io.err(`[${done}/${total}] episodes analysed`);
+      }
+    };
+    const rows = await analysisEpisodes(sources, resolveTasksDir(stringOption(args, 'tasks')), grader ? (s, c) => grader.renderViews(s, c) : null, { onProgress, signal: abort.signal })
+      .catch((e: Error) => {
+        throw new CliError(abort.signal.aborted ? 'cancelled (Ctrl+C): nothing was written' : e.message);
+      })
+      .finally(() => process.off('SIGINT', stop));
     const report = analyse(rows);
     mkdirSync(out, { recursive: true });
     writeFileSync(join(out, 'report.json'), JSON.stringify(report, null, 1) + '\n');
