@@ -13,6 +13,7 @@ import { mainKind } from '../kinds/registry';
 import { readTrajectory } from '../env/trajectory';
 import type { EnvGrader, EnvImages } from '../env/types';
 import { CapMeter } from '../env/capped';
+import { loadConversation, saveConversation } from './conversation';
 import type { ModelClient, ToolResult, ToolSpec } from './clients/types';
 import { costUsd, type EvalConfig } from './config';
 import { readMeta, writeMeta, metaPathOf, type EpisodeMeta } from './meta';
@@ -108,8 +109,17 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeDeps): Promise<Ep
     if (!env.done) {
       const client = deps.client();
       const prompts = promptsFor(job.task.spec.kind);
-      client.start(prompts.system, obs.text, obs.image, agentTools(job.task.spec.kind));
+      // A resumed episode continues the conversation saved after exactly the calls the log holds.
+      const who = `${job.spec.provider}:${job.spec.model}`;
+      const saved = state === 'partial' ? loadConversation(job.log) : null;
+      const restored = saved !== null && saved.client === who && saved.steps === (env.currentInfo().step ?? 0) && client.restore?.(saved.state) === true;
+      if (!restored) client.start(prompts.system, obs.text, obs.image, agentTools(job.task.spec.kind));
+      if (state === 'partial') meta.resumed_conversation = restored;
+      const keep = (): void => {
+        if (client.snapshot) saveConversation(job.log, { steps: env.currentInfo().step ?? 0, client: who, state: client.snapshot() });
+      };
       save();
+      keep();
       let idle = 0;
       while (!env.done) {
         if (deps.signal?.aborted) throw new Error('cancelled');
@@ -134,6 +144,7 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeDeps): Promise<Ep
             meta.auto_submitted = true;
           } else client.say(prompts.reminder);
           save();
+          keep();
           continue;
         }
         idle = 0;
@@ -145,6 +156,7 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeDeps): Promise<Ep
         }
         client.results(results);
         save();
+        keep();
       }
     }
     meta.status = 'done';

@@ -32,6 +32,8 @@ export const EpisodeMetaSchema = z.strictObject({
   attempts: z.number().int(),
   /** The episode's seed (derived from --seed, the task and the run), when the run had one. */
   seed: z.number().int().nullable().optional(),
+  /** A resumed attempt continued the saved conversation (false: it started over from the resume note). */
+  resumed_conversation: z.boolean().optional(),
   /** The per-episode cap that ended the episode as truncated (null: none did). */
   truncated_by: z.string().nullable().optional(),
   started: z.string(),

@@ -4,7 +4,7 @@
 // Inputs: base URL, API key, settings. Outputs: ModelTurns. Invariant: assistant content is
 // sent back unchanged (thinking blocks keep their signatures).
 import { postJson, type RetryPolicy } from '../http';
-import { nameOf, pngBase64, type ModelClient, type ModelSettings, type ModelTurn, type ToolResult, type ToolSpec } from './types';
+import { nameOf, pngBase64, type ModelClient, type ModelSettings, type ModelTurn, type ToolResult, type ToolSpec, conversationState } from './types';
 
 type Block = Record<string, unknown>;
 
@@ -67,5 +67,18 @@ export class AnthropicClient implements ModelClient {
 
   say(text: string): void {
     this.messages.push({ role: 'user', content: text });
+  }
+
+  snapshot(): unknown {
+    return { system: this.system, tools: this.tools, messages: this.messages };
+  }
+
+  restore(state: unknown): boolean {
+    const c = conversationState(state);
+    if (!c) return false;
+    this.system = c.system;
+    this.tools = c.tools;
+    this.messages = c.messages as typeof this.messages;
+    return true;
   }
 }

@@ -4,7 +4,7 @@
 // Inputs: base URL, API key, settings. Outputs: ModelTurns. Invariant: the conversation sent is
 // exactly what the model saw (every assistant message is kept as it came back).
 import { postJson, type RetryPolicy } from '../http';
-import { nameOf, parseArgs, pngBase64, type ModelClient, type ModelSettings, type ModelTurn, type ToolResult, type ToolSpec } from './types';
+import { nameOf, parseArgs, pngBase64, type ModelClient, type ModelSettings, type ModelTurn, type ToolResult, type ToolSpec, conversationState } from './types';
 
 type Message = Record<string, unknown>;
 
@@ -64,5 +64,17 @@ export class OpenAiChatClient implements ModelClient {
 
   say(text: string): void {
     this.messages.push({ role: 'user', content: text });
+  }
+
+  snapshot(): unknown {
+    return { system: '', tools: this.tools, messages: this.messages };
+  }
+
+  restore(state: unknown): boolean {
+    const c = conversationState(state);
+    if (!c) return false;
+    this.tools = c.tools;
+    this.messages = c.messages as typeof this.messages;
+    return true;
   }
 }

@@ -4,7 +4,7 @@
 // Inputs: base URL, API key, settings. Outputs: ModelTurns. Invariant: output items are kept in
 // the input as they came back, except reasoning items (not replayable without the server store).
 import { postJson, type RetryPolicy } from '../http';
-import { nameOf, parseArgs, pngBase64, type ModelClient, type ModelSettings, type ModelTurn, type ToolResult, type ToolSpec } from './types';
+import { nameOf, parseArgs, pngBase64, type ModelClient, type ModelSettings, type ModelTurn, type ToolResult, type ToolSpec, conversationState } from './types';
 
 type Item = Record<string, unknown>;
 
@@ -59,5 +59,18 @@ export class OpenAiResponsesClient implements ModelClient {
 
   say(text: string): void {
     this.input.push({ role: 'user', content: [{ type: 'input_text', text }] });
+  }
+
+  snapshot(): unknown {
+    return { system: this.system, tools: this.tools, messages: this.input };
+  }
+
+  restore(state: unknown): boolean {
+    const c = conversationState(state);
+    if (!c) return false;
+    this.system = c.system;
+    this.tools = c.tools;
+    this.input = c.messages as typeof this.input;
+    return true;
   }
 }

@@ -39,6 +39,17 @@ export interface ModelClient {
   results(results: ToolResult[]): void;
   /** A plain user message (a reminder after a turn without tool calls). */
   say(text: string): void;
+  /** The conversation as JSON, to continue it after a resume (clients that cannot leave it out). */
+  snapshot?(): unknown;
+  /** Continues a saved conversation instead of start(); false when the state is not this client's. */
+  restore?(state: unknown): boolean;
+}
+
+/** A saved conversation of an API client: system prompt, tools and the provider's message list. */
+export function conversationState(state: unknown): { system: string; tools: unknown[]; messages: unknown[] } | null {
+  const s = state as { system?: unknown; tools?: unknown; messages?: unknown } | null;
+  if (!s || typeof s.system !== 'string' || !Array.isArray(s.tools) || !Array.isArray(s.messages)) return null;
+  return { system: s.system, tools: s.tools, messages: s.messages };
 }
 
 export interface ModelSettings {
