@@ -9,6 +9,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { command as evalCommand } from '../../../src/main/cli/commands/eval';
 import { command as reportCommand } from '../../../src/main/cli/commands/report';
 import { analysisEpisodes, resultsFolderSources, type LogSource } from '../../../src/main/eval/analyses';
+import { findChromium } from '../../../src/main/eval/chart-png';
+import { PNG } from 'pngjs';
 import { EpisodeManager } from '../../../src/main/episodes/manager';
 import { analyse } from '../../../src/shared/analysis/report';
 import { testTask, testTasks } from '../env/fixtures';
@@ -93,7 +95,18 @@ describe('analyses from logs', () => {
     }
     expect(readFileSync(join(out, 'score-sculpt.svg'), 'utf8')).toContain('SplatScore (points');
     expect(readFileSync(join(out, 'score-sculpt.csv'), 'utf8').split(/\r?\n/)[0]).toBe('task_kind,group,n_episodes,n_clusters,mean_score,ci95_low,ci95_high');
-    expect(lines.join('\n')).toMatch(/wrote \d+ figures for 6 episodes/);
+    expect(lines.join('\n')).toMatch(/wrote \d+ figures \(SVG, CSV(, PNG)?\) for 6 episodes/);
     expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain('<img src="score-sculpt.svg"');
+    // PNG beside each SVG when a Chromium is installed (CI installs Debian's), of the SVG's size at 2x.
+    if (findChromium()) {
+      for (const f of ['score-sculpt', 'mirror', 'effort']) {
+        const png = PNG.sync.read(readFileSync(join(out, `${f}.png`)));
+        const width = Number(/width="(\d+)"/.exec(readFileSync(join(out, `${f}.svg`), 'utf8'))?.[1]);
+        expect(png.width).toBe(2 * width);
+        const pixels = new Set<number>();
+        for (let i = 0; i < png.data.length; i += 4 * 97) pixels.add(png.data.readUInt32BE(i));
+        expect(pixels.size).toBeGreaterThan(2);
+      }
+    }
   });
 });
