@@ -8,12 +8,17 @@
 import { capReached, capText, type CapName, type CapUsage, type EpisodeCaps } from '../../shared/env/caps';
 import type { ToolCall } from '../../shared/env/episode';
 import type { ToolOut } from './env';
+import { errorText } from '../../shared/env/outcome';
+import { outcomeOf, type StepInfo } from '../../shared/env/step-info';
 
 /** What capped stepping needs of a live episode (every KindEnv has it). */
 export interface TruncatableEnv {
   readonly done: boolean;
   step(call: ToolCall): Promise<ToolOut>;
   truncate(cap: CapName, text: string): Promise<ToolOut>;
+  /** Where the episode stands and its footer, for the answer to a call the lab failed (KindEnv has both). */
+  currentInfo?(): StepInfo;
+  footer?(): string;
 }
 
 export class CapMeter {
@@ -43,11 +48,23 @@ export async function stepCapped(env: TruncatableEnv, call: ToolCall, meter: Cap
   if (env.done) return env.step(call);
   const before = meter.reached();
   if (before) return meter.truncate(env, before);
-  const out = await env.step(call);
+  const out = await env.step(call).catch((e: unknown) => {
+    if (!env.currentInfo || !env.footer) throw e;
+    return failedOut(env.currentInfo(), typeof call?.tool === 'string' ? call.tool : 'the call', e, env.footer());
+  });
   meter.messages += 1;
   const after = meter.reached();
   if (!after || out.done) return out;
   return mergeTruncation(out, await meter.truncate(env, after));
+}
+
+/**
+ * The answer to a call the lab could not carry out (a render or a grade threw): the same one
+ * error line, outcome `failed`, the episode as it stands; transports answer this, never a stack.
+ */
+export function failedOut(standing: StepInfo, tool: string, err: unknown, footer: string): ToolOut {
+  const why = (err instanceof Error ? err.message : String(err)).split('\n')[0].slice(0, 300);
+  return { text: `${errorText(`the lab could not carry out ${tool}: ${why}`)}\n${footer}`, done: standing.done, info: { ...standing, tool, ok: false, outcome: outcomeOf('failed') } };
 }
 
 /** A call's answer followed by the truncation that came right after it. */

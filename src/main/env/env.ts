@@ -141,6 +141,10 @@ export class SplatEnv {
     return this.episode.standing();
   }
 
+  footer(): string {
+    return this.episode.footer();
+  }
+
   /** Id the next added Gaussian will get (ids are never reused). */
   get nextId(): number {
     return this.episode.nextId;

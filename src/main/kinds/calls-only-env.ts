@@ -63,6 +63,9 @@ export abstract class CallsOnlyEnv<R extends CallsOnlyRules> implements KindEnv 
   currentInfo(): StepInfo {
     return this.rules.standing();
   }
+  footer(): string {
+    return this.rules.footer();
+  }
   resumed(): readonly ReplayedSummary[] {
     return this.replayed;
   }

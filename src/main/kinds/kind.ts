@@ -49,6 +49,8 @@ export interface KindEnv {
   /** The kind's own public state for its play view (JSON; undefined for SplatBench). */
   kindState(): unknown;
   currentInfo(): StepInfo;
+  /** The budget footer as the episode stands (every result text ends with it). */
+  footer(): string;
   resumed(): readonly ReplayedSummary[];
   finalGrade(): EnvGradeResult | null;
   /**
