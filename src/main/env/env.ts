@@ -275,8 +275,6 @@ export class SplatEnv {
     this.writer?.write({
       type: 'end',
       reason,
-      ending: endingOf(reason) ?? 'truncated',
-      ...(cap ? { cap } : {}),
       score: g.score,
       reward: g.reward,
       training_reward: g.trainingReward,
@@ -288,6 +286,9 @@ export class SplatEnv {
       calls_used: usage.calls,
       renders_used: usage.renders,
       gaussians: this.episode.records().length,
+      // After the fields older readers expect in order (reason, score, ...): how it ended.
+      ending: endingOf(reason) ?? 'truncated',
+      ...(cap ? { cap } : {}),
       t: new Date().toISOString(),
     });
   }

@@ -126,9 +126,9 @@ export class RelationEnv extends CallsOnlyEnv<RelationRules> {
     const g = this.grade();
     this.final = g;
     this.writer?.write({
-      type: 'end', reason: this.rules.endReason ?? 'calls', ending: endingOf(this.rules.standing().endReason) ?? 'truncated', ...extra,
-      score: g.score, reward: g.reward, training_reward: g.trainingReward,
+      type: 'end', reason: this.rules.endReason ?? 'calls', score: g.score, reward: g.reward, training_reward: g.trainingReward,
       calls_used: this.rules.stepCount, practice: this.task.spec.practice, trials: this.trialResults(), accuracy: g.reward,
+      ending: endingOf(this.rules.standing().endReason) ?? 'truncated', ...extra,
       t: new Date().toISOString(),
     });
   }
