@@ -8,6 +8,9 @@ import { sharedGrader } from '../../eval/runtime';
 import { startMcpHttp } from '../../mcp/http';
 import type { McpSessionDeps } from '../../mcp/session';
 import { serveStdio } from '../../mcp/stdio';
+import { acquireGpu } from '../../gpu/device';
+import { labViews } from '../../raster/views';
+import { WorkerPool } from '../../workers/pool';
 import { resolveTasksDir } from '../../tasks/paths';
 import { parseArgs, stringOption, type ParsedArgs } from '../args';
 import { CliError, type CliCommand, type CliIO } from '../command';
@@ -58,13 +61,23 @@ truncated. --idle-timeout-s (default 1800): a session without a request for that
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('--port must be an integer 0..65535');
     const token = stringOption(args, 'token') ?? randomBytes(24).toString('base64url');
     const idle = idleOption(args);
-    const server = await startMcpHttp(deps, { port, token, ...(idle ? { idleTimeoutS: idle } : {}) });
+    // Many sessions at once: search observations render on a worker pool (every core takes a share
+    // of a frame), as under `serve --mcp`, not on the thread that answers the other sessions.
+    const pool = new WorkerPool({});
+    const views = labViews({ gpu: await acquireGpu({ forceCpu: true }), pool, gpuRasterizer: () => null });
+    const server = await startMcpHttp({ ...deps, viewRenderer: views.render }, { port, token, ...(idle ? { idleTimeoutS: idle } : {}) });
+    io.err(`search views: ${views.on}`);
     io.err(`SplatLab MCP (Streamable HTTP) at ${server.url}`);
     io.err(`token: ${token}`);
     await new Promise<void>((resolve) => {
-      const stop = (): void => void server.close().then(resolve);
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      const stop = async (): Promise<void> => {
+        await server.close();
+        views.destroy();
+        await pool.close();
+        resolve();
+      };
+      process.once('SIGINT', () => void stop());
+      process.once('SIGTERM', () => void stop());
     });
     return 0;
   },
