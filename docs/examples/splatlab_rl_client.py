@@ -59,8 +59,8 @@ class SplatLabRL:
 
 
 class SplatTRLEnv:
-    """One environment per GRPO rollout. Complex arguments travel as JSON strings, which the
-    server accepts wherever an array or object is expected."""
+    """One environment per GRPO rollout. TRL passes tool arguments as strings, so the JSON ones are
+    decoded here: the server refuses a JSON string where its schema says array."""
 
     def __init__(self, client=None):
         self.client = client or SplatLabRL()
@@ -81,11 +81,11 @@ class SplatTRLEnv:
 
     def add_gaussians(self, gaussians: str) -> str:
         """Add Gaussians. gaussians: JSON list of {pos, color, scale?, rot?, opacity?, group?}."""
-        return self._call("add_gaussians", gaussians=gaussians)
+        return self._call("add_gaussians", gaussians=json.loads(gaussians))
 
     def render_views(self, views: str = "[0, 1, 6, 7]") -> str:
         """Render the scene from reference views (JSON list of indices)."""
-        return self._call("render_views", views=views)
+        return self._call("render_views", views=json.loads(views))
 
     def submit(self) -> str:
         """End the episode; the scene is graded."""

@@ -2,6 +2,7 @@
 // Invariant: a user error exits 1 with one readable line and no stack trace.
 import { CliError, type CliIO } from './command';
 import { COMMANDS } from './commands/index';
+import { exitWithParent } from './orphan';
 
 const io: CliIO = {
   out: (line) => process.stdout.write(line + '\n'),
@@ -31,6 +32,13 @@ export async function main(argv: string[]): Promise<number> {
   if (!entry) {
     io.err(`splatlab: unknown command '${name}' (see splatlab --help)`);
     return 1;
+  }
+  // A server started through npx ends when npx does (SPLATLAB_DETACHED=1 keeps it running on purpose).
+  if (process.env.SPLATLAB_DETACHED !== '1') {
+    exitWithParent((why) => {
+      io.err(`splatlab ${name}: ${why}; exiting`);
+      process.exit(129);
+    });
   }
   const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {

@@ -17,7 +17,8 @@ import type { BudgetState } from '../../shared/env/format';
 import { shortNum } from '../../shared/math/format';
 import { describeView } from '../../shared/env/ops-inspect';
 import { packRecords, toCompactRecord, type GaussianRecord } from '../../shared/env/scene';
-import type { StepInfo } from '../../shared/env/step-info';
+import { endingOf, type StepInfo } from '../../shared/env/step-info';
+import type { CapName } from '../../shared/env/caps';
 import type { LoadedTask } from '../tasks/load';
 import type { GradeQueue } from '../workers/grade-queue';
 import { envImages } from './images';
@@ -62,7 +63,7 @@ export interface SplatEnvOptions {
   deferHiddenGrades?: GradeQueue;
   version?: string;
   /** Header fields of a live episode: its id (kept across a restart) and its active-time limit. */
-  headerExtra?: Pick<TrajectoryHeader, 'episode' | 'time_limit_s'>;
+  headerExtra?: Pick<TrajectoryHeader, 'episode' | 'time_limit_s' | 'seed' | 'caps'>;
   /** The file under the log writer (tests inject faults here; default the real file). */
   logFile?: LogFileOpener;
 }
@@ -152,7 +153,7 @@ export class SplatEnv {
     if (episode.records().length) record.state = episode.records().map(toCompactRecord);
     if (options.gradeEachStep !== false && !options.deferHiddenGrades) record.hidden = hiddenOf(await env.gradeNow());
     // The log is created only once the reset has succeeded: a failed start writes nothing.
-    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header(), record, options.logFile);
+    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header(new Date(t0)), record, options.logFile);
     if (options.gradeEachStep !== false && options.deferHiddenGrades) env.deferGrade(0);
     return { env, obs: { text, image, done: false, info: env.currentInfo() } };
   }
@@ -165,6 +166,10 @@ export class SplatEnv {
   /** Where the episode stands, as a StepInfo of no call (step = calls charged so far). */
   currentInfo(): StepInfo {
     return this.episode.standing();
+  }
+
+  footer(): string {
+    return this.episode.footer();
   }
 
   /** Id the next added Gaussian will get (ids are never reused). */
@@ -287,6 +292,19 @@ export class SplatEnv {
     return out;
   }
 
+  /** Ends the episode at a per-episode cap (after the calls before it): graded as it stands, truncated. */
+  truncate(cap: CapName, text: string): Promise<ToolOut> {
+    const run = this.queue.then(async () => {
+      if (!this.episode.done) {
+        this.episode.truncate();
+        await this.finish(undefined, cap);
+      }
+      return { text: `${text}\n${this.episode.footer()}`, done: true, info: this.currentInfo() };
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
   /** A time record (pause, interruption), in order with the calls; resolves once it is on disk. */
   mark(record: TimeRecord): Promise<void> {
     const run = this.queue.then(() => this.writer?.append(record));
@@ -313,14 +331,15 @@ export class SplatEnv {
     return this.lastGrade;
   }
 
-  private async finish(result?: StepResult): Promise<void> {
+  private async finish(result?: StepResult, cap?: CapName): Promise<void> {
     await this.grades;
     const g = await this.gradeNow();
     this.final = g;
     const usage = this.episode.usage;
+    const reason = result?.endReason ?? this.episode.endReason ?? 'auto';
     this.endRecord = {
       type: 'end',
-      reason: result?.endReason ?? this.episode.endReason ?? 'auto',
+      reason,
       score: g.score,
       reward: g.reward,
       training_reward: g.trainingReward,
@@ -332,6 +351,9 @@ export class SplatEnv {
       calls_used: usage.calls,
       renders_used: usage.renders,
       gaussians: this.episode.records().length,
+      // After the fields older readers expect in order (reason, score, ...): how it ended.
+      ending: endingOf(reason) ?? 'truncated',
+      ...(cap ? { cap } : {}),
       t: new Date().toISOString(),
     };
     this.writeEnd();
@@ -351,7 +373,7 @@ export class SplatEnv {
     }
   }
 
-  private header(): TrajectoryHeader {
+  private header(started: Date): TrajectoryHeader {
     const s = this.task.spec;
     return {
       type: 'header',
@@ -360,7 +382,7 @@ export class SplatEnv {
       player: this.opts.player ?? 'unknown',
       ...(this.opts.protocolOptions ? { protocol_options: { ...this.opts.protocolOptions } } : {}),
       versions: { splatlab: this.opts.version ?? '0.1.0', format: 1, node: process.version },
-      started: new Date().toISOString(),
+      started: started.toISOString(),
       kind: s.kind,
       budgets: { max_gaussians: s.max_gaussians, max_tool_calls: s.max_tool_calls, max_renders: s.max_renders },
       ...this.opts.headerExtra,

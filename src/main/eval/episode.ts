@@ -15,11 +15,13 @@ import { LogWriteError, readTrajectory } from '../env/trajectory';
 import type { ToolCall } from '../../shared/env/episode';
 import { exactlyOnce, newRequestId, type ExactlyOnceOptions } from '../../shared/api/exactly-once';
 import type { EnvGrader, EnvImages } from '../env/types';
+import { CapMeter } from '../env/capped';
+import { loadConversation, saveConversation } from './conversation';
 import type { ModelClient, ToolResult, ToolSpec } from '../models/clients/types';
 import { costUsd, type EvalConfig } from '../models/config';
 import { readMeta, writeMeta, metaPathOf, type EpisodeMeta } from '../models/meta';
 import { promptsFor } from './prompt';
-import { playerName, type ModelSpec } from '../models/spec';
+import { episodeSeed, playerName, type ModelSpec } from '../models/spec';
 
 export interface EpisodeJob {
   jobId: string;
@@ -97,18 +99,40 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeDeps): Promise<Ep
     writeMeta(metaPath, meta);
   };
   mkdirSync(dirname(job.log), { recursive: true });
-  const common = { grader: deps.grader, protocol: 'agent' as const, player: meta.player, ...(deps.images ? { images: deps.images } : {}), ...(deps.version ? { version: deps.version } : {}) };
+  const seed = episodeSeed(job.spec, job.task.spec.task_id, job.run);
+  meta.seed = seed;
+  const caps = deps.config.caps;
+  const headerExtra = { ...(seed !== null ? { seed } : {}), ...(caps ? { caps: { ...caps } } : {}) };
+  const common = { grader: deps.grader, protocol: 'agent' as const, player: meta.player, headerExtra, ...(deps.images ? { images: deps.images } : {}), ...(deps.version ? { version: deps.version } : {}) };
+  // Caps count this attempt's wall time; tokens, cost and messages over every attempt (the meta's totals).
+  const meter = new CapMeter(caps);
   const kind = mainKind(job.task);
   const { env, obs } = state === 'none' ? await kind.reset(job.task, { ...common, log: job.log }) : await kind.reset(job.task, { ...common, resumeFrom: job.log });
   try {
     if (!env.done) {
       const client = deps.client();
       const prompts = promptsFor(job.task.spec.kind);
-      client.start(prompts.system, obs.text, obs.image, agentTools(job.task.spec.kind));
+      // A resumed episode continues the conversation saved after exactly the calls the log holds.
+      const who = `${job.spec.provider}:${job.spec.model}`;
+      const saved = state === 'partial' ? loadConversation(job.log) : null;
+      const restored = saved !== null && saved.client === who && saved.steps === (env.currentInfo().step ?? 0) && client.restore?.(saved.state) === true;
+      if (!restored) client.start(prompts.system, obs.text, obs.image, agentTools(job.task.spec.kind));
+      if (state === 'partial') meta.resumed_conversation = restored;
+      const keep = (): void => {
+        if (client.snapshot) saveConversation(job.log, { steps: env.currentInfo().step ?? 0, client: who, state: client.snapshot() });
+      };
       save();
+      keep();
       let idle = 0;
       while (!env.done) {
         if (deps.signal?.aborted) throw new Error('cancelled');
+        meter.messages = meta.turns;
+        const cap = meter.reached({ tokens: meta.input_tokens + meta.output_tokens, cost_usd: costUsd(deps.config, job.spec.model, meta.input_tokens, meta.output_tokens) });
+        if (cap) {
+          await meter.truncate(env, cap);
+          meta.truncated_by = cap;
+          break;
+        }
         const turn = await client.next();
         meta.turns += 1;
         meta.input_tokens += turn.inputTokens;
@@ -123,6 +147,7 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeDeps): Promise<Ep
             meta.auto_submitted = true;
           } else client.say(prompts.reminder);
           save();
+          keep();
           continue;
         }
         idle = 0;
@@ -130,10 +155,11 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeDeps): Promise<Ep
         for (const call of turn.calls) {
           const out = await stepOnce(env, { tool: call.name, args: call.args });
           if (out.info.charged && !out.info.ok) meta.invalid_calls += 1;
-          results.push({ id: call.id, text: out.text, ...(out.image ? { image: out.image } : {}) });
+          results.push({ id: call.id, text: out.text, ...(out.info.outcome.status !== 'ok' ? { isError: true } : {}), ...(out.image ? { image: out.image } : {}) });
         }
         client.results(results);
         save();
+        keep();
       }
     }
     meta.status = 'done';

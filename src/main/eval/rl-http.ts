@@ -15,13 +15,17 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { ToolOut } from '../env/env';
+import { CapMeter, stepCapped } from '../env/capped';
+import { EpisodeCapsSchema, type EpisodeCaps } from '../../shared/env/caps';
 import type { KindEnv, KindTask } from '../kinds/kind';
 import { loadAnyTask, mainKind } from '../kinds/registry';
+import { taskRegistry } from '../kinds/task-registry';
 import type { EnvGrader, EnvImages } from '../env/types';
 import { stamp } from '../mcp/stamp';
 import { RequestIdSchema, ToolArgsSchema } from '../../shared/env/request-id';
 import { BodyTooLarge, frontDoor, readBody, sameToken, sendJson, tuneServer } from '../transport/door';
 import { agentTools } from './episode';
+import { TaskKindSchema } from '../../shared/task/schema';
 
 export interface RlDeps {
   tasksDir: string;
@@ -29,6 +33,10 @@ export interface RlDeps {
   images?: EnvImages;
   logDir: string;
   version: string;
+  /** Caps of every episode (a reset's own caps win); default none. */
+  caps?: EpisodeCaps;
+  /** Seconds without a request after which an episode is closed (its log stays resumable); default 1800. */
+  idleTimeoutS?: number;
 }
 
 export interface RlServer {
@@ -39,7 +47,12 @@ export interface RlServer {
 export const MAX_BODY = 4 * 1024 * 1024;
 const MAX_EPISODES = 256;
 
-const ResetBody = z.strictObject({ task_id: z.string().min(1).max(200), player: z.string().min(1).max(120).optional() });
+const ResetBody = z.strictObject({
+  task_id: z.string().min(1).max(200),
+  player: z.string().min(1).max(120).optional(),
+  seed: z.number().int().min(0).max(0xffffffff).optional(),
+  caps: EpisodeCapsSchema.optional(),
+});
 const StepBody = z.strictObject({ episode_id: z.string().min(1), tool: z.string().max(100), args: ToolArgsSchema.optional(), request_id: RequestIdSchema.optional() });
 const ResultBody = z.strictObject({ episode_id: z.string().min(1), request_id: RequestIdSchema });
 const IdBody = z.strictObject({ episode_id: z.string().min(1) });
@@ -54,7 +67,11 @@ interface Live {
   env: KindEnv;
   task: KindTask;
   log: string;
+  meter: CapMeter;
+  lastUsed: number;
 }
+
+export const DEFAULT_IDLE_TIMEOUT_S = 1800;
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const body = await readBody(req, MAX_BODY).catch((e: unknown) => {
@@ -79,7 +96,11 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
 
 function observation(out: ToolOut, e: Live): Record<string, unknown> {
   const i = out.info;
-  const o: Record<string, unknown> = { text: out.text, error: !i.ok, done: out.done, step: i.step, ids: i.ids, budgets: e.env.publicBudgets(), ...(out.recalled ? { recalled: true } : {}) };
+  const o: Record<string, unknown> = {
+    text: out.text, error: i.outcome.status !== 'ok', outcome: i.outcome, done: out.done,
+    terminated: i.ending === 'terminated', truncated: i.ending === 'truncated', end_reason: i.endReason,
+    step: i.step, ids: i.ids, budgets: e.env.publicBudgets(), ...(out.recalled ? { recalled: true } : {}),
+  };
   if (out.image) o.image_png_base64 = Buffer.from(out.image).toString('base64');
   return o;
 }
@@ -91,13 +112,27 @@ function rewards(e: Live): Record<string, unknown> {
 
 export async function startRlServer(deps: RlDeps, opts: { port?: number; token: string }): Promise<RlServer> {
   const live = new Map<string, Live>();
+  const idled = new Set<string>();
+  const idleS = deps.idleTimeoutS ?? DEFAULT_IDLE_TIMEOUT_S;
   const get = (id: string): Live => {
     const e = live.get(id);
-    if (!e) throw new HttpError(404, `no episode '${id}' (closed, or the server restarted)`);
+    if (!e) throw new HttpError(404, idled.has(id) ? `episode '${id}' was closed after ${idleS} s without a request (its log can be resumed)` : `no episode '${id}' (closed, or the server restarted)`);
+    e.lastUsed = Date.now();
     return e;
   };
+  // Idle episodes are closed so an abandoned trainer does not hold logs and memory for ever.
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [id, e] of live) {
+      if (now - e.lastUsed < idleS * 1000) continue;
+      void e.env.close();
+      live.delete(id);
+      idled.add(id);
+    }
+  }, Math.min(60_000, Math.max(50, (idleS * 1000) / 4)));
+  sweep.unref();
 
-  const routes: Record<string, (body: unknown) => Promise<unknown>> = {
+  const routes: Record<string, (body: unknown, query: URLSearchParams) => Promise<unknown>> = {
     'POST /reset': async (body) => {
       const b = parse(ResetBody, body);
       if (live.size >= MAX_EPISODES) throw new HttpError(503, `too many open episodes (at most ${MAX_EPISODES}); close some with /close`);
@@ -107,18 +142,17 @@ export async function startRlServer(deps: RlDeps, opts: { port?: number; token: 
       const id = randomBytes(8).toString('hex');
       mkdirSync(deps.logDir, { recursive: true });
       const log = join(deps.logDir, `${task.spec.task_id}-${stamp(new Date())}-${id}.jsonl`);
-      const { env, obs } = await mainKind(task).reset(task, { grader: await deps.grader(), log, protocol: 'agent', player: b.player ?? 'rl-client', version: deps.version, ...(deps.images ? { images: deps.images } : {}) });
-      const e = { env, task, log };
+      const caps = b.caps ?? deps.caps;
+      const headerExtra = { ...(b.seed !== undefined ? { seed: b.seed } : {}), ...(caps ? { caps: { ...caps } } : {}) };
+      const { env, obs } = await mainKind(task).reset(task, { grader: await deps.grader(), log, protocol: 'agent', player: b.player ?? 'rl-client', version: deps.version, headerExtra, ...(deps.images ? { images: deps.images } : {}) });
+      const e: Live = { env, task, log, meter: new CapMeter(caps), lastUsed: Date.now() };
       live.set(id, e);
-      return { episode_id: id, task_id: task.spec.task_id, kind: task.spec.kind, ...observation(obs, e), tools: agentTools(task.spec.kind) };
+      return { episode_id: id, task_id: task.spec.task_id, kind: task.spec.kind, seed: b.seed ?? null, ...observation(obs, e), tools: agentTools(task.spec.kind) };
     },
     'POST /step': async (body) => {
       const b = parse(StepBody, body);
       const e = get(b.episode_id);
-      // A failed log write rolled the call back; its words say so ("...; nothing was charged").
-      const out = await e.env.step({ tool: b.tool, args: b.args ?? {} }, b.request_id).catch((err: Error) => {
-        throw new HttpError(503, err.message);
-      });
+      const out = await stepCapped(e.env, { tool: b.tool, args: b.args ?? {} }, e.meter, b.request_id);
       return { ...observation(out, e), ...rewards(e) };
     },
     'POST /result': async (body) => {
@@ -140,7 +174,13 @@ export async function startRlServer(deps: RlDeps, opts: { port?: number; token: 
       live.delete(id);
       return { closed: true };
     },
-    'GET /tools': async () => ({ tools: agentTools() }),
+    'GET /tools': async (_body, query) => {
+      const kind = query.get('kind') ?? 'sculpt';
+      const known = TaskKindSchema.safeParse(kind);
+      if (!known.success) throw new HttpError(400, `unknown kind '${kind}' (kinds: ${TaskKindSchema.options.join(', ')})`);
+      return { tools: agentTools(known.data) };
+    },
+    'GET /tasks': async () => ({ tasks: taskRegistry(deps.tasksDir).tasks }),
   };
 
   let port = 0;
@@ -150,7 +190,7 @@ export async function startRlServer(deps: RlDeps, opts: { port?: number; token: 
     const route = routes[`${req.method} ${door.target.path}`];
     if (!route) return reply(res, 404, { error: `unknown route ${req.method} ${door.target.path}; see docs/AGENTS.md` });
     readJson(req)
-      .then((body) => route(body))
+      .then((body) => route(body, door.target.query))
       .then((out) => reply(res, 200, out))
       .catch((e: Error) => reply(res, e instanceof HttpError ? e.status : 500, { error: e.message }));
   });
@@ -166,6 +206,7 @@ export async function startRlServer(deps: RlDeps, opts: { port?: number; token: 
     url: `http://127.0.0.1:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
+        clearInterval(sweep);
         for (const e of live.values()) e.env.close();
         live.clear();
         http.close(() => resolve());

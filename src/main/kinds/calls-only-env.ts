@@ -8,6 +8,7 @@
 // back (the rules rebuilt from the written calls), and a call with a known request id is answered
 // from the ledger (docs/SECURITY.md, "Exactly-once calls").
 import type { EpisodeBudgets, PublicView } from '../../shared/api/episode';
+import type { CapName } from '../../shared/env/caps';
 import type { ToolCall } from '../../shared/env/episode';
 import type { BudgetState } from '../../shared/env/format';
 import type { StepInfo } from '../../shared/env/step-info';
@@ -26,6 +27,9 @@ export interface CallsOnlyRules {
   budgets(): BudgetState;
   /** The step info of the episode as it stands (no call made). */
   standing(): StepInfo;
+  /** Ends the episode at a per-episode cap. */
+  truncate(): void;
+  footer(): string;
 }
 
 export abstract class CallsOnlyEnv<R extends CallsOnlyRules> implements KindEnv {
@@ -65,6 +69,9 @@ export abstract class CallsOnlyEnv<R extends CallsOnlyRules> implements KindEnv 
   abstract kindState(): unknown;
   currentInfo(): StepInfo {
     return this.rules.standing();
+  }
+  footer(): string {
+    return this.rules.footer();
   }
   resumed(): readonly ReplayedSummary[] {
     return this.replayed;
@@ -112,6 +119,16 @@ export abstract class CallsOnlyEnv<R extends CallsOnlyRules> implements KindEnv 
     this.rules = rules;
   }
 
+  truncate(cap: CapName, text: string): Promise<ToolOut> {
+    return this.serial(async () => {
+      if (!this.rules.done) {
+        this.rules.truncate();
+        this.finish({ cap });
+      }
+      return { text: `${text}\n${this.rules.footer()}`, done: true, info: this.rules.standing() };
+    });
+  }
+
   /** Appends a time record (pause, resume, reload...) after the calls before it. */
   mark(record: TimeRecord): Promise<void> {
     return this.serial(async () => this.writer?.append(record));
@@ -123,6 +140,9 @@ export abstract class CallsOnlyEnv<R extends CallsOnlyRules> implements KindEnv 
     this.writer = null;
   }
 
+  /** Writes the end record (with the cap that ended it, if one did) and keeps the final grade. */
+  protected abstract finish(extra?: { cap: CapName }): void;
+
   /**
    * One call of the kind: its record (with `request_id` when given) is appended before the
    * promise settles, then written(call) is called; a rejection before that rolls the call back.
@@ -130,12 +150,13 @@ export abstract class CallsOnlyEnv<R extends CallsOnlyRules> implements KindEnv 
   protected abstract stepNow(call: ToolCall, requestId: string | undefined): Promise<ToolOut>;
 
   /** The log's header: who plays, under which protocol, and the call budget of the kind. */
-  protected header(taskId: string, kind: string): TrajectoryHeader {
+  protected header(taskId: string, kind: string, started: Date): TrajectoryHeader {
     return {
       type: 'header', task: taskId, protocol: this.opts.protocol ?? 'agent', player: this.opts.player ?? 'unknown',
       ...(this.opts.protocolOptions ? { protocol_options: { ...this.opts.protocolOptions } } : {}),
       versions: { splatlab: this.opts.version ?? '0.1.0', format: 1, node: process.version },
-      started: new Date().toISOString(), kind, budgets: { max_gaussians: 0, max_tool_calls: this.maxCalls, max_renders: 0 },
+      started: started.toISOString(), kind, budgets: { max_gaussians: 0, max_tool_calls: this.maxCalls, max_renders: 0 },
+      ...this.opts.headerExtra,
     };
   }
 

@@ -12,6 +12,7 @@ import type { GaussianRecord } from '../../shared/scene/gaussian';
 import type { BudgetState } from '../../shared/env/format';
 import type { StepInfo } from '../../shared/env/step-info';
 import type { ToolCall } from '../../shared/env/episode';
+import type { CapName } from '../../shared/env/caps';
 import type { TimeRecord } from '../../shared/env/trajectory-schema';
 import type { TaskSpecHead, TaskSummary } from '../../shared/task/schema';
 import type { AsyncViewRenderer } from '../../shared/kinds/search/render';
@@ -54,8 +55,16 @@ export interface KindEnv {
   /** The kind's own public state for its play view (JSON; undefined for SplatBench). */
   kindState(): unknown;
   currentInfo(): StepInfo;
+  /** The budget footer as the episode stands (every result text ends with it). */
+  footer(): string;
   resumed(): readonly ReplayedSummary[];
   finalGrade(): EnvGradeResult | null;
+  /**
+   * Ends the episode at a per-episode cap (src/shared/env/caps.ts), after the calls before it: the
+   * end record says reason 'cap', which cap, and ending 'truncated'; the answer's text is `text`
+   * with the footer. An episode already over is left as it is.
+   */
+  truncate(cap: CapName, text: string): Promise<ToolOut>;
   /** Appends a time record after the calls before it (src/shared/env/time.ts). */
   mark(record: TimeRecord): Promise<void>;
   /** Resolves once the log is complete (pending grades written) and closed. */

@@ -21,6 +21,8 @@ export interface McpHttpOptions {
   maxSessions?: number;
   /** Requests handled at once over all sessions; more are answered 503 with Retry-After. */
   maxInFlight?: number;
+  /** Seconds without a request after which a session (and its episode) is closed; default 1800. */
+  idleTimeoutS?: number;
 }
 
 export interface McpHttpServer {
@@ -75,6 +77,18 @@ export async function startMcpHttp(deps: McpSessionDeps, options: McpHttpOptions
       return null;
     }
   };
+
+  // Idle sessions are closed, so an abandoned client does not hold an episode and a slot for ever.
+  const idleMs = (options.idleTimeoutS ?? 1800) * 1000;
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [id, s] of [...live]) {
+      if (now - s.session.lastActivity() < idleMs) continue;
+      drop(id);
+      void s.transport.close();
+    }
+  }, Math.min(60_000, Math.max(50, idleMs / 4)));
+  sweep.unref();
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const door = frontDoor(req, { port: () => port, credential: (given) => (sameToken(given, options.token) ? true : null) });
@@ -138,6 +152,7 @@ export async function startMcpHttp(deps: McpSessionDeps, options: McpHttpOptions
     port,
     sessions: () => live.size,
     close: async () => {
+      clearInterval(sweep);
       for (const [id, s] of [...live]) {
         drop(id);
         await s.transport.close();

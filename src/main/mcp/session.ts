@@ -19,6 +19,8 @@ import { RequestIdSchema, unsafeNumberAt } from '../../shared/env/request-id';
 import { kindModule } from '../../shared/kinds/registry';
 import type { TaskKind } from '../../shared/task/schema';
 import type { ToolOut } from '../env/env';
+import { CapMeter, stepCapped } from '../env/capped';
+import type { EpisodeCaps } from '../../shared/env/caps';
 import type { KindEnv } from '../kinds/kind';
 import { loadAnyTask, mainKind } from '../kinds/registry';
 import type { EnvGrader, EnvImages } from '../env/types';
@@ -40,12 +42,16 @@ export interface McpSessionDeps {
   log?: (line: string) => void;
   /** The lab's renderer of observation views (serve --mcp: the lab's pool or GPU); default the calling thread. */
   viewRenderer?: AsyncViewRenderer;
+  /** Per-episode caps (messages = tool calls, wall time); an episode at a cap ends as truncated. */
+  caps?: EpisodeCaps;
 }
 
 export interface McpSession {
   server: Server;
   /** The live episode's log, once one has started. */
   logPath(): string | null;
+  /** Date.now() of the last request of this session (for the idle timeout). */
+  lastActivity(): number;
   close(): void;
 }
 
@@ -96,7 +102,7 @@ function splitCall(args: Record<string, unknown> | undefined): { args: Record<st
 export function toolContent(out: ToolOut): CallToolResult {
   const content: CallToolResult['content'] = [{ type: 'text', text: out.text }];
   if (out.image) content.push({ type: 'image', data: Buffer.from(out.image).toString('base64'), mimeType: 'image/png' });
-  return { content, structuredContent: { ...out.info, ...(out.recalled ? { recalled: true } : {}) }, isError: !out.info.ok };
+  return { content, structuredContent: { ...out.info, ...(out.recalled ? { recalled: true } : {}) }, isError: out.info.outcome.status !== 'ok' };
 }
 
 const refusal = (text: string): CallToolResult => ({ content: [{ type: 'text', text: `ERROR: ${text}` }], isError: true });
@@ -107,6 +113,8 @@ export function createMcpSession(deps: McpSessionDeps): McpSession {
   let kind: TaskKind | null = null;
   let starting: Promise<ToolOut> | null = null;
   let log: string | null = null;
+  let meter: CapMeter | null = null;
+  let last = Date.now();
 
   // A server for one task lists that task's tools from the start; otherwise SplatBench's until a start.
   const fixedKind = (): TaskKind => {
@@ -133,10 +141,12 @@ export function createMcpSession(deps: McpSessionDeps): McpSession {
       protocol: 'agent',
       player: player(),
       version: deps.version,
+      ...(deps.caps ? { headerExtra: { caps: { ...deps.caps } } } : {}),
       ...(deps.images ? { images: deps.images } : {}),
       ...(deps.viewRenderer ? { viewRenderer: deps.viewRenderer } : {}),
     });
     env = reset.env;
+    meter = new CapMeter(deps.caps);
     if (kind !== task.spec.kind) {
       kind = task.spec.kind;
       void server.sendToolListChanged().catch(() => undefined);
@@ -158,6 +168,7 @@ export function createMcpSession(deps: McpSessionDeps): McpSession {
   };
 
   server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {
+    last = Date.now();
     const { name, arguments: args } = req.params;
     if (name === START) {
       if (starting) return refusal('this session already has an episode (one episode per MCP session)');
@@ -172,7 +183,7 @@ export function createMcpSession(deps: McpSessionDeps): McpSession {
       if (first.isError) return first;
     }
     await starting;
-    if (!env) return refusal('the episode failed to start');
+    if (!env || !meter) return refusal('the episode failed to start');
     const call = splitCall(args);
     if ('refused' in call) return refusal(call.refused);
     if (name === RESULT) {
@@ -182,7 +193,7 @@ export function createMcpSession(deps: McpSessionDeps): McpSession {
       return toolContent(await known);
     }
     try {
-      return toolContent(await env.step({ tool: name, args: call.args }, call.requestId));
+      return toolContent(await stepCapped(env, { tool: name, args: call.args }, meter, call.requestId));
     } catch (e) {
       // A log write that failed (a full disk): the call was rolled back, and the words say so.
       return refusal((e as Error).message);
@@ -192,6 +203,7 @@ export function createMcpSession(deps: McpSessionDeps): McpSession {
   return {
     server,
     logPath: () => log,
+    lastActivity: () => last,
     close: () => {
       env?.close();
       env = null;

@@ -30,6 +30,12 @@ export const EpisodeMetaSchema = z.strictObject({
   /** Seconds spent in this runner over all attempts (model and environment together). */
   wall_s: z.number(),
   attempts: z.number().int(),
+  /** The episode's seed (derived from --seed, the task and the run), when the run had one. */
+  seed: z.number().int().nullable().optional(),
+  /** A resumed attempt continued the saved conversation (false: it started over from the resume note). */
+  resumed_conversation: z.boolean().optional(),
+  /** The per-episode cap that ended the episode as truncated (null: none did). */
+  truncated_by: z.string().nullable().optional(),
   started: z.string(),
   finished: z.string().nullable(),
 });

@@ -8,7 +8,8 @@ import { OpenAiChatClient } from './clients/openai-chat';
 import { OpenAiResponsesClient } from './clients/openai-responses';
 import { ScriptedClient } from './clients/scripted';
 import type { ModelClient, ModelSettings } from './clients/types';
-import { DEFAULT_PROVIDERS, type EvalConfig } from './config';
+import { isLoopback, providerOf, type EvalConfig } from './config';
+import { deriveSeed } from '../../shared/math/random';
 
 export const PROVIDERS = ['openai-chat', 'openai-responses', 'anthropic', 'scripted'] as const;
 export type Provider = (typeof PROVIDERS)[number];
@@ -18,6 +19,8 @@ export interface ModelSpec {
   model: string;
   effort: string | null;
   temperature: number | null;
+  /** `--seed`: every random choice of the run derives from it (docs/AGENTS.md "Seeds"). */
+  seed?: number;
 }
 
 export function parseModelSpec(spec: string, temperature: number | null = null): ModelSpec {
@@ -31,7 +34,7 @@ export function parseModelSpec(spec: string, temperature: number | null = null):
 
 /** The settings part of a job id and of the player name: effort and temperature. */
 export function settingsKey(s: ModelSpec): string {
-  return [`effort=${s.effort ?? 'default'}`, `temp=${s.temperature ?? 'default'}`].join(',');
+  return [`effort=${s.effort ?? 'default'}`, `temp=${s.temperature ?? 'default'}`, ...(s.seed !== undefined ? [`seed=${s.seed}`] : [])].join(',');
 }
 
 export function playerName(s: ModelSpec): string {
@@ -43,14 +46,28 @@ export function providerFamily(s: ModelSpec): 'openai' | 'anthropic' | 'scripted
   return s.provider === 'anthropic' ? 'anthropic' : s.provider === 'scripted' ? 'scripted' : 'openai';
 }
 
-export function makeClient(s: ModelSpec, config: EvalConfig, env: NodeJS.ProcessEnv = process.env): ModelClient {
-  if (s.provider === 'scripted') return new ScriptedClient(s.model);
-  const family = providerFamily(s) as 'openai' | 'anthropic';
-  const p = config.providers[family] ?? DEFAULT_PROVIDERS[family];
-  const key = env[p.api_key_env] ?? null;
-  const local = /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(p.base_url);
-  if (!key && !local) throw new Error(`${p.api_key_env} is not set (the API key for ${p.base_url} comes from the environment only)`);
-  const settings: ModelSettings = { model: s.model, effort: s.effort, temperature: s.temperature, maxOutputTokens: config.max_output_tokens };
+/**
+ * The provider a spec talks to, once its key is known to be there: a remote API needs the variable
+ * its config names to be set; a loopback base URL needs none. Checked once at the start of a run.
+ */
+export function checkKey(s: ModelSpec, config: EvalConfig, env: NodeJS.ProcessEnv = process.env): { base_url: string; api_key_env: string } {
+  const p = providerOf(config, providerFamily(s) === 'anthropic' ? 'anthropic' : 'openai');
+  if (s.provider !== 'scripted' && !env[p.api_key_env] && !isLoopback(p.base_url)) {
+    throw new Error(`${p.api_key_env} is not set (the API key for ${p.base_url} comes from the environment only; a loopback base_url needs none)`);
+  }
+  return p;
+}
+
+/** The seed of one episode of a seeded run (null when the run has none). */
+export function episodeSeed(s: ModelSpec, taskId: string, run: number): number | null {
+  return s.seed === undefined ? null : deriveSeed(s.seed, taskId, run);
+}
+
+export function makeClient(s: ModelSpec, config: EvalConfig, env: NodeJS.ProcessEnv = process.env, seed: number | null = null): ModelClient {
+  if (s.provider === 'scripted') return new ScriptedClient(s.model, seed);
+  const p = checkKey(s, config, env);
+  const key = env[p.api_key_env] || null;
+  const settings: ModelSettings = { model: s.model, effort: s.effort, temperature: s.temperature, maxOutputTokens: config.max_output_tokens, seed };
   const retry = { max: config.retry.max, baseMs: config.retry.base_ms };
   if (s.provider === 'anthropic') return new AnthropicClient(p.base_url, key, settings, retry);
   if (s.provider === 'openai-responses') return new OpenAiResponsesClient(p.base_url, key, settings, retry);

@@ -9,7 +9,7 @@ import type { EnvGrader, EnvImages } from '../env/types';
 import type { EvalConfig } from '../models/config';
 import { logState, runEpisode } from '../eval/episode';
 import { readMeta, metaPathOf } from '../models/meta';
-import { makeClient } from '../models/spec';
+import { episodeSeed, makeClient } from '../models/spec';
 import { loadAnyTask } from '../kinds/registry';
 import type { KindTask } from '../kinds/kind';
 import type { EpisodeJobData } from './plan';
@@ -53,7 +53,7 @@ export async function executeJob(job: EpisodeJobData, ctx: WorkerContext, tasks 
     {
       grader: await ctx.grader(),
       config: ctx.config,
-      client: () => makeClient(job.spec, ctx.config, ctx.env ?? process.env),
+      client: () => makeClient(job.spec, ctx.config, ctx.env ?? process.env, episodeSeed(job.spec, job.taskId, job.run)),
       ...(ctx.images ? { images: ctx.images } : {}),
       ...(ctx.version ? { version: ctx.version } : {}),
       ...(ctx.signal ? { signal: ctx.signal } : {}),

@@ -73,11 +73,20 @@ const activeSeconds = (t: Trajectory): number | null => {
   return episodeTimes({ started, steps: t.steps, times: t.times, end: t.end }).activeMs / 1000;
 };
 
-export async function analysisEpisodes(sources: readonly LogSource[], tasksDir: string, render: RenderFn | null): Promise<AnalysisEpisode[]> {
+/** Long analyses report progress per episode and stop between episodes when the signal aborts. */
+export interface AnalysisProgress {
+  onProgress?: (done: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+export async function analysisEpisodes(sources: readonly LogSource[], tasksDir: string, render: RenderFn | null, progress: AnalysisProgress = {}): Promise<AnalysisEpisode[]> {
   const tasks = new Map<string, LoadedTask | null>();
   const truths = new Map<string, PartsTruth | null>();
   const out: AnalysisEpisode[] = [];
+  let done = 0;
   for (const src of sources) {
+    if (progress.signal?.aborted) throw new Error('cancelled');
+    progress.onProgress?.(done++, sources.length);
     const t = readTrajectory(src.path);
     const taskId = t.header?.task;
     if (!taskId) continue;
@@ -115,6 +124,7 @@ export async function analysisEpisodes(sources: readonly LogSource[], tasksDir: 
       effort: meta ? (meta.effort ?? 'default') : null,
     });
   }
+  progress.onProgress?.(done, sources.length);
   return out;
 }
 

@@ -11,7 +11,8 @@ import { formatIssues } from './issues';
 import { addGaussians, deleteGaussians, editGaussians, transformGroup, type EditOutcome } from './ops-edit';
 import { describeGroups, describeView, listGaussians, resolveGroups, resolveViews, type ViewInfo } from './ops-inspect';
 import { cloneRecord, type GaussianRecord } from './scene';
-import type { EndReason, StepInfo } from './step-info';
+import { decodeArgs, EPISODE_OVER, errorText, NAMELESS_TOOL, namelessRefusal, toolNameOf } from './outcome';
+import { endingOf, outcomeOf, type EndReason, type OutcomeCode, type StepInfo } from './step-info';
 import { isToolName, TOOL_NAMES, TOOL_SCHEMAS, type ToolArgs, type ToolName } from './tools';
 
 export interface EpisodeConfig {
@@ -64,7 +65,7 @@ const VERB: Partial<Record<ToolName, string>> = {
 
 const AUTO_SUBMIT = 'That was the last call: the scene was submitted automatically.';
 
-type Handled = { ok: true; text: string; records?: GaussianRecord[]; nextId?: number; image?: ImageRequest; submit?: boolean } | { ok: false; error: string };
+type Handled = { ok: true; text: string; records?: GaussianRecord[]; nextId?: number; image?: ImageRequest; submit?: boolean } | { ok: false; error: string; code?: OutcomeCode };
 
 export class Episode {
   private scene: GaussianRecord[];
@@ -120,10 +121,10 @@ export class Episode {
   }
 
   step(call: ToolCall): StepResult {
-    const tool = typeof call?.tool === 'string' ? call.tool : `<${typeof call?.tool}>`;
+    const tool = toolNameOf(call) ?? NAMELESS_TOOL;
     if (this.ended) {
-      const info = this.info(tool, { ok: false, charged: false, changed: false, ids: [] });
-      return { tool, charged: false, ok: false, changed: false, done: true, endReason: this.ended, body: 'ERROR: the episode is over; no further calls are accepted.', footer: this.footer(), info };
+      const info = this.info(tool, { ok: false, charged: false, changed: false, ids: [], code: 'episode_over' });
+      return { tool, charged: false, ok: false, changed: false, done: true, endReason: this.ended, body: EPISODE_OVER, footer: this.footer(), info };
     }
     this.callsUsed += 1;
     const handled = this.handle(call);
@@ -152,7 +153,7 @@ export class Episode {
       body,
       footer: this.footer(),
       ...(handled.ok && handled.image ? { image: handled.image } : {}),
-      info: this.info(tool, { ok: handled.ok, charged: true, changed, ids }),
+      info: this.info(tool, { ok: handled.ok, charged: true, changed, ids, code: handled.ok ? 'ok' : (handled.code ?? 'rejected') }),
     };
   }
 
@@ -163,10 +164,18 @@ export class Episode {
 
   /** Where the episode stands, as the StepInfo of no call (step: the calls charged so far). */
   standing(): StepInfo {
-    return { ...this.info('', { ok: true, charged: false, changed: false, ids: [] }), step: this.callsUsed > 0 ? this.callsUsed : null };
+    return { ...this.info('', { ok: true, charged: false, changed: false, ids: [], code: 'ok' }), step: this.callsUsed > 0 ? this.callsUsed : null };
   }
 
-  private info(tool: string, o: { ok: boolean; charged: boolean; changed: boolean; ids: number[] }): StepInfo {
+  /**
+   * Ends the episode because a per-episode cap (cost, tokens, messages, wall time) was reached:
+   * the scene stays as it is and is graded like a submission, but the end is a truncation.
+   */
+  truncate(): void {
+    this.ended ??= 'cap';
+  }
+
+  private info(tool: string, o: { ok: boolean; charged: boolean; changed: boolean; ids: number[]; code: OutcomeCode }): StepInfo {
     const b = this.budgets();
     return {
       tool,
@@ -177,23 +186,32 @@ export class Episode {
       ids: o.ids,
       done: this.ended !== null,
       endReason: this.ended,
+      ending: endingOf(this.ended),
+      outcome: outcomeOf(o.code),
       nextId: this.idCounter,
       budgets: { gaussians: b.gaussians, maxGaussians: b.maxGaussians, callsLeft: b.callsLeft, rendersLeft: b.rendersLeft },
     };
   }
 
   private handle(call: ToolCall): Handled {
-    if (!isToolName(call?.tool)) {
-      return { ok: false, error: `ERROR: unknown tool ${typeof call?.tool === 'string' ? `'${call.tool.slice(0, 40)}'` : 'name'} (tools: ${TOOL_NAMES.join(', ')})` };
+    const name = toolNameOf(call);
+    if (name === null) {
+      const r = namelessRefusal(TOOL_NAMES);
+      return { ok: false, code: r.code, error: errorText(r.detail) };
     }
-    const tool = call.tool;
-    const raw = call.args === undefined || call.args === null ? {} : call.args;
-    const parsed = TOOL_SCHEMAS[tool].safeParse(typeof raw === 'string' && raw.trim() === '' ? {} : parseJsonArgs(raw));
+    if (!isToolName(name)) {
+      return { ok: false, code: 'unknown_tool', error: errorText(`unknown tool '${name.slice(0, 40)}' (tools: ${TOOL_NAMES.join(', ')})`) };
+    }
+    const tool = name;
     const verb = VERB[tool];
-    const lead = verb ? `ERROR: nothing was ${verb}.` : 'ERROR: invalid arguments.';
-    if (!parsed.success) return { ok: false, error: `${lead} ${formatIssues(parsed.error.issues, raw)}` };
+    const lead = errorText(verb ? `nothing was ${verb}.` : 'invalid arguments.');
+    const decoded = decodeArgs(call.args);
+    if (!decoded.ok) return { ok: false, code: decoded.code, error: `${lead} ${decoded.detail}` };
+    const raw = decoded.value;
+    const parsed = TOOL_SCHEMAS[tool].safeParse(raw);
+    if (!parsed.success) return { ok: false, code: 'invalid_args', error: `${lead} ${formatIssues(parsed.error.issues, raw)}` };
     if ((tool === 'render_views' || tool === 'render_angle') && this.rendersUsed >= this.config.maxRenders) {
-      return { ok: false, error: `ERROR: nothing was rendered. No renders left (all ${this.config.maxRenders} used).` };
+      return { ok: false, code: 'no_renders', error: errorText(`nothing was rendered. No renders left (all ${this.config.maxRenders} used).`) };
     }
     const edit = (o: EditOutcome): Handled => (o.ok ? { ok: true, text: o.text, records: o.records, nextId: o.nextId } : { ok: false, error: o.error });
     const a = parsed.data as Record<string, unknown>;
@@ -237,16 +255,6 @@ export class Episode {
   }
 }
 
-/** Whole-argument JSON strings are accepted like nested ones. */
-function parseJsonArgs(raw: unknown): unknown {
-  if (typeof raw !== 'string') return raw;
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    return raw;
-  }
-}
-
 function startText(c: EpisodeConfig, scene: readonly GaussianRecord[]): string {
   if (c.kind === 'reassembly' || scene.length > 0) {
     const groups = [...new Set(scene.map((r) => r.group).filter((g): g is string => g !== undefined))];
@@ -257,7 +265,7 @@ function startText(c: EpisodeConfig, scene: readonly GaussianRecord[]): string {
     return `The scene starts with ${scene.length} Gaussians${labelled}.${task}`;
   }
   if (c.kind === 'oneshot' || c.maxToolCalls === 1) {
-    return 'The scene starts empty. Build the object from Gaussians in a single call: you have one tool call and no renders, and the scene is submitted after it.';
+    return 'The scene starts empty. Build the object from Gaussians in a single call: you have one tool call and no renders, and the scene is submitted after it. Any call ends the episode, even one that is refused (an invalid call, a list or describe call), so make it add_gaussians with the whole object.';
   }
   return 'The scene starts empty. Build the object from Gaussians.';
 }

@@ -14,21 +14,19 @@ const UNION_HINTS: Record<string, string> = {
   views: 'views must be indices (0 = V0) or names ("V0")',
 };
 
-/** Follows a zod path through the raw value, reading JSON strings as the schemas do. */
+/** Follows a zod path through the raw value. */
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let v: unknown = root;
   for (const key of path) {
-    if (typeof v === 'string') {
-      try {
-        v = JSON.parse(v) as unknown;
-      } catch {
-        return undefined;
-      }
-    }
     if (v === null || typeof v !== 'object') return undefined;
     v = (v as Record<PropertyKey, unknown>)[key];
   }
   return v;
+}
+
+/** A string that holds a JSON array or object (a model writing `"[1, 2]"` where `[1, 2]` goes). */
+function looksLikeJson(v: unknown): boolean {
+  return typeof v === 'string' && /^\s*[[{]/.test(v);
 }
 
 function fieldName(path: readonly PropertyKey[]): string | undefined {
@@ -41,6 +39,9 @@ function describeIssue(issue: z.core.$ZodIssue, args: unknown): string {
   if (field === 'color' && issue.code !== 'unrecognized_keys') {
     const at = issue.path.indexOf('color');
     return colorErrorText(valueAt(args, issue.path.slice(0, at + 1)));
+  }
+  if (issue.code === 'invalid_type' && issue.expected !== 'string' && looksLikeJson(valueAt(args, issue.path))) {
+    return `expected ${issue.expected}, received a JSON string: send the ${issue.expected} itself, not a string holding it`;
   }
   if (issue.code === 'unrecognized_keys') return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `'${k}'`).join(', ')}`;
   if (issue.code === 'invalid_union' && field && UNION_HINTS[field]) return UNION_HINTS[field];

@@ -5,6 +5,7 @@
 import type { Vec3 } from '../math/vec3';
 import { DEFAULT_SCALE } from '../scene/input';
 import { applyGaussianFields, POS_LIMIT } from '../scene/policy';
+import { errorText } from './outcome';
 import type { ToolArgs } from './tools';
 import { pyVec, shortNum } from '../math/format';
 import { groupNames, type GaussianRecord } from './scene';
@@ -41,7 +42,7 @@ function warningsLine(warnings: Warnings): string {
 }
 
 function fail(verb: string, reasons: readonly string[]): EditOutcome {
-  return { ok: false, error: `ERROR: nothing was ${verb}. ${listReasons(reasons)}` };
+  return { ok: false, error: errorText(`nothing was ${verb}. ${listReasons(reasons)}`) };
 }
 
 /** Applies an item's fields with the scene policy, collecting errors and grouped warnings. */

@@ -6,6 +6,7 @@ import { quatToEuler } from '../math/quaternion';
 import type { Vec3 } from '../math/vec3';
 import { rgbToHex } from '../math/color';
 import { shortNum, shortVec, pyVec } from '../math/format';
+import { errorText } from './outcome';
 import { unknownGroup } from './ops-edit';
 import { groupNames, type GaussianRecord } from './scene';
 import { centroid } from './transform';
@@ -31,7 +32,7 @@ export function gaussianRow(r: GaussianRecord): string {
 export function listGaussians(records: readonly GaussianRecord[], group: string | undefined): { ok: true; text: string } | { ok: false; error: string } {
   if (group !== undefined) {
     const rows = records.filter((r) => r.group === group);
-    if (!rows.length) return { ok: false, error: `ERROR: ${unknownGroup(group, records)}` };
+    if (!rows.length) return { ok: false, error: errorText(unknownGroup(group, records)) };
     return { ok: true, text: [`${rows.length} Gaussian${rows.length === 1 ? '' : 's'} in group '${group}':`, ...rows.map(gaussianRow)].join('\n') };
   }
   if (!records.length) return { ok: true, text: 'The scene is empty.' };

@@ -4,19 +4,19 @@
 // send them). Outputs: typed arguments. Invariant: every episode call is parsed by exactly these
 // schemas; a semantic check (bounds, ids, budgets) happens afterwards in the episode logic.
 import { z } from 'zod';
-import { ColorSchema, DEFAULT_SCALE, GroupSchema, jsonish, NewGaussianSchema, OpacitySchema, PosSchema, RotSchema, ScaleSchema } from '../scene/input';
+import { ColorSchema, DEFAULT_SCALE, GroupSchema, NewGaussianSchema, OpacitySchema, PosSchema, RotSchema, ScaleSchema } from '../scene/input';
 
 export { ColorSchema, DEFAULT_SCALE, GroupSchema, NewGaussianSchema, OpacitySchema, PosSchema, RotSchema, ScaleSchema };
 
 const num = z.number();
-const vec3 = jsonish(z.tuple([num, num, num]));
+const vec3 = z.tuple([num, num, num]);
 
 const idSchema = z.number().int().nonnegative();
-const idsSchema = jsonish(z.array(idSchema).min(1).max(4096)).describe('Gaussian ids (integers assigned in order, never reused).');
-const viewsSchema = jsonish(z.array(z.union([z.number().int().nonnegative(), z.string().min(1)])).min(1).max(64)).describe(
+const idsSchema = z.array(idSchema).min(1).max(4096).describe('Gaussian ids (integers assigned in order, never reused).');
+const viewsSchema = z.array(z.union([z.number().int().nonnegative(), z.string().min(1)])).min(1).max(64).describe(
   'Reference views by index (0 = V0) or by name ("V0"). Default: all reference views.',
 );
-const groupsSchema = jsonish(z.array(GroupSchema).min(1).max(64)).describe('Render only the Gaussians of these groups. Default: the whole scene.');
+const groupsSchema = z.array(GroupSchema).min(1).max(64).describe('Render only the Gaussians of these groups. Default: the whole scene.');
 
 export const GaussianEditSchema = z.strictObject({
   id: idSchema.describe('Id of the Gaussian to edit.'),
@@ -33,14 +33,14 @@ const empty = z.strictObject({});
 export const TOOL_SCHEMAS = {
   add_gaussians: z
     .strictObject({
-      gaussians: jsonish(z.array(NewGaussianSchema).min(1).max(4096)).describe(
+      gaussians: z.array(NewGaussianSchema).min(1).max(4096).describe(
         `Gaussians to add. Items are numbered from #0 in messages. scale defaults to ${DEFAULT_SCALE}.`,
       ),
     })
     .describe('Add Gaussians. The call is atomic: if any item is invalid nothing is added. Returns the new ids. Cost: 1 call.'),
   edit_gaussians: z
     .strictObject({
-      gaussians: jsonish(z.array(GaussianEditSchema).min(1).max(4096)).describe('Edits: each item names an id and the fields to replace; other fields keep their values.'),
+      gaussians: z.array(GaussianEditSchema).min(1).max(4096).describe('Edits: each item names an id and the fields to replace; other fields keep their values.'),
     })
     .describe('Edit existing Gaussians (atomic: an invalid item voids the whole call). Returns the number edited. Cost: 1 call.'),
   delete_gaussians: z
@@ -51,10 +51,10 @@ export const TOOL_SCHEMAS = {
       group: GroupSchema.optional().describe('The group to move as one rigid piece.'),
       ids: idsSchema.optional(),
       translate: vec3.optional().describe('Translation [dx, dy, dz], applied last.'),
-      rotate_deg: jsonish(z.union([num, z.tuple([num, num, num])]))
+      rotate_deg: z.union([num, z.tuple([num, num, num])])
         .optional()
         .describe('Rotation about the set\'s centroid: one number = degrees about the vertical Z axis; [rx, ry, rz] = XYZ Euler degrees (R = Rz * Ry * Rx).'),
-      scale: jsonish(z.union([num, z.tuple([num, num, num])]))
+      scale: z.union([num, z.tuple([num, num, num])])
         .optional()
         .describe('Scale factor about the set\'s centroid (positive): one number or per world axis [kx, ky, kz]; also scales the Gaussians (clamped to [0.005, 0.5] with a warning).'),
     })

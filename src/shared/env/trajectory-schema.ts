@@ -19,6 +19,8 @@ export const TrajectoryHeaderSchema = z.looseObject({
   budgets: z.object({ max_gaussians: z.number(), max_tool_calls: z.number(), max_renders: z.number() }).optional(),
   episode: z.string().optional().describe('the live episode id at the start; a resume after a restart keeps it, so an open page finds its episode again'),
   time_limit_s: z.number().positive().optional().describe('active seconds the player had (a study option); at the limit the next call submits'),
+  seed: z.number().int().nonnegative().optional().describe("the episode's seed (from --seed or the RL reset): every random choice of its player derives from it"),
+  caps: z.record(z.string(), z.number()).optional().describe('per-episode caps in force (max_cost_usd, max_tokens, max_messages, max_wall_s)'),
 });
 export type TrajectoryHeader = z.infer<typeof TrajectoryHeaderSchema>;
 
@@ -63,6 +65,8 @@ export const EndRecordSchema = z.looseObject({
   lpips: z.number().nullable().optional().describe('SplatBench: held-out LPIPS (null when the weights are missing)'),
   lpips_missing: z.boolean().optional().describe('SplatBench: LPIPS weights were missing'),
   calls_used: z.number(),
+  ending: z.enum(['terminated', 'truncated']).optional().describe('terminated: the task ended (submit, stop, every trial answered, give_up); truncated: the call budget or a cap cut it short'),
+  cap: z.enum(['max_cost_usd', 'max_tokens', 'max_messages', 'max_wall_s']).optional().describe("the per-episode cap that ended it (reason 'cap')"),
   renders_used: z.number().optional().describe('SplatBench: renders used'),
   gaussians: z.number().optional().describe('SplatBench: Gaussians in the final scene'),
   t: z.string(),

@@ -60,3 +60,18 @@ export class Random {
 export function mulberry32(seed: number): Random {
   return new Random(seed);
 }
+
+/**
+ * A seed derived from a base seed and names (32-bit FNV-1a of `seed/part/part...`), so every random
+ * choice of a seeded run (an episode's player, the job order) has its own stream yet all follow
+ * from the one `--seed`.
+ */
+export function deriveSeed(seed: number, ...parts: readonly (string | number)[]): number {
+  const text = [seed, ...parts].join('/');
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h >>> 0;
+}

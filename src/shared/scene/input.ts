@@ -11,38 +11,21 @@ import { z } from 'zod';
 import type { GaussianRecord } from './gaussian';
 import { applyGaussianFields, TASK_POLICY, type ScenePolicy } from './policy';
 
-/** Parses a JSON string where an array or object is expected; leaves every other value alone. */
-function parseJsonString(value: unknown): unknown {
-  if (typeof value !== 'string') return value;
-  const trimmed = value.trim();
-  if (!(trimmed.startsWith('[') || trimmed.startsWith('{'))) return value;
-  try {
-    return JSON.parse(trimmed) as unknown;
-  } catch {
-    return value;
-  }
-}
-
-/** Accepts the schema's value or the same value written as a JSON string (as small models send). */
-export function jsonish<T extends z.ZodType>(schema: T) {
-  return z.preprocess(parseJsonString, schema);
-}
-
 /** Scale of a Gaussian given without one (a sphere of this standard deviation). */
 export const DEFAULT_SCALE = 0.05;
 export const DEFAULT_OPACITY = 1;
 
 const num = z.number();
-const vec3 = jsonish(z.tuple([num, num, num]));
+const vec3 = z.tuple([num, num, num]);
 
-export const ColorSchema = jsonish(z.union([z.string(), z.tuple([num, num, num])])).describe(
+export const ColorSchema = z.union([z.string(), z.tuple([num, num, num])]).describe(
   "Colour as '#rrggbb' or [r, g, b] with each component in [0, 1].",
 );
 export const PosSchema = vec3.describe('Centre [x, y, z]; each coordinate must lie in [-1.25, 1.25] (the bounds cube is [-1, 1]^3, Z up).');
-export const ScaleSchema = jsonish(z.union([num, z.tuple([num, num, num])])).describe(
+export const ScaleSchema = z.union([num, z.tuple([num, num, num])]).describe(
   'Standard deviations along the Gaussian\'s own axes: one number for a sphere or [sx, sy, sz]; clamped to [0.005, 0.5] with a warning. A Gaussian stays visible to about 2-3 standard deviations.',
 );
-export const RotSchema = jsonish(z.union([z.tuple([num, num, num]), z.tuple([num, num, num, num])])).describe(
+export const RotSchema = z.union([z.tuple([num, num, num]), z.tuple([num, num, num, num])]).describe(
   'Rotation: XYZ Euler angles in degrees [rx, ry, rz] (R = Rz * Ry * Rx) or a quaternion [w, x, y, z] (normalised). Default: no rotation.',
 );
 export const OpacitySchema = num.describe('Opacity in [0.05, 1]: values below 0.05 are raised to 0.05 and values above 1 lowered to 1, each with a warning. Default 1.');

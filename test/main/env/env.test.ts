@@ -63,7 +63,7 @@ describe('SplatEnv seed behaviours', () => {
     expect(after).toEqual({
       text: 'ERROR: the episode is over; no further calls are accepted.\n[1/300 Gaussians | calls left 0 | renders left 16]',
       done: true,
-      info: { tool: 'add_gaussians', ok: false, charged: false, step: null, changed: false, ids: [], done: true, endReason: 'auto', nextId: 1, budgets: { gaussians: 1, maxGaussians: 300, callsLeft: 0, rendersLeft: 16 } },
+      info: { tool: 'add_gaussians', ok: false, charged: false, step: null, changed: false, ids: [], done: true, endReason: 'auto', ending: 'truncated', outcome: { status: 'refused', code: 'episode_over' }, nextId: 1, budgets: { gaussians: 1, maxGaussians: 300, callsLeft: 0, rendersLeft: 16 } },
     });
     expect(last.info).toMatchObject({ ok: true, charged: true, step: 3, endReason: 'auto', done: true });
     expect(second.info).toMatchObject({ ok: true, step: 2, ids: [], done: false, endReason: null });

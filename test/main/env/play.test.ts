@@ -1,5 +1,5 @@
 // `splatlab play` end to end on the CPU test task: result texts printed, log and images written.
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { command } from '../../../src/main/cli/commands/play';
@@ -32,4 +32,23 @@ describe('play command', () => {
     expect(traj.end?.reason).toBe('submit');
     expect(readdirSync(dirname(log)).filter((f) => f.endsWith('.png')).sort()).toEqual(['play-step-000.png', 'play-step-002.png']);
   });
+
+  it('--random --seed plays the seeded random player: the same seed, the same trajectory less times', async () => {
+    const { tasksDir } = await testTasks();
+    const play = async (seed: number): Promise<string> => {
+      const log = tmpLog('random.jsonl');
+      const code = await command.run(['--task', 'test__sculpt', '--random', '--seed', String(seed), '--log', log, '--device', 'cpu', '--tasks-dir', tasksDir], { out: () => undefined, err: () => undefined });
+      expect(code).toBe(0);
+      expect(readTrajectory(log).header?.seed).toBe(seed);
+      return readFileSync(log, 'utf8').split('\n').filter(Boolean).slice(1).map((l) => {
+        const r = JSON.parse(l) as Record<string, unknown>;
+        delete r.t;
+        delete r.ms;
+        return JSON.stringify(r);
+      }).join('\n');
+    };
+    const a = await play(4);
+    expect(await play(4)).toBe(a);
+    expect(await play(5)).not.toBe(a);
+  }, 120_000);
 });

@@ -9,6 +9,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { command as evalCommand } from '../../../src/main/cli/commands/eval';
 import { command as reportCommand } from '../../../src/main/cli/commands/report';
 import { analysisEpisodes, resultsFolderSources, type LogSource } from '../../../src/main/studies/analyses';
+import { findChromium } from '../../../src/main/eval/chart-png';
+import { PNG } from 'pngjs';
 import { EpisodeManager } from '../../../src/main/episodes/manager';
 import { analyse } from '../../../src/shared/analysis/report';
 import { testTask, testTasks } from '../env/fixtures';
@@ -40,8 +42,12 @@ beforeAll(async () => {
 describe('analyses from logs', () => {
   it('puts participants and the model side by side with every analysis', async () => {
     const { tasksDir, grader } = await testTasks();
-    const rows = await analysisEpisodes([...resultsFolderSources(results), ...human], tasksDir, (s, c) => grader.renderViews(s, c));
+    const seen: [number, number][] = [];
+    const rows = await analysisEpisodes([...resultsFolderSources(results), ...human], tasksDir, (s, c) => grader.renderViews(s, c), { onProgress: (d, n) => seen.push([d, n]) });
     expect(rows).toHaveLength(9);
+    // Progress per episode, ending at all of them.
+    expect(seen[0]).toEqual([0, 9]);
+    expect(seen[seen.length - 1]).toEqual([9, 9]);
     const model = rows.filter((r) => r.kind === 'model');
     expect(new Set(model.map((r) => r.group))).toEqual(new Set(['scripted:basic']));
     expect(new Set(model.map((r) => r.cluster))).toEqual(new Set(['run 1', 'run 2']));
@@ -65,6 +71,15 @@ describe('analyses from logs', () => {
     expect(report.effort).toEqual([expect.objectContaining({ model: 'scripted:basic', effort: 'default', n: 6 })]);
   });
 
+  it('stops between episodes when cancelled', async () => {
+    const { tasksDir } = await testTasks();
+    const abort = new AbortController();
+    const seen: number[] = [];
+    const run = analysisEpisodes(resultsFolderSources(results), tasksDir, null, { signal: abort.signal, onProgress: (d) => (seen.push(d), d === 2 && abort.abort()) });
+    await expect(run).rejects.toThrow('cancelled');
+    expect(seen).toEqual([0, 1, 2]);
+  });
+
   it('splatlab report writes SVG charts and CSV tables that name unit and n', async () => {
     const { tasksDir } = await testTasks();
     const out = mkdtempSync(join(tmpdir(), 'splatlab-report-'));
@@ -80,7 +95,18 @@ describe('analyses from logs', () => {
     }
     expect(readFileSync(join(out, 'score-sculpt.svg'), 'utf8')).toContain('SplatScore (points');
     expect(readFileSync(join(out, 'score-sculpt.csv'), 'utf8').split(/\r?\n/)[0]).toBe('task_kind,group,n_episodes,n_clusters,mean_score,ci95_low,ci95_high');
-    expect(lines.join('\n')).toMatch(/wrote \d+ figures for 6 episodes/);
+    expect(lines.join('\n')).toMatch(/wrote \d+ figures \(SVG, CSV(, PNG)?\) for 6 episodes/);
     expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain('<img src="score-sculpt.svg"');
+    // PNG beside each SVG when a Chromium is installed (CI installs Debian's), of the SVG's size at 2x.
+    if (findChromium()) {
+      for (const f of ['score-sculpt', 'mirror', 'effort']) {
+        const png = PNG.sync.read(readFileSync(join(out, `${f}.png`)));
+        const width = Number(/width="(\d+)"/.exec(readFileSync(join(out, `${f}.svg`), 'utf8'))?.[1]);
+        expect(png.width).toBe(2 * width);
+        const pixels = new Set<number>();
+        for (let i = 0; i < png.data.length; i += 4 * 97) pixels.add(png.data.readUInt32BE(i));
+        expect(pixels.size).toBeGreaterThan(2);
+      }
+    }
   });
 });

@@ -20,7 +20,7 @@ type Reply = Omit<EpisodeStepResult, 'info'>;
 /** The StepInfo main would attach to a reply (the store reads only the reply's own fields here). */
 function withInfo(r: Reply): EpisodeStepResult {
   const b = r.budgets;
-  const info = { tool: '', ok: !r.error, charged: true, step: r.step, changed: !r.error, ids: [], done: r.done, endReason: null, nextId: r.nextId, budgets: { gaussians: b.gaussians, maxGaussians: b.maxGaussians, callsLeft: b.callsLeft, rendersLeft: b.rendersLeft } };
+  const info = { tool: '', ok: !r.error, charged: true, step: r.step, changed: !r.error, ids: [], done: r.done, endReason: null, ending: null, outcome: { status: r.error ? 'refused' : 'ok', code: r.error ? 'invalid_args' : 'ok' } as const, nextId: r.nextId, budgets: { gaussians: b.gaussians, maxGaussians: b.maxGaussians, callsLeft: b.callsLeft, rendersLeft: b.rendersLeft } };
   return { ...r, info };
 }
 

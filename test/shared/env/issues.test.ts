@@ -19,8 +19,8 @@ describe('colour reasons', () => {
     expect(reasons({ gaussians: [{ pos: [0, 0, 0], color: { r: 1 } }] })).toBe(`#0: unknown color {"r":1} (use '#rrggbb' or [r,g,b])`);
   });
 
-  it('find the value inside a JSON-string argument', () => {
-    expect(reasons({ gaussians: '[{"pos": [0, 0, 0], "color": [1, "x", 0]}]' })).toBe(`#0: unknown color [1,"x",0] (use '#rrggbb' or [r,g,b])`);
+  it('say that a JSON string was sent where an array goes (it is refused, not read)', () => {
+    expect(reasons({ gaussians: '[{"pos": [0, 0, 0], "color": [1, "x", 0]}]' })).toBe('gaussians: expected array, received a JSON string: send the array itself, not a string holding it');
   });
 });
 

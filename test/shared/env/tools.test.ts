@@ -20,11 +20,14 @@ describe('tool schemas', () => {
     expect(add.properties.gaussians.items.required).toEqual(['pos', 'color']);
   });
 
-  it('accept arrays and objects written as JSON strings', () => {
-    const r = TOOL_SCHEMAS.add_gaussians.safeParse({ gaussians: '[{"pos": "[0.1, 0, 0]", "color": [1, 0, 0], "scale": "[0.1, 0.1, 0.2]"}]' });
-    expect(r.success && r.data.gaussians[0]).toEqual({ pos: [0.1, 0, 0], color: [1, 0, 0], scale: [0.1, 0.1, 0.2] });
-    expect(TOOL_SCHEMAS.transform_group.safeParse({ group: 'legs', translate: '[0, -0.11, 0]' }).success).toBe(true);
-    expect(TOOL_SCHEMAS.render_views.safeParse({ views: '[0, 1, 6, 7]' }).success).toBe(true);
+  it('refuse arrays and objects written as JSON strings, saying so (the schema says array)', () => {
+    const args = { gaussians: '[{"pos": [0.1, 0, 0], "color": [1, 0, 0]}]' };
+    const r = TOOL_SCHEMAS.add_gaussians.safeParse(args);
+    expect(r.success).toBe(false);
+    if (!r.success) expect(formatIssues(r.error.issues, args)).toBe('gaussians: expected array, received a JSON string: send the array itself, not a string holding it');
+    expect(TOOL_SCHEMAS.transform_group.safeParse({ group: 'legs', translate: '[0, -0.11, 0]' }).success).toBe(false);
+    expect(TOOL_SCHEMAS.render_views.safeParse({ views: '[0, 1, 6, 7]' }).success).toBe(false);
+    expect(TOOL_SCHEMAS.render_views.safeParse({ views: [0, 1, 6, 7] }).success).toBe(true);
   });
 
   it('reject unknown fields, NaN and wrong types with readable reasons', () => {

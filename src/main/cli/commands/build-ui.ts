@@ -1,4 +1,5 @@
 // `splatlab build-ui`: builds main, preload and renderer into out/ with electron-vite.
+import { endChildWithUs } from '../orphan';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from '../../io/data-dir';
@@ -8,6 +9,7 @@ export async function buildUi(io: CliIO): Promise<void> {
   const cli = join(repoRoot(), 'node_modules', 'electron-vite', 'bin', 'electron-vite.js');
   const code = await new Promise<number>((resolve) => {
     const child = spawn(process.execPath, [cli, 'build'], { cwd: repoRoot(), stdio: ['ignore', 'pipe', 'pipe'] });
+    endChildWithUs(child);
     let log = '';
     child.stdout.on('data', (d: Buffer) => (log += d.toString()));
     child.stderr.on('data', (d: Buffer) => (log += d.toString()));

@@ -6,8 +6,10 @@ import { resolve } from 'node:path';
 import { labHome } from '../../io/home';
 import { packageVersion } from '../../app/paths';
 import { loadEvalConfig } from '../../models/config';
+import { CAP_FLAGS, capsOption } from '../caps-options';
 import { sharedGrader } from '../../eval/runtime';
-import { parseModelSpec, playerName } from '../../models/spec';
+import { checkKey, parseModelSpec, playerName } from '../../models/spec';
+import { mulberry32 } from '../../../shared/math/random';
 import { enqueueRun, startWorkers, waitForRun } from '../../queue/bullmq';
 import { runEmbedded } from '../../queue/embedded';
 import type { EpisodeOutcome, WorkerContext } from '../../queue/execute';
@@ -35,6 +37,8 @@ function context(args: ParsedArgs, io: CliIO, signal: AbortSignal): WorkerContex
   } catch (e) {
     throw new CliError((e as Error).message);
   }
+  const caps = capsOption(args, config.caps);
+  config = { ...config, ...(caps ? { caps } : {}) };
   return { tasksDir: resolveTasksDir(stringOption(args, 'tasks-folder')), grader: sharedGrader({ device, lpips: !args.options.has('no-lpips') }, (l) => io.err(l)), config, version: packageVersion(), signal };
 }
 
@@ -55,6 +59,7 @@ export const command: CliCommand = {
   name: 'eval',
   usage: `splatlab eval --model SPEC --tasks GLOB [--runs N] [--concurrency K] [--results DIR | --study ID]
               [--temperature T] [--config FILE] [--tasks-folder DIR] [--device gpu|cpu] [--no-lpips]
+              [--seed N] [--max-cost-usd X] [--max-tokens N] [--max-messages N] [--max-wall-s S]
               [--queue redis://HOST:PORT [--no-wait]]
 splatlab eval --queue redis://HOST:PORT --worker [--concurrency K] [--lock-ms MS] [...]
 
@@ -67,6 +72,9 @@ version) go to --results (default ~/SplatLab/eval)/<provider-model>__<settings>/
 A rerun skips finished episodes and resumes broken ones from their logs.
 API keys come from the environment variables named in --config (default OPENAI_API_KEY,
 ANTHROPIC_API_KEY); base URLs and the price table too (see docs/AGENTS.md).
+--seed N: every random choice derives from N (the order of the episodes, each episode's seed from
+N, task and run: sent to APIs that take one and used by scripted:random); it is in the job id.
+--max-*: per-episode caps; an episode that reaches one ends as truncated (also "caps" in --config).
 --queue: enqueue the run as a BullMQ flow on Redis and wait for it; --worker: pull episodes
 (at most K at once per provider) until stopped with Ctrl+C.`,
   async run(argv, io) {
@@ -85,7 +93,7 @@ async function runEval(argv: string[], io: CliIO, signal: AbortSignal): Promise<
   // Elsewhere --tasks-dir is another spelling of --tasks (the folder); here --tasks is the glob.
   if (argv.some((a) => a === '--tasks-dir' || a.startsWith('--tasks-dir='))) throw new CliError('eval: --tasks is the task glob here; give the tasks folder with --tasks-folder DIR');
   const args = parseArgs(argv, {
-    values: ['model', 'tasks', 'runs', 'concurrency', 'results', 'study', 'temperature', 'config', 'tasks-folder', 'device', 'queue', 'lock-ms'],
+    values: ['model', 'tasks', 'runs', 'concurrency', 'results', 'study', 'temperature', 'config', 'tasks-folder', 'device', 'queue', 'lock-ms', 'seed', ...CAP_FLAGS],
     flags: ['no-lpips', 'worker', 'no-wait'],
   });
   const ctx = context(args, io, signal);
@@ -109,8 +117,13 @@ async function runEval(argv: string[], io: CliIO, signal: AbortSignal): Promise<
   if (!modelSpec || !glob) throw new CliError('--model and --tasks are required');
   const t = stringOption(args, 'temperature');
   let spec;
+  const seedRaw = stringOption(args, 'seed');
+  const seed = seedRaw === undefined ? undefined : Number(seedRaw);
+  if (seed !== undefined && !(Number.isInteger(seed) && seed >= 0 && seed <= 0xffffffff)) throw new CliError('--seed must be an integer 0..4294967295');
   try {
-    spec = parseModelSpec(modelSpec, t === undefined ? null : Number(t));
+    spec = { ...parseModelSpec(modelSpec, t === undefined ? null : Number(t)), ...(seed !== undefined ? { seed } : {}) };
+    // Keys are checked once, here, not per episode.
+    checkKey(spec, ctx.config, process.env);
   } catch (e) {
     throw new CliError((e as Error).message);
   }
@@ -119,7 +132,9 @@ async function runEval(argv: string[], io: CliIO, signal: AbortSignal): Promise<
   const study = stringOption(args, 'study');
   if (study && !new StudyStore(labHome()).exists(study)) throw new CliError(`no study '${study}' in ${labHome()}/studies`);
   const results = resolve(study ? new StudyStore(labHome()).resolveIn(study, 'models') : (stringOption(args, 'results') ?? `${labHome()}/eval`));
-  const jobs = planJobs(ids, spec, intOption(args, 'runs', 1, 1), results);
+  const planned = planJobs(ids, spec, intOption(args, 'runs', 1, 1), results);
+  // A seeded run plays its episodes in an order drawn from the seed (else in task order).
+  const jobs = seed === undefined ? planned : mulberry32(seed).shuffle([...planned]);
   const states = jobStates(jobs);
   const todo = jobs.filter((j) => states.get(j.jobId) !== 'ended');
   const broken = todo.filter((j) => states.get(j.jobId) === 'partial').length;

@@ -2,6 +2,7 @@
 // --step N`: writes a scene as a 3D Gaussian Splatting .ply (INRIA layout, flat colours).
 // `splatlab export study --study ID [--out F.zip]`: the study archive (trajectories, tables, data
 // dictionary; src/main/studies/export.ts), the same one Results offers.
+// `splatlab export inspect --from DIR --out DIR`: Inspect AI eval logs (./export-inspect.ts).
 import { copyFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readSceneJson, taskFit, trajectoryScene, writePlyFile } from '../../authoring/ply-io';
@@ -13,6 +14,7 @@ import { resolveTasksDir } from '../../tasks/paths';
 import { parseArgs, requireOption, stringOption } from '../args';
 import { CliError, type CliCommand } from '../command';
 import { intOption } from './author-options';
+import { exportInspectCommand, INSPECT_USAGE } from './export-inspect';
 
 const USAGE = `splatlab export ply (--task ID --fit | --scene S.json | --trajectory log.jsonl --step N) --out F.ply [--tasks DIR]
 splatlab export study --study ID [--out F.zip] [--tasks DIR]
@@ -39,11 +41,12 @@ async function exportStudyCommand(rest: string[], io: { out: (l: string) => void
 
 export const command: CliCommand = {
   name: 'export',
-  usage: USAGE,
+  usage: `${USAGE}\n\n${INSPECT_USAGE}`,
   async run(argv, io) {
     const [kind, ...rest] = argv;
     if (kind === 'study') return exportStudyCommand(rest, io);
-    if (kind !== 'ply') throw new CliError(`unknown export format '${kind ?? ''}' (use: splatlab export ply ... or splatlab export study ...)`);
+    if (kind === 'inspect') return exportInspectCommand(rest, io);
+    if (kind !== 'ply') throw new CliError(`unknown export format '${kind ?? ''}' (use: splatlab export ply ..., export study ... or export inspect ...)`);
     const args = parseArgs(rest, { values: ['task', 'scene', 'trajectory', 'step', 'out', 'tasks'], flags: ['fit'] });
     const out = requireOption(args, 'out');
     const tasksDir = stringOption(args, 'tasks');

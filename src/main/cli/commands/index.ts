@@ -15,6 +15,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   bench: { summary: 'benchmarks of docs/PERFORMANCE.md (raster vs the dense peer, formats vs splat-transform) with machine and load (--json)', load: async () => (await import('./bench')).command },
   metrics: { summary: 'PSNR, SSIM, LPIPS and silhouette IoU of two PNG images', load: async () => (await import('./metrics')).command },
   play: { summary: 'play an episode from a JSONL file of {tool, args} calls, logging the trajectory', load: async () => (await import('./play')).command },
+  tasks: { summary: 'list every task with kind, family, budgets, split, source and content hash (--json)', load: async () => (await import('./tasks')).command },
   tools: { summary: 'list the ten episode tools, or print their JSON Schemas (--json)', load: async () => (await import('./tools')).command },
   grade: { summary: 'grade any scene on a task\'s held-out views: per-view metrics and SplatScore', load: async () => (await import('./grade')).command },
   replay: { summary: 'print a trajectory with the hidden score after each call', load: async () => (await import('./replay')).command },

@@ -7,6 +7,9 @@ import { sharedGrader } from '../../grader/grader';
 import { acquireGpu } from '../../gpu/device';
 import { parseArgs, requireOption, stringOption } from '../args';
 import { CliError, type CliCommand } from '../command';
+import { mulberry32 } from '../../../shared/math/random';
+import { randomCall } from '../../../shared/env/random-player';
+import { kindModule } from '../../../shared/kinds/registry';
 
 /** One call per non-empty line; a line that is not JSON is still played (as an unknown tool). */
 export function readCalls(path: string): { tool: unknown; args?: unknown }[] {
@@ -26,19 +29,27 @@ export function readCalls(path: string): { tool: unknown; args?: unknown }[] {
 export const command: CliCommand = {
   name: 'play',
   usage: [
-    'splatlab play --task ID --calls calls.jsonl --log out.jsonl [--out-dir DIR] [--device gpu|cpu] [--tasks DIR] [--player NAME]',
+    'splatlab play --task ID (--calls calls.jsonl | --random) --log out.jsonl [--seed N] [--out-dir DIR] [--device gpu|cpu] [--tasks DIR] [--player NAME]',
     '',
     'Plays one episode: each line of calls.jsonl is {"tool": ..., "args": {...}}. Prints every result',
     'text, writes the trajectory to --log and saves images as step-NNN.png beside the log (or in',
     '--out-dir). The hidden score goes to the log only; the final line prints it for the experimenter.',
+    '--random plays the seeded random player (src/shared/env/random-player.ts) instead of a calls file;',
+    '--seed N (default 0) is its seed and is recorded in the log\'s header: the same seed gives the same',
+    'trajectory, less times.',
   ].join('\n'),
   async run(argv, io) {
-    const args = parseArgs(argv, { values: ['task', 'calls', 'log', 'out-dir', 'device', 'tasks', 'player'] });
+    const args = parseArgs(argv, { values: ['task', 'calls', 'log', 'out-dir', 'device', 'tasks', 'player', 'seed'], flags: ['random'] });
+    const seedRaw = stringOption(args, 'seed');
+    const seed = seedRaw === undefined ? undefined : Number(seedRaw);
+    if (seed !== undefined && !(Number.isInteger(seed) && seed >= 0 && seed <= 0xffffffff)) throw new CliError('--seed must be an integer 0..4294967295');
+    const random = args.options.has('random');
+    if (random === args.options.has('calls')) throw new CliError('give exactly one of --calls FILE and --random');
     const device = stringOption(args, 'device') ?? 'gpu';
     if (device !== 'gpu' && device !== 'cpu') throw new CliError('--device is gpu or cpu');
     const log = requireOption(args, 'log');
     const outDir = stringOption(args, 'out-dir') ?? dirname(log);
-    const calls = readCalls(requireOption(args, 'calls'));
+    const calls = random ? [] : readCalls(requireOption(args, 'calls'));
     const tasksDir = stringOption(args, 'tasks');
     const task = await loadAnyTask(requireOption(args, 'task'), tasksDir ? { tasksDir } : {});
     const gpu = await acquireGpu({ forceCpu: device === 'cpu' });
@@ -49,7 +60,16 @@ export const command: CliCommand = {
     const save = (step: number, png: Uint8Array | undefined): void => {
       if (png) writeFileSync(join(outDir, `${stem}-step-${String(step).padStart(3, '0')}.png`), png);
     };
-    const { env, obs } = await mainKind(task).reset(task, { grader, log, protocol: 'agent', player: stringOption(args, 'player') ?? 'play' });
+    const headerExtra = seed !== undefined || random ? { seed: seed ?? 0 } : {};
+    const { env, obs } = await mainKind(task).reset(task, { grader, log, protocol: 'agent', player: stringOption(args, 'player') ?? (random ? 'random' : 'play'), headerExtra });
+    if (random) {
+      const rng = mulberry32(seed ?? 0);
+      const tools = kindModule(task.spec.kind).toolSpecs().map((t) => t.name);
+      for (let i = 0; i < env.budgets().callsLeft; i++) {
+        const c = randomCall(tools, rng);
+        calls.push({ tool: c.name, args: c.args });
+      }
+    }
     io.out(obs.text);
     save(0, obs.image);
     let step = 0;

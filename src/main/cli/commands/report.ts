@@ -8,6 +8,7 @@ import { toCsv } from '../../../shared/analysis/csv';
 import { labHome } from '../../io/home';
 import { analysisEpisodes, resultsFolderSources, studySources, type LogSource } from '../../studies/analyses';
 import { sharedGrader } from '../../eval/runtime';
+import { findChromium, svgsToPng } from '../../eval/chart-png';
 import { StudyStore } from '../../studies/store';
 import { resolveTasksDir } from '../../tasks/paths';
 import { parseArgs, requireOption, stringOption } from '../args';
@@ -36,16 +37,18 @@ export function episodesCsv(rows: readonly AnalysisEpisode[]): string {
 
 export const command: CliCommand = {
   name: 'report',
-  usage: `splatlab report --out DIR [--study ID] [--results DIR]... [--tasks DIR] [--device gpu|cpu] [--no-mirror]
+  usage: `splatlab report --out DIR [--study ID] [--results DIR]... [--tasks DIR] [--device gpu|cpu] [--no-mirror] [--no-png]
 
 Analyses humans and models side by side per task kind and player group: SplatScore with
 clustered 95% bootstrap CIs, score over calls, best intermediate vs final, the mirror test,
 reassembly heading errors (share within 15 deg), one-shot vs full, cost and time, effort sweeps.
 Sources: a study's participants and models/ (--study) and eval results folders (--results,
-repeatable with commas). Writes report.json, episodes.csv, <figure>.svg + <figure>.csv, index.html.
+repeatable with commas). Writes report.json, episodes.csv, <figure>.svg + <figure>.csv, index.html,
+and <figure>.png beside each SVG, drawn by a headless Chromium (SPLATLAB_CHROMIUM, else one found
+installed; --no-png skips them). Progress goes to stderr; Ctrl+C cancels.
 --no-mirror skips the mirror test (it renders every build twice from each held-out view).`,
   async run(argv, io) {
-    const args = parseArgs(argv, { values: ['out', 'study', 'results', 'tasks', 'device'], flags: ['no-mirror'] });
+    const args = parseArgs(argv, { values: ['out', 'study', 'results', 'tasks', 'device'], flags: ['no-mirror', 'no-png'] });
     const out = resolve(requireOption(args, 'out'));
     const device = stringOption(args, 'device') ?? 'cpu';
     if (device !== 'gpu' && device !== 'cpu') throw new CliError('--device is gpu or cpu');
@@ -60,7 +63,22 @@ repeatable with commas). Writes report.json, episodes.csv, <figure>.svg + <figur
     if (!sources.length) throw new CliError('no episodes found: give --study ID and/or --results DIR');
     const grader = args.options.has('no-mirror') ? null : await sharedGrader({ device, lpips: false }, (l) => io.err(l))();
     io.err(`analysing ${sources.length} episodes${grader ? ' (with the mirror test)' : ''}...`);
-    const rows = await analysisEpisodes(sources, resolveTasksDir(stringOption(args, 'tasks')), grader ? (s, c) => grader.renderViews(s, c) : null);
+    const abort = new AbortController();
+    const stop = (): void => abort.abort();
+    process.once('SIGINT', stop);
+    let shown = -10;
+    const onProgress = (done: number, total: number): void => {
+      const pct = Math.floor((100 * done) / Math.max(1, total));
+      if (pct >= shown + 10 || done === total) {
+        shown = pct;
+        io.err(`[${done}/${total}] episodes analysed`);
+      }
+    };
+    const rows = await analysisEpisodes(sources, resolveTasksDir(stringOption(args, 'tasks')), grader ? (s, c) => grader.renderViews(s, c) : null, { onProgress, signal: abort.signal })
+      .catch((e: Error) => {
+        throw new CliError(abort.signal.aborted ? 'cancelled (Ctrl+C): nothing was written' : e.message);
+      })
+      .finally(() => process.off('SIGINT', stop));
     const report = analyse(rows);
     mkdirSync(out, { recursive: true });
     writeFileSync(join(out, 'report.json'), JSON.stringify(report, null, 1) + '\n');
@@ -70,6 +88,17 @@ repeatable with commas). Writes report.json, episodes.csv, <figure>.svg + <figur
       writeFileSync(join(out, `${f.id}.svg`), f.svg);
       writeFileSync(join(out, `${f.id}.csv`), f.csv);
     }
+    let pngs = 0;
+    if (!args.options.has('no-png')) {
+      const browser = findChromium();
+      if (!browser) io.err('PNG charts skipped: no Chromium found (install chromium or set SPLATLAB_CHROMIUM=/path/to/chromium)');
+      else {
+        io.err(`drawing ${figures.length} PNG charts with ${browser}...`);
+        const drawn = await svgsToPng(figures, browser);
+        for (const [id, png] of drawn) writeFileSync(join(out, `${id}.png`), png);
+        pngs = drawn.size;
+      }
+    }
     const esc = (t: string): string => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
     const page = [
       '<!doctype html><meta charset="utf-8"><title>SplatLab report</title><body style="font-family: sans-serif">',
@@ -77,7 +106,7 @@ repeatable with commas). Writes report.json, episodes.csv, <figure>.svg + <figur
       ...figures.map((f) => `<h2>${esc(f.title)}</h2><img src="${f.id}.svg" alt="${esc(f.title)}"><p><a href="${f.id}.csv">${f.id}.csv</a></p>`),
     ];
     writeFileSync(join(out, 'index.html'), page.join('\n') + '\n');
-    io.out(`wrote ${figures.length} figures for ${rows.length} episodes to ${out}`);
+    io.out(`wrote ${figures.length} figures (SVG, CSV${pngs ? ', PNG' : ''}) for ${rows.length} episodes to ${out}`);
     grader?.destroy();
     return 0;
   },

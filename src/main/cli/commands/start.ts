@@ -1,6 +1,7 @@
 // `splatlab start` (what `npm start` runs): opens the Electron window where the binary and a
 // display exist; otherwise says why and serves the same UI on a loopback URL (with the home's
 // stable token and last port, as `serve` does, so open tabs reconnect after a restart).
+import { endChildWithUs } from '../orphan';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -43,6 +44,7 @@ runs \`splatlab serve\`, printing the URL to open in a browser. --serve skips th
 function launchElectron(binary: string): Promise<number> {
   return new Promise((resolve) => {
     const child = spawn(binary, [repoRoot()], { stdio: 'inherit' });
+    endChildWithUs(child);
     child.on('close', (code) => resolve(code ?? 0));
   });
 }

@@ -18,6 +18,8 @@ import type { EnvGradeResult } from '../../env/types';
 import { CallsOnlyEnv } from '../calls-only-env';
 import type { KindEnvOptions } from '../kind';
 import { orderedTask, type RelationTask } from './kind';
+import type { CapName } from '../../../shared/env/caps';
+import { endingOf } from '../../../shared/env/step-info';
 
 export class RelationEnv extends CallsOnlyEnv<RelationRules> {
   private feedback: string | null = null;
@@ -43,7 +45,7 @@ export class RelationEnv extends CallsOnlyEnv<RelationRules> {
     const env = new RelationEnv(task, new RelationRules(task.spec), options);
     const text = env.rules.firstObservation();
     const t0 = new Date();
-    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header(task.spec.task_id, 'relation'), { step: 0, tool: 'reset', args: base.spec.block?.order_seed == null ? {} : { order }, text, t: t0.toISOString(), ms: 0 }, options.logFile);
+    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header(task.spec.task_id, 'relation', t0), { step: 0, tool: 'reset', args: base.spec.block?.order_seed == null ? {} : { order }, text, t: t0.toISOString(), ms: 0 }, options.logFile);
     env.shownAt = Date.now();
     return { env, obs: { text, image: task.image(0), done: false, info: env.currentInfo() } };
   }
@@ -163,12 +165,14 @@ export class RelationEnv extends CallsOnlyEnv<RelationRules> {
     return { score, psnr: 0, ssim: 0, lpips: null, iou: 0, reward: accuracy, trainingReward: (score + 50) / 150, lpipsMissing: false };
   }
 
-  private finish(): void {
+  protected finish(extra?: { cap: CapName }): void {
     const g = this.grade();
+    this.final = g;
     this.writer?.write({
       type: 'end', reason: this.rules.endReason ?? 'calls', score: g.score, reward: g.reward, training_reward: g.trainingReward,
       calls_used: this.rules.stepCount, practice: this.task.spec.practice, trials: this.trialResults(), accuracy: g.reward,
       unparsed: this.rules.answers().filter((a) => a.unparsed !== undefined).length,
+      ending: endingOf(this.rules.standing().endReason) ?? 'truncated', ...extra,
       t: new Date().toISOString(),
     });
   }

@@ -19,6 +19,8 @@ import type { EnvGradeResult } from '../../env/types';
 import { encodePng } from '../../io/png-encode';
 import { CallsOnlyEnv } from '../calls-only-env';
 import type { KindEnvOptions, KindTask } from '../kind';
+import type { CapName } from '../../../shared/env/caps';
+import { endingOf } from '../../../shared/env/step-info';
 import type { RoomScene } from './scene';
 
 export interface SearchTask extends KindTask {
@@ -66,10 +68,11 @@ export class SearchEnv extends CallsOnlyEnv<SearchRules> {
       return { env, obs: { text: `Resumed after ${env.rules.stepCount} steps.\n${env.rules.firstObservation().split('\n')[0]}`, image: await env.render(), done: env.rules.done, info: env.currentInfo() } };
     }
     const t0 = Date.now();
+    const started = new Date(t0);
     const text = env.rules.firstObservation();
     const image = await env.render();
     const record: StepRecord = { step: 0, tool: 'reset', args: {}, text, t: new Date(t0).toISOString(), ms: Date.now() - t0, search: env.hidden(false) };
-    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.searchHeader(), record, options.logFile);
+    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.searchHeader(started), record, options.logFile);
     return { env, obs: { text, image, done: false, info: env.currentInfo() } };
   }
 
@@ -77,8 +80,8 @@ export class SearchEnv extends CallsOnlyEnv<SearchRules> {
    * The log's header with only the search kind's own option: whether an unreadable action became
    * move_forward (E3VS's rule, the spec's default_forward). Other kinds' aids never apply here.
    */
-  private searchHeader() {
-    const h = this.header(this.task.spec.task_id, 'search');
+  private searchHeader(started: Date) {
+    const h = this.header(this.task.spec.task_id, 'search', started);
     return { ...h, protocol_options: { default_forward: this.task.spec.default_forward } };
   }
 
@@ -135,9 +138,10 @@ export class SearchEnv extends CallsOnlyEnv<SearchRules> {
     return { score: o.score, psnr: 0, ssim: 0, lpips: null, iou: 0, reward: o.reward, trainingReward: o.training_reward, lpipsMissing: false };
   }
 
-  private finish(): void {
+  protected finish(extra?: { cap: CapName }): void {
     this.final = this.grade();
-    this.writer?.write({ type: 'end', ...searchOutcome(this.task, this.rules), t: new Date().toISOString() });
+    const ending = endingOf(this.rules.endReason);
+    this.writer?.write({ type: 'end', ...searchOutcome(this.task, this.rules), ...(ending ? { ending } : {}), ...extra, t: new Date().toISOString() });
   }
 
 }

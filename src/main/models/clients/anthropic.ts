@@ -4,7 +4,7 @@
 // Inputs: base URL, API key, settings. Outputs: ModelTurns. Invariant: assistant content is
 // sent back unchanged (thinking blocks keep their signatures).
 import { postJson, type RetryPolicy } from '../http';
-import { imageList, pngBase64, type ModelClient, type ModelSettings, type ModelTurn, type ToolResult, type ToolSpec } from './types';
+import { imageList, nameOf, pngBase64, type ModelClient, type ModelSettings, type ModelTurn, type ToolResult, type ToolSpec, conversationState } from './types';
 
 type Block = Record<string, unknown>;
 
@@ -45,7 +45,7 @@ export class AnthropicClient implements ModelClient {
     const content = reply.content ?? [];
     this.messages.push({ role: 'assistant', content });
     return {
-      calls: content.filter((b) => b.type === 'tool_use').map((b) => ({ id: String(b.id), name: String(b.name), args: b.input ?? {} })),
+      calls: content.filter((b) => b.type === 'tool_use').map((b) => ({ id: String(b.id), name: nameOf(b.name), args: b.input ?? {} })),
       text: content.map((b) => (b.type === 'text' ? String(b.text) : '')).join(''),
       inputTokens: reply.usage?.input_tokens ?? 0,
       outputTokens: reply.usage?.output_tokens ?? 0,
@@ -60,12 +60,25 @@ export class AnthropicClient implements ModelClient {
       content: results.map((r) => {
         const inner: Block[] = [{ type: 'text', text: r.text }];
         if (r.image) inner.push({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: pngBase64(r.image) } });
-        return { type: 'tool_result', tool_use_id: r.id, content: inner, ...(r.text.startsWith('ERROR') ? { is_error: true } : {}) };
+        return { type: 'tool_result', tool_use_id: r.id, content: inner, ...(r.isError ? { is_error: true } : {}) };
       }),
     });
   }
 
   say(text: string): void {
     this.messages.push({ role: 'user', content: text });
+  }
+
+  snapshot(): unknown {
+    return { system: this.system, tools: this.tools, messages: this.messages };
+  }
+
+  restore(state: unknown): boolean {
+    const c = conversationState(state);
+    if (!c) return false;
+    this.system = c.system;
+    this.tools = c.tools;
+    this.messages = c.messages as typeof this.messages;
+    return true;
   }
 }

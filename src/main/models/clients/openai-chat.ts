@@ -4,7 +4,7 @@
 // Inputs: base URL, API key, settings. Outputs: ModelTurns. Invariant: the conversation sent is
 // exactly what the model saw (every assistant message is kept as it came back).
 import { postJson, type RetryPolicy } from '../http';
-import { parseArgs, imageList, pngBase64, type ModelClient, type ModelSettings, type ModelTurn, type ToolResult, type ToolSpec } from './types';
+import { imageList, nameOf, parseArgs, pngBase64, type ModelClient, type ModelSettings, type ModelTurn, type ToolResult, type ToolSpec, conversationState } from './types';
 
 type Message = Record<string, unknown>;
 
@@ -32,12 +32,13 @@ export class OpenAiChatClient implements ModelClient {
     const body: Record<string, unknown> = { model: s.model, messages: this.messages, tools: this.tools, max_completion_tokens: s.maxOutputTokens };
     if (s.temperature !== null) body.temperature = s.temperature;
     if (s.effort !== null) body.reasoning_effort = s.effort;
+    if (s.seed !== undefined && s.seed !== null) body.seed = s.seed;
     const headers: Record<string, string> = this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {};
     const { json, retries } = await postJson(`${this.baseUrl.replace(/\/$/, '')}/chat/completions`, headers, body, this.retry);
     const reply = json as ChatReply;
     const message = reply.choices?.[0]?.message;
     if (!message) throw new Error('chat completion without a message');
-    const calls = (message.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, args: parseArgs(c.function.arguments) }));
+    const calls = (message.tool_calls ?? []).map((c) => ({ id: c.id, name: nameOf(c.function?.name), args: parseArgs(c.function?.arguments) }));
     this.messages.push({ role: 'assistant', content: message.content ?? null, ...(message.tool_calls?.length ? { tool_calls: message.tool_calls } : {}) });
     return {
       calls,
@@ -63,5 +64,17 @@ export class OpenAiChatClient implements ModelClient {
 
   say(text: string): void {
     this.messages.push({ role: 'user', content: text });
+  }
+
+  snapshot(): unknown {
+    return { system: '', tools: this.tools, messages: this.messages };
+  }
+
+  restore(state: unknown): boolean {
+    const c = conversationState(state);
+    if (!c) return false;
+    this.tools = c.tools;
+    this.messages = c.messages as typeof this.messages;
+    return true;
   }
 }

@@ -4,7 +4,7 @@
 // Inputs: base URL, API key, settings. Outputs: ModelTurns. Invariant: output items are kept in
 // the input as they came back, except reasoning items (not replayable without the server store).
 import { postJson, type RetryPolicy } from '../http';
-import { parseArgs, imageList, pngBase64, type ModelClient, type ModelSettings, type ModelTurn, type ToolResult, type ToolSpec } from './types';
+import { imageList, nameOf, parseArgs, pngBase64, type ModelClient, type ModelSettings, type ModelTurn, type ToolResult, type ToolSpec, conversationState } from './types';
 
 type Item = Record<string, unknown>;
 
@@ -38,7 +38,7 @@ export class OpenAiResponsesClient implements ModelClient {
     const { json, retries } = await postJson(`${this.baseUrl.replace(/\/$/, '')}/responses`, headers, body, this.retry);
     const reply = json as ResponsesReply;
     const output = reply.output ?? [];
-    const calls = output.filter((o) => o.type === 'function_call').map((o) => ({ id: String(o.call_id), name: String(o.name), args: parseArgs(o.arguments) }));
+    const calls = output.filter((o) => o.type === 'function_call').map((o) => ({ id: String(o.call_id), name: nameOf(o.name), args: parseArgs(o.arguments) }));
     const text = output
       .filter((o) => o.type === 'message')
       .flatMap((o) => (Array.isArray(o.content) ? (o.content as Item[]) : []))
@@ -59,5 +59,18 @@ export class OpenAiResponsesClient implements ModelClient {
 
   say(text: string): void {
     this.input.push({ role: 'user', content: [{ type: 'input_text', text }] });
+  }
+
+  snapshot(): unknown {
+    return { system: this.system, tools: this.tools, messages: this.input };
+  }
+
+  restore(state: unknown): boolean {
+    const c = conversationState(state);
+    if (!c) return false;
+    this.system = c.system;
+    this.tools = c.tools;
+    this.input = c.messages as typeof this.input;
+    return true;
   }
 }

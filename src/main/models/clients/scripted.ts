@@ -4,7 +4,10 @@
 // search: turn, step, stop with 'red'). Without tools it is a judge: mark 5 when an accepted
 // answer appears in the response, else 1 (`scripted:garbage` replies with no mark at all).
 // `scripted:slow` waits 100 ms per turn so a batch is slow enough to interrupt.
-// Invariant: deterministic for a given first observation; reports zero tokens.
+// `scripted:random` plays random calls drawn from the episode's seed (src/shared/env/random-player.ts).
+// Invariant: deterministic for a given first observation and seed; reports zero tokens.
+import { mulberry32, type Random } from '../../../shared/math/random';
+import { randomCall } from '../../../shared/env/random-player';
 import type { ModelCall, ModelClient, ModelTurn, ToolResult, ToolSpec } from './types';
 
 export class ScriptedClient implements ModelClient {
@@ -13,13 +16,15 @@ export class ScriptedClient implements ModelClient {
   private repeat: Omit<ModelCall, 'id'> | null = null;
   private turn = 0;
   private reply = 'done';
+  private random: { rng: Random; tools: string[] } | null = null;
 
-  constructor(private readonly name: string) {}
+  constructor(private readonly name: string, private readonly seed: number | null = null) {}
 
   start(_system: string, text: string, _image: Uint8Array | readonly Uint8Array[] | undefined, tools: ToolSpec[]): void {
     this.turn = 0;
     this.reply = 'done';
     this.repeat = null;
+    this.random = this.name === 'random' && tools.length > 0 ? { rng: mulberry32(this.seed ?? 0), tools: tools.map((t) => t.name) } : null;
     if (tools.length === 0) {
       this.plan = [];
       this.reply = this.name === 'garbage' ? 'I would rather not say.' : `Your mark: ${judgeMark(text)}`;
@@ -44,6 +49,10 @@ export class ScriptedClient implements ModelClient {
 
   async next(): Promise<ModelTurn> {
     if (this.name === 'slow') await new Promise((r) => setTimeout(r, 100));
+    if (this.random) {
+      this.turn += 1;
+      return { calls: [{ id: `call_${this.turn}`, ...randomCall(this.random.tools, this.random.rng) }], text: '', inputTokens: 0, outputTokens: 0, model: 'scripted-random', retries: 0 };
+    }
     const step = this.plan[this.turn] ?? this.repeat ?? undefined;
     this.turn += 1;
     const calls = step ? [{ id: `call_${this.turn}`, ...step }] : [];

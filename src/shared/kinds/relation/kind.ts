@@ -7,7 +7,8 @@
 import { z } from 'zod';
 import type { StepResult, ToolCall } from '../../env/episode';
 import type { BudgetState } from '../../env/format';
-import type { StepInfo } from '../../env/step-info';
+import { decodeArgs, EPISODE_OVER, errorText, NAMELESS_TOOL, namelessRefusal, toolNameOf } from '../../env/outcome';
+import { endingOf, outcomeOf, type EndReason, type OutcomeCode, type StepInfo } from '../../env/step-info';
 import { EndRecordSchema, StepRecordSchema, TrajectoryHeaderSchema } from '../../env/trajectory-schema';
 import { RELATION_CLASSES, RELATION_TASKS } from './labels';
 import { normaliseAnswerArgs } from './answer-parse';
@@ -116,11 +117,19 @@ export function relationFooter(trial: number, trials: number, callsLeft: number)
   return `[trial ${trial}/${trials} | calls left ${callsLeft}]`;
 }
 
+/** Why a relation episode ended: every trial answered, the calls ran out, give_up, or a per-episode cap. */
+export type RelationEnd = 'answered' | 'calls' | 'gave_up' | 'cap';
+
+/** The common end reason of a relation end (a full set of answers or give_up is the player's submission). */
+function commonEnd(end: RelationEnd): EndReason {
+  return end === 'calls' ? 'auto' : end === 'cap' ? 'cap' : 'submit';
+}
+
 /** The pure episode of a relation task. */
 export class RelationRules implements KindRules {
   private answered: RecordedAnswer[] = [];
   private calls = 0;
-  private ended: 'answered' | 'calls' | 'gave_up' | null = null;
+  private ended: RelationEnd | null = null;
   readonly maxCalls: number;
 
   constructor(readonly spec: RelationTaskSpec) {
@@ -131,7 +140,7 @@ export class RelationRules implements KindRules {
     return this.ended !== null;
   }
 
-  get endReason(): 'answered' | 'calls' | 'gave_up' | null {
+  get endReason(): RelationEnd | null {
     return this.ended;
   }
 
@@ -173,33 +182,50 @@ export class RelationRules implements KindRules {
   }
 
   standing(): StepInfo {
-    return this.info('standing', true, false, this.calls > 0 ? this.calls : null);
+    return this.info('standing', true, false, this.calls > 0 ? this.calls : null, 'ok');
   }
 
-  private info(tool: string, ok: boolean, charged: boolean, step: number | null): StepInfo {
+  /** Ends the episode at a per-episode cap: unanswered trials count as wrong, the end is a truncation. */
+  truncate(): void {
+    this.ended ??= 'cap';
+  }
+
+  private info(tool: string, ok: boolean, charged: boolean, step: number | null, code: OutcomeCode): StepInfo {
     const b = this.budgets();
+    const endReason = this.ended === null ? null : commonEnd(this.ended);
     return {
       tool, ok, charged, step, changed: false, ids: [], done: this.done,
-      // SplatBench's end reasons: a full set of answers is the player's submission.
-      endReason: this.ended === null ? null : this.ended === 'calls' ? 'auto' : 'submit',
+      endReason, ending: endingOf(endReason), outcome: outcomeOf(code),
       nextId: 0, budgets: { gaussians: 0, maxGaussians: 0, callsLeft: b.callsLeft, rendersLeft: 0 },
     };
   }
 
   step(call: ToolCall): StepResult {
-    const tool = typeof call?.tool === 'string' ? call.tool : `<${typeof call?.tool}>`;
+    const name = toolNameOf(call);
+    const tool = name ?? NAMELESS_TOOL;
     if (this.done) {
-      return { tool, charged: false, ok: false, changed: false, done: true, info: this.info(tool, false, false, null), body: 'The episode is over; this call was not charged.', footer: this.footer() };
+      return { tool, charged: false, ok: false, changed: false, done: true, info: this.info(tool, false, false, null, 'episode_over'), body: EPISODE_OVER, footer: this.footer() };
     }
     this.calls++;
     let body: string;
     let ok = false;
-    if (tool !== 'answer') {
-      body = `Error: unknown tool '${tool}' (the only tool is answer)`;
+    let code: OutcomeCode = 'ok';
+    const decoded = decodeArgs(call.args);
+    if (name === null) {
+      const r = namelessRefusal(['answer']);
+      code = r.code;
+      body = errorText(r.detail);
+    } else if (tool !== 'answer') {
+      code = 'unknown_tool';
+      body = errorText(`unknown tool '${tool.slice(0, 40)}' (the only tool is answer)`);
+    } else if (!decoded.ok) {
+      code = decoded.code;
+      body = errorText(`answer: ${decoded.detail}`);
     } else {
-      const read = readAnswer(call.args);
+      const read = readAnswer(decoded.value);
       if (!read.ok) {
-        body = `Error: answer: ${read.error}`;
+        code = 'invalid_args';
+        body = errorText(`answer: ${read.error}`);
       } else if (read.answer.give_up) {
         ok = true;
         this.ended = 'gave_up';
@@ -218,8 +244,8 @@ export class RelationRules implements KindRules {
     const step = this.calls;
     return {
       tool, charged: true, ok, changed: false, done: this.done,
-      ...(this.done ? { endReason: this.ended === 'calls' ? 'auto' as const : 'submit' as const } : {}),
-      info: this.info(tool, ok, true, step), body, footer: this.footer(),
+      ...(this.ended ? { endReason: commonEnd(this.ended) } : {}),
+      info: this.info(tool, ok, true, step, code), body, footer: this.footer(),
     };
   }
 }

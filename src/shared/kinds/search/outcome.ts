@@ -17,7 +17,7 @@ export function hiddenAt(spec: SearchTaskSpec, vis: Answerability, pose: Pose): 
 }
 
 export interface SearchOutcome {
-  reason: 'stop' | 'steps';
+  reason: 'stop' | 'steps' | 'cap';
   score: number;
   reward: number;
   training_reward: number;
@@ -41,7 +41,7 @@ export function searchOutcome(spec: SearchTaskSpec, vis: Answerability, rules: S
   const final = hiddenAt(spec, vis, rules.currentPose());
   const score = correct ? 100 : 0;
   return {
-    reason: rules.endReason === 'submit' ? 'stop' : 'steps',
+    reason: rules.endReason === 'submit' ? 'stop' : rules.endReason === 'cap' ? 'cap' : 'steps',
     score,
     reward: score / 100,
     training_reward: Math.min(1, Math.max(0, (score + 50) / 150)),

@@ -8,7 +8,8 @@
 // counted; the episode ends on stop or when the last step is spent; calls after the end cost nothing.
 import type { StepResult, ToolCall } from '../../env/episode';
 import type { BudgetState } from '../../env/format';
-import type { EndReason, StepInfo } from '../../env/step-info';
+import { decodeArgs, EPISODE_OVER, errorText, NAMELESS_TOOL, namelessRefusal, toolNameOf } from '../../env/outcome';
+import { endingOf, outcomeOf, type EndReason, type OutcomeCode, type StepInfo } from '../../env/step-info';
 import type { KindRules } from '../kind';
 import type { GaussianRecord } from '../../scene/gaussian';
 import type { Collider } from './collide';
@@ -99,6 +100,10 @@ export class SearchRules implements KindRules {
     return { gaussians: 0, maxGaussians: 0, callsLeft: this.config.maxSteps - this.used, rendersLeft: 0 };
   }
 
+  footer(): string {
+    return searchFooter(this.used, this.config.maxSteps);
+  }
+
   firstObservation(): string {
     return `${this.questionLine()}\n${searchFooter(0, this.config.maxSteps)}`;
   }
@@ -112,25 +117,32 @@ export class SearchRules implements KindRules {
 
   standing(): StepInfo {
     // Not a call: ok and uncharged, so a first observation is never reported as an error (MCP isError).
-    return { ...this.info('', true, false), step: this.used > 0 ? this.used : null };
+    return { ...this.info('', true, false, 'ok'), step: this.used > 0 ? this.used : null };
+  }
+
+  /** Ends the episode at a per-episode cap (cost, tokens, messages, wall time): no answer, truncated. */
+  truncate(): void {
+    this.ended ??= 'cap';
   }
 
   step(call: ToolCall): StepResult {
-    const tool = typeof call?.tool === 'string' ? call.tool : `<${typeof call?.tool}>`;
+    const tool = toolNameOf(call) ?? NAMELESS_TOOL;
     if (this.ended) {
-      return this.result(tool, false, false, 'The episode is over: no more steps.', false);
+      return this.result(tool, false, false, EPISODE_OVER, false, 'episode_over');
     }
     this.used++;
     this.lastHit = false;
     const before = this.pose;
     const parsed = this.parse(call);
     let ok = true;
+    let code: OutcomeCode = 'ok';
     let body: string;
     if (parsed.kind === 'error') {
       // The call as written is refused either way (ok false); E3VS's rule then moves forward.
       ok = false;
-      if (this.config.defaultForward) body = `${parsed.error}; taken as move_forward. ${this.motion('move_forward')}`;
-      else body = `${parsed.error} (the step is spent; the viewpoint is unchanged).`;
+      code = parsed.code;
+      if (this.config.defaultForward) body = `${errorText(parsed.error)}; taken as move_forward. ${this.motion('move_forward')}`;
+      else body = errorText(`${parsed.error} (the step is spent; the viewpoint is unchanged).`);
     } else if (parsed.kind === 'stop') {
       this.given = parsed.answer;
       this.ended = 'submit';
@@ -141,7 +153,7 @@ export class SearchRules implements KindRules {
       body += ' That was the last step: the episode ended without an answer.';
     }
     const text = this.ended ? body : `${body}\n${this.questionLine()}`;
-    return this.result(tool, ok, true, text, this.pose !== before);
+    return this.result(tool, ok, true, text, this.pose !== before, code);
   }
 
   private questionLine(): string {
@@ -163,27 +175,36 @@ export class SearchRules implements KindRules {
     return clamped ? `The view is tilted as far as it goes (${before.pitch} degrees); nothing changed.` : MOVE_WORDS[action];
   }
 
-  private parse(call: ToolCall): { kind: 'motion'; action: MotionAction } | { kind: 'stop'; answer: string } | { kind: 'error'; error: string } {
-    const tool = call?.tool;
-    if (typeof tool !== 'string' || !(tool in SEARCH_TOOL_SCHEMAS)) {
-      return { kind: 'error', error: `unknown action ${JSON.stringify(tool ?? null)} (use ${[...MOTION_ACTIONS, 'stop'].join(', ')})` };
+  private parse(call: ToolCall): { kind: 'motion'; action: MotionAction } | { kind: 'stop'; answer: string } | { kind: 'error'; code: OutcomeCode; error: string } {
+    const tool = toolNameOf(call);
+    const actions = [...MOTION_ACTIONS, 'stop'];
+    if (tool === null) return { kind: 'error', ...refusal(namelessRefusal(actions)) };
+    if (!(tool in SEARCH_TOOL_SCHEMAS)) {
+      return { kind: 'error', code: 'unknown_tool', error: `unknown action ${JSON.stringify(tool)} (use ${actions.join(', ')})` };
     }
-    const res = SEARCH_TOOL_SCHEMAS[tool as keyof typeof SEARCH_TOOL_SCHEMAS].safeParse(call.args ?? {});
-    if (!res.success) return { kind: 'error', error: `${tool}: ${res.error.issues.map((i) => `${i.path.join('.') || 'args'}: ${i.message}`).join('; ')}` };
+    const decoded = decodeArgs(call.args);
+    if (!decoded.ok) return { kind: 'error', ...refusal(decoded) };
+    const res = SEARCH_TOOL_SCHEMAS[tool as keyof typeof SEARCH_TOOL_SCHEMAS].safeParse(decoded.value);
+    if (!res.success) return { kind: 'error', code: 'invalid_args', error: `${tool}: ${res.error.issues.map((i) => `${i.path.join('.') || 'args'}: ${i.message}`).join('; ')}` };
     if (tool === 'stop') return { kind: 'stop', answer: (res.data as { answer: string }).answer };
     return { kind: 'motion', action: tool as MotionAction };
   }
 
-  private info(tool: string, ok: boolean, charged: boolean): StepInfo {
+  private info(tool: string, ok: boolean, charged: boolean, code: OutcomeCode): StepInfo {
     const b = this.budgets();
     return {
-      tool, ok, charged, step: charged ? this.used : null, changed: false, ids: [], done: this.done, endReason: this.ended, nextId: 0,
+      tool, ok, charged, step: charged ? this.used : null, changed: false, ids: [], done: this.done, endReason: this.ended,
+      ending: endingOf(this.ended), outcome: outcomeOf(code), nextId: 0,
       budgets: { gaussians: 0, maxGaussians: 0, callsLeft: b.callsLeft, rendersLeft: 0 },
     };
   }
 
-  private result(tool: string, ok: boolean, charged: boolean, body: string, changed: boolean): StepResult {
-    const info = { ...this.info(tool, ok, charged), changed };
+  private result(tool: string, ok: boolean, charged: boolean, body: string, changed: boolean, code: OutcomeCode): StepResult {
+    const info = { ...this.info(tool, ok, charged, code), changed };
     return { tool, charged, ok, changed, done: this.done, ...(this.ended ? { endReason: this.ended } : {}), info, body, footer: searchFooter(this.used, this.config.maxSteps) };
   }
+}
+
+function refusal(r: { code: OutcomeCode; detail: string }): { code: OutcomeCode; error: string } {
+  return { code: r.code, error: r.detail };
 }

@@ -1,0 +1,19 @@
+// One entry of the task registry (docs/AGENTS.md "Tasks"): what `splatlab tasks`, the MCP
+// start_episode schema, the RL protocol's GET /tasks and the eval planner list for every task:
+// its kind and family, budgets, split, where its data come from and a content hash.
+// Invariant: public data only (no answers, no held-out views, no anchors); the hash covers the
+// spec and every data file, so two machines with the same hash play the same task.
+import { z } from 'zod';
+
+export const TASK_SPLITS = ['test', 'practice', 'train', 'dev'] as const;
+
+export const TaskEntrySchema = z.strictObject({
+  id: z.string(),
+  kind: z.string(),
+  family: z.string().describe('the kind module: splatbench (sculpt, reassembly, oneshot), search, relation'),
+  budgets: z.strictObject({ max_tool_calls: z.number().int(), max_gaussians: z.number().int(), max_renders: z.number().int() }),
+  split: z.enum(TASK_SPLITS).describe("the spec's own split, else practice for practice tasks and test for the rest"),
+  source: z.string().describe('the data the task is made from, relative to the tasks folder (object folder, room, trial parameters)'),
+  content_hash: z.string().describe('sha256 of the spec file and every data file (paths relative to the tasks folder, sorted)'),
+});
+export type TaskEntry = z.infer<typeof TaskEntrySchema>;

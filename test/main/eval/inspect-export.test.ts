@@ -1,0 +1,87 @@
+// `splatlab export inspect`: scripted eval runs (SplatBench on the test tasks, relation on a
+// committed task) exported as Inspect AI eval logs validate against Inspect's published log schema
+// (test/fixtures/inspect/eval-log.schema.json, JSON Schema 2020-12, checked with ajv), with one
+// sample per run holding the rebuilt messages and tool calls, the pluggable scorers' scores, model
+// usage and the task's registry entry; a cap-truncated run says so as the sample's limit.
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import Ajv2020 from 'ajv/dist/2020';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../cli/run';
+import { EvalConfigSchema } from '../../../src/main/models/config';
+import { runEpisode } from '../../../src/main/eval/episode';
+import { exportInspect, trajectoryFiles } from '../../../src/main/eval/inspect-export';
+import { scorersFor } from '../../../src/main/eval/scorers';
+import { makeClient, parseModelSpec } from '../../../src/main/models/spec';
+import { loadAnyTask } from '../../../src/main/kinds/registry';
+import { fakeImages, testTask, testTasks, tmpLog } from '../env/fixtures';
+
+const SCHEMA = JSON.parse(readFileSync(resolve(__dirname, '../../fixtures/inspect/eval-log.schema.json'), 'utf8')) as Record<string, unknown>;
+const COMMITTED = resolve(__dirname, '../../../tasks');
+const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
+const validate = ajv.compile(SCHEMA);
+
+function problemsOf(log: unknown): string {
+  return validate(log) ? '' : ajv.errorsText(validate.errors, { separator: '\n' });
+}
+
+type Sample = { id: string; epoch: number; messages: { role: string; tool_calls?: { function: string }[] }[]; scores: Record<string, { value: number }>; metadata: Record<string, unknown>; limit: unknown; model_usage: Record<string, unknown> };
+
+describe('Inspect export', () => {
+  it('writes eval logs that validate against the published schema, samples shown with scores', async () => {
+    const { tasksDir, grader } = await testTasks();
+    const dir = tmpLog('x').replace(/x$/, 'runs');
+    mkdirSync(dir, { recursive: true });
+    const spec = { ...parseModelSpec('scripted:random'), seed: 11 };
+    const task = await testTask('test__sculpt');
+    for (const [run, caps] of [[1, undefined], [2, { max_messages: 2 }]] as const) {
+      const config = EvalConfigSchema.parse(caps ? { caps } : {});
+      await runEpisode({ jobId: `j${run}`, task, run, spec, log: join(dir, `test__sculpt__r${run}.jsonl`) }, { grader, images: fakeImages, config, client: () => makeClient(spec, config, {}, run) });
+    }
+    const out = await exportInspect(trajectoryFiles(dir), { tasksDir, grader: async () => grader, version: '0.0.0-test' });
+    expect(out.problems).toEqual([]);
+    expect(out.logs).toHaveLength(1);
+    const log = out.logs[0].log as { eval: { model: string; task: string }; results: { scores: { name: string }[] }; samples: Sample[]; status: string };
+    expect(problemsOf(log)).toBe('');
+    expect(log.status).toBe('success');
+    expect(log.eval).toMatchObject({ model: 'scripted/random', task: 'splatlab/splatbench' });
+    expect(log.results.scores.map((s) => s.name)).toEqual(['splatscore']);
+    expect(log.samples.map((s) => [s.id, s.epoch])).toEqual([['test__sculpt', 1], ['test__sculpt', 2]]);
+    for (const s of log.samples) {
+      expect(s.messages[0].role).toBe('system');
+      expect(s.messages.some((m) => m.role === 'assistant' && m.tool_calls?.length)).toBe(true);
+      expect(typeof s.scores.splatscore.value).toBe('number');
+      expect(s.metadata.task).toMatchObject({ id: 'test__sculpt', kind: 'sculpt', family: 'splatbench' });
+      expect(Object.keys(s.model_usage)).toEqual(['scripted/random']);
+    }
+    expect(log.samples[1].limit).toEqual({ type: 'message', limit: 2 });
+    expect(log.samples[1].metadata).toMatchObject({ ending: 'truncated', cap: 'max_messages' });
+    // The schema is not a rubber stamp: a sample without its messages is refused.
+    const broken = structuredClone(log) as { samples: Partial<Sample>[] };
+    delete broken.samples[0].messages;
+    expect(problemsOf(broken)).toMatch(/messages/);
+  }, 180_000);
+
+  it('scores relation runs with the relation scorer, and the CLI writes the files', async () => {
+    const { grader } = await testTasks();
+    const dir = tmpLog('x').replace(/x$/, 'relation');
+    mkdirSync(dir, { recursive: true });
+    const spec = parseModelSpec('scripted:basic');
+    const task = await loadAnyTask('relation__practice', { tasksDir: COMMITTED });
+    const config = EvalConfigSchema.parse({});
+    await runEpisode({ jobId: 'rel', task, run: 1, spec, log: join(dir, 'relation__practice__r1.jsonl') }, { grader, config, client: () => makeClient(spec, config, {}) });
+    const outDir = join(dir, 'inspect');
+    const r = await runCli('export', ['inspect', '--from', dir, '--out', outDir, '--tasks', COMMITTED]);
+    expect(r.err.filter((l) => l.startsWith('left out'))).toEqual([]);
+    expect(r.code).toBe(0);
+    const files = readdirSync(outDir);
+    expect(files).toHaveLength(1);
+    const log = JSON.parse(readFileSync(join(outDir, files[0]), 'utf8')) as { samples: Sample[] };
+    expect(problemsOf(log)).toBe('');
+    const value = log.samples[0].scores.relation_accuracy.value;
+    expect(value).toBeGreaterThanOrEqual(0);
+    expect(value).toBeLessThanOrEqual(1);
+    expect(scorersFor('relation').map((s) => s.name)).toEqual(['relation_accuracy']);
+    expect(() => scorersFor('sculpt', ['nope'])).toThrow(/unknown scorer 'nope'/);
+  }, 180_000);
+});
