@@ -3,7 +3,8 @@
 // exclusively ('wx') that names the holding process; a file whose process no longer runs (a crash,
 // kill -9) is stale and is taken over. Two shapes:
 // - `ProcessLock.acquire(path)`: held for as long as something lasts (a participant's live
-//   session); a second holder, in this process or another, gets ProcessLockBusy with the pid.
+//   session); a second holder in another process gets ProcessLockBusy with the pid (in this
+//   process too, unless the lock is `shared` here: then the file goes with the last release).
 // - `withFileLock(path, work)`: a short critical section (a read-modify-write of the study store),
 //   waited for (a few seconds at most) rather than refused.
 // Invariant: while a live process holds a lock file, no other acquire of the same path succeeds.
@@ -20,8 +21,10 @@ export class ProcessLockBusy extends Error {
   }
 }
 
-/** Lock files held by this process (a second holder here is refused too). */
+/** Lock files held by this process. */
 const held = new Set<string>();
+/** Holders in this process of each shared lock. */
+const sharers = new Map<string, number>();
 
 export function processAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
@@ -77,24 +80,34 @@ export class ProcessLock {
 
   private constructor(readonly path: string) {}
 
-  /** Takes the lock or throws ProcessLockBusy naming the holder; `what` starts the message. */
-  static acquire(path: string, what: string): ProcessLock {
+  /**
+   * Takes the lock or throws ProcessLockBusy naming the holder; `what` starts the message.
+   * `shared`: other holders in this process get it too (a service rebuilt over the same home).
+   */
+  static acquire(path: string, what: string, opts: { shared?: boolean } = {}): ProcessLock {
+    const count = sharers.get(path);
+    if (opts.shared && count !== undefined && held.has(path)) {
+      sharers.set(path, count + 1);
+      return new ProcessLock(path);
+    }
     const got = tryTake(path);
     if (got !== true) {
       const where = got === process.pid ? 'in this lab process' : got > 0 ? `in another lab process (pid ${got})` : 'in another lab process';
       throw new ProcessLockBusy(`${what} is held ${where}`, got);
     }
+    if (opts.shared) sharers.set(path, 1);
     return new ProcessLock(path);
-  }
-
-  /** Whether this process holds `path` now. */
-  static heldHere(path: string): boolean {
-    return held.has(path);
   }
 
   release(): void {
     if (this.released) return;
     this.released = true;
+    const count = sharers.get(this.path);
+    if (count !== undefined && count > 1) {
+      sharers.set(this.path, count - 1);
+      return;
+    }
+    sharers.delete(this.path);
     held.delete(this.path);
     rmSync(this.path, { force: true });
   }

@@ -92,7 +92,7 @@ export class StudySessions {
   private claim(): void {
     if (this.lock) return;
     try {
-      this.lock = ProcessLock.acquire(join(this.store.root, 'session.lock'), 'the participant session');
+      this.lock = ProcessLock.acquire(join(this.store.root, 'session.lock'), 'the participant session', { shared: true });
     } catch (error) {
       if (!(error instanceof ProcessLockBusy)) throw error;
       const a = this.load();
