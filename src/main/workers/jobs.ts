@@ -11,6 +11,7 @@ import { measureJob, renderJob, viewsJob } from '../grader/cpu-views';
 import { tileBinJob, tileStageJob } from '../raster/tile-jobs';
 import * as probe from './jobs/probe';
 import { raycastJob } from './jobs/raycast';
+import { readSplatJob } from './jobs/read-splat';
 import { parseTrajectoryJob } from './jobs/trajectory';
 
 export const jobHandlers = {
@@ -23,6 +24,7 @@ export const jobHandlers = {
   'grade.measure': measureJob,
   'author.raycast': raycastJob,
   'trajectory.parse': parseTrajectoryJob,
+  'format.read': readSplatJob,
   'raster.tiles': tileStageJob,
   'raster.bin': tileBinJob,
   'probe.echo': probe.echo,
@@ -31,6 +33,8 @@ export const jobHandlers = {
   'probe.crash': probe.crash,
   'probe.resident': probe.readResident,
   'probe.share': probe.share,
+  'probe.hog': probe.hog,
+  'probe.thread': probe.thread,
 };
 
 export type JobKind = keyof typeof jobHandlers;

@@ -6,19 +6,20 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 
 // Names in variables: bundlers treat a literal `new URL('./x', import.meta.url)` as an asset.
 const BUILT_ENTRY = './pool-worker.js';
 const SOURCE_ENTRY = './pool-worker.ts';
 
-export function startPoolWorker(): Worker {
+export function startPoolWorker(resourceLimits?: ResourceLimits): Worker {
+  const limits = resourceLimits ? { resourceLimits } : {};
   const built = new URL(BUILT_ENTRY, import.meta.url);
-  if (existsSync(fileURLToPath(built))) return new Worker(built);
+  if (existsSync(fileURLToPath(built))) return new Worker(built, limits);
   const source = new URL(SOURCE_ENTRY, import.meta.url).href;
   const tsx = createRequire(import.meta.url).resolve('tsx/cjs/api');
   const boot = `require(${JSON.stringify(tsx)}).require(${JSON.stringify(source)}, ${JSON.stringify(source)});`;
   // The boot line is CommonJS: a parent run with --input-type=module must not pass that on.
   const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
-  return new Worker(boot, { eval: true, execArgv });
+  return new Worker(boot, { eval: true, execArgv, ...limits });
 }

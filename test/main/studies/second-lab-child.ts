@@ -4,7 +4,7 @@
 // ({ok, result} or {ok: false, message}), and closes when stdin ends.
 import { createInterface } from 'node:readline';
 import { createLabContext } from '../../../src/main/services/context';
-import { dispatchCall } from '../../../src/main/services/dispatch';
+import { dispatchCall, type Handlers } from '../../../src/main/services/dispatch';
 import { createStudyHandlers } from '../../../src/main/services/study';
 
 const [home, tasksDir] = process.argv.slice(2);
@@ -16,7 +16,7 @@ const ctx = createLabContext({
   transport: 'direct',
   listTasks: async () => [],
 });
-const handlers = createStudyHandlers(ctx);
+const handlers = createStudyHandlers(ctx) as unknown as Handlers;
 process.stdout.write('ready\n');
 for await (const line of createInterface({ input: process.stdin })) {
   const [method, params] = JSON.parse(line) as [string, unknown];
