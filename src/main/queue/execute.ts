@@ -15,7 +15,7 @@ import { readTrajectory } from '../env/trajectory';
 import type { EnvGrader, EnvImages } from '../env/types';
 import type { EvalConfig } from '../eval/config';
 import { logState, runEpisode } from '../eval/episode';
-import { readMeta, metaPathOf } from '../eval/meta';
+import { readMeta, metaPathOf, writeMeta } from '../eval/meta';
 import { makeClient } from '../eval/spec';
 import { loadAnyTask } from '../kinds/registry';
 import type { KindTask } from '../kinds/kind';
@@ -71,8 +71,21 @@ export async function executeJob(job: EpisodeJobData, ctx: WorkerContext, tasks 
   }
 }
 
+/**
+ * A log with its end record whose meta still says running: its worker died between the two
+ * writes. The log decides: the meta is closed as done (under the claim, so no one else writes it).
+ */
+function settleMeta(job: EpisodeJobData): void {
+  const path = metaPathOf(job.log);
+  const meta = readMeta(path);
+  if (meta && meta.status !== 'done') writeMeta(path, { ...meta, status: 'done', error: null, finished: meta.finished ?? new Date().toISOString() });
+}
+
 async function executeClaimed(job: EpisodeJobData, ctx: WorkerContext, tasks: Map<string, KindTask>): Promise<EpisodeOutcome> {
-  if (logState(job.log) === 'ended') return outcomeOf(job, true);
+  if (logState(job.log) === 'ended') {
+    settleMeta(job);
+    return outcomeOf(job, true);
+  }
   let task = tasks.get(job.taskId);
   if (!task) {
     task = await loadAnyTask(job.taskId, { tasksDir: ctx.tasksDir });
