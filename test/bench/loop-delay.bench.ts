@@ -68,7 +68,7 @@ async function uploader(server: LiveServer, stop: { done: boolean }, refusals: s
   while (!stop.done) {
     const { uploadId, chunkBytes } = await c.call<{ uploadId: string; chunkBytes: number }>('debug.upload.begin', { name: 'bomb.spz', bytes: bomb.length });
     for (let at = 0; at < bomb.length; at += chunkBytes) await c.call('debug.upload.put', { uploadId, offset: at, data: bomb.subarray(at, at + chunkBytes).toString('base64') });
-    const answer = await c.call('debug.open', { source: { kind: 'upload', uploadId, up: 'auto' } }).then(() => 'opened (should not)', (e: Error) => e.message.slice(0, 80));
+    const answer = await c.call('debug.open', { source: { kind: 'upload', uploadId, up: 'detected' } }).then(() => 'opened (should not)', (e: Error) => e.message.slice(0, 80));
     refusals.push(answer);
   }
   c.close();

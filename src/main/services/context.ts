@@ -21,6 +21,7 @@ import { resolveTasksDir } from '../tasks/paths';
 import { labViews, type LabViews } from '../raster/views';
 import { CallActivity, GradeQueue } from '../workers/grade-queue';
 import { WorkerPool } from '../workers/pool';
+import { poolImages } from '../workers/images';
 import { EventHub } from './events';
 
 export type LabTransport = 'ipc' | 'ws' | 'direct';
@@ -86,7 +87,7 @@ export function createLabContext(o: LabContextOptions): LabContext {
     return raster;
   };
   const views = labViews({ gpu: o.gpu, pool, gpuRasterizer });
-  const episodes = o.episodes ?? new EpisodeManager({ tasksDir, home, version: o.version, grader: getGrader, tasks, grades, viewRenderer: views.render });
+  const episodes = o.episodes ?? new EpisodeManager({ tasksDir, home, version: o.version, grader: getGrader, tasks, grades, viewRenderer: views.render, images: poolImages(pool) });
   const listTasks = o.listTasks ?? scanTaskList;
   return {
     gpu: o.gpu,

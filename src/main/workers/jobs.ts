@@ -12,6 +12,7 @@ import { tileBinJob, tileStageJob } from '../raster/tile-jobs';
 import * as probe from './jobs/probe';
 import { raycastJob } from './jobs/raycast';
 import { readSplatJob } from './jobs/read-splat';
+import { angleImageJob, viewsSheetJob } from './jobs/sheets';
 import { parseTrajectoryJob } from './jobs/trajectory';
 
 export const jobHandlers = {
@@ -25,6 +26,8 @@ export const jobHandlers = {
   'author.raycast': raycastJob,
   'trajectory.parse': parseTrajectoryJob,
   'format.read': readSplatJob,
+  'image.views': viewsSheetJob,
+  'image.angle': angleImageJob,
   'raster.tiles': tileStageJob,
   'raster.bin': tileBinJob,
   'probe.echo': probe.echo,
