@@ -64,6 +64,7 @@ let cached: string | null | undefined;
 
 /** The pool worker's bundle for this process (built on first use, then remembered). */
 export function compiledPoolWorker(): string | null {
-  cached ??= process.env.SPLATLAB_NO_COMPILED_WORKERS === '1' ? null : compiledEntry();
+  if (process.env.SPLATLAB_NO_COMPILED_WORKERS === '1') return null;
+  cached ??= compiledEntry();
   return cached;
 }
