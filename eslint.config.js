@@ -37,7 +37,7 @@ export const runtimeTiers = {
     ['electron', 'cli', 'app', 'threads'],
   ],
   renderer: [
-    ['api', 'styles'], ['viewport', 'preview'], ['author'], ['stores'], ['components'], ['kinds'], ['views'],
+    ['api', 'styles'], ['viewport', 'preview', 'study'], ['author'], ['stores'], ['components'], ['kinds'], ['views'],
   ],
 };
 

@@ -1,14 +1,12 @@
-// Packaging step: flips the Electron fuses of a packaged binary to the values in
-// src/main/electron/fuses.ts. Usage: node --import tsx scripts/flip-fuses.mjs PATH_TO_ELECTRON_BINARY
-import { flipFuses, FuseV1Options, FuseVersion } from '@electron/fuses';
-import { FUSES } from '../src/main/electron/fuses.ts';
+// Flips the Electron fuses of an already packaged binary to the values in
+// src/main/electron/fuses.ts and checks them (packaging/fuses.mjs; the build does this itself
+// in its afterPack hook). Usage: node scripts/flip-fuses.mjs PATH_TO_ELECTRON_BINARY
+import { applyFuses } from '../packaging/fuses.mjs';
 
 const binary = process.argv[2];
 if (!binary) {
-  console.error('usage: node --import tsx scripts/flip-fuses.mjs PATH_TO_ELECTRON_BINARY');
+  console.error('usage: node scripts/flip-fuses.mjs PATH_TO_ELECTRON_BINARY');
   process.exit(2);
 }
-const config = { version: FuseVersion.V1, strictlyRequireAllFuses: true };
-for (const [name, value] of Object.entries(FUSES)) config[FuseV1Options[name]] = value;
-await flipFuses(binary, config);
+await applyFuses(binary);
 console.log(`fuses set on ${binary}`);

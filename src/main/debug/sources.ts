@@ -14,7 +14,7 @@ import { parsePly } from '../../shared/authoring/import/ply';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
 import { parseSceneDocument, parseSceneItem } from '../../shared/scene/input';
 import { parseTrajectory, type Trajectory } from '../env/trajectory';
-import { readSplatFile } from '../formats/read';
+import { readSplatFile, type ReadSplatOptions, type SplatFile } from '../formats/read';
 import type { Splats } from '../../shared/scene/splats';
 import type { Axis } from '../../shared/formats/types';
 import { insideRoots, type DebugUploads } from './files';
@@ -48,6 +48,8 @@ export interface SourceOptions {
   uploads?: DebugUploads;
   captureRoots?: string[];
   budgetBytes?: number;
+  /** Reads a splat file (the lab's worker pool, off the event loop); default readSplatFile here. */
+  read?: (path: string, opts: ReadSplatOptions) => Promise<SplatFile>;
   /** Turns a splat file to the asked up axis (the lab's worker pool); default turnScene here. */
   turn?: (splats: Splats, from: Axis, to: Axis) => Promise<Splats>;
 }
@@ -96,7 +98,7 @@ export async function openSource(source: DebugSource, opts: SourceOptions): Prom
 async function openSplatFile(path: string, name: string, up: DebugUp, opts: SourceOptions, signal?: AbortSignal): Promise<OpenedScene> {
   let file;
   try {
-    file = await readSplatFile(path, { name, memoryBudgetBytes: opts.budgetBytes, signal });
+    file = await (opts.read ?? readSplatFile)(path, { name, memoryBudgetBytes: opts.budgetBytes, signal });
   } catch (error) {
     // The reader's line starts with the staged path; the user knows the file by its name.
     throw new DebugSourceError(errorText(error).replace(path, name));

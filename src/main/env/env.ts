@@ -398,14 +398,14 @@ export class SplatEnv {
       const views = req.views.map((i) => this.task.reference[i]);
       const metrics = await this.opts.grader.compareViews(splats, views);
       const parts = metrics.map((m) => `${m.name}: PSNR ${m.psnr.toFixed(2)} dB, SSIM ${m.ssim.toFixed(3)}, silhouette IoU ${m.iou.toFixed(3)}`);
-      const image = images.renderViewsSheet(metrics.map((m, i) => ({ view: views[i], metrics: m })));
+      const image = await images.renderViewsSheet(metrics.map((m, i) => ({ view: views[i], metrics: m })));
       return { text: `${only}Metrics on reference views: ${parts.join('; ')}`, image };
     }
     const ref = this.task.reference[0]?.camera;
     const camera = orbitCamera({ azimuth: req.azimuth, elevation: req.elevation, width: ref?.width ?? 256, height: ref?.height ?? 256 });
     const [render] = await this.opts.grader.renderViews(splats, [camera]);
     const label = `azimuth ${shortNum(req.azimuth, 1)}, elevation ${shortNum(req.elevation, 1)}`;
-    const image = images.renderAngleImage(render, label, camera);
+    const image = await images.renderAngleImage(render, label, camera);
     return { text: `${only}Rendered ${describeView({ name: 'the scene', azimuth: req.azimuth, elevation: req.elevation })} (no reference photo at this angle).`, image };
   }
 }

@@ -19,8 +19,11 @@ export interface RowMetrics {
   render: RenderOutput;
 }
 
+/** What a sheet shows of a reference view (not its mask). */
+export type SheetView = Pick<RefView, 'name' | 'azimuth' | 'elevation' | 'camera' | 'photo'>;
+
 export interface RenderRow {
-  view: RefView;
+  view: SheetView;
   metrics: RowMetrics;
 }
 

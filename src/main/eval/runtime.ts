@@ -2,9 +2,12 @@
 // use, on the lab's choice of path (the GPU on a hardware adapter, else the CPU reference) and
 // with LPIPS unless turned off. Inputs: --device and --no-lpips. Output: a lazy grader getter.
 // Invariant: every episode of the process grades through this one grader (its CPU LPIPS workers
-// are the process's grader pool), so concurrent episodes never build their own.
+// are the process's grader pool), so concurrent episodes never build their own. The CPU path
+// renders and measures on a worker pool of the command's own, so the event loop (MCP and RL
+// replies, BullMQ lock renewals: issue 29 items 1 and 4) is never held by a grade.
 import { acquireGpu } from '../gpu/device';
 import { Grader, graderDevice } from '../grader/grader';
+import { WorkerPool } from '../workers/pool';
 
 export interface GraderChoice {
   device: 'gpu' | 'cpu';
@@ -16,10 +19,11 @@ export function sharedGrader(choice: GraderChoice, log?: (line: string) => void)
   return () => {
     made ??= (async () => {
       const lpipsDir = choice.lpips ? undefined : null;
-      if (choice.device === 'cpu') return Grader.create({ device: null, lpipsDir });
+      const pool = new WorkerPool();
+      if (choice.device === 'cpu') return Grader.create({ device: null, lpipsDir, pool });
       const gpu = await acquireGpu({});
       log?.(`GPU: ${gpu.status.path}: ${gpu.status.summary}`);
-      return Grader.create({ ...graderDevice(gpu), lpipsDir }).catch(() => Grader.create({ device: null, lpipsDir }));
+      return Grader.create({ ...graderDevice(gpu), lpipsDir, pool }).catch(() => Grader.create({ device: null, lpipsDir, pool }));
     })();
     made.catch(() => (made = undefined));
     return made;

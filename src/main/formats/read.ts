@@ -57,6 +57,22 @@ const MAX_WHOLE_FILE_BYTES = 1024 * 1024 * 1024;
 
 const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 
+/**
+ * Inflation a compressed container may declare (issue 29 item 8): at most this many times its
+ * own size, above a floor that every small file passes. Real splat streams (noisy positions,
+ * quantised colours) compress a few times at most; a ratio far past this is a file of zeros
+ * dressed as millions of Gaussians, refused from its header before anything is inflated.
+ */
+export const MAX_INFLATE_RATIO = 64;
+export const INFLATE_FLOOR_BYTES = 64 * 1024 * 1024;
+
+function checkInflation(label: string, declared: number, compressed: number, what: string): void {
+  const allowed = Math.max(INFLATE_FLOOR_BYTES, MAX_INFLATE_RATIO * compressed);
+  if (declared > allowed) {
+    throw new FormatError(`${label}: ${what} declares ${mib(declared)} inflated from ${mib(compressed)}, over ${MAX_INFLATE_RATIO} times its size (a decompression bomb): refused before inflating`);
+  }
+}
+
 function checkBudget(label: string, count: number, degree: number, extra: number, opts: ReadSplatOptions): void {
   const need = count * decodedBytesPerGaussian(degree) + extra;
   const budget = opts.memoryBudgetBytes;
@@ -127,7 +143,7 @@ async function readPly(fh: FileHandle, fileBytes: number, head: Uint8Array, opts
  * The inflater is Node's zlib (native, on libuv's thread pool: several times fflate's speed on
  * large captures), its output pieces (INFLATE_PIECE bytes at most) copied into the one payload.
  */
-async function inflateSpz(source: AsyncIterable<Uint8Array>, opts: ReadSplatOptions, max: number): Promise<{ header: SpzHeader; payload: Uint8Array }> {
+async function inflateSpz(source: AsyncIterable<Uint8Array>, compressedBytes: number, opts: ReadSplatOptions, max: number): Promise<{ header: SpzHeader; payload: Uint8Array }> {
   const label = FORMAT_LABELS.spz;
   const INFLATE_PIECE = 1 << 20;
   const head = new Uint8Array(16);
@@ -146,6 +162,7 @@ async function inflateSpz(source: AsyncIterable<Uint8Array>, opts: ReadSplatOpti
       const h = parseSpzHeader(head, max);
       if (h.version >= 4) throw new FormatError(`${label}: a v${h.version} file must not be gzip-wrapped`);
       checkBudget(label, h.count, h.shDegree, 0, opts);
+      checkInflation(label, h.headerBytes + spzStreamSizes(h).reduce((x, y) => x + y, 0), compressedBytes, `the header (${h.count} Gaussians, SH degree ${h.shDegree})`);
       header = h;
       payload = new Uint8Array(h.headerBytes + spzStreamSizes(h).reduce((x, y) => x + y, 0));
       payload.set(head.subarray(0, Math.min(16, payload.byteLength)));
@@ -180,7 +197,7 @@ async function inflateSpz(source: AsyncIterable<Uint8Array>, opts: ReadSplatOpti
 /** A v2/v3 SPZ inflated straight from the file (the compressed bytes are never held whole). */
 async function readSpzGzip(fh: FileHandle, size: number, opts: ReadSplatOptions, max: number): Promise<SplatFileData> {
   if (size > MAX_WHOLE_FILE_BYTES) throw new FormatError(`${FORMAT_LABELS.spz}: ${mib(size)} is over the ${mib(MAX_WHOLE_FILE_BYTES)} a compressed file may have`);
-  const { header: h, payload } = await inflateSpz(fh.createReadStream({ start: 0, autoClose: false, highWaterMark: 1 << 20 }), opts, max);
+  const { header: h, payload } = await inflateSpz(fh.createReadStream({ start: 0, autoClose: false, highWaterMark: 1 << 20 }), size, opts, max);
   opts.onProgress?.({ phase: 'inflate', done: size, total: size });
   return decodeSpz(h, spzLegacyStreams(payload, h), opts.precision);
 }
@@ -190,7 +207,9 @@ function readSpzBytes(raw: Uint8Array, opts: ReadSplatOptions, max: number): Spl
   const h: SpzHeader = parseSpzHeader(raw, max);
   if (h.version < 4) throw new FormatError(`${label}: a v${h.version} file must be gzip-compressed`);
   checkBudget(label, h.count, h.shDegree, spzStreamSizes(h).reduce((a, b) => a + b, 0), opts);
-  const parts = spzV4Toc(raw, h).map((t, i) => {
+  const toc = spzV4Toc(raw, h);
+  checkInflation(label, toc.reduce((a, t) => a + t.uncompressed, 0), raw.byteLength, `the stream table (${h.count} Gaussians, SH degree ${h.shDegree})`);
+  const parts = toc.map((t, i) => {
     const out = new Uint8Array(t.uncompressed);
     let got: Uint8Array;
     try {
@@ -211,31 +230,65 @@ function textureName(name: string): string {
   return name;
 }
 
+/** Largest meta.json read (its codebooks are 256 numbers each). */
+const MAX_SOG_META_BYTES = 1024 * 1024;
+
+/**
+ * Texels a SOG texture may have for this meta: a `count`-entry texture with each side up to twice
+ * what a near-square layout needs (writers round sides up to multiples of 4 or to powers of two);
+ * the SH centroids are 64 x coefficients wide, one row per 64 palette entries. A texture past this
+ * is not one this meta needs, so its WebP is refused from its header.
+ */
+export function sogTexelBudget(meta: SogMeta, name: string): number {
+  const sh = meta.shN;
+  if (sh && name === sh.files[0]) return 64 * ((sh.bands + 1) ** 2 - 1) * (Math.ceil(sh.count / 64) + 4);
+  const side = 2 * (Math.ceil(Math.sqrt(Math.max(1, meta.count))) + 4);
+  return side * side;
+}
+
+/** Bytes a lossless WebP of `texels` RGBA texels may take (raw RGBA and the container's slack). */
+const webpBytesFor = (texels: number): number => texels * 5 + 64 * 1024;
+
 async function decodeSogWith(meta: SogMeta, load: (name: string) => Promise<Uint8Array>, opts: ReadSplatOptions): Promise<SplatFileData> {
-  checkBudget(FORMAT_LABELS.sog, meta.count, meta.shN?.bands ?? 0, meta.count * 4 * 6, opts);
-  const images = new Map<string, RgbaImage>();
   const names = sogFiles(meta);
+  const rgbaBytes = names.reduce((a, n) => a + 4 * sogTexelBudget(meta, n), 0);
+  checkBudget(FORMAT_LABELS.sog, meta.count, meta.shN?.bands ?? 0, rgbaBytes, opts);
+  const images = new Map<string, RgbaImage>();
   for (const [i, name] of names.entries()) {
     checkAbort(opts);
-    images.set(name, await decodeWebp(await load(textureName(name)), name));
+    images.set(name, await decodeWebp(await load(textureName(name)), name, sogTexelBudget(meta, name)));
     opts.onProgress?.({ phase: 'decode', done: i + 1, total: names.length });
   }
   return decodeSog(meta, images, opts.precision);
 }
 
+/**
+ * A .sog bundle: the zip's central directory is read first (no member inflated); meta.json is
+ * read only when it declares at most MAX_SOG_META_BYTES, and each texture only when the size it
+ * declares fits the WebP its meta allows (sogTexelBudget), so a member that would inflate past
+ * what the scene needs is refused from the directory (issue 29 item 8).
+ */
 async function readSogBundle(raw: Uint8Array, opts: ReadSplatOptions, max: number): Promise<SplatFileData> {
+  const label = FORMAT_LABELS.sog;
   const zip = new ZipArchive(raw);
   const metaName = zip.names().find((n) => basename(n) === 'meta.json');
-  if (!metaName) throw new FormatError(`${FORMAT_LABELS.sog}: the .sog bundle holds no meta.json`);
+  if (!metaName) throw new FormatError(`${label}: the .sog bundle holds no meta.json`);
+  const member = (name: string): number => zip.declaredSize(name);
+  if (member(metaName) > MAX_SOG_META_BYTES) throw new FormatError(`${label}: meta.json declares ${mib(member(metaName))}, over the ${mib(MAX_SOG_META_BYTES)} a meta may have: refused before inflating`);
   const prefix = metaName.slice(0, metaName.length - 'meta.json'.length);
   const meta = parseSogMeta(new TextDecoder().decode(zip.read(metaName)), max);
-  return decodeSogWith(meta, async (name) => {
-    if (!zip.has(prefix + name)) throw new FormatError(`${FORMAT_LABELS.sog}: the bundle has no ${name}`);
-    return zip.read(prefix + name);
-  }, opts);
+  for (const name of sogFiles(meta)) {
+    const path = prefix + textureName(name);
+    if (!zip.has(path)) throw new FormatError(`${label}: the bundle has no ${name}`);
+    const allowed = webpBytesFor(sogTexelBudget(meta, name));
+    if (member(path) > allowed) throw new FormatError(`${label}: member ${name} declares ${mib(member(path))}, over the ${mib(allowed)} a texture of ${meta.count} Gaussians can take: refused before inflating`);
+  }
+  return decodeSogWith(meta, async (name) => zip.read(prefix + name), opts);
 }
 
 async function readSogFolder(metaPath: string, opts: ReadSplatOptions, max: number): Promise<SplatFileData> {
+  const size = (await stat(metaPath)).size;
+  if (size > MAX_SOG_META_BYTES) throw new FormatError(`${FORMAT_LABELS.sog}: meta.json is ${mib(size)}, over the ${mib(MAX_SOG_META_BYTES)} a meta may have`);
   const meta = parseSogMeta(await readFile(metaPath, 'utf8'), max);
   const dir = dirname(metaPath);
   return decodeSogWith(meta, async (name) => {

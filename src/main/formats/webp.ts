@@ -47,9 +47,10 @@ async function loadDecoder(): Promise<Decode> {
   return mod.default;
 }
 
-export async function decodeWebp(bytes: Uint8Array, name: string): Promise<RgbaImage> {
+/** Decodes after the header's size is checked against MAX_WEBP_PIXELS and the caller's `maxPixels`. */
+export async function decodeWebp(bytes: Uint8Array, name: string, maxPixels = MAX_WEBP_PIXELS): Promise<RgbaImage> {
   const size = webpSize(bytes);
-  checkLimit(`WebP ${name} (${size.width}x${size.height})`, size.width * size.height, MAX_WEBP_PIXELS);
+  checkLimit(`WebP ${name} (${size.width}x${size.height})`, size.width * size.height, Math.min(MAX_WEBP_PIXELS, maxPixels));
   decoder ??= loadDecoder();
   const decode = await decoder;
   let img;

@@ -82,6 +82,13 @@ export class ZipArchive {
     return this.entries.has(name);
   }
 
+  /** The uncompressed size the central directory declares for a member (nothing inflated). */
+  declaredSize(name: string): number {
+    const e = this.entries.get(name);
+    if (!e) throw new ZipError(`no entry named ${name}`);
+    return e.originalSize;
+  }
+
   /** The member's uncompressed bytes (size and CRC checked). */
   read(name: string): Uint8Array {
     const e = this.entries.get(name);

@@ -4,7 +4,11 @@
 // worker that dies leaves its jobs stalled, and another worker picks them up and resumes the
 // episode from its log. Inputs: redis URL, jobs, worker context. Invariants: job data are ids
 // and paths only (no scenes, no images); the results folder, not Redis, says what is finished,
-// so a rerun enqueues nothing that has ended.
+// so a rerun enqueues nothing that has ended. Against duplicates (issue 29 item 4): the heavy
+// work of an episode (grading, renders) runs on worker threads, so the event loop that renews
+// the locks stays free; locks are renewed every quarter of their duration (three chances before
+// they lapse); and a job delivered twice anyway is a no-op (executeJob waits for the log's
+// writer and reads its end record). A lapsed lock's late completion is logged in one line.
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FlowProducer, Job, Queue, Worker } from 'bullmq';
@@ -84,6 +88,13 @@ export interface WorkerOptions {
   /** Job lock in ms: a dead worker's jobs are taken over after about this long (default 30 s). */
   lockMs?: number;
   onEpisode?: (job: EpisodeJobData, outcome: EpisodeOutcome) => void;
+  /** One line per worker error (a lapsed lock, a lost connection); default: ignored. */
+  onError?: (line: string) => void;
+}
+
+/** Lock settings of a worker: renewals every quarter of the lock, stall checks once per lock. */
+export function lockSettings(lockDuration: number): { lockDuration: number; lockRenewTime: number; stalledInterval: number; maxStalledCount: number } {
+  return { lockDuration, lockRenewTime: Math.max(50, Math.floor(lockDuration / 4)), stalledInterval: Math.max(500, lockDuration), maxStalledCount: 3 };
 }
 
 export function startWorkers(url: string, ctx: WorkerContext, opts: WorkerOptions): { close: () => Promise<void> } {
@@ -99,7 +110,7 @@ export function startWorkers(url: string, ctx: WorkerContext, opts: WorkerOption
           opts.onEpisode?.(job.data, outcome);
           return outcome;
         },
-        { connection, concurrency: Math.max(1, opts.concurrency[family]), lockDuration, stalledInterval: Math.max(500, lockDuration / 2), maxStalledCount: 3 },
+        { connection, concurrency: Math.max(1, opts.concurrency[family]), ...lockSettings(lockDuration) },
       ),
   );
   workers.push(
@@ -114,8 +125,9 @@ export function startWorkers(url: string, ctx: WorkerContext, opts: WorkerOption
         renameSync(`${path}.tmp`, path);
         return { n: values.length };
       },
-      { connection, lockDuration },
+      { connection, ...lockSettings(lockDuration) },
     ),
   );
+  for (const w of workers) (w as Worker).on('error', (e) => opts.onError?.(`queue worker: ${e.message.split('\n')[0]}`));
   return { close: async () => void (await Promise.all(workers.map((w) => w.close()))) };
 }

@@ -3,12 +3,19 @@
 // Inputs: EpisodeJobData and the worker's context (tasks, shared grader, config).
 // Output: EpisodeOutcome, the small JSON the aggregating parent collects.
 // Invariant: the trajectory is the source of truth: a job counts as done only when its log has
-// an end record, so a killed worker's episode is finished exactly once, by whoever resumes it.
+// an end record, so a killed worker's episode is finished exactly once, by whoever resumes it. A
+// delivery first claims the episode (a lock file beside the log's own lock, held by one process
+// at a time: src/main/io/process-lock.ts) and only then reads the log's state, so a duplicate
+// delivery (BullMQ hands a job whose lock lapsed to another worker while the first still plays
+// it) waits for the claim and then finds the end record: a no-op (issue 29 item 4). A claim left
+// by a killed worker is stale and taken over.
+import { lockPathOf } from '../env/log-lock';
+import { ProcessLock, ProcessLockBusy } from '../io/process-lock';
 import { readTrajectory } from '../env/trajectory';
 import type { EnvGrader, EnvImages } from '../env/types';
 import type { EvalConfig } from '../models/config';
 import { logState, runEpisode } from '../eval/episode';
-import { readMeta, metaPathOf } from '../models/meta';
+import { readMeta, metaPathOf, writeMeta } from '../models/meta';
 import { episodeSeed, makeClient } from '../models/spec';
 import { loadAnyTask } from '../kinds/registry';
 import type { KindTask } from '../kinds/kind';
@@ -41,8 +48,44 @@ export function outcomeOf(job: EpisodeJobData, skipped: boolean): EpisodeOutcome
   return { jobId: job.jobId, taskId: job.taskId, run: job.run, skipped, score: end?.score ?? null, costUsd: meta?.cost_usd ?? null, wallS: meta?.wall_s ?? 0, attempts: meta?.attempts ?? 0 };
 }
 
+/** Claims the episode of `log`, polling while another delivery (here or in another process) holds it. */
+export async function claimEpisode(log: string, signal?: AbortSignal, pollMs = 200): Promise<ProcessLock> {
+  const path = `${lockPathOf(log)}.episode`;
+  for (;;) {
+    try {
+      return ProcessLock.acquire(path, `episode ${log}`);
+    } catch (error) {
+      if (!(error instanceof ProcessLockBusy)) throw error;
+      if (signal?.aborted) throw new Error('cancelled');
+      await new Promise((r) => setTimeout(r, pollMs));
+    }
+  }
+}
+
 export async function executeJob(job: EpisodeJobData, ctx: WorkerContext, tasks = new Map<string, KindTask>()): Promise<EpisodeOutcome> {
-  if (logState(job.log) === 'ended') return outcomeOf(job, true);
+  const claim = await claimEpisode(job.log, ctx.signal);
+  try {
+    return await executeClaimed(job, ctx, tasks);
+  } finally {
+    claim.release();
+  }
+}
+
+/**
+ * A log with its end record whose meta still says running: its worker died between the two
+ * writes. The log decides: the meta is closed as done (under the claim, so no one else writes it).
+ */
+function settleMeta(job: EpisodeJobData): void {
+  const path = metaPathOf(job.log);
+  const meta = readMeta(path);
+  if (meta && meta.status !== 'done') writeMeta(path, { ...meta, status: 'done', error: null, finished: meta.finished ?? new Date().toISOString() });
+}
+
+async function executeClaimed(job: EpisodeJobData, ctx: WorkerContext, tasks: Map<string, KindTask>): Promise<EpisodeOutcome> {
+  if (logState(job.log) === 'ended') {
+    settleMeta(job);
+    return outcomeOf(job, true);
+  }
   let task = tasks.get(job.taskId);
   if (!task) {
     task = await loadAnyTask(job.taskId, { tasksDir: ctx.tasksDir });

@@ -21,6 +21,7 @@ import { resolveTasksDir } from '../tasks/paths';
 import { labViews, type LabViews } from '../raster/views';
 import { CallActivity, GradeQueue } from '../workers/grade-queue';
 import { WorkerPool } from '../workers/pool';
+import { poolImages } from '../env/images-pool';
 import { EventHub } from './events';
 
 export type LabTransport = 'ipc' | 'ws' | 'direct';
@@ -87,7 +88,7 @@ export function createLabContext(o: LabContextOptions): LabContext {
   const activity = new CallActivity();
   const grades = new GradeQueue(activity);
   const views = labViews({ gpu: o.gpu, pool, gpuRasterizer });
-  const episodes = o.episodes ?? new EpisodeManager({ tasksDir, home, version: o.version, grader: getGrader, tasks, grades, viewRenderer: views.render });
+  const episodes = o.episodes ?? new EpisodeManager({ tasksDir, home, version: o.version, grader: getGrader, tasks, grades, viewRenderer: views.render, images: poolImages(pool) });
   const listTasks = o.listTasks ?? scanTaskList;
   return {
     gpu: o.gpu,

@@ -17,6 +17,7 @@ import { openSource, type SourceOptions } from '../debug/sources';
 import { debugView, type DebugJobs, type GpuRenderer } from '../debug/views';
 import { frameFor } from '../debug/frame';
 import { trajectoryParser } from '../env/trajectory-pool';
+import { splatReader } from '../workers/read-splat';
 import type { Caller } from './connection';
 import { inspectScene } from '../debug/inspect';
 import { splatPoints } from '../debug/points';
@@ -94,7 +95,7 @@ export function createDebugHandlers(ctx: LabContext, opts: DebugServiceOptions =
     'debug.open': (p, caller) =>
       unlocked(async () => {
         const turn: SourceOptions['turn'] = (splats, from, to) => ctx.pool.run('debug.turn', { splats, from, to }, { client: caller.id });
-        const scene = sessions.open(await openSource(p.source, { ...sourceOptions(), parse: trajectoryParser(ctx.pool, caller.id), turn }));
+        const scene = sessions.open(await openSource(p.source, { ...sourceOptions(), parse: trajectoryParser(ctx.pool, caller.id), read: splatReader(ctx.pool, caller.id), turn }));
         caller.onClose(() => sessions.close(scene.id));
         return sessionOf(scene);
       }),

@@ -17,6 +17,7 @@ import { createStudyHandlers } from './study';
 import { createRelationHandlers } from './relation';
 import { createSearchHandlers } from './search';
 import { createSearchScoreHandlers } from './search-scores';
+import { eventLoopDelay, watchEventLoop } from '../workers/loop-delay';
 
 /** What a lab is built from (kept as the services' input shape; see LabContextOptions). */
 export type LabDeps = LabContextOptions;
@@ -34,6 +35,7 @@ function isContext(x: LabContext | LabContextOptions): x is LabContext {
 }
 
 export function createLabServices(input: LabContext | LabContextOptions): LabServices {
+  watchEventLoop();
   const ctx = isContext(input) ? input : createLabContext(input);
   const roles = new Roles(ctx.home);
   const handlers: Handlers = {
@@ -43,6 +45,7 @@ export function createLabServices(input: LabContext | LabContextOptions): LabSer
       transport: ctx.transport,
       gpu: ctx.gpu.status,
       tasksDir: ctx.tasksDir,
+      eventLoop: eventLoopDelay(),
     }),
     'tasks.list': () => ctx.listTasks(),
     ...createEpisodeHandlers(ctx),

@@ -8,7 +8,10 @@
 // SessionState (never a score). Invariants: while a session is active `active` is non-null and is
 // also on disk (<home>/studies/session.json), so a restarted lab stays locked until an explicit
 // end; a task is left only after its episode is done (submitted or out of calls); a task that was
-// interrupted (pause, crash) continues from its log; operations run one at a time.
+// interrupted (pause, crash) continues from its log; operations run one at a time. Across lab
+// processes on one home the live session belongs to the process holding <home>/studies/
+// session.lock (src/main/io/process-lock.ts): another process reads session.json (so it stays
+// locked too) but refuses to start, continue or end that session while the holder lives.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -17,6 +20,7 @@ import type { SessionState } from '../../shared/api/study';
 import { answersProblem, currentConsentVersion, type Answers, type Participant, type Question, type StudyConfig } from '../../shared/study/config';
 import { readTrajectory } from '../env/trajectory';
 import type { EpisodeManager } from '../episodes/manager';
+import { ProcessLock, ProcessLockBusy } from '../io/process-lock';
 import { writeFileAtomic } from '../io/write-atomic';
 import { StudyError, type StudyStore } from './store';
 import { appendSession, recordWithdrawal } from './participant-data';
@@ -37,6 +41,8 @@ export class SessionLockedError extends StudyError {
 export class StudySessions {
   private active: Active | null;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Held while this process runs the session (taken by the first operation, dropped at its end). */
+  private lock: ProcessLock | null = null;
 
   constructor(
     private readonly store: StudyStore,
@@ -65,20 +71,57 @@ export class StudySessions {
     else rmSync(this.file, { force: true });
   }
 
-  /** Runs session operations one at a time (a double click cannot start two episodes). */
+  /**
+   * Runs session operations one at a time (a double click cannot start two episodes), each
+   * holding the cross-process session lock; the lock is let go when no session is left running.
+   */
   private serial<T>(work: () => Promise<T> | T): Promise<T> {
-    const run = this.queue.then(work);
+    const run = this.queue.then(async () => {
+      try {
+        this.claim();
+        return await work();
+      } finally {
+        if (!this.active) this.letGo();
+      }
+    });
     this.queue = run.catch(() => undefined);
     return run;
   }
 
+  /** Takes the session lock (then session.json is this process's to change) or refuses. */
+  private claim(): void {
+    if (this.lock) return;
+    try {
+      this.lock = ProcessLock.acquire(join(this.store.root, 'session.lock'), 'the participant session', { shared: true });
+    } catch (error) {
+      if (!(error instanceof ProcessLockBusy)) throw error;
+      const a = this.load();
+      const who = error.pid > 0 ? `another lab process (pid ${error.pid})` : 'another lab process';
+      throw new SessionLockedError(
+        a ? `participant ${a.participant}'s session of study '${a.studyId}' is live in ${who} on this home: continue or end it there` : `a participant session is being started in ${who} on this home`,
+      );
+    }
+    this.active = this.load();
+  }
+
+  private letGo(): void {
+    this.lock?.release();
+    this.lock = null;
+  }
+
+  /** What runs now: this process's own session, else what session.json on disk says. */
+  private refresh(): Active | null {
+    if (!this.lock) this.active = this.load();
+    return this.active;
+  }
+
   get locked(): boolean {
-    return this.active !== null;
+    return this.refresh() !== null;
   }
 
   /** Throws the clear error an experimenter row gets while a participant session runs. */
   assertUnlocked(): void {
-    const a = this.active;
+    const a = this.refresh();
     if (a) {
       throw new SessionLockedError(
         `locked while participant ${a.participant}'s session of study '${a.studyId}' runs: experimenter views and hidden scores stay closed until the session is ended (End session, study.session.end)`,
@@ -102,7 +145,7 @@ export class StudySessions {
   }
 
   state(): SessionState | null {
-    return this.active ? this.stateNow() : null;
+    return this.refresh() ? this.stateNow() : null;
   }
 
   /**
@@ -229,7 +272,8 @@ export class StudySessions {
 
   /** The participant whose session runs now (experimenter rows that touch one participant check it). */
   runningParticipant(): { studyId: string; participant: string } | null {
-    return this.active ? { studyId: this.active.studyId, participant: this.active.participant } : null;
+    const a = this.refresh();
+    return a ? { studyId: a.studyId, participant: a.participant } : null;
   }
 
   /** The explicit end (or pause): closes the live episode, its log stays for a later resume. */

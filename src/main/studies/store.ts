@@ -5,6 +5,7 @@
 // Invariants: JSON files are replaced atomically (temp file + fsync + rename), so a crash leaves
 // the old or the new file, never half of one; every path handed out stays inside the study folder.
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { withFileLock } from '../io/process-lock';
 import { writeFileAtomic } from '../io/write-atomic';
 import { join, resolve } from 'node:path';
 import { confinedPath } from '../io/confine';
@@ -101,6 +102,20 @@ export class StudyStore {
 
   /** Creates the folder, study.json (default texts filled in) and an empty participants.json. */
   create(input: NewStudy, knownTasks: ReadonlySet<string>, now = new Date(), textsOf?: (taskId: string) => ParticipantTexts): StudyConfig {
+    return this.locked(() => this.createNow(input, knownTasks, now, textsOf));
+  }
+
+  /**
+   * Read-modify-writes of the store (study ids, participant ids and records) one at a time across
+   * lab processes on this home (src/main/io/process-lock.ts), so two cannot take the same id or
+   * lose each other's change.
+   */
+  private locked<T>(work: () => T): T {
+    mkdirSync(this.root, { recursive: true });
+    return withFileLock(join(this.root, 'store.lock'), work);
+  }
+
+  private createNow(input: NewStudy, knownTasks: ReadonlySet<string>, now: Date, textsOf?: (taskId: string) => ParticipantTexts): StudyConfig {
     const p = NewStudySchema.parse(input);
     for (const t of [...p.tasks, p.practiceTask]) if (!knownTasks.has(t)) throw new StudyError(`unknown task '${t}' (not in the tasks folder)`);
     const taken = new Set(existsSync(this.root) ? readdirSync(this.root) : []);
@@ -162,6 +177,10 @@ export class StudyStore {
    * (row of the Williams square) = creation index mod the cycle; the experimenter may reassign it.
    */
   addParticipant(studyId: string, now = new Date()): Participant {
+    return this.locked(() => this.addParticipantNow(studyId, now));
+  }
+
+  private addParticipantNow(studyId: string, now: Date): Participant {
     const config = this.config(studyId);
     const list = this.participants(studyId);
     const p: Participant = {
@@ -180,6 +199,10 @@ export class StudyStore {
 
   /** Applies `change` to one participant and saves the file; returns the new record. */
   updateParticipant(studyId: string, id: string, change: (p: Participant) => Participant): Participant {
+    return this.locked(() => this.updateParticipantNow(studyId, id, change));
+  }
+
+  private updateParticipantNow(studyId: string, id: string, change: (p: Participant) => Participant): Participant {
     const list = this.participants(studyId);
     const i = list.findIndex((x) => x.id === id);
     if (i < 0) throw new StudyError(`no participant '${id}' in study '${studyId}'`);

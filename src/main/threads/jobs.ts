@@ -12,6 +12,8 @@ import { measureJob, renderJob, viewsJob } from '../grader/cpu-views';
 import { tileBinJob, tileStageJob } from '../raster/tile-jobs';
 import * as probe from './jobs/probe';
 import { raycastJob } from './jobs/raycast';
+import { readSplatJob } from './jobs/read-splat';
+import { angleImageJob, viewsSheetJob } from './jobs/sheets';
 import { parseTrajectoryJob } from './jobs/trajectory';
 
 export const jobHandlers = {
@@ -24,6 +26,9 @@ export const jobHandlers = {
   'grade.measure': measureJob,
   'author.raycast': raycastJob,
   'trajectory.parse': parseTrajectoryJob,
+  'format.read': readSplatJob,
+  'image.views': viewsSheetJob,
+  'image.angle': angleImageJob,
   'raster.tiles': tileStageJob,
   'raster.bin': tileBinJob,
   'probe.echo': probe.echo,
@@ -32,6 +37,8 @@ export const jobHandlers = {
   'probe.crash': probe.crash,
   'probe.resident': probe.readResident,
   'probe.share': probe.share,
+  'probe.hog': probe.hog,
+  'probe.thread': probe.thread,
 };
 
 type Handlers = typeof jobHandlers;

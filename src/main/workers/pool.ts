@@ -14,9 +14,10 @@
 // one client waits behind itself only; an aborted queued job never starts, an aborted running job's
 // thread is terminated (a fresh one is started when needed); a thread that dies fails only its own
 // job; idle threads are unref'd and close() terminates them all, so the pool never keeps the
-// process alive.
+// process alive. A job run with `limits` (decoding an upload: issue 29 item 8) gets a fresh thread
+// of its own started with those V8 resource limits, counted as an ordinary job and ended after it.
 import { availableParallelism } from 'node:os';
-import type { Worker } from 'node:worker_threads';
+import type { ResourceLimits, Worker } from 'node:worker_threads';
 import type { JobInput, JobKind, JobOutput } from './job-table';
 import type { FromWorker, ToWorker } from './protocol';
 import { startPoolWorker } from './worker-entry';
@@ -43,6 +44,11 @@ export interface RunOptions {
   resident?: Resident[];
   /** Buffers of `input` handed to the worker instead of copied (they are unusable here after). */
   transfer?: ArrayBufferLike[];
+  /**
+   * Runs the job on a thread of its own started with these limits (a heap past them ends that
+   * thread, failing this job only), terminated after the job.
+   */
+  limits?: ResourceLimits;
 }
 
 /**
@@ -135,6 +141,8 @@ interface Slot {
   residents: Set<string>;
   /** Set when this thread is being terminated on purpose (its job already settled). */
   stopping: boolean;
+  /** A thread started for one job with resource limits: never reused. */
+  dedicated: boolean;
 }
 
 export class WorkerPool {
@@ -236,7 +244,9 @@ export class WorkerPool {
 
   /** Whether `task` may start now: a thread is free or may be started, and it is within its cap. */
   private canStart(task: Task): boolean {
-    const free = this.slots.some((s) => !s.task && !s.stopping) || this.slots.length < this.splitSize;
+    const idle = this.slots.some((s) => !s.task && !s.stopping);
+    // A limited job needs a new thread: room for one, or an idle thread to retire for it.
+    const free = task.opts.limits ? idle || this.live() < this.splitSize : idle || this.slots.length < this.splitSize;
     if (!free || task.split) return free;
     let ordinary = 0;
     for (const s of this.slots) if (s.task && !s.task.split) ordinary++;
@@ -259,19 +269,38 @@ export class WorkerPool {
     return task;
   }
 
+  /** Threads not being stopped. */
+  private live(): number {
+    return this.slots.filter((s) => !s.stopping).length;
+  }
+
   private pump(): void {
     while (!this.closed && this.turn.length > 0) {
       const task = this.take();
       if (!task) return;
+      if (task.opts.limits) {
+        if (this.live() >= this.splitSize) {
+          const spare = this.slots.find((s) => !s.task && !s.stopping);
+          if (spare) this.retire(spare);
+        }
+        this.start(this.spawn(task.opts.limits), task);
+        continue;
+      }
       const slot = this.slots.find((s) => !s.task && !s.stopping) ?? this.spawn();
       this.start(slot, task);
     }
   }
 
-  private spawn(): Slot {
-    const worker = startPoolWorker();
+  /** Ends an idle (or dedicated, finished) thread on purpose. */
+  private retire(slot: Slot): void {
+    slot.stopping = true;
+    void slot.worker.terminate();
+  }
+
+  private spawn(limits?: ResourceLimits): Slot {
+    const worker = startPoolWorker(limits);
     this.started += 1;
-    const slot: Slot = { worker, task: null, residents: new Set(), stopping: false };
+    const slot: Slot = { worker, task: null, residents: new Set(), stopping: false, dedicated: limits !== undefined };
     worker.unref();
     worker.on('message', (msg: FromWorker) => this.onMessage(slot, msg));
     // An 'error' is followed by 'exit'; the job is failed there with the error's first line.
@@ -308,6 +337,7 @@ export class WorkerPool {
     }
     slot.task = null;
     slot.worker.unref();
+    if (slot.dedicated) this.retire(slot);
     if (msg.type === 'done') this.settle(task, null, msg.value);
     else this.settle(task, new JobFailed(msg.message));
     this.pump();

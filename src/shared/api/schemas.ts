@@ -15,12 +15,24 @@ export const GpuStatus = z.strictObject({
 });
 export type GpuStatus = z.infer<typeof GpuStatus>;
 
+/** How long the lab process's event loop was held (monitorEventLoopDelay), since `sinceS` seconds. */
+export const EventLoopDelay = z.strictObject({
+  p50Ms: z.number().nonnegative(),
+  p99Ms: z.number().nonnegative(),
+  maxMs: z.number().nonnegative(),
+  meanMs: z.number().nonnegative(),
+  sinceS: z.number().nonnegative(),
+});
+export type EventLoopDelay = z.infer<typeof EventLoopDelay>;
+
 export const AppInfo = z.strictObject({
   name: z.literal('SplatLab'),
   version: z.string(),
   transport: z.enum(['ipc', 'ws', 'direct']),
   gpu: GpuStatus,
   tasksDir: z.string(),
+  /** Event-loop delay of the lab process (issue 29 item 1): heavy work stays on the worker pool. */
+  eventLoop: EventLoopDelay,
 });
 export type AppInfo = z.infer<typeof AppInfo>;
 

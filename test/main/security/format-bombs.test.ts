@@ -83,7 +83,7 @@ describe('splat-format bombs are refused in bounded memory', () => {
       sh0: { codebook: Array(256).fill(0), files: ['sh0.webp'] },
     };
     writeFileSync(join(sog, 'meta.json'), JSON.stringify(meta));
-    expect(await refusedWithin(join(sog, 'meta.json'), /WebP means_l\.webp \(16384x16384\) declares 268435456, over the limit of 16777216: refused before decoding/)).toBeLessThan(LIMIT_BYTES);
+    expect(await refusedWithin(join(sog, 'meta.json'), /WebP means_l\.webp \(16384x16384\) declares 268435456, over the limit of \d+: refused before decoding/)).toBeLessThan(LIMIT_BYTES);
   });
 
   it('.sog bundle whose meta.json member inflates to 600 MiB', async () => {

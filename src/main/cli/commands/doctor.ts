@@ -8,6 +8,9 @@ import { loadLpipsWeights, resolveLpipsDir } from '../../lpips/weights';
 import { resolveTasksDir } from '../../tasks/paths';
 import { displayAvailable, findElectron } from '../../app/electron-binary';
 import type { CliCommand } from '../command';
+import { compiledPoolWorker } from '../../workers/compiled';
+import { eventLoopDelay, watchEventLoop } from '../../workers/loop-delay';
+import { WorkerPool } from '../../workers/pool';
 
 /** Whether the grader will have LPIPS: the weights are loaded and verified, as the grader does. */
 function lpipsLine(): string {
@@ -23,6 +26,7 @@ export const command: CliCommand = {
   name: 'doctor',
   usage: 'splatlab doctor\n\nPrints what the lab found on this machine and how to get a faster or fuller setup.',
   async run(_argv, io) {
+    watchEventLoop();
     io.out(`Node        ${process.version} (${process.platform} ${process.arch})`);
     const gpu = await acquireGpu();
     io.out(`GPU         ${gpu.status.path}: ${gpu.status.summary}`);
@@ -40,6 +44,18 @@ export const command: CliCommand = {
     const tasks = resolveTasksDir();
     const count = existsSync(tasks) ? readdirSync(tasks).filter((f) => f.endsWith('.json')).length : 0;
     io.out(`Tasks       ${count} task spec(s) in ${tasks}`);
+    const bundle = compiledPoolWorker();
+    io.out(`Workers     ${bundle ? `compiled entry ${bundle}` : 'from source through tsx (the compiled entry could not be built: slower thread starts)'}`);
+    // One pool thread started and used: what a lab's first job costs in CPU (docs/PERFORMANCE.md).
+    const pool = new WorkerPool({ size: 1 });
+    const cpu0 = process.cpuUsage();
+    const wall0 = performance.now();
+    await pool.run('probe.echo', { value: 0 }, { client: 'doctor' });
+    const cpu = process.cpuUsage(cpu0);
+    io.out(`            first job on a fresh thread: ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms CPU, ${(performance.now() - wall0).toFixed(0)} ms wall`);
+    await pool.close();
+    const d = eventLoopDelay();
+    io.out(`Event loop  delay p50 ${d.p50Ms} ms, p99 ${d.p99Ms} ms, max ${d.maxMs} ms over this check's ${d.sinceS} s (a running lab reports its own in app.info)`);
     return 0;
   },
 };

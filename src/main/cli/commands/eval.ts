@@ -103,7 +103,7 @@ async function runEval(argv: string[], io: CliIO, signal: AbortSignal): Promise<
     if (!queue) throw new CliError('--worker needs --queue redis://...');
     const per = ctx.config.concurrency;
     const limits = { openai: per.openai ?? concurrency, anthropic: per.anthropic ?? concurrency, scripted: per.scripted ?? concurrency };
-    const workers = startWorkers(queue, ctx, { concurrency: limits, lockMs: intOption(args, 'lock-ms', 30_000, 200), onEpisode: (j, o) => io.out(line(0, 0, j, o).replace('[0/0] ', '')) });
+    const workers = startWorkers(queue, ctx, { concurrency: limits, lockMs: intOption(args, 'lock-ms', 30_000, 200), onError: (l) => io.err(l), onEpisode: (j, o) => io.out(line(0, 0, j, o).replace('[0/0] ', '')) });
     io.err(`worker ready on ${queue} (episodes at once: openai ${limits.openai}, anthropic ${limits.anthropic}, scripted ${limits.scripted})`);
     await new Promise<void>((r) => {
       process.once('SIGTERM', () => r());

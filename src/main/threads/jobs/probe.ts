@@ -55,3 +55,14 @@ export function share(input: { ctl: Int32Array; owners: Int32Array; total: numbe
   }
   return { thread: threadId, items };
 }
+
+/** Grows the JS heap by `mb` MiB of small objects (a thread run with resource limits ends on it). */
+export function hog(input: { mb: number }): { held: number; thread: number } {
+  const held: { v: number; s: string }[][] = [];
+  for (let m = 0; m < input.mb; m++) held.push(Array.from({ length: 16 * 1024 }, (_, i) => ({ v: i, s: `x${i}` })));
+  return { held: held.length, thread: threadId };
+}
+
+export function thread(_input: Record<string, never>): { thread: number } {
+  return { thread: threadId };
+}

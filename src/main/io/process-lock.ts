@@ -1,0 +1,137 @@
+// Locks across lab processes on one home (issue 29 item 7, docs/SECURITY.md "Locks across
+// processes"), built like the trajectory lock (src/main/env/log-lock.ts): a lock is a file created
+// exclusively ('wx') that names the holding process; a file whose process no longer runs (a crash,
+// kill -9) is stale and is taken over. Two shapes:
+// - `ProcessLock.acquire(path)`: held for as long as something lasts (a participant's live
+//   session); a second holder in another process gets ProcessLockBusy with the pid (in this
+//   process too, unless the lock is `shared` here: then the file goes with the last release).
+// - `withFileLock(path, work)`: a short critical section (a read-modify-write of the study store),
+//   waited for (a few seconds at most) rather than refused.
+// Invariant: while a live process holds a lock file, no other acquire of the same path succeeds.
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export class ProcessLockBusy extends Error {
+  override name = 'ProcessLockBusy';
+  constructor(
+    message: string,
+    readonly pid: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Lock files held by this process. */
+const held = new Set<string>();
+/** Holders in this process of each shared lock. */
+const sharers = new Map<string, number>();
+
+export function processAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The pid a lock file names (0 when it is missing or unreadable). */
+export function lockHolder(path: string): number {
+  try {
+    return Number.parseInt(readFileSync(path, 'utf8'), 10) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+function freshFile(path: string): boolean {
+  try {
+    return Date.now() - statSync(path).mtimeMs < 10_000;
+  } catch {
+    return false;
+  }
+}
+
+/** One try: true when this process now holds `path`; the live holder's pid otherwise. */
+function tryTake(path: string): true | number {
+  if (held.has(path)) return process.pid;
+  mkdirSync(dirname(path), { recursive: true });
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(path, `${process.pid}\n`, { flag: 'wx' });
+      held.add(path);
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const pid = lockHolder(path);
+      // A file just created by another process may not hold its pid yet: live for a while.
+      if (pid === 0 && freshFile(path)) return 0;
+      if (pid !== 0 && processAlive(pid) && pid !== process.pid) return pid;
+      rmSync(path, { force: true }); // stale: its holder is gone
+    }
+  }
+  return lockHolder(path);
+}
+
+export class ProcessLock {
+  private released = false;
+
+  private constructor(readonly path: string) {}
+
+  /**
+   * Takes the lock or throws ProcessLockBusy naming the holder; `what` starts the message.
+   * `shared`: other holders in this process get it too (a service rebuilt over the same home).
+   */
+  static acquire(path: string, what: string, opts: { shared?: boolean } = {}): ProcessLock {
+    const count = sharers.get(path);
+    if (opts.shared && count !== undefined && held.has(path)) {
+      sharers.set(path, count + 1);
+      return new ProcessLock(path);
+    }
+    const got = tryTake(path);
+    if (got !== true) {
+      const where = got === process.pid ? 'in this lab process' : got > 0 ? `in another lab process (pid ${got})` : 'in another lab process';
+      throw new ProcessLockBusy(`${what} is held ${where}`, got);
+    }
+    if (opts.shared) sharers.set(path, 1);
+    return new ProcessLock(path);
+  }
+
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    const count = sharers.get(this.path);
+    if (count !== undefined && count > 1) {
+      sharers.set(this.path, count - 1);
+      return;
+    }
+    sharers.delete(this.path);
+    held.delete(this.path);
+    rmSync(this.path, { force: true });
+  }
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Runs `work` holding `lockPath`, waiting up to `waitMs` for another process's short critical
+ * section to end (synchronous: the sections it guards are a read and a whole-file write).
+ */
+export function withFileLock<T>(lockPath: string, work: () => T, waitMs = 5000): T {
+  if (held.has(lockPath)) return work(); // re-entered from inside the same section
+  const deadline = Date.now() + waitMs;
+  let got = tryTake(lockPath);
+  while (got !== true) {
+    if (Date.now() > deadline) throw new ProcessLockBusy(`${lockPath} stayed locked by pid ${got} for ${waitMs} ms`, got);
+    Atomics.wait(sleeper, 0, 0, 5);
+    got = tryTake(lockPath);
+  }
+  try {
+    return work();
+  } finally {
+    held.delete(lockPath);
+    rmSync(lockPath, { force: true });
+  }
+}

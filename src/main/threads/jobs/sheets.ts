@@ -1,0 +1,19 @@
+// Jobs 'image.views' and 'image.angle': the render_views sheet and the render_angle image drawn
+// and PNG-encoded on a worker thread (issue 29 item 1), with the same builders as on the main
+// thread (src/main/env/images.ts). Input: the rows (photo, camera, render, metrics) or one render.
+// Output: the PNG bytes, transferred.
+import type { Camera, RenderOutput } from '../../../shared/raster/types';
+import { renderAngleImage, renderViewsSheet, type RenderRow } from '../../env/images';
+import type { JobContext } from '../../workers/protocol';
+
+export function viewsSheetJob(input: { rows: RenderRow[] }, ctx: JobContext): Uint8Array {
+  const png = renderViewsSheet(input.rows);
+  ctx.transfer(png.buffer);
+  return png;
+}
+
+export function angleImageJob(input: { render: RenderOutput; label: string; camera: Camera }, ctx: JobContext): Uint8Array {
+  const png = renderAngleImage(input.render, input.label, input.camera);
+  ctx.transfer(png.buffer);
+  return png;
+}

@@ -1,0 +1,70 @@
+// The worker thread's entry compiled once to JavaScript (issue 29 item 9, docs/ARCHITECTURE.md
+// "The worker pool"): from source (tests, `splatlab serve`) every thread used to load the whole
+// handler tree through tsx's transpiler, seconds of CPU per thread. Instead the first thread
+// bundles pool-worker.ts with esbuild (the transpiler tsx runs on) into
+// node_modules/.cache/splatlab/pool-worker-<hash>.mjs, where <hash> covers every source file of
+// src/main and src/shared, so an edit makes a new bundle and an unchanged tree reuses the cached
+// one, across processes. Packages stay external and resolve from the repository's node_modules.
+// Output: the bundle's path, or null when it cannot be built (the caller falls back to tsx).
+// Invariant: a bundle is written whole (temp file, then rename) and named by its sources' hash.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { repoRoot } from '../io/data-dir';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** Every .ts file below `dir`, sorted (the hash must not depend on the listing order). */
+function sources(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) if (e.isFile() && e.name.endsWith('.ts')) out.push(join(e.parentPath, e.name));
+  return out.sort();
+}
+
+/** Hash of the sources a bundle is built from (paths and contents), 16 hex digits. */
+export function sourceHash(root = repoRoot(here)): string {
+  const h = createHash('sha256');
+  for (const dir of ['src/main', 'src/shared']) {
+    for (const file of sources(join(root, dir))) {
+      h.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
+    }
+  }
+  return h.digest('hex').slice(0, 16);
+}
+
+interface EsbuildApi {
+  buildSync(options: Record<string, unknown>): unknown;
+}
+
+/** Builds (or finds) the bundle of `entry` under the cache folder; null when esbuild fails. */
+export function compiledEntry(entry = join(here, 'pool-worker.ts'), root = repoRoot(here)): string | null {
+  const name = `${entry.split(/[\\/]/).pop()?.replace(/\.ts$/, '') ?? 'entry'}-${sourceHash(root)}.mjs`;
+  const dir = join(root, 'node_modules', '.cache', 'splatlab');
+  const out = join(dir, name);
+  if (existsSync(out)) return out;
+  const tmp = `${out}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    mkdirSync(dir, { recursive: true });
+    const esbuild = createRequire(import.meta.url)('esbuild') as EsbuildApi;
+    esbuild.buildSync({ entryPoints: [entry], outfile: tmp, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'silent' });
+    renameSync(tmp, out);
+    // Bundles of older sources are dead: one entry keeps one bundle.
+    const prefix = name.slice(0, name.lastIndexOf('-') + 1);
+    for (const old of readdirSync(dir)) if (old.startsWith(prefix) && old.endsWith('.mjs') && old !== name) rmSync(join(dir, old), { force: true });
+    return out;
+  } catch {
+    rmSync(tmp, { force: true });
+    return null;
+  }
+}
+
+let cached: string | null | undefined;
+
+/** The pool worker's bundle for this process (built on first use, then remembered). */
+export function compiledPoolWorker(): string | null {
+  if (process.env.SPLATLAB_NO_COMPILED_WORKERS === '1') return null;
+  cached ??= compiledEntry();
+  return cached;
+}

@@ -1,0 +1,132 @@
+// A lab that never blocks (issue 29 item 1 and its benchmark): the real `splatlab serve` (CPU
+// device, a child process) under 16 playing WebSocket clients, one client rendering 1024x1024
+// debugger views in a loop and one client uploading a splat bomb (an SPZ declaring 4M SH3
+// Gaussians in a third of a MiB, refused from its header) again and again; and, on a fresh
+// server, 1 client alone. Per-call p50/p99 of add_gaussians and episode.start, and the server's
+// own event-loop delay from app.info (monitorEventLoopDelay since that server started, warm-up
+// included). Run: npm run bench -- loop-delay. Prints markdown.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { constants, gzipSync } from 'node:zlib';
+import { Grader } from '../../src/main/grader/grader';
+import type { EventLoopDelay } from '../../src/shared/api/schemas';
+import { buildTestTask } from '../helpers/test-task';
+import { startLiveServer, type LiveServer } from '../main/security/live-server';
+import { openClient } from '../main/workers/ws-client';
+
+const CALLS = 12;
+
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0;
+}
+
+async function timed<T>(work: Promise<T>): Promise<{ ms: number; result: T }> {
+  const t0 = performance.now();
+  const result = await work;
+  return { ms: performance.now() - t0, result };
+}
+
+async function player(server: LiveServer, adds: number[], starts: number[]): Promise<void> {
+  const c = await openClient(server);
+  const start = await timed(c.call<{ episodeId: string }>('episode.start', { taskId: 'test__sculpt' }));
+  starts.push(start.ms);
+  const { episodeId } = start.result;
+  for (let i = 0; i < CALLS; i++) {
+    const g = { pos: [Math.sin(i) * 0.4, Math.cos(i) * 0.4, 0.1 * (i % 3)], scale: 0.08, color: [0.8, 0.3, 0.2] };
+    adds.push((await timed(c.call('episode.step', { episodeId, tool: 'add_gaussians', args: { gaussians: [g] } }))).ms);
+  }
+  await c.call('episode.close', { episodeId });
+  c.close();
+}
+
+async function renderer(server: LiveServer, stop: { done: boolean }, renders: number[]): Promise<void> {
+  const c = await openClient(server);
+  const { sessionId } = await c.call<{ sessionId: string }>('debug.open', { source: { kind: 'task', taskId: 'test__sculpt', scene: 'fit' } });
+  for (let i = 0; !stop.done; i++) {
+    const camera = { kind: 'orbit', azimuth: i * 17, elevation: 20, width: 1024, height: 1024 };
+    renders.push((await timed(c.call('debug.view', { sessionId, camera, view: 'rgb' }))).ms);
+  }
+  c.close();
+}
+
+function spzBomb(): Buffer {
+  const count = 4 * 1024 * 1024;
+  const payload = Buffer.alloc(16 + count * 65);
+  payload.writeUInt32LE(0x5053474e, 0);
+  payload.writeUInt32LE(3, 4);
+  payload.writeUInt32LE(count, 8);
+  payload.writeUInt8(3, 12);
+  payload.writeUInt8(12, 13);
+  return gzipSync(payload, { level: constants.Z_BEST_COMPRESSION });
+}
+
+async function uploader(server: LiveServer, stop: { done: boolean }, refusals: string[]): Promise<void> {
+  const bomb = spzBomb();
+  const c = await openClient(server);
+  while (!stop.done) {
+    const { uploadId, chunkBytes } = await c.call<{ uploadId: string; chunkBytes: number }>('debug.upload.begin', { name: 'bomb.spz', bytes: bomb.length });
+    for (let at = 0; at < bomb.length; at += chunkBytes) await c.call('debug.upload.put', { uploadId, offset: at, data: bomb.subarray(at, at + chunkBytes).toString('base64') });
+    const answer = await c.call('debug.open', { source: { kind: 'upload', uploadId, up: 'detected' } }).then(() => 'opened (should not)', (e: Error) => e.message.slice(0, 80));
+    refusals.push(answer);
+  }
+  c.close();
+}
+
+async function loopDelay(server: LiveServer): Promise<EventLoopDelay> {
+  const c = await openClient(server);
+  const info = await c.call<{ eventLoop: EventLoopDelay }>('app.info', {});
+  c.close();
+  return info.eventLoop;
+}
+
+const row = (label: string, call: string, xs: number[]): string => `| ${label} | ${call} | ${xs.length} | ${pct(xs, 0.5).toFixed(0)} | ${pct(xs, 0.99).toFixed(0)} |`;
+const delayRow = (label: string, d: EventLoopDelay): string => `| ${label} | ${d.p50Ms} | ${d.p99Ms} | ${d.maxMs} | ${d.sinceS} |`;
+
+const grader = await Grader.create({ lpipsDir: null });
+const tasksDir = join(mkdtempSync(join(tmpdir(), 'splatlab-bench-')), 'tasks');
+await buildTestTask(tasksDir, { size: 128, grader });
+const rows: string[] = [];
+const delays: string[] = [];
+let refusal = '';
+
+{
+  const server = await startLiveServer(tasksDir);
+  try {
+    await player(server, [], []); // warm-up: grader, task cache, JIT, the pool's threads
+    const adds: number[] = [];
+    const starts: number[] = [];
+    await player(server, adds, starts);
+    rows.push(row('1 client', 'add_gaussians', adds), row('1 client', 'episode.start', starts));
+    delays.push(delayRow('1 client', await loopDelay(server)));
+  } finally {
+    await server.stop();
+  }
+}
+{
+  const server = await startLiveServer(tasksDir);
+  try {
+    await player(server, [], []);
+    const stop = { done: false };
+    const renders: number[] = [];
+    const refusals: string[] = [];
+    const side = [renderer(server, stop, renders), uploader(server, stop, refusals)];
+    await new Promise((r) => setTimeout(r, 500));
+    const adds: number[] = [];
+    const starts: number[] = [];
+    await Promise.all(Array.from({ length: 16 }, () => player(server, adds, starts)));
+    stop.done = true;
+    await Promise.all(side);
+    refusal = `${refusals.length} bomb uploads, each answered: "${refusals[0] ?? ''}..."`;
+    rows.push(row('16 clients + 1024x1024 render loop + bomb uploads', 'add_gaussians', adds), row('(same)', 'episode.start', starts), row('(the render loop)', 'debug.view 1024x1024', renders));
+    delays.push(delayRow('16 clients + render loop + bomb uploads', await loopDelay(server)));
+  } finally {
+    await server.stop();
+  }
+}
+process.stdout.write(`Test task at 128x128, ${CALLS} add_gaussians per client after episode.start, CPU device, hidden grades deferred, worker pool of the server's default size. ${refusal}\n\n`);
+process.stdout.write('| clients | call | n | p50 ms | p99 ms |\n|---|---|---|---|---|\n');
+process.stdout.write(`${rows.join('\n')}\n\n`);
+process.stdout.write('Server event-loop delay (app.info, since the server started):\n\n| run | p50 ms | p99 ms | max ms | over s |\n|---|---|---|---|---|\n');
+process.stdout.write(`${delays.join('\n')}\n`);

@@ -1,0 +1,28 @@
+// The episode's images on the pool (src/main/env/images-pool.ts, issue 29 item 1): the render_views
+// sheet and the render_angle image drawn on a worker are the same PNG bytes as on the main thread.
+import { afterAll, describe, expect, it } from 'vitest';
+import { envImages } from '../../../src/main/env/images';
+import { poolImages } from '../../../src/main/env/images-pool';
+import { WorkerPool } from '../../../src/main/workers/pool';
+import { packRecords } from '../../../src/shared/env/scene';
+import { testTask, testTasks } from './fixtures';
+
+const pool = new WorkerPool({ size: 1 });
+afterAll(() => pool.close());
+
+describe('episode images on the worker pool', () => {
+  it('draws the same sheet and angle image as the main thread', async () => {
+    const task = await testTask('test__sculpt');
+    const { grader } = await testTasks();
+    const splats = packRecords([{ id: 0, pos: [0, 0, 0], scale: [0.3, 0.3, 0.3], quat: [1, 0, 0, 0], color: [0.8, 0.4, 0.2], opacity: 0.9 }]);
+    const views = task.reference.slice(0, 2);
+    const metrics = await grader.compareViews(splats, views);
+    const rows = metrics.map((m, i) => ({ view: views[i], metrics: m }));
+    const images = poolImages(pool);
+    expect(Buffer.from(await images.renderViewsSheet(rows)).equals(Buffer.from(envImages.renderViewsSheet(rows)))).toBe(true);
+    const [render] = await grader.renderViews(splats, [views[0].camera]);
+    const angle = await images.renderAngleImage(render, 'azimuth 10', views[0].camera);
+    expect(pool.stats().started).toBeGreaterThan(0);
+    expect(Buffer.from(angle).equals(Buffer.from(envImages.renderAngleImage(render, 'azimuth 10', views[0].camera)))).toBe(true);
+  }, 120_000);
+});
