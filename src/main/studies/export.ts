@@ -37,6 +37,7 @@ import type { StudyExport } from '../../shared/api/study';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
 import { episodeTimes } from '../../shared/env/person-time';
 import { runScore } from './run-score';
+import { processLogPath } from '../../shared/env/process-log';
 import { flowRows, flowSvg, participantFlow } from '../../shared/study/flow';
 import { objectDir } from '../tasks/paths';
 import { readSpec } from '../tasks/load';
@@ -176,6 +177,8 @@ export function studyArchiveFiles(store: StudyStore, studyId: string, opts: Expo
       const path = store.resolveIn(studyId, ep.log);
       if (!existsSync(path)) continue;
       files.set(ep.log, readFileSync(path));
+      // The process log beside it (what the person did between calls), when the page sent one.
+      if (existsSync(processLogPath(path))) files.set(processLogPath(ep.log), readFileSync(processLogPath(path)));
       calls.push(...callRows(readTrajectory(path), { source: 'human', participant: p.id, taskId: ep.taskId, orderPosition: orderPositionOf(p, ep), practice: ep.practice, excluded: exclusionOf(p, ep), log: ep.log }));
     }
   }

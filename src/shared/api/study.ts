@@ -4,6 +4,7 @@
 // main while a participant session runs (they carry hidden scores or experimenter data); the
 // participant rows (study.session.*) return SessionState or an EpisodeSnapshot, never a score.
 import { FlowCountsSchema } from '../study/flow';
+import { ProcessEventSchema } from '../env/process-log';
 import { z } from 'zod';
 import { EpisodeSnapshotSchema, PngDataUrl } from './episode';
 import {
@@ -91,6 +92,8 @@ export const TrajectoryViewSchema = z.strictObject({
   truncated: z.boolean(),
   /** An imported model's file claimed another final score than the lab's (shown only labelled as the file's claim). */
   claimedScore: z.number().nullable().optional(),
+  /** The process log beside the trajectory (what the person did between calls), when there is one. */
+  process: z.array(ProcessEventSchema).optional(),
 });
 export type TrajectoryView = z.infer<typeof TrajectoryViewSchema>;
 
