@@ -79,7 +79,7 @@ describe.skipIf(skip)('the process log (browser mode)', () => {
     await page.getByTestId('submit-yes').click();
     await page.getByTestId('session-continue').waitFor({ timeout: 30_000 });
 
-    const events = parseProcessLog(readFileSync(join(home, 'studies', 'process', 'trajectories', 'P01', 'test__sculpt.process.jsonl'), 'utf8'));
+    const events = parseProcessLog(readFileSync(join(home, 'studies', 'process', 'trajectories', 'P01', 'test__sculpt.process.ndjson'), 'utf8'));
     const kinds = new Set(events.map((e) => e.e));
     for (const k of ['camera', 'stage.add', 'undo', 'select'] as const) expect(kinds.has(k), k).toBe(true);
     await labCall(desk, 'study.session.end', {});

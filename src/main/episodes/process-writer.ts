@@ -1,5 +1,5 @@
 // Appends a page's process events (src/shared/env/process-log.ts) to the process log beside an
-// episode's trajectory. Inputs: the trajectory path, events. Output: <log>.process.jsonl.
+// episode's trajectory. Inputs: the trajectory path, events. Output: <log>.process.ndjson.
 // Invariant: the file never holds more than MAX_PROCESS_EVENTS events or MAX_PROCESS_BYTES bytes:
 // the batch that would pass a bound is cut and one `truncated` event ends the stream. Appends are
 // plain (no fsync): the stream is about what happened between calls, never needed to resume.

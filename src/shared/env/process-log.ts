@@ -1,5 +1,5 @@
 // The process log of an episode (issue 24 item 5; docs/STUDIES.md "Process log"): what a person
-// did between calls, as a compact event stream beside the trajectory (<log>.process.jsonl), in the
+// did between calls, as a compact event stream beside the trajectory (<log>.process.ndjson), in the
 // spirit of H-ARC's action logs: staged edits added/changed/removed, undo/redo, selection, gizmo
 // drags, the camera (at most 4 Hz), photos enlarged or snapped, the render viewer, values typed in
 // the inspector, outliner hide/solo, help, pause, focus and blur. A model's stream holds its
@@ -54,5 +54,5 @@ export function parseProcessLog(text: string): ProcessEvent[] {
 
 /** The process log's path beside a trajectory log. */
 export function processLogPath(logPath: string): string {
-  return logPath.replace(/\.jsonl$/, '') + '.process.jsonl';
+  return logPath.replace(/\.jsonl$/, '') + '.process.ndjson';
 }
