@@ -160,6 +160,7 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
     'study.session.next': async () => sessions.next(),
     'study.session.answer': async (p) => sessions.answer(p.values),
     'study.session.withdraw': async (p) => sessions.withdraw(p.reason, p.by),
+    'study.session.meta': async (p) => sessions.meta(p, ctx.version),
     'study.session.end': async () => sessions.end(),
   };
 

@@ -9,6 +9,8 @@
 // also on disk (<home>/studies/session.json), so a restarted lab stays locked until an explicit
 // end; a task is left only after its episode is done (submitted or out of calls); a task that was
 // interrupted (pause, crash) continues from its log; operations run one at a time.
+import { appendSessionMeta } from './session-meta';
+import type { SessionMeta } from '../../shared/api/study';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -185,6 +187,15 @@ export class StudySessions {
       });
       this.save();
       return this.stateNow();
+    });
+  }
+
+  /** The page's session metadata, stored with the session's start and the lab's version. */
+  meta(meta: SessionMeta, labVersion: string): Promise<{ recorded: boolean }> {
+    return this.serial(() => {
+      const { a, p } = this.current();
+      appendSessionMeta(this.store, a.studyId, { ...meta, participant: p.id, started: a.started, at: new Date().toISOString(), labVersion });
+      return { recorded: true };
     });
   }
 

@@ -98,6 +98,17 @@ export const TrajectoryViewSchema = z.strictObject({
 export type TrajectoryView = z.infer<typeof TrajectoryViewSchema>;
 
 const studyId = z.strictObject({ studyId: StudyIdSchema });
+
+/** Session metadata a participant's page reports (src/main/studies/session-meta.ts). */
+export const SessionMetaSchema = z.strictObject({
+  userAgent: z.string().max(500),
+  screen: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]),
+  window: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]),
+  pixelRatio: z.number().positive().max(16),
+  pointerTypes: z.array(z.enum(['mouse', 'pen', 'touch'])).max(3),
+  webgpu: z.string().max(200).nullable().describe("the adapter's vendor and architecture, or null without WebGPU"),
+});
+export type SessionMeta = z.infer<typeof SessionMetaSchema>;
 const reason = z.string().trim().min(1, 'give a reason').max(500);
 const participantRef = { studyId: StudyIdSchema, participant: ParticipantIdSchema };
 
@@ -212,6 +223,11 @@ export const studyMethods = {
     params: z.strictObject({ values: AnswersSchema }),
     result: SessionStateSchema,
     doc: 'Send the questionnaire on screen (demographic or post-task answers) and go on.',
+  },
+  'study.session.meta': {
+    params: SessionMetaSchema,
+    result: z.strictObject({ recorded: z.boolean() }),
+    doc: "What the participant's page runs on (user agent, screen and window, pixel ratio, pointer types seen, WebGPU adapter), recorded once per session with the lab's version.",
   },
   'study.session.withdraw': {
     params: z.strictObject({ reason, by: z.enum(['participant', 'experimenter']).default('participant') }),
