@@ -60,6 +60,8 @@ describe.skipIf(skip)('relation trials in a study (browser mode)', () => {
     await page.getByTestId('nav-study').click();
     await page.getByTestId('study-new').click();
     await page.getByTestId('study-name').fill('Relation pilot');
+    // Demographics are on by default (issue 24); this flow runs without them.
+    await page.getByTestId('study-questionnaires').uncheck();
     await page.getByTestId('study-practice').selectOption('relation__practice');
     for (const id of TRIALS) await page.getByTestId(`study-task-${id}`).check();
     await page.getByTestId('study-create').click();

@@ -26,6 +26,8 @@ import { ReplayError } from '../../shared/kinds/replay';
 import { kindModule } from '../../shared/kinds/registry';
 import { EpisodeRecall, lastAlive } from './recall';
 import { forgetAlive, readAlive, writeAlive } from './alive';
+import { appendProcessEvents } from './process-writer';
+import type { ProcessEvent } from '../../shared/env/process-log';
 import type { EnvGradeResult, EnvGrader, EnvImages } from '../env/types';
 import type { TaskRepository } from '../kinds/repository';
 import { CallActivity, GradeQueue } from '../workers/grade-queue';
@@ -304,7 +306,7 @@ export class EpisodeManager {
    * record in the log (so the log grows with the calls, not with the clock). Not queued behind
    * a running call, so a long render leaves no false gap; nothing is written after the end.
    */
-  async heartbeat(episodeId: string, beat: { sentAt: number; calls?: readonly { step: number; sentAt: number; shownAt: number }[] }): Promise<EpisodeTime> {
+  async heartbeat(episodeId: string, beat: { sentAt: number; calls?: readonly { step: number; sentAt: number; shownAt: number }[]; events?: readonly ProcessEvent[] }): Promise<EpisodeTime> {
     const now = Date.now();
     // After a restart the first beat of the page re-opens its episode (the interruption ends here).
     if (!this.live.has(episodeId)) await this.reattach(episodeId);
@@ -314,6 +316,7 @@ export class EpisodeManager {
       writeAlive(e.logPath, now);
       const iso = (ms: number): string => new Date(ms).toISOString();
       const calls = (beat.calls ?? []).map((c) => ({ step: c.step, sent: iso(c.sentAt), shown: iso(c.shownAt) }));
+      if (beat.events?.length) appendProcessEvents(e.logPath, beat.events);
       if (calls.length) await this.markNow(e, 'heartbeat', { t: iso(now), client_t: iso(beat.sentAt), calls });
     }
     return this.clock(e);

@@ -31,7 +31,7 @@ export function createEpisodeHandlers(ctx: Pick<LabContext, 'episodes'>): Handle
     },
     'episode.heartbeat': async (p, caller) => {
       manager.attach(p.episodeId, caller);
-      return manager.heartbeat(p.episodeId, { sentAt: p.sentAt, ...(p.calls ? { calls: p.calls } : {}) });
+      return manager.heartbeat(p.episodeId, { sentAt: p.sentAt, ...(p.calls ? { calls: p.calls } : {}), ...(p.events ? { events: p.events } : {}) });
     },
     'episode.resume': async (p, caller) => held(caller, await manager.resume(p.log)),
     'episode.close': async (p) => ({ closed: manager.close(p.episodeId) }),

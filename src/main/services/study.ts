@@ -3,6 +3,7 @@
 // Inputs: the LabContext (+ an optional renderer for tests). Output: HandlersFor the rows.
 // Invariant: while a participant session runs, every row in SESSION_LOCKED_METHODS fails with one
 // clear line before doing anything, so no hidden score can reach the participant's screen.
+import { existsSync, readFileSync } from 'node:fs';
 import { EXPORT_CHUNK_BYTES, SESSION_LOCKED_METHODS, studyMethods, type TrajectoryView } from '../../shared/api/study';
 import { pairedDifferences, participantSummaries } from '../../shared/study/paired';
 import { assignSlot, deleteParticipantData, readDeletions, recordWithdrawal, setExclusion } from '../studies/participant-data';
@@ -20,6 +21,7 @@ import { wrapHandlers, type HandlersFor } from './dispatch';
 import { replayFrame, type SceneRenderer } from '../studies/replay';
 import { runScore } from '../studies/run-score';
 import { flowSvg, participantFlow } from '../../shared/study/flow';
+import { parseProcessLog, processLogPath, type ProcessEvent } from '../../shared/env/process-log';
 import { studyResults, trajectorySteps } from '../studies/results';
 import { StudySessions } from '../studies/session';
 import { StudyStore } from '../studies/store';
@@ -47,6 +49,10 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
     return readTrajectory(store.resolveIn(studyId, log));
   };
 
+  const processOf = (path: string): { process?: ProcessEvent[] } => {
+    const file = processLogPath(path);
+    return existsSync(file) ? { process: parseProcessLog(readFileSync(file, 'utf8')) } : {};
+  };
   const handlers: StudyHandlers = {
     'study.list': async () => store.list(),
     'study.create': async (p) => store.create(p, new Set(taskIds(tasksDir)), new Date(), (id) => kindModule(readSpecHead(tasksDir, id).kind).participant),
@@ -94,6 +100,7 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
         end: e && rs.score !== null ? { reason: e.reason, score: rs.score, reward: model?.verdict ? model.verdict.reward : e.reward, lpipsMissing: e.lpips_missing ?? false, t: e.t } : null,
         truncated: traj.truncated,
         claimedScore: rs.claimed,
+        ...processOf(store.resolveIn(p.studyId, p.log)),
       };
     },
     'study.replayFrame': async (p) => {
@@ -153,6 +160,7 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
     'study.session.next': async () => sessions.next(),
     'study.session.answer': async (p) => sessions.answer(p.values),
     'study.session.withdraw': async (p) => sessions.withdraw(p.reason, p.by),
+    'study.session.meta': async (p) => sessions.meta(p, ctx.version),
     'study.session.end': async () => sessions.end(),
   };
 

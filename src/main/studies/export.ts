@@ -20,6 +20,7 @@ import {
   CALLS_TABLE,
   DELETIONS_TABLE,
   FLOW_TABLE,
+  SESSION_META_TABLE,
   SEARCH_TABLE,
   EPISODES_TABLE,
   PAIRED_TABLE,
@@ -37,6 +38,8 @@ import type { StudyExport } from '../../shared/api/study';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
 import { episodeTimes } from '../../shared/env/person-time';
 import { runScore } from './run-score';
+import { readSessionMeta } from './session-meta';
+import { processLogPath } from '../../shared/env/process-log';
 import { flowRows, flowSvg, participantFlow } from '../../shared/study/flow';
 import { objectDir } from '../tasks/paths';
 import { readSpec } from '../tasks/load';
@@ -176,6 +179,8 @@ export function studyArchiveFiles(store: StudyStore, studyId: string, opts: Expo
       const path = store.resolveIn(studyId, ep.log);
       if (!existsSync(path)) continue;
       files.set(ep.log, readFileSync(path));
+      // The process log beside it (what the person did between calls), when the page sent one.
+      if (existsSync(processLogPath(path))) files.set(processLogPath(ep.log), readFileSync(processLogPath(path)));
       calls.push(...callRows(readTrajectory(path), { source: 'human', participant: p.id, taskId: ep.taskId, orderPosition: orderPositionOf(p, ep), practice: ep.practice, excluded: exclusionOf(p, ep), log: ep.log }));
     }
   }
@@ -219,6 +224,7 @@ export function studyArchiveFiles(store: StudyStore, studyId: string, opts: Expo
     [ANSWERS_TABLE, tableCsv(ANSWERS_TABLE, participants.flatMap((p) => answerRows(p, kinds)))],
     [DELETIONS_TABLE, tableCsv(DELETIONS_TABLE, deletions)],
     [FLOW_TABLE, tableCsv(FLOW_TABLE, flowRows(flow))],
+    [SESSION_META_TABLE, tableCsv(SESSION_META_TABLE, readSessionMeta(store, studyId))],
     [SEARCH_TABLE, tableCsv(SEARCH_TABLE, searchRows)],
   ] as const;
   for (const [t, csv] of tables) files.set(t.file, enc.encode(csv));

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { DeletionsFileSchema, type DeletionRecord, type Participant, type StudyConfig } from '../../shared/study/config';
 import { cycleLength, slotOrder } from '../../shared/study/order';
 import { flowFlags } from '../../shared/study/flow';
+import { forgetSessionMeta } from './session-meta';
 import { writeFileAtomic } from '../io/write-atomic';
 import { StudyError, type StudyStore } from './store';
 
@@ -128,6 +129,7 @@ export function deleteParticipantData(store: StudyStore, studyId: string, id: st
     writeFileAtomic(join(studyDir, 'sessions.jsonl'), kept.map((x) => `${JSON.stringify(x)}\n`).join(''));
     cleared.push('sessions');
   }
+  if (forgetSessionMeta(store, studyId, id) && !cleared.includes('sessions')) cleared.push('sessions');
   const at = now.toISOString();
   store.updateParticipant(studyId, id, (x) => ({ id: x.id, created: x.created, order: x.order, ...(x.slot !== undefined ? { slot: x.slot } : {}), status: 'deleted', stage: 'thanks', taskIndex: 0, episodes: [], deleted: { at } }));
   const record: DeletionRecord = { participant: id, at, requestedBy, by: 'experimenter', files, cleared, flow: flowFlags(p) };

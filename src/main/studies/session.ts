@@ -12,6 +12,8 @@
 // processes on one home the live session belongs to the process holding <home>/studies/
 // session.lock (src/main/io/process-lock.ts): another process reads session.json (so it stays
 // locked too) but refuses to start, continue or end that session while the holder lives.
+import { appendSessionMeta } from './session-meta';
+import type { SessionMeta } from '../../shared/api/study';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -228,6 +230,15 @@ export class StudySessions {
       });
       this.save();
       return this.stateNow();
+    });
+  }
+
+  /** The page's session metadata, stored with the session's start and the lab's version. */
+  meta(meta: SessionMeta, labVersion: string): Promise<{ recorded: boolean }> {
+    return this.serial(() => {
+      const { a, p } = this.current();
+      appendSessionMeta(this.store, a.studyId, { ...meta, participant: p.id, started: a.started, at: new Date().toISOString(), labVersion });
+      return { recorded: true };
     });
   }
 

@@ -22,6 +22,7 @@ import type { TaskKind } from '../../shared/task/schema';
 import { useStagingStore } from './staging';
 import { usePlayViewStore } from './play-view';
 import { Heartbeat, pageNow, paintedAt } from './heartbeat';
+import { processEvent, recordProcess } from './process-recorder';
 
 export interface LogEntry {
   key: number;
@@ -84,6 +85,7 @@ export const useEpisodeStore = defineStore('episode', () => {
   let nextKey = 1;
 
   const active = computed(() => episodeId.value !== null);
+  const staged = useStagingStore();
 
   // The heartbeat goes over the api the episode was last used through (start, restore, a call).
   let beatApi: LabApi | null = null;
@@ -102,9 +104,29 @@ export const useEpisodeStore = defineStore('episode', () => {
     beatApi = api;
     if (episodeId.value && !done.value) heartbeat.start();
     else heartbeat.stop();
+    recordProcess(heartbeat.running);
     if (openedAt !== undefined && heartbeat.running && log.value.length === 1) void paintedAt().then((shownAt) => heartbeat.shown({ step: 0, sentAt: openedAt, shownAt }));
   }
-  watch(done, (d) => d && heartbeat.stop());
+  watch(done, (d) => {
+    if (!d) return;
+    heartbeat.stop();
+    recordProcess(false);
+  });
+  // The process log (process-recorder.ts): staged edits, undo/redo and selection as they happen.
+  watch([() => staged.ops, () => staged.past.length, () => staged.future.length], ([ops, pastN, futureN], [prevOps, prevPast, prevFuture]) => {
+    if (futureN > prevFuture) return processEvent('undo', { staged: ops.length });
+    if (futureN < prevFuture && pastN > prevPast) return processEvent('redo', { staged: ops.length });
+    const last = ops.at(-1);
+    const d = last ? { label: last.label, kind: last.kind, staged: ops.length, ...('ids' in last ? { ids: last.ids } : {}) } : { staged: 0 };
+    if (ops.length > prevOps.length) processEvent('stage.add', d);
+    else if (ops.length < prevOps.length) processEvent('stage.remove', d);
+    else if (last && last !== prevOps.at(-1)) processEvent('stage.change', d);
+  });
+  watch(() => staged.selection, (ids) => processEvent('select', { ids: [...ids].slice(0, 64) }));
+  if (typeof window !== 'undefined') {
+    window.addEventListener('focus', () => processEvent('focus'));
+    window.addEventListener('blur', () => processEvent('blur'));
+  }
   /** Times one call as the page sees it: sent now, shown at the frame after its answer lands. */
   async function timed<T extends { step: number; error?: boolean }>(work: () => Promise<T>): Promise<T> {
     const sentAt = pageNow();
@@ -114,7 +136,6 @@ export const useEpisodeStore = defineStore('episode', () => {
   }
   const paused = computed(() => time.value?.paused === true);
 
-  const staged = useStagingStore();
   watch([() => staged.base, () => staged.ops, () => staged.past, () => staged.future], () => {
     if (key.value && !done.value) saveStaging({ v: 1, key: key.value, base: staged.base, ops: staged.ops, past: staged.past, future: staged.future });
   });
@@ -218,6 +239,7 @@ export const useEpisodeStore = defineStore('episode', () => {
   async function setPaused(api: LabApi, pause: boolean): Promise<boolean> {
     const id = episodeId.value;
     if (!id || done.value) return false;
+    processEvent(pause ? 'pause' : 'resume');
     const t = await guarded(pause ? 'Pausing' : 'Resuming', () => api.call('episode.mark', { episodeId: id, event: pause ? 'pause' : 'resume' }));
     if (t) time.value = t;
     return t !== null;
@@ -297,6 +319,7 @@ export const useEpisodeStore = defineStore('episode', () => {
   function leave(api: LabApi | undefined): void {
     const id = episodeId.value;
     heartbeat.stop();
+    recordProcess(false);
     if (id && api) void api.call('episode.close', { episodeId: id }).catch(() => undefined);
     if (key.value) dropStaging(key.value);
     key.value = null;

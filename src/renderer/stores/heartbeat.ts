@@ -7,6 +7,8 @@
 // are sent again (at most 64 kept); a stopped heartbeat sends nothing more.
 import { nextTick } from 'vue';
 import { browserClock, type PaintClock } from '../study/paint-clock';
+import type { ProcessEvent } from '../../shared/env/process-log';
+import { putBackProcessEvents, takeProcessEvents } from './process-recorder';
 
 export const HEARTBEAT_MS = 500;
 const MAX_PENDING = 64;
@@ -17,7 +19,7 @@ export interface CallTimes {
   shownAt: number;
 }
 
-export type SendBeat = (beat: { sentAt: number; calls?: CallTimes[] }) => Promise<unknown>;
+export type SendBeat = (beat: { sentAt: number; calls?: CallTimes[]; events?: ProcessEvent[] }) => Promise<unknown>;
 
 /** Epoch ms on the page's monotonic clock. */
 export function pageNow(clock: PaintClock = browserClock): number {
@@ -69,10 +71,13 @@ export class Heartbeat {
     if (!this.timer || this.inFlight) return;
     this.inFlight = true;
     const calls = this.pending.splice(0);
+    // The process log's events since the last beat go with it (process-recorder.ts).
+    const events = takeProcessEvents();
     try {
-      await this.send({ sentAt: pageNow(this.clock), ...(calls.length ? { calls } : {}) });
+      await this.send({ sentAt: pageNow(this.clock), ...(calls.length ? { calls } : {}), ...(events.length ? { events } : {}) });
     } catch {
-      // A lost connection: the timings wait for the beat after the return.
+      // A lost connection: the timings and events wait for the beat after the return.
+      putBackProcessEvents(events);
       if (this.timer) this.pending.unshift(...calls.slice(-MAX_PENDING));
     } finally {
       this.inFlight = false;

@@ -3,6 +3,7 @@
 // image a model would get, plus the public scene and budgets the UI draws.
 // Invariant: no row here may carry held-out views, anchors, fits or hidden scores; every result
 // schema is strict, so an extra field added by mistake fails validation in main.
+import { ProcessEventSchema } from '../env/process-log';
 import { z } from 'zod';
 import { ProtocolOptionsSchema } from '../env/protocol';
 import { StepInfoSchema } from '../env/step-info';
@@ -171,6 +172,7 @@ export const episodeMethods = {
         .max(64)
         .optional()
         .describe('calls whose answer the page has painted since the last beat: when it sent each and when the answer was first on screen (epoch ms, the page clock)'),
+      events: z.array(ProcessEventSchema).max(512).optional().describe("the process log's events since the last beat (src/shared/env/process-log.ts), written beside the trajectory"),
     }),
     result: EpisodeTimeSchema,
     doc: "The page is there (twice a second, paused or not): an interruption runs from the last beat before it (kept in the episode's alive file; a beat that carries the page's send and paint times of its calls is a heartbeat time record in the log). Returns the episode's clock.",

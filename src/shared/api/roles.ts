@@ -34,6 +34,8 @@ export const PARTICIPANT_ROWS = {
   // The questionnaire on screen and the participant's own withdrawal (issue 11 item 3).
   'study.session.answer': 'session',
   'study.session.withdraw': 'session',
+  // What the participant's page runs on (issue 24 item 6).
+  'study.session.meta': 'session',
   'episode.get': 'episode',
   'episode.step': 'episode',
   // The stored answer of the participant's own call after a lost reply (exactly-once calls).

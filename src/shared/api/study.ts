@@ -4,6 +4,7 @@
 // main while a participant session runs (they carry hidden scores or experimenter data); the
 // participant rows (study.session.*) return SessionState or an EpisodeSnapshot, never a score.
 import { FlowCountsSchema } from '../study/flow';
+import { ProcessEventSchema } from '../env/process-log';
 import { z } from 'zod';
 import { EpisodeSnapshotSchema, PngDataUrl } from './episode';
 import {
@@ -91,10 +92,23 @@ export const TrajectoryViewSchema = z.strictObject({
   truncated: z.boolean(),
   /** An imported model's file claimed another final score than the lab's (shown only labelled as the file's claim). */
   claimedScore: z.number().nullable().optional(),
+  /** The process log beside the trajectory (what the person did between calls), when there is one. */
+  process: z.array(ProcessEventSchema).optional(),
 });
 export type TrajectoryView = z.infer<typeof TrajectoryViewSchema>;
 
 const studyId = z.strictObject({ studyId: StudyIdSchema });
+
+/** Session metadata a participant's page reports (src/main/studies/session-meta.ts). */
+export const SessionMetaSchema = z.strictObject({
+  userAgent: z.string().max(500),
+  screen: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]),
+  window: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]),
+  pixelRatio: z.number().positive().max(16),
+  pointerTypes: z.array(z.enum(['mouse', 'pen', 'touch'])).max(3),
+  webgpu: z.string().max(200).nullable().describe("the adapter's vendor and architecture, or null without WebGPU"),
+});
+export type SessionMeta = z.infer<typeof SessionMetaSchema>;
 const reason = z.string().trim().min(1, 'give a reason').max(500);
 const participantRef = { studyId: StudyIdSchema, participant: ParticipantIdSchema };
 
@@ -209,6 +223,11 @@ export const studyMethods = {
     params: z.strictObject({ values: AnswersSchema }),
     result: SessionStateSchema,
     doc: 'Send the questionnaire on screen (demographic or post-task answers) and go on.',
+  },
+  'study.session.meta': {
+    params: SessionMetaSchema,
+    result: z.strictObject({ recorded: z.boolean() }),
+    doc: "What the participant's page runs on (user agent, screen and window, pixel ratio, pointer types seen, WebGPU adapter), recorded once per session with the lab's version.",
   },
   'study.session.withdraw': {
     params: z.strictObject({ reason, by: z.enum(['participant', 'experimenter']).default('participant') }),

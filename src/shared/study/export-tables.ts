@@ -282,6 +282,36 @@ export const DELETIONS_TABLE: Table<DeletionRow> = {
   ],
 };
 
+export interface SessionMetaRow {
+  participant: string;
+  started: string;
+  at: string;
+  labVersion: string;
+  userAgent: string;
+  screen: readonly number[];
+  window: readonly number[];
+  pixelRatio: number;
+  pointerTypes: readonly string[];
+  webgpu: string | null;
+}
+
+export const SESSION_META_TABLE: Table<SessionMetaRow> = {
+  file: 'data/table-sessionmeta_data.csv',
+  description: "What each participant session's page ran on (one row per page load of a session).",
+  columns: [
+    { ...who, value: (r) => r.participant },
+    { name: 'session_started', description: 'ISO 8601 start of the session the page belonged to', value: (r) => r.started },
+    { name: 'at', description: 'ISO 8601 time the page reported', value: (r) => r.at },
+    { name: 'lab_version', description: "the lab's version", value: (r) => r.labVersion },
+    { name: 'user_agent', description: "the browser's user agent", value: (r) => r.userAgent },
+    { name: 'screen', description: 'screen size, width x height', unit: 'CSS px', value: (r) => r.screen.join('x') },
+    { name: 'window', description: 'window (viewport) size, width x height', unit: 'CSS px', value: (r) => r.window.join('x') },
+    { name: 'pixel_ratio', description: 'device pixel ratio', value: (r) => r.pixelRatio },
+    { name: 'pointer_types', description: 'pointer types seen on the page by then (mouse, pen, touch), separated by spaces', value: (r) => r.pointerTypes.join(' ') },
+    { name: 'webgpu', description: "the WebGPU adapter's vendor and architecture; empty without WebGPU", value: (r) => r.webgpu },
+  ],
+};
+
 export const FLOW_TABLE: Table<{ stage: string; n: number }> = {
   file: 'data/table-flow_data.csv',
   description: 'Participant flow (CONSORT style; figures/participant-flow.svg draws it): participants per stage, deleted ones counted from their deletion records.',
@@ -314,7 +344,7 @@ export const SEARCH_TABLE: Table<SearchEpisodeRow> = {
 };
 
 /** Every table of the archive, in the order written. */
-export const EXPORT_TABLES = [CALLS_TABLE, EPISODES_TABLE, SUMMARY_TABLE, PAIRED_TABLE, PARTICIPANT_SUMMARY_TABLE, SESSIONS_TABLE, PARTICIPANTS_TABLE, ANSWERS_TABLE, DELETIONS_TABLE, FLOW_TABLE, SEARCH_TABLE] as const;
+export const EXPORT_TABLES = [CALLS_TABLE, EPISODES_TABLE, SUMMARY_TABLE, PAIRED_TABLE, PARTICIPANT_SUMMARY_TABLE, SESSIONS_TABLE, PARTICIPANTS_TABLE, ANSWERS_TABLE, DELETIONS_TABLE, FLOW_TABLE, SESSION_META_TABLE, SEARCH_TABLE] as const;
 
 interface DictionaryTable {
   file: string;

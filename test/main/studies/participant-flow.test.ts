@@ -91,3 +91,23 @@ describe('participant flow', () => {
     expect(new TextDecoder().decode(files[name('figures/participant-flow.svg')])).toContain('Completed: n = 1');
   });
 });
+
+describe('session metadata', () => {
+  it("records what a participant's page ran on, exports it and forgets it with a deletion", async () => {
+    await call('study.addParticipant', { studyId: 'flow' });
+    const screen = new Connection();
+    await call('study.session.start', { studyId: 'flow', participant: 'P05' }, screen);
+    const meta = { userAgent: 'Mozilla/5.0 test', screen: [1920, 1080], window: [1400, 880], pixelRatio: 2, pointerTypes: ['mouse'], webgpu: 'google swiftshader' };
+    expect(await call('study.session.meta', meta, screen)).toEqual({ recorded: true });
+    await call('roles.unlock', { secret: PIN }, screen);
+    await call('study.session.end', {}, screen);
+    const files = unzipSync(readFileSync((await call<StudyExport>('study.export', { studyId: 'flow' })).path));
+    const table = new TextDecoder().decode(files[Object.keys(files).find((n) => n.endsWith('data/table-sessionmeta_data.csv')) ?? '']).trim().split('\r\n');
+    expect(table[0]).toBe('participant,session_started,at,lab_version,user_agent,screen,window,pixel_ratio,pointer_types,webgpu');
+    expect(table[1]).toMatch(/^P05,.*,0,Mozilla\/5\.0 test,1920x1080,1400x880,2,mouse,google swiftshader$/);
+    const record = await call<{ cleared: string[] }>('study.deleteParticipant', { studyId: 'flow', participant: 'P05', requestedBy: 'participant' });
+    expect(record.cleared).toContain('sessions');
+    const again = unzipSync(readFileSync((await call<StudyExport>('study.export', { studyId: 'flow' })).path));
+    expect(new TextDecoder().decode(again[Object.keys(again).find((n) => n.endsWith('data/table-sessionmeta_data.csv')) ?? '']).trim().split('\r\n')).toHaveLength(1);
+  });
+});

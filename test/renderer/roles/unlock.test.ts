@@ -22,6 +22,8 @@ function fakeApi(): LabApi & { calls: string[] } {
   return {
     calls,
     call: (async (method: string, params: { secret?: string }) => {
+      // The page's session metadata report (issue 24) is not part of this script.
+      if (method === 'study.session.meta') return { recorded: true };
       calls.push(method);
       if (method === 'roles.unlock') {
         if (params.secret !== '4711') throw new LabCallError('unauthorized', 'roles.unlock: wrong PIN or token: the screen stays locked');

@@ -33,6 +33,8 @@ function fakeApi(replies: Record<string, unknown>): LabApi & { calls: [string, u
   return {
     calls,
     call: (async (method: string, params: unknown) => {
+      // The page's session metadata report (issue 24) is not part of these scripts.
+      if (method === 'study.session.meta') return { recorded: true };
       calls.push([method, params]);
       if (!(method in replies)) throw new Error(`unexpected call ${method}`);
       return replies[method];

@@ -1,0 +1,58 @@
+// The process log of an episode (issue 24 item 5; docs/STUDIES.md "Process log"): what a person
+// did between calls, as a compact event stream beside the trajectory (<log>.process.ndjson), in the
+// spirit of H-ARC's action logs: staged edits added/changed/removed, undo/redo, selection, gizmo
+// drags, the camera (at most 4 Hz), photos enlarged or snapped, the render viewer, values typed in
+// the inspector, outliner hide/solo, help, pause, focus and blur. A model's stream holds its
+// messages and token counts instead. Times are the page's monotonic clock anchored to wall time
+// (epoch ms = performance.timeOrigin + performance.now()).
+// Inputs/outputs: ProcessEvent (the zod schema is the format), the per-episode bounds.
+// Invariants: one JSON object per line; an episode's stream never exceeds MAX_PROCESS_EVENTS
+// events or MAX_PROCESS_BYTES bytes (further events are dropped and one `truncated` event says so).
+import { z } from 'zod';
+
+export const PROCESS_EVENT_KINDS = [
+  'stage.add', 'stage.change', 'stage.remove', 'undo', 'redo', 'select', 'gizmo.start', 'gizmo.end', 'camera',
+  'photo.enlarge', 'photo.snap', 'viewer.open', 'viewer.blink', 'viewer.diff', 'inspector.type', 'outliner.hide', 'outliner.solo',
+  'help', 'pause', 'resume', 'focus', 'blur', 'model.message', 'truncated',
+] as const;
+export const ProcessEventKindSchema = z.enum(PROCESS_EVENT_KINDS);
+export type ProcessEventKind = z.infer<typeof ProcessEventKindSchema>;
+
+export const ProcessEventSchema = z.strictObject({
+  /** Epoch ms on the page's monotonic clock (timeOrigin + now()). */
+  t: z.number().nonnegative(),
+  e: ProcessEventKindSchema,
+  /** Small event data: ids and values of an edit, a camera pose, a message's role and tokens. */
+  d: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.array(z.number())])).optional(),
+});
+export type ProcessEvent = z.infer<typeof ProcessEventSchema>;
+
+/** Camera events a page may record per second. */
+export const CAMERA_HZ = 4;
+export const MAX_PROCESS_EVENTS = 50_000;
+export const MAX_PROCESS_BYTES = 4 * 1024 * 1024;
+
+/** One line of the stream (what the writer appends and the size bounds count). */
+export function processLine(e: ProcessEvent): string {
+  return `${JSON.stringify(e)}\n`;
+}
+
+/** Parses a stream, skipping lines that are not events (a line cut short by a crash). */
+export function parseProcessLog(text: string): ProcessEvent[] {
+  const out: ProcessEvent[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const r = ProcessEventSchema.safeParse(JSON.parse(line));
+      if (r.success) out.push(r.data);
+    } catch {
+      // skipped
+    }
+  }
+  return out;
+}
+
+/** The process log's path beside a trajectory log. */
+export function processLogPath(logPath: string): string {
+  return logPath.replace(/\.jsonl$/, '') + '.process.ndjson';
+}

@@ -1,0 +1,99 @@
+// Issue 24 item 5: the process log of a participant's episode, recorded by the page (staged edits,
+// undo, selection, camera poses, focus) and sent with its heartbeats, is written beside the
+// trajectory and replays on the Results timeline between the calls (scrubbing moves the replay).
+// Screenshot: test-results/process-timeline.png.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import NodeWebSocket from 'ws';
+import { browserMissing, launchBrowser, RESULTS_DIR, startTestLab, type ServeProcess } from './harness';
+import { parseProcessLog } from '../../src/shared/env/process-log';
+
+const skip = browserMissing();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function labCall(url: string, method: string, params: unknown): Promise<unknown> {
+  const ws = new NodeWebSocket(url);
+  await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
+  const reply = await new Promise<{ ok: boolean; result?: unknown; error?: { message: string } }>((resolve) => {
+    ws.on('message', (d) => resolve(JSON.parse(d.toString()) as never));
+    ws.send(JSON.stringify({ id: 1, method, params }));
+  });
+  ws.close();
+  if (!reply.ok) throw new Error(`${method}: ${reply.error?.message}`);
+  return reply.result;
+}
+
+describe.skipIf(skip)('the process log (browser mode)', () => {
+  let serve: ServeProcess;
+  let browser: Browser;
+  let home: string;
+
+  beforeAll(async () => {
+    ({ serve, home } = await startTestLab('splatlab-process-e2e-'));
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await serve?.stop();
+  });
+
+  it('records what the participant did between calls and replays it on the timeline', async () => {
+    const base = new URL(serve.url);
+    const desk = `ws://${base.host}/lab?token=${base.searchParams.get('token')}`;
+    await labCall(desk, 'study.create', { name: 'Process', tasks: ['test__sculpt'], practiceTask: 'test__oneshot' });
+    await labCall(desk, 'study.addParticipant', { studyId: 'process' });
+    await labCall(desk, 'roles.setPin', { studyId: 'process', pin: '9753' });
+    await labCall(desk, 'study.session.start', { studyId: 'process', participant: 'P01' });
+    const link = (await labCall(desk, 'roles.participantLink', {})) as { token: string };
+
+    const page = await browser.newPage({ viewport: { width: 1400, height: 880 } });
+    await page.goto(`${base.origin}/?token=${encodeURIComponent(link.token)}`);
+    await page.getByTestId('consent-agree').click();
+    await page.getByTestId('instructions-continue').click();
+    await page.getByTestId('add-sphere').click();
+    await page.getByTestId('commit').click();
+    await page.getByTestId('session-continue').click();
+    await page.getByTestId('session-task-banner').filter({ hasText: 'Task 1' }).waitFor();
+    await expect.poll(() => page.getByTestId('budget-calls').textContent()).toContain('calls left 40/40');
+    // Between calls: orbit the camera, stage two spheres, undo one, then commit and submit.
+    const canvas = page.getByTestId('viewport-canvas');
+    const box = await canvas.boundingBox();
+    if (!box) throw new Error('no viewport');
+    await page.mouse.move(box.x + box.width * 0.8, box.y + box.height * 0.8);
+    await page.mouse.down();
+    for (let i = 0; i < 12; i++) {
+      await page.mouse.move(box.x + box.width * (0.8 - i * 0.03), box.y + box.height * 0.8, { steps: 2 });
+      await sleep(60);
+    }
+    await page.mouse.up();
+    await page.getByTestId('add-sphere').click();
+    await page.getByTestId('add-sphere').click();
+    await page.getByTestId('undo').click();
+    await sleep(700);
+    await page.getByTestId('commit').click();
+    await expect.poll(() => page.getByTestId('budget-calls').textContent()).toContain('calls left 39/40');
+    await sleep(700);
+    await page.getByTestId('tool-submit').click();
+    await page.getByTestId('submit-yes').click();
+    await page.getByTestId('session-continue').waitFor({ timeout: 30_000 });
+
+    const events = parseProcessLog(readFileSync(join(home, 'studies', 'process', 'trajectories', 'P01', 'test__sculpt.process.ndjson'), 'utf8'));
+    const kinds = new Set(events.map((e) => e.e));
+    for (const k of ['camera', 'stage.add', 'undo', 'select'] as const) expect(kinds.has(k), k).toBe(true);
+    await labCall(desk, 'study.session.end', {});
+
+    const exp = await browser.newPage({ viewport: { width: 1400, height: 1400 } });
+    await exp.goto(serve.url);
+    await exp.getByTestId('nav-results').click();
+    await exp.getByTestId('replay-P01-test__sculpt').click();
+    await exp.getByTestId('process-timeline').waitFor();
+    const scrub = exp.getByTestId('process-scrub');
+    await scrub.fill('600');
+    await expect.poll(() => exp.getByTestId('replay-step').textContent()).toMatch(/call \d/);
+    await exp.getByTestId('process-timeline').scrollIntoViewIfNeeded();
+    await exp.screenshot({ path: join(RESULTS_DIR, 'process-timeline.png'), fullPage: true });
+    expect(await exp.locator('[data-testid="process-timeline"] line').count()).toBeGreaterThan(events.length);
+  });
+});
