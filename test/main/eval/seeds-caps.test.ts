@@ -18,14 +18,14 @@ import { readTrajectory } from '../../../src/main/env/trajectory';
 import { startMcpHttp } from '../../../src/main/mcp/http';
 import { fakeImages, testTask, testTasks, tmpLog } from '../env/fixtures';
 
-/** A log's lines with every time field blanked (t, ms, started), as bytes to compare. */
+/** A log's lines with every time field (t, ms, started) and the per-call request id (a transport nonce, docs/SECURITY.md "Exactly-once calls") blanked, as bytes to compare. */
 function lessTimes(path: string): string {
   return readFileSync(path, 'utf8')
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => {
       const r = JSON.parse(l) as Record<string, unknown>;
-      for (const k of ['t', 'ms', 'started']) if (k in r) r[k] = 0;
+      for (const k of ['t', 'ms', 'started', 'request_id']) if (k in r) r[k] = 0;
       return JSON.stringify(r);
     })
     .join('\n');
