@@ -148,7 +148,7 @@ describe.skipIf(skip)('study session and results (browser mode)', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-episodes').click()]);
     expect(download.suggestedFilename()).toBe('e2e-pilot-episodes.csv');
     const csv = readFileSync((await download.path()) as string, 'utf8');
-    expect(csv.split('\r\n')[0]).toMatch(/^source,participant,task,practice,/);
+    expect(csv.split('\r\n')[0]).toMatch(/^source,participant,task,kind_family,measure,practice,/);
     expect(csv).toMatch(/human,P01,test__sculpt,false,matched,true,-?\d/);
     expect(csv).toMatch(/human,P01,test__oneshot,true,/);
 

@@ -2,6 +2,7 @@
 // Invariant: a user error exits 1 with one readable line and no stack trace.
 import { CliError, type CliIO } from './command';
 import { COMMANDS } from './commands/index';
+import { loadKindPlugins } from '../kinds/plugins';
 
 const io: CliIO = {
   out: (line) => process.stdout.write(line + '\n'),
@@ -38,6 +39,8 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   try {
+    // Kinds of SPLATLAB_KINDS folders join the registries before any command reads them.
+    await loadKindPlugins();
     return await command.run(rest, io);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -12,6 +12,8 @@ import type { Participant, ParticipantEpisode } from '../../shared/study/config'
 import { replaySteps } from '../../shared/env/replay';
 import { episodeClock } from '../../shared/env/time';
 import { rulesFor } from '../kinds/registry';
+import { kindModule } from '../../shared/kinds/registry';
+import { readSpecHead } from '../tasks/load';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
 import type { LoadedTask } from '../tasks/load';
 import type { StudyStore } from './store';
@@ -30,7 +32,30 @@ const seconds = (from: string, to: string): number | null => {
   return Number.isFinite(d) ? d : null;
 };
 
-export function episodeResult(traj: Trajectory, rel: string, who: Source, taskId: string): EpisodeResult {
+/**
+ * The kind family of a log and what its score measures: from the header's kind (every writer
+ * names it), else from the task file when the tasks folder is known. A log of a kind no module
+ * serves any more keeps its kind's name as its family, so it still pools with nothing else.
+ */
+export function familyOfLog(traj: Trajectory, taskId: string, tasksDir?: string): { family: string; measure: string } {
+  let kind = traj.header?.kind;
+  if (kind === undefined && tasksDir) {
+    try {
+      kind = readSpecHead(tasksDir, traj.header?.task ?? taskId).kind;
+    } catch {
+      kind = undefined;
+    }
+  }
+  if (kind === undefined) return { family: 'unknown', measure: 'score' };
+  try {
+    const m = kindModule(kind);
+    return { family: m.family, measure: m.score.unit };
+  } catch {
+    return { family: kind, measure: 'score' };
+  }
+}
+
+export function episodeResult(traj: Trajectory, rel: string, who: Source, taskId: string, tasksDir?: string): EpisodeResult {
   const calls = traj.steps.filter((s) => s.step > 0);
   const last = calls[calls.length - 1];
   const started = traj.header?.started ?? traj.steps[0]?.t ?? '';
@@ -41,6 +66,7 @@ export function episodeResult(traj: Trajectory, rel: string, who: Source, taskId
   return {
     ...who,
     taskId: traj.header?.task ?? taskId,
+    ...familyOfLog(traj, taskId, tasksDir),
     protocol: traj.header?.protocol ?? 'unknown',
     complete: e !== null,
     score: e?.score ?? null,
@@ -90,13 +116,13 @@ export function studyResults(store: StudyStore, studyId: string, tasksDir?: stri
     for (const ep of p.episodes) {
       const path = store.resolveIn(studyId, ep.log);
       if (!existsSync(path)) continue;
-      const row = episodeResult(readTrajectory(path), ep.log, { source: 'human', kind: 'human', participant: p.id, practice: ep.practice }, ep.taskId);
+      const row = episodeResult(readTrajectory(path), ep.log, { source: 'human', kind: 'human', participant: p.id, practice: ep.practice }, ep.taskId, tasksDir);
       rows.push({ ...row, excluded: exclusionOf(p, ep), orderPosition: orderPositionOf(p, ep) });
     }
   }
   for (const m of store.modelLogs(studyId)) {
     const traj = readTrajectory(store.resolveIn(studyId, m.rel));
-    const row = episodeResult(traj, m.rel, { source: m.model, kind: 'model', participant: m.model, practice: false }, m.taskId);
+    const row = episodeResult(traj, m.rel, { source: m.model, kind: 'model', participant: m.model, practice: false }, m.taskId, tasksDir);
     // The lab's own grade of the replayed scene replaces whatever the file claimed.
     const v = m.verdict;
     const spec = v ? null : searchSpec(m.taskId);
