@@ -72,4 +72,6 @@ export interface MainKindModule {
   reset(task: KindTask, options: KindEnvOptions): Promise<{ env: KindEnv; obs: ToolOut }>;
   /** A fresh pure episode of a loaded task (for replay, regrading, results). */
   rules(task: KindTask): KindRules;
+  /** The views Results' replay can draw a step's scene in (SplatBench: the held-out views); none when absent. */
+  replayViews?(task: KindTask): string[];
 }

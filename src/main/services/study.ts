@@ -15,6 +15,7 @@ import { parseTrajectory, readTrajectory } from '../env/trajectory';
 import { pngDataUrl } from '../episodes/public';
 import { readSpecHead, taskIds } from '../tasks/load';
 import { kindModule } from '../../shared/kinds/registry';
+import { mainKind } from '../kinds/registry';
 import type { LabContext } from './context';
 import { wrapHandlers, type HandlersFor } from './dispatch';
 import { replayFrame, type SceneRenderer } from '../studies/replay';
@@ -71,7 +72,7 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
     'study.trajectory': async (p): Promise<TrajectoryView> => {
       const traj = trajectoryOf(p.studyId, p.log);
       const taskId = traj.header?.task ?? '';
-      const task = await ctx.tasks.get(taskId);
+      const task = await ctx.tasks.getAny(taskId);
       const e = traj.end;
       return {
         log: p.log,
@@ -79,7 +80,7 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
         player: traj.header?.player ?? 'unknown',
         protocol: traj.header?.protocol ?? 'unknown',
         started: traj.header?.started ?? '',
-        heldoutViews: task.heldout.map((v) => v.name),
+        heldoutViews: mainKind(task).replayViews?.(task) ?? [],
         steps: trajectorySteps(traj, task),
         end: e ? { reason: e.reason, score: e.score, reward: e.reward, lpipsMissing: e.lpips_missing ?? false, t: e.t } : null,
         truncated: traj.truncated,

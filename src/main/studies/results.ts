@@ -15,7 +15,7 @@ import { rulesFor } from '../kinds/registry';
 import { kindModule } from '../../shared/kinds/registry';
 import { readSpecHead } from '../tasks/load';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
-import type { LoadedTask } from '../tasks/load';
+import type { KindTask } from '../kinds/kind';
 import type { StudyStore } from './store';
 import { exactSearchScore, searchSpecs } from '../kinds/search/log-score';
 
@@ -137,7 +137,7 @@ export function studyResults(store: StudyStore, studyId: string, tasksDir?: stri
  * Each logged record as the replay shows it; `score` is the latest hidden score at that call and
  * `error` comes from the call's outcome as the one replay recomputes it (never from its text).
  */
-export function trajectorySteps(traj: Trajectory, task: LoadedTask): TrajectoryStep[] {
+export function trajectorySteps(traj: Trajectory, task: KindTask): TrajectoryStep[] {
   const ok = new Map<number, boolean>();
   for (const { record, result } of replaySteps(rulesFor(task), traj.steps)) ok.set(record.step, result.ok);
   let score: number | null = null;
