@@ -53,6 +53,30 @@ const innerRuleConfigs = innerLayers.map((l) => ({
   },
 }));
 
+// Kind names stay in the kinds (docs/ARCHITECTURE.md, "Kind names stay in the kinds"; issue 23):
+// outside src/<runtime>/kinds/, no string literal, template or regex names a kind family or a
+// kind (`'search'`, `'relation'`, `'reassembly'`) or a task-id prefix (`search__`). Shared
+// machinery asks the kind interface instead. SPLATBENCH_MACHINERY lists the folders that serve
+// SplatBench alone and predate the kind folders (its Episode, spec schema, grader, authoring and
+// analyses); they may name SplatBench's own kinds (sculpt, reassembly, oneshot), never another
+// family's. A kind's own CLI command (KIND_COMMANDS) is named after its family.
+export const KIND_FAMILIES = ['splatbench', 'search', 'relation'];
+export const SPLAT_KINDS = ['sculpt', 'reassembly', 'oneshot'];
+export const SPLATBENCH_MACHINERY = ['src/shared/env/**', 'src/shared/task/**', 'src/shared/analysis/**', 'src/main/env/**', 'src/main/grader/**', 'src/main/authoring/**', 'src/main/eval/analyses.ts', 'src/main/cli/commands/author*.ts'];
+export const KIND_COMMANDS = ['src/main/cli/commands/search.ts', 'src/main/cli/commands/relation.ts'];
+const kindNameSelectors = (names) => {
+  const alt = names.join('|');
+  const message = 'a kind name or task-id prefix outside src/<runtime>/kinds/: ask the kind interface instead (docs/ARCHITECTURE.md, "Kind names stay in the kinds").';
+  return [
+    { selector: `Literal[value=/^(${alt})$/]`, message },
+    { selector: `Literal[value=/^(${alt})__/]`, message },
+    { selector: `TemplateElement[value.raw=/^(${alt})__/]`, message },
+    { selector: `Literal[regex.pattern=/(${alt})__/]`, message },
+  ];
+};
+const kindNameRules = (names) => ({ 'no-restricted-syntax': ['error', ...kindNameSelectors(names)], 'vue/no-restricted-syntax': ['error', ...kindNameSelectors(names)] });
+const outsideKinds = ['src/*/kinds/**'];
+
 const restrict = (patterns) => ({
   'no-restricted-imports': ['error', { patterns }],
 });
@@ -87,6 +111,8 @@ export default tseslint.config(
   { files: ['src/renderer/**/*.{ts,vue}'], rules: { ...restrict(layerRules.renderer), 'no-console': 'error' } },
   { files: ['src/main/**/*.ts'], rules: restrict(layerRules.main) },
   ...innerRuleConfigs,
+  { files: ['src/**/*.{ts,vue}'], ignores: [...outsideKinds, ...KIND_COMMANDS], rules: kindNameRules([...KIND_FAMILIES, ...SPLAT_KINDS]) },
+  { files: SPLATBENCH_MACHINERY, ignores: outsideKinds, rules: kindNameRules(KIND_FAMILIES) },
   {
     files: ['src/preload/**/*.ts'],
     rules: {

@@ -11,7 +11,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { kindModule } from '../../shared/kinds/registry';
+import { defaultKind, kindModule } from '../../shared/kinds/registry';
 import type { TaskKind } from '../../shared/task/schema';
 import type { ToolOut } from '../env/env';
 import type { KindEnv } from '../kinds/kind';
@@ -77,13 +77,14 @@ export function createMcpSession(deps: McpSessionDeps): McpSession {
   let starting: Promise<ToolOut> | null = null;
   let log: string | null = null;
 
-  // A server for one task lists that task's tools from the start; otherwise SplatBench's until a start.
+  // A server for one task lists that task's tools from the start; otherwise the default kind's
+  // (the registry's first: SplatBench's) until a start.
   const fixedKind = (): TaskKind => {
-    if (deps.task === undefined) return 'sculpt';
+    if (deps.task === undefined) return defaultKind();
     try {
       return readSpecHead(deps.tasksDir, deps.task).kind;
     } catch {
-      return 'sculpt';
+      return defaultKind();
     }
   };
 

@@ -23,7 +23,6 @@ import { studyResults, trajectorySteps } from '../studies/results';
 import { StudySessions } from '../studies/session';
 import { StudyStore } from '../studies/store';
 import { importProblem, modelNameProblem, verifyModelLog } from '../studies/verify';
-import { verifySearchImport } from '../kinds/search/import';
 import type { EnvGrader } from '../env/types';
 
 type StudyHandlers = HandlersFor<typeof studyMethods>;
@@ -108,9 +107,10 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
       const model = p.model ?? traj.header.player;
       const nameProblem = modelNameProblem(model, store.participants(p.studyId).map((x) => x.id));
       if (nameProblem) throw new Error(nameProblem);
-      if (readSpecHead(tasksDir, traj.header.task).kind === 'search') {
-        // A search run is checked by its regrade (no scene to grade); its outcome is the score.
-        const outcome = await verifySearchImport(traj, tasksDir, traj.header.task);
+      const importRun = mainKind(readSpecHead(tasksDir, traj.header.task).kind).importRun;
+      if (importRun) {
+        // A run regraded from its calls (search: no scene to grade); the regrade is the score.
+        const outcome = await importRun(traj, tasksDir, traj.header.task);
         const log = store.saveModelLog(p.studyId, model, traj.header.task, p.text, null);
         const claimed = typeof traj.end?.score === 'number' ? traj.end.score : null;
         return { model: log.split('/')[1], taskId: traj.header.task, log, score: outcome.score, fileScore: claimed, mismatch: false };

@@ -9,6 +9,7 @@ import type { RelationTrialRow } from '../../shared/api/relation';
 import { AnswerArgsSchema } from '../../shared/kinds/relation/kind';
 import { RELATION_TASK_PREFIX } from '../../shared/kinds/relation/task';
 import { readTrajectory } from '../env/trajectory';
+import { readSpecHead } from '../tasks/load';
 import { loadRelationTask, type RelationTask } from '../kinds/relation/kind';
 import type { StudyStore } from './store';
 
@@ -44,7 +45,7 @@ export function studyRelationTrials(store: StudyStore, studyId: string, tasksDir
       let t: RelationTask | null = null;
       if (id.startsWith(RELATION_TASK_PREFIX)) {
         try {
-          t = loadRelationTask(tasksDir, { task_id: id, kind: 'relation' });
+          t = loadRelationTask(tasksDir, readSpecHead(tasksDir, id));
         } catch {
           t = null;
         }

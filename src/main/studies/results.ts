@@ -11,13 +11,12 @@ import type { EpisodeResult } from '../../shared/study/results';
 import type { Participant, ParticipantEpisode } from '../../shared/study/config';
 import { replaySteps } from '../../shared/env/replay';
 import { episodeClock } from '../../shared/env/time';
-import { rulesFor } from '../kinds/registry';
+import { mainKind, rulesFor } from '../kinds/registry';
 import { kindModule } from '../../shared/kinds/registry';
 import { readSpecHead } from '../tasks/load';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
-import type { KindTask } from '../kinds/kind';
+import type { KindTask, MainKindModule } from '../kinds/kind';
 import type { StudyStore } from './store';
-import { exactSearchScore, searchSpecs } from '../kinds/search/log-score';
 
 
 interface Source {
@@ -109,8 +108,18 @@ export function orderPositionOf(p: Participant, ep: ParticipantEpisode): number 
  * models. Excluded episodes (and all of a withdrawn participant's) are listed with the reason.
  */
 export function studyResults(store: StudyStore, studyId: string, tasksDir?: string): EpisodeResult[] {
-  // A model's search run has no scene verdict: with the tasks folder its answer is checked here.
-  const searchSpec = tasksDir ? searchSpecs(tasksDir) : () => null;
+  // A model run of a kind regraded from its calls (search) has no scene verdict: with the tasks
+  // folder its kind scores the log here (MainKindModule.runScore).
+  const runScore = (traj: Trajectory, taskId: string): number | null => {
+    if (!tasksDir) return null;
+    let score: MainKindModule['runScore'];
+    try {
+      score = mainKind(readSpecHead(tasksDir, taskId).kind).runScore;
+    } catch {
+      return null;
+    }
+    return score ? score(traj, tasksDir, taskId) : null;
+  };
   const rows: EpisodeResult[] = [];
   for (const p of store.participants(studyId)) {
     for (const ep of p.episodes) {
@@ -125,8 +134,8 @@ export function studyResults(store: StudyStore, studyId: string, tasksDir?: stri
     const row = episodeResult(traj, m.rel, { source: m.model, kind: 'model', participant: m.model, practice: false }, m.taskId, tasksDir);
     // The lab's own grade of the replayed scene replaces whatever the file claimed.
     const v = m.verdict;
-    const spec = v ? null : searchSpec(m.taskId);
-    if (spec && traj.end) rows.push({ ...row, score: exactSearchScore(spec, traj), reward: null, scoreMismatch: null });
+    const regraded = v ? null : runScore(traj, m.taskId);
+    if (regraded !== null) rows.push({ ...row, score: regraded, reward: null, scoreMismatch: null });
     else if (v) rows.push({ ...row, score: v.score, reward: v.reward, psnr: v.psnr, ssim: v.ssim, iou: v.iou, lpips: v.lpips, scoreMismatch: v.mismatch ? v.fileScore : null });
     else rows.push({ ...row, score: null, reward: null, scoreMismatch: null });
   }

@@ -22,6 +22,14 @@ export function registerKind(m: TaskKindModule): void {
   modules.push(m);
 }
 
+/**
+ * The kind whose tools a session lists before any task is chosen (an MCP server or the RL
+ * protocol with no task fixed): the first kind of the first module, SplatBench's sculpt.
+ */
+export function defaultKind(): TaskKind {
+  return modules[0].kinds[0];
+}
+
 export function kindModule(kind: TaskKind): TaskKindModule {
   const m = modules.find((k) => k.kinds.includes(kind));
   if (!m) throw new Error(`no task-kind module serves kind '${kind}'`);
