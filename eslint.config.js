@@ -33,9 +33,11 @@ export const innerLayers = [
   // then services, then transports and the front doors.
   { runtime: 'main', folders: ['io', 'gpu', 'lpips', 'formats', 'raster'], banned: ['grader', 'env', 'tasks', 'episodes', 'studies', 'authoring', 'debug', 'services', 'transport', 'electron', 'cli', 'app', 'kinds', 'eval', 'mcp', 'queue'], why: 'codecs, splat formats, devices and rasterizer hosts may not import what uses them' },
   { runtime: 'main', folders: ['grader'], banned: ['env', 'episodes', 'studies', 'authoring', 'debug', 'services', 'transport', 'electron', 'cli', 'app', 'kinds', 'eval', 'mcp', 'queue'], why: 'the grader may not import services, transports or episodes' },
-  { runtime: 'main', folders: ['env', 'tasks', 'kinds', 'episodes'], banned: ['studies', 'services', 'transport', 'electron', 'cli', 'eval', 'mcp', 'queue'], why: 'environments, episodes and the kinds\' own folders may not import studies, services, transports or the agent harness' },
-  { runtime: 'main', folders: ['studies', 'authoring', 'debug'], banned: ['services', 'transport', 'electron', 'cli', 'queue'], why: 'studies, authoring and the debugger may not import services or transports' },
-  { runtime: 'main', folders: ['services'], banned: ['transport', 'electron', 'cli'], why: 'services may not import transports or front doors' },
+  { runtime: 'main', folders: ['env', 'tasks', 'kinds', 'episodes'], ignores: ['kinds/*/study', 'kinds/*/service'], banned: ['studies', 'services', 'transport', 'electron', 'cli', 'eval', 'mcp', 'queue'], why: 'environments, episodes and the kinds\' own folders may not import studies, services, transports or the agent harness' },
+  // A kind's study readers (kinds/<kind>/study) sit in the studies tier, its LabApi handlers
+  // (kinds/<kind>/service) in the services tier: the kind keeps them in its folder.
+  { runtime: 'main', folders: ['studies', 'authoring', 'debug', 'kinds/*/study'], banned: ['services', 'transport', 'electron', 'cli', 'queue'], why: 'studies (a kind\'s study readers included), authoring and the debugger may not import services or transports' },
+  { runtime: 'main', folders: ['services', 'kinds/*/service'], banned: ['transport', 'electron', 'cli'], why: 'services (a kind\'s LabApi handlers included) may not import transports or front doors' },
   { runtime: 'main', folders: ['transport'], banned: ['electron', 'cli'], why: 'transports may not import the front doors' },
   // The agent harness: MCP is a transport; eval (model runners) sits above it, the queue above eval.
   { runtime: 'main', folders: ['mcp'], banned: ['eval', 'queue', 'electron', 'cli'], why: 'the MCP transport may not import the model runners, the queue or the front doors' },
@@ -45,10 +47,11 @@ export const innerLayers = [
 
 const innerRuleConfigs = innerLayers.map((l) => ({
   files: l.folders.map((f) => `src/${l.runtime}/${f}/**/*.ts`),
+  ...(l.ignores ? { ignores: l.ignores.map((f) => `src/${l.runtime}/${f}/**`) } : {}),
   rules: {
     'no-restricted-imports': [
       'error',
-      { patterns: [...layerRules[l.runtime], pattern(l.banned.flatMap((b) => [`**/${l.runtime}/${b}/**`, `../${b}/**`, `../../${b}/**`, `./${b}/**`]), `${l.why} (docs/ARCHITECTURE.md).`)] },
+      { patterns: [...layerRules[l.runtime], pattern(l.banned.flatMap((b) => [`**/${l.runtime}/${b}/**`, `../${b}/**`, `../../${b}/**`, `../../../${b}/**`, `./${b}/**`]), `${l.why} (docs/ARCHITECTURE.md).`)] },
     ],
   },
 }));

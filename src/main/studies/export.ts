@@ -38,7 +38,7 @@ import { episodeClock } from '../../shared/env/time';
 import { objectDir } from '../tasks/paths';
 import { readSpec } from '../tasks/load';
 import { judgePath, ratingPath } from '../kinds/search/judge-store';
-import { studySearchRows } from './search-results';
+import { studySearchRows } from '../kinds/search/study/results';
 import { exclusionOf, orderPositionOf, studyResults } from './results';
 import { exportsDir, readDeletions, readSessions } from './participant-data';
 import type { StudyStore } from './store';

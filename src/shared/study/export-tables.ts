@@ -4,7 +4,7 @@
 // participants, answers, deletions) and the shared result rows. Outputs: CSV text and dictionary.
 // Invariant: a CSV of the archive is only ever written through `tableCsv`, whose header is exactly
 // the table's column list, and every column has a non-empty description.
-import type { SearchEpisodeRow } from '../api/search-scores';
+import type { SearchEpisodeRow } from '../kinds/search/api-scores';
 import { toCsv, type CsvValue } from './csv';
 import type { EpisodeResult, SummaryRow } from './results';
 import type { PairedDifferenceRow, ParticipantSummary } from './paired';

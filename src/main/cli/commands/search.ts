@@ -10,7 +10,7 @@ import { labHome } from '../../app/home';
 import { loadEvalConfig } from '../../eval/config';
 import { makeClient, parseModelSpec, playerName } from '../../eval/spec';
 import { judgeLogs } from '../../kinds/search/judge';
-import { studySearchLogs } from '../../studies/search-results';
+import { studySearchLogs } from '../../kinds/search/study/results';
 import { StudyStore } from '../../studies/store';
 import { BASELINES, type Baseline } from '../../../shared/kinds/search/players';
 import { exportAnnotation } from '../../kinds/search/annotations';

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../../io/write-atomic';
 import { z } from 'zod';
-import { JudgeRecordSchema, RaterRecordSchema, type JudgeRecord, type RaterRecord } from '../../../shared/api/search-scores';
+import { JudgeRecordSchema, RaterRecordSchema, type JudgeRecord, type RaterRecord } from '../../../shared/kinds/search/api-scores';
 
 export const judgePath = (log: string): string => log.replace(/\.jsonl$/, '.judge.json');
 export const ratingPath = (log: string): string => log.replace(/\.jsonl$/, '.rating.json');

@@ -6,7 +6,7 @@
 // judge's name. Output: counts.
 // Invariant: an unparseable reply is recorded (raw text, mark and score null) and never scored;
 // a log already judged by the same judge and prompt hash is skipped unless forced.
-import type { JudgeRecord } from '../../../shared/api/search-scores';
+import type { JudgeRecord } from '../../../shared/kinds/search/api-scores';
 import type { SearchTaskSpec } from '../../../shared/kinds/search/kind';
 import { JUDGE_PROMPT, judgePrompt, parseJudgeMark, promptHash } from '../../../shared/kinds/search/answers';
 import { readTrajectory, type Trajectory } from '../../env/trajectory';

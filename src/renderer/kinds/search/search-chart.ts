@@ -3,7 +3,7 @@
 // same SVG text shown in Results and exported as SVG or PNG.
 // Input: SearchCell records, a metric, a group. Output: SVG text.
 import { barChart } from '../../../shared/analysis/charts';
-import type { SearchCell, SearchMetric } from '../../../shared/api/search-scores';
+import type { SearchCell, SearchMetric } from '../../../shared/kinds/search/api-scores';
 
 export const METRIC_LABELS: Record<SearchMetric, { title: string; unit: string; scale: number }> = {
   accuracy: { title: 'Accuracy (LLM-Match score)', unit: 'score 0-100', scale: 1 },

@@ -3,7 +3,7 @@
 // cells per source and family; intervals over answerers with two or more, else over episodes;
 // excluded episodes in no cell; seeded and reproducible.
 import { describe, expect, it } from 'vitest';
-import type { JudgeRecord, SearchEpisodeRow } from '../../../../src/shared/api/search-scores';
+import type { JudgeRecord, SearchEpisodeRow } from '../../../../src/shared/kinds/search/api-scores';
 import { aggregateSearch, episodeAccuracy } from '../../../../src/shared/kinds/search/aggregate';
 
 const judge = (mark: number | null, at: string): JudgeRecord => ({ judge: 'j', model: null, prompt_hash: 'h', raw: '', mark, score: mark === null ? null : (100 * (mark - 1)) / 4, at });

@@ -6,8 +6,8 @@
 // Invariant: every row carries the hidden answers: experimenter only, refused while a participant
 // session runs; the rater list never names who gave an answer (no model/human identity).
 import { z } from 'zod';
-import { StudyIdSchema } from '../study/config';
-import { QUESTION_FAMILIES } from '../kinds/search/questions';
+import { StudyIdSchema } from '../../study/config';
+import { QUESTION_FAMILIES } from './questions';
 
 /** An LLM judge's reading of one free-text answer (stored in <log>.judge.json, newest last). */
 export const JudgeRecordSchema = z.strictObject({

@@ -4,8 +4,8 @@
 // in ./lab.ts. Invariant: both rows carry the trials' truth: experimenter only, refused while a
 // participant session runs.
 import { z } from 'zod';
-import { StudyIdSchema } from '../study/config';
-import { RELATION_CLASSES, RELATION_TASKS } from '../kinds/relation/labels';
+import { StudyIdSchema } from '../../study/config';
+import { RELATION_CLASSES, RELATION_TASKS } from './labels';
 
 export const RelationTrialRowSchema = z.strictObject({
   who: z.enum(['human', 'model']),

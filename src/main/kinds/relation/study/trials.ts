@@ -5,13 +5,13 @@
 // folder. Outputs: RelationTrialRow records and their CSV.
 // Invariant: an episode of another kind is skipped; a trial never answered counts as wrong.
 import { existsSync } from 'node:fs';
-import type { RelationTrialRow } from '../../shared/api/relation';
-import { AnswerArgsSchema } from '../../shared/kinds/relation/kind';
-import { RELATION_TASK_PREFIX } from '../../shared/kinds/relation/task';
-import { readTrajectory } from '../env/trajectory';
-import { readSpecHead } from '../tasks/load';
-import { loadRelationTask, type RelationTask } from '../kinds/relation/kind';
-import type { StudyStore } from './store';
+import type { RelationTrialRow } from '../../../../shared/kinds/relation/api';
+import { AnswerArgsSchema } from '../../../../shared/kinds/relation/kind';
+import { RELATION_TASK_PREFIX } from '../../../../shared/kinds/relation/task';
+import { readTrajectory } from '../../../env/trajectory';
+import { readSpecHead } from '../../../tasks/load';
+import { loadRelationTask, type RelationTask } from '../kind';
+import type { StudyStore } from '../../../studies/store';
 
 /** Trials of one relation log: the answers of its accepted `answer` calls, in order. */
 export function trialsOfLog(path: string, task: RelationTask, who: 'human' | 'model', answerer: string): RelationTrialRow[] {
