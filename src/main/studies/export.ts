@@ -19,7 +19,6 @@ import {
   ANSWERS_TABLE,
   CALLS_TABLE,
   DELETIONS_TABLE,
-  SEARCH_TABLE,
   EPISODES_TABLE,
   PAIRED_TABLE,
   PARTICIPANT_SUMMARY_TABLE,
@@ -37,8 +36,7 @@ import { readTrajectory, type Trajectory } from '../env/trajectory';
 import { episodeClock } from '../../shared/env/time';
 import { objectDir } from '../tasks/paths';
 import { readSpec } from '../tasks/load';
-import { judgePath, ratingPath } from '../kinds/search/judge-store';
-import { studySearchRows } from '../kinds/search/study/results';
+import { studyParts } from './kind-parts';
 import { exclusionOf, orderPositionOf, studyResults } from './results';
 import { exportsDir, readDeletions, readSessions } from './participant-data';
 import type { StudyStore } from './store';
@@ -181,14 +179,9 @@ export function studyArchiveFiles(store: StudyStore, studyId: string, opts: Expo
     calls.push(...callRows(readTrajectory(path), { source: m.model, participant: m.model, taskId: m.taskId, orderPosition: null, practice: false, excluded: null, log: m.rel }));
   }
 
-  // Search episodes with their rater and judge marks (the mark files travel beside their logs).
-  const searchRows = studySearchRows(store, studyId, opts.tasksDir);
-  for (const r of searchRows) {
-    for (const mark of [judgePath(r.ref), ratingPath(r.ref)]) {
-      const path = store.resolveIn(studyId, mark);
-      if (existsSync(path)) files.set(mark, readFileSync(path));
-    }
-  }
+  // Each kind's own tables, and the files beside its logs (search: rater and judge marks).
+  const kindExports = studyParts().map((part) => part.exportTables(store, studyId, opts.tasksDir));
+  for (const mark of kindExports.flatMap((k) => k.files)) files.set(mark, readFileSync(store.resolveIn(studyId, mark)));
   const episodes = studyResults(store, studyId, opts.tasksDir);
   const summary = summarize(episodes, BOOTSTRAP_DEFAULTS);
   const balance = studyBalance(config, participants);
@@ -207,7 +200,7 @@ export function studyArchiveFiles(store: StudyStore, studyId: string, opts: Expo
     [PARTICIPANTS_TABLE, tableCsv(PARTICIPANTS_TABLE, participants.map(participantRow))],
     [ANSWERS_TABLE, tableCsv(ANSWERS_TABLE, participants.flatMap((p) => answerRows(p, kinds)))],
     [DELETIONS_TABLE, tableCsv(DELETIONS_TABLE, deletions)],
-    [SEARCH_TABLE, tableCsv(SEARCH_TABLE, searchRows)],
+    ...kindExports.flatMap((k) => k.tables.map(({ table, csv }) => [table, csv] as const)),
   ] as const;
   for (const [t, csv] of tables) files.set(t.file, enc.encode(csv));
 

@@ -4,7 +4,6 @@
 // participants, answers, deletions) and the shared result rows. Outputs: CSV text and dictionary.
 // Invariant: a CSV of the archive is only ever written through `tableCsv`, whose header is exactly
 // the table's column list, and every column has a non-empty description.
-import type { SearchEpisodeRow } from '../kinds/search/api-scores';
 import { toCsv, type CsvValue } from './csv';
 import type { EpisodeResult, SummaryRow } from './results';
 import type { PairedDifferenceRow, ParticipantSummary } from './paired';
@@ -279,32 +278,11 @@ export const DELETIONS_TABLE: Table<DeletionRow> = {
   ],
 };
 
-export const SEARCH_TABLE: Table<SearchEpisodeRow> = {
-  file: 'data/table-search_data.csv',
-  description: 'One row per scored view-search episode (humans and model runs): the answer, its score and what gave it, and the search measures. Empty for a study without search tasks.',
-  columns: [
-    { name: 'source', description: "'humans' for participants, else the model name", value: (r) => r.source },
-    { name: 'answerer', description: 'participant id, or the model run (<model>#r<n>)', value: (r) => r.answerer },
-    { ...task, value: (r) => r.taskId },
-    { name: 'family', description: 'question family (color, shape, count, size, stack, search, where)', value: (r) => r.family },
-    { name: 'answer_type', description: 'choice, yesno, number or text (free text is scored by raters or the LLM judge)', value: (r) => r.answerType },
-    { name: 'answer', description: 'the answer given at stop; empty when the steps ran out', value: (r) => r.answer },
-    { name: 'exact_correct', description: 'the exact checker of the answer type accepts the answer', value: (r) => r.correct },
-    { name: 'accuracy', description: 'LLM-Match-style score: mean rater score, else the newest judge score, else 100 or 0 from the exact checker', unit: 'score 0-100', value: (r) => r.accuracy },
-    { name: 'scored_by', description: 'what gave the accuracy: rater, judge, exact, or none (no answer, 0)', value: (r) => r.scoredBy },
-    { name: 'success', description: 'stopped at a viewpoint that answers the question', value: (r) => r.success },
-    { name: 'search_steps', description: 'steps used (every call costs one)', unit: 'steps', value: (r) => r.steps },
-    { name: 'path_length', description: 'distance moved', unit: 'metres', value: (r) => r.path_length },
-    { name: 'collision', description: '1 if any move of the episode collided, else 0', value: (r) => r.collision },
-    { name: 'excluded', description: 'why the episode is out of the statistics (exclusion, withdrawal); empty when it counts', value: (r) => r.excluded },
-    { name: 'log', description: 'trajectory file in this archive (rater and judge marks beside it as .rating.json / .judge.json)', value: (r) => r.ref },
-  ],
-};
 
-/** Every table of the archive, in the order written. */
-export const EXPORT_TABLES = [CALLS_TABLE, EPISODES_TABLE, SUMMARY_TABLE, PAIRED_TABLE, PARTICIPANT_SUMMARY_TABLE, SESSIONS_TABLE, PARTICIPANTS_TABLE, ANSWERS_TABLE, DELETIONS_TABLE, SEARCH_TABLE] as const;
+/** Every table of the archive written for every study, in the order written (each kind adds its own: src/main/studies/kind-parts.ts). */
+export const EXPORT_TABLES = [CALLS_TABLE, EPISODES_TABLE, SUMMARY_TABLE, PAIRED_TABLE, PARTICIPANT_SUMMARY_TABLE, SESSIONS_TABLE, PARTICIPANTS_TABLE, ANSWERS_TABLE, DELETIONS_TABLE] as const;
 
-interface DictionaryTable {
+export interface DictionaryTable {
   file: string;
   description: string;
   columns: readonly { name: string; description: string; unit?: string }[];

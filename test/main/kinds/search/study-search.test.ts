@@ -21,7 +21,7 @@ import type { PendingRating, SearchResults } from '../../../../src/shared/kinds/
 import type { SessionState, StudyExport } from '../../../../src/shared/api/study';
 import { searchKind } from '../../../../src/shared/kinds/search/kind';
 import type { StudyConfig } from '../../../../src/shared/study/config';
-import { SEARCH_TABLE } from '../../../../src/shared/study/export-tables';
+import { SEARCH_TABLE } from '../../../../src/shared/kinds/search/export-table';
 import { testTasks } from '../../env/fixtures';
 import { fakeServices } from '../../services/fixtures';
 import { facing, playLog, searchTasksDir } from './study-fixture';
