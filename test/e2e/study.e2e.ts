@@ -149,7 +149,7 @@ describe.skipIf(skip)('study session and results (browser mode)', () => {
     expect(download.suggestedFilename()).toBe('e2e-pilot-episodes.csv');
     const csv = readFileSync((await download.path()) as string, 'utf8');
     expect(csv.split('\r\n')[0]).toMatch(/^source,participant,task,kind_family,measure,practice,/);
-    expect(csv).toMatch(/human,P01,test__sculpt,false,matched,true,-?\d/);
+    expect(csv).toMatch(/human,P01,test__sculpt,splatbench,SplatScore,false,matched,true,-?\d/);
     expect(csv).toMatch(/human,P01,test__oneshot,true,/);
 
     // A model's trajectory (same format, protocol agent) beside the human one; the lab regrades it.
