@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { defineConfig, externalizeDepsPlugin } from 'electron-vite';
 import vue from '@vitejs/plugin-vue';
+import { splatlabKinds } from './src/main/kinds/vite-kinds';
 
 export default defineConfig({
   main: {
@@ -29,7 +30,8 @@ export default defineConfig({
   renderer: {
     root: resolve(__dirname, 'src/renderer'),
     base: './',
-    plugins: [vue()],
+    // splatlabKinds: the kinds of SPLATLAB_KINDS folders, bundled beside the lab's own (src/main/kinds/plugins.ts).
+    plugins: [vue(), splatlabKinds()],
     build: {
       rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
       chunkSizeWarningLimit: 2048,

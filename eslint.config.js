@@ -25,15 +25,17 @@ export const layerRules = {
 // Layers inside each runtime (docs/ARCHITECTURE.md, "Layers inside a runtime"): each runtime's
 // folders in tiers, bottom first; a folder may import its own tier and those below, never a tier
 // above. Every folder of a runtime is in its table (test/lint/cycles.test.ts checks that, that the
-// imports form no cycle, and that docs/ARCHITECTURE.md shows the same tiers).
+// imports form no cycle, and that docs/ARCHITECTURE.md shows the same tiers). An entry with a `*`
+// is a part of each kind's folder that sits in a higher tier than the rest of it (its study readers,
+// its LabApi handlers, its LabApi rows); the rest of `kinds/` keeps the kinds tier.
 export const runtimeTiers = {
   shared: [
     ['math'], ['scene'], ['gpu'], ['raster'], ['camera', 'image'], ['metrics'], ['formats', 'analysis'],
-    ['env', 'task'], ['authoring', 'debug'], ['kinds'], ['study'], ['api'],
+    ['env', 'task'], ['authoring', 'debug'], ['kinds'], ['study', 'kinds/*/export*.ts'], ['api', 'kinds/*/api*.ts'],
   ],
   main: [
     ['io', 'models'], ['gpu', 'lpips', 'formats'], ['workers'], ['raster'], ['tasks'], ['grader'], ['env'], ['kinds'],
-    ['episodes'], ['studies', 'authoring', 'debug'], ['services'], ['transport', 'mcp'], ['eval'], ['queue'],
+    ['episodes'], ['studies', 'authoring', 'debug', 'kinds/*/study'], ['services', 'kinds/*/service'], ['transport', 'mcp'], ['eval'], ['queue'],
     ['electron', 'cli', 'app', 'threads'],
   ],
   renderer: [
@@ -44,12 +46,23 @@ export const runtimeTiers = {
 const tierWhy = (runtime, tiers, at) =>
   `src/${runtime}/${tiers[at].join(', ')} may not import ${tiers.slice(at + 1).flat().join(', ')}, which sit above`;
 
-export const innerLayers = Object.entries(runtimeTiers).flatMap(([runtime, tiers]) =>
-  tiers.slice(0, -1).map((folders, at) => ({ runtime, folders, banned: tiers.slice(at + 1).flat(), why: tierWhy(runtime, tiers, at) })),
-);
+const isPart = (f) => f.includes('*');
+const globOf = (runtime, f) => (f.endsWith('.ts') ? `src/${runtime}/${f}` : `src/${runtime}/${f}/**/*.{ts,vue}`);
+
+export const innerLayers = Object.entries(runtimeTiers).flatMap(([runtime, tiers]) => {
+  const parts = tiers.flat().filter(isPart);
+  return tiers.slice(0, -1).map((folders, at) => ({
+    runtime, folders,
+    // A kind's higher parts follow their own tier's rule, not the rule of the folder they sit in.
+    ignores: folders.includes('kinds') ? parts.map((f) => globOf(runtime, f)) : [],
+    banned: tiers.slice(at + 1).flat().filter((f) => !isPart(f)),
+    why: tierWhy(runtime, tiers, at),
+  }));
+});
 
 const innerRuleConfigs = innerLayers.map((l) => ({
-  files: l.folders.map((f) => `src/${l.runtime}/${f}/**/*.{ts,vue}`),
+  files: l.folders.map((f) => globOf(l.runtime, f)),
+  ...(l.ignores.length ? { ignores: l.ignores } : {}),
   rules: {
     'no-restricted-imports': [
       'error',
@@ -57,6 +70,31 @@ const innerRuleConfigs = innerLayers.map((l) => ({
     ],
   },
 }));
+
+// Kind names stay in the kinds (docs/ARCHITECTURE.md, "Kind names stay in the kinds"; issue 23):
+// outside src/<runtime>/kinds/, no string literal, template or regex names a kind family or a
+// kind (`'search'`, `'relation'`, `'reassembly'`) or a task-id prefix (`search__`). Shared
+// machinery asks the kind interface instead. SPLATBENCH_MACHINERY lists the folders that serve
+// SplatBench alone and predate the kind folders (its Episode, spec schema, grader, authoring and
+// analyses); they may name SplatBench's own kinds (sculpt, reassembly, oneshot), never another
+// family's. A kind's own CLI command (KIND_COMMANDS) is named after its family.
+export const KIND_FAMILIES = ['splatbench', 'search', 'relation'];
+export const SPLAT_KINDS = ['sculpt', 'reassembly', 'oneshot'];
+export const SPLATBENCH_MACHINERY = ['src/shared/env/**', 'src/shared/task/**', 'src/shared/analysis/**', 'src/main/env/**', 'src/main/grader/**', 'src/main/authoring/**', 'src/main/studies/analyses.ts', 'src/main/episodes/conformance.ts', 'src/main/cli/commands/author*.ts'];
+// Not yet through the kind interface (named in docs/ARCHITECTURE.md): the Inspect export's scorers.
+export const KIND_COMMANDS = ['src/main/cli/commands/search.ts', 'src/main/cli/commands/relation.ts', 'src/main/eval/scorers.ts'];
+const kindNameSelectors = (names) => {
+  const alt = names.join('|');
+  const message = 'a kind name or task-id prefix outside src/<runtime>/kinds/: ask the kind interface instead (docs/ARCHITECTURE.md, "Kind names stay in the kinds").';
+  return [
+    { selector: `Literal[value=/^(${alt})$/]`, message },
+    { selector: `Literal[value=/^(${alt})__/]`, message },
+    { selector: `TemplateElement[value.raw=/^(${alt})__/]`, message },
+    { selector: `Literal[regex.pattern=/(${alt})__/]`, message },
+  ];
+};
+const kindNameRules = (names) => ({ 'no-restricted-syntax': ['error', ...kindNameSelectors(names)], 'vue/no-restricted-syntax': ['error', ...kindNameSelectors(names)] });
+const outsideKinds = ['src/*/kinds/**'];
 
 const restrict = (patterns) => ({
   'no-restricted-imports': ['error', { patterns }],
@@ -92,6 +130,8 @@ export default tseslint.config(
   { files: ['src/renderer/**/*.{ts,vue}'], rules: { ...restrict(layerRules.renderer), 'no-console': 'error' } },
   { files: ['src/main/**/*.ts'], rules: restrict(layerRules.main) },
   ...innerRuleConfigs,
+  { files: ['src/**/*.{ts,vue}'], ignores: [...outsideKinds, ...KIND_COMMANDS], rules: kindNameRules([...KIND_FAMILIES, ...SPLAT_KINDS]) },
+  { files: SPLATBENCH_MACHINERY, ignores: outsideKinds, rules: kindNameRules(KIND_FAMILIES) },
   {
     files: ['src/preload/**/*.ts'],
     rules: {

@@ -2,6 +2,7 @@
 // The end-to-end suite has its own config (vitest.e2e.config.ts) because it needs a built UI.
 import { defineConfig } from 'vitest/config';
 import vue from '@vitejs/plugin-vue';
+import { splatlabKinds } from './src/main/kinds/vite-kinds';
 
 export default defineConfig({
   test: {
@@ -16,7 +17,7 @@ export default defineConfig({
         },
       },
       {
-        plugins: [vue()],
+        plugins: [vue(), splatlabKinds()],
         test: {
           name: 'renderer',
           environment: 'happy-dom',

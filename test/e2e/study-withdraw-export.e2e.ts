@@ -98,7 +98,7 @@ describe.skipIf(skip)('study withdrawal, questionnaires and export (browser mode
     await page.getByTestId('paired-table').waitFor();
     const paired = await page.getByTestId('paired-table').innerText();
     expect(paired).toContain('test__sculpt');
-    expect(paired).toContain('(all tasks)');
+    expect(paired).toContain('(all splatbench tasks)');
     expect(await page.getByTestId('participant-summary-row').count()).toBe(6);
     await page.getByTestId('paired-table').evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await shot(page, 'results-paired');

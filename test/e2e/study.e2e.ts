@@ -151,9 +151,9 @@ describe.skipIf(skip)('study session and results (browser mode)', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-episodes').click()]);
     expect(download.suggestedFilename()).toBe('e2e-pilot-episodes.csv');
     const csv = readFileSync((await download.path()) as string, 'utf8');
-    expect(csv.split('\r\n')[0]).toMatch(/^source,participant,task,practice,/);
-    expect(csv).toMatch(/human,P01,test__sculpt,false,matched,true,-?\d/);
-    expect(csv).toMatch(/human,P01,test__oneshot,true,/);
+    expect(csv.split('\r\n')[0]).toMatch(/^source,participant,task,kind_family,measure,practice,/);
+    expect(csv).toMatch(/human,P01,test__sculpt,splatbench,SplatScore,false,matched,true,-?\d/);
+    expect(csv).toMatch(/human,P01,test__oneshot,splatbench,SplatScore,true,/);
 
     // A model's trajectory (same format, protocol agent) beside the human one; the lab regrades it.
     const dir = join(home, 'studies', 'e2e-pilot');

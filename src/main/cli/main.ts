@@ -1,5 +1,6 @@
 // `splatlab` entry: dispatches to a subcommand, prints help, turns errors into one line.
 // Invariant: a user error exits 1 with one readable line and no stack trace.
+import { loadKindPlugins } from '../kinds/plugins';
 import { CliError, type CliIO } from './command';
 import { COMMANDS } from './commands/index';
 import { exitWithParent } from './orphan';
@@ -46,6 +47,8 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   try {
+    // Kinds of SPLATLAB_KINDS folders join the registries before any command reads them.
+    await loadKindPlugins();
     return await command.run(rest, io);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -6,7 +6,7 @@
 // failure leaves the log resumable and the meta marked broken; nothing hidden reaches the model.
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { kindModule } from '../../shared/kinds/registry';
+import { defaultKind, kindModule } from '../../shared/kinds/registry';
 import type { TaskKind } from '../../shared/task/schema';
 import type { KindEnv, KindTask } from '../kinds/kind';
 import { mainKind } from '../kinds/registry';
@@ -40,8 +40,11 @@ export interface EpisodeDeps {
   signal?: AbortSignal;
 }
 
-/** A kind's tools as agents receive them (no `$schema` key: some OpenAI-compatible servers refuse it). */
-export function agentTools(kind: TaskKind = 'sculpt'): ToolSpec[] {
+/**
+ * A kind's tools as agents receive them (no `$schema` key: some OpenAI-compatible servers refuse
+ * it); without a kind, the default kind's (src/shared/kinds/registry.ts defaultKind).
+ */
+export function agentTools(kind: TaskKind = defaultKind()): ToolSpec[] {
   return kindModule(kind).toolSpecs().map((t) => {
     const parameters = { ...t.parameters };
     delete parameters.$schema;

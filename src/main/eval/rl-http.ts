@@ -25,7 +25,7 @@ import { stamp } from '../mcp/stamp';
 import { RequestIdSchema, ToolArgsSchema } from '../../shared/env/request-id';
 import { BodyTooLarge, frontDoor, readBody, sameToken, sendJson, tuneServer } from '../transport/door';
 import { agentTools } from './episode';
-import { TaskKindSchema } from '../../shared/task/schema';
+import { defaultKind, KIND_MODULES } from '../../shared/kinds/registry';
 
 export interface RlDeps {
   tasksDir: string;
@@ -175,10 +175,10 @@ export async function startRlServer(deps: RlDeps, opts: { port?: number; token: 
       return { closed: true };
     },
     'GET /tools': async (_body, query) => {
-      const kind = query.get('kind') ?? 'sculpt';
-      const known = TaskKindSchema.safeParse(kind);
-      if (!known.success) throw new HttpError(400, `unknown kind '${kind}' (kinds: ${TaskKindSchema.options.join(', ')})`);
-      return { tools: agentTools(known.data) };
+      const kind = query.get('kind') ?? defaultKind();
+      const kinds = KIND_MODULES.flatMap((m) => m.kinds);
+      if (!kinds.includes(kind)) throw new HttpError(400, `unknown kind '${kind.slice(0, 40)}' (kinds: ${kinds.join(', ')})`);
+      return { tools: agentTools(kind) };
     },
     'GET /tasks': async () => ({ tasks: taskRegistry(deps.tasksDir).tasks }),
   };

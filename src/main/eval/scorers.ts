@@ -7,7 +7,7 @@
 // Invariant: a scorer never edits the log; a log it cannot replay is an error naming the step.
 import { regradeSearch } from '../kinds/search/regrade';
 import type { SearchTask } from '../kinds/search/env';
-import { trialsOfLog } from '../studies/relation-trials';
+import { trialsOfLog } from '../kinds/relation/study/trials';
 import { verifyModelLog } from '../studies/verify';
 import type { Trajectory } from '../env/trajectory';
 import type { EnvGrader } from '../env/types';

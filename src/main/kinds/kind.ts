@@ -18,6 +18,7 @@ import type { TaskSpecHead, TaskSummary } from '../../shared/task/schema';
 import type { AsyncViewRenderer } from '../../shared/kinds/search/render';
 import type { ReplayedSummary, SplatEnvOptions, ToolOut } from '../env/env';
 import type { EnvGradeResult } from '../env/types';
+import type { Trajectory } from '../env/trajectory';
 
 /** A loaded task of any kind: its spec (the kind's whole file) and the folder of its data. */
 export interface KindTask {
@@ -87,4 +88,14 @@ export interface MainKindModule {
   reset(task: KindTask, options: KindEnvOptions): Promise<{ env: KindEnv; obs: ToolOut }>;
   /** A fresh pure episode of a loaded task (for replay, regrading, results). */
   rules(task: KindTask): KindRules;
+  /** The views Results' replay can draw a step's scene in (SplatBench: the held-out views); none when absent. */
+  replayViews?(task: KindTask): string[];
+  /**
+   * A kind whose runs are regraded from their logged calls rather than from a scene (search):
+   * checks an imported model log (one line when it does not regrade) and gives the lab's score.
+   * Without it a model import is regraded by the grader from the replayed scene (SplatBench).
+   */
+  importRun?(traj: Trajectory, tasksDir: string, taskId: string): Promise<{ score: number }>;
+  /** The lab's score of an imported run's log for Results, from the logged calls and the task only (null: no score). */
+  runScore?(traj: Trajectory, tasksDir: string, taskId: string): number | null;
 }

@@ -1,6 +1,7 @@
 // The main halves of the task kinds (docs/DESIGN.md section 13) and what is written once over
 // them: loading any task, listing every task, the pure rules for replay. Adding a kind adds its
-// main module to MAIN_KINDS; nothing else here branches on the kind.
+// main module to MAIN_KINDS (one line) or names its folder in `SPLATLAB_KINDS` (./plugins.ts,
+// which calls registerMainKind); nothing else here branches on the kind.
 // Input: task ids, spec heads, loaded tasks. Output: KindTask, TaskSummary[], KindRules.
 // Invariant: every family of src/shared/kinds/registry.ts has exactly one main module.
 import type { KindRules } from '../../shared/kinds/kind';
@@ -13,7 +14,18 @@ import { splatbenchMain } from './splatbench/kind';
 import { relationMain } from './relation/kind';
 import { searchMain } from './search/kind';
 
-const MAIN_KINDS: readonly MainKindModule[] = [splatbenchMain, searchMain, relationMain];
+const MAIN_KINDS: MainKindModule[] = [splatbenchMain, searchMain, relationMain];
+
+/** Every registered main half, the lab's own first. */
+export function mainKinds(): readonly MainKindModule[] {
+  return MAIN_KINDS;
+}
+
+/** Adds a kind's main half (its shared half must be registered first, src/shared/kinds/registry.ts). */
+export function registerMainKind(m: MainKindModule): void {
+  if (MAIN_KINDS.some((k) => k.family === m.family)) throw new Error(`a main kind module of family '${m.family}' is already registered`);
+  MAIN_KINDS.push(m);
+}
 
 /** The main half of a kind (or of a task's kind). */
 export function mainKind(of: KindTask | TaskKind): MainKindModule {

@@ -16,7 +16,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { RequestIdSchema, unsafeNumberAt } from '../../shared/env/request-id';
-import { kindModule } from '../../shared/kinds/registry';
+import { defaultKind, kindModule } from '../../shared/kinds/registry';
 import type { TaskKind } from '../../shared/task/schema';
 import type { ToolOut } from '../env/env';
 import { CapMeter, stepCapped } from '../env/capped';
@@ -116,13 +116,14 @@ export function createMcpSession(deps: McpSessionDeps): McpSession {
   let meter: CapMeter | null = null;
   let last = Date.now();
 
-  // A server for one task lists that task's tools from the start; otherwise SplatBench's until a start.
+  // A server for one task lists that task's tools from the start; otherwise the default kind's
+  // (the registry's first: SplatBench's) until a start.
   const fixedKind = (): TaskKind => {
-    if (deps.task === undefined) return 'sculpt';
+    if (deps.task === undefined) return defaultKind();
     try {
       return readSpecHead(deps.tasksDir, deps.task).kind;
     } catch {
-      return 'sculpt';
+      return defaultKind();
     }
   };
 

@@ -14,9 +14,9 @@ import type { EventHub } from './events';
 import { createRoleHandlers, roleChecked, Roles } from './roles';
 import { refuseDuringSession } from './session-lock';
 import { createStudyHandlers } from './study';
-import { createRelationHandlers } from './relation';
-import { createSearchHandlers } from './search';
-import { createSearchScoreHandlers } from './search-scores';
+import { createRelationHandlers } from '../kinds/relation/service/handlers';
+import { createSearchHandlers } from '../kinds/search/service/handlers';
+import { createSearchScoreHandlers } from '../kinds/search/service/scores';
 import { eventLoopDelay, watchEventLoop } from '../workers/loop-delay';
 
 /** What a lab is built from (kept as the services' input shape; see LabContextOptions). */

@@ -16,6 +16,7 @@ import { parseTrajectory, readTrajectory } from '../env/trajectory';
 import { pngDataUrl } from '../env/public';
 import { readSpecHead, taskIds } from '../tasks/load';
 import { kindModule } from '../../shared/kinds/registry';
+import { mainKind } from '../kinds/registry';
 import type { LabContext } from './context';
 import { wrapHandlers, type HandlersFor } from './dispatch';
 import { replayFrame, type SceneRenderer } from '../studies/replay';
@@ -26,7 +27,6 @@ import { studyResults, trajectorySteps } from '../studies/results';
 import { StudySessions } from '../studies/session';
 import { StudyStore } from '../studies/store';
 import { importProblem, modelNameProblem, verifyModelLog } from '../studies/verify';
-import { verifySearchImport } from '../kinds/search/import';
 import type { EnvGrader } from '../env/types';
 
 type StudyHandlers = HandlersFor<typeof studyMethods>;
@@ -83,7 +83,7 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
     'study.trajectory': async (p): Promise<TrajectoryView> => {
       const traj = trajectoryOf(p.studyId, p.log);
       const taskId = traj.header?.task ?? '';
-      const task = await ctx.tasks.get(taskId);
+      const task = await ctx.tasks.getAny(taskId);
       const e = traj.end;
       // The one score of the run (run-score.ts): an imported model's per-call and final scores are the lab's regrades.
       const model = store.modelLogs(p.studyId).find((m) => m.rel === p.log);
@@ -95,7 +95,7 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
         player: traj.header?.player ?? 'unknown',
         protocol: traj.header?.protocol ?? 'unknown',
         started: traj.header?.started ?? '',
-        heldoutViews: task.heldout.map((v) => v.name),
+        heldoutViews: mainKind(task).replayViews?.(task) ?? [],
         steps,
         end: e && rs.score !== null ? { reason: e.reason, score: rs.score, reward: model?.verdict ? model.verdict.reward : e.reward, lpipsMissing: e.lpips_missing ?? false, t: e.t } : null,
         truncated: traj.truncated,
@@ -125,9 +125,10 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
       const model = p.model ?? traj.header.player;
       const nameProblem = modelNameProblem(model, store.participants(p.studyId).map((x) => x.id));
       if (nameProblem) throw new Error(nameProblem);
-      if (readSpecHead(tasksDir, traj.header.task).kind === 'search') {
-        // A search run is checked by its regrade (no scene to grade); its outcome is the score.
-        const outcome = await verifySearchImport(traj, tasksDir, traj.header.task);
+      const importRun = mainKind(readSpecHead(tasksDir, traj.header.task).kind).importRun;
+      if (importRun) {
+        // A run regraded from its calls (search: no scene to grade); the regrade is the score.
+        const outcome = await importRun(traj, tasksDir, traj.header.task);
         const log = store.saveModelLog(p.studyId, model, traj.header.task, p.text, null);
         const claimed = typeof traj.end?.score === 'number' ? traj.end.score : null;
         return { model: log.split('/')[1], taskId: traj.header.task, log, score: outcome.score, fileScore: claimed, mismatch: false };

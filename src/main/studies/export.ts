@@ -21,7 +21,6 @@ import {
   DELETIONS_TABLE,
   FLOW_TABLE,
   SESSION_META_TABLE,
-  SEARCH_TABLE,
   EPISODES_TABLE,
   PAIRED_TABLE,
   PARTICIPANT_SUMMARY_TABLE,
@@ -43,8 +42,7 @@ import { processLogPath } from '../../shared/env/process-log';
 import { flowRows, flowSvg, participantFlow } from '../../shared/study/flow';
 import { objectDir } from '../tasks/paths';
 import { readSpec } from '../tasks/load';
-import { judgePath, ratingPath } from '../kinds/search/judge-store';
-import { studySearchRows } from './search-results';
+import { studyParts } from './kind-parts';
 import { exclusionOf, orderPositionOf, studyResults } from './results';
 import { exportsDir, readDeletions, readSessions } from './participant-data';
 import type { StudyStore } from './store';
@@ -195,14 +193,9 @@ export function studyArchiveFiles(store: StudyStore, studyId: string, opts: Expo
     calls.push(...callRows(traj, { source: m.model, participant: m.model, taskId: m.taskId, orderPosition: null, practice: false, excluded: null, log: m.rel }, scores));
   }
 
-  // Search episodes with their rater and judge marks (the mark files travel beside their logs).
-  const searchRows = studySearchRows(store, studyId, opts.tasksDir);
-  for (const r of searchRows) {
-    for (const mark of [judgePath(r.ref), ratingPath(r.ref)]) {
-      const path = store.resolveIn(studyId, mark);
-      if (existsSync(path)) files.set(mark, readFileSync(path));
-    }
-  }
+  // Each kind's own tables, and the files beside its logs (search: rater and judge marks).
+  const kindExports = studyParts().map((part) => part.exportTables(store, studyId, opts.tasksDir));
+  for (const mark of kindExports.flatMap((k) => k.files)) files.set(mark, readFileSync(store.resolveIn(studyId, mark)));
   const episodes = studyResults(store, studyId, opts.tasksDir);
   const summary = summarize(episodes, BOOTSTRAP_DEFAULTS);
   const balance = studyBalance(config, participants);
@@ -225,7 +218,7 @@ export function studyArchiveFiles(store: StudyStore, studyId: string, opts: Expo
     [DELETIONS_TABLE, tableCsv(DELETIONS_TABLE, deletions)],
     [FLOW_TABLE, tableCsv(FLOW_TABLE, flowRows(flow))],
     [SESSION_META_TABLE, tableCsv(SESSION_META_TABLE, readSessionMeta(store, studyId))],
-    [SEARCH_TABLE, tableCsv(SEARCH_TABLE, searchRows)],
+    ...kindExports.flatMap((k) => k.tables.map(({ table, csv }) => [table, csv] as const)),
   ] as const;
   for (const [t, csv] of tables) files.set(t.file, enc.encode(csv));
 

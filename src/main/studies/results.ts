@@ -11,11 +11,12 @@ import type { EpisodeResult } from '../../shared/study/results';
 import type { Participant, ParticipantEpisode } from '../../shared/study/config';
 import { replaySteps } from '../../shared/kinds/replay';
 import { episodeTimes } from '../../shared/env/person-time';
-import { rulesFor } from '../kinds/registry';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
-import type { LoadedTask } from '../tasks/load';
+import type { KindTask, MainKindModule } from '../kinds/kind';
 import type { StudyStore } from './store';
-import { searchSpecs } from '../kinds/search/log-score';
+import { readSpecHead } from '../tasks/load';
+import { mainKind, rulesFor } from '../kinds/registry';
+import { kindModule } from '../../shared/kinds/registry';
 import { runScore } from './run-score';
 
 
@@ -31,7 +32,30 @@ const seconds = (from: string, to: string): number | null => {
   return Number.isFinite(d) ? d : null;
 };
 
-export function episodeResult(traj: Trajectory, rel: string, who: Source, taskId: string): EpisodeResult {
+/**
+ * The kind family of a log and what its score measures: from the header's kind (every writer
+ * names it), else from the task file when the tasks folder is known. A log of a kind no module
+ * serves any more keeps its kind's name as its family, so it still pools with nothing else.
+ */
+export function familyOfLog(traj: Trajectory, taskId: string, tasksDir?: string): { family: string; measure: string } {
+  let kind = traj.header?.kind;
+  if (kind === undefined && tasksDir) {
+    try {
+      kind = readSpecHead(tasksDir, traj.header?.task ?? taskId).kind;
+    } catch {
+      kind = undefined;
+    }
+  }
+  if (kind === undefined) return { family: 'unknown', measure: 'score' };
+  try {
+    const m = kindModule(kind);
+    return { family: m.family, measure: m.score.unit };
+  } catch {
+    return { family: kind, measure: 'score' };
+  }
+}
+
+export function episodeResult(traj: Trajectory, rel: string, who: Source, taskId: string, tasksDir?: string): EpisodeResult {
   const calls = traj.steps.filter((s) => s.step > 0);
   const last = calls[calls.length - 1];
   const started = traj.header?.started ?? traj.steps[0]?.t ?? '';
@@ -45,6 +69,7 @@ export function episodeResult(traj: Trajectory, rel: string, who: Source, taskId
   return {
     ...who,
     taskId: traj.header?.task ?? taskId,
+    ...familyOfLog(traj, taskId, tasksDir),
     protocol: traj.header?.protocol ?? 'unknown',
     complete: e !== null,
     score: e?.score ?? null,
@@ -90,23 +115,33 @@ export function orderPositionOf(p: Participant, ep: ParticipantEpisode): number 
  * models. Excluded episodes (and all of a withdrawn participant's) are listed with the reason.
  */
 export function studyResults(store: StudyStore, studyId: string, tasksDir?: string): EpisodeResult[] {
-  // A model's search run has no scene verdict: with the tasks folder its answer is checked here.
-  const searchSpec = tasksDir ? searchSpecs(tasksDir) : () => null;
+  // A model run of a kind regraded from its calls (search) has no scene verdict: with the tasks
+  // folder its kind scores the log here (MainKindModule.runScore).
+  const kindRegrade = (traj: Trajectory, taskId: string): number | null => {
+    if (!tasksDir) return null;
+    let score: MainKindModule['runScore'];
+    try {
+      score = mainKind(readSpecHead(tasksDir, taskId).kind).runScore;
+    } catch {
+      return null;
+    }
+    return score ? score(traj, tasksDir, taskId) : null;
+  };
   const rows: EpisodeResult[] = [];
   for (const p of store.participants(studyId)) {
     for (const ep of p.episodes) {
       const path = store.resolveIn(studyId, ep.log);
       if (!existsSync(path)) continue;
-      const row = episodeResult(readTrajectory(path), ep.log, { source: 'human', kind: 'human', participant: p.id, practice: ep.practice }, ep.taskId);
+      const row = episodeResult(readTrajectory(path), ep.log, { source: 'human', kind: 'human', participant: p.id, practice: ep.practice }, ep.taskId, tasksDir);
       rows.push({ ...row, excluded: exclusionOf(p, ep), orderPosition: orderPositionOf(p, ep) });
     }
   }
   for (const m of store.modelLogs(studyId)) {
     const traj = readTrajectory(store.resolveIn(studyId, m.rel));
-    const row = episodeResult(traj, m.rel, { source: m.model, kind: 'model', participant: m.model, practice: false }, m.taskId);
+    const row = episodeResult(traj, m.rel, { source: m.model, kind: 'model', participant: m.model, practice: false }, m.taskId, tasksDir);
     // The one score of a run (run-score.ts): the lab's regrade, never what the file claimed.
     const v = m.verdict;
-    const rs = runScore(traj, { kind: 'model', verdict: v, search: v ? null : searchSpec(m.taskId) });
+    const rs = runScore(traj, { kind: 'model', verdict: v, regrade: v ? null : kindRegrade(traj, m.taskId) });
     const metrics = v ? { reward: v.reward, psnr: v.psnr, ssim: v.ssim, iou: v.iou, lpips: v.lpips } : { reward: null, psnr: null, ssim: null, iou: null, lpips: null };
     rows.push({ ...row, ...metrics, score: rs.score, scoreMismatch: rs.claimed });
   }
@@ -117,7 +152,7 @@ export function studyResults(store: StudyStore, studyId: string, tasksDir?: stri
  * Each logged record as the replay shows it; `score` is the latest hidden score at that call and
  * `error` comes from the call's outcome as the one replay recomputes it (never from its text).
  */
-export function trajectorySteps(traj: Trajectory, task: LoadedTask): TrajectoryStep[] {
+export function trajectorySteps(traj: Trajectory, task: KindTask): TrajectoryStep[] {
   const ok = new Map<number, boolean>();
   for (const { record, result } of replaySteps(rulesFor(task), traj.steps)) ok.set(record.step, result.ok);
   let score: number | null = null;

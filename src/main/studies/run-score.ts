@@ -4,16 +4,14 @@
 // written by the lab, so its end record and hidden records are the lab's own grades. An imported
 // model's file is trusted for nothing it says about itself: its final score is the lab's regrade
 // of the replayed scene (the verdict), its per-call scores are the regrades of each scene-changing
-// call (the verdict's curve; none when an older verdict has no curve), and a search run's score
-// is its answer checked against the task. The file's own claim is returned apart, as `claimed`,
+// call (the verdict's curve; none when an older verdict has no curve), and a run of a kind graded
+// from its calls (search) has its kind's own regrade. The file's own claim is returned apart, as `claimed`,
 // so a view can only show it labelled as the file's claim.
 // Inputs: the trajectory, and for an imported model run its verdict (null: not graded yet) and,
-// for search tasks, the task's spec. Output: RunScore. Invariant: `score` and `steps` never come
+// for a kind graded from its calls, that kind's regrade. Output: RunScore. Invariant: `score` and `steps` never come
 // from a model file's end or hidden records.
 import type { Trajectory } from '../env/trajectory';
 import type { ModelVerdict } from './verify';
-import { exactSearchScore } from '../kinds/search/log-score';
-import type { SearchTaskSpec } from '../../shared/kinds/search/kind';
 
 export interface RunScore {
   /** The final score every view shows (null: not graded, unfinished). */
@@ -26,7 +24,8 @@ export interface RunScore {
   source: 'lab log' | 'lab regrade' | 'answer check' | 'none';
 }
 
-export type RunOf = { kind: 'human' } | { kind: 'model'; verdict: ModelVerdict | null; search?: SearchTaskSpec | null };
+/** `regrade`: the run's score as its kind computes it from the calls (MainKindModule.runScore: a search run's answer checked against the task), for kinds with no scene verdict. */
+export type RunOf = { kind: 'human' } | { kind: 'model'; verdict: ModelVerdict | null; regrade?: number | null };
 
 function carried(traj: Trajectory, at: (step: number, logged: number | undefined) => number | undefined): (number | null)[] {
   let score: number | null = null;
@@ -40,8 +39,8 @@ function carried(traj: Trajectory, at: (step: number, logged: number | undefined
 export function runScore(traj: Trajectory, run: RunOf): RunScore {
   if (run.kind === 'human') return { score: traj.end?.score ?? null, claimed: null, steps: carried(traj, (_s, logged) => logged), source: traj.end ? 'lab log' : 'none' };
   const fileScore = traj.end?.score ?? null;
-  if (run.search && traj.end) {
-    const score = exactSearchScore(run.search, traj);
+  if (run.regrade !== undefined && run.regrade !== null && traj.end) {
+    const score = run.regrade;
     return { score, claimed: fileScore !== null && Math.abs(fileScore - score) > 1e-6 ? fileScore : null, steps: traj.steps.map((s, i) => (i === traj.steps.length - 1 ? score : null)), source: 'answer check' };
   }
   const v = run.verdict;

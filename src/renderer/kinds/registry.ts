@@ -1,18 +1,36 @@
-// The task-kind interface, renderer half (docs/DESIGN.md section 9): each kind family's play view.
-// The app shell and the participant session open a task through playViewFor(kind), so a new kind
-// adds its view here and nothing else in the shell changes.
+// The task-kind interface, renderer half (docs/DESIGN.md section 9): each kind family's play view
+// and Results panel (./kind.ts). The app shell, the participant session and Results open a kind's
+// parts through this registry only, so a new kind adds one line to RENDERER_KINDS (or is bundled
+// from `SPLATLAB_KINDS`, src/main/kinds/vite-kinds.ts) and nothing else in the shell changes.
 // Invariant: every family of src/shared/kinds/registry.ts has a play view.
 import type { Component } from 'vue';
-import { kindModule } from '../../shared/kinds/registry';
+import bundledKinds from 'virtual:splatlab-kinds';
+import { kindModule, registerKind } from '../../shared/kinds/registry';
 import type { TaskKind } from '../../shared/task/schema';
-import PlayView from './splatbench/PlayView.vue';
-import RelationPlayView from './relation/RelationPlayView.vue';
-import SearchPlayView from './search/SearchPlayView.vue';
+import type { RendererKindModule } from './kind';
+import { splatbenchRenderer } from './splatbench/kind';
+import { relationRenderer } from './relation/kind';
+import { searchRenderer } from './search/kind';
 
-export const PLAY_VIEWS: Readonly<Record<string, Component>> = { splatbench: PlayView, search: SearchPlayView, relation: RelationPlayView };
+const RENDERER_KINDS: RendererKindModule[] = [splatbenchRenderer, searchRenderer, relationRenderer];
+for (const k of bundledKinds) {
+  registerKind(k.shared);
+  RENDERER_KINDS.push(k.renderer);
+}
+
+/** Every kind's renderer half, the lab's own first. */
+export function rendererKinds(): readonly RendererKindModule[] {
+  return RENDERER_KINDS;
+}
 
 export function playViewFor(kind: TaskKind): Component {
-  const view = PLAY_VIEWS[kindModule(kind).family];
+  const family = kindModule(kind).family;
+  const view = RENDERER_KINDS.find((k) => k.family === family)?.playView;
   if (!view) throw new Error(`no play view for task kind '${kind}'`);
   return view;
+}
+
+/** The Results panels of the kinds that have one, in registry order. */
+export function resultsPanels(): { family: string; panel: Component }[] {
+  return RENDERER_KINDS.flatMap((k) => (k.resultsPanel ? [{ family: k.family, panel: k.resultsPanel }] : []));
 }

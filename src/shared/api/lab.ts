@@ -10,9 +10,9 @@ import { episodeMethods } from './episode';
 import { studyMethods } from './study';
 import { debugMethods } from './debug';
 import { authorEvents, authorMethods } from './author';
-import { relationMethods } from './relation';
-import { searchMethods } from './search';
-import { searchScoreMethods } from './search-scores';
+import { relationMethods } from '../kinds/relation/api';
+import { searchMethods } from '../kinds/search/api';
+import { searchScoreMethods } from '../kinds/search/api-scores';
 import { roleMethods } from './roles';
 
 /** One row of the method table: params in, result out, a line of documentation. */

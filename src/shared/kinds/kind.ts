@@ -56,6 +56,11 @@ export interface TaskKindModule {
    * the first observation stays the environment's own and is never rewritten.
    */
   readonly agent: { system: string; reminder: string };
+  /**
+   * What the `score` of an episode's end record measures for this family, named on every results
+   * row (docs/STUDIES.md, "Per-kind summaries"): scores of different families are never pooled.
+   */
+  readonly score: { readonly unit: string; readonly what: string };
   /** What a trajectory of this kind adds to the common records (docs/API.md). */
   readonly trajectory: { readonly header: z.ZodType; readonly step: z.ZodType; readonly end: z.ZodType };
 }

@@ -1,17 +1,37 @@
 // The task kinds the lab knows, by the `kind` of a task spec (docs/DESIGN.md section 9). Adding a
-// kind means adding its module here (and its main half and play view); nothing else branches on
-// the kind. Input: a TaskKind. Output: its TaskKindModule. Invariant: every TaskKind has exactly
-// one module.
+// kind means adding its module here (one line; its main half and play view add one line in their
+// registries), or naming its folder in `SPLATLAB_KINDS` (src/main/kinds/plugins.ts), which calls
+// registerKind; nothing else branches on the kind.
+// Input: a TaskKind. Output: its TaskKindModule. Invariant: every TaskKind has exactly one module.
 import type { TaskKind } from '../task/schema';
 import type { TaskKindModule } from './kind';
 import { splatbenchKind } from './splatbench/kind';
 import { relationKind } from './relation/kind';
 import { searchKind } from './search/kind';
 
-export const KIND_MODULES: readonly TaskKindModule[] = [splatbenchKind, searchKind, relationKind];
+const modules: TaskKindModule[] = [splatbenchKind, searchKind, relationKind];
+
+/** Every registered kind module, the lab's own first. */
+export const KIND_MODULES: readonly TaskKindModule[] = modules;
+
+/** Adds a kind module (a `SPLATLAB_KINDS` folder's); a family or kind already served is refused. */
+export function registerKind(m: TaskKindModule): void {
+  if (modules.some((k) => k.family === m.family)) throw new Error(`a task-kind module of family '${m.family}' is already registered`);
+  const taken = m.kinds.find((kind) => modules.some((k) => k.kinds.includes(kind)));
+  if (taken) throw new Error(`task kind '${taken}' is already served by another module`);
+  modules.push(m);
+}
+
+/**
+ * The kind whose tools a session lists before any task is chosen (an MCP server or the RL
+ * protocol with no task fixed): the first kind of the first module, SplatBench's sculpt.
+ */
+export function defaultKind(): TaskKind {
+  return modules[0].kinds[0];
+}
 
 export function kindModule(kind: TaskKind): TaskKindModule {
-  const m = KIND_MODULES.find((k) => k.kinds.includes(kind));
+  const m = modules.find((k) => k.kinds.includes(kind));
   if (!m) throw new Error(`no task-kind module serves kind '${kind}'`);
   return m;
 }

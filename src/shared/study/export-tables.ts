@@ -4,7 +4,6 @@
 // participants, answers, deletions) and the shared result rows. Outputs: CSV text and dictionary.
 // Invariant: a CSV of the archive is only ever written through `tableCsv`, whose header is exactly
 // the table's column list, and every column has a non-empty description.
-import type { SearchEpisodeRow } from '../kinds/search/scores';
 import { toCsv, type CsvValue } from '../analysis/csv';
 import type { EpisodeResult, SummaryRow } from './results';
 import type { PairedDifferenceRow, ParticipantSummary } from './paired';
@@ -138,11 +137,13 @@ export const EPISODES_TABLE: Table<EpisodeResult> = {
     { name: 'source', description: "'human' for participants, else the model name", value: (r) => r.source },
     { ...who, value: (r) => r.participant },
     { ...task, value: (r) => r.taskId },
+    { name: 'kind_family', description: 'kind family of the task (splatbench, search, relation, ...): rows of different families are never pooled', value: (r) => r.family },
+    { name: 'measure', description: 'what the score columns of this row measure (SplatScore, accuracy %, ...)', value: (r) => r.measure },
     { name: 'order_position', description: "1-based position in the participant's scored order; 0 practice; empty for a model", value: (r) => r.orderPosition ?? null },
     { name: 'practice', description: 'true for the practice task', value: (r) => r.practice },
     { name: 'protocol', description: 'matched (same budgets as the models), free, or agent (a model)', value: (r) => r.protocol },
     { name: 'complete', description: 'true when the log has an end record (submitted or out of calls)', value: (r) => r.complete },
-    { name: 'score', description: "final SplatScore (for a model: the lab's regrade of its replayed scene)", unit: 'SplatScore', value: (r) => r.score },
+    { name: 'score', description: "final score in the row's measure (SplatScore for SplatBench; for a model: the lab's regrade of its replayed run)", value: (r) => r.score },
     { name: 'psnr', description: 'final PSNR over the held-out views', unit: 'dB', value: (r) => r.psnr },
     { name: 'ssim', description: 'final SSIM over the held-out views', value: (r) => r.ssim },
     { name: 'iou', description: 'final silhouette IoU over the held-out views', value: (r) => r.iou },
@@ -172,14 +173,17 @@ export const EPISODES_TABLE: Table<EpisodeResult> = {
 
 export const SUMMARY_TABLE: Table<SummaryRow> = {
   file: 'data/table-summary_data.csv',
-  description: 'Mean score per source and task (and over all tasks) with a 95% clustered percentile bootstrap interval.',
+  description: 'Mean score per source, kind family and task (and over the family\'s tasks) with a 95% clustered percentile bootstrap interval; families are never pooled.',
   columns: [
     { name: 'source', description: "'human' or the model name", value: (r) => r.source },
-    { name: 'task', description: "task id, or '(all tasks)'", value: (r) => r.taskId },
+    { name: 'task', description: "task id, or '(all <family> tasks)'", value: (r) => r.taskId },
+    { name: 'kind_family', description: 'kind family of the task (splatbench, search, relation, ...): rows of different families are never pooled', value: (r) => r.family },
+    { name: 'measure', description: 'what the score columns of this row measure (SplatScore, accuracy %, ...)', value: (r) => r.measure },
+
     { name: 'n', description: 'episodes in the mean', value: (r) => r.n },
-    { name: 'mean_score', description: 'mean final SplatScore', unit: 'SplatScore', value: (r) => r.mean },
-    { name: 'ci95_low', description: 'lower end of the 95% interval (empty with fewer than two units)', unit: 'SplatScore', value: (r) => r.low },
-    { name: 'ci95_high', description: 'upper end of the 95% interval', unit: 'SplatScore', value: (r) => r.high },
+    { name: 'mean_score', description: 'mean final score, in the row\'s measure', value: (r) => r.mean },
+    { name: 'ci95_low', description: 'lower end of the 95% interval (empty with fewer than two units), in the row\'s measure', value: (r) => r.low },
+    { name: 'ci95_high', description: 'upper end of the 95% interval, in the row\'s measure', value: (r) => r.high },
     { name: 'mean_seconds', description: 'mean active time of the episodes', unit: 's', value: (r) => r.meanSeconds },
     { name: 'ci_unit', description: 'what the bootstrap resamples: participants (humans) or runs (a model)', value: (r) => r.unit },
     { name: 'n_units', description: 'participants or runs in the row', value: (r) => r.clusters },
@@ -190,15 +194,17 @@ export const SUMMARY_TABLE: Table<SummaryRow> = {
 
 export const PAIRED_TABLE: Table<PairedDifferenceRow> = {
   file: 'data/table-paired_data.csv',
-  description: 'Humans minus each model per task (and the mean over tasks) with a 95% bootstrap interval resampling participants and runs.',
+  description: 'Humans minus each model per task (and the mean over a family\'s tasks) with a 95% bootstrap interval resampling participants and runs; families are never pooled.',
   columns: [
     { name: 'model', description: 'model name', value: (r) => r.model },
-    { name: 'task', description: "task id, or '(all tasks)' (mean of the per-task differences)", value: (r) => r.taskId },
-    { name: 'human_mean', description: "participants' mean final score", unit: 'SplatScore', value: (r) => r.humanMean },
-    { name: 'model_mean', description: "the model's mean final score over its runs", unit: 'SplatScore', value: (r) => r.modelMean },
-    { name: 'difference', description: 'human_mean - model_mean (positive: people scored higher)', unit: 'SplatScore', value: (r) => r.difference },
-    { name: 'ci95_low', description: 'lower end of the 95% interval of the difference', unit: 'SplatScore', value: (r) => r.low },
-    { name: 'ci95_high', description: 'upper end of the 95% interval of the difference', unit: 'SplatScore', value: (r) => r.high },
+    { name: 'task', description: "task id, or '(all <family> tasks)' (mean of the per-task differences)", value: (r) => r.taskId },
+    { name: 'kind_family', description: 'kind family of the task (splatbench, search, relation, ...): rows of different families are never pooled', value: (r) => r.family },
+    { name: 'measure', description: 'what the score columns of this row measure (SplatScore, accuracy %, ...)', value: (r) => r.measure },
+    { name: 'human_mean', description: "participants' mean final score, in the row's measure", value: (r) => r.humanMean },
+    { name: 'model_mean', description: "the model's mean final score over its runs, in the row's measure", value: (r) => r.modelMean },
+    { name: 'difference', description: 'human_mean - model_mean (positive: people scored higher), in the row\'s measure', value: (r) => r.difference },
+    { name: 'ci95_low', description: 'lower end of the 95% interval of the difference', value: (r) => r.low },
+    { name: 'ci95_high', description: 'upper end of the 95% interval of the difference', value: (r) => r.high },
     { name: 'n_participants', description: 'participants in the row', value: (r) => r.participants },
     { name: 'n_runs', description: 'model runs in the row', value: (r) => r.runs },
     { name: 'n_tasks', description: 'tasks the row covers', value: (r) => r.tasks },
@@ -208,12 +214,15 @@ export const PAIRED_TABLE: Table<PairedDifferenceRow> = {
 
 export const PARTICIPANT_SUMMARY_TABLE: Table<ParticipantSummary> = {
   file: 'data/table-participantsummary_data.csv',
-  description: 'One row per participant over their scored episodes that enter the statistics.',
+  description: 'One row per participant and kind family over their scored episodes that enter the statistics.',
   columns: [
     { ...who, value: (r) => r.participant },
+    { name: 'kind_family', description: 'kind family of the task (splatbench, search, relation, ...): rows of different families are never pooled', value: (r) => r.family },
+    { name: 'measure', description: 'what the score columns of this row measure (SplatScore, accuracy %, ...)', value: (r) => r.measure },
+
     { name: 'tasks', description: 'scored episodes in the statistics', value: (r) => r.tasks },
     { name: 'excluded_episodes', description: 'scored episodes left out of the statistics (exclusions, withdrawal)', value: (r) => r.excluded },
-    { name: 'mean_score', description: 'mean final score over the episodes in the statistics', unit: 'SplatScore', value: (r) => r.meanScore },
+    { name: 'mean_score', description: "mean final score over the family's episodes in the statistics, in the row's measure", value: (r) => r.meanScore },
     { name: 'mean_seconds', description: 'mean active time of the episodes', unit: 's', value: (r) => r.meanSeconds },
     { name: 'calls', description: 'calls used over all scored episodes', value: (r) => r.calls },
   ],
@@ -321,32 +330,10 @@ export const FLOW_TABLE: Table<{ stage: string; n: number }> = {
   ],
 };
 
-export const SEARCH_TABLE: Table<SearchEpisodeRow> = {
-  file: 'data/table-search_data.csv',
-  description: 'One row per scored view-search episode (humans and model runs): the answer, its score and what gave it, and the search measures. Empty for a study without search tasks.',
-  columns: [
-    { name: 'source', description: "'humans' for participants, else the model name", value: (r) => r.source },
-    { name: 'answerer', description: 'participant id, or the model run (<model>#r<n>)', value: (r) => r.answerer },
-    { ...task, value: (r) => r.taskId },
-    { name: 'family', description: 'question family (color, shape, count, size, stack, search, where)', value: (r) => r.family },
-    { name: 'answer_type', description: 'choice, yesno, number or text (free text is scored by raters or the LLM judge)', value: (r) => r.answerType },
-    { name: 'answer', description: 'the answer given at stop; empty when the steps ran out', value: (r) => r.answer },
-    { name: 'exact_correct', description: 'the exact checker of the answer type accepts the answer', value: (r) => r.correct },
-    { name: 'accuracy', description: 'LLM-Match-style score: mean rater score, else the newest judge score, else 100 or 0 from the exact checker', unit: 'score 0-100', value: (r) => r.accuracy },
-    { name: 'scored_by', description: 'what gave the accuracy: rater, judge, exact, or none (no answer, 0)', value: (r) => r.scoredBy },
-    { name: 'success', description: 'stopped at a viewpoint that answers the question', value: (r) => r.success },
-    { name: 'search_steps', description: 'steps used (every call costs one)', unit: 'steps', value: (r) => r.steps },
-    { name: 'path_length', description: 'distance moved', unit: 'metres', value: (r) => r.path_length },
-    { name: 'collision', description: '1 if any move of the episode collided, else 0', value: (r) => r.collision },
-    { name: 'excluded', description: 'why the episode is out of the statistics (exclusion, withdrawal); empty when it counts', value: (r) => r.excluded },
-    { name: 'log', description: 'trajectory file in this archive (rater and judge marks beside it as .rating.json / .judge.json)', value: (r) => r.ref },
-  ],
-};
+/** Every table of the archive written for every study, in the order written (each kind adds its own: src/main/studies/kind-parts.ts). */
+export const EXPORT_TABLES = [CALLS_TABLE, EPISODES_TABLE, SUMMARY_TABLE, PAIRED_TABLE, PARTICIPANT_SUMMARY_TABLE, SESSIONS_TABLE, PARTICIPANTS_TABLE, ANSWERS_TABLE, DELETIONS_TABLE, FLOW_TABLE, SESSION_META_TABLE] as const;
 
-/** Every table of the archive, in the order written. */
-export const EXPORT_TABLES = [CALLS_TABLE, EPISODES_TABLE, SUMMARY_TABLE, PAIRED_TABLE, PARTICIPANT_SUMMARY_TABLE, SESSIONS_TABLE, PARTICIPANTS_TABLE, ANSWERS_TABLE, DELETIONS_TABLE, FLOW_TABLE, SESSION_META_TABLE, SEARCH_TABLE] as const;
-
-interface DictionaryTable {
+export interface DictionaryTable {
   file: string;
   description: string;
   columns: readonly { name: string; description: string; unit?: string }[];

@@ -3,18 +3,23 @@
 // model, independently (the two samples are separate groups matched by task); plus one summary
 // row per participant. Inputs: EpisodeResult rows. Outputs: PairedDifferenceRow / ParticipantSummary.
 // Invariants: only statisticRows enter (practice, unfinished and excluded episodes never do);
-// the "(all tasks)" difference is the mean of the per-task differences over the tasks both sides
-// played, resampling whole participants (and whole runs) across tasks; seeded per (model, task).
+// rows never pool kind families (docs/STUDIES.md, "Per-kind summaries"): the "(all <family>
+// tasks)" difference is the mean of the per-task differences over that family's tasks both sides
+// played, resampling whole participants (and whole runs) across them; a participant has one row
+// per family; seeded by the episodes of the row, so the same episodes give the same interval.
 import { z } from 'zod';
 import { mulberry32 } from '../math/random';
 import { BOOTSTRAP_DEFAULTS, quantileSorted, type BootstrapOptions } from '../analysis/bootstrap';
-import { ALL_TASKS, clusterOf, keySeed, smallNWarning, statisticRows, type EpisodeResult } from './results';
+import { allTasksOf, clusterOf, episodesSeed, familiesOf, keySeed, smallNWarning, statisticRows, type EpisodeResult } from './results';
 
 const num = z.number().nullable();
 
 export const PairedDifferenceRowSchema = z.strictObject({
   model: z.string(),
-  /** A task id, or '(all tasks)': the mean of the per-task differences. */
+  /** The kind family of the row's tasks, and what its means and difference measure. */
+  family: z.string(),
+  measure: z.string(),
+  /** A task id, or '(all <family> tasks)': the mean of the per-task differences. */
   taskId: z.string(),
   humanMean: num,
   modelMean: num,
@@ -32,6 +37,9 @@ export type PairedDifferenceRow = z.infer<typeof PairedDifferenceRowSchema>;
 
 export const ParticipantSummarySchema = z.strictObject({
   participant: z.string(),
+  /** One row per participant and kind family; meanScore is in `measure`. */
+  family: z.string(),
+  measure: z.string(),
   /** Scored episodes that enter the statistics. */
   tasks: z.number().int(),
   excluded: z.number().int(),
@@ -87,7 +95,7 @@ function meanDifference(h: Map<string, number>, m: Map<string, number>, tasks: r
   return c ? s / c : null;
 }
 
-function differenceRow(model: string, taskId: string, human: Side, machine: Side, tasks: readonly string[], opts: BootstrapOptions): PairedDifferenceRow {
+function differenceRow(model: string, taskId: string, human: Side, machine: Side, tasks: readonly string[], opts: BootstrapOptions, of: { family: string; measure: string; episodes: readonly EpisodeResult[] }): PairedDifferenceRow {
   const hGroups = [...human.entries()].filter(([, g]) => tasks.some((t) => g.has(t))).sort(([a], [b]) => a.localeCompare(b)).map(([, g]) => g);
   const mGroups = [...machine.entries()].filter(([, g]) => tasks.some((t) => g.has(t))).sort(([a], [b]) => a.localeCompare(b)).map(([, g]) => g);
   const hm = taskMeans(hGroups, tasks);
@@ -100,7 +108,7 @@ function differenceRow(model: string, taskId: string, human: Side, machine: Side
   if (difference !== null && (hGroups.length >= 2 || mGroups.length >= 2)) {
     const resamples = opts.resamples ?? BOOTSTRAP_DEFAULTS.resamples;
     const level = opts.level ?? BOOTSTRAP_DEFAULTS.level;
-    const rng = mulberry32(keySeed(`paired\u0000${model}\u0000${taskId}`, opts.seed ?? BOOTSTRAP_DEFAULTS.seed));
+    const rng = mulberry32(keySeed('paired', episodesSeed(of.episodes, opts.seed ?? BOOTSTRAP_DEFAULTS.seed)));
     const draw = (groups: readonly Map<string, number[]>[]): Map<string, number[]>[] => groups.map(() => groups[rng.int(groups.length)]);
     const diffs: number[] = [];
     for (let b = 0; b < resamples; b++) {
@@ -117,43 +125,54 @@ function differenceRow(model: string, taskId: string, human: Side, machine: Side
   const pw = smallNWarning(hGroups.length, 'participants');
   const rw = mGroups.length < 2 ? `only ${mGroups.length} run${mGroups.length === 1 ? '' : 's'} of the model: the interval reflects the participants only` : null;
   const warning = difference === null ? 'no task played by both' : [pw, rw].filter(Boolean).join('; ') || null;
-  return { model, taskId, humanMean: pooled(hm), modelMean: pooled(mm), difference, low, high, participants: hGroups.length, runs: mGroups.length, tasks: shared.length, warning };
+  return { model, family: of.family, measure: of.measure, taskId, humanMean: pooled(hm), modelMean: pooled(mm), difference, low, high, participants: hGroups.length, runs: mGroups.length, tasks: shared.length, warning };
 }
 
-/** Per model: one row per task both played, then the all-tasks row; models by name. */
+/** Per model and family: one row per task both played, then the family's all-tasks row; models by name. */
 export function pairedDifferences(rows: readonly EpisodeResult[], opts: BootstrapOptions = {}): PairedDifferenceRow[] {
   const scored = statisticRows(rows);
   const humans = scored.filter((r) => r.kind === 'human');
-  const human = sideOf(humans);
   const models = [...new Set(scored.filter((r) => r.kind === 'model').map((r) => r.source))].sort();
   const out: PairedDifferenceRow[] = [];
   for (const model of models) {
     const mine = scored.filter((r) => r.source === model);
-    const machine = sideOf(mine);
-    const tasks = [...new Set(mine.map((r) => r.taskId))].filter((t) => humans.some((h) => h.taskId === t)).sort();
-    for (const t of tasks) out.push(differenceRow(model, t, human, machine, [t], opts));
-    if (tasks.length) out.push(differenceRow(model, ALL_TASKS, human, machine, tasks, opts));
+    for (const family of familiesOf(mine)) {
+      const ofModel = mine.filter((r) => r.family === family);
+      const ofHumans = humans.filter((r) => r.family === family);
+      const human = sideOf(ofHumans);
+      const machine = sideOf(ofModel);
+      const measure = ofModel[0].measure;
+      const tasks = [...new Set(ofModel.map((r) => r.taskId))].filter((t) => ofHumans.some((h) => h.taskId === t)).sort();
+      const episodesOf = (ts: readonly string[]) => [...ofHumans, ...ofModel].filter((r) => ts.includes(r.taskId));
+      for (const t of tasks) out.push(differenceRow(model, t, human, machine, [t], opts, { family, measure, episodes: episodesOf([t]) }));
+      if (tasks.length) out.push(differenceRow(model, allTasksOf(family), human, machine, tasks, opts, { family, measure, episodes: episodesOf(tasks) }));
+    }
   }
   return out;
 }
 
-/** One row per human participant (in id order), over the episodes that enter the statistics. */
+/** One row per human participant and kind family (participants in id order), over the episodes that enter the statistics. */
 export function participantSummaries(rows: readonly EpisodeResult[]): ParticipantSummary[] {
   const humans = rows.filter((r) => r.kind === 'human' && !r.practice);
   const ids = [...new Set(humans.map((r) => r.participant))].sort();
   const used = new Set(statisticRows(humans));
-  return ids.map((participant) => {
-    const mine = humans.filter((r) => r.participant === participant);
-    const kept = mine.filter((r) => used.has(r));
-    const secs = kept.map((r) => r.seconds).filter((s): s is number => s !== null);
-    const mean = (xs: number[]): number | null => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
-    return {
-      participant,
-      tasks: kept.length,
-      excluded: mine.filter((r) => r.excluded).length,
-      meanScore: mean(kept.map((r) => r.score as number)),
-      meanSeconds: mean(secs),
-      calls: mine.reduce((s, r) => s + r.calls, 0),
-    };
+  const mean = (xs: number[]): number | null => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+  return ids.flatMap((participant) => {
+    const theirs = humans.filter((r) => r.participant === participant);
+    return familiesOf(theirs).map((family) => {
+      const mine = theirs.filter((r) => r.family === family);
+      const kept = mine.filter((r) => used.has(r));
+      const secs = kept.map((r) => r.seconds).filter((s): s is number => s !== null);
+      return {
+        participant,
+        family,
+        measure: mine[0].measure,
+        tasks: kept.length,
+        excluded: mine.filter((r) => r.excluded).length,
+        meanScore: mean(kept.map((r) => r.score as number)),
+        meanSeconds: mean(secs),
+        calls: mine.reduce((s, r) => s + r.calls, 0),
+      };
+    });
   });
 }

@@ -1,9 +1,12 @@
 // The results table of a study: one row per played episode (human or imported model) and a
-// summary per source and task with the mean and a 95% interval that resamples participants (a
-// model: runs) with a small-n warning; CSV forms of
-// both. Inputs: episode rows built by main from the trajectory logs. Outputs: summary rows, CSV.
+// summary per source, kind family and task with the mean and a 95% interval that resamples
+// participants (a model: runs) with a small-n warning; CSV forms of both (docs/STUDIES.md,
+// "Per-kind summaries"). Inputs: episode rows built by main from the trajectory logs. Outputs:
+// summary rows, CSV.
 // Invariants: practice, unfinished and excluded episodes never enter a mean; humans and each
-// model are separate sources; the bootstrap is seeded per (source, task) so tables reproduce.
+// model are separate sources; scores of different families (SplatScore, accuracy, ...) are never
+// pooled, and every row names its measure and its counts; the bootstrap is seeded by the
+// episodes themselves (intervalOf), so the same episodes give the same interval in every table.
 import { z } from 'zod';
 import { clusteredBootstrapCi } from '../analysis/cluster-bootstrap';
 import type { BootstrapOptions } from '../analysis/bootstrap';
@@ -18,6 +21,10 @@ export const EpisodeResultSchema = z.strictObject({
   /** Participant id (P01) or the model name. */
   participant: z.string(),
   taskId: z.string(),
+  /** The task's kind family (src/shared/kinds/registry.ts): rows of different families never pool. */
+  family: z.string(),
+  /** What `score` measures for that family (SplatScore, accuracy %, ...: the kind module's score.unit). */
+  measure: z.string(),
   practice: z.boolean(),
   protocol: z.string(),
   complete: z.boolean(),
@@ -60,7 +67,11 @@ export type EpisodeResult = z.infer<typeof EpisodeResultSchema>;
 
 export const SummaryRowSchema = z.strictObject({
   source: z.string(),
-  /** A task id, or '(all tasks)' for every scored episode of the source. */
+  /** The kind family every episode of the row belongs to. */
+  family: z.string(),
+  /** What `mean`, `low` and `high` measure (the family's score unit). */
+  measure: z.string(),
+  /** A task id, or allTasksOf(family) for every scored episode of the source in that family. */
   taskId: z.string(),
   n: z.number().int(),
   mean: num,
@@ -78,7 +89,20 @@ export const SummaryRowSchema = z.strictObject({
 });
 export type SummaryRow = z.infer<typeof SummaryRowSchema>;
 
-export const ALL_TASKS = '(all tasks)';
+/** The task label of a row over every task of one family: `(all splatbench tasks)`. */
+export function allTasksOf(family: string): string {
+  return `(all ${family} tasks)`;
+}
+
+/** True for a row over every task of its family. */
+export function isAllTasks(row: { taskId: string; family: string }): boolean {
+  return row.taskId === allTasksOf(row.family);
+}
+
+/** The families of the rows, in name order. */
+export function familiesOf(rows: readonly { family: string }[]): string[] {
+  return [...new Set(rows.map((r) => r.family))].sort();
+}
 
 /** FNV-1a of the group key, mixed into the seed so each group has its own stream. */
 export function keySeed(key: string, seed: number): number {
@@ -107,32 +131,48 @@ export function smallNWarning(clusters: number, unit: 'participants' | 'runs'): 
   return clusters < 2 ? `only ${clusters} ${what}: no interval` : `only ${clusters} ${what}: too few for a trustworthy 95% interval (${SMALL_N} or more)`;
 }
 
-/**
- * Summary per (source, task) and per source over all tasks; humans first, then models by name.
- * Intervals resample participants (a model: runs), never episodes, since one person's episodes
- * are correlated (clustered percentile bootstrap, src/shared/analysis/cluster-bootstrap.ts).
- */
 /** The episodes every statistic uses: scored, finished, graded and not excluded. */
 export function statisticRows(rows: readonly EpisodeResult[]): EpisodeResult[] {
   return rows.filter((r) => !r.practice && r.complete && r.score !== null && !r.excluded);
 }
 
+/** The seed of a group of episodes: its logs, so the same episodes draw the same resamples anywhere. */
+export function episodesSeed(group: readonly EpisodeResult[], seed = 0): number {
+  return keySeed(group.map((r) => `${r.source}\u0000${r.log}`).sort().join('\u0001'), seed);
+}
+
+/** The mean score of a group with its clustered 95% interval (one family's episodes only). */
+export function intervalOf(group: readonly EpisodeResult[], opts: BootstrapOptions = {}): ReturnType<typeof clusteredBootstrapCi> {
+  if (familiesOf(group).length > 1) throw new Error(`cannot pool the scores of different task kinds (${familiesOf(group).join(', ')})`);
+  return clusteredBootstrapCi(
+    group.map((r) => ({ cluster: clusterOf(r), value: r.score as number })),
+    { ...(opts.resamples !== undefined ? { resamples: opts.resamples } : {}), ...(opts.level !== undefined ? { level: opts.level } : {}), seed: episodesSeed(group, opts.seed ?? 0) },
+  );
+}
+
+/**
+ * Summary per (source, family, task) and per (source, family) over that family's tasks; humans
+ * first, then models by name, families by name. Intervals resample participants (a model: runs),
+ * never episodes, since one person's episodes are correlated (clustered percentile bootstrap,
+ * src/shared/analysis/cluster-bootstrap.ts).
+ */
 export function summarize(rows: readonly EpisodeResult[], opts: BootstrapOptions = {}): SummaryRow[] {
   const scored = statisticRows(rows);
   const sources = [...new Set(scored.map((r) => r.source))].sort((a, b) => (a === 'human' ? -1 : b === 'human' ? 1 : a.localeCompare(b)));
   const out: SummaryRow[] = [];
   for (const source of sources) {
     const mine = scored.filter((r) => r.source === source);
-    const tasks = [...new Set(mine.map((r) => r.taskId))].sort();
-    for (const taskId of [...tasks, ALL_TASKS]) {
-      const group = taskId === ALL_TASKS ? mine : mine.filter((r) => r.taskId === taskId);
-      const unit = group[0]?.kind === 'model' ? 'runs' : 'participants';
-      const ci = clusteredBootstrapCi(
-        group.map((r) => ({ cluster: clusterOf(r), value: r.score as number })),
-        { ...(opts.resamples !== undefined ? { resamples: opts.resamples } : {}), ...(opts.level !== undefined ? { level: opts.level } : {}), seed: keySeed(`${source}\u0000${taskId}`, opts.seed ?? 0) },
-      );
-      const secs = group.map((r) => r.seconds).filter((s): s is number => s !== null);
-      out.push({ source, taskId, n: ci.n, mean: ci.mean, low: ci.low, high: ci.high, meanSeconds: meanOf(secs), unit, clusters: ci.clusters, warning: smallNWarning(ci.clusters, unit), lpipsMissing: group.filter((r) => r.lpipsMissing).length });
+    for (const family of familiesOf(mine)) {
+      const ofFamily = mine.filter((r) => r.family === family);
+      const tasks = [...new Set(ofFamily.map((r) => r.taskId))].sort();
+      const all = allTasksOf(family);
+      for (const taskId of [...tasks, all]) {
+        const group = taskId === all ? ofFamily : ofFamily.filter((r) => r.taskId === taskId);
+        const unit = group[0]?.kind === 'model' ? 'runs' : 'participants';
+        const ci = intervalOf(group, opts);
+        const secs = group.map((r) => r.seconds).filter((x): x is number => x !== null);
+        out.push({ source, family, measure: group[0].measure, taskId, n: ci.n, mean: ci.mean, low: ci.low, high: ci.high, meanSeconds: meanOf(secs), unit, clusters: ci.clusters, warning: smallNWarning(ci.clusters, unit), lpipsMissing: group.filter((r) => r.lpipsMissing).length });
+      }
     }
   }
   return out;
@@ -144,6 +184,8 @@ export function episodesCsv(rows: readonly EpisodeResult[]): string {
       { name: 'source', value: (r) => r.source },
       { name: 'participant', value: (r) => r.participant },
       { name: 'task', value: (r) => r.taskId },
+      { name: 'kind_family', value: (r) => r.family },
+      { name: 'measure', value: (r) => r.measure },
       { name: 'practice', value: (r) => r.practice },
       { name: 'protocol', value: (r) => r.protocol },
       { name: 'complete', value: (r) => r.complete },
@@ -174,6 +216,8 @@ export function summaryCsv(rows: readonly SummaryRow[]): string {
     [
       { name: 'source', value: (r) => r.source },
       { name: 'task', value: (r) => r.taskId },
+      { name: 'kind_family', value: (r) => r.family },
+      { name: 'measure', value: (r) => r.measure },
       { name: 'n', value: (r) => r.n },
       { name: 'mean_score', value: (r) => r.mean },
       { name: 'ci95_low', value: (r) => r.low },

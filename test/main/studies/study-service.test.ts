@@ -188,7 +188,7 @@ describe('results, replay and export', () => {
     expect(r.episodes.find((e) => e.participant === 'P02')).toMatchObject({ complete: false, score: null, practice: true });
     const sculpt = r.summary.find((s) => s.source === 'human' && s.taskId === 'test__sculpt');
     expect(sculpt).toMatchObject({ n: 1, mean: p1[1].score, low: null, high: null });
-    const all = r.summary.find((s) => s.taskId === '(all tasks)');
+    const all = r.summary.find((s) => s.taskId === '(all splatbench tasks)');
     expect(all?.n).toBe(2);
     // Two episodes of one participant: the interval resamples participants, so there is none.
     expect(all).toMatchObject({ unit: 'participants', clusters: 1, low: null, high: null, warning: 'only 1 participant: no interval' });
@@ -216,7 +216,7 @@ describe('results, replay and export', () => {
     const csv = await call<{ filename: string; csv: string }>('study.exportCsv', { studyId: 'pilot-a', table: 'episodes' });
     expect(csv.filename).toBe('pilot-a-episodes.csv');
     const lines = csv.csv.trim().split('\r\n');
-    expect(lines[0]).toMatch(/^source,participant,task,practice,protocol,complete,score,/);
+    expect(lines[0]).toMatch(/^source,participant,task,kind_family,measure,practice,protocol,complete,score,/);
     expect(lines).toHaveLength(1 + 4);
     const human = readFileSync(join(home, 'studies', 'pilot-a', 'trajectories', 'P01', 'test__sculpt.jsonl'), 'utf8');
     // A person's log is not a model's, whatever its player says (issue 11: verified imports).
@@ -246,9 +246,9 @@ describe('results, replay and export', () => {
     expect(r.episodes.at(-1)?.score).toBeCloseTo(imported.score, 9);
     expect(r.episodes.at(-1)?.scoreMismatch).toBe(99);
     expect(r.episodes.at(-2)?.scoreMismatch).toBeNull();
-    expect(r.summary.map((s) => `${s.source}/${s.taskId}`)).toEqual(['human/test__oneshot', 'human/test__sculpt', 'human/(all tasks)', 'gpt-x/test__sculpt', 'gpt-x/(all tasks)']);
+    expect(r.summary.map((s) => `${s.source}/${s.taskId}`)).toEqual(['human/test__oneshot', 'human/test__sculpt', 'human/(all splatbench tasks)', 'gpt-x/test__sculpt', 'gpt-x/(all splatbench tasks)']);
     const summary = await call<{ csv: string }>('study.exportCsv', { studyId: 'pilot-a', table: 'summary' });
-    expect(summary.csv.split('\r\n')[0]).toBe('source,task,n,mean_score,ci95_low,ci95_high,mean_seconds,ci_unit,n_units,warning,lpips_missing');
+    expect(summary.csv.split('\r\n')[0]).toBe('source,task,kind_family,measure,n,mean_score,ci95_low,ci95_high,mean_seconds,ci_unit,n_units,warning,lpips_missing');
   });
   it('lets a study switch the outline overlay off: its episodes start without it and their logs say so', async () => {
     await dispatchCall(handlers, 'study.session.end', {});

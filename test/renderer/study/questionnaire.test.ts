@@ -36,21 +36,21 @@ describe('WithdrawControl', () => {
 
 describe('PairedTable', () => {
   it('shows signed differences, a zero as none, counts and warnings', () => {
-    const base = { model: 'm', humanMean: 50, modelMean: 40, low: 2, high: 18, participants: 6, runs: 2, tasks: 1, warning: null };
+    const base = { model: 'm', family: 'splatbench', measure: 'SplatScore', humanMean: 50, modelMean: 40, low: 2, high: 18, participants: 6, runs: 2, tasks: 1, warning: null };
     const w = mount(PairedTable, {
       props: {
         rows: [
           { ...base, taskId: 'a', difference: 10 },
           { ...base, taskId: 'b', difference: -0.01, warning: 'only 1 run of the model: the interval reflects the participants only' },
-          { ...base, taskId: '(all tasks)', difference: -3.26, tasks: 2 },
+          { ...base, taskId: '(all splatbench tasks)', difference: -3.26, tasks: 2 },
         ],
         resamples: 2000,
       },
     });
     const rows = w.findAll('[data-testid="paired-row"]').map((r) => r.findAll('td').map((c) => c.text()));
-    expect(rows[0]).toEqual(['m', 'a', '50.0', '40.0', '+10.0', '[2.0, 18.0]', '6 / 2']);
-    expect(rows[1][4]).toBe('0.0');
-    expect(rows[1][5]).toContain('only 1 run');
-    expect(rows[2].slice(1, 5)).toEqual(['(all tasks) (2)', '50.0', '40.0', '-3.3']);
+    expect(rows[0]).toEqual(['m', 'a', 'SplatScore', '50.0', '40.0', '+10.0', '[2.0, 18.0]', '6 / 2']);
+    expect(rows[1][5]).toBe('0.0');
+    expect(rows[1][6]).toContain('only 1 run');
+    expect(rows[2].slice(1, 6)).toEqual(['(all splatbench tasks) (2)', 'SplatScore', '50.0', '40.0', '-3.3']);
   });
 });

@@ -37,20 +37,20 @@ describe('results tables', () => {
     const w = mount(SummaryTable, {
       props: {
         rows: [
-          { source: 'human', taskId: 'a', n: 3, mean: 41.234, low: 30.04, high: 52.96, meanSeconds: 125, unit: 'participants', clusters: 6, warning: null },
-          { source: 'human', taskId: '(all tasks)', n: 1, mean: 5, low: null, high: null, meanSeconds: null, unit: 'participants', clusters: 1, warning: 'only 1 participant: no interval' },
+          { source: 'human', family: 'splatbench', measure: 'SplatScore', taskId: 'a', n: 3, mean: 41.234, low: 30.04, high: 52.96, meanSeconds: 125, unit: 'participants', clusters: 6, warning: null },
+          { source: 'human', family: 'splatbench', measure: 'SplatScore', taskId: '(all splatbench tasks)', n: 1, mean: 5, low: null, high: null, meanSeconds: null, unit: 'participants', clusters: 1, warning: 'only 1 participant: no interval' },
         ],
         resamples: 2000,
       },
     });
     const rows = w.findAll('[data-testid="summary-row"]').map((r) => r.findAll('td').map((c) => c.text()));
-    expect(rows[0]).toEqual(['human', 'a', '3', '6 participants', '41.2', '[30.0, 53.0]', '2:05']);
-    expect(rows[1]).toEqual(['human', '(all tasks)', '1', '1 participant', '5.0', '— only 1 participant: no interval', '—']);
+    expect(rows[0]).toEqual(['human', 'a', 'SplatScore', '3', '6 participants', '41.2', '[30.0, 53.0]', '2:05']);
+    expect(rows[1]).toEqual(['human', '(all splatbench tasks)', 'SplatScore', '1', '1 participant', '5.0', '— only 1 participant: no interval', '—']);
     expect(w.text()).toContain('2000 resamples');
   });
 
   it('marks practice and unfinished episodes and asks to replay a log', async () => {
-    const base: EpisodeResult = { source: 'human', kind: 'human', participant: 'P01', taskId: 'a', practice: true, protocol: 'matched', complete: true, score: 10, psnr: 20, ssim: 0.5, iou: 0.4, lpips: null, lpipsMissing: true, reward: 0.1, calls: 3, renders: 1, gaussians: 2, seconds: 61, toolSeconds: 1, started: '', log: 'trajectories/P01/a.jsonl' };
+    const base: EpisodeResult = { source: 'human', kind: 'human', participant: 'P01', taskId: 'a', family: 'splatbench', measure: 'SplatScore', practice: true, protocol: 'matched', complete: true, score: 10, psnr: 20, ssim: 0.5, iou: 0.4, lpips: null, lpipsMissing: true, reward: 0.1, calls: 3, renders: 1, gaussians: 2, seconds: 61, toolSeconds: 1, started: '', log: 'trajectories/P01/a.jsonl' };
     const w = mount(ResultsTable, { props: { rows: [base, { ...base, practice: false, complete: false, score: null, taskId: 'b', log: 'x' }], selected: null } });
     const rows = w.findAll('[data-testid="result-row"]');
     expect(rows[0].classes()).toContain('practice');

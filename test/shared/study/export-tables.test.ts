@@ -4,7 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXPORT_TABLES, datasetDescription, tableCsv, type Table } from '../../../src/shared/study/export-tables';
+import { EXPORT_TABLES as STUDY_TABLES, datasetDescription, tableCsv, type Table } from '../../../src/shared/study/export-tables';
+import { SEARCH_TABLE } from '../../../src/shared/kinds/search/export-table';
+
+/** The tables every study writes, and the kinds' own (src/main/studies/kind-parts.ts). */
+const EXPORT_TABLES = [...STUDY_TABLES, SEARCH_TABLE];
 
 describe('export tables', () => {
   it('have unique files and columns, each described', () => {

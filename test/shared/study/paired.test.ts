@@ -9,7 +9,7 @@ import { counterbalanceStatus } from '../../../src/shared/study/order';
 import { DEFAULT_QUESTIONNAIRES, StudyConfigSchema, answersProblem, DEFAULT_TEXTS } from '../../../src/shared/study/config';
 
 function row(over: Partial<EpisodeResult>): EpisodeResult {
-  return { source: 'human', kind: 'human', participant: 'P01', taskId: 'a', practice: false, protocol: 'matched', complete: true, score: 50, psnr: 20, ssim: 0.5, iou: 0.5, lpips: null, lpipsMissing: true, reward: 0.5, calls: 4, renders: 1, gaussians: 3, seconds: 100, toolSeconds: 2, started: '2025-01-01T00:00:00Z', log: 'l', ...over };
+  return { source: 'human', kind: 'human', participant: 'P01', taskId: 'a', family: 'splatbench', measure: 'SplatScore', practice: false, protocol: 'matched', complete: true, score: 50, psnr: 20, ssim: 0.5, iou: 0.5, lpips: null, lpipsMissing: true, reward: 0.5, calls: 4, renders: 1, gaussians: 3, seconds: 100, toolSeconds: 2, started: '2025-01-01T00:00:00Z', log: 'l', ...over };
 }
 const model = (score: number, run: number, taskId = 'a'): EpisodeResult => row({ source: 'm', kind: 'model', participant: 'm', taskId, score, log: `models/m/${taskId}__r${run}.jsonl` });
 
@@ -63,7 +63,7 @@ describe('pairedDifferences', () => {
   it('averages the per-task differences over tasks both played, resampling whole participants', () => {
     const rows = [...humans, row({ participant: 'P01', taskId: 'b', score: 10 }), row({ participant: 'P02', taskId: 'b', score: 30 }), ...runs, model(20, 1, 'b'), row({ participant: 'P01', taskId: 'c', score: 99 })];
     const out = pairedDifferences(rows, { resamples: 500 });
-    expect(out.map((r) => `${r.taskId}/${r.participants}/${r.runs}`)).toEqual(['a/3/2', 'b/2/1', '(all tasks)/3/2']);
+    expect(out.map((r) => `${r.taskId}/${r.participants}/${r.runs}`)).toEqual(['a/3/2', 'b/2/1', '(all splatbench tasks)/3/2']);
     const all = out[2];
     expect(all.tasks).toBe(2); // task c has no model run
     expect(all.difference).toBeCloseTo(((190 / 3 - 60) + (20 - 20)) / 2, 12);
@@ -117,8 +117,8 @@ describe('participantSummaries', () => {
   it('summarises each participant over the episodes in the statistics', () => {
     const rows = [row({ participant: 'P02', score: 30, calls: 5 }), row({ participant: 'P01', score: 40, seconds: 60 }), row({ participant: 'P01', taskId: 'b', score: 80, seconds: 120, excluded: 'x' }), row({ participant: 'P01', taskId: 'p', practice: true, score: 99 }), model(1, 1)];
     expect(participantSummaries(rows)).toEqual([
-      { participant: 'P01', tasks: 1, excluded: 1, meanScore: 40, meanSeconds: 60, calls: 8 },
-      { participant: 'P02', tasks: 1, excluded: 0, meanScore: 30, meanSeconds: 100, calls: 5 },
+      { participant: 'P01', family: 'splatbench', measure: 'SplatScore', tasks: 1, excluded: 1, meanScore: 40, meanSeconds: 60, calls: 8 },
+      { participant: 'P02', family: 'splatbench', measure: 'SplatScore', tasks: 1, excluded: 0, meanScore: 30, meanSeconds: 100, calls: 5 },
     ]);
   });
 });

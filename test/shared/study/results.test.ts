@@ -5,7 +5,7 @@ import { episodesCsv, summarize, summaryCsv, type EpisodeResult } from '../../..
 import { DEFAULT_TEXTS, StudyConfigSchema, nextParticipantId, studySlug } from '../../../src/shared/study/config';
 
 function row(over: Partial<EpisodeResult>): EpisodeResult {
-  return { source: 'human', kind: 'human', participant: 'P01', taskId: 'a', practice: false, protocol: 'matched', complete: true, score: 50, psnr: 20, ssim: 0.5, iou: 0.5, lpips: null, lpipsMissing: true, reward: 0.5, calls: 4, renders: 1, gaussians: 3, seconds: 100, toolSeconds: 2, started: '2025-01-01T00:00:00Z', log: 'l', ...over };
+  return { source: 'human', kind: 'human', participant: 'P01', taskId: 'a', family: 'splatbench', measure: 'SplatScore', practice: false, protocol: 'matched', complete: true, score: 50, psnr: 20, ssim: 0.5, iou: 0.5, lpips: null, lpipsMissing: true, reward: 0.5, calls: 4, renders: 1, gaussians: 3, seconds: 100, toolSeconds: 2, started: '2025-01-01T00:00:00Z', log: 'l', ...over };
 }
 
 describe('summarize', () => {
@@ -21,7 +21,7 @@ describe('summarize', () => {
 
   it('groups by source and task with an all-tasks row, excluding practice and unfinished', () => {
     const s = summarize(rows);
-    expect(s.map((r) => `${r.source}/${r.taskId}/${r.n}`)).toEqual(['human/a/3', 'human/b/1', 'human/(all tasks)/4', 'gpt/a/1', 'gpt/(all tasks)/1']);
+    expect(s.map((r) => `${r.source}/${r.taskId}/${r.n}`)).toEqual(['human/a/3', 'human/b/1', 'human/(all splatbench tasks)/4', 'gpt/a/1', 'gpt/(all splatbench tasks)/1']);
     expect(s[0].mean).toBeCloseTo(60, 12);
     expect(s[0].meanSeconds).toBeCloseTo(400 / 3, 12);
     expect(s[0].low as number).toBeGreaterThanOrEqual(40);
@@ -56,13 +56,13 @@ describe('summarize', () => {
 
   it('writes both tables as CSV', () => {
     const e = episodesCsv([row({ participant: 'P01', taskId: 'x,y' })]).split('\r\n');
-    // The 20 original columns and the episode clock's paused, down and interruption fields.
-    expect(e[0].split(',')).toHaveLength(23);
+    // The 20 original columns, the episode clock's paused, down and interruption fields, the kind family and its measure.
+    expect(e[0].split(',')).toHaveLength(25);
     expect(e[0].split(',')).toEqual(expect.arrayContaining(['seconds', 'paused_seconds', 'down_seconds', 'interruptions']));
     expect(e[1]).toContain('"x,y"');
     const s = summaryCsv(summarize(rows)).split('\r\n');
-    expect(s[0]).toBe('source,task,n,mean_score,ci95_low,ci95_high,mean_seconds,ci_unit,n_units,warning,lpips_missing');
-    expect(s[2]).toBe('human,b,1,10,,,100,participants,1,only 1 participant: no interval,1');
+    expect(s[0]).toBe('source,task,kind_family,measure,n,mean_score,ci95_low,ci95_high,mean_seconds,ci_unit,n_units,warning,lpips_missing');
+    expect(s[2]).toBe('human,b,splatbench,SplatScore,1,10,,,100,participants,1,only 1 participant: no interval,1');
   });
 });
 

@@ -11,7 +11,7 @@ import { loadEvalConfig } from '../../models/config';
 import { makeClient, parseModelSpec, playerName } from '../../models/spec';
 import { judgeAgreement, judgeLogs } from '../../kinds/search/judge';
 import { judgeImages } from '../../kinds/search/judge-images';
-import { studySearchLogs } from '../../studies/search-results';
+import { studySearchLogs } from '../../kinds/search/study/results';
 import { StudyStore } from '../../studies/store';
 import { BASELINES, type Baseline } from '../../../shared/kinds/search/players';
 import { exportAnnotation } from '../../kinds/search/annotations';

@@ -11,6 +11,8 @@ import { readCaptureDoc, resolveCapturePath } from './capture-scene';
 import { isCaptureRoomFile, loadTaskScene, readRoom } from './scene';
 import { readSpec, TaskLoadError } from '../../tasks/load';
 import type { KindTask, MainKindModule } from '../kind';
+import { verifySearchImport } from './import';
+import { exactSearchScore, searchSpecs } from './log-score';
 
 function asSearchTask(task: KindTask): SearchTask {
   if (task.spec.kind !== 'search' || !('scene' in task)) throw new TaskLoadError(`task ${task.spec.task_id} is a '${task.spec.kind}' task, not a search task`);
@@ -51,5 +53,10 @@ export const searchMain: MainKindModule = {
   rules: (task) => {
     const t = asSearchTask(task);
     return searchRules(t.spec, t.scene.collider);
+  },
+  importRun: (traj, tasksDir, taskId) => verifySearchImport(traj, tasksDir, taskId),
+  runScore: (traj, tasksDir, taskId) => {
+    const spec = searchSpecs(tasksDir)(taskId);
+    return spec && traj.end ? exactSearchScore(spec, traj) : null;
   },
 };

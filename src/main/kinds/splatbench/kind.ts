@@ -38,6 +38,7 @@ export const splatbenchMain: MainKindModule = {
     return files;
   },
   reset: (task, options) => SplatEnv.reset(asSplatTask(task), options),
+  replayViews: (task) => asSplatTask(task).heldout.map((v) => v.name),
   rules: (task) => {
     const t = asSplatTask(task);
     return splatbenchKind.rules(splatbenchKind.config(t.spec, t.reference), t.init);

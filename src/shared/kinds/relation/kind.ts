@@ -269,6 +269,7 @@ export const relationKind: TaskKindModule = {
   tools: RELATION_TOOLS,
   toolSpecs,
   giveUp: { tool: 'answer', args: { give_up: true } },
+  score: { unit: 'accuracy %', what: 'trials answered correctly, per cent' },
   participant: {
     about: 'You will see pictures of scenes with a few objects and say, for each, where one object is relative to another: in front, behind, left or right.',
     instructions: [

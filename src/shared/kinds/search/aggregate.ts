@@ -2,7 +2,7 @@
 // and per question family, the mean accuracy (LLM-Match-style 0..100), success, steps, path
 // length and collision rate with 95% percentile bootstrap intervals. Also the episode's accuracy
 // from its marks: rater over judge over the exact checker.
-// Inputs: SearchEpisodeRow records (src/shared/api/search.ts). Output: SearchCell records.
+// Inputs: SearchEpisodeRow records (src/shared/kinds/search/api-scores.ts). Output: SearchCell records.
 // Invariant: seeded, so the same episodes give the same intervals; with two or more answerers
 // the bootstrap resamples answerers (clusters), otherwise episodes; an excluded episode (or one
 // of a withdrawn participant) is in no cell.

@@ -112,6 +112,7 @@ export const searchKind: TaskKindModule = {
   tools: SEARCH_TOOL_SCHEMAS,
   toolSpecs: () => searchToolSpecs(),
   giveUp: { tool: 'stop', args: { answer: 'I do not know' } },
+  score: { unit: 'accuracy %', what: 'answer accuracy 0-100 (the exact checker at the end record; Results regrades with raters and the judge)' },
   participant: {
     about: 'You will move a viewpoint through a virtual room with the keyboard until you can answer a question about it, with a limited number of steps.',
     instructions: [

@@ -29,6 +29,7 @@ export const splatbenchKind: SplatKindModule = {
   tools: TOOL_SCHEMAS,
   toolSpecs: () => toolJsonSchemas(),
   giveUp: { tool: 'submit', args: {} },
+  score: { unit: 'SplatScore', what: 'final SplatScore of the scene over the held-out views' },
   participant: {
     about: 'You will see eight photos of an object and build it from coloured 3D blobs ("Gaussians") with a limited number of actions.',
     instructions: [

@@ -3,7 +3,7 @@
 // and a bad model spec, a missing study or missing options give one-line errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJudgements } from '../../../../src/main/kinds/search/judge-store';
-import { studySearchLogs } from '../../../../src/main/studies/search-results';
+import { studySearchLogs } from '../../../../src/main/kinds/search/study/results';
 import { runCli } from '../run';
 import { addHuman, addModel, searchStudy, type SearchStudy } from '../../kinds/search/study-fixture';
 

@@ -17,7 +17,7 @@ import { writeRelationBlock } from '../../../../src/main/kinds/relation/block';
 import { generateDataset } from '../../../../src/main/kinds/relation/generate';
 import { loadRelationTask, relationMain } from '../../../../src/main/kinds/relation/kind';
 import { readTrajectory } from '../../../../src/main/env/trajectory';
-import { trialsOfLog } from '../../../../src/main/studies/relation-trials';
+import { trialsOfLog } from '../../../../src/main/kinds/relation/study/trials';
 
 const root = mkdtempSync(join(tmpdir(), 'relation-block-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

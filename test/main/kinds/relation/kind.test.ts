@@ -9,7 +9,7 @@ import { decodePng } from '../../../../src/main/io/png';
 import { loadAnyTask, rulesFor, scanAllTasks } from '../../../../src/main/kinds/registry';
 import type { KindEnvOptions } from '../../../../src/main/kinds/kind';
 import { relationMain, type RelationTask } from '../../../../src/main/kinds/relation/kind';
-import { trialsOfLog } from '../../../../src/main/studies/relation-trials';
+import { trialsOfLog } from '../../../../src/main/kinds/relation/study/trials';
 import { readTrajectory } from '../../../../src/main/env/trajectory';
 import { kindModule } from '../../../../src/shared/kinds/registry';
 import { RelationEndSchema } from '../../../../src/shared/kinds/relation/kind';

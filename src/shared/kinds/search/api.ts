@@ -6,11 +6,11 @@
 // Invariant: experimenter rows only (none is in PARTICIPANT_ROWS); the blind row never carries
 // the first annotator's answer or marks.
 import { z } from 'zod';
-import { AgreementSchema, AnnotationIdSchema, AnnotationSchema, AnnotatorIdSchema, MarkSchema } from '../kinds/search/annotation';
-import { MOTION_ACTIONS } from '../kinds/search/pose';
-import { QUESTION_FAMILIES } from '../kinds/search/questions';
-import { PngDataUrl } from './episode';
-import { Empty } from './schemas';
+import { AgreementSchema, AnnotationIdSchema, AnnotationSchema, AnnotatorIdSchema, MarkSchema } from './annotation';
+import { MOTION_ACTIONS } from './pose';
+import { QUESTION_FAMILIES } from './questions';
+import { PngDataUrl } from '../../api/episode';
+import { Empty } from '../../api/schemas';
 
 const finite = z.number().refine(Number.isFinite, 'must be finite');
 export const ViewPoseSchema = z.strictObject({ x: finite, y: finite, z: finite, yaw: finite, pitch: finite });

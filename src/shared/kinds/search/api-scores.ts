@@ -6,8 +6,8 @@
 // Invariant: every row carries the hidden answers: experimenter only, refused while a participant
 // session runs; the rater list never names who gave an answer (no model/human identity).
 import { z } from 'zod';
-import { StudyIdSchema } from '../study/config';
-import { RaterRecordSchema, SearchResultsSchema } from '../kinds/search/scores';
+import { StudyIdSchema } from '../../study/config';
+import { RaterRecordSchema, SearchResultsSchema } from './scores';
 
 /** A free-text answer waiting for a human rater: no identity of who gave it. */
 export const PendingRatingSchema = z.strictObject({

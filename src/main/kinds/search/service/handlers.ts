@@ -1,23 +1,23 @@
-// Handlers of the search annotation rows (src/shared/api/search.ts): room documents opened once
+// Handlers of the search annotation rows (src/shared/kinds/search/api.ts): room documents opened once
 // per set of services (Gaussians and collider kept while the lab runs), views rendered by the
 // lab's view renderer (ctx.views, as episodes), moves through the same stepPose as players, annotation documents through
 // src/main/kinds/search/annotations.ts and the episode export into the lab home.
 // Input: the LabContext. Output: HandlersFor the rows. Invariant: errors reach the caller as one
 // readable line; the blind row strips the answer and the marks.
 import { join } from 'node:path';
-import type { searchMethods } from '../../shared/api/search';
-import { blindView } from '../../shared/kinds/search/annotation';
-import { DEFAULT_MOTION, type Pose } from '../../shared/kinds/search/pose';
-import { renderViewAsync } from '../../shared/kinds/search/render';
-import { motionWorld, stepPose } from '../../shared/kinds/search/world';
-import { pngDataUrl } from '../env/public';
-import { encodePng } from '../io/png-encode';
-import { annotationIds, exportAnnotation, exportTaskId, readAnnotation, saveFirst, verify } from '../kinds/search/annotations';
-import { exportEpisodes } from '../kinds/search/export';
-import { listRoomDocs, loadRoomDoc, type RoomDoc } from '../kinds/search/rooms';
-import { searchTaskIds } from '../kinds/search/task-set';
-import type { LabContext } from './context';
-import type { HandlersFor } from './dispatch';
+import type { searchMethods } from '../../../../shared/kinds/search/api';
+import { blindView } from '../../../../shared/kinds/search/annotation';
+import { DEFAULT_MOTION, type Pose } from '../../../../shared/kinds/search/pose';
+import { renderViewAsync } from '../../../../shared/kinds/search/render';
+import { motionWorld, stepPose } from '../../../../shared/kinds/search/world';
+import { pngDataUrl } from '../../../env/public';
+import { encodePng } from '../../../io/png-encode';
+import { annotationIds, exportAnnotation, exportTaskId, readAnnotation, saveFirst, verify } from '../annotations';
+import { exportEpisodes } from '../export';
+import { listRoomDocs, loadRoomDoc, type RoomDoc } from '../rooms';
+import { searchTaskIds } from '../task-set';
+import type { LabContext } from '../../../services/context';
+import type { HandlersFor } from '../../../services/dispatch';
 
 /** Free-flight steps: a fifth of a move, a sixth of a turn. */
 const FINE = { ...DEFAULT_MOTION, step: 0.05, turn: 5 };

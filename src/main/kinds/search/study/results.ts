@@ -7,21 +7,21 @@
 // Invariant: the answer is taken from the logged `stop` call and checked again here, so a
 // number never depends on what a log's end record claims about correctness.
 import { existsSync } from 'node:fs';
-import type { PendingRating } from '../../shared/api/search-scores';
-import type { SearchEpisodeRow } from '../../shared/kinds/search/scores';
-import type { SearchTaskSpec } from '../../shared/kinds/search/kind';
-import { episodeAccuracy } from '../../shared/kinds/search/aggregate';
-import { checkAnswer } from '../../shared/kinds/search/answers';
-import { BASELINES } from '../../shared/kinds/search/players';
-import { readTrajectory, type Trajectory } from '../env/trajectory';
-import { stopAnswer } from '../kinds/search/judge';
-import { searchSpecs } from '../kinds/search/log-score';
-import type { StudyStore } from './store';
-import { exclusionOf } from './results';
-import { readJudgements, readRatings } from '../kinds/search/judge-store';
-import type { LoadedCapture } from '../kinds/search/capture-scene';
-import { loadTaskScene, type RoomScene } from '../kinds/search/scene';
-import { baselineEpisode } from '../kinds/search/task-set';
+import type { PendingRating } from '../../../../shared/kinds/search/api-scores';
+import type { SearchEpisodeRow } from '../../../../shared/kinds/search/scores';
+import type { SearchTaskSpec } from '../../../../shared/kinds/search/kind';
+import { episodeAccuracy } from '../../../../shared/kinds/search/aggregate';
+import { checkAnswer } from '../../../../shared/kinds/search/answers';
+import { BASELINES } from '../../../../shared/kinds/search/players';
+import { readTrajectory, type Trajectory } from '../../../env/trajectory';
+import { stopAnswer } from '../judge';
+import { searchSpecs } from '../log-score';
+import type { StudyStore } from '../../../studies/store';
+import { exclusionOf } from '../../../studies/results';
+import { readJudgements, readRatings } from '../judge-store';
+import type { LoadedCapture } from '../capture-scene';
+import { loadTaskScene, type RoomScene } from '../scene';
+import { baselineEpisode } from '../task-set';
 
 /** A search log of a study: where it lies and who played it. */
 export interface SearchLogRef {

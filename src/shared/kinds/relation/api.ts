@@ -4,9 +4,9 @@
 // in ./lab.ts. Invariant: both rows carry the trials' truth: experimenter only, refused while a
 // participant session runs.
 import { z } from 'zod';
-import { StudyIdSchema } from '../study/config';
-import { RELATION_CLASSES, RELATION_TASKS } from '../kinds/relation/labels';
-import { RelationStudySummarySchema } from '../kinds/relation/study-summary';
+import { StudyIdSchema } from '../../study/config';
+import { RELATION_CLASSES, RELATION_TASKS } from './labels';
+import { RelationStudySummarySchema } from './study-summary';
 
 export const RelationTrialRowSchema = z.strictObject({
   who: z.enum(['human', 'model']),

@@ -7,12 +7,13 @@
 // block's trials are matched in the order its log's step 0 recorded; answers are read with the
 // episode's own robust reader (unparseable ones kept and flagged).
 import { existsSync } from 'node:fs';
-import type { RelationTrialRow } from '../../shared/api/relation';
-import { readAnswer, type RecordedAnswer } from '../../shared/kinds/relation/kind';
-import { RELATION_TASK_PREFIX } from '../../shared/kinds/relation/task';
-import { readTrajectory } from '../env/trajectory';
-import { loadRelationTask, orderedTask, type RelationTask } from '../kinds/relation/kind';
-import type { StudyStore } from './store';
+import type { RelationTrialRow } from '../../../../shared/kinds/relation/api';
+import { readAnswer, type RecordedAnswer } from '../../../../shared/kinds/relation/kind';
+import { RELATION_TASK_PREFIX } from '../../../../shared/kinds/relation/task';
+import { readTrajectory } from '../../../env/trajectory';
+import { readSpecHead } from '../../../tasks/load';
+import { loadRelationTask, orderedTask, type RelationTask } from '../kind';
+import type { StudyStore } from '../../../studies/store';
 
 /** Trials of one relation log: the answers of its accepted `answer` calls, in order. */
 export function trialsOfLog(path: string, base: RelationTask, who: 'human' | 'model', answerer: string): RelationTrialRow[] {
@@ -55,7 +56,7 @@ export function studyRelationTrials(store: StudyStore, studyId: string, tasksDir
       let t: RelationTask | null = null;
       if (id.startsWith(RELATION_TASK_PREFIX)) {
         try {
-          t = loadRelationTask(tasksDir, { task_id: id, kind: 'relation' });
+          t = loadRelationTask(tasksDir, readSpecHead(tasksDir, id));
         } catch {
           t = null;
         }

@@ -1,20 +1,20 @@
-// Handlers of the search scoring LabApi rows (src/shared/api/search-scores.ts): a study's search episodes
-// scored and aggregated (src/main/studies/search-results.ts, src/shared/kinds/search/aggregate.ts), the
+// Handlers of the search scoring LabApi rows (src/shared/kinds/search/api-scores.ts): a study's search episodes
+// scored and aggregated (src/main/kinds/search/study/results.ts, src/shared/kinds/search/aggregate.ts), the
 // free-text answers waiting for a rater, a rater's mark, and the LLM judge through a model
 // runner (src/main/kinds/search/judge.ts). Refused while a participant session runs (hidden answers).
-import type { searchScoreMethods } from '../../shared/api/search-scores';
-import { RaterRecordSchema } from '../../shared/kinds/search/scores';
-import { aggregateSearch, SEARCH_RESAMPLES } from '../../shared/kinds/search/aggregate';
-import { loadEvalConfig } from '../models/config';
-import { makeClient, parseModelSpec, playerName } from '../models/spec';
-import { appendRating } from '../kinds/search/judge-store';
-import { judgeLogs } from '../kinds/search/judge';
-import { judgeImages } from '../kinds/search/judge-images';
-import { baselineRows, pendingRatings, studySearchLogs, studySearchRows } from '../studies/search-results';
-import { StudyError, StudyStore } from '../studies/store';
-import type { LabContext } from './context';
-import type { HandlersFor } from './dispatch';
-import { refuseDuringSession } from './session-lock';
+import type { searchScoreMethods } from '../../../../shared/kinds/search/api-scores';
+import { RaterRecordSchema } from '../../../../shared/kinds/search/scores';
+import { aggregateSearch, SEARCH_RESAMPLES } from '../../../../shared/kinds/search/aggregate';
+import { loadEvalConfig } from '../../../models/config';
+import { makeClient, parseModelSpec, playerName } from '../../../models/spec';
+import { appendRating } from '../judge-store';
+import { judgeLogs } from '../judge';
+import { judgeImages } from '../judge-images';
+import { baselineRows, pendingRatings, studySearchLogs, studySearchRows } from '../study/results';
+import { StudyError, StudyStore } from '../../../studies/store';
+import type { LabContext } from '../../../services/context';
+import type { HandlersFor } from '../../../services/dispatch';
+import { refuseDuringSession } from '../../../services/session-lock';
 
 export function createSearchScoreHandlers(ctx: LabContext): HandlersFor<typeof searchScoreMethods> {
   const store = new StudyStore(ctx.home);

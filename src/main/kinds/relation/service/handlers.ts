@@ -1,14 +1,14 @@
-// Handlers of the relation LabApi rows (src/shared/api/relation.ts): a study's relation trials
-// scored from its logs (src/main/studies/relation-trials.ts) and summarised
+// Handlers of the relation LabApi rows (src/shared/kinds/relation/api.ts): a study's relation trials
+// scored from its logs (src/main/kinds/relation/study/trials.ts) and summarised
 // (src/shared/kinds/relation/results.ts). Refused while a participant session runs (hidden truth).
-import type { relationMethods } from '../../shared/api/relation';
-import { summariseRelation } from '../../shared/kinds/relation/results';
-import { summariseStudy } from '../../shared/kinds/relation/study-summary';
-import { relationCsv, studyRelationTrials } from '../studies/relation-trials';
-import { StudyStore } from '../studies/store';
-import type { LabContext } from './context';
-import type { HandlersFor } from './dispatch';
-import { refuseDuringSession } from './session-lock';
+import type { relationMethods } from '../../../../shared/kinds/relation/api';
+import { summariseRelation } from '../../../../shared/kinds/relation/results';
+import { summariseStudy } from '../../../../shared/kinds/relation/study-summary';
+import { relationCsv, studyRelationTrials } from '../study/trials';
+import { StudyStore } from '../../../studies/store';
+import type { LabContext } from '../../../services/context';
+import type { HandlersFor } from '../../../services/dispatch';
+import { refuseDuringSession } from '../../../services/session-lock';
 
 export function createRelationHandlers(ctx: LabContext): HandlersFor<typeof relationMethods> {
   const store = new StudyStore(ctx.home);

@@ -1,0 +1,19 @@
+// The search kind's part of a study's export archive (src/main/studies/kind-parts.ts): the search
+// table (src/shared/kinds/search/export-table.ts) and the rater and judge marks beside each log.
+// Input: a study. Output: the table's CSV and the mark files that exist.
+import { existsSync } from 'node:fs';
+import { tableCsv } from '../../../../shared/study/export-tables';
+import { SEARCH_TABLE } from '../../../../shared/kinds/search/export-table';
+import { searchKind } from '../../../../shared/kinds/search/kind';
+import type { KindStudyPart } from '../../../studies/kind-parts';
+import { judgePath, ratingPath } from '../judge-store';
+import { studySearchRows } from './results';
+
+export const searchStudyPart: KindStudyPart = {
+  family: searchKind.family,
+  exportTables: (store, studyId, tasksDir) => {
+    const rows = studySearchRows(store, studyId, tasksDir);
+    const files = rows.flatMap((r) => [judgePath(r.ref), ratingPath(r.ref)]).filter((mark) => existsSync(store.resolveIn(studyId, mark)));
+    return { tables: [{ table: SEARCH_TABLE, csv: tableCsv(SEARCH_TABLE, rows) }], files };
+  },
+};

@@ -1,0 +1,41 @@
+// SPLATLAB_KINDS (src/main/kinds/plugins.ts, folders.ts, vite-kinds.ts): the folder list, a
+// folder missing a half refused with one line naming it, a family registered twice refused, and
+// the renderer build's virtual module importing each folder's shared and renderer halves.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { kindFolders, kindHalf } from '../../../src/main/kinds/folders';
+import { loadKindPlugins } from '../../../src/main/kinds/plugins';
+import { kindsModuleSource } from '../../../src/main/kinds/vite-kinds';
+import { registerKind } from '../../../src/shared/kinds/registry';
+import { splatbenchKind } from '../../../src/shared/kinds/splatbench/kind';
+import { BRIGHTEST_KIND_DIR } from '../../fixtures/kinds/brightest/tasks';
+
+describe('SPLATLAB_KINDS', () => {
+  it('lists each folder once, absolute, and nothing without the variable', () => {
+    expect(kindFolders({})).toEqual([]);
+    expect(kindFolders({ SPLATLAB_KINDS: ['a', ' a ', 'b', ''].join(delimiter) })).toEqual([join(process.cwd(), 'a'), join(process.cwd(), 'b')]);
+  });
+
+  it('refuses a folder missing a half with one line naming it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'splatlab-kind-'));
+    mkdirSync(join(dir, 'shared'));
+    writeFileSync(join(dir, 'shared', 'kind.ts'), 'export default {};\n');
+    expect(() => kindHalf(dir, 'main')).toThrow(`SPLATLAB_KINDS: ${dir} has no main/kind.ts`);
+    await expect(loadKindPlugins({ SPLATLAB_KINDS: dir })).rejects.toThrow(/has no main\/kind\.ts/);
+  });
+
+  it('refuses a family or kind that is served already', () => {
+    expect(() => registerKind(splatbenchKind)).toThrow(/family 'splatbench' is already registered/);
+    expect(() => registerKind({ ...splatbenchKind, family: 'other' })).toThrow(/task kind 'sculpt' is already served/);
+  });
+
+  it('bundles each folder\'s shared and renderer halves for the renderer build', () => {
+    const src = kindsModuleSource([BRIGHTEST_KIND_DIR]);
+    expect(src).toContain(JSON.stringify(join(BRIGHTEST_KIND_DIR, 'shared', 'kind.ts')));
+    expect(src).toContain(JSON.stringify(join(BRIGHTEST_KIND_DIR, 'renderer', 'kind.ts')));
+    expect(src).toContain('export default [{ shared: shared0, renderer: renderer0 }];');
+    expect(kindsModuleSource([])).toContain('export default [];');
+  });
+});
