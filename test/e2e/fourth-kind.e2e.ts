@@ -78,6 +78,8 @@ describe.skipIf(skip)('a fourth kind from SPLATLAB_KINDS (browser mode)', () => 
     await page.getByTestId('nav-study').click();
     await page.getByTestId('study-new').click();
     await page.getByTestId('study-name').fill('Brightest pilot');
+    // Demographics are on by default (issue 24); this flow runs without them.
+    await page.getByTestId('study-questionnaires').uncheck();
     await page.getByTestId('study-practice').selectOption('brightest__p');
     for (const id of ['brightest__a', 'brightest__b']) await page.getByTestId(`study-task-${id}`).check();
     await page.getByTestId('study-create').click();

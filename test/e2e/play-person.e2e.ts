@@ -71,7 +71,7 @@ describe.skipIf(skip)('the play view as a person uses it', () => {
 
   function trajectoryOf(task: string): Trajectory {
     const dir = join(home, 'trajectories');
-    const files = readdirSync(dir).filter((f) => f.startsWith(`${task}-`)).sort();
+    const files = readdirSync(dir).filter((f) => f.startsWith(`${task}-`) && f.endsWith('.jsonl')).sort();
     return readTrajectory(join(dir, files[files.length - 1]));
   }
 
