@@ -132,8 +132,7 @@ export class TileRasterPool {
 
   private frameFor(input: TileInput, width: number, height: number): TileFrame {
     const f = this.frame;
-    const flat = input.rest === null;
-    if (f && f.count >= input.count && f.width === width && f.height === height && (flat ? f.color === input.colors : f.color !== input.colors)) {
+    if (f && f.count >= input.count && f.width === width && f.height === height) {
       return f.count === input.count ? f : { ...f, count: input.count };
     }
     this.frame = allocTileFrame(input, width, height, true);

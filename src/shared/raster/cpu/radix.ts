@@ -45,22 +45,32 @@ export function radixSortPairs(keys: Uint32Array, values: Uint32Array, keyBits =
 /**
  * Indices `candidates` (ascending) ordered by depth[i] ascending, ties by index: an LSD sort on
  * the float64 bit patterns (depths are >= the near plane, so the bits order like the values),
- * 16 bits per pass. Equals depthOrder() of the dense reference.
+ * 16 bits per pass. The key words are gathered once and move with the indices, so every pass
+ * reads its keys in sequence instead of through the indices. Equals depthOrder() of the dense reference.
  */
 export function depthOrderRadix(depth: Float64Array, candidates: Uint32Array): Uint32Array {
   const m = candidates.length;
   const words = new Uint32Array(depth.buffer, depth.byteOffset, depth.length * 2);
   let idx = Uint32Array.from(candidates);
   if (m === 0) return idx;
-  let tmp = new Uint32Array(m);
+  // Little-endian: words[2i] is the low half of depth[i].
+  let lo = new Uint32Array(m);
+  let hi = new Uint32Array(m);
+  for (let j = 0; j < m; j++) {
+    lo[j] = words[idx[j] * 2];
+    hi[j] = words[idx[j] * 2 + 1];
+  }
+  let idx2 = new Uint32Array(m);
+  let lo2 = new Uint32Array(m);
+  let hi2 = new Uint32Array(m);
   const count = new Uint32Array(65536);
-  // Little-endian: words[2i] is the low half of depth[i]. Passes from the least significant 16 bits.
+  // Passes from the least significant 16 bits; a pass moves only the keys later passes read.
   for (let pass = 0; pass < 4; pass++) {
-    const word = pass >> 1;
+    const key = pass < 2 ? lo : hi;
     const shift = (pass & 1) * 16;
     count.fill(0);
-    for (let j = 0; j < m; j++) count[(words[idx[j] * 2 + word] >>> shift) & 0xffff]++;
-    if (count[(words[idx[0] * 2 + word] >>> shift) & 0xffff] === m) continue; // one digit: nothing moves
+    for (let j = 0; j < m; j++) count[(key[j] >>> shift) & 0xffff]++;
+    if (count[(key[0] >>> shift) & 0xffff] === m) continue; // one digit: nothing moves
     let sum = 0;
     for (let d = 0; d < 65536; d++) {
       const c = count[d];
@@ -68,10 +78,14 @@ export function depthOrderRadix(depth: Float64Array, candidates: Uint32Array): U
       sum += c;
     }
     for (let j = 0; j < m; j++) {
-      const i = idx[j];
-      tmp[count[(words[i * 2 + word] >>> shift) & 0xffff]++] = i;
+      const dst = count[(key[j] >>> shift) & 0xffff]++;
+      idx2[dst] = idx[j];
+      if (pass === 0) lo2[dst] = lo[j];
+      if (pass < 3) hi2[dst] = hi[j];
     }
-    [idx, tmp] = [tmp, idx];
+    [idx, idx2] = [idx2, idx];
+    if (pass === 0) [lo, lo2] = [lo2, lo];
+    if (pass < 3) [hi, hi2] = [hi2, hi];
   }
   return idx;
 }

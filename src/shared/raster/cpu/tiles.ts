@@ -29,24 +29,33 @@ export interface TileInput {
   antialiased: boolean;
 }
 
-/** Per-Gaussian projection of one view; radii 0 marks a culled Gaussian. */
+/**
+ * One view's projection, compacted: only visible Gaussians get a row. A projected range
+ * [start, end) writes its k visible Gaussians, in index order, to rows start .. start + k - 1 and
+ * records runs[2 start] = end, runs[2 start + 1] = k; so ranges projected on any threads in any
+ * order leave rows in index order range by range, and the arrays' pages past each range's rows
+ * are never touched (a culled Gaussian costs no resident memory).
+ */
 export interface TileFrame {
-  count: number;
+  count: number; // Gaussians (the row capacity)
   width: number;
   height: number;
   tilesX: number;
   tilesY: number;
-  xy: Float64Array; // [N, 2]
-  conic: Float64Array; // [N, 3]
-  depth: Float64Array; // [N]
-  radii: Int32Array; // [N, 2]
-  opacity: Float64Array; // [N] composited opacity
-  color: Floats; // [N, 3] composited colour (the stored colours themselves when flat)
+  index: Uint32Array; // [rows] the Gaussian of each row
+  runs: Uint32Array; // [2 N] per projected range start: its end and its rows written
+  xy: Float64Array; // [rows, 2]
+  conic: Float64Array; // [rows, 3]
+  depth: Float64Array; // [rows]
+  radii: Int32Array; // [rows, 2] pixel half-extents (the reference's exactRadii)
+  tileBox: Uint16Array; // [rows, 4] tiles x0, x1, y0, y1 of the row's pixel box (x0 > x1: none)
+  opacity: Float64Array; // [rows] composited opacity
+  color: Float64Array; // [rows, 3] composited colour
 }
 
-/** Per-tile lists: ids[offsets[t] .. offsets[t + 1]) are tile t's Gaussians in depth order. */
+/** Per-tile lists: ids[offsets[t] .. offsets[t + 1]) are tile t's rows in depth order. */
 export interface TileBins {
-  order: Uint32Array; // visible Gaussians by depth, ties by index
+  order: Uint32Array; // frame rows by depth, ties by Gaussian index
   offsets: Uint32Array; // [tiles + 1]
   ids: Uint32Array; // [total]
 }
@@ -75,7 +84,11 @@ export function tileInput(splats: Splats, opts: RasterOptions = {}): TileInput {
   };
 }
 
-/** Allocates a frame; `shared` puts every array in a SharedArrayBuffer (for worker threads). */
+/**
+ * Allocates a frame with a row for every Gaussian; `shared` puts every array in a
+ * SharedArrayBuffer (for worker threads). Fresh buffers are zero pages the OS maps on first
+ * write, so a frame costs resident memory for its visible rows only.
+ */
 export function allocTileFrame(input: TileInput, width: number, height: number, shared = false): TileFrame {
   const n = input.count;
   const buf = (bytes: number): ArrayBuffer | SharedArrayBuffer => (shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
@@ -85,32 +98,41 @@ export function allocTileFrame(input: TileInput, width: number, height: number, 
     height,
     tilesX: Math.ceil(width / TILE_SIZE),
     tilesY: Math.ceil(height / TILE_SIZE),
+    index: new Uint32Array(buf(n * 4)),
+    runs: new Uint32Array(buf(n * 8)),
     xy: new Float64Array(buf(n * 16)),
     conic: new Float64Array(buf(n * 24)),
     depth: new Float64Array(buf(n * 8)),
     radii: new Int32Array(buf(n * 8)),
+    tileBox: new Uint16Array(buf(n * 8)),
     opacity: new Float64Array(buf(n * 8)),
-    color: input.rest ? new Float64Array(buf(n * 24)) : input.colors,
+    color: new Float64Array(buf(n * 24)),
   };
 }
 
 /**
  * Projects Gaussians [start, end) into `f` (the reference's projectGaussian + exactRadii + SH,
- * inlined without allocations). A zero or non-finite quaternion is culled.
+ * inlined without allocations), the visible ones into rows start, start + 1, ... (TileFrame).
+ * A zero or non-finite quaternion is culled. Before the covariance, a bound on the footprint
+ * culls the Gaussians that cannot reach the image: the 2D variance along x is at most
+ * |J_x|^2 max(scale)^2 + 0.3 (J_x the Jacobian's row, the rotations orthonormal), the opacity
+ * before the antialiasing compensation (at most 1) is at least the one composited (and q_max is
+ * at most 2 ln 255 below opacity 1), and the bound is widened by a pixel, so it culls only
+ * Gaussians the exact test below would cull too.
  */
 export function projectTileRange(input: TileInput, cam: Float64Array, start: number, end: number, f: TileFrame): void {
   const { means, scales, quats, colors, opacities, rest, restStride, degree, antialiased } = input;
   const [w0, w1, w2, w3, w4, w5, w6, w7, w8, t0, t1, t2, fx, fy, cx, cy, lxp, lxn, lyp, lyn, ex, ey, ez, width, height] = cam;
-  const { xy, conic, depth, radii, opacity, color } = f;
+  const { index, runs, xy, conic, depth, radii, tileBox, opacity, color } = f;
+  const S = 16; // TILE_SIZE; a literal so this kernel stays self-contained (checked by a test)
   // 3DGS's SH constants (the same values as sh.ts; this kernel must stay self-contained).
   const C1 = 0.4886025119029199;
   const C20 = 1.0925484305920792, C21 = -1.0925484305920792, C22 = 0.31539156525252005, C23 = -1.0925484305920792, C24 = 0.5462742152960396;
   const C30 = -0.5900435899266435, C31 = 2.890611442640554, C32 = -0.4570457994644658, C33 = 0.3731763325901154;
   const C34 = -0.4570457994644658, C35 = 1.445305721320277, C36 = -0.5900435899266435;
   const b = new Float64Array(15);
+  let row = start;
   for (let i = start; i < end; i++) {
-    radii[i * 2] = 0;
-    radii[i * 2 + 1] = 0;
     const mx = means[i * 3];
     const my = means[i * 3 + 1];
     const mz = means[i * 3 + 2];
@@ -118,6 +140,27 @@ export function projectTileRange(input: TileInput, cam: Float64Array, start: num
     const y = w3 * mx + w4 * my + w5 * mz + t1;
     const z = w6 * mx + w7 * my + w8 * mz + t2;
     if (!(z >= 0.01)) continue;
+    const o0 = opacities[i];
+    if (!(o0 * 255 > 1)) continue;
+    const u = x / z;
+    const v = y / z;
+    const uc = Math.min(lxp, Math.max(-lxn, u));
+    const vc = Math.min(lyp, Math.max(-lyn, v));
+    const j0 = fx / z;
+    const j2 = (-fx * uc) / z;
+    const j4 = fy / z;
+    const j5 = (-fy * vc) / z;
+    const px = fx * u + cx;
+    const py = fy * v + cy;
+    const d0 = scales[i * 3] * scales[i * 3];
+    const d1 = scales[i * 3 + 1] * scales[i * 3 + 1];
+    const d2 = scales[i * 3 + 2] * scales[i * 3 + 2];
+    const dMax = Math.max(d0, d1, d2);
+    // 2 ln(255 o) <= 2 ln 255 = 11.09035 for o <= 1: no log() for the usual opacities.
+    const qBound = o0 <= 1 ? 11.0904 : 2 * Math.log(255 * o0);
+    const rxBound = Math.sqrt(qBound * ((j0 * j0 + j2 * j2) * dMax + 0.3)) * (1 + 1e-9) + 1;
+    const ryBound = Math.sqrt(qBound * ((j4 * j4 + j5 * j5) * dMax + 0.3)) * (1 + 1e-9) + 1;
+    if (px + rxBound <= 0 || px - rxBound >= width || py + ryBound <= 0 || py - ryBound >= height) continue;
     let qw = quats[i * 4];
     let qx = quats[i * 4 + 1];
     let qy = quats[i * 4 + 2];
@@ -131,9 +174,6 @@ export function projectTileRange(input: TileInput, cam: Float64Array, start: num
     const r0 = 1 - 2 * (qy * qy + qz * qz), r1 = 2 * (qx * qy - qw * qz), r2 = 2 * (qx * qz + qw * qy);
     const r3 = 2 * (qx * qy + qw * qz), r4 = 1 - 2 * (qx * qx + qz * qz), r5 = 2 * (qy * qz - qw * qx);
     const r6 = 2 * (qx * qz - qw * qy), r7 = 2 * (qy * qz + qw * qx), r8 = 1 - 2 * (qx * qx + qy * qy);
-    const d0 = scales[i * 3] * scales[i * 3];
-    const d1 = scales[i * 3 + 1] * scales[i * 3 + 1];
-    const d2 = scales[i * 3 + 2] * scales[i * 3 + 2];
     // Sigma = R diag(d) R^T (symmetric: six entries).
     const s00 = r0 * d0 * r0 + r1 * d1 * r1 + r2 * d2 * r2;
     const s01 = r0 * d0 * r3 + r1 * d1 * r4 + r2 * d2 * r5;
@@ -151,14 +191,6 @@ export function projectTileRange(input: TileInput, cam: Float64Array, start: num
     const c11 = a10 * w3 + a11 * w4 + a12 * w5;
     const c12 = a10 * w6 + a11 * w7 + a12 * w8;
     const c22 = a20 * w6 + a21 * w7 + a22 * w8;
-    const u = x / z;
-    const v = y / z;
-    const uc = Math.min(lxp, Math.max(-lxn, u));
-    const vc = Math.min(lyp, Math.max(-lyn, v));
-    const j0 = fx / z;
-    const j2 = (-fx * uc) / z;
-    const j4 = fy / z;
-    const j5 = (-fy * vc) / z;
     const p0 = j0 * c00 + j2 * c02;
     const p1 = j0 * c01 + j2 * c12;
     const p2 = j0 * c02 + j2 * c22;
@@ -169,26 +201,41 @@ export function projectTileRange(input: TileInput, cam: Float64Array, start: num
     const cyy = q1 * j4 + q2 * j5 + 0.3;
     const det = cxx * cyy - cxy * cxy;
     if (!(det > 0)) continue;
-    let o = opacities[i];
+    let o = o0;
     if (antialiased) o *= Math.sqrt(Math.max(0, ((cxx - 0.3) * (cyy - 0.3) - cxy * cxy) / det));
     if (!(o * 255 > 1)) continue;
     const qMax = 2 * Math.log(255 * o);
     const rx = Math.min(Math.ceil(Math.sqrt(qMax * cxx)), 1 << 30);
     const ry = Math.min(Math.ceil(Math.sqrt(qMax * cyy)), 1 << 30);
-    const px = fx * u + cx;
-    const py = fy * v + cy;
     if (!(rx > 0 && ry > 0)) continue;
     if (px + rx <= 0 || px - rx >= width || py + ry <= 0 || py - ry >= height) continue;
-    xy[i * 2] = px;
-    xy[i * 2 + 1] = py;
-    conic[i * 3] = cyy / det;
-    conic[i * 3 + 1] = -cxy / det;
-    conic[i * 3 + 2] = cxx / det;
-    depth[i] = z;
-    radii[i * 2] = rx;
-    radii[i * 2 + 1] = ry;
-    opacity[i] = o;
-    if (rest === null) continue;
+    index[row] = i;
+    xy[row * 2] = px;
+    xy[row * 2 + 1] = py;
+    conic[row * 3] = cyy / det;
+    conic[row * 3 + 1] = -cxy / det;
+    conic[row * 3 + 2] = cxx / det;
+    depth[row] = z;
+    radii[row * 2] = rx;
+    radii[row * 2 + 1] = ry;
+    // The tiles of the pixel box the compositor visits (the reference's pixelRange).
+    const bx0 = Math.max(0, Math.floor(px - rx - 0.5));
+    const bx1 = Math.min(width - 1, Math.ceil(px + rx - 0.5));
+    const by0 = Math.max(0, Math.floor(py - ry - 0.5));
+    const by1 = Math.min(height - 1, Math.ceil(py + ry - 0.5));
+    const empty = bx0 > bx1 || by0 > by1;
+    tileBox[row * 4] = empty ? 1 : Math.floor(bx0 / S);
+    tileBox[row * 4 + 1] = empty ? 0 : Math.floor(bx1 / S);
+    tileBox[row * 4 + 2] = empty ? 0 : Math.floor(by0 / S);
+    tileBox[row * 4 + 3] = empty ? 0 : Math.floor(by1 / S);
+    opacity[row] = o;
+    const r = row++;
+    if (rest === null) {
+      color[r * 3] = colors[i * 3];
+      color[r * 3 + 1] = colors[i * 3 + 1];
+      color[r * 3 + 2] = colors[i * 3 + 2];
+      continue;
+    }
     let dx = mx - ex;
     let dy = my - ey;
     let dz = mz - ez;
@@ -234,10 +281,12 @@ export function projectTileRange(input: TileInput, cam: Float64Array, start: num
       cg += bk * rest[base + k * 3 + 1];
       cb += bk * rest[base + k * 3 + 2];
     }
-    color[i * 3] = cr > 0 ? cr : 0;
-    color[i * 3 + 1] = cg > 0 ? cg : 0;
-    color[i * 3 + 2] = cb > 0 ? cb : 0;
+    color[r * 3] = cr > 0 ? cr : 0;
+    color[r * 3 + 1] = cg > 0 ? cg : 0;
+    color[r * 3 + 2] = cb > 0 ? cb : 0;
   }
+  runs[start * 2] = end;
+  runs[start * 2 + 1] = row - start;
 }
 
 /**
@@ -248,47 +297,45 @@ export function binTiles(f: TileFrame): TileBins {
   return binTilesInOrder(f, depthOrderOfFrame(f));
 }
 
-/** The sort stage alone: the visible Gaussians of a projected frame by depth, ties by index. */
+/** The frame's rows in Gaussian index order (range by range, as projectTileRange wrote them). */
+export function frameRows(f: TileFrame): Uint32Array {
+  const { count, runs } = f;
+  let total = 0;
+  for (let s = 0; s < count; s = runs[s * 2]) {
+    if (!(runs[s * 2] > s && runs[s * 2] <= count)) throw new Error(`tile frame: the Gaussians from ${s} on were not projected`);
+    total += runs[s * 2 + 1];
+  }
+  const rows = new Uint32Array(total);
+  let k = 0;
+  for (let s = 0; s < count; s = runs[s * 2]) for (let r = s, e = s + runs[s * 2 + 1]; r < e; r++) rows[k++] = r;
+  return rows;
+}
+
+/** The sort stage alone: the frame's rows by depth, ties by Gaussian index. */
 export function depthOrderOfFrame(f: TileFrame): Uint32Array {
-  const { count, radii } = f;
-  let visible = 0;
-  for (let i = 0; i < count; i++) if (radii[i * 2] > 0) visible++;
-  const candidates = new Uint32Array(visible);
-  for (let i = 0, k = 0; i < count; i++) if (radii[i * 2] > 0) candidates[k++] = i;
-  return depthOrderRadix(f.depth, candidates);
+  return depthOrderRadix(f.depth, frameRows(f));
 }
 
 /** The binning stage alone: per-tile lists of `order` (depthOrderOfFrame), keeping that order. */
 export function binTilesInOrder(f: TileFrame, order: Uint32Array): TileBins {
-  const { radii, xy, width, height, tilesX, tilesY } = f;
+  const { tileBox, tilesX, tilesY } = f;
   const tiles = tilesX * tilesY;
   const offsets = new Uint32Array(tiles + 1);
-  const box = new Int32Array(4);
-  const tileBox = (g: number): boolean => {
-    const mx = xy[g * 2];
-    const my = xy[g * 2 + 1];
-    const x0 = Math.max(0, Math.floor(mx - radii[g * 2] - 0.5));
-    const x1 = Math.min(width - 1, Math.ceil(mx + radii[g * 2] - 0.5));
-    const y0 = Math.max(0, Math.floor(my - radii[g * 2 + 1] - 0.5));
-    const y1 = Math.min(height - 1, Math.ceil(my + radii[g * 2 + 1] - 0.5));
-    if (x0 > x1 || y0 > y1) return false;
-    box[0] = Math.floor(x0 / TILE_SIZE);
-    box[1] = Math.floor(x1 / TILE_SIZE);
-    box[2] = Math.floor(y0 / TILE_SIZE);
-    box[3] = Math.floor(y1 / TILE_SIZE);
-    return true;
-  };
-  for (let j = 0; j < order.length; j++) {
-    if (!tileBox(order[j])) continue;
-    for (let ty = box[2]; ty <= box[3]; ty++) for (let tx = box[0]; tx <= box[1]; tx++) offsets[ty * tilesX + tx + 1]++;
+  // Counting needs no order: rows in memory order, sequential reads.
+  const rows = frameRows(f);
+  for (let j = 0; j < rows.length; j++) {
+    const g = rows[j] * 4;
+    const tx0 = tileBox[g], tx1 = tileBox[g + 1], ty0 = tileBox[g + 2], ty1 = tileBox[g + 3];
+    for (let ty = ty0; ty <= ty1; ty++) for (let tx = tx0; tx <= tx1; tx++) offsets[ty * tilesX + tx + 1]++;
   }
   for (let t = 0; t < tiles; t++) offsets[t + 1] += offsets[t];
   const ids = new Uint32Array(offsets[tiles]);
   const fill = offsets.slice(0, tiles);
   for (let j = 0; j < order.length; j++) {
-    const g = order[j];
-    if (!tileBox(g)) continue;
-    for (let ty = box[2]; ty <= box[3]; ty++) for (let tx = box[0]; tx <= box[1]; tx++) ids[fill[ty * tilesX + tx]++] = g;
+    const r = order[j];
+    const g = r * 4;
+    const tx0 = tileBox[g], tx1 = tileBox[g + 1], ty0 = tileBox[g + 2], ty1 = tileBox[g + 3];
+    for (let ty = ty0; ty <= ty1; ty++) for (let tx = tx0; tx <= tx1; tx++) ids[fill[ty * tilesX + tx]++] = r;
   }
   return { order, offsets, ids };
 }

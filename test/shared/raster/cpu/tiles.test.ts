@@ -8,6 +8,7 @@ import {
   allocTileFrame,
   binTiles,
   compositeTileRange,
+  frameRows,
   packTileCamera,
   projectTileRange,
   rasterizeTiles,
@@ -75,13 +76,38 @@ describe('rasterizeTiles', () => {
     projectTileRange(input, packTileCamera(cam), 0, s.count, f);
     const bins = binTiles(f);
     const ref = projectForward(s, cam);
-    expect(Array.from(f.radii)).toEqual(Array.from(ref.radii));
-    expect(Array.from(bins.order)).toEqual(Array.from(depthOrder(ref.depths, (i) => ref.radii[i * 2] > 0, s.count)));
+    // Rows hold the visible Gaussians only, in index order: scattered back they are the reference's radii.
+    const rows = frameRows(f);
+    const radii = new Int32Array(s.count * 2);
+    for (const r of rows) radii.set(f.radii.subarray(r * 2, r * 2 + 2), f.index[r] * 2);
+    expect(Array.from(radii)).toEqual(Array.from(ref.radii));
+    expect(Array.from(rows, (r) => f.index[r])).toEqual(Array.from({ length: s.count }, (_, i) => i).filter((i) => ref.radii[i * 2] > 0));
+    expect(Array.from(bins.order, (r) => f.index[r])).toEqual(Array.from(depthOrder(ref.depths, (i) => ref.radii[i * 2] > 0, s.count)));
     const rank = new Map(Array.from(bins.order, (g, r) => [g, r]));
     for (let t = 0; t < f.tilesX * f.tilesY; t++) {
       for (let k = bins.offsets[t] + 1; k < bins.offsets[t + 1]; k++) expect(rank.get(bins.ids[k])).toBeGreaterThan(rank.get(bins.ids[k - 1]) as number);
     }
     expect(bins.ids.length).toBeGreaterThan(bins.order.length);
+  });
+
+  it('culls before the covariance only the Gaussians the exact test culls (most of them off a small crop)', () => {
+    const rng = mulberry32(17);
+    for (const opts of [{}, { antialiased: true }]) {
+      const base = randomCamera(rng, 64);
+      // A 12x10 crop of a 64px view: most Gaussians lie just off its edges, long and thin ones across them.
+      const cam = { ...base, width: 12, height: 10, cx: base.cx - 26, cy: base.cy - 27 };
+      const s = randomSplats(rng, 600, cam, { nearFraction: 0.05, scaleRange: [0.005, 0.3] });
+      const input = tileInput(s, opts);
+      const f = allocTileFrame(input, cam.width, cam.height);
+      projectTileRange(input, packTileCamera(cam), 0, s.count, f);
+      const ref = projectForward(s, cam, opts);
+      const radii = new Int32Array(s.count * 2);
+      for (const r of frameRows(f)) radii.set(f.radii.subarray(r * 2, r * 2 + 2), f.index[r] * 2);
+      expect(Array.from(radii)).toEqual(Array.from(ref.radii));
+      const kept = frameRows(f).length;
+      expect(kept).toBeGreaterThan(20);
+      expect(kept).toBeLessThan(s.count / 2);
+    }
   });
 
   it('runs its kernels from their source text alone (what the worker threads receive)', () => {
