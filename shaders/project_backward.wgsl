@@ -3,7 +3,8 @@
 // conic = inverse(cov2d), cov2d = J W Sigma W^T J^T + 0.3 I, Sigma = (R S)(R S)^T, R = R(q / |q|),
 // mean2d = (fx x/z + cx, fy y/z + cy). In: splats, projected, ranks, ids, ranges, partials.
 // Out: grads [N] in the Splat layout (v_mean, v_scale, v_quat w.r.t. the raw stored quaternion,
-// v_color, v_opacity). Culled Gaussians get zeros. A clamped x/z (y/z) passes no gradient to x (y)
+// v_color, v_opacity on the stored opacity: antialiased, through the compensation too). Culled
+// Gaussians get zeros. A clamped x/z (y/z) passes no gradient to x (y)
 // through the Jacobian, only through its 1/z factor (see clamped_column_vjp).
 #include "common.wgsl"
 
@@ -94,7 +95,30 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let conic = mat2x2<f32>(vec2<f32>(p.conic.x, p.conic.y), vec2<f32>(p.conic.y, p.conic.z));
   // dL = tr(G dConic) with G symmetric; the off-diagonal gradient is split between both entries.
   let gm = mat2x2<f32>(vec2<f32>(v_conic.x, 0.5 * v_conic.y), vec2<f32>(0.5 * v_conic.y, v_conic.z));
-  let h = (conic * gm * conic) * -1.0; // dL/dcov2d as a symmetric matrix
+  var h = (conic * gm * conic) * -1.0; // dL/dcov2d as a symmetric matrix
+  var v_raw_opacity = v_opacity;
+  if ((params.flags & FLAG_ANTIALIASED) != 0u) {
+    // Composited opacity o * comp with comp = sqrt(det(cov2d - 0.3 I) / det(cov2d)) (project_forward):
+    // the stored opacity gets comp times the composited one's gradient, and comp passes
+    // o * v_opacity on to cov2d (the CPU reference's project-backward.ts, term for term).
+    let ca = m.cov2d.x;
+    let cb = m.cov2d.y;
+    let cc = m.cov2d.z;
+    let dil = COV2D_DILATION;
+    let det_raw = (ca - dil) * (cc - dil) - cb * cb;
+    let comp = sqrt(max(0.0, det_raw / m.det));
+    v_raw_opacity = v_opacity * comp;
+    if (comp > 0.0) {
+      let k = 0.5 / comp * v_opacity * s.opacity;
+      let det2 = m.det * m.det;
+      h[0][0] += k * ((cc - dil) * m.det - det_raw * cc) / det2;
+      h[1][1] += k * ((ca - dil) * m.det - det_raw * ca) / det2;
+      // Half of the gradient on cov2d.xy in each off-diagonal slot, as gm above.
+      let off = k * cb * (det_raw - m.det) / det2;
+      h[0][1] += off;
+      h[1][0] += off;
+    }
+  }
   let j = m.jac.j;
   let v_j = 2.0 * (h * j * m.cov_cam); // [2, 3]
   let v_cov_cam = transpose(j) * h * j;
@@ -127,6 +151,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   out.scale = array<f32, 3>(v_scale.x, v_scale.y, v_scale.z);
   out.quat = array<f32, 4>(v_q.x, v_q.y, v_q.z, v_q.w);
   out.color = array<f32, 3>(v_color.x, v_color.y, v_color.z);
-  out.opacity = v_opacity;
+  out.opacity = v_raw_opacity;
   grads[i] = out;
 }

@@ -10,7 +10,8 @@
 // RADIX_MIN_GAUSSIANS take the radix path (same tile lists, O(N) instead of O(N^2)); SH bands
 // and the antialiased mode are evaluated in project_forward. Buffers are sized per call, up to
 // the adapter's limits (4M SH3 Gaussians need 256 MB of projections and 720 MB of SH bands).
-// The backward pass chains SH on the host (per Gaussian); it has no antialiased mode.
+// The backward pass chains SH on the host (per Gaussian); antialiased, project_backward chains
+// the opacity compensation (v_opacity on the stored opacity, as the CPU reference's).
 import type { ShaderLibrary } from '../../gpu/compose';
 import { Readback } from '../../gpu/buffers';
 import { StructArray } from '../../gpu/layout';
@@ -104,7 +105,6 @@ export class GpuRasterizer {
 
   /** Gradients of a loss with upstream image gradients `grads` (v_alpha optional, coverage). */
   backward(splats: Splats, camera: Camera, grads: ImageGrads, opts: RasterOptions = {}): Promise<SplatGrads> {
-    if (opts.antialiased) return Promise.reject(new Error('GPU rasterizer: the backward pass has no antialiased mode; use the CPU reference (rasterizeBackward) for it'));
     return this.serial(async () => {
       this.uploadSplats(splats);
       const n = splats.count;

@@ -8,7 +8,7 @@ import {
 } from '../../../../src/shared/raster/cpu';
 import { mulberry32, type Random } from '../../../../src/shared/math/random';
 import type { Splats } from '../../../../src/shared/scene/splats';
-import type { Camera } from '../../../../src/shared/raster/types';
+import type { Camera, RasterOptions } from '../../../../src/shared/raster/types';
 import { randomCamera, randomSplats } from './random-scene';
 
 type ParamKey = 'means' | 'scales' | 'quats' | 'colors' | 'opacities';
@@ -21,8 +21,8 @@ const GRAD_OF: Record<ParamKey, 'v_means' | 'v_scales' | 'v_quats' | 'v_colors' 
 };
 
 /** Scalar loss: random weights dotted with the image and the coverage. */
-function lossOf(splats: Splats, cam: Camera, wRgb: Float64Array, wAlpha: Float64Array): number {
-  const s = rasterizeForwardState(splats, cam);
+function lossOf(splats: Splats, cam: Camera, wRgb: Float64Array, wAlpha: Float64Array, opts: RasterOptions): number {
+  const s = rasterizeForwardState(splats, cam, opts);
   let l = 0;
   for (let i = 0; i < s.rgb.length; i++) l += wRgb[i] * s.rgb[i];
   for (let i = 0; i < s.alpha.length; i++) l += wAlpha[i] * s.alpha[i];
@@ -34,11 +34,11 @@ function randomWeights(rng: Random, n: number): Float64Array {
 }
 
 /** Central differences of every parameter against rasterizeBackward; returns the compared count. */
-function checkAgainstFiniteDifferences(splats: Splats, cam: Camera, rng: Random, withAlpha: boolean): number {
+function checkAgainstFiniteDifferences(splats: Splats, cam: Camera, rng: Random, withAlpha: boolean, opts: RasterOptions = {}): number {
   const npix = cam.width * cam.height;
   const wRgb = randomWeights(rng, npix * 3);
   const wAlpha = withAlpha ? randomWeights(rng, npix) : new Float64Array(npix);
-  const grads = rasterizeBackward(splats, cam, { v_rgb: wRgb, v_alpha: withAlpha ? wAlpha : undefined });
+  const grads = rasterizeBackward(splats, cam, { v_rgb: wRgb, v_alpha: withAlpha ? wAlpha : undefined }, undefined, opts);
   const eps = 1e-6;
   let nonzero = 0;
   for (const key of Object.keys(GRAD_OF) as ParamKey[]) {
@@ -48,9 +48,9 @@ function checkAgainstFiniteDifferences(splats: Splats, cam: Camera, rng: Random,
     for (let j = 0; j < arr.length; j++) {
       const v = arr[j];
       arr[j] = v + eps;
-      const lp = lossOf(splats, cam, wRgb, wAlpha);
+      const lp = lossOf(splats, cam, wRgb, wAlpha, opts);
       arr[j] = v - eps;
-      const lm = lossOf(splats, cam, wRgb, wAlpha);
+      const lm = lossOf(splats, cam, wRgb, wAlpha, opts);
       arr[j] = v;
       const fd = (lp - lm) / (2 * eps);
       const an = grad[j];
@@ -70,6 +70,19 @@ describe('rasterizeBackward', () => {
       const cam = randomCamera(rng, 24);
       const splats = randomSplats(rng, 8 + trial * 4, cam, { opacityRange: [0.1, 0.85], scaleRange: [0.08, 0.5] });
       expect(checkAgainstFiniteDifferences(splats, cam, rng, trial !== 1)).toBeGreaterThan(splats.count * 8);
+    }
+  });
+
+  it('matches finite differences in the antialiased mode (opacity compensation sqrt(det / det_blur))', () => {
+    const rng = mulberry32(2025);
+    for (let trial = 0; trial < 3; trial++) {
+      const cam = randomCamera(rng, 24);
+      // Small Gaussians too, where the compensation is far from 1 and its gradient matters.
+      const splats = randomSplats(rng, 8 + trial * 4, cam, { opacityRange: [0.2, 0.9], scaleRange: [0.01, 0.4] });
+      const state = rasterizeForwardState(splats, cam, { antialiased: true });
+      const comps = Array.from({ length: splats.count }, (_, i) => state.opacities[i] / splats.opacities[i]).filter((c) => c > 0);
+      expect(Math.min(...comps)).toBeLessThan(0.9);
+      expect(checkAgainstFiniteDifferences(splats, cam, rng, trial !== 1, { antialiased: true })).toBeGreaterThan(splats.count * 8);
     }
   });
 

@@ -3,7 +3,7 @@
 // radix path (above RADIX_MIN_GAUSSIANS), on seeded random scenes and three cameras. Every pixel
 // that undecidablePixels leaves decidable must agree to 1e-5 in RGB and coverage; the undecidable
 // ones (a float32 threshold or depth-order flip is possible there) must be a small fraction.
-// Gradients, SH bands included, agree to a relative 3e-5 on both paths. The
+// Gradients, SH bands and the antialiased mode included, agree to a relative 3e-5 on both paths. The
 // last test shows the mask is needed: without its error bounds some pixel differs by more.
 // One test renders 512 px wide strips, where pixel coordinates are large (float32 spacing).
 import { afterAll, describe, expect, it } from 'vitest';
@@ -83,19 +83,21 @@ describe.skipIf(!gpuDevice)('GPU vs CPU parity at 1e-5 (SH, antialiased, both pa
     }
   }
 
-  // Gradients (classic mode; the GPU backward has no antialiased mode): relative L2 error per
-  // parameter: about 1.5e-6 here, at most 6.2e-6 over the scenes of rasterizer.test.ts and
-  // radix-path.test.ts with SH 0-3 (a float32 flip moves only one pixel's share).
+  // Gradients, classic and (SH 0 and 3) antialiased: relative L2 error per parameter: about
+  // 1.5e-6 here, at most 6.2e-6 over the scenes of rasterizer.test.ts and radix-path.test.ts
+  // with SH 0-3 (a float32 flip moves only one pixel's share).
+  const gradModes = [0, 1, 2, 3].flatMap((degree) => [{ degree, antialiased: false }, ...(degree === 0 || degree === 3 ? [{ degree, antialiased: true }] : [])]);
   for (const path of paths) {
-    for (const degree of [0, 1, 2, 3] as const) {
-      it(`gradients: ${path.name}, ${path.n} Gaussians, SH degree ${degree}, with v_alpha`, async () => {
-        const s = scene(path.n, degree, 500 + degree + path.n);
-        const rng = mulberry32(600 + degree);
+    for (const { degree, antialiased } of gradModes as Array<{ degree: 0 | 1 | 2 | 3; antialiased: boolean }>) {
+      it(`gradients: ${path.name}, ${path.n} Gaussians, SH degree ${degree}, ${antialiased ? 'antialiased' : 'classic'}, with v_alpha`, async () => {
+        const opts: RasterOptions = { antialiased };
+        const s = scene(path.n, degree, 500 + degree + path.n + (antialiased ? 7 : 0));
+        const rng = mulberry32(600 + degree + (antialiased ? 7 : 0));
         for (const cam of Object.values(testCameras(32, 32))) {
           const v_rgb = Float32Array.from({ length: cam.width * cam.height * 3 }, () => rng.normal());
           const v_alpha = Float32Array.from({ length: cam.width * cam.height }, () => rng.normal());
-          const g = await path.raster().backward(s, cam, { v_rgb, v_alpha });
-          const c = rasterizeBackward(s, cam, { v_rgb, v_alpha });
+          const g = await path.raster().backward(s, cam, { v_rgb, v_alpha }, opts);
+          const c = rasterizeBackward(s, cam, { v_rgb, v_alpha }, undefined, opts);
           const keys = ['v_means', 'v_scales', 'v_quats', 'v_colors', 'v_opacities', ...(degree > 0 ? (['v_sh_rest'] as const) : [])] as const;
           for (const key of keys) {
             expect(g[key], key).toBeDefined();
