@@ -133,7 +133,7 @@ export function drawView(input: DrawViewInput, ctx: JobContext): DrawViewOutput 
   let freshMaps = false;
   const needMaps = (): PixelMaps => {
     if (!maps) {
-      maps = pixelMaps(input.splats, state);
+      maps = pixelMaps(state);
       freshMaps = true;
     }
     return maps;

@@ -23,7 +23,7 @@ describe('capture overdraw on the tile rasterizer', () => {
     const out = rasterizeTiles(scene, camera, { evaluated });
     const state = rasterizeForwardState(scene, camera);
     const box = overdrawMap(state).counts;
-    const contributors = pixelMaps(scene, state).count;
+    const contributors = pixelMaps(state).count;
     let fewer = 0;
     for (let p = 0; p < evaluated.length; p++) {
       expect(evaluated[p]).toBeGreaterThanOrEqual(contributors[p]);

@@ -18,7 +18,7 @@ describe('pixelMaps', () => {
       // Opaque, large Gaussians make the 1e-4 stop happen, so the stop path is covered too.
       const splats = randomSplats(rng, 60, camera, seed === 3 ? { scaleRange: [0.3, 0.6], opacityRange: [0.999, 1] } : { nearFraction: 0.1 });
       const state = rasterizeForwardState(splats, camera);
-      const maps = pixelMaps(splats, state);
+      const maps = pixelMaps(state);
       let nonEmpty = 0;
       let stopped = 0;
       for (let i = 0; i < 120; i++) {
@@ -90,7 +90,7 @@ describe('overdrawMap', () => {
     const splats = randomSplats(rng, 60, camera, { scaleRange: [0.05, 0.4] });
     const state = rasterizeForwardState(splats, camera);
     const od = overdrawMap(state);
-    const maps = pixelMaps(splats, state);
+    const maps = pixelMaps(state);
     let more = 0;
     for (let p = 0; p < od.counts.length; p++) {
       expect(od.counts[p]).toBeGreaterThanOrEqual(maps.count[p]);

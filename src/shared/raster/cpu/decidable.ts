@@ -17,11 +17,13 @@
 // take the other branch there and the pixel may then differ by a whole Gaussian's colour.
 // Boxes, tile tests and the exp() skip bound are not decisions here: each is widened far beyond
 // float32 rounding (pixelRange, touches, alpha_skip_bound), so they can never drop a pixel the
-// alpha test would keep. Invariant: decisions are taken exactly as rasterizeForward takes them,
+// alpha test would keep. Invariant: decisions are taken exactly as rasterizeForward takes them (the
+// same compositing walk, composite.ts, with hooks for the bounds),
 // so on a decidable pixel the reference's and this replay's composite lists are the same.
 import type { Splats } from '../../scene/splats';
 import type { Camera, RasterOptions } from '../types';
-import { ALPHA_MAX, ALPHA_THRESHOLD, COV2D_DILATION, NEAR_PLANE, T_STOP, cameraMath, pixelRange, type CameraMath } from './camera-math';
+import { ALPHA_THRESHOLD, COV2D_DILATION, NEAR_PLANE, T_STOP, cameraMath, pixelRange, type CameraMath } from './camera-math';
+import { compositeFrontToBack } from './composite';
 import { depthOrder, rawAlpha } from './rasterize-forward';
 import { projectGaussian, type ProjectedGaussian } from './project-forward';
 import { viewColors } from './sh';
@@ -220,7 +222,6 @@ export function undecidablePixels(splats: Splats, camera: Camera, opts: RasterOp
     (i) => cands[i] !== undefined,
     splats.count,
   );
-  const T = new Float64Array(npix).fill(1);
   const relT = new Float64Array(npix);
   const done = new Uint8Array(npix);
   for (const g of straddlers) {
@@ -245,59 +246,62 @@ export function undecidablePixels(splats: Splats, camera: Camera, opts: RasterOp
   const colors = viewColors(splats, camera, { maxDegree: opts.shDegree });
   const orderTol = dopts.orderTolerance ?? ORDER_TOLERANCE;
 
+  // The candidates as the compositing walk reads them: reference values, widened boxes.
+  const n = splats.count;
+  const means2d = new Float64Array(n * 2);
+  const conics = new Float64Array(n * 3);
+  const radii = new Float64Array(n * 2);
+  const opacities = new Float64Array(n);
   for (const g of order) {
     const c = cands[g];
-    const [a, b, cc] = c.conic;
-    const box = pixelRange(c.mx, c.my, c.rx, c.ry, width, height);
-    for (let py = box.y0; py <= box.y1; py++) {
-      const dy = py + 0.5 - c.my;
-      for (let px = box.x0; px <= box.x1; px++) {
-        const p = py * width + px;
-        if (done[p]) continue;
-        const dx = px + 0.5 - c.mx;
+    means2d.set([c.mx, c.my], g * 2);
+    conics.set(c.conic, g * 3);
+    radii.set([c.rx, c.ry], g * 2);
+    opacities[g] = c.opacity;
+  }
+  // The error bounds of the (pixel, Gaussian) pair being decided, from evaluate to composite.
+  let relAlpha = 0;
+  let relNext = 0;
+  compositeFrontToBack(
+    { width, height, order, means2d, conics, radii, opacities },
+    {
+      evaluate: (p, rank, raw, dx, dy) => {
+        const c = cands[order[rank]];
+        const [a, b, cc] = c.conic;
         const q = a * dx * dx + 2 * b * dx * dy + cc * dy * dy;
-        const raw = rawAlpha(c.opacity, a, b, cc, dx, dy);
-        const alpha = Math.min(ALPHA_MAX, raw);
         // Relative error of alpha: opacity, q (conditioning and the offset's error through |dq/dd|), exp (3 + 2|x| ULP).
-        const relAlpha = c.relOpacity + 0.5 * (c.relQ * q + 2 * Math.sqrt(c.conicMax * Math.max(q, 0)) * c.absD) + e * (ROUNDINGS.exp + q);
-        if (Math.abs(raw - ALPHA_THRESHOLD) <= relAlpha * raw) {
-          mark(p, 'alpha');
-          done[p] = 1;
-          continue;
-        }
-        if (alpha < ALPHA_THRESHOLD) continue;
-        const t = T[p];
-        const next = t * (1 - alpha);
+        relAlpha = c.relOpacity + 0.5 * (c.relQ * q + 2 * Math.sqrt(c.conicMax * Math.max(q, 0)) * c.absD) + e * (ROUNDINGS.exp + q);
+        if (Math.abs(raw - ALPHA_THRESHOLD) > relAlpha * raw) return false;
+        mark(p, 'alpha');
+        return true;
+      },
+      admit: (p, rank, alpha, _t, next) => {
+        const g = order[rank];
         const prev = last[p];
-        if (prev >= 0 && !orderedAlike(cands[prev], c)) {
+        if (prev >= 0 && !orderedAlike(cands[prev], cands[g])) {
           // Float32 may composite these two adjacent layers the other way round: the pixel then
           // moves by T_before alpha_prev alpha (c_prev - c), and a stop at this one may move.
           let dc = 0;
           for (let k = 0; k < 3; k++) dc = Math.max(dc, Math.abs(colors[prev * 3 + k] - colors[g * 3 + k]));
           if (next <= T_STOP || tBeforeLast[p] * lastAlpha[p] * alpha * dc > orderTol) {
             mark(p, 'order');
-            done[p] = 1;
-            continue;
+            return true;
           }
         }
-        const relNext = relT[p] + (relAlpha * alpha) / (1 - alpha) + ROUNDINGS.transmittance * e;
-        if (Math.abs(next - T_STOP) <= relNext * next) {
-          mark(p, 'stop');
-          done[p] = 1;
-          continue;
-        }
-        if (next <= T_STOP) {
-          done[p] = 1;
-          continue;
-        }
-        T[p] = next;
+        relNext = relT[p] + (relAlpha * alpha) / (1 - alpha) + ROUNDINGS.transmittance * e;
+        if (Math.abs(next - T_STOP) > relNext * next) return false;
+        mark(p, 'stop');
+        return true;
+      },
+      composite: (p, rank, alpha, t) => {
         relT[p] = relNext;
-        last[p] = g;
+        last[p] = order[rank];
         lastAlpha[p] = alpha;
         tBeforeLast[p] = t;
-      }
-    }
-  }
+      },
+    },
+    done,
+  );
   return report;
 }
 

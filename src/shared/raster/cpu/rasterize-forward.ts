@@ -1,11 +1,13 @@
 // Compositing stage of the CPU reference rasterizer (docs/DESIGN.md section 3), float64 inside.
 // Inputs: Splats and a Camera. Output: RenderOutput (rgb [H, W, 3] over white, alpha [H, W]).
-// Invariant: rasterizeForward visits only the pixels inside each Gaussian's box and yields
-// bit-for-bit the image of rasterizeForwardDense, the literal per-pixel loop over all Gaussians:
-// both composite every pixel over the same depth-sorted list with the same float operations.
+// Invariant: rasterizeForward visits only the pixels inside each Gaussian's box (the one
+// compositing walk, composite.ts) and yields bit-for-bit the image of rasterizeForwardDense, the
+// literal per-pixel loop over all Gaussians: both composite every pixel over the same
+// depth-sorted list with the same float operations.
 import type { Floats, Splats } from '../../scene/splats';
 import type { Camera, Projection, RasterOptions, RenderOutput } from '../types';
-import { ALPHA_MAX, ALPHA_THRESHOLD, T_STOP, cameraMath, pixelRange } from './camera-math';
+import { ALPHA_MAX, ALPHA_THRESHOLD, T_STOP, cameraMath } from './camera-math';
+import { compositeFrontToBack } from './composite';
 import { projectForward, projectGaussian } from './project-forward';
 import { viewColors } from './sh';
 
@@ -45,49 +47,10 @@ export function rasterizeForwardState(splats: Splats, camera: Camera, opts: Rast
   const projection = projectForward(splats, camera, opts);
   const { means2d, conics, radii, depths } = projection;
   const order = depthOrder(depths, (i) => radii[i * 2] > 0, splats.count);
-  const npix = width * height;
-  const T = new Float64Array(npix).fill(1);
-  const acc = new Float64Array(npix * 3);
-  const lastRank = new Int32Array(npix).fill(-1);
-  const done = new Uint8Array(npix);
   const colors = viewColors(splats, camera, { maxDegree: opts.shDegree });
   const opacities = projection.opacities ?? splats.opacities;
-
-  for (let rank = 0; rank < order.length; rank++) {
-    const g = order[rank];
-    const mx = means2d[g * 2];
-    const my = means2d[g * 2 + 1];
-    const a = conics[g * 3];
-    const b = conics[g * 3 + 1];
-    const c = conics[g * 3 + 2];
-    const o = opacities[g];
-    const cr = colors[g * 3];
-    const cg = colors[g * 3 + 1];
-    const cb = colors[g * 3 + 2];
-    const box = pixelRange(mx, my, radii[g * 2], radii[g * 2 + 1], width, height);
-    for (let py = box.y0; py <= box.y1; py++) {
-      const dy = py + 0.5 - my;
-      for (let px = box.x0; px <= box.x1; px++) {
-        const p = py * width + px;
-        if (done[p]) continue;
-        const alpha = Math.min(ALPHA_MAX, rawAlpha(o, a, b, c, px + 0.5 - mx, dy));
-        if (alpha < ALPHA_THRESHOLD) continue;
-        const t = T[p];
-        const next = t * (1 - alpha);
-        if (next <= T_STOP) {
-          done[p] = 1;
-          continue;
-        }
-        const wgt = alpha * t;
-        acc[p * 3] += cr * wgt;
-        acc[p * 3 + 1] += cg * wgt;
-        acc[p * 3 + 2] += cb * wgt;
-        T[p] = next;
-        lastRank[p] = rank;
-      }
-    }
-  }
-  return finish({ width, height, projection, order, lastRank, colors, opacities, options: opts }, acc, T);
+  const { T, lastRank, acc } = compositeFrontToBack({ width, height, order, means2d, conics, radii, opacities, colors });
+  return finish({ width, height, projection, order, lastRank, colors, opacities, options: opts }, acc as Float64Array, T);
 }
 
 export function rasterizeForward(splats: Splats, camera: Camera, opts: RasterOptions = {}): RenderOutput {

@@ -1,13 +1,13 @@
 // Per-pixel trace for the rasterizer debugger: which Gaussians make up one pixel, in order.
 // Inputs: Splats, a Camera and a pixel (px, py) in integer pixel coordinates.
 // Output: the composited Gaussians front to back with their alpha and transmittance.
-// Invariant: replays exactly the forward pass, so sum(contribution) + T_final * white equals the
-// rendered pixel of rasterizeForward (in float64).
+// Invariant: the forward pass's own compositing walk (composite.ts) on one pixel, so
+// sum(contribution) + T_final * white equals the rendered pixel of rasterizeForward (in float64).
 import type { Splats } from '../../scene/splats';
 import type { Camera, RasterOptions } from '../types';
-import { ALPHA_MAX, ALPHA_THRESHOLD, T_STOP } from './camera-math';
+import { compositeFrontToBack } from './composite';
 import { projectForward } from './project-forward';
-import { depthOrder, rawAlpha } from './rasterize-forward';
+import { depthOrder } from './rasterize-forward';
 import { viewColors } from './sh';
 
 export interface Contributor {
@@ -35,26 +35,25 @@ export function tracePixel(splats: Splats, camera: Camera, px: number, py: numbe
   const { means2d, conics, radii, depths } = proj;
   const order = depthOrder(depths, (i) => radii[i * 2] > 0, splats.count);
   const contributors: Contributor[] = [];
-  const rgb: [number, number, number] = [0, 0, 0];
-  let t = 1;
   let stoppedBy = -1;
-  for (const g of order) {
-    const dx = px + 0.5 - means2d[g * 2];
-    const dy = py + 0.5 - means2d[g * 2 + 1];
-    const alpha = Math.min(ALPHA_MAX, rawAlpha(opacities[g], conics[g * 3], conics[g * 3 + 1], conics[g * 3 + 2], dx, dy));
-    if (alpha < ALPHA_THRESHOLD) continue;
-    const next = t * (1 - alpha);
-    if (next <= T_STOP) {
-      stoppedBy = g;
-      break;
-    }
-    const w = alpha * t;
-    const contribution: [number, number, number] = [colors[g * 3] * w, colors[g * 3 + 1] * w, colors[g * 3 + 2] * w];
-    for (let k = 0; k < 3; k++) rgb[k] += contribution[k];
-    contributors.push({ index: g, depth: depths[g], alpha, T_before: t, T_after: next, contribution });
-    t = next;
-  }
-  for (let k = 0; k < 3; k++) rgb[k] += t;
+  // The one compositing walk on this pixel alone (a Gaussian whose box misses it has alpha < 1/255 there).
+  const { T, acc } = compositeFrontToBack(
+    { width: camera.width, height: camera.height, order, means2d, conics, radii, opacities, colors, window: { x0: px, x1: px, y0: py, y1: py } },
+    {
+      composite: (_p, rank, alpha, t) => {
+        const g = order[rank];
+        const w = alpha * t;
+        contributors.push({ index: g, depth: depths[g], alpha, T_before: t, T_after: t * (1 - alpha), contribution: [colors[g * 3] * w, colors[g * 3 + 1] * w, colors[g * 3 + 2] * w] });
+      },
+      stop: (_p, rank) => {
+        stoppedBy = order[rank];
+      },
+    },
+  );
+  const p = py * camera.width + px;
+  const t = T[p];
+  const sum = acc as Float64Array;
+  const rgb: [number, number, number] = [sum[p * 3] + t, sum[p * 3 + 1] + t, sum[p * 3 + 2] + t];
   return { contributors, stoppedBy, T_final: t, rgb };
 }
 
