@@ -4,6 +4,7 @@
 // Invariant: public data only (no answers, no held-out views, no anchors); the hash covers the
 // spec and every data file, so two machines with the same hash play the same task.
 import { z } from 'zod';
+import { TaskSummarySchema } from './schema';
 
 export const TASK_SPLITS = ['test', 'practice', 'train', 'dev'] as const;
 
@@ -17,3 +18,11 @@ export const TaskEntrySchema = z.strictObject({
   content_hash: z.string().describe('sha256 of the spec file and every data file (paths relative to the tasks folder, sorted)'),
 });
 export type TaskEntry = z.infer<typeof TaskEntrySchema>;
+
+/**
+ * One row of the lab's task list (LabApi tasks.list): the registry's entry, exactly as
+ * `splatlab tasks --json` prints it, beside the public summary the screens draw from (object or
+ * room, reference views, whether it starts from scrambled parts). Both come from one read.
+ */
+export const TaskListItemSchema = TaskSummarySchema.extend({ entry: TaskEntrySchema });
+export type TaskListItem = z.infer<typeof TaskListItemSchema>;
