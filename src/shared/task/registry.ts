@@ -15,7 +15,7 @@ export const TaskEntrySchema = z.strictObject({
   budgets: z.strictObject({ max_tool_calls: z.number().int(), max_gaussians: z.number().int(), max_renders: z.number().int() }),
   split: z.enum(TASK_SPLITS).describe("the spec's own split, else practice for practice tasks and test for the rest"),
   source: z.string().describe('the data the task is made from, relative to the tasks folder (object folder, room, trial parameters)'),
-  content_hash: z.string().describe('sha256 of the spec file and every data file (paths relative to the tasks folder, sorted)'),
+  content_hash: z.string().describe('sha256 over the spec file and every data file: for each, its path relative to the tasks folder and the sha256 of its bytes, sorted by path'),
 });
 export type TaskEntry = z.infer<typeof TaskEntrySchema>;
 
