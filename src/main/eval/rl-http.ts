@@ -37,6 +37,10 @@ export interface RlDeps {
   caps?: EpisodeCaps;
   /** Seconds without a request after which an episode is closed (its log stays resumable); default 1800. */
   idleTimeoutS?: number;
+  /** Milliseconds now, for the idle timeout (tests pass their own clock); default Date.now. */
+  clock?: () => number;
+  /** How often idle episodes are looked for; default a quarter of the timeout, 50 ms to 60 s. */
+  sweepMs?: number;
 }
 
 export interface RlServer {
@@ -69,6 +73,8 @@ interface Live {
   log: string;
   meter: CapMeter;
   lastUsed: number;
+  /** Calls of this episode in flight: a slow call is never cut off by the idle sweep. */
+  busy: number;
 }
 
 export const DEFAULT_IDLE_TIMEOUT_S = 1800;
@@ -114,22 +120,33 @@ export async function startRlServer(deps: RlDeps, opts: { port?: number; token: 
   const live = new Map<string, Live>();
   const idled = new Set<string>();
   const idleS = deps.idleTimeoutS ?? DEFAULT_IDLE_TIMEOUT_S;
+  const clock = deps.clock ?? Date.now;
   const get = (id: string): Live => {
     const e = live.get(id);
     if (!e) throw new HttpError(404, idled.has(id) ? `episode '${id}' was closed after ${idleS} s without a request (its log can be resumed)` : `no episode '${id}' (closed, or the server restarted)`);
-    e.lastUsed = Date.now();
+    e.lastUsed = clock();
     return e;
+  };
+  /** Runs one call of an episode; its idle clock restarts when the call ends. */
+  const inFlight = async <T>(e: Live, call: () => Promise<T>): Promise<T> => {
+    e.busy += 1;
+    try {
+      return await call();
+    } finally {
+      e.busy -= 1;
+      e.lastUsed = clock();
+    }
   };
   // Idle episodes are closed so an abandoned trainer does not hold logs and memory for ever.
   const sweep = setInterval(() => {
-    const now = Date.now();
+    const now = clock();
     for (const [id, e] of live) {
-      if (now - e.lastUsed < idleS * 1000) continue;
+      if (e.busy > 0 || now - e.lastUsed < idleS * 1000) continue;
       void e.env.close();
       live.delete(id);
       idled.add(id);
     }
-  }, Math.min(60_000, Math.max(50, (idleS * 1000) / 4)));
+  }, deps.sweepMs ?? Math.min(60_000, Math.max(50, (idleS * 1000) / 4)));
   sweep.unref();
 
   const routes: Record<string, (body: unknown, query: URLSearchParams) => Promise<unknown>> = {
@@ -145,14 +162,14 @@ export async function startRlServer(deps: RlDeps, opts: { port?: number; token: 
       const caps = b.caps ?? deps.caps;
       const headerExtra = { ...(b.seed !== undefined ? { seed: b.seed } : {}), ...(caps ? { caps: { ...caps } } : {}) };
       const { env, obs } = await mainKind(task).reset(task, { grader: await deps.grader(), log, protocol: 'agent', player: b.player ?? 'rl-client', version: deps.version, headerExtra, ...(deps.images ? { images: deps.images } : {}) });
-      const e: Live = { env, task, log, meter: new CapMeter(caps), lastUsed: Date.now() };
+      const e: Live = { env, task, log, meter: new CapMeter(caps), lastUsed: clock(), busy: 0 };
       live.set(id, e);
       return { episode_id: id, task_id: task.spec.task_id, kind: task.spec.kind, seed: b.seed ?? null, ...observation(obs, e), tools: agentTools(task.spec.kind) };
     },
     'POST /step': async (body) => {
       const b = parse(StepBody, body);
       const e = get(b.episode_id);
-      const out = await stepCapped(e.env, { tool: b.tool, args: b.args ?? {} }, e.meter, b.request_id);
+      const out = await inFlight(e, () => stepCapped(e.env, { tool: b.tool, args: b.args ?? {} }, e.meter, b.request_id));
       return { ...observation(out, e), ...rewards(e) };
     },
     'POST /result': async (body) => {
@@ -160,7 +177,7 @@ export async function startRlServer(deps: RlDeps, opts: { port?: number; token: 
       const e = get(b.episode_id);
       const known = e.env.recall(b.request_id);
       if (!known) return { found: false };
-      return { found: true, ...observation(await known, e), ...rewards(e) };
+      return { found: true, ...observation(await inFlight(e, () => known), e), ...rewards(e) };
     },
     'POST /reward': async (body) => {
       const e = get(parse(IdBody, body).episode_id);

@@ -68,7 +68,3 @@ export function scanAllTasks(tasksDir?: string): AllTasksScan {
   }
   return { tasks, problems };
 }
-
-export async function listAllTasks(tasksDir?: string): Promise<TaskSummary[]> {
-  return scanAllTasks(tasksDir).tasks;
-}

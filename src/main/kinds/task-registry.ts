@@ -1,13 +1,17 @@
 // The task registry (docs/AGENTS.md "Tasks"): every task of a tasks folder with its kind, family,
 // budgets, split, source and content hash, read through each kind's own main module. The CLI's
-// `splatlab tasks`, the MCP start_episode schema and the RL protocol's GET /tasks list it.
-// Input: a tasks folder. Output: TaskEntry[] sorted by id, and one line per unreadable task.
-// Invariant: entries are public (src/shared/task/registry.ts); nothing here loads photos or grades.
+// `splatlab tasks`, the MCP start_episode schema, the RL protocol's GET /tasks and the lab's task
+// list (LabApi tasks.list, the UI's first screen) list it.
+// Input: a tasks folder. Output: TaskEntry[] sorted by id (or TaskListItem[]: each entry beside
+// its public summary), and one line per unreadable task.
+// Invariant: entries are public (src/shared/task/registry.ts); nothing here decodes photos or
+// grades. Each data file is hashed once per change (size and mtime), so listing 600 tasks that
+// share object folders reads every file once, not once per task.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { kindModule } from '../../shared/kinds/registry';
-import { TASK_SPLITS, TaskEntrySchema, type TaskEntry } from '../../shared/task/registry';
+import { TASK_SPLITS, TaskEntrySchema, TaskListItemSchema, type TaskEntry, type TaskListItem } from '../../shared/task/registry';
 import { readSpecHead, taskIds } from '../tasks/load';
 import { resolveTasksDir } from '../tasks/paths';
 import { mainKind } from './registry';
@@ -26,13 +30,26 @@ function filesUnder(path: string): string[] {
     .flatMap((e) => filesUnder(join(path, e.name)));
 }
 
+/** sha256 of each file's bytes, kept while its size and mtime stay the same. */
+const digests = new Map<string, { size: number; mtimeMs: number; hex: string }>();
+
+function fileDigest(path: string): string {
+  const st = statSync(path);
+  const known = digests.get(path);
+  if (known && known.size === st.size && known.mtimeMs === st.mtimeMs) return known.hex;
+  const hex = createHash('sha256').update(readFileSync(path)).digest('hex');
+  digests.set(path, { size: st.size, mtimeMs: st.mtimeMs, hex });
+  return hex;
+}
+
+/** sha256 over the sorted (relative path, sha256 of the bytes) pairs of the task's files. */
 function contentHash(tasksDir: string, files: readonly string[]): string {
   const h = createHash('sha256');
   const all = [...new Set(files.flatMap(filesUnder))].sort();
   for (const f of all) {
     h.update(relative(tasksDir, f).split('\\').join('/'));
     h.update('\0');
-    h.update(readFileSync(f));
+    h.update(fileDigest(f));
     h.update('\0');
   }
   return h.digest('hex');
@@ -46,13 +63,18 @@ function splitOf(raw: Record<string, unknown>): TaskEntry['split'] {
 
 /** One task's entry (throws the kind's one-line error for an unreadable task). */
 export function taskEntry(tasksDir: string, id: string): TaskEntry {
+  return taskListItem(tasksDir, id).entry;
+}
+
+/** One task's entry beside its public summary, from one read of the spec (throws as taskEntry). */
+export function taskListItem(tasksDir: string, id: string): TaskListItem {
   const head = readSpecHead(tasksDir, id);
   const m = mainKind(head.kind);
   const summary = m.summary(tasksDir, head);
   const specPath = join(tasksDir, `${id}.json`);
   const raw = JSON.parse(readFileSync(specPath, 'utf8')) as Record<string, unknown>;
   const data = m.dataFiles(tasksDir, head);
-  return TaskEntrySchema.parse({
+  const entry = TaskEntrySchema.parse({
     id,
     kind: head.kind,
     family: kindModule(head.kind).family,
@@ -61,18 +83,35 @@ export function taskEntry(tasksDir: string, id: string): TaskEntry {
     source: data.length ? relative(tasksDir, data[0]).split('\\').join('/') : `${id}.json`,
     content_hash: contentHash(tasksDir, [specPath, ...data]),
   });
+  return TaskListItemSchema.parse({ ...summary, entry });
 }
 
-export function taskRegistry(tasksDir?: string): TaskRegistry {
+export interface TaskListing {
+  items: TaskListItem[];
+  problems: string[];
+}
+
+/** Every readable task's list row (sorted by id) and one line per unreadable task. */
+export function taskListing(tasksDir?: string): TaskListing {
   const dir = resolveTasksDir(tasksDir);
-  const tasks: TaskEntry[] = [];
+  const items: TaskListItem[] = [];
   const problems: string[] = [];
   for (const id of taskIds(dir)) {
     try {
-      tasks.push(taskEntry(dir, id));
+      items.push(taskListItem(dir, id));
     } catch (err) {
       problems.push((err as Error).message);
     }
   }
-  return { tasks, problems };
+  return { items, problems };
+}
+
+export function taskRegistry(tasksDir?: string): TaskRegistry {
+  const { items, problems } = taskListing(tasksDir);
+  return { tasks: items.map((i) => i.entry), problems };
+}
+
+/** The lab's task list (LabApi tasks.list): the registry's rows; unreadable tasks are left out (`splatlab tasks` names them). */
+export async function listRegistryTasks(tasksDir?: string): Promise<TaskListItem[]> {
+  return taskListing(tasksDir).items;
 }

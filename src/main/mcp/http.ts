@@ -23,6 +23,10 @@ export interface McpHttpOptions {
   maxInFlight?: number;
   /** Seconds without a request after which a session (and its episode) is closed; default 1800. */
   idleTimeoutS?: number;
+  /** Milliseconds now, for the idle timeout (tests pass their own clock); default Date.now. */
+  clock?: () => number;
+  /** How often idle sessions are looked for; default a quarter of the timeout, 50 ms to 60 s. */
+  sweepMs?: number;
 }
 
 export interface McpHttpServer {
@@ -53,6 +57,8 @@ const busy = (res: ServerResponse, message: string): void => reply(res, 503, mes
 
 export async function startMcpHttp(deps: McpSessionDeps, options: McpHttpOptions): Promise<McpHttpServer> {
   const live = new Map<string, Live>();
+  /** Sessions the idle sweep closed (a later request is told so; at most the last 4096 kept). */
+  const idled = new Set<string>();
   const maxSessions = options.maxSessions ?? 64;
   const maxInFlight = options.maxInFlight ?? 256;
   let inFlight = 0;
@@ -80,14 +86,17 @@ export async function startMcpHttp(deps: McpSessionDeps, options: McpHttpOptions
 
   // Idle sessions are closed, so an abandoned client does not hold an episode and a slot for ever.
   const idleMs = (options.idleTimeoutS ?? 1800) * 1000;
+  const clock = options.clock ?? Date.now;
   const sweep = setInterval(() => {
-    const now = Date.now();
+    const now = clock();
     for (const [id, s] of [...live]) {
       if (now - s.session.lastActivity() < idleMs) continue;
       drop(id);
+      idled.add(id);
+      if (idled.size > 4096) idled.delete(idled.values().next().value as string);
       void s.transport.close();
     }
-  }, Math.min(60_000, Math.max(50, idleMs / 4)));
+  }, options.sweepMs ?? Math.min(60_000, Math.max(50, idleMs / 4)));
   sweep.unref();
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -98,7 +107,7 @@ export async function startMcpHttp(deps: McpSessionDeps, options: McpHttpOptions
     const sid = Array.isArray(header) ? header[0] : header;
     if (sid) {
       const s = live.get(sid);
-      if (!s) return reply(res, 404, `no MCP session '${sid}' (it ended or the server restarted)`);
+      if (!s) return reply(res, 404, idled.has(sid) ? `MCP session '${sid}' was closed after ${idleMs / 1000} s without a request (start a new session; its episode's log can be resumed)` : `no MCP session '${sid}' (it ended or the server restarted)`);
       const parsed = await body(req, res);
       if (parsed) await s.transport.handleRequest(req, res, parsed.value);
       return;
@@ -107,7 +116,7 @@ export async function startMcpHttp(deps: McpSessionDeps, options: McpHttpOptions
     if (live.size >= maxSessions) return busy(res, `too many MCP sessions (at most ${maxSessions}); close one, or retry later`);
     const parsed = await body(req, res);
     if (!parsed) return;
-    const session = createMcpSession(deps);
+    const session = createMcpSession(options.clock ? { ...deps, clock: options.clock } : deps);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => void live.set(id, { transport, session }),

@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolRequest, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { RequestIdSchema, unsafeNumberAt } from '../../shared/env/request-id';
 import { defaultKind, kindModule } from '../../shared/kinds/registry';
@@ -44,13 +44,15 @@ export interface McpSessionDeps {
   viewRenderer?: AsyncViewRenderer;
   /** Per-episode caps (messages = tool calls, wall time); an episode at a cap ends as truncated. */
   caps?: EpisodeCaps;
+  /** Milliseconds now, for the idle timeout (tests pass their own clock); default Date.now. */
+  clock?: () => number;
 }
 
 export interface McpSession {
   server: Server;
   /** The live episode's log, once one has started. */
   logPath(): string | null;
-  /** Date.now() of the last request of this session (for the idle timeout). */
+  /** The clock's time of the last request of this session, or now while a call is in flight (for the idle timeout). */
   lastActivity(): number;
   close(): void;
 }
@@ -114,7 +116,10 @@ export function createMcpSession(deps: McpSessionDeps): McpSession {
   let starting: Promise<ToolOut> | null = null;
   let log: string | null = null;
   let meter: CapMeter | null = null;
-  let last = Date.now();
+  const now = deps.clock ?? Date.now;
+  let last = now();
+  /** Tool calls in flight: a session is idle only when none is, so a slow call is never cut off. */
+  let calling = 0;
 
   // A server for one task lists that task's tools from the start; otherwise the default kind's
   // (the registry's first: SplatBench's) until a start.
@@ -168,8 +173,7 @@ export function createMcpSession(deps: McpSessionDeps): McpSession {
     }
   };
 
-  server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {
-    last = Date.now();
+  const callTool = async (req: CallToolRequest): Promise<CallToolResult> => {
     const { name, arguments: args } = req.params;
     if (name === START) {
       if (starting) return refusal('this session already has an episode (one episode per MCP session)');
@@ -199,12 +203,22 @@ export function createMcpSession(deps: McpSessionDeps): McpSession {
       // A log write that failed (a full disk): the call was rolled back, and the words say so.
       return refusal((e as Error).message);
     }
+  };
+  server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {
+    last = now();
+    calling += 1;
+    try {
+      return await callTool(req);
+    } finally {
+      calling -= 1;
+      last = now();
+    }
   });
 
   return {
     server,
     logPath: () => log,
-    lastActivity: () => last,
+    lastActivity: () => (calling > 0 ? now() : last),
     close: () => {
       env?.close();
       env = null;

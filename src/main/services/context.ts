@@ -6,7 +6,7 @@
 // Invariant: one Grader per context; close() releases what the context owns (the grader's GPU
 // buffers and worker threads, the live episodes' logs, the debugger's GPU rasterizer, the search
 // views' renderer, the worker pool's threads).
-import type { TaskSummary } from '../../shared/task/schema';
+import type { TaskListItem } from '../../shared/task/registry';
 import { labHome } from '../io/home';
 import { DebugSessions } from '../debug/session';
 import { EpisodeManager } from '../episodes/manager';
@@ -14,7 +14,7 @@ import type { GpuContext } from '../gpu/device';
 import { loadShaders } from '../gpu/shaders';
 import { sharedGrader, type Grader } from '../grader/grader';
 import { GpuRasterizer } from '../../shared/raster/gpu';
-import { listAllTasks as scanTaskList } from '../kinds/registry';
+import { listRegistryTasks } from '../kinds/task-registry';
 import { isSplatTask } from '../kinds/splatbench/kind';
 import { TaskRepository } from '../kinds/repository';
 import { resolveTasksDir } from '../tasks/paths';
@@ -47,7 +47,8 @@ export interface LabContext {
   gpuRasterizer(): GpuRasterizer | null;
   /** The renderer of search observations (a hardware GPU, else the tile rasterizer on the pool). */
   readonly views: LabViews;
-  listTasks(): Promise<TaskSummary[]>;
+  /** The task registry's rows (src/main/kinds/task-registry.ts: the entries of `splatlab tasks --json` beside their summaries). */
+  listTasks(): Promise<TaskListItem[]>;
   close(): Promise<void>;
 }
 
@@ -57,7 +58,7 @@ export interface LabContextOptions {
   home?: string;
   version: string;
   transport: LabTransport;
-  listTasks?: (tasksDir: string) => Promise<TaskSummary[]>;
+  listTasks?: (tasksDir: string) => Promise<TaskListItem[]>;
   /** A prepared grader (tests); default sharedGrader on `gpu`. */
   grader?: () => Promise<Grader>;
   /** A prepared episode manager (tests); default one over this context's tasks and grader. */
@@ -89,7 +90,7 @@ export function createLabContext(o: LabContextOptions): LabContext {
   const grades = new GradeQueue(activity);
   const views = labViews({ gpu: o.gpu, pool, gpuRasterizer });
   const episodes = o.episodes ?? new EpisodeManager({ tasksDir, home, version: o.version, grader: getGrader, tasks, grades, viewRenderer: views.render, images: poolImages(pool) });
-  const listTasks = o.listTasks ?? scanTaskList;
+  const listTasks = o.listTasks ?? listRegistryTasks;
   return {
     gpu: o.gpu,
     tasksDir,

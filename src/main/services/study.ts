@@ -25,7 +25,7 @@ import { flowSvg, participantFlow } from '../../shared/study/flow';
 import { parseProcessLog, processLogPath, type ProcessEvent } from '../../shared/env/process-log';
 import { studyResults, trajectorySteps } from '../studies/results';
 import { StudySessions } from '../studies/session';
-import { StudyStore } from '../studies/store';
+import { StudyError, StudyStore } from '../studies/store';
 import { importProblem, modelNameProblem, verifyModelLog } from '../studies/verify';
 import type { EnvGrader } from '../env/types';
 
@@ -44,6 +44,8 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
   const tasksDir = ctx.tasksDir;
   const getRenderer = (): Promise<SceneRenderer> => (opts.renderer ? opts.renderer() : ctx.grader());
   const getGrader = (): Promise<EnvGrader> => (opts.grader ? opts.grader() : ctx.grader());
+  /** Running analyses by study (study.analysesCancel aborts one). */
+  const analysing = new Map<string, AbortController>();
   const trajectoryOf = (studyId: string, log: string) => {
     if (!store.exists(studyId)) throw new Error(`no study '${studyId}'`);
     return readTrajectory(store.resolveIn(studyId, log));
@@ -74,11 +76,27 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
         })(),
       };
     },
-    'study.analyses': async (p) => {
+    'study.analyses': async (p, caller) => {
       store.config(p.studyId);
-      const r = await getRenderer();
-      const rows = await analysisEpisodes(studySources(store, p.studyId), tasksDir, (splats, cameras) => r.renderViews(splats, cameras));
-      return { report: analyse(rows), episodes: rows.length };
+      if (analysing.has(p.studyId)) throw new StudyError(`the analyses of study '${p.studyId}' are already running`);
+      const abort = new AbortController();
+      analysing.set(p.studyId, abort);
+      const task = `analyses ${p.studyId}`;
+      try {
+        const r = await getRenderer();
+        const rows = await analysisEpisodes(studySources(store, p.studyId), tasksDir, (splats, cameras) => r.renderViews(splats, cameras), {
+          signal: abort.signal,
+          onProgress: (done, total) => ctx.events.publish('progress', { task, done, total, message: done < total ? `reading episode ${done + 1} of ${total}` : `${total} episodes read` }, caller),
+        });
+        return { report: analyse(rows), episodes: rows.length };
+      } finally {
+        analysing.delete(p.studyId);
+      }
+    },
+    'study.analysesCancel': async (p) => {
+      const a = analysing.get(p.studyId);
+      a?.abort();
+      return { cancelled: a !== undefined };
     },
     'study.trajectory': async (p): Promise<TrajectoryView> => {
       const traj = trajectoryOf(p.studyId, p.log);

@@ -1,14 +1,15 @@
-// Lab store (Pinia setup store): app info (version, GPU path) and the public task list.
+// Lab store (Pinia setup store): app info (version, GPU path) and the public task list (the task
+// registry's rows, as `splatlab tasks --json` lists them, beside each task's summary).
 // Invariant: holds only what LabApi returns to any player; no hidden data ever lands here.
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { AppInfo } from '../../shared/api/schemas';
 import type { LabApi } from '../../shared/api/lab';
-import type { TaskSummary } from '../../shared/task/schema';
+import type { TaskListItem } from '../../shared/task/registry';
 
 export const useLabStore = defineStore('lab', () => {
   const info = ref<AppInfo | null>(null);
-  const tasks = ref<TaskSummary[]>([]);
+  const tasks = ref<TaskListItem[]>([]);
   const loading = ref(false);
   const error = ref<string | null>(null);
 

@@ -1,6 +1,7 @@
 // Results store (Pinia setup store): a study's results table and summary, the trajectory being
 // replayed, the chosen step and held-out view, and the rendered frame.
-// Inputs: LabApi rows study.results / trajectory / replayFrame / exportCsv / importModel.
+// Inputs: LabApi rows study.results / trajectory / replayFrame / exportCsv / importModel, and
+// study.analyses with its progress events and study.analysesCancel.
 // Output: reactive state for ResultsView. Invariant: experimenter-only data; the app never shows
 // this store during a participant session (main also refuses these rows then).
 import { defineStore } from 'pinia';
@@ -15,6 +16,11 @@ export const useResultsStore = defineStore('results', () => {
   const results = ref<StudyResults | null>(null);
   const trajectory = ref<TrajectoryView | null>(null);
   const analyses = ref<{ report: AnalysisReport; episodes: number } | null>(null);
+  /** A running study.analyses: its progress events (episodes read of all), or null. */
+  const analysing = ref<{ done: number; total: number; message: string } | null>(null);
+  /** One line about the last analyses run that did not finish (cancelled), or null. */
+  const analysesNote = ref<string | null>(null);
+  let analysesCancelled = false;
   const stepIndex = ref(0);
   const view = ref('H0');
   const frame = ref<string | null>(null);
@@ -123,8 +129,32 @@ export const useResultsStore = defineStore('results', () => {
   async function loadAnalyses(api: LabApi): Promise<void> {
     const id = studyId.value;
     if (!id) return;
-    const r = await guarded(() => api.call('study.analyses', { studyId: id }));
-    if (r && studyId.value === id) analyses.value = r;
+    analysesCancelled = false;
+    analysesNote.value = null;
+    analysing.value = { done: 0, total: 0, message: 'starting' };
+    const off = api.on('progress', (p) => {
+      if (p.task === `analyses ${id}` && analysing.value) analysing.value = { done: p.done, total: p.total, message: p.message };
+    });
+    try {
+      const r = await guarded(() => api.call('study.analyses', { studyId: id }));
+      if (r && studyId.value === id) analyses.value = r;
+      if (!r && analysesCancelled) {
+        // A cancel the experimenter asked for is a note, not an error.
+        error.value = null;
+        analysesNote.value = 'Analyses cancelled; the figures shown (if any) are from the last finished run.';
+      }
+    } finally {
+      off();
+      analysing.value = null;
+    }
+  }
+
+  /** Stops the running analyses after the episode in flight (study.analysesCancel). */
+  async function cancelAnalyses(api: LabApi): Promise<void> {
+    const id = studyId.value;
+    if (!id || !analysing.value) return;
+    analysesCancelled = true;
+    await api.call('study.analysesCancel', { studyId: id });
   }
 
   function close(): void {
@@ -132,5 +162,5 @@ export const useResultsStore = defineStore('results', () => {
     frame.value = null;
   }
 
-  return { studyId, results, analyses, loadAnalyses, trajectory, stepIndex, step, view, frame, busy, error, exporting, load, openTrajectory, setStep, setView, exportCsv, exportArchive, cancelExport, importModel, close };
+  return { studyId, results, analyses, analysing, analysesNote, loadAnalyses, cancelAnalyses, trajectory, stepIndex, step, view, frame, busy, error, exporting, load, openTrajectory, setStep, setView, exportCsv, exportArchive, cancelExport, importModel, close };
 });

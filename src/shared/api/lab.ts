@@ -5,7 +5,7 @@
 // and a handler in src/main/services.
 import { z } from 'zod';
 import { AppInfo, Empty } from './schemas';
-import { TaskSummarySchema } from '../task/schema';
+import { TaskListItemSchema } from '../task/registry';
 import { episodeMethods } from './episode';
 import { studyMethods } from './study';
 import { debugMethods } from './debug';
@@ -24,7 +24,7 @@ export interface MethodSpec {
 
 export const labMethods = {
   'app.info': { params: Empty, result: AppInfo, doc: 'Version, transport and the live GPU path.' },
-  'tasks.list': { params: Empty, result: z.array(TaskSummarySchema), doc: 'Public summaries of the tasks in the tasks folder.' },
+  'tasks.list': { params: Empty, result: z.array(TaskListItemSchema), doc: 'The task registry: every task of the tasks folder with its entry as `splatlab tasks --json` lists it (kind, family, budgets, split, source, content hash) beside its public summary.' },
   ...episodeMethods,
   ...studyMethods,
   ...debugMethods,

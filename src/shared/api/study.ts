@@ -145,8 +145,9 @@ export const studyMethods = {
   'study.analyses': {
     params: studyId,
     result: z.strictObject({ report: AnalysisReportSchema, episodes: z.number().int() }),
-    doc: "The seed's analyses, participants beside each model and setting: clustered CIs, score over calls, best vs final, mirror test, heading errors, one-shot vs full, cost, effort (experimenter only).",
+    doc: "The seed's analyses, participants beside each model and setting: clustered CIs, score over calls, best vs final, mirror test, heading errors, one-shot vs full, cost, effort (experimenter only). Progress arrives as `progress` events of task 'analyses <studyId>' (one per episode read); study.analysesCancel stops it, and the call fails with 'cancelled'.",
   },
+  'study.analysesCancel': { params: studyId, result: z.strictObject({ cancelled: z.boolean() }), doc: 'Stops a running study.analyses of the study after the episode in flight (cancelled: whether one was running).' },
   'study.trajectory': {
     params: z.strictObject({ studyId: StudyIdSchema, log }),
     result: TrajectoryViewSchema,
@@ -250,6 +251,7 @@ export const SESSION_LOCKED_METHODS = [
   'study.addParticipant',
   'study.results',
   'study.analyses',
+  'study.analysesCancel',
   'study.trajectory',
   'study.replayFrame',
   'study.exportCsv',

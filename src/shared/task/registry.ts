@@ -4,6 +4,7 @@
 // Invariant: public data only (no answers, no held-out views, no anchors); the hash covers the
 // spec and every data file, so two machines with the same hash play the same task.
 import { z } from 'zod';
+import { TaskSummarySchema } from './schema';
 
 export const TASK_SPLITS = ['test', 'practice', 'train', 'dev'] as const;
 
@@ -14,6 +15,14 @@ export const TaskEntrySchema = z.strictObject({
   budgets: z.strictObject({ max_tool_calls: z.number().int(), max_gaussians: z.number().int(), max_renders: z.number().int() }),
   split: z.enum(TASK_SPLITS).describe("the spec's own split, else practice for practice tasks and test for the rest"),
   source: z.string().describe('the data the task is made from, relative to the tasks folder (object folder, room, trial parameters)'),
-  content_hash: z.string().describe('sha256 of the spec file and every data file (paths relative to the tasks folder, sorted)'),
+  content_hash: z.string().describe('sha256 over the spec file and every data file: for each, its path relative to the tasks folder and the sha256 of its bytes, sorted by path'),
 });
 export type TaskEntry = z.infer<typeof TaskEntrySchema>;
+
+/**
+ * One row of the lab's task list (LabApi tasks.list): the registry's entry, exactly as
+ * `splatlab tasks --json` prints it, beside the public summary the screens draw from (object or
+ * room, reference views, whether it starts from scrambled parts). Both come from one read.
+ */
+export const TaskListItemSchema = TaskSummarySchema.extend({ entry: TaskEntrySchema });
+export type TaskListItem = z.infer<typeof TaskListItemSchema>;

@@ -1,8 +1,8 @@
 // Test fixtures: LabServices over a fake task lister and the CPU GPU-context, no Dawn involved.
 import { createLabServices, type LabServices } from '../../../src/main/services/lab';
-import type { TaskSummary } from '../../../src/shared/task/schema';
+import type { TaskListItem } from '../../../src/shared/task/registry';
 
-export function fakeServices(tasks: TaskSummary[] = []): LabServices {
+export function fakeServices(tasks: TaskListItem[] = []): LabServices {
   return createLabServices({
     gpu: { device: null, status: { path: 'cpu', vendor: '', architecture: '', description: 'CPU reference', summary: 'test' } },
     tasksDir: '/tmp/tasks',

@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dispatchCall } from '../../../../src/main/services/dispatch';
 import { createLabServices } from '../../../../src/main/services/lab';
-import { listTasks } from '../../../../src/main/tasks/load';
+import { listRegistryTasks as listTasks } from '../../../../src/main/kinds/task-registry';
 import { serialisePly } from '../../../../src/shared/authoring/import/ply';
 import { testFigure } from '../../../helpers/test-figure';
 import { writeNerfFixture } from '../nerf-fixture';
