@@ -56,6 +56,10 @@ describe.skipIf(skip)('free play in Results (browser mode)', () => {
     expect(await row.textContent()).toContain('test__sculpt');
     expect(await row.getByTestId('result-score').textContent()).toContain(score.toFixed(1));
     expect(await section.textContent()).toContain('free play');
+    // Its own tables: a study's results-table and summary-table stay unique on the page.
+    await section.getByTestId('free-results-table').waitFor();
+    await section.getByTestId('free-summary-table').waitFor();
+    expect(await page.getByTestId('results-table').count()).toBe(0);
     await page.screenshot({ path: join(RESULTS_DIR, 'free-play-results-1280.png'), fullPage: true });
 
     await row.getByRole('button', { name: 'Replay' }).click();
