@@ -190,6 +190,18 @@ describe.skipIf(skip)('play view selection tools (browser mode)', () => {
     expect(Math.hypot(aboutOrigin[0] - 0.5, aboutOrigin[1] - 0.25)).toBeGreaterThan(0.05);
     expect(await page.getByTestId('staged-ops').textContent()).toContain('about the world origin');
 
+    // Fly: V on, W moves the eye forward (and is not the gizmo's translate key meanwhile), V off.
+    const eye = (): Promise<number[]> => page.evaluate(() => (globalThis as unknown as { splatlabViewport: { camera: { position: { x: number; y: number; z: number } } } }).splatlabViewport.camera.position).then((p) => [p.x, p.y, p.z]);
+    const before3 = await eye();
+    await page.keyboard.press('v');
+    await page.getByTestId('fly-hint').waitFor();
+    for (let i = 0; i < 4; i++) await page.keyboard.press('w');
+    const after3 = await eye();
+    expect(Math.hypot(before3[0], before3[1], before3[2]) - Math.hypot(after3[0], after3[1], after3[2])).toBeGreaterThan(0.1);
+    expect(await page.getByTestId('mode-rotate').getAttribute('class')).toContain('active');
+    await page.keyboard.press('v');
+    await expect.poll(() => page.getByTestId('fly-hint').count()).toBe(0);
+
     await page.getByTestId('help-button').click();
     await page.getByTestId('help').waitFor();
     expect(await page.getByTestId('help').textContent()).toContain('Fly camera');
