@@ -14,6 +14,7 @@ import type { EventHub } from './events';
 import { createRoleHandlers, roleChecked, Roles } from './roles';
 import { refuseDuringSession } from './session-lock';
 import { createStudyHandlers } from './study';
+import { createFreePlayHandlers } from './free-play';
 import { createRelationHandlers } from '../kinds/relation/service/handlers';
 import { createSearchHandlers } from '../kinds/search/service/handlers';
 import { createSearchScoreHandlers } from '../kinds/search/service/scores';
@@ -57,6 +58,7 @@ export function createLabServices(input: LabContext | LabContextOptions): LabSer
     ...refuseDuringSession(createSearchHandlers(ctx), ctx.home),
     ...createSearchScoreHandlers(ctx),
     ...createRoleHandlers(roles),
+    ...createFreePlayHandlers(ctx),
   };
   return { handlers: counted(roleChecked(handlers, roles), ctx.activity), events: ctx.events, context: ctx, roles };
 }

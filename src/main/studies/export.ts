@@ -46,6 +46,7 @@ import { studyParts } from './kind-parts';
 import { exclusionOf, orderPositionOf, studyResults } from './results';
 import { exportsDir, readDeletions, readSessions } from './participant-data';
 import type { StudyStore } from './store';
+import { freePlayArchiveFiles } from './free-play';
 
 const enc = new TextEncoder();
 
@@ -241,6 +242,8 @@ export function studyArchiveFiles(store: StudyStore, studyId: string, opts: Expo
     tables.map(([t]) => t),
   );
   files.set('dataset_description.json', enc.encode(`${JSON.stringify(description, null, 2)}\n`));
+  // The lab's free-play episodes ride along in free-play/, outside the study's tables and statistics.
+  for (const [name, bytes] of freePlayArchiveFiles(join(store.dir(studyId), '..', '..', 'trajectories'), opts.tasksDir)) files.set(name, bytes);
   return { files, taskSetHash: hash, warnings };
 }
 

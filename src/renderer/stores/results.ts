@@ -1,7 +1,8 @@
 // Results store (Pinia setup store): a study's results table and summary, the trajectory being
 // replayed, the chosen step and held-out view, and the rendered frame.
-// Inputs: LabApi rows study.results / trajectory / replayFrame / exportCsv / importModel, and
-// study.analyses with its progress events and study.analysesCancel.
+// Inputs: LabApi rows study.results / trajectory / replayFrame / exportCsv / importModel,
+// study.analyses with its progress events and study.analysesCancel, and the free-play rows
+// (freeplay.results / trajectory / replayFrame: episodes played outside studies).
 // Output: reactive state for ResultsView. Invariant: experimenter-only data; the app never shows
 // this store during a participant session (main also refuses these rows then).
 import { defineStore } from 'pinia';
@@ -28,10 +29,14 @@ export const useResultsStore = defineStore('results', () => {
   let frameRequest = 0;
 
   const step = computed(() => trajectory.value?.steps[stepIndex.value] ?? null);
+  /** Free-play episodes (outside studies) and whether the open trajectory is one of them. */
+  const freePlay = ref<Pick<StudyResults, 'episodes' | 'summary' | 'bootstrap'> | null>(null);
+  const replayingFree = ref(false);
 
 
   async function load(api: LabApi, id: string): Promise<void> {
-    if (studyId.value !== id) {
+    if (studyId.value !== id || replayingFree.value) {
+      replayingFree.value = false;
       trajectory.value = null;
       analyses.value = null;
       frame.value = null;
@@ -41,11 +46,17 @@ export const useResultsStore = defineStore('results', () => {
     if (r) results.value = r;
   }
 
-  async function openTrajectory(api: LabApi, log: string): Promise<void> {
+  async function loadFreePlay(api: LabApi): Promise<void> {
+    const r = await guarded(() => api.call('freeplay.results', {}));
+    if (r) freePlay.value = r;
+  }
+
+  async function openTrajectory(api: LabApi, log: string, free = false): Promise<void> {
     const id = studyId.value;
-    if (!id) return;
-    const t = await guarded(() => api.call('study.trajectory', { studyId: id, log }));
+    if (!id && !free) return;
+    const t = await guarded(() => (free || !id ? api.call('freeplay.trajectory', { log }) : api.call('study.trajectory', { studyId: id, log })));
     if (!t) return;
+    replayingFree.value = free;
     trajectory.value = t;
     if (!t.heldoutViews.includes(view.value)) view.value = t.heldoutViews[0] ?? 'H0';
     await setStep(api, t.steps.length - 1);
@@ -55,10 +66,11 @@ export const useResultsStore = defineStore('results', () => {
   async function setStep(api: LabApi, index: number): Promise<void> {
     const t = trajectory.value;
     const id = studyId.value;
-    if (!t || !id || t.steps.length === 0) return;
+    if (!t || (!id && !replayingFree.value) || t.steps.length === 0) return;
     stepIndex.value = Math.max(0, Math.min(t.steps.length - 1, index));
     const ticket = ++frameRequest;
-    const f = await guarded(() => api.call('study.replayFrame', { studyId: id, log: t.log, step: t.steps[stepIndex.value].step, view: view.value }));
+    const at = { log: t.log, step: t.steps[stepIndex.value].step, view: view.value };
+    const f = await guarded(() => (replayingFree.value || !id ? api.call('freeplay.replayFrame', at) : api.call('study.replayFrame', { studyId: id, ...at })));
     if (f && ticket === frameRequest) frame.value = f.image;
   }
 
@@ -162,5 +174,5 @@ export const useResultsStore = defineStore('results', () => {
     frame.value = null;
   }
 
-  return { studyId, results, analyses, analysing, analysesNote, loadAnalyses, cancelAnalyses, trajectory, stepIndex, step, view, frame, busy, error, exporting, load, openTrajectory, setStep, setView, exportCsv, exportArchive, cancelExport, importModel, close };
+  return { freePlay, replayingFree, loadFreePlay, studyId, results, analyses, analysing, analysesNote, loadAnalyses, cancelAnalyses, trajectory, stepIndex, step, view, frame, busy, error, exporting, load, openTrajectory, setStep, setView, exportCsv, exportArchive, cancelExport, importModel, close };
 });

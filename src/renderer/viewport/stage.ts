@@ -80,6 +80,36 @@ export abstract class OrbitStage {
     this.options.onCamera();
   }
 
+  /** The orbit target (what the camera turns about). */
+  orbitTarget(): [number, number, number] {
+    const t = this.orbit.target;
+    return [t.x, t.y, t.z];
+  }
+
+  /** Puts the eye at `eye` looking at `target` (Z up); the orbit then turns about `target`. */
+  setView(eye: readonly number[], target: readonly number[]): void {
+    this.camera.position.set(eye[0], eye[1], eye[2]);
+    this.camera.up.set(0, 0, 1);
+    this.orbit.target.set(target[0], target[1], target[2]);
+    this.camera.lookAt(this.orbit.target);
+    this.camera.updateProjectionMatrix();
+    this.orbit.update();
+    this.requestRender();
+    this.options.onCamera();
+  }
+
+  /** Orbiting on or off (the fly camera and drag tools take the mouse). */
+  setOrbitEnabled(on: boolean): void {
+    this.orbit.enabled = on;
+  }
+
+  /** Adds or removes a helper object (a selection sphere) drawn with the scene. */
+  showHelper(o: Object3D, on: boolean): void {
+    if (on) this.scene.add(o);
+    else this.scene.remove(o);
+    this.requestRender();
+  }
+
   /** The orbit target clamped into the centre box (where add tools put new things). */
   viewCentre(): [number, number, number] {
     const t = this.orbit.target;
@@ -116,6 +146,15 @@ export abstract class OrbitStage {
     const centre = this.toScreen([c.x, c.y, c.z]);
     const handle = this.toScreen([c.x + dir.x * len, c.y + dir.y * len, c.z + dir.z * len]);
     return centre && handle ? { centre, handle } : null;
+  }
+
+  /** Screen position of the gizmo pivot plus `offset` in gizmo units (the rotate rings have radius 0.5), along world axes. */
+  gizmoPoint(offset: readonly number[]): { x: number; y: number } | null {
+    if (!this.gizmo.object) return null;
+    const c = this.pivot.position;
+    const factor = c.distanceTo(this.camera.position) * Math.min((1.9 * Math.tan((Math.PI * this.camera.fov) / 360)) / this.camera.zoom, 7);
+    const k = (factor * this.gizmo.size) / 4;
+    return this.toScreen([c.x + offset[0] * k, c.y + offset[1] * k, c.z + offset[2] * k]);
   }
 
   resize(): void {

@@ -12,13 +12,15 @@ import { quatToEuler } from '../../shared/math/quaternion';
 import type { Vec3 } from '../../shared/math/vec3';
 import { centroidOf, disposeOutline, gaussianIdOf, gaussianOutline } from './outlines';
 import { OrbitStage } from './stage';
+import type { Projected } from './select-math';
+import type { GizmoSpace, PivotChoice } from './pivot';
 
 export type GizmoMode = 'translate' | 'rotate' | 'scale';
 
 export interface GizmoMove {
   translate?: Vec3;
   rotateDeg?: number | Vec3;
-  /** World-axis factors for a set; for one Gaussian, factors along its own axes (`local`). */
+  /** World-axis factors, or (`local`, the gizmo in local space) along the Gaussian's own axes; a set in local space scales uniformly. */
   scale?: Vec3;
   local: boolean;
 }
@@ -39,6 +41,8 @@ export class Viewport extends OrbitStage {
   private down: { x: number; y: number; box: boolean; shift: boolean } | null = null;
   private readonly boxEl: HTMLDivElement;
   private editable = true;
+  private space: GizmoSpace = 'world';
+  private pivotChoice: PivotChoice = 'centre';
   /** Where the last click landed and what lay under it (for cycling). */
   private lastClick: { x: number; y: number; ids: number[] } | null = null;
 
@@ -72,6 +76,27 @@ export class Viewport extends OrbitStage {
     this.gizmo.setRotationSnap(deg === null ? null : (deg * Math.PI) / 180);
   }
 
+  /**
+   * Gizmo axes (world, or the first selected Gaussian's own) and where it sits (the selection's
+   * centre, or the world origin; individual origins keep it at the centre and turn each outline
+   * about its own centre while dragging).
+   */
+  setGizmoFrame(space: GizmoSpace, pivot: PivotChoice): void {
+    this.space = space;
+    this.pivotChoice = pivot;
+    this.placePivot();
+    this.requestRender();
+  }
+
+  /** Client-pixel projections of the drawn Gaussians' centres (those in front of the camera). */
+  screenCentres(): Projected[] {
+    const rect = this.renderer.domElement.getBoundingClientRect();
+    return this.records.flatMap((g) => {
+      const p = this.toScreen(g.pos, rect);
+      return p ? [{ id: g.id, x: p.x, y: p.y }] : [];
+    });
+  }
+
   get mode(): GizmoMode {
     return this.gizmo.mode as GizmoMode;
   }
@@ -100,12 +125,13 @@ export class Viewport extends OrbitStage {
       this.gizmo.detach();
       return;
     }
-    this.pivot.position.copy(centroidOf(chosen));
+    if (this.pivotChoice === 'origin') this.pivot.position.set(0, 0, 0);
+    else this.pivot.position.copy(centroidOf(chosen));
     this.pivot.scale.set(1, 1, 1);
-    const one = chosen.length === 1 ? chosen[0] : null;
-    this.pivot.quaternion.copy(one ? new Quaternion(one.quat[1], one.quat[2], one.quat[3], one.quat[0]) : new Quaternion());
+    const first = this.space === 'local' ? chosen[0] : null;
+    this.pivot.quaternion.copy(first ? new Quaternion(first.quat[1], first.quat[2], first.quat[3], first.quat[0]) : new Quaternion());
     this.pivot.updateMatrixWorld();
-    this.gizmo.setSpace(one ? 'local' : 'world');
+    this.gizmo.setSpace(this.space);
     this.gizmo.attach(this.pivot);
   }
 
@@ -123,10 +149,14 @@ export class Viewport extends OrbitStage {
     if (!this.dragStart) return;
     this.pivot.updateMatrixWorld();
     const delta = this.pivot.matrixWorld.clone().multiply(this.dragStart.pivot.clone().invert());
+    const c = new Vector3().setFromMatrixPosition(this.dragStart.pivot);
     for (const [id, m0] of this.dragStart.outlines) {
       const g = this.gaussians.get(id);
       if (!g) continue;
-      delta.clone().multiply(m0).decompose(g.position, g.quaternion, g.scale);
+      // Individual origins: the same delta conjugated to the outline's own centre.
+      const own = this.pivotChoice === 'individual' ? new Vector3().setFromMatrixPosition(m0).sub(c) : null;
+      const d = own ? new Matrix4().makeTranslation(own.x, own.y, own.z).multiply(delta).multiply(new Matrix4().makeTranslation(-own.x, -own.y, -own.z)) : delta.clone();
+      d.multiply(m0).decompose(g.position, g.quaternion, g.scale);
     }
   }
 
@@ -138,7 +168,7 @@ export class Viewport extends OrbitStage {
     const q0 = new Quaternion();
     const s0 = new Vector3();
     start.pivot.decompose(p0, q0, s0);
-    const local = this.selection.length === 1;
+    const local = this.space === 'local';
     const move: GizmoMove = { local };
     const mode = this.gizmo.mode as GizmoMode;
     if (mode === 'translate') {
@@ -154,6 +184,8 @@ export class Viewport extends OrbitStage {
       const s = this.pivot.scale;
       if (Math.abs(s.x - 1) + Math.abs(s.y - 1) + Math.abs(s.z - 1) < 1e-9) return;
       move.scale = [Math.max(0.01, Math.abs(s.x)), Math.max(0.01, Math.abs(s.y)), Math.max(0.01, Math.abs(s.z))];
+      // A set scaled along one member's own axes has no per-world-axis form: it scales uniformly.
+      if (local && this.selection.length > 1) move.scale = [Math.cbrt(move.scale[0] * move.scale[1] * move.scale[2]), Math.cbrt(move.scale[0] * move.scale[1] * move.scale[2]), Math.cbrt(move.scale[0] * move.scale[1] * move.scale[2])];
     }
     this.events.move(move);
   }

@@ -14,6 +14,7 @@ import { relationMethods } from '../kinds/relation/api';
 import { searchMethods } from '../kinds/search/api';
 import { searchScoreMethods } from '../kinds/search/api-scores';
 import { roleMethods } from './roles';
+import { freePlayMethods } from './free-play';
 
 /** One row of the method table: params in, result out, a line of documentation. */
 export interface MethodSpec {
@@ -33,6 +34,7 @@ export const labMethods = {
   ...searchMethods,
   ...searchScoreMethods,
   ...roleMethods,
+  ...freePlayMethods,
 } as const satisfies Record<string, MethodSpec>;
 
 export type LabMethod = keyof typeof labMethods;
