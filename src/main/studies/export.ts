@@ -21,6 +21,7 @@ import {
   DELETIONS_TABLE,
   FLOW_TABLE,
   SESSION_META_TABLE,
+  CHECKS_TABLE,
   EPISODES_TABLE,
   PAIRED_TABLE,
   PARTICIPANT_SUMMARY_TABLE,
@@ -39,6 +40,7 @@ import { episodeTimes } from '../../shared/env/person-time';
 import { runScore } from './run-score';
 import { readSessionMeta } from './session-meta';
 import { processLogPath } from '../../shared/env/process-log';
+import { checkRows } from '../../shared/study/checks';
 import { flowRows, flowSvg, participantFlow } from '../../shared/study/flow';
 import { objectDir } from '../tasks/paths';
 import { readSpec } from '../tasks/load';
@@ -218,6 +220,7 @@ export function studyArchiveFiles(store: StudyStore, studyId: string, opts: Expo
     [DELETIONS_TABLE, tableCsv(DELETIONS_TABLE, deletions)],
     [FLOW_TABLE, tableCsv(FLOW_TABLE, flowRows(flow))],
     [SESSION_META_TABLE, tableCsv(SESSION_META_TABLE, readSessionMeta(store, studyId))],
+    [CHECKS_TABLE, tableCsv(CHECKS_TABLE, participants.flatMap((p) => checkRows(p.id, p.checks)))],
     ...kindExports.flatMap((k) => k.tables.map(({ table, csv }) => [table, csv] as const)),
   ] as const;
   for (const [t, csv] of tables) files.set(t.file, enc.encode(csv));

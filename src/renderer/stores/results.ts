@@ -119,6 +119,16 @@ export const useResultsStore = defineStore('results', () => {
     return `${r.model}: ${r.taskId} (${r.log.split('/').pop() ?? r.log}), regraded by the lab: ${r.score.toFixed(1)}${claim}`;
   }
 
+  /** Applies the study's attention-check exclusion rule, then reloads; says whom it excluded. */
+  async function applyAttentionRule(api: LabApi): Promise<string | null> {
+    const id = studyId.value;
+    if (!id) return null;
+    const r = await guarded(() => api.call('study.applyAttentionRule', { studyId: id }));
+    if (!r) return null;
+    await load(api, id);
+    return r.excluded.length ? `Excluded ${r.excluded.join(', ')} (more than ${r.rule} attention check(s) failed)` : 'No participant is over the exclusion rule';
+  }
+
   /** The seed's analyses (renders every build for the mirror test, so on request only). */
   async function loadAnalyses(api: LabApi): Promise<void> {
     const id = studyId.value;
@@ -132,5 +142,5 @@ export const useResultsStore = defineStore('results', () => {
     frame.value = null;
   }
 
-  return { studyId, results, analyses, loadAnalyses, trajectory, stepIndex, step, view, frame, busy, error, exporting, load, openTrajectory, setStep, setView, exportCsv, exportArchive, cancelExport, importModel, close };
+  return { studyId, results, analyses, loadAnalyses, trajectory, stepIndex, step, view, frame, busy, error, exporting, load, openTrajectory, setStep, setView, exportCsv, exportArchive, cancelExport, importModel, applyAttentionRule, close };
 });
