@@ -20,6 +20,9 @@ export const useResultsStore = defineStore('results', () => {
   const frame = ref<string | null>(null);
   const { busy, error, guarded } = useGuard();
   let frameRequest = 0;
+  /** The scene at a moment of the process log seen from the person's recorded camera then. */
+  const poseFrame = ref<{ image: string; step: number; at: number } | null>(null);
+  let poseRequest = 0;
 
   const step = computed(() => trajectory.value?.steps[stepIndex.value] ?? null);
 
@@ -41,6 +44,7 @@ export const useResultsStore = defineStore('results', () => {
     const t = await guarded(() => api.call('study.trajectory', { studyId: id, log }));
     if (!t) return;
     trajectory.value = t;
+    poseFrame.value = null;
     if (!t.heldoutViews.includes(view.value)) view.value = t.heldoutViews[0] ?? 'H0';
     await setStep(api, t.steps.length - 1);
   }
@@ -54,6 +58,20 @@ export const useResultsStore = defineStore('results', () => {
     const ticket = ++frameRequest;
     const f = await guarded(() => api.call('study.replayFrame', { studyId: id, log: t.log, step: t.steps[stepIndex.value].step, view: view.value }));
     if (f && ticket === frameRequest) frame.value = f.image;
+  }
+
+  /**
+   * The scene after call `index`, rendered from a camera pose of the process log recorded `at`
+   * seconds into the episode (a later request wins over an earlier slow one).
+   */
+  async function showPose(api: LabApi, index: number, pose: { m: number[]; f: number }, at: number): Promise<void> {
+    const t = trajectory.value;
+    const id = studyId.value;
+    const s = t?.steps[index];
+    if (!t || !id || !s) return;
+    const ticket = ++poseRequest;
+    const f = await guarded(() => api.call('study.replayPose', { studyId: id, log: t.log, step: s.step, pose }));
+    if (f && ticket === poseRequest) poseFrame.value = { image: f.image, step: s.step, at };
   }
 
   async function setView(api: LabApi, name: string): Promise<void> {
@@ -140,7 +158,8 @@ export const useResultsStore = defineStore('results', () => {
   function close(): void {
     trajectory.value = null;
     frame.value = null;
+    poseFrame.value = null;
   }
 
-  return { studyId, results, analyses, loadAnalyses, trajectory, stepIndex, step, view, frame, busy, error, exporting, load, openTrajectory, setStep, setView, exportCsv, exportArchive, cancelExport, importModel, applyAttentionRule, close };
+  return { studyId, results, analyses, loadAnalyses, trajectory, stepIndex, step, view, frame, poseFrame, showPose, busy, error, exporting, load, openTrajectory, setStep, setView, exportCsv, exportArchive, cancelExport, importModel, applyAttentionRule, close };
 });
