@@ -19,10 +19,10 @@ import { kindModule } from '../../shared/kinds/registry';
 import { mainKind } from '../kinds/registry';
 import type { LabContext } from './context';
 import { wrapHandlers, type HandlersFor } from './dispatch';
-import { replayFrame, type SceneRenderer } from '../studies/replay';
+import { replayFrame, replayFrameFrom, type SceneRenderer } from '../studies/replay';
 import { runScore } from '../studies/run-score';
 import { flowSvg, participantFlow } from '../../shared/study/flow';
-import { parseProcessLog, processLogPath, type ProcessEvent } from '../../shared/env/process-log';
+import { parseProcessLog, poseCamera, processLogPath, type ProcessEvent } from '../../shared/env/process-log';
 import { appendProcessEvents } from '../episodes/process-writer';
 import { applyAttentionRule } from '../studies/checks';
 import { checkSummary } from '../../shared/study/checks';
@@ -121,6 +121,12 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
       const task = await ctx.tasks.get(traj.header?.task ?? '');
       const frame = await replayFrame(task, traj, p.step, p.view, await getRenderer());
       return { step: p.step, view: p.view, image: pngDataUrl(frame.png), gaussians: frame.gaussians };
+    },
+    'study.replayPose': async (p) => {
+      const traj = trajectoryOf(p.studyId, p.log);
+      const task = await ctx.tasks.get(traj.header?.task ?? '');
+      const frame = await replayFrameFrom(task, traj, p.step, poseCamera(p.pose.m, p.pose.f), await getRenderer());
+      return { step: p.step, image: pngDataUrl(frame.png), gaussians: frame.gaussians };
     },
     'study.exportCsv': async (p) => {
       store.config(p.studyId);

@@ -162,6 +162,11 @@ export const studyMethods = {
     result: z.strictObject({ step: z.number().int(), view: z.string(), image: PngDataUrl, gaussians: z.number().int() }),
     doc: 'The scene after a call, rendered from a held-out view (experimenter only).',
   },
+  'study.replayPose': {
+    params: z.strictObject({ studyId: StudyIdSchema, log, step: z.number().int().nonnegative(), pose: z.strictObject({ m: z.array(z.number().finite()).length(12), f: z.number().positive().max(1e5) }) }),
+    result: z.strictObject({ step: z.number().int(), image: PngDataUrl, gaussians: z.number().int() }),
+    doc: "The scene after a call, rendered from a camera pose of the episode's process log (the person's viewport then), so Replay's view follows their camera (experimenter only).",
+  },
   'study.exportCsv': {
     params: z.strictObject({ studyId: StudyIdSchema, table: z.enum(['episodes', 'summary']) }),
     result: z.strictObject({ filename: z.string(), csv: z.string() }),
@@ -273,6 +278,7 @@ export const SESSION_LOCKED_METHODS = [
   'study.analyses',
   'study.trajectory',
   'study.replayFrame',
+  'study.replayPose',
   'study.exportCsv',
   'study.importModel',
   'study.assignSlot',

@@ -138,3 +138,29 @@ export function checkSummary(participant: string, checks: ParticipantChecks | un
     overRule: maxAttentionFailures !== undefined && failed > maxAttentionFailures,
   };
 }
+
+/**
+ * The New study form's check lines: one item per line, fields split by `|`, the correct option
+ * marked with a leading `*`: `prompt | option | *correct | option` (comprehension), or `N | prompt
+ * | options...` (an attention check after scored task N). Ids are made from the position (c1, c2,
+ * ...; a1, a2, ...). Returns the items, or the first problem naming its line.
+ */
+export function parseCheckLines(text: string, kind: 'comprehension' | 'attention'): { items: (CheckItem & { afterTask?: number })[] } | { problem: string } {
+  const items: (CheckItem & { afterTask?: number })[] = [];
+  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  for (const [i, line] of lines.entries()) {
+    const fields = line.split('|').map((f) => f.trim());
+    const afterTask = kind === 'attention' ? Number(fields.shift()) : undefined;
+    if (afterTask !== undefined && !(Number.isInteger(afterTask) && afterTask > 0)) return { problem: `${kind} line ${i + 1}: start with the number of the task it follows, then '|'` };
+    const [prompt, ...rest] = fields;
+    const marked = rest.filter((o) => o.startsWith('*'));
+    if (!prompt || rest.length < 2) return { problem: `${kind} line ${i + 1}: write a question and at least two options, separated by '|'` };
+    if (marked.length !== 1) return { problem: `${kind} line ${i + 1}: mark exactly one option as correct with a leading '*'` };
+    const options = rest.map((o) => o.replace(/^\*\s*/, ''));
+    const item = { id: `${kind[0]}${i + 1}`, prompt, options, correct: marked[0].replace(/^\*\s*/, ''), ...(afterTask !== undefined ? { afterTask } : {}) };
+    const ok = (afterTask !== undefined ? AttentionCheckSchema : CheckItemSchema).safeParse(item);
+    if (!ok.success) return { problem: `${kind} line ${i + 1}: ${ok.error.issues[0].message}` };
+    items.push(item);
+  }
+  return { items };
+}
