@@ -189,6 +189,8 @@ export function studyArchiveFiles(store: StudyStore, studyId: string, opts: Expo
     files.set(m.rel, readFileSync(path));
     const verdict = path.replace(/\.jsonl$/, '.verdict.json');
     if (existsSync(verdict)) files.set(m.rel.replace(/\.jsonl$/, '.verdict.json'), readFileSync(verdict));
+    // The run's process stream (its messages and tokens per turn), as a participant's beside their log.
+    if (existsSync(processLogPath(path))) files.set(processLogPath(m.rel), readFileSync(processLogPath(path)));
     const traj = readTrajectory(path);
     // A model file's per-call scores are claims: the column holds the lab's regrades (run-score.ts).
     const scores = runScore(traj, { kind: 'model', verdict: m.verdict }).steps;

@@ -1,7 +1,8 @@
 // Issue 24 item 5: a model's episode gets a process stream as a person's does: the runner writes
 // its messages and token counts per turn (with times on the trajectory's clock) beside the log,
 // against the scripted model server the wire tests use; imported into a study with its stream,
-// study.trajectory hands Replay the same events it hands it for a participant.
+// study.trajectory hands Replay the same events it hands it for a participant, and the archive
+// carries it beside the run.
 // (docs/STUDIES.md "Process log")
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -82,5 +83,8 @@ describe("a model episode's process stream", () => {
     expect(existsSync(processLogPath(join(home, 'studies', 'models', String(imported.log))))).toBe(true);
     const view = await call('study.trajectory', { studyId: 'models', log: imported.log });
     expect(view.process).toEqual(stream);
+    // The archive carries it beside the run.
+    const ex = await call('study.export', { studyId: 'models' });
+    expect((ex.files as string[]).some((f) => f.endsWith(processLogPath(String(imported.log))))).toBe(true);
   }, 180_000);
 });
