@@ -1,6 +1,7 @@
 // Issue 24 item 5: the process log of a participant's episode, recorded by the page (staged edits,
 // undo, selection, camera poses, focus) and sent with its heartbeats, is written beside the
-// trajectory and replays on the Results timeline between the calls (scrubbing moves the replay).
+// trajectory and replays on the Results timeline between the calls (scrubbing moves the replay,
+// and the replay's view follows the participant's recorded camera).
 // Screenshot: test-results/process-timeline.png.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -90,8 +91,23 @@ describe.skipIf(skip)('the process log (browser mode)', () => {
     await exp.getByTestId('replay-P01-test__sculpt').click();
     await exp.getByTestId('process-timeline').waitFor();
     const scrub = exp.getByTestId('process-scrub');
+    // The view follows the camera: at the first and the last recorded pose the scene is rendered
+    // from that pose, and the two differ (the participant orbited in between).
+    const view = (await labCall(desk, 'study.trajectory', { studyId: 'process', log: 'trajectories/P01/test__sculpt.jsonl' })) as { steps: { t: string }[]; process: { t: number; e: string }[] };
+    const from = Math.min(Date.parse(view.steps[0].t), view.process[0].t);
+    const to = Math.max(Date.parse(view.steps.at(-1)?.t ?? ''), view.process.at(-1)?.t ?? 0);
+    const cams = view.process.filter((e) => e.e === 'camera');
+    const at = (t: number): string => String(Math.min(1000, Math.ceil(((t - from) / (to - from)) * 1000)));
+    const poseImage = exp.getByTestId('replay-pose-image');
+    await scrub.fill(at(cams[0].t));
+    await expect.poll(() => exp.getByTestId('replay-pose-view').textContent()).toContain('camera from the process log');
+    const first = await poseImage.getAttribute('src');
+    await scrub.fill(at(cams.at(-1)?.t ?? to));
+    await expect.poll(() => poseImage.getAttribute('src')).not.toBe(first);
     await scrub.fill('600');
     await expect.poll(() => exp.getByTestId('replay-step').textContent()).toMatch(/call \d/);
+    await scrub.fill(at(cams.at(-1)?.t ?? to));
+    await expect.poll(() => poseImage.getAttribute('src')).not.toBe(first);
     await exp.getByTestId('process-timeline').scrollIntoViewIfNeeded();
     await exp.screenshot({ path: join(RESULTS_DIR, 'process-timeline.png'), fullPage: true });
     expect(await exp.locator('[data-testid="process-timeline"] line').count()).toBeGreaterThan(events.length);

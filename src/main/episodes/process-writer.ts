@@ -3,7 +3,7 @@
 // Invariant: the file never holds more than MAX_PROCESS_EVENTS events or MAX_PROCESS_BYTES bytes:
 // the batch that would pass a bound is cut and one `truncated` event ends the stream. Appends are
 // plain (no fsync): the stream is about what happened between calls, never needed to resume.
-import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { MAX_PROCESS_BYTES, MAX_PROCESS_EVENTS, processLine, processLogPath, type ProcessEvent } from '../../shared/env/process-log';
 
 const counts = new Map<string, { events: number; bytes: number; full: boolean }>();
@@ -40,4 +40,11 @@ export function appendProcessEvents(logPath: string, events: readonly ProcessEve
   } catch {
     // Best effort: the trajectory is the record; a failed append loses only these events.
   }
+}
+
+/** Starts a fresh stream (a new episode over an old log's path): the old file and its counts go. */
+export function restartProcessLog(logPath: string): void {
+  const path = processLogPath(logPath);
+  counts.delete(path);
+  rmSync(path, { force: true });
 }

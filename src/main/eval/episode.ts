@@ -21,6 +21,7 @@ import type { ModelClient, ToolResult, ToolSpec } from '../models/clients/types'
 import { costUsd, type EvalConfig } from '../models/config';
 import { readMeta, writeMeta, metaPathOf, type EpisodeMeta } from '../models/meta';
 import { promptsFor } from './prompt';
+import { modelStream } from './model-stream';
 import { episodeSeed, playerName, type ModelSpec } from '../models/spec';
 
 export interface EpisodeJob {
@@ -120,6 +121,9 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeDeps): Promise<Ep
       const saved = state === 'partial' ? loadConversation(job.log) : null;
       const restored = saved !== null && saved.client === who && saved.steps === (env.currentInfo().step ?? 0) && client.restore?.(saved.state) === true;
       if (!restored) client.start(prompts.system, obs.text, obs.image, agentTools(job.task.spec.kind));
+      // The process stream beside the log holds the conversation (model-stream.ts).
+      const stream = modelStream(job.log, state === 'none');
+      if (!restored) stream.opened(obs.text);
       if (state === 'partial') meta.resumed_conversation = restored;
       const keep = (): void => {
         if (client.snapshot) saveConversation(job.log, { steps: env.currentInfo().step ?? 0, client: who, state: client.snapshot() });
@@ -136,8 +140,10 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeDeps): Promise<Ep
           meta.truncated_by = cap;
           break;
         }
+        const sentAt = Date.now();
         const turn = await client.next();
         meta.turns += 1;
+        stream.reply(meta.turns, sentAt, turn);
         meta.input_tokens += turn.inputTokens;
         meta.output_tokens += turn.outputTokens;
         meta.retries += turn.retries;
@@ -148,7 +154,10 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeDeps): Promise<Ep
           if (idle > deps.config.max_idle_turns) {
             await stepOnce(env, kindModule(job.task.spec.kind).giveUp);
             meta.auto_submitted = true;
-          } else client.say(prompts.reminder);
+          } else {
+            client.say(prompts.reminder);
+            stream.said(meta.turns, prompts.reminder);
+          }
           save();
           keep();
           continue;
@@ -161,6 +170,7 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeDeps): Promise<Ep
           results.push({ id: call.id, text: out.text, ...(out.info.outcome.status !== 'ok' ? { isError: true } : {}), ...(out.image ? { image: out.image } : {}) });
         }
         client.results(results);
+        stream.results(meta.turns, results);
         save();
         keep();
       }

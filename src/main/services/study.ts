@@ -19,10 +19,13 @@ import { kindModule } from '../../shared/kinds/registry';
 import { mainKind } from '../kinds/registry';
 import type { LabContext } from './context';
 import { wrapHandlers, type HandlersFor } from './dispatch';
-import { replayFrame, type SceneRenderer } from '../studies/replay';
+import { replayFrame, replayFrameFrom, type SceneRenderer } from '../studies/replay';
 import { runScore } from '../studies/run-score';
 import { flowSvg, participantFlow } from '../../shared/study/flow';
-import { parseProcessLog, processLogPath, type ProcessEvent } from '../../shared/env/process-log';
+import { parseProcessLog, poseCamera, processLogPath, type ProcessEvent } from '../../shared/env/process-log';
+import { appendProcessEvents } from '../episodes/process-writer';
+import { applyAttentionRule } from '../studies/checks';
+import { checkSummary } from '../../shared/study/checks';
 import { studyResults, trajectorySteps } from '../studies/results';
 import { StudySessions } from '../studies/session';
 import { StudyError, StudyStore } from '../studies/store';
@@ -55,6 +58,11 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
     const file = processLogPath(path);
     return existsSync(file) ? { process: parseProcessLog(readFileSync(file, 'utf8')) } : {};
   };
+  // A model run's process stream is descriptive (its messages and tokens): kept as the file gave it,
+  // parsed event by event and bounded by the process writer.
+  const keepProcess = (studyId: string, log: string, text: string | undefined): void => {
+    if (text) appendProcessEvents(store.resolveIn(studyId, log), parseProcessLog(text));
+  };
   const handlers: StudyHandlers = {
     'study.list': async () => store.list(),
     'study.create': async (p) => store.create(p, new Set(taskIds(tasksDir)), new Date(), (id) => kindModule(readSpecHead(tasksDir, id).kind).participant),
@@ -73,6 +81,11 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
         flow: (() => {
           const counts = participantFlow(store.participants(p.studyId), readDeletions(store, p.studyId));
           return { counts, svg: flowSvg(counts, `Participant flow: ${store.config(p.studyId).name}`) };
+        })(),
+        checks: (() => {
+          const rule = store.config(p.studyId).checks.maxAttentionFailures;
+          const rows = store.participants(p.studyId).filter((x) => x.checks).map((x) => checkSummary(x.id, x.checks, rule));
+          return { rows, maxAttentionFailures: rule ?? null };
         })(),
       };
     },
@@ -127,6 +140,12 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
       const frame = await replayFrame(task, traj, p.step, p.view, await getRenderer());
       return { step: p.step, view: p.view, image: pngDataUrl(frame.png), gaussians: frame.gaussians };
     },
+    'study.replayPose': async (p) => {
+      const traj = trajectoryOf(p.studyId, p.log);
+      const task = await ctx.tasks.get(traj.header?.task ?? '');
+      const frame = await replayFrameFrom(task, traj, p.step, poseCamera(p.pose.m, p.pose.f), await getRenderer());
+      return { step: p.step, image: pngDataUrl(frame.png), gaussians: frame.gaussians };
+    },
     'study.exportCsv': async (p) => {
       store.config(p.studyId);
       const episodes = studyResults(store, p.studyId, tasksDir);
@@ -148,6 +167,7 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
         // A run regraded from its calls (search: no scene to grade); the regrade is the score.
         const outcome = await importRun(traj, tasksDir, traj.header.task);
         const log = store.saveModelLog(p.studyId, model, traj.header.task, p.text, null);
+        keepProcess(p.studyId, log, p.process);
         const claimed = typeof traj.end?.score === 'number' ? traj.end.score : null;
         return { model: log.split('/')[1], taskId: traj.header.task, log, score: outcome.score, fileScore: claimed, mismatch: false };
       }
@@ -156,10 +176,12 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
       if (problem) throw new Error(problem);
       const verdict = await verifyModelLog(traj, task, await getGrader());
       const log = store.saveModelLog(p.studyId, model, traj.header.task, p.text, verdict);
+      keepProcess(p.studyId, log, p.process);
       return { model: log.split('/')[1], taskId: traj.header.task, log, score: verdict.score, fileScore: verdict.fileScore, mismatch: verdict.mismatch };
     },
     'study.assignSlot': async (p) => assignSlot(store, store.config(p.studyId), p.participant, p.slot),
     'study.exclude': async (p) => setExclusion(store, p.studyId, p.participant, p.taskId, p.reason),
+    'study.applyAttentionRule': async (p) => applyAttentionRule(store, p.studyId),
     'study.withdraw': async (p) => recordWithdrawal(store, p.studyId, p.participant, 'experimenter', p.reason),
     'study.deleteParticipant': async (p) => deleteParticipantData(store, p.studyId, p.participant, p.requestedBy),
     'study.export': async (p) => exportStudy(store, p.studyId, { tasksDir, version: ctx.version }),
@@ -178,6 +200,7 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
     },
     'study.session.next': async () => sessions.next(),
     'study.session.answer': async (p) => sessions.answer(p.values),
+    'study.session.check': async (p) => sessions.check(p.answers),
     'study.session.withdraw': async (p) => sessions.withdraw(p.reason, p.by),
     'study.session.meta': async (p) => sessions.meta(p, ctx.version),
     'study.session.end': async () => sessions.end(),

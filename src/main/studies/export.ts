@@ -21,6 +21,7 @@ import {
   DELETIONS_TABLE,
   FLOW_TABLE,
   SESSION_META_TABLE,
+  CHECKS_TABLE,
   EPISODES_TABLE,
   PAIRED_TABLE,
   PARTICIPANT_SUMMARY_TABLE,
@@ -39,6 +40,7 @@ import { episodeTimes } from '../../shared/env/person-time';
 import { runScore } from './run-score';
 import { readSessionMeta } from './session-meta';
 import { processLogPath } from '../../shared/env/process-log';
+import { checkRows } from '../../shared/study/checks';
 import { flowRows, flowSvg, participantFlow } from '../../shared/study/flow';
 import { objectDir } from '../tasks/paths';
 import { readSpec } from '../tasks/load';
@@ -188,6 +190,8 @@ export function studyArchiveFiles(store: StudyStore, studyId: string, opts: Expo
     files.set(m.rel, readFileSync(path));
     const verdict = path.replace(/\.jsonl$/, '.verdict.json');
     if (existsSync(verdict)) files.set(m.rel.replace(/\.jsonl$/, '.verdict.json'), readFileSync(verdict));
+    // The run's process stream (its messages and tokens per turn), as a participant's beside their log.
+    if (existsSync(processLogPath(path))) files.set(processLogPath(m.rel), readFileSync(processLogPath(path)));
     const traj = readTrajectory(path);
     // A model file's per-call scores are claims: the column holds the lab's regrades (run-score.ts).
     const scores = runScore(traj, { kind: 'model', verdict: m.verdict }).steps;
@@ -219,6 +223,7 @@ export function studyArchiveFiles(store: StudyStore, studyId: string, opts: Expo
     [DELETIONS_TABLE, tableCsv(DELETIONS_TABLE, deletions)],
     [FLOW_TABLE, tableCsv(FLOW_TABLE, flowRows(flow))],
     [SESSION_META_TABLE, tableCsv(SESSION_META_TABLE, readSessionMeta(store, studyId))],
+    [CHECKS_TABLE, tableCsv(CHECKS_TABLE, participants.flatMap((p) => checkRows(p.id, p.checks)))],
     ...kindExports.flatMap((k) => k.tables.map(({ table, csv }) => [table, csv] as const)),
   ] as const;
   for (const [t, csv] of tables) files.set(t.file, enc.encode(csv));

@@ -120,6 +120,7 @@ export function deleteParticipantData(store: StudyStore, studyId: string, id: st
   const cleared: DeletionRecord['cleared'] = [];
   if (p.consent || p.consentAt) cleared.push('consent');
   if (p.answers) cleared.push('answers');
+  if (p.checks) cleared.push('checks');
   if (p.withdrawal) cleared.push('withdrawal');
   if (p.episodes.length) cleared.push('episodes');
   // Session times are the participant's data too: their lines leave the sessions log.

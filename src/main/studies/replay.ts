@@ -3,6 +3,8 @@
 // of the task's held-out cameras with the grader's rasterizer, bounds overlay drawn on, as PNG.
 // Inputs: a LoadedTask, a trajectory, a step number, a held-out view name, a renderer.
 // Output: PNG bytes and the Gaussian count. Invariant: experimenter-only (held-out cameras).
+// `replayFrameFrom` renders the same scene from any camera (the person's recorded viewport pose
+// of the process log, so Replay's view follows their camera).
 import { replayAll } from '../../shared/kinds/replay';
 import { packRecords } from '../../shared/env/scene';
 import type { Camera, RenderOutput, Splats } from '../../shared/raster/types';
@@ -20,10 +22,14 @@ export interface SceneRenderer {
 export async function replayFrame(task: LoadedTask, traj: Trajectory, step: number, viewName: string, renderer: SceneRenderer): Promise<{ png: Uint8Array; gaussians: number }> {
   const view = task.heldout.find((v) => v.name === viewName);
   if (!view) throw new StudyError(`task '${task.spec.task_id}' has no held-out view '${viewName}' (it has ${task.heldout.map((v) => v.name).join(', ')})`);
+  return replayFrameFrom(task, traj, step, view.camera, renderer);
+}
+
+export async function replayFrameFrom(task: LoadedTask, traj: Trajectory, step: number, camera: Camera, renderer: SceneRenderer): Promise<{ png: Uint8Array; gaussians: number }> {
   const episode = rulesFor(task);
   replayAll(episode, traj.steps, { upTo: step });
-  const [render] = await renderer.renderViews(packRecords(episode.records()), [view.camera]);
+  const [render] = await renderer.renderViews(packRecords(episode.records()), [camera]);
   // No burnt-in label: the replay panel names the view and the call beside the image.
-  const image = drawOverlay({ width: render.width, height: render.height, data: render.rgb }, view.camera);
+  const image = drawOverlay({ width: render.width, height: render.height, data: render.rgb }, camera);
   return { png: encodePng(image), gaussians: episode.records().length };
 }

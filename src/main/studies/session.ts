@@ -20,6 +20,7 @@ import { z } from 'zod';
 import type { EpisodeSnapshot } from '../../shared/api/episode';
 import type { SessionState } from '../../shared/api/study';
 import { answersProblem, currentConsentVersion, type Answers, type Participant, type Question, type StudyConfig } from '../../shared/study/config';
+import { checkForPage, wrongAnswers, type AttentionCheck, type CheckForPage } from '../../shared/study/checks';
 import { readTrajectory } from '../env/trajectory';
 import type { EpisodeManager } from '../episodes/manager';
 import { ProcessLock, ProcessLockBusy } from '../io/process-lock';
@@ -170,7 +171,9 @@ export class StudySessions {
         const next = this.store.config(a.studyId).questionnaires.demographic.length ? 'demographics' : 'instructions';
         this.store.updateParticipant(a.studyId, p.id, (x) => ({ ...x, stage: next, consentAt: at, consent: { decision: 'agreed', at, version } }));
       } else if (p.stage === 'instructions') {
-        this.store.updateParticipant(a.studyId, p.id, (x) => ({ ...x, stage: 'practice' }));
+        // A comprehension check, when the study has one, stands between the instructions and the practice.
+        const next = this.store.config(a.studyId).checks.comprehension ? 'comprehension' : 'practice';
+        this.store.updateParticipant(a.studyId, p.id, (x) => ({ ...x, stage: next }));
       } else {
         throw new StudyError(`cannot advance from the '${p.stage}' screen (${p.stage === 'demographics' || p.stage === 'post-task' ? 'send the questionnaire' : 'a task ends by submitting it'})`);
       }
@@ -226,7 +229,7 @@ export class StudySessions {
         const episodes = x.episodes.map((e) => (e.taskId === taskId ? { ...e, status: 'submitted' as const, ended: now } : e));
         if (x.stage === 'practice') return { ...x, episodes, stage: 'task', taskIndex: 0 };
         if (config.questionnaires.postTask.length) return { ...x, episodes, stage: 'post-task' };
-        return afterTask({ ...x, episodes });
+        return afterTask({ ...x, episodes }, config);
       });
       this.save();
       return this.stateNow();
@@ -258,8 +261,36 @@ export class StudySessions {
         const answers = { postTask: {}, ...x.answers };
         if (x.stage === 'demographics') return { ...x, answers: { ...answers, demographic: { at, values } }, stage: 'instructions' };
         const taskId = x.order[x.taskIndex];
-        return afterTask({ ...x, answers: { ...answers, postTask: { ...answers.postTask, [taskId]: { at, values } } } });
+        return afterTask({ ...x, answers: { ...answers, postTask: { ...answers.postTask, [taskId]: { at, values } } } }, config);
       });
+      return this.stateNow();
+    });
+  }
+
+  /**
+   * The check on screen (checks.ts): a comprehension attempt is recorded and, all right, goes on
+   * to the practice, else back to the instructions; an attention check is recorded and the
+   * session goes on either way.
+   */
+  check(answers: Record<string, string>): Promise<SessionState> {
+    return this.serial(() => {
+      const { a, p, config } = this.current();
+      const at = new Date().toISOString();
+      const checks = { comprehension: [], attention: [], ...p.checks };
+      if (p.stage === 'comprehension') {
+        const items = config.checks.comprehension?.questions ?? [];
+        const wrong = checked(() => wrongAnswers(items, answers));
+        const passed = wrong.length === 0;
+        const attempt = { at, answers, wrong, passed };
+        this.store.updateParticipant(a.studyId, p.id, (x) => ({ ...x, checks: { ...checks, comprehension: [...checks.comprehension, attempt] }, stage: passed ? 'practice' : 'instructions' }));
+      } else if (p.stage === 'attention') {
+        const item = dueAttention(p, config);
+        if (!item) throw new StudyError('no attention check is due');
+        checked(() => wrongAnswers([item], answers));
+        const answer = answers[item.id] ?? '';
+        const record = { id: item.id, at, answer, passed: answer === item.correct };
+        this.store.updateParticipant(a.studyId, p.id, (x) => afterTask({ ...x, checks: { ...checks, attention: [...checks.attention, record] } }, config));
+      } else throw new StudyError(`there is no check on the '${p.stage}' screen`);
       return this.stateNow();
     });
   }
@@ -346,6 +377,7 @@ export class StudySessions {
       episodeId: a.episodeId,
       questions: questionsOf(p, config),
       breakSeconds: due ? due.seconds : null,
+      ...checkOf(p, config),
     };
   }
 }
@@ -357,8 +389,35 @@ function questionsOf(p: Participant, config: StudyConfig): Question[] {
   return [];
 }
 
-/** After a scored task (and its questionnaire): the next task, or thanks after the last. */
-function afterTask(x: Participant): Participant {
+/** The check on a participant's screen, without its correct answers. */
+function checkOf(p: Participant, config: StudyConfig): { check?: CheckForPage } {
+  if (p.stage === 'comprehension') return { check: checkForPage('comprehension', config.checks.comprehension?.questions ?? [], p.checks?.comprehension) };
+  const due = p.stage === 'attention' ? dueAttention(p, config) : null;
+  if (due) return { check: checkForPage('attention', [due]) };
+  // At the instructions: the page says questions follow, and after a failed attempt that the answers were not all right.
+  if (p.stage === 'instructions' && config.checks.comprehension) return { check: checkForPage('comprehension', [], p.checks?.comprehension) };
+  return {};
+}
+
+/** The attention check due after the participant's current scored task, not answered yet. */
+function dueAttention(p: Participant, config: StudyConfig): AttentionCheck | null {
+  return config.checks.attention.find((c) => c.afterTask === p.taskIndex + 1 && !(p.checks?.attention ?? []).some((r) => r.id === c.id)) ?? null;
+}
+
+function checked<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    throw new StudyError((e as Error).message);
+  }
+}
+
+/**
+ * After a scored task (and its questionnaire): an attention check due after it, else the next
+ * task, or thanks after the last.
+ */
+function afterTask(x: Participant, config: StudyConfig): Participant {
+  if (dueAttention(x, config)) return { ...x, stage: 'attention' };
   const last = x.taskIndex + 1 >= x.order.length;
   return last ? { ...x, stage: 'thanks', status: 'in-session' } : { ...x, stage: 'task', taskIndex: x.taskIndex + 1 };
 }

@@ -133,6 +133,7 @@ export class StudyStore {
       consentVersions: [{ version: 1, text: texts.consent, from: now.toISOString() }],
       protocolOptions: { ...DEFAULT_PROTOCOL_OPTIONS, ...p.protocolOptions },
       questionnaires: p.questionnaires ?? { demographic: [], postTask: [] },
+      ...(p.checks ? { checks: p.checks } : {}),
       ...(p.taskTimeLimitS !== undefined ? { taskTimeLimitS: p.taskTimeLimitS } : {}),
       ...(p.breaks ? { breaks: p.breaks } : {}),
     });

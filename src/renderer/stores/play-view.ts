@@ -9,6 +9,7 @@ import { computed, ref } from 'vue';
 import { hexToRgb } from '../../shared/math/color';
 import type { Vec3 } from '../../shared/math/vec3';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
+import { processEvent } from './process-recorder';
 
 export const usePlayViewStore = defineStore('play-view', () => {
   const hidden = ref<number[]>([]);
@@ -32,14 +33,17 @@ export const usePlayViewStore = defineStore('play-view', () => {
 
   function toggleHidden(id: number): void {
     hidden.value = hidden.value.includes(id) ? hidden.value.filter((x) => x !== id) : [...hidden.value, id];
+    processEvent('outliner.hide', { id, hidden: hidden.value.includes(id) });
   }
 
   function toggleGroup(g: string): void {
     hiddenGroups.value = hiddenGroups.value.includes(g) ? hiddenGroups.value.filter((x) => x !== g) : [...hiddenGroups.value, g];
+    processEvent('outliner.hide', { group: g, hidden: hiddenGroups.value.includes(g) });
   }
 
   function toggleSolo(g: string): void {
     solo.value = solo.value === g ? null : g;
+    processEvent('outliner.solo', { group: solo.value ?? '' });
   }
 
   function clear(): void {

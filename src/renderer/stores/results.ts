@@ -27,6 +27,9 @@ export const useResultsStore = defineStore('results', () => {
   const frame = ref<string | null>(null);
   const { busy, error, guarded } = useGuard();
   let frameRequest = 0;
+  /** The scene at a moment of the process log seen from the person's recorded camera then. */
+  const poseFrame = ref<{ image: string; step: number; at: number } | null>(null);
+  let poseRequest = 0;
 
   const step = computed(() => trajectory.value?.steps[stepIndex.value] ?? null);
   /** Free-play episodes (outside studies) and whether the open trajectory is one of them. */
@@ -58,6 +61,7 @@ export const useResultsStore = defineStore('results', () => {
     if (!t) return;
     replayingFree.value = free;
     trajectory.value = t;
+    poseFrame.value = null;
     if (!t.heldoutViews.includes(view.value)) view.value = t.heldoutViews[0] ?? 'H0';
     await setStep(api, t.steps.length - 1);
   }
@@ -72,6 +76,20 @@ export const useResultsStore = defineStore('results', () => {
     const at = { log: t.log, step: t.steps[stepIndex.value].step, view: view.value };
     const f = await guarded(() => (replayingFree.value || !id ? api.call('freeplay.replayFrame', at) : api.call('study.replayFrame', { studyId: id, ...at })));
     if (f && ticket === frameRequest) frame.value = f.image;
+  }
+
+  /**
+   * The scene after call `index`, rendered from a camera pose of the process log recorded `at`
+   * seconds into the episode (a later request wins over an earlier slow one).
+   */
+  async function showPose(api: LabApi, index: number, pose: { m: number[]; f: number }, at: number): Promise<void> {
+    const t = trajectory.value;
+    const id = studyId.value;
+    const s = t?.steps[index];
+    if (!t || !id || !s) return;
+    const ticket = ++poseRequest;
+    const f = await guarded(() => api.call('study.replayPose', { studyId: id, log: t.log, step: s.step, pose }));
+    if (f && ticket === poseRequest) poseFrame.value = { image: f.image, step: s.step, at };
   }
 
   async function setView(api: LabApi, name: string): Promise<void> {
@@ -137,6 +155,16 @@ export const useResultsStore = defineStore('results', () => {
     return `${r.model}: ${r.taskId} (${r.log.split('/').pop() ?? r.log}), regraded by the lab: ${r.score.toFixed(1)}${claim}`;
   }
 
+  /** Applies the study's attention-check exclusion rule, then reloads; says whom it excluded. */
+  async function applyAttentionRule(api: LabApi): Promise<string | null> {
+    const id = studyId.value;
+    if (!id) return null;
+    const r = await guarded(() => api.call('study.applyAttentionRule', { studyId: id }));
+    if (!r) return null;
+    await load(api, id);
+    return r.excluded.length ? `Excluded ${r.excluded.join(', ')} (more than ${r.rule} attention check(s) failed)` : 'No participant is over the exclusion rule';
+  }
+
   /** The seed's analyses (renders every build for the mirror test, so on request only). */
   async function loadAnalyses(api: LabApi): Promise<void> {
     const id = studyId.value;
@@ -172,7 +200,8 @@ export const useResultsStore = defineStore('results', () => {
   function close(): void {
     trajectory.value = null;
     frame.value = null;
+    poseFrame.value = null;
   }
 
-  return { freePlay, replayingFree, loadFreePlay, studyId, results, analyses, analysing, analysesNote, loadAnalyses, cancelAnalyses, trajectory, stepIndex, step, view, frame, busy, error, exporting, load, openTrajectory, setStep, setView, exportCsv, exportArchive, cancelExport, importModel, close };
+  return { freePlay, replayingFree, loadFreePlay, studyId, results, analyses, analysing, analysesNote, loadAnalyses, cancelAnalyses, trajectory, stepIndex, step, view, frame, poseFrame, showPose, busy, error, exporting, load, openTrajectory, setStep, setView, exportCsv, exportArchive, cancelExport, importModel, applyAttentionRule, close };
 });

@@ -109,6 +109,13 @@ export const useStudyStore = defineStore('study', () => {
     return s !== null;
   }
 
+  /** Sends the comprehension or attention check on screen (main grades and records it). */
+  async function check(api: LabApi, answers: Record<string, string>): Promise<boolean> {
+    const s = await guarded(() => api.call('study.session.check', { answers }));
+    if (s) session.value = s;
+    return s !== null;
+  }
+
   /**
    * Withdrawal from the participant's screen (by the participant, or the experimenter at their
    * screen): recorded with the reason, the session ends; the screen then says so until the
@@ -203,6 +210,7 @@ export const useStudyStore = defineStore('study', () => {
     openTask,
     next,
     answer,
+    check,
     withdraw,
     leaveWithdrawn,
     withdrawParticipant,

@@ -29,6 +29,8 @@ export interface ViewportEvents {
   select(ids: number[], mode: 'replace' | 'toggle' | 'add'): void;
   move(move: GizmoMove): void;
   cameraChanged(): void;
+  /** A gizmo drag began or ended (the process log notes both). */
+  drag?(phase: 'start' | 'end', mode: GizmoMode): void;
 }
 
 const CLICK_SLOP_PX = 4;
@@ -143,6 +145,7 @@ export class Viewport extends OrbitStage {
       if (g) outlines.set(id, g.matrix.clone());
     }
     this.dragStart = { pivot: this.pivot.matrixWorld.clone(), outlines };
+    this.events.drag?.('start', this.gizmo.mode as GizmoMode);
   }
 
   protected previewDrag(): void {
@@ -164,6 +167,7 @@ export class Viewport extends OrbitStage {
     const start = this.dragStart;
     this.dragStart = null;
     if (!start) return;
+    this.events.drag?.('end', this.gizmo.mode as GizmoMode);
     const p0 = new Vector3();
     const q0 = new Quaternion();
     const s0 = new Vector3();

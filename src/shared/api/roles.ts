@@ -33,6 +33,8 @@ export const PARTICIPANT_ROWS = {
   'study.session.next': 'session',
   // The questionnaire on screen and the participant's own withdrawal (issue 11 item 3).
   'study.session.answer': 'session',
+  // The comprehension and attention checks on screen (issue 24 item 6).
+  'study.session.check': 'session',
   'study.session.withdraw': 'session',
   // What the participant's page runs on (issue 24 item 6).
   'study.session.meta': 'session',

@@ -21,6 +21,7 @@ import {
   StudyTextsSchema,
 } from '../study/config';
 import { EpisodeResultSchema, SummaryRowSchema } from '../study/results';
+import { CheckForPageSchema, ParticipantCheckSummarySchema } from '../study/checks';
 import { PairedDifferenceRowSchema, ParticipantSummarySchema } from '../study/paired';
 import { AnalysisReportSchema } from '../analysis/report';
 import { MAX_MESSAGE_BYTES } from './messages';
@@ -45,6 +46,8 @@ export const SessionStateSchema = z.strictObject({
   questions: z.array(QuestionSchema).optional(),
   /** A scheduled break is due before this task (not started yet): its shortest length in seconds. */
   breakSeconds: z.number().int().nonnegative().nullable().optional(),
+  /** The comprehension or attention check on screen (never its correct answers; checks.ts). */
+  check: CheckForPageSchema.optional(),
 });
 export type SessionState = z.infer<typeof SessionStateSchema>;
 
@@ -61,6 +64,8 @@ export const StudyResultsSchema = z.strictObject({
   participants: z.array(ParticipantSummarySchema).optional(),
   /** Participant flow (counts per stage, deleted ones from their deletion records) and its SVG diagram. */
   flow: z.strictObject({ counts: FlowCountsSchema, svg: z.string() }).optional(),
+  /** Per participant with checks: comprehension attempts and attention checks passed; the exclusion rule (checks.ts). */
+  checks: z.strictObject({ rows: z.array(ParticipantCheckSummarySchema), maxAttentionFailures: z.number().int().nullable() }).optional(),
 });
 export type StudyResults = z.infer<typeof StudyResultsSchema>;
 
@@ -158,13 +163,24 @@ export const studyMethods = {
     result: z.strictObject({ step: z.number().int(), view: z.string(), image: PngDataUrl, gaussians: z.number().int() }),
     doc: 'The scene after a call, rendered from a held-out view (experimenter only).',
   },
+  'study.replayPose': {
+    params: z.strictObject({ studyId: StudyIdSchema, log, step: z.number().int().nonnegative(), pose: z.strictObject({ m: z.array(z.number().finite()).length(12), f: z.number().positive().max(1e5) }) }),
+    result: z.strictObject({ step: z.number().int(), image: PngDataUrl, gaussians: z.number().int() }),
+    doc: "The scene after a call, rendered from a camera pose of the episode's process log (the person's viewport then), so Replay's view follows their camera (experimenter only).",
+  },
   'study.exportCsv': {
     params: z.strictObject({ studyId: StudyIdSchema, table: z.enum(['episodes', 'summary']) }),
     result: z.strictObject({ filename: z.string(), csv: z.string() }),
     doc: 'The results table (one row per episode) or the summary with CIs as CSV text.',
   },
   'study.importModel': {
-    params: z.strictObject({ studyId: StudyIdSchema, model: z.string().min(1).max(64).optional(), text: z.string().min(1).max(MAX_MESSAGE_BYTES - 4096) }),
+    params: z.strictObject({
+      studyId: StudyIdSchema,
+      model: z.string().min(1).max(64).optional(),
+      text: z.string().min(1).max(MAX_MESSAGE_BYTES - 4096),
+      /** The run's process stream (<log>.process.ndjson: its messages and tokens per turn), kept beside it for Replay. */
+      process: z.string().max(MAX_MESSAGE_BYTES - 4096).optional(),
+    }),
     result: z.strictObject({
       model: z.string(),
       taskId: z.string(),
@@ -175,7 +191,7 @@ export const studyMethods = {
       fileScore: z.number().nullable(),
       mismatch: z.boolean(),
     }),
-    doc: "Verify and store a model's trajectory (protocol agent, the task's budgets, a replay that matches; the final scene graded again by the lab) as the model's next run under the study's models/ folder.",
+    doc: "Verify and store a model's trajectory (protocol agent, the task's budgets, a replay that matches; the final scene graded again by the lab) as the model's next run under the study's models/ folder; its process stream, when given, is kept beside it (events that are not process events are dropped).",
   },
   'study.assignSlot': {
     params: z.strictObject({ ...participantRef, slot: z.number().int().nonnegative().max(99) }),
@@ -186,6 +202,11 @@ export const studyMethods = {
     params: z.strictObject({ ...participantRef, taskId: z.string().min(1).max(200), reason: reason.nullable() }),
     result: ParticipantSchema,
     doc: 'Mark one episode excluded with a reason (kept in the export, left out of every statistic), or back in (reason null).',
+  },
+  'study.applyAttentionRule': {
+    params: z.strictObject({ studyId: StudyIdSchema }),
+    result: z.strictObject({ excluded: z.array(ParticipantIdSchema), rule: z.number().int() }),
+    doc: "Apply the study's attention-check exclusion rule: every participant who failed more than checks.maxAttentionFailures attention checks has their scored episodes excluded (reason naming the rule); the participant flow counts them as excluded.",
   },
   'study.withdraw': {
     params: z.strictObject({ ...participantRef, reason }),
@@ -225,6 +246,11 @@ export const studyMethods = {
     result: SessionStateSchema,
     doc: 'Send the questionnaire on screen (demographic or post-task answers) and go on.',
   },
+  'study.session.check': {
+    params: z.strictObject({ answers: z.record(z.string().max(32), z.string().max(120)) }),
+    result: SessionStateSchema,
+    doc: 'Send the check on screen: a comprehension attempt (all right: on to the practice; else back to the instructions) or an attention check (recorded; the session goes on). Every attempt is recorded.',
+  },
   'study.session.meta': {
     params: SessionMetaSchema,
     result: z.strictObject({ recorded: z.boolean() }),
@@ -254,10 +280,12 @@ export const SESSION_LOCKED_METHODS = [
   'study.analysesCancel',
   'study.trajectory',
   'study.replayFrame',
+  'study.replayPose',
   'study.exportCsv',
   'study.importModel',
   'study.assignSlot',
   'study.exclude',
+  'study.applyAttentionRule',
   'study.withdraw',
   'study.deleteParticipant',
   'study.export',

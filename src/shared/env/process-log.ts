@@ -32,6 +32,15 @@ export const CAMERA_HZ = 4;
 export const MAX_PROCESS_EVENTS = 50_000;
 export const MAX_PROCESS_BYTES = 4 * 1024 * 1024;
 
+/** Side of the square viewport camera a page records its pose at (ViewportPanel: currentCamera(256, 256)). */
+export const POSE_SIZE = 256;
+
+/** The camera of a recorded pose (`camera` event: `m` = world-to-camera rows 0-2, `f` = focal length at POSE_SIZE). */
+export function poseCamera(m: readonly number[], f: number, size = POSE_SIZE): { width: number; height: number; fx: number; fy: number; cx: number; cy: number; world_to_camera: number[] } {
+  const k = size / POSE_SIZE;
+  return { width: size, height: size, fx: f * k, fy: f * k, cx: size / 2, cy: size / 2, world_to_camera: [...m.slice(0, 12), 0, 0, 0, 1] };
+}
+
 /** One line of the stream (what the writer appends and the size bounds count). */
 export function processLine(e: ProcessEvent): string {
   return `${JSON.stringify(e)}\n`;

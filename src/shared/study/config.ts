@@ -4,6 +4,7 @@
 // Invariants: participant ids are pseudonymous (P01, P02, ...) and no field holds a name; the
 // practice task is never one of the scored tasks; a study's protocol is fixed for all its episodes.
 import { FlowFlagsSchema } from './flow';
+import { ParticipantChecksSchema, StudyChecksSchema } from './checks';
 import { z } from 'zod';
 import { DEFAULT_PROTOCOL_OPTIONS, ProtocolOptionsSchema } from '../env/protocol';
 import { splatbenchKind } from '../kinds/splatbench/kind';
@@ -128,6 +129,8 @@ const StudyBase = z.strictObject({
   protocolOptions: ProtocolOptionsSchema.default(DEFAULT_PROTOCOL_OPTIONS),
   /** Optional questionnaires (none in studies made before they existed). */
   questionnaires: QuestionnairesSchema.default({ demographic: [], postTask: [] }),
+  /** Comprehension check after the instructions, attention checks between tasks (checks.ts). */
+  checks: StudyChecksSchema.default({ attention: [] }),
   /** Time limit per task and scheduled breaks (src/shared/study/time.ts). */
   ...StudyTimeFields,
 });
@@ -139,6 +142,7 @@ export const StudyConfigSchema = StudyBase.superRefine((s, ctx) => {
     if (new Set(qs.map((q) => q.id)).size !== qs.length) ctx.addIssue({ code: 'custom', path: ['questionnaires', name], message: 'a question id appears twice' });
     for (const q of qs) if (q.kind === 'choice' && !(q.options?.length)) ctx.addIssue({ code: 'custom', path: ['questionnaires', name], message: `choice question '${q.id}' has no options` });
   }
+  for (const c of s.checks.attention) if (c.afterTask > s.tasks.length) ctx.addIssue({ code: 'custom', path: ['checks', 'attention'], message: `attention check '${c.id}' comes after task ${c.afterTask}, but the study has ${s.tasks.length}` });
 });
 export type StudyConfig = z.infer<typeof StudyConfigSchema>;
 
@@ -152,12 +156,13 @@ export const NewStudySchema = z.strictObject({
   texts: StudyTextsSchema.partial().optional(),
   protocolOptions: ProtocolOptionsSchema.optional(),
   questionnaires: QuestionnairesSchema.optional(),
+  checks: StudyChecksSchema.optional(),
   ...StudyTimeFields,
 });
 export type NewStudy = z.input<typeof NewStudySchema>;
 
 /** Where a participant stands: the screen they see next. */
-export const SessionStageSchema = z.enum(['consent', 'demographics', 'instructions', 'practice', 'task', 'post-task', 'thanks']);
+export const SessionStageSchema = z.enum(['consent', 'demographics', 'instructions', 'comprehension', 'practice', 'task', 'post-task', 'attention', 'thanks']);
 export type SessionStage = z.infer<typeof SessionStageSchema>;
 
 export const EpisodeStatusSchema = z.enum(['started', 'submitted']);
@@ -202,6 +207,8 @@ export const ParticipantSchema = z.strictObject({
       postTask: z.record(TaskIdSchema, z.strictObject({ at: z.string(), values: AnswersSchema })).default({}),
     })
     .optional(),
+  /** Comprehension attempts and attention checks answered (checks.ts). */
+  checks: ParticipantChecksSchema.optional(),
   /** Set when the participant's data were deleted on request (the record keeps no data). */
   deleted: z.strictObject({ at: z.string() }).optional(),
 });
@@ -220,7 +227,7 @@ export const DeletionRecordSchema = z.strictObject({
   by: z.literal('experimenter'),
   files: z.array(z.string()),
   /** What else was cleared from the participant record. */
-  cleared: z.array(z.enum(['consent', 'answers', 'withdrawal', 'episodes', 'sessions'])),
+  cleared: z.array(z.enum(['consent', 'answers', 'withdrawal', 'episodes', 'sessions', 'checks'])),
   /** Where the participant got to (flow.ts): booleans only, so the study's flow counts survive the deletion. */
   flow: FlowFlagsSchema.optional(),
 });

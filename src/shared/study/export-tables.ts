@@ -7,6 +7,7 @@
 import { toCsv, type CsvValue } from '../analysis/csv';
 import type { EpisodeResult, SummaryRow } from './results';
 import type { PairedDifferenceRow, ParticipantSummary } from './paired';
+import type { CheckRow } from './checks';
 
 export interface Column<Row> {
   name: string;
@@ -330,8 +331,23 @@ export const FLOW_TABLE: Table<{ stage: string; n: number }> = {
   ],
 };
 
+export const CHECKS_TABLE: Table<CheckRow> = {
+  file: 'data/table-checks_data.csv',
+  description: 'Comprehension and attention checks (study.json checks): one row per item answered in each attempt; the correct answers are in study.json.',
+  columns: [
+    { ...who, value: (r) => r.participant },
+    { name: 'check', description: 'comprehension (after the instructions; must be passed to go on) or attention (between tasks)', value: (r) => r.check },
+    { name: 'attempt', description: '1-based attempt of the comprehension check (every attempt is kept); 1 for an attention check', value: (r) => r.attempt },
+    { name: 'item', description: 'check item id', value: (r) => r.item },
+    { name: 'answer', description: 'the option chosen; empty when left out', value: (r) => r.answer },
+    { name: 'correct', description: 'true when the option chosen is the correct one', value: (r) => r.correct },
+    { name: 'passed', description: 'comprehension: the whole attempt was right (the participant went on); attention: the item was right', value: (r) => r.passed },
+    { name: 'at', description: 'ISO 8601 time the answers were sent', value: (r) => r.at },
+  ],
+};
+
 /** Every table of the archive written for every study, in the order written (each kind adds its own: src/main/studies/kind-parts.ts). */
-export const EXPORT_TABLES = [CALLS_TABLE, EPISODES_TABLE, SUMMARY_TABLE, PAIRED_TABLE, PARTICIPANT_SUMMARY_TABLE, SESSIONS_TABLE, PARTICIPANTS_TABLE, ANSWERS_TABLE, DELETIONS_TABLE, FLOW_TABLE, SESSION_META_TABLE] as const;
+export const EXPORT_TABLES = [CALLS_TABLE, EPISODES_TABLE, SUMMARY_TABLE, PAIRED_TABLE, PARTICIPANT_SUMMARY_TABLE, SESSIONS_TABLE, PARTICIPANTS_TABLE, ANSWERS_TABLE, DELETIONS_TABLE, FLOW_TABLE, SESSION_META_TABLE, CHECKS_TABLE] as const;
 
 export interface DictionaryTable {
   file: string;

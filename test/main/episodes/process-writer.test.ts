@@ -1,6 +1,7 @@
 // The process log's writer and its bounds: a scripted 30-minute episode at the recorder's limits
 // (the camera at 4 Hz all the time, a staged edit, a selection and an undo every few seconds,
-// focus changes and a pause), sent in heartbeat batches every 0.5 s, stays far under the bound;
+// gizmo drags, inspector typing, photos, the render viewer, outliner hide/solo, help, focus
+// changes), sent in heartbeat batches every 0.5 s, stays far under the bound;
 // its size is the figure in docs/STUDIES.md. A flood past the bound is cut with one `truncated`.
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +22,16 @@ function scripted(minutes: number): ProcessEvent[][] {
     if (ms % 12_000 === 0) b.push({ t: T0 + ms + 30, e: 'undo', d: { staged: 3 } });
     if (ms % 60_000 === 0) b.push({ t: T0 + ms + 40, e: 'blur' }, { t: T0 + ms + 5_040, e: 'focus' });
     if (ms % 600_000 === 0) b.push({ t: T0 + ms + 50, e: 'photo.snap', d: { view: 'V3' } });
+    // The other components' events as they send them (process-events.test.ts): a gizmo drag
+    // every 8 s, a value typed every 20 s, a photo enlarged each minute, the render viewer opened,
+    // blinked and differenced every 2 minutes, a hide every 3 and a solo every 5, help once.
+    if (ms % 8_000 === 0) b.push({ t: T0 + ms + 60, e: 'gizmo.start', d: { mode: 'translate', n: 1 } }, { t: T0 + ms + 460, e: 'gizmo.end', d: { mode: 'translate', n: 1 } });
+    if (ms % 20_000 === 0) b.push({ t: T0 + ms + 70, e: 'inspector.type', d: { field: 'insp-opacity', value: '0.55' } });
+    if (ms % 60_000 === 0) b.push({ t: T0 + ms + 80, e: 'photo.enlarge', d: { view: 'V5' } });
+    if (ms % 120_000 === 0) b.push({ t: T0 + ms + 90, e: 'viewer.open', d: { tool: 'render_views' } }, { t: T0 + ms + 95, e: 'viewer.blink', d: { view: 'V1' } }, { t: T0 + ms + 99, e: 'viewer.diff', d: { view: 'V1' } });
+    if (ms % 180_000 === 0) b.push({ t: T0 + ms + 110, e: 'outliner.hide', d: { group: 'arm', hidden: true } });
+    if (ms % 300_000 === 0) b.push({ t: T0 + ms + 120, e: 'outliner.solo', d: { group: 'arm' } });
+    if (ms === 0) b.push({ t: T0 + 130, e: 'help' });
     batches.push(b);
   }
   return batches;
