@@ -4,7 +4,7 @@
 // and neither photo moves between the clicks; Esc cancels a pending click; colour sampling with
 // a selection stages exactly one edit; a fill inherits the selection's colour and group; a typed
 // 20 degree group rotation shows 15 before staging and is sent as 15; a reload comes back to the
-// episode. Screenshots at 1280x720 and 1920x1080 go to test-results/play-aids-*.png.
+// episode; 150 more Gaussians are drawn as dots by default. Screenshots at 1280x720 and 1920x1080 go to test-results/play-aids-*.png.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -176,6 +176,20 @@ describe.skipIf(skip)('play-view aids (browser mode)', () => {
     const wideVp = await box(page, 'viewport');
     expect(wide.x).toBeGreaterThanOrEqual(wideVp.x + wideVp.width - 1);
     await page.screenshot({ path: join(RESULTS_DIR, 'play-aids-1920.png') });
+
+    // A crowd (a staged fill of 150 more): auto draws the unselected ones as dots; looked at in both sizes.
+    await page.getByTestId('photo-tools-toggle').click();
+    await page.getByTestId('ol-select-body').click();
+    await page.getByTestId('aids-toggle').click();
+    await page.getByTestId('fill-count').fill('150');
+    await page.getByTestId('fill-r').fill('0.4');
+    await page.getByTestId('fill').click();
+    await expect.poll(() => page.getByTestId('budget-gaussians').textContent()).toContain('→ 157');
+    await page.keyboard.press('Escape');
+    expect(await page.getByTestId('outline-style').locator('option:checked').textContent()).toBe('auto (dots)');
+    await page.screenshot({ path: join(RESULTS_DIR, 'play-aids-1920-crowd.png') });
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.screenshot({ path: join(RESULTS_DIR, 'play-aids-1280-crowd.png') });
     expect(errors).toEqual([]);
 
     const dir = join(home, 'trajectories');

@@ -110,8 +110,8 @@ describe('transforms send what they show', () => {
     expect((field.element as HTMLInputElement).value).toBe('15');
     expect(w.get('[data-testid="gt-snap-note"]').text()).toContain('20° about Z snapped to 15°');
     expect(w.get('[data-testid="gt-call"]').text()).toBe('transform_group {"group":"a","rotate_deg":15}');
-    // 16 snaps to 15 again: the field must not keep showing 16 although the kept value did not change.
-    (field.element as HTMLInputElement).value = '16';
+    // 20 typed again: the field must not keep showing 20 although nothing kept changed.
+    (field.element as HTMLInputElement).value = '20';
     await field.trigger('change');
     expect((field.element as HTMLInputElement).value).toBe('15');
     await w.get('[data-testid="gt-apply"]').trigger('click');
