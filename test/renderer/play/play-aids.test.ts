@@ -10,7 +10,7 @@ import { clickPhoto, epipolarPolyline, IDLE, markOf } from '../../../src/rendere
 import { projectPoint } from '../../../src/shared/camera/triangulate';
 import { orbitCamera } from '../../../src/shared/camera/orbit';
 import { useStagingStore } from '../../../src/renderer/stores/staging';
-import { fillShape, fogHint, inheritFrom, solidCount, SOLID_SIGMA } from '../../../src/renderer/stores/staging-aids';
+import { arrayCopies, fillShape, fogHint, mirrorCopies, inheritFrom, solidCount, SOLID_SIGMA } from '../../../src/renderer/stores/staging-aids';
 import { resolveOutlineStyle, AUTO_RINGS_MAX } from '../../../src/renderer/stores/play-view';
 import { sameRotation } from '../../../src/renderer/stores/staging-ops';
 import GroupTransform from '../../../src/renderer/components/play/GroupTransform.vue';
@@ -138,6 +138,16 @@ describe('fills, outliner, outlines', () => {
     expect(inheritFrom([])).toBeNull();
     expect(inheritFrom([rec(0, [0, 0, 0], 'body'), { ...rec(1, [0, 0, 0], 'body'), color: [0.4, 0.4, 0.4] }])).toEqual({ color: [0.30000000000000004, 0.4, 0.5], group: 'body' });
     expect(inheritFrom([rec(0, [0, 0, 0], 'a'), rec(1, [0, 0, 0], 'b')])).toEqual({ color: [0.2, 0.4, 0.6] });
+  });
+
+  it('array and mirror copies keep each source Gaussian\'s colour and group', () => {
+    const src = [{ ...rec(0, [0.1, 0, 0], 'arm'), color: [0.9, 0.1, 0.1] as Vec3 }, rec(1, [0.2, 0, 0])];
+    for (const out of [arrayCopies(src, 2, [0, 0.1, 0]), mirrorCopies(src, 0, 0)]) {
+      out.forEach((g, i) => {
+        expect(g.color).toEqual(src[i % 2].color);
+        expect(g.group).toBe(src[i % 2].group);
+      });
+    }
   });
 
   it('a solid fill overlaps its neighbours (sigma SOLID_SIGMA of the spacing); the preset count fits the radius', () => {
