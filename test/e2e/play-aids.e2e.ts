@@ -114,6 +114,7 @@ describe.skipIf(skip)('play-view aids (browser mode)', () => {
     await page.getByTestId('pt-mark-0').waitFor();
     await page.getByTestId('pt-ray').waitFor();
     expect(await geometry()).toBe(still);
+    await page.screenshot({ path: join(RESULTS_DIR, 'play-aids-1280-pending.png') });
     await clickPixel(page, 1, cams[1], px[1]);
     await page.getByTestId('pt-mark-1').waitFor();
     expect(await page.getByTestId('pt-steps').getAttribute('data-step')).toBe('3');
@@ -123,6 +124,8 @@ describe.skipIf(skip)('play-view aids (browser mode)', () => {
     expect(await geometry()).toBe(still);
     const placed = await Promise.all([0, 1, 2].map(async (k) => Number(await page.getByTestId(`insp-pos-${k}`).inputValue())));
     expect(Math.hypot(placed[0] - truth[0], placed[1] - truth[1], placed[2] - truth[2])).toBeLessThan(0.02);
+    // One lone sphere renders as fog: the inspector says so and points to a solid fill.
+    expect(await page.getByTestId('insp-fog').textContent()).toContain('solid preset');
     // A click after a placement starts a new one (never pairs with the old photo-2 click).
     await clickPixel(page, 0, cams[0], px[0]);
     expect(await page.getByTestId('pt-steps').getAttribute('data-step')).toBe('2');
