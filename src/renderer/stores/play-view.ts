@@ -1,4 +1,5 @@
-// View-only state of the play screen (Pinia setup store): what the viewport hides or solos, the
+// View-only state of the play screen (Pinia setup store): what the viewport hides or solos, how
+// unselected Gaussians are outlined (the legend's choice; 'auto' thins them out in a crowd), the
 // uniform-scale lock, and the last render results per view for the render viewer. Nothing here
 // is sent anywhere or costs a call; it is cleared when a new episode starts.
 // Inputs: outliner / inspector toggles, the episode log. Outputs: `visible(records)` for the
@@ -10,12 +11,24 @@ import { hexToRgb } from '../../shared/math/color';
 import type { Vec3 } from '../../shared/math/vec3';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
 import { processEvent } from './process-recorder';
+import type { OutlineStyle } from '../viewport/outlines';
+
+export type OutlineChoice = 'auto' | OutlineStyle;
+/** Above this many Gaussians 'auto' draws the unselected ones as dots (three rings each stop reading). */
+export const AUTO_RINGS_MAX = 60;
+
+/** The style the viewport draws for a choice and a scene of n Gaussians. */
+export function resolveOutlineStyle(choice: OutlineChoice, n: number): OutlineStyle {
+  if (choice !== 'auto') return choice;
+  return n <= AUTO_RINGS_MAX ? 'rings' : 'points';
+}
 
 export const usePlayViewStore = defineStore('play-view', () => {
   const hidden = ref<number[]>([]);
   const hiddenGroups = ref<string[]>([]);
   const solo = ref<string | null>(null);
   const uniformScale = ref(false);
+  const outlineChoice = ref<OutlineChoice>('auto');
   /** Colour (#rrggbb) and group of new Gaussians (the add buttons, fills, photo placement). */
   const newColor = ref('#c8c8c8');
   const newGroup = ref('');
@@ -52,5 +65,5 @@ export const usePlayViewStore = defineStore('play-view', () => {
     solo.value = null;
   }
 
-  return { hidden, hiddenGroups, solo, uniformScale, newColor, newRgb, newGroup, visible, toggleHidden, toggleGroup, toggleSolo, clear };
+  return { hidden, hiddenGroups, solo, uniformScale, outlineChoice, newColor, newRgb, newGroup, visible, toggleHidden, toggleGroup, toggleSolo, clear };
 });

@@ -1,6 +1,8 @@
 // Placement aids, pure: Gaussians a person would otherwise type one by one. Fills of a sphere,
-// box or cylinder with k Gaussians, array copies along a vector, mirrored copies across an axis
-// plane, and the group-rename edits. Inputs: records / shape parameters. Outputs: new records
+// box or cylinder with k Gaussians ("soft": neighbours touch at their half-alpha contours;
+// "solid": tighter, overlapping, so the body renders opaque), array copies along a vector,
+// mirrored copies across an axis plane (copies keep their source's colour and group), what a
+// fill inherits from the selection, and the hint that a lone Gaussian renders as fog. Inputs: records / shape parameters. Outputs: new records
 // (no ids) or field edits that the staging store stages as ordinary operations.
 // Invariant: nothing here knows more than the player's own numbers; every result ends as the
 // same add_gaussians / edit_gaussians call a model could write.
@@ -19,6 +21,21 @@ export interface FillSpec {
   count: number;
   color: Vec3;
   group?: string;
+  /** soft (default): half-alpha contours touch; solid: sigma at SOLID_SIGMA of the spacing, opacity 1. */
+  density?: 'soft' | 'solid';
+}
+
+/** Solid fills: sigma as a fraction of the spacing between centres (overlapping enough to render opaque). */
+export const SOLID_SIGMA = 0.6;
+/** Solid preset: centres this fraction of the radius apart (about 65 for a sphere, 125 for a box). */
+export const SOLID_SPACING = 0.4;
+
+/** Gaussians a solid fill of the shape needs for SOLID_SPACING (capped by MAX_FILL). */
+export function solidCount(shape: FillShape, size: Vec3): number {
+  const [a, b, c] = size.map((x) => Math.abs(x));
+  const r = Math.cbrt(a * b * c);
+  const volume = shape === 'box' ? 8 * a * b * c : shape === 'sphere' ? (4 / 3) * Math.PI * a * b * c : 2 * Math.PI * a * b * c;
+  return Math.max(1, Math.min(MAX_FILL, Math.round(volume / (SOLID_SPACING * r) ** 3)));
 }
 
 /** Most Gaussians one fill makes (the task budget caps the total anyway). */
@@ -56,7 +73,8 @@ export function fillShape(spec: FillSpec): NewRecord[] {
     }
   }
   const volume = spec.shape === 'box' ? 8 * a * b * c : spec.shape === 'sphere' ? (4 / 3) * Math.PI * a * b * c : 2 * Math.PI * a * b * c;
-  const sigma = Math.min(0.5, Math.max(0.005, Math.cbrt(volume / k) / (2 * Math.sqrt(2 * Math.LN2))));
+  const spacing = Math.cbrt(volume / k);
+  const sigma = Math.min(0.5, Math.max(0.005, spec.density === 'solid' ? spacing * SOLID_SIGMA : spacing / (2 * Math.sqrt(2 * Math.LN2))));
   return pts.map((p) => {
     const r: NewRecord = { pos: [spec.centre[0] + p[0], spec.centre[1] + p[1], spec.centre[2] + p[2]], scale: [sigma, sigma, sigma], quat: [1, 0, 0, 0], color: [...spec.color], opacity: 1 };
     if (spec.group) r.group = spec.group;
@@ -98,4 +116,30 @@ export function mirrorCopies(records: readonly GaussianRecord[], axis: 0 | 1 | 2
     n.quat = mirrorQuatAcross(r.quat, axis);
     return n;
   });
+}
+
+/** Colour and group a fill takes from the selection: the mean colour; the group all share (if one). */
+export function inheritFrom(selected: readonly GaussianRecord[]): { color: Vec3; group?: string } | null {
+  if (selected.length === 0) return null;
+  const color = [0, 1, 2].map((k) => selected.reduce((a, r) => a + r.color[k], 0) / selected.length) as Vec3;
+  const groups = new Set(selected.map((r) => r.group));
+  const [g] = groups;
+  return groups.size === 1 && g !== undefined ? { color, group: g } : { color };
+}
+
+/** Largest sigma at which a lone Gaussian still reads as a point (no fog hint below it). */
+const FOG_SIGMA = 0.04;
+
+/**
+ * Why a Gaussian would render as fog: an opaque one is only opaque at its centre (alpha falls to
+ * half at its outline), so a big lone one looks like a haze; null when it has neighbours inside
+ * its outline or is small.
+ */
+export function fogHint(r: GaussianRecord, all: readonly GaussianRecord[]): string | null {
+  const s = Math.max(...r.scale);
+  if (s < FOG_SIGMA) return null;
+  const reach = s * Math.sqrt(2 * Math.LN2);
+  const crowded = all.some((o) => o.id !== r.id && Math.hypot(o.pos[0] - r.pos[0], o.pos[1] - r.pos[1], o.pos[2] - r.pos[2]) < reach);
+  if (crowded) return null;
+  return 'One Gaussian renders as a soft blob even at opacity 1 (alpha halves at its outline): for a solid body, use "fill / array / mirror…" with the solid preset.';
 }

@@ -95,13 +95,24 @@ export function applyOps(base: WorkScene, ops: readonly StagedOp[]): WorkScene {
   return ops.reduce(applyOp, { records: base.records.map(cloneRecord), nextId: base.nextId });
 }
 
-/** Changed fields of `after` relative to `before` (empty when equal within eps). */
+/**
+ * Whether two quaternions are the same rotation: compared after normalising (a transform
+ * renormalises the rounded quaternion a scene holds, which turns no Gaussian) and up to sign.
+ */
+export function sameRotation(a: readonly number[], b: readonly number[], eps = 1e-9): boolean {
+  const na = Math.hypot(...a) || 1;
+  const nb = Math.hypot(...b) || 1;
+  const sign = a.reduce((acc, x, i) => acc + x * b[i], 0) < 0 ? -1 : 1;
+  return a.length === b.length && a.every((x, i) => Math.abs(x / na - (sign * b[i]) / nb) <= eps);
+}
+
+/** Changed fields of `after` relative to `before` (empty when equal within eps; a rotation compares as a rotation). */
 export function fieldDiff(before: GaussianRecord, after: GaussianRecord, eps = 1e-9): FieldEdit {
   const same = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((x, i) => Math.abs(x - b[i]) <= eps);
   const f: FieldEdit = {};
   if (!same(before.pos, after.pos)) f.pos = [...after.pos];
   if (!same(before.scale, after.scale)) f.scale = [...after.scale];
-  if (!same(before.quat, after.quat)) f.quat = [...after.quat];
+  if (!sameRotation(before.quat, after.quat, eps)) f.quat = [...after.quat];
   if (!same(before.color, after.color)) f.color = [...after.color];
   if (Math.abs(before.opacity - after.opacity) > eps) f.opacity = after.opacity;
   if (before.group !== after.group) f.group = after.group ?? null;

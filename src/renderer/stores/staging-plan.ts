@@ -22,6 +22,8 @@ export interface CommitPlan {
   single: boolean;
   /** Why it takes several calls (shown before the person agrees to spend them). */
   reason?: string;
+  /** Said plainly when staged transforms are not sent as the transform_group calls they were staged as. */
+  merged?: string;
 }
 
 /** Rounded as a person would type it (and never -0). */
@@ -100,6 +102,19 @@ export function composeTransforms(ops: readonly StagedOp[]): { ids: number[]; gr
   return { ids: first.ids, ...(first.group !== undefined ? { group: first.group } : {}), args };
 }
 
+/** Why staged transforms go out inside one edit_gaussians (null when none were staged). */
+function mergedNote(ops: readonly StagedOp[], change: PendingChange): string | undefined {
+  const n = ops.filter((o) => o.kind === 'transform').length;
+  if (n === 0) return undefined;
+  const rotated = change.edits.filter((e) => e.fields.quat).length;
+  const why = change.adds.length || change.deletes.length || ops.some((o) => o.kind !== 'transform')
+    ? 'they are mixed with other edits of existing Gaussians'
+    : 'they move different sets (or compose to no single transform)';
+  return `Merged: ${plural(n, 'staged transform')} ${n === 1 ? 'goes' : 'go'} out as part of one edit_gaussians with the new absolute values, because ${why}; ` +
+    `sending each as its own transform_group would cost ${plural(n, 'call')}. The resulting scene is the same. ` +
+    `Rotation (rot) is written for ${plural(rotated, 'Gaussian')} that turned, none for those only moved.`;
+}
+
 function transformSummary(args: Record<string, unknown>): string {
   const target = args.group !== undefined ? `group '${String(args.group)}'` : plural((args.ids as number[]).length, 'Gaussian');
   const parts = ['translate', 'rotate_deg', 'scale'].filter((p) => args[p] !== undefined).map((p) => `${p} ${JSON.stringify(args[p])}`);
@@ -109,6 +124,7 @@ function transformSummary(args: Record<string, unknown>): string {
 /** The call(s) that commit the pending change. */
 export function planCommit(base: WorkScene, change: PendingChange, ops: readonly StagedOp[]): CommitPlan {
   const calls: PlannedCall[] = [];
+  let merged: string | undefined;
   if (change.deletes.length) {
     const args = deleteArgs(base.records, change.deletes);
     calls.push({ tool: 'delete_gaussians', args, summary: args.group !== undefined ? `Delete group '${String(args.group)}'` : `Delete ${plural(change.deletes.length, 'Gaussian')}` });
@@ -119,15 +135,19 @@ export function planCommit(base: WorkScene, change: PendingChange, ops: readonly
     const editedIds = change.edits.map((e) => e.id);
     const exact = composed !== null && movedIds.length === editedIds.length && editedIds.every((id) => movedIds.includes(id));
     if (composed && exact) calls.push({ tool: 'transform_group', args: composed.args, summary: transformSummary(composed.args) });
-    else calls.push({ tool: 'edit_gaussians', args: { gaussians: change.edits.map((e) => editItem(e.id, e.fields)) }, summary: `Edit ${plural(change.edits.length, 'Gaussian')}` });
+    else {
+      calls.push({ tool: 'edit_gaussians', args: { gaussians: change.edits.map((e) => editItem(e.id, e.fields)) }, summary: `Edit ${plural(change.edits.length, 'Gaussian')}` });
+      merged = mergedNote(ops, change);
+    }
   }
   if (change.adds.length) calls.push({ tool: 'add_gaussians', args: { gaussians: change.adds.map(addItem) }, summary: `Add ${plural(change.adds.length, 'Gaussian')}` });
-  if (calls.length <= 1) return { calls, single: true };
+  if (calls.length <= 1) return { calls, single: true, ...(merged ? { merged } : {}) };
   const tools = calls.map((c) => c.tool);
   const list = `${tools.slice(0, -1).join(', ')} and ${tools[tools.length - 1]}`;
   return {
     calls,
     single: false,
+    ...(merged ? { merged } : {}),
     reason: `No single tool can express this change: it needs ${list}. Commit it as ${calls.length} separate calls (each charged), or undo part of it and commit in steps.`,
   };
 }

@@ -4,11 +4,14 @@
 // (where the Gaussian's alpha falls to half its opacity: sqrt(2 ln 2) = 1.18 sigma, the edge a
 // render shows), in the Gaussian's colour lifted for contrast when it is too dark for the dark
 // viewport, plus an invisible ellipsoid of the same size for picking. Object names carry the id.
+// Crowded scenes read better with less per Gaussian: the outline style draws every Gaussian with
+// three rings ('rings'), one ring in the plane of its two longest axes ('ring'), or only a dot
+// ('points'); the selection always gets all three rings.
 // Invariant: geometry is shared (one circle, one sphere); materials are per Gaussian and disposed
 // with its group, so rebuilding the scene leaks nothing.
 import {
   ArrowHelper, BufferGeometry, CanvasTexture, Color, Float32BufferAttribute, Group, LineBasicMaterial, LineLoop, LineSegments, Mesh,
-  MeshBasicMaterial, Quaternion, SphereGeometry, Sprite, SpriteMaterial, Vector3, type Object3D,
+  MeshBasicMaterial, Points, PointsMaterial, Quaternion, SphereGeometry, Sprite, SpriteMaterial, Vector3, type Object3D,
 } from 'three';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
 
@@ -49,6 +52,15 @@ function circleGeometry(segments: number, plane: 'xy' | 'yz' | 'xz'): BufferGeom
 
 const CIRCLES = [circleGeometry(48, 'xy'), circleGeometry(48, 'yz'), circleGeometry(48, 'xz')];
 const PICK_SPHERE = new SphereGeometry(1, 12, 8);
+const DOT = new BufferGeometry().setAttribute('position', new Float32BufferAttribute([0, 0, 0], 3));
+
+export type OutlineStyle = 'rings' | 'ring' | 'points';
+
+/** The one ring of style 'ring': the circle in the plane of the two longest axes (CIRCLES: xy, yz, xz). */
+function mainCircle(scale: readonly number[]): BufferGeometry {
+  const least = scale.indexOf(Math.min(...scale));
+  return CIRCLES[least === 2 ? 0 : least === 0 ? 1 : 2];
+}
 const PICK_MATERIAL = new MeshBasicMaterial({ visible: false });
 
 export function boundsCube(): LineSegments {
@@ -106,7 +118,7 @@ export function gaussianIdOf(obj: Object3D | null): number | null {
 }
 
 /** Outline group of one Gaussian: placed at pos, turned by quat, scaled to the half-alpha contour per axis. */
-export function gaussianOutline(r: GaussianRecord, selected: boolean): Group {
+export function gaussianOutline(r: GaussianRecord, selected: boolean, style: OutlineStyle = 'rings'): Group {
   const group = new Group();
   group.userData.gaussianId = r.id;
   group.name = `gaussian-${r.id}`;
@@ -116,7 +128,9 @@ export function gaussianOutline(r: GaussianRecord, selected: boolean): Group {
   shape.scale.set(...(r.scale.map((s) => s * OUTLINE_SIGMAS) as [number, number, number]));
   const color = selected ? new Color(1, 0.62, 0.1) : new Color(...outlineColor(r.color));
   const material = new LineBasicMaterial({ color, transparent: !selected, opacity: selected ? 1 : Math.max(0.35, r.opacity) });
-  for (const c of CIRCLES) shape.add(new LineLoop(c, material));
+  const kind = selected ? 'rings' : style;
+  if (kind === 'points') group.add(new Points(DOT, new PointsMaterial({ color, size: 4, sizeAttenuation: false, transparent: true, opacity: material.opacity })));
+  else for (const c of kind === 'ring' ? [mainCircle(r.scale)] : CIRCLES) shape.add(new LineLoop(c, material));
   group.add(shape);
   const pick = new Mesh(PICK_SPHERE, PICK_MATERIAL);
   pick.scale.set(...(r.scale.map((s) => Math.max(PICK_MIN_RADIUS, s * OUTLINE_SIGMAS)) as [number, number, number]));
@@ -127,7 +141,7 @@ export function gaussianOutline(r: GaussianRecord, selected: boolean): Group {
 
 export function disposeOutline(group: Group): void {
   group.traverse((o) => {
-    if (o instanceof LineLoop) (o.material as LineBasicMaterial).dispose();
+    if (o instanceof LineLoop || o instanceof Points) (o.material as LineBasicMaterial | PointsMaterial).dispose();
   });
 }
 

@@ -10,7 +10,7 @@ import { Matrix4, Quaternion, Raycaster, Vector2, Vector3, type Group } from 'th
 import type { GaussianRecord } from '../../shared/scene/gaussian';
 import { quatToEuler } from '../../shared/math/quaternion';
 import type { Vec3 } from '../../shared/math/vec3';
-import { centroidOf, disposeOutline, gaussianIdOf, gaussianOutline } from './outlines';
+import { centroidOf, disposeOutline, gaussianIdOf, gaussianOutline, type OutlineStyle } from './outlines';
 import { OrbitStage } from './stage';
 import type { Projected } from './select-math';
 import type { GizmoSpace, PivotChoice } from './pivot';
@@ -38,6 +38,7 @@ const CLICK_SLOP_PX = 4;
 export class Viewport extends OrbitStage {
   private readonly gaussians = new Map<number, Group>();
   private records: GaussianRecord[] = [];
+  private outlineStyle: OutlineStyle = 'rings';
   private selection: number[] = [];
   private dragStart: { pivot: Matrix4; outlines: Map<number, Matrix4> } | null = null;
   private down: { x: number; y: number; box: boolean; shift: boolean } | null = null;
@@ -103,6 +104,12 @@ export class Viewport extends OrbitStage {
     return this.gizmo.mode as GizmoMode;
   }
 
+  /** How unselected Gaussians are drawn (outlines.ts); redraws at once. */
+  setOutlineStyle(style: OutlineStyle): void {
+    this.outlineStyle = style;
+    this.setScene(this.records, this.selection);
+  }
+
   /** Redraws the outlines of `records` and places the gizmo on the selection. */
   setScene(records: readonly GaussianRecord[], selection: readonly number[]): void {
     for (const g of this.gaussians.values()) {
@@ -113,7 +120,7 @@ export class Viewport extends OrbitStage {
     this.records = [...records];
     this.selection = [...selection];
     for (const r of records) {
-      const g = gaussianOutline(r, selection.includes(r.id));
+      const g = gaussianOutline(r, selection.includes(r.id), this.outlineStyle);
       this.gaussians.set(r.id, g);
       this.scene.add(g);
     }
