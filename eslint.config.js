@@ -127,6 +127,15 @@ export default tseslint.config(
   },
   { files: ['src/shared/**/*.ts'], rules: { ...restrict(layerRules.shared), 'no-console': 'error' } },
   { files: ['src/renderer/**/*.{ts,vue}'], rules: { ...restrict(layerRules.renderer), 'no-console': 'error' } },
+  // Components reach the API through stores (docs/ARCHITECTURE.md; test/lint/vue-stores.test.ts):
+  // no .vue file imports the API client at run time (types are fine); stores/connection.ts hands
+  // out the handle that store actions take. A second rule name, so the layer rule above stays.
+  {
+    files: ['src/renderer/**/*.vue'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['**/api/client', '**/api/link'], allowTypeImports: true, message: 'a component reaches the API through a store: take the handle from stores/connection.ts and call a store action.' }] }],
+    },
+  },
   { files: ['src/main/**/*.ts'], rules: restrict(layerRules.main) },
   ...innerRuleConfigs,
   { files: ['src/**/*.{ts,vue}'], ignores: [...outsideKinds, ...KIND_COMMANDS], rules: kindNameRules([...KIND_FAMILIES, ...SPLAT_KINDS]) },
