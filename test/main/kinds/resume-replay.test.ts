@@ -2,7 +2,7 @@
 // relation episodes resume through the strict shared replay, and a log whose logged text its
 // replay does not give (the footer kept, the words changed) is refused with the replay's own
 // ReplayError, for each kind, before anything is appended.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,23 +12,11 @@ import type { ToolCall } from '../../../src/shared/env/episode';
 import { ReplayError, replaysText } from '../../../src/shared/kinds/replay';
 import { repoRoot } from '../../../src/main/io/data-dir';
 import type { RenderOutput } from '../../../src/shared/raster/types';
-import { emptyRoom, target } from '../../shared/kinds/search/rooms';
+import { searchTestTasks } from './search/test-task';
 import { fakeImages, testTasks } from '../env/fixtures';
 import { TEST_TASK_IDS } from '../../helpers/test-task';
 
 const fakeRender = (): RenderOutput => ({ width: 8, height: 8, rgb: new Float32Array(8 * 8 * 3).fill(0.5), alpha: new Float32Array(64) });
-
-function searchTasks(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'splatlab-resume-search-'));
-  mkdirSync(join(dir, 'rooms'));
-  writeFileSync(join(dir, 'rooms', 'test-room.json'), JSON.stringify(emptyRoom([target('cube-1', [3, 2, 1], 0.2)])));
-  writeFileSync(join(dir, 'search__t1.json'), JSON.stringify({
-    task_id: 'search__t1', kind: 'search', room: 'rooms/test-room.json',
-    question: { id: 'test-room/color-1', family: 'color', text: 'What colour is the cube?', answer: { type: 'text', correct: 'red', synonyms: [] }, needs: ['cube-1'] },
-    start: { x: 2, y: 2, z: 1, yaw: 180, pitch: 0 }, goal: { x: 2, y: 2, z: 1, yaw: 0, pitch: 0 }, answerable: [{ x: 2, y: 2, z: 1, yaw: 0, pitch: 0 }], distance: 6,
-  }));
-  return dir;
-}
 
 interface Case {
   name: string;
@@ -46,7 +34,7 @@ const cases: Case[] = [
   },
   {
     name: 'search',
-    task: async () => loadAnyTask('search__t1', { tasksDir: searchTasks() }),
+    task: async () => loadAnyTask('search__t1', { tasksDir: searchTestTasks() }),
     calls: [{ tool: 'turn_left' }, { tool: 'move_forward' }],
     options: async () => ({ grader: null, renderer: fakeRender }),
   },
