@@ -1,4 +1,4 @@
-// The import panel's calls to the lab (Pinia setup store; docs/AUTHORING.md, imports): a staged
+// The import panel's calls to the lab (Pinia setup store; docs/TASKS.md, "Importing and exporting"): a staged
 // upload's preview, its cancel, the finishing import and its progress. The panel keeps its form
 // and status; the upload itself goes through src/renderer/author/upload.ts in chunks.
 // Inputs: the LabApi handle (stores/connection.ts), an upload id and the import's choices.

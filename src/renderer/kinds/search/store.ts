@@ -1,6 +1,6 @@
-// The search kind's calls to the lab (Pinia setup store; docs/SEARCH.md): Results' scores, the
-// judge and the rater, the annotation tool (rooms, first and second annotations, exports). The
-// kind's components keep their own form state and call these actions; no .vue file calls LabApi.
+// The search kind's calls to the lab (Pinia setup store; docs/TASKS.md, "Search tasks"): Results'
+// scores, the judge and the rater, the annotation tool (rooms, first and second annotations,
+// exports). The kind's components keep their own form state and call these actions; no .vue file calls LabApi.
 // Inputs: the LabApi handle (stores/connection.ts) and the kind's LabApi parameters. Output: the
 // LabApi results as they come. Invariant: holds no hidden data; the annotation tool's rows are
 // what main returns to an experimenter.
