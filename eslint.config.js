@@ -81,8 +81,7 @@ const innerRuleConfigs = innerLayers.map((l) => ({
 export const KIND_FAMILIES = ['splatbench', 'search', 'relation'];
 export const SPLAT_KINDS = ['sculpt', 'reassembly', 'oneshot'];
 export const SPLATBENCH_MACHINERY = ['src/shared/env/**', 'src/shared/task/**', 'src/shared/analysis/**', 'src/main/env/**', 'src/main/grader/**', 'src/main/authoring/**', 'src/main/studies/analyses.ts', 'src/main/episodes/conformance.ts', 'src/main/cli/commands/author*.ts'];
-// Not yet through the kind interface (named in docs/ARCHITECTURE.md): the Inspect export's scorers.
-export const KIND_COMMANDS = ['src/main/cli/commands/search.ts', 'src/main/cli/commands/relation.ts', 'src/main/eval/scorers.ts'];
+export const KIND_COMMANDS = ['src/main/cli/commands/search.ts', 'src/main/cli/commands/relation.ts'];
 const kindNameSelectors = (names) => {
   const alt = names.join('|');
   const message = 'a kind name or task-id prefix outside src/<runtime>/kinds/: ask the kind interface instead (docs/ARCHITECTURE.md, "Kind names stay in the kinds").';
@@ -128,6 +127,15 @@ export default tseslint.config(
   },
   { files: ['src/shared/**/*.ts'], rules: { ...restrict(layerRules.shared), 'no-console': 'error' } },
   { files: ['src/renderer/**/*.{ts,vue}'], rules: { ...restrict(layerRules.renderer), 'no-console': 'error' } },
+  // Components reach the API through stores (docs/ARCHITECTURE.md; test/lint/vue-stores.test.ts):
+  // no .vue file imports the API client at run time (types are fine); stores/connection.ts hands
+  // out the handle that store actions take. A second rule name, so the layer rule above stays.
+  {
+    files: ['src/renderer/**/*.vue'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['**/api/client', '**/api/link'], allowTypeImports: true, message: 'a component reaches the API through a store: take the handle from stores/connection.ts and call a store action.' }] }],
+    },
+  },
   { files: ['src/main/**/*.ts'], rules: restrict(layerRules.main) },
   ...innerRuleConfigs,
   { files: ['src/**/*.{ts,vue}'], ignores: [...outsideKinds, ...KIND_COMMANDS], rules: kindNameRules([...KIND_FAMILIES, ...SPLAT_KINDS]) },

@@ -5,51 +5,11 @@
 // server, 1 client alone. Per-call p50/p99 of add_gaussians and episode.start, and the server's
 // own event-loop delay from app.info (monitorEventLoopDelay since that server started, warm-up
 // included). Run: npm run bench -- loop-delay. Prints markdown.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { constants, gzipSync } from 'node:zlib';
-import { Grader } from '../../src/main/grader/grader';
 import type { EventLoopDelay } from '../../src/shared/api/schemas';
-import { buildTestTask } from '../helpers/test-task';
 import { startLiveServer, type LiveServer } from '../main/security/live-server';
 import { openClient } from '../main/workers/ws-client';
-
-const CALLS = 12;
-
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0;
-}
-
-async function timed<T>(work: Promise<T>): Promise<{ ms: number; result: T }> {
-  const t0 = performance.now();
-  const result = await work;
-  return { ms: performance.now() - t0, result };
-}
-
-async function player(server: LiveServer, adds: number[], starts: number[]): Promise<void> {
-  const c = await openClient(server);
-  const start = await timed(c.call<{ episodeId: string }>('episode.start', { taskId: 'test__sculpt' }));
-  starts.push(start.ms);
-  const { episodeId } = start.result;
-  for (let i = 0; i < CALLS; i++) {
-    const g = { pos: [Math.sin(i) * 0.4, Math.cos(i) * 0.4, 0.1 * (i % 3)], scale: 0.08, color: [0.8, 0.3, 0.2] };
-    adds.push((await timed(c.call('episode.step', { episodeId, tool: 'add_gaussians', args: { gaussians: [g] } }))).ms);
-  }
-  await c.call('episode.close', { episodeId });
-  c.close();
-}
-
-async function renderer(server: LiveServer, stop: { done: boolean }, renders: number[]): Promise<void> {
-  const c = await openClient(server);
-  const { sessionId } = await c.call<{ sessionId: string }>('debug.open', { source: { kind: 'task', taskId: 'test__sculpt', scene: 'fit' } });
-  for (let i = 0; !stop.done; i++) {
-    const camera = { kind: 'orbit', azimuth: i * 17, elevation: 20, width: 1024, height: 1024 };
-    renders.push((await timed(c.call('debug.view', { sessionId, camera, view: 'rgb' }))).ms);
-  }
-  c.close();
-}
+import { benchTasks, CALLS, pct, player, renderLoop } from './serve-clients';
 
 function spzBomb(): Buffer {
   const count = 4 * 1024 * 1024;
@@ -84,9 +44,7 @@ async function loopDelay(server: LiveServer): Promise<EventLoopDelay> {
 const row = (label: string, call: string, xs: number[]): string => `| ${label} | ${call} | ${xs.length} | ${pct(xs, 0.5).toFixed(0)} | ${pct(xs, 0.99).toFixed(0)} |`;
 const delayRow = (label: string, d: EventLoopDelay): string => `| ${label} | ${d.p50Ms} | ${d.p99Ms} | ${d.maxMs} | ${d.sinceS} |`;
 
-const grader = await Grader.create({ lpipsDir: null });
-const tasksDir = join(mkdtempSync(join(tmpdir(), 'splatlab-bench-')), 'tasks');
-await buildTestTask(tasksDir, { size: 128, grader });
+const tasksDir = await benchTasks();
 const rows: string[] = [];
 const delays: string[] = [];
 let refusal = '';
@@ -111,7 +69,7 @@ let refusal = '';
     const stop = { done: false };
     const renders: number[] = [];
     const refusals: string[] = [];
-    const side = [renderer(server, stop, renders), uploader(server, stop, refusals)];
+    const side = [renderLoop(server, stop, renders, 1024), uploader(server, stop, refusals)];
     await new Promise((r) => setTimeout(r, 500));
     const adds: number[] = [];
     const starts: number[] = [];

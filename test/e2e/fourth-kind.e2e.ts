@@ -14,6 +14,7 @@ import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startServe, type ServeProcess } from './harness';
+import { studyToFirstTask } from './study-flow';
 import { readTrajectory } from '../../src/main/env/trajectory';
 import { splatlabKinds } from '../../src/main/kinds/vite-kinds';
 import { BRIGHTEST_KIND_DIR, BRIGHTEST_TASKS, brightestPixel, writeBrightestTasks } from '../fixtures/kinds/brightest/tasks';
@@ -75,20 +76,7 @@ describe.skipIf(skip)('a fourth kind from SPLATLAB_KINDS (browser mode)', () => 
     await page.getByTestId('play-leave').click();
 
     // A study of the kind: practice, then two scored tasks (the second answered wrong).
-    await page.getByTestId('nav-study').click();
-    await page.getByTestId('study-new').click();
-    await page.getByTestId('study-name').fill('Brightest pilot');
-    // Demographics are on by default (issue 24); this flow runs without them.
-    await page.getByTestId('study-questionnaires').uncheck();
-    await page.getByTestId('study-practice').selectOption('brightest__p');
-    for (const id of ['brightest__a', 'brightest__b']) await page.getByTestId(`study-task-${id}`).check();
-    await page.getByTestId('study-create').click();
-    await page.getByTestId('study-detail').waitFor();
-    await page.getByTestId('add-participant').click();
-    await page.getByTestId('participant-P01').waitFor();
-    await page.getByTestId('start-session-P01').click();
-    await page.getByTestId('consent-agree').click();
-    await page.getByTestId('instructions-continue').click();
+    await studyToFirstTask(page, { name: 'Brightest pilot', practice: 'brightest__p', tasks: ['brightest__a', 'brightest__b'] });
     const clicks: [string, { x: number; y: number } | undefined][] = [['brightest__p', undefined], ['brightest__a', undefined], ['brightest__b', { x: 0, y: 0 }]];
     for (const [taskId, pixel] of clicks) {
       await page.getByTestId('brightest-image').waitFor();

@@ -11,8 +11,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import NodeWebSocket from 'ws';
 import { browserMissing, launchBrowser, RESULTS_DIR, startTestLab, type ServeProcess } from './harness';
+import { studyOverApi } from './study-flow';
 
 const skip = browserMissing();
 const shot = (page: Page, name: string) => page.screenshot({ path: join(RESULTS_DIR, `isolation-${name}.png`) });
@@ -26,21 +26,6 @@ const HELD_OUT = [
 ];
 
 /** One LabApi call over a fresh socket from Node (the experimenter's own setup calls). */
-async function labCall(url: string, method: string, params: unknown): Promise<unknown> {
-  const ws = new NodeWebSocket(url);
-  await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
-  const reply = await new Promise<{ ok: boolean; result?: unknown; error?: { message: string } }>((resolve) => {
-    ws.on('message', (d) => {
-      const m = JSON.parse(d.toString()) as { id?: number };
-      if (m.id === 1) resolve(m as never);
-    });
-    ws.send(JSON.stringify({ id: 1, method, params }));
-  });
-  ws.close();
-  if (!reply.ok) throw new Error(`${method}: ${reply.error?.message}`);
-  return reply.result;
-}
-
 /** Calls LabApi from inside the page over its own token (what the page's JavaScript could do). */
 function callsFromPage(page: Page, calls: [string, unknown][]): Promise<{ method: string; ok: boolean; code?: string; message?: string }[]> {
   return page.evaluate(async (list) => {
@@ -85,12 +70,7 @@ describe.skipIf(skip)('participant isolation (browser mode)', () => {
     const experimenterWs = `ws://${base.host}/lab?token=${base.searchParams.get('token')}`;
     // The experimenter's setup: a study with a PIN, two participants, P01's session started
     // (the setup socket is handed over and closes), and P01's participant link.
-    await labCall(experimenterWs, 'study.create', { name: 'Isolation', tasks: ['test__sculpt'], practiceTask: 'test__oneshot' });
-    await labCall(experimenterWs, 'study.addParticipant', { studyId: 'isolation' });
-    await labCall(experimenterWs, 'study.addParticipant', { studyId: 'isolation' });
-    await labCall(experimenterWs, 'roles.setPin', { studyId: 'isolation', pin: PIN });
-    await labCall(experimenterWs, 'study.session.start', { studyId: 'isolation', participant: 'P01' });
-    const link = (await labCall(experimenterWs, 'roles.participantLink', {})) as { token: string };
+    const link = { token: await studyOverApi(experimenterWs, { name: 'Isolation', studyId: 'isolation', tasks: ['test__sculpt'], practiceTask: 'test__oneshot', participants: 2, pin: PIN }) };
 
     const participant = await browser.newPage({ viewport: { width: 1400, height: 880 } });
     const frames: string[] = [];

@@ -7,24 +7,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import NodeWebSocket from 'ws';
 import { browserMissing, launchBrowser, RESULTS_DIR, startTestLab, type ServeProcess } from './harness';
+import { labCall, studyOverApi } from './study-flow';
 import { parseProcessLog } from '../../src/shared/env/process-log';
 
 const skip = browserMissing();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function labCall(url: string, method: string, params: unknown): Promise<unknown> {
-  const ws = new NodeWebSocket(url);
-  await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
-  const reply = await new Promise<{ ok: boolean; result?: unknown; error?: { message: string } }>((resolve) => {
-    ws.on('message', (d) => resolve(JSON.parse(d.toString()) as never));
-    ws.send(JSON.stringify({ id: 1, method, params }));
-  });
-  ws.close();
-  if (!reply.ok) throw new Error(`${method}: ${reply.error?.message}`);
-  return reply.result;
-}
 
 describe.skipIf(skip)('the process log (browser mode)', () => {
   let serve: ServeProcess;
@@ -43,11 +31,7 @@ describe.skipIf(skip)('the process log (browser mode)', () => {
   it('records what the participant did between calls and replays it on the timeline', async () => {
     const base = new URL(serve.url);
     const desk = `ws://${base.host}/lab?token=${base.searchParams.get('token')}`;
-    await labCall(desk, 'study.create', { name: 'Process', tasks: ['test__sculpt'], practiceTask: 'test__oneshot' });
-    await labCall(desk, 'study.addParticipant', { studyId: 'process' });
-    await labCall(desk, 'roles.setPin', { studyId: 'process', pin: '9753' });
-    await labCall(desk, 'study.session.start', { studyId: 'process', participant: 'P01' });
-    const link = (await labCall(desk, 'roles.participantLink', {})) as { token: string };
+    const link = { token: await studyOverApi(desk, { name: 'Process', studyId: 'process', tasks: ['test__sculpt'], practiceTask: 'test__oneshot', participants: 1, pin: '9753' }) };
 
     const page = await browser.newPage({ viewport: { width: 1400, height: 880 } });
     await page.goto(`${base.origin}/?token=${encodeURIComponent(link.token)}`);

@@ -15,6 +15,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startServe, startTestLab, type ServeProcess } from './harness';
+import { studyToFirstTask } from './study-flow';
 import { readTrajectory } from '../../src/main/env/trajectory';
 import { RelationEndSchema } from '../../src/shared/kinds/relation/kind';
 import { DatasetConfigSchema } from '../../src/shared/kinds/relation/dataset';
@@ -72,22 +73,9 @@ describe.skipIf(skip)('a relation block in a study, with a crash mid-block (brow
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(first.url);
-    await page.getByTestId('nav-study').click();
-    await page.getByTestId('study-new').click();
-    await page.getByTestId('study-name').fill('Relation block');
-    // Demographics are on by default (issue 24); this flow runs without them.
-    await page.getByTestId('study-questionnaires').uncheck();
-    await page.getByTestId('study-practice').selectOption(`${BLOCK}__practice`);
-    await page.getByTestId(`study-task-${BLOCK}`).check();
-    await page.getByTestId('study-create').click();
-    await page.getByTestId('study-detail').waitFor();
-    await page.getByTestId('add-participant').click();
-    await page.getByTestId('participant-P01').waitFor();
-    await page.getByTestId('start-session-P01').click();
-    await page.getByTestId('consent-agree').waitFor();
     // Every phase change of every trial, with its time, as the page saw it (installed once the
     // hand-over has navigated the tab to the participant's page).
-    await page.evaluate(() => {
+    await studyToFirstTask(page, { name: 'Relation block', practice: `${BLOCK}__practice`, tasks: [BLOCK] }, { beforeConsent: () => page.evaluate(() => {
       const seen: { trial: string | null; phase: string | null; t: number }[] = [];
       Object.assign(globalThis, { relationPhases: seen });
       new MutationObserver(() => {
@@ -96,9 +84,7 @@ describe.skipIf(skip)('a relation block in a study, with a crash mid-block (brow
         const last = seen.at(-1);
         if (el && (last?.phase !== phase || last?.trial !== trial)) seen.push({ trial, phase, t: performance.now() });
       }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-phase', 'data-trial'] });
-    });
-    await page.getByTestId('consent-agree').click();
-    await page.getByTestId('instructions-continue').click();
+    }) });
 
     // Practice: four trials with feedback, the whose-view diagram beside the question.
     await page.getByTestId('session-task-banner').filter({ hasText: 'Practice task' }).waitFor();

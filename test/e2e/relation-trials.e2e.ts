@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startTestLab, type ServeProcess } from './harness';
+import { studyToFirstTask } from './study-flow';
 import { readTrajectory } from '../../src/main/env/trajectory';
 import { RelationEndSchema } from '../../src/shared/kinds/relation/kind';
 
@@ -57,20 +58,7 @@ describe.skipIf(skip)('relation trials in a study (browser mode)', () => {
     await page.getByTestId('play-submitted').waitFor();
     await page.getByTestId('play-leave').click();
 
-    await page.getByTestId('nav-study').click();
-    await page.getByTestId('study-new').click();
-    await page.getByTestId('study-name').fill('Relation pilot');
-    // Demographics are on by default (issue 24); this flow runs without them.
-    await page.getByTestId('study-questionnaires').uncheck();
-    await page.getByTestId('study-practice').selectOption('relation__practice');
-    for (const id of TRIALS) await page.getByTestId(`study-task-${id}`).check();
-    await page.getByTestId('study-create').click();
-    await page.getByTestId('study-detail').waitFor();
-    await page.getByTestId('add-participant').click();
-    await page.getByTestId('participant-P01').waitFor();
-    await page.getByTestId('start-session-P01').click();
-    await page.getByTestId('consent-agree').click();
-    await page.getByTestId('instructions-continue').click();
+    await studyToFirstTask(page, { name: 'Relation pilot', practice: 'relation__practice', tasks: TRIALS });
 
     // Practice block: four trials, feedback after each (by keyboard).
     await page.getByTestId('session-task-banner').filter({ hasText: 'Practice task' }).waitFor();

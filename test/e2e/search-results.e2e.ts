@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startServe, type ServeProcess } from './harness';
+import { addParticipant, handOver } from './study-flow';
 import { addHuman, addModel, searchStudy } from '../main/kinds/search/study-fixture';
 
 const skip = browserMissing();
@@ -91,10 +92,8 @@ describe.skipIf(skip)('search results and the rater (browser mode)', () => {
     await page.getByTestId('nav-study').click();
     await page.getByTestId('study-item-search-study').click();
     await page.getByTestId('study-detail').waitFor();
-    await page.getByTestId('add-participant').click();
-    await page.getByTestId('start-session-P03').click();
-    await page.getByTestId('consent-agree').click();
-    await page.getByTestId('instructions-continue').click();
+    await addParticipant(page, 'P03');
+    await handOver(page, 'P03');
     // Practice, then the two scored tasks: each answered at its start view by a typed answer.
     for (const [i, answer] of ['red', 'red', 'yes'].entries()) {
       await page.getByTestId('search-play').waitFor();

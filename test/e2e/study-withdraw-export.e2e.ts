@@ -13,6 +13,7 @@ import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startServe, type ServeProcess } from './harness';
+import { addParticipant, handOver } from './study-flow';
 import { buildTestTask } from '../helpers/test-task';
 import { Grader } from '../../src/main/grader/grader';
 import { createLabContext } from '../../src/main/services/context';
@@ -132,9 +133,8 @@ describe.skipIf(skip)('study withdrawal, questionnaires and export (browser mode
     await page.getByTestId('session-end-yes').click();
 
     // A new participant: consent, the demographic questionnaire, then a withdrawal from the practice.
-    await page.getByTestId('add-participant').click();
-    await page.getByTestId('start-session-P07').click();
-    await page.getByTestId('consent-agree').click();
+    await addParticipant(page, 'P07');
+    await handOver(page, 'P07', { instructions: false });
     await page.getByTestId('session-demographics').waitFor();
     await page.getByTestId('question-vision').getByLabel('corrected to normal').check();
     await shot(page, 'withdraw-demographics');

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startTestLab, type ServeProcess } from './harness';
+import { addParticipant, createStudy } from './study-flow';
 import { readTrajectory } from '../../src/main/env/trajectory';
 
 const skip = browserMissing();
@@ -48,17 +49,8 @@ describe.skipIf(skip)('study session and results (browser mode)', () => {
     // Experimenter: create the study (practice = the one-shot task, one scored task).
     await page.getByTestId('nav-study').click();
     await page.getByTestId('studies-empty').waitFor();
-    await page.getByTestId('study-new').click();
-    await page.getByTestId('study-name').fill('E2E pilot');
-    // Demographics are on by default (issue 24); this flow runs without them.
-    await page.getByTestId('study-questionnaires').uncheck();
-    await page.getByTestId('study-practice').selectOption('test__oneshot');
-    await page.getByTestId('study-task-test__sculpt').check();
-    await shot(page, 'study-create');
-    await page.getByTestId('study-create').click();
-    await page.getByTestId('study-detail').waitFor();
-    await page.getByTestId('add-participant').click();
-    await page.getByTestId('participant-P01').waitFor();
+    await createStudy(page, { name: 'E2E pilot', practice: 'test__oneshot', tasks: ['test__sculpt'] }, async () => void (await shot(page, 'study-create')));
+    await addParticipant(page, 'P01');
     await page.getByTestId('study-texts-toggle').click();
     await shot(page, 'study-detail');
 

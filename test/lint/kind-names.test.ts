@@ -20,6 +20,8 @@ describe('kind names outside the kinds', () => {
     ['src/shared/study/probe.ts', "export const one = (k: string): boolean => k === 'oneshot';\n"],
     ['src/renderer/components/probe.vue', '<script setup lang="ts">\nconst k = \'x\';\n</script>\n<template><p v-if="k === \'relation\'">{{ k }}</p></template>\n'],
     ['src/main/authoring/probe.ts', "export const other = (k: string): boolean => k === 'search';\n"],
+    // The Inspect scorers come from the kinds (src/main/kinds/scorer.ts): the file is no longer exempt.
+    ['src/main/eval/scorers.ts', "export const kinds = ['search'];\n"],
   ];
   it.each(refused)('refuses a kind name in %s: %s', async (file, code) => {
     expect(await kindNameErrors(file, code)).toBeGreaterThan(0);

@@ -1,94 +1,32 @@
-// Pluggable scorers of finished episodes (docs/AGENTS.md "Inspect export"): each names the kinds
-// it scores and turns a trajectory into one score with the lab's own grading (docs/DESIGN.md
-// section 11: the score of a run is the lab's (re)grade; a file's claim is only labelled as one).
-// `splatlab export inspect --scorer NAME` picks them; the default is every scorer for the kind.
-// Inputs: a parsed trajectory, its loaded task, the lab's grader (made on first use).
-// Output: {value, answer, explanation, metadata} in Inspect's Score shape (without history).
-// Invariant: a scorer never edits the log; a log it cannot replay is an error naming the step.
-import { regradeSearch } from '../kinds/search/regrade';
-import type { SearchTask } from '../kinds/search/env';
-import { trialsOfLog } from '../kinds/relation/study/trials';
-import { verifyModelLog } from '../studies/verify';
-import type { Trajectory } from '../env/trajectory';
-import type { EnvGrader } from '../env/types';
-import type { KindTask } from '../kinds/kind';
-import type { RelationTask } from '../kinds/relation/kind';
-import { asSplatTask } from '../kinds/splatbench/kind';
+// Pluggable scorers of finished episodes (docs/AGENTS.md "Inspect export"): each kind supplies its
+// own (src/main/kinds/scorer.ts; the kind's study tier, src/main/kinds/<kind>/study/scorer.ts),
+// and the file's own claim (end_record) serves every kind. `splatlab export inspect --scorer NAME`
+// picks them; the default is every scorer of the task's kind family except the file's claim.
+// Adding a kind with a scorer adds one line to KIND_SCORERS (or calls registerKindScorer).
+// Input: a task kind and optional scorer names. Output: the scorers to run.
+// Invariant: nothing here names a kind; a scorer is matched to a task by its kind's family.
+import { kindModule } from '../../shared/kinds/registry';
+import type { EpisodeScore, KindScorer, ScoreInput } from '../kinds/scorer';
+import { splatScorer } from '../kinds/splatbench/study/scorer';
+import { searchScorer } from '../kinds/search/study/scorer';
+import { relationScorer } from '../kinds/relation/study/scorer';
 
-export interface EpisodeScore {
-  value: number;
-  answer: string | null;
-  explanation: string;
-  metadata: Record<string, unknown>;
-}
-
-export interface ScoreInput {
-  path: string;
-  traj: Trajectory;
-  task: KindTask;
-  grader: () => Promise<EnvGrader>;
-}
+export type { EpisodeScore, ScoreInput };
 
 export interface Scorer {
   readonly name: string;
   readonly description: string;
-  /** The task kinds it scores (empty: every kind). */
-  readonly kinds: readonly string[];
+  /** The kind family it scores (null: every kind). */
+  readonly family: string | null;
   score(input: ScoreInput): Promise<EpisodeScore>;
 }
 
-const splatscore: Scorer = {
-  name: 'splatscore',
-  description: "SplatScore (0-100) of the final scene: the log replayed strictly and graded by the lab's hidden grader",
-  kinds: ['sculpt', 'reassembly', 'oneshot'],
-  async score({ traj, task, grader }) {
-    const v = await verifyModelLog(traj, asSplatTask(task, 'splatscore'), await grader());
-    return {
-      value: v.score,
-      answer: null,
-      explanation: `SplatScore ${v.score.toFixed(2)} after ${v.calls} calls (PSNR ${v.psnr.toFixed(2)} dB, SSIM ${v.ssim.toFixed(3)}, IoU ${v.iou.toFixed(3)}${v.lpips === null ? ', LPIPS missing' : `, LPIPS ${v.lpips.toFixed(3)}`})`,
-      metadata: { reward: v.reward, psnr: v.psnr, ssim: v.ssim, iou: v.iou, lpips: v.lpips, file_score: v.fileScore, mismatch: v.mismatch },
-    };
-  },
-};
-
-const searchChecker: Scorer = {
-  name: 'search_checker',
-  description: "search: the answer checked against the task's answer (1 correct, 0 not), the calls replayed through the rules",
-  kinds: ['search'],
-  async score({ traj, task }) {
-    const r = regradeSearch(task as SearchTask, traj);
-    if (r.problems.length) throw new Error(`the log does not replay: ${r.problems[0]}`);
-    const o = r.outcome;
-    return {
-      value: o.correct ? 1 : 0,
-      answer: o.answer,
-      explanation: `${o.correct ? 'correct' : 'not correct'}; ${o.success ? 'stopped where the answer is visible' : 'not at an answering view'}; ${o.steps} steps, ${o.collisions} collisions`,
-      metadata: { success: o.success, steps: o.steps, path_length: o.path_length, collisions: o.collisions, final_distance: o.final_distance, reason: o.reason },
-    };
-  },
-};
-
-const relationAccuracy: Scorer = {
-  name: 'relation_accuracy',
-  description: "relation: share of trials answered correctly against the hidden labels (unanswered trials count as wrong)",
-  kinds: ['relation'],
-  async score({ path, traj, task }) {
-    const rows = trialsOfLog(path, task as RelationTask, 'model', traj.header?.player ?? 'unknown');
-    const correct = rows.filter((r) => r.correct).length;
-    return {
-      value: rows.length ? correct / rows.length : 0,
-      answer: rows.map((r) => r.answer ?? '-').join(','),
-      explanation: `${correct} of ${rows.length} trials correct`,
-      metadata: { trials: rows.map((r) => ({ trial: r.trial, truth: r.truth, answer: r.answer, correct: r.correct, rt_ms: r.rtMs })) },
-    };
-  },
-};
+const KIND_SCORERS: KindScorer[] = [splatScorer, searchScorer, relationScorer];
 
 const endRecord: Scorer = {
   name: 'end_record',
   description: "the score the log's end record claims (labelled as the file's claim, not regraded)",
-  kinds: [],
+  family: null,
   async score({ traj }) {
     const end = traj.end;
     if (!end) throw new Error('the log has no end record (the episode did not finish)');
@@ -96,14 +34,25 @@ const endRecord: Scorer = {
   },
 };
 
-export const SCORERS: readonly Scorer[] = [splatscore, searchChecker, relationAccuracy, endRecord];
+/** Every scorer: the kinds' own, then the file's claim. */
+export function allScorers(): readonly Scorer[] {
+  return [...KIND_SCORERS, endRecord];
+}
 
-/** The scorers to run for a kind: the named ones (each must exist), else every one for that kind except the file's claim. */
+/** Adds a kind's scorer (a kind kept outside the lab); its name must be new. */
+export function registerKindScorer(scorer: KindScorer): void {
+  if (allScorers().some((s) => s.name === scorer.name)) throw new Error(`a scorer named '${scorer.name}' is already registered`);
+  KIND_SCORERS.push(scorer);
+}
+
+/** The scorers to run for a task kind: the named ones (each must exist), else every one of its family except the file's claim. */
 export function scorersFor(kind: string, names?: readonly string[]): Scorer[] {
+  const family = kindModule(kind).family;
+  const all = allScorers();
   if (names?.length) {
-    const unknown = names.find((n) => !SCORERS.some((s) => s.name === n));
-    if (unknown) throw new Error(`unknown scorer '${unknown}' (scorers: ${SCORERS.map((s) => s.name).join(', ')})`);
-    return SCORERS.filter((s) => names.includes(s.name) && (s.kinds.length === 0 || s.kinds.includes(kind)));
+    const unknown = names.find((n) => !all.some((s) => s.name === n));
+    if (unknown) throw new Error(`unknown scorer '${unknown}' (scorers: ${all.map((s) => s.name).join(', ')})`);
+    return all.filter((s) => names.includes(s.name) && (s.family === null || s.family === family));
   }
-  return SCORERS.filter((s) => s.kinds.includes(kind));
+  return all.filter((s) => s.family === family);
 }

@@ -200,7 +200,8 @@ export function createMcpSession(deps: McpSessionDeps): McpSession {
     try {
       return toolContent(await stepCapped(env, { tool: name, args: call.args }, meter, call.requestId));
     } catch (e) {
-      // A log write that failed (a full disk): the call was rolled back, and the words say so.
+      // Not dead: stepCapped answers a failed call itself (failedOut), but a cap's truncation record
+      // that cannot be written (a full disk) still rejects, and the words say so.
       return refusal((e as Error).message);
     }
   };

@@ -9,10 +9,11 @@
 // the locks stays free; locks are renewed every quarter of their duration (three chances before
 // they lapse); and a job delivered twice anyway is a no-op (executeJob waits for the log's
 // writer and reads its end record). A lapsed lock's late completion is logged in one line.
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { FlowProducer, Job, Queue, Worker } from 'bullmq';
-import type { LoadedTask } from '../tasks/load';
+import { writeFileAtomic } from '../io/write-atomic';
+import type { KindTask } from '../kinds/kind';
 import { executeJob, type EpisodeOutcome, type WorkerContext } from './execute';
 import { runIdOf, type EpisodeJobData } from './plan';
 
@@ -100,7 +101,7 @@ export function lockSettings(lockDuration: number): { lockDuration: number; lock
 export function startWorkers(url: string, ctx: WorkerContext, opts: WorkerOptions): { close: () => Promise<void> } {
   const connection = connectionOf(url);
   const lockDuration = opts.lockMs ?? 30_000;
-  const tasks = new Map<string, LoadedTask>();
+  const tasks = new Map<string, KindTask>();
   const workers: { close: () => Promise<void> }[] = FAMILIES.map(
     (family) =>
       new Worker<EpisodeJobData, EpisodeOutcome>(
@@ -121,8 +122,7 @@ export function startWorkers(url: string, ctx: WorkerContext, opts: WorkerOption
         const dir = join(job.data.resultsDir, 'runs');
         mkdirSync(dir, { recursive: true });
         const path = join(dir, `${job.data.runId}.json`);
-        writeFileSync(`${path}.tmp`, JSON.stringify({ run: job.data.runId, finished: new Date().toISOString(), episodes: values }, null, 1) + '\n');
-        renameSync(`${path}.tmp`, path);
+        writeFileAtomic(path, JSON.stringify({ run: job.data.runId, finished: new Date().toISOString(), episodes: values }, null, 1) + '\n');
         return { n: values.length };
       },
       { connection, ...lockSettings(lockDuration) },

@@ -4,7 +4,7 @@
 // its last error). Invariant: finished jobs are skipped without touching their files.
 import type { EpisodeJobData } from './plan';
 import { executeJob, type EpisodeOutcome, type WorkerContext } from './execute';
-import type { LoadedTask } from '../tasks/load';
+import type { KindTask } from '../kinds/kind';
 
 export interface EmbeddedOptions {
   concurrency: number;
@@ -14,7 +14,7 @@ export interface EmbeddedOptions {
 
 export async function runEmbedded(jobs: readonly EpisodeJobData[], ctx: WorkerContext, opts: EmbeddedOptions): Promise<(EpisodeOutcome | Error)[]> {
   const results: (EpisodeOutcome | Error)[] = new Array(jobs.length);
-  const tasks = new Map<string, LoadedTask>();
+  const tasks = new Map<string, KindTask>();
   let next = 0;
   let done = 0;
   const lane = async (): Promise<void> => {

@@ -7,7 +7,7 @@
 // shows); every CSV goes through tableCsv, so its header is the dictionary's column list; the
 // archive is written to a temporary name and renamed, so a half-written archive never appears.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { zipSync, type Zippable } from 'fflate';
 import { BOOTSTRAP_DEFAULTS } from '../../shared/analysis/bootstrap';
@@ -49,6 +49,7 @@ import { exclusionOf, orderPositionOf, studyResults } from './results';
 import { exportsDir, readDeletions, readSessions } from './participant-data';
 import type { StudyStore } from './store';
 import { freePlayArchiveFiles } from './free-play';
+import { writeFileAtomic } from '../io/write-atomic';
 
 const enc = new TextEncoder();
 
@@ -266,8 +267,7 @@ export function exportStudy(store: StudyStore, studyId: string, opts: ExportOpti
   mkdirSync(out, { recursive: true });
   const name = `${root}.zip`;
   const path = join(out, name);
-  writeFileSync(`${path}.part`, zip);
-  renameSync(`${path}.part`, path);
+  writeFileAtomic(path, zip);
   return { name, path, bytes: statSync(path).size, files: [...files.keys()].map((f) => `${root}/${f}`), version: opts.version, taskSetHash: hash, warnings };
 }
 

@@ -7,7 +7,7 @@
 // image under a newer pixel list; fly steps made while a view renders are folded into one render.
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type { LabApi } from '../../shared/api/lab';
+import type { LabApi, LabResult } from '../../shared/api/lab';
 import type { DebugCamera, DebugGradientsResult, DebugImage, DebugLoss, DebugPixel, DebugSession, DebugSource, DebugUp, DebugView } from '../../shared/api/debug';
 import { lookAtCamera, type FreeView } from '../../shared/debug/free-camera';
 import type { GradientParam } from '../../shared/debug/gradients';
@@ -199,7 +199,13 @@ export const useDebugStore = defineStore('debug', () => {
     pixel.value = null;
   }
 
+  /** The inspector's report on a session's scene (debug.inspect). */
+  const inspect = (api: LabApi, sessionId: string): Promise<LabResult<'debug.inspect'>> => api.call('debug.inspect', { sessionId });
+  /** The trajectory and splat files the lab home holds for the source panel (debug.files). */
+  const files = (api: LabApi): Promise<LabResult<'debug.files'>> => api.call('debug.files', {});
+
   return {
+    inspect, files,
     session, camera, panel, image, pixel, gradients, gradientSettings, busy, error, progress, shDegree, free, freeText,
     listen, cancel, shown, highlighted, inspected, open, refresh, setPanel, setCamera, setShDegree, setFrame, setFree, pick, computeGradients, clearPixel,
   };

@@ -235,6 +235,12 @@ export const useEpisodeStore = defineStore('episode', () => {
     return s !== null;
   }
 
+  /** The episode as main holds it now, not loaded into the store (a kind's play view reads its kind state); null when unreadable. */
+  async function snapshot(api: LabApi): Promise<EpisodeSnapshot | null> {
+    const id = episodeId.value;
+    return id ? api.call('episode.get', { episodeId: id }).catch(() => null) : null;
+  }
+
   /** Pause or resume the episode's clock (calls are refused while paused; staged edits stay). */
   async function setPaused(api: LabApi, pause: boolean): Promise<boolean> {
     const id = episodeId.value;
@@ -336,6 +342,6 @@ export const useEpisodeStore = defineStore('episode', () => {
 
   return {
     episodeId, taskId, kind, protocol, options, views, sheet, budgets, log, done, busy, failure, active, key, time, timeAt, paused, disconnected, elsewhere,
-    start, restore, reconnect, setPaused, mark, call, commit, commitThen, leave, load, beatVia,
+    start, restore, reconnect, snapshot, setPaused, mark, call, commit, commitThen, leave, load, beatVia,
   };
 });

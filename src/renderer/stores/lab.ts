@@ -27,5 +27,10 @@ export const useLabStore = defineStore('lab', () => {
     }
   }
 
-  return { info, tasks, loading, error, load };
+  /** The task list again, after a save or an import added a task. */
+  async function reloadTasks(api: LabApi): Promise<void> {
+    tasks.value = await api.call('tasks.list', {});
+  }
+
+  return { info, tasks, loading, error, load, reloadTasks };
 });

@@ -6,7 +6,7 @@
 // mode a handed-over page keeps only its participant token, so a reload stays a participant one.
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type { LabApi } from '../../shared/api/lab';
+import type { LabApi, LabResult } from '../../shared/api/lab';
 import type { WhoAmI } from '../../shared/api/roles';
 import { handTabTo } from '../api/client';
 import { useGuard } from './guard';
@@ -77,5 +77,10 @@ export const useRolesStore = defineStore('roles', () => {
     error.value = null;
   }
 
-  return { me, participant, handed, prompting, busy, error, load, requireExperimenter, unlock, handBack, markHanded, release, cancel };
+  /** A participant-scoped link token for another device (roles.participantLink). */
+  const participantLink = (api: LabApi): Promise<LabResult<'roles.participantLink'>> => api.call('roles.participantLink', {});
+  /** Sets the study's experimenter PIN (roles.setPin). */
+  const setPin = (api: LabApi, studyId: string, pin: string): Promise<LabResult<'roles.setPin'>> => api.call('roles.setPin', { studyId, pin });
+
+  return { participantLink, setPin, me, participant, handed, prompting, busy, error, load, requireExperimenter, unlock, handBack, markHanded, release, cancel };
 });

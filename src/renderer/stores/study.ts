@@ -6,7 +6,7 @@
 import { pageNow } from './heartbeat';
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type { LabApi } from '../../shared/api/lab';
+import type { LabApi, LabParams } from '../../shared/api/lab';
 import type { SessionState, StudyDetail } from '../../shared/api/study';
 import type { Answers, NewStudy, Participant, StudyConfig, StudyTexts } from '../../shared/study/config';
 import { useEpisodeStore } from './episode';
@@ -190,7 +190,11 @@ export const useStudyStore = defineStore('study', () => {
     if (studyId) await open(api, studyId);
   }
 
+  /** What this page runs on, for the session's record (study.session.meta; best effort, never throws). */
+  const sendSessionMeta = (api: LabApi, meta: LabParams<'study.session.meta'>): Promise<void> => api.call('study.session.meta', meta).then(() => undefined, () => undefined);
+
   return {
+    sendSessionMeta,
     studies,
     detail,
     session,

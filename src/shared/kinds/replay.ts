@@ -4,8 +4,9 @@
 // study replay frames and the results view all iterate this generator.
 // Inputs: an Episode built from the task, the log's step records. Output: {record, result} per
 // replayed call, in order. Invariant (strict mode): a log that disagrees with its replay (a step
-// number out of order, a call after the end, a footer or a scene snapshot that differs) stops the
-// replay with ReplayError rather than continuing from a wrong state.
+// number out of order, a call after the end, a text, a footer or a scene snapshot that differs) stops the
+// replay with ReplayError rather than continuing from a wrong state. Every kind's resume
+// (SplatBench's src/main/env/resume.ts, search's and relation's envs) goes through it.
 import type { KindRules } from './kind';
 import type { StepResult } from '../env/episode';
 import { toCompactRecord } from '../env/scene';
@@ -34,6 +35,16 @@ function lastLine(text: string): string {
   return i >= 0 ? text.slice(i + 1) : text;
 }
 
+/**
+ * Whether a logged text is the replayed result's: it ends with the result's body and footer. What
+ * a kind's live episode puts in front (SplatBench's image text, relation's practice feedback) is
+ * the only part not checked; the footer alone is checked by the caller's first test.
+ */
+export function replaysText(logged: string, result: Pick<StepResult, 'body' | 'footer'>): boolean {
+  const tail = result.body ? `${result.body}\n${result.footer}` : result.footer;
+  return logged === tail || logged.endsWith(`\n${tail}`);
+}
+
 export function* replaySteps(episode: KindRules, steps: readonly StepRecord[], opts: ReplayOptions = {}): Generator<ReplayedStep> {
   const src = opts.source ?? 'the log';
   for (const record of steps) {
@@ -44,6 +55,7 @@ export function* replaySteps(episode: KindRules, steps: readonly StepRecord[], o
     if (opts.strict) {
       if (!result.charged) throw new ReplayError(`cannot resume from ${src}: step ${record.step} comes after the end of the episode`);
       if (lastLine(record.text) !== result.footer) throw new ReplayError(`cannot resume from ${src}: step ${record.step} logged '${lastLine(record.text)}' but replays to '${result.footer}'`);
+      if (!replaysText(record.text, result)) throw new ReplayError(`cannot resume from ${src}: step ${record.step} (${record.tool}) logged a text its replay does not give`);
       if (record.state && JSON.stringify(episode.records().map(toCompactRecord)) !== JSON.stringify(record.state)) {
         throw new ReplayError(`cannot resume from ${src}: the scene after step ${record.step} does not replay to its snapshot`);
       }

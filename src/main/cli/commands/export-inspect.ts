@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { packageVersion } from '../../app/paths';
 import { exportInspect, trajectoryFiles } from '../../eval/inspect-export';
 import { sharedGrader } from '../../eval/runtime';
-import { SCORERS } from '../../eval/scorers';
+import { allScorers } from '../../eval/scorers';
 import { resolveTasksDir } from '../../tasks/paths';
 import { parseArgs, requireOption, stringOption } from '../args';
 import { CliError, type CliIO } from '../command';
@@ -16,7 +16,7 @@ export const INSPECT_USAGE = `splatlab export inspect --from DIR|FILE --out DIR 
 
 inspect: writes the trajectories under --from (e.g. an eval results folder) as Inspect AI eval logs
 (version 2), one per model and task family, into --out; open them with 'inspect view --log-dir DIR'.
-Scorers: ${SCORERS.map((s) => `${s.name} (${s.description})`).join('; ')}. Default: every scorer
+Scorers: ${allScorers().map((s) => `${s.name} (${s.description})`).join('; ')}. Default: every scorer
 of each episode's kind.`;
 
 export async function exportInspectCommand(rest: string[], io: CliIO): Promise<number> {

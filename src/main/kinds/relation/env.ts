@@ -5,12 +5,14 @@
 // order, one record per call with the server's receipt time, the end record with every trial's
 // truth, answer, reaction time, server time and confidence). A block's trials are played in the
 // order trialOrder gives for the player (src/shared/kinds/relation/task.ts); a resumed log keeps
-// the order its step 0 recorded.
+// the order its step 0 recorded and is replayed by the one replay (src/shared/kinds/replay.ts,
+// strict), so a log whose logged text its replay does not give is refused.
 // Inputs: a loaded RelationTask, KindEnvOptions. Outputs: ToolOut (text + PNG), the final grade.
 // Invariant: the truth reaches the player only as practice feedback; scored trials reveal
 // nothing until the end record, which stays main-side.
 import { RelationRules, type RelationKindState, type RelationTrialResult } from '../../../shared/kinds/relation/kind';
 import { trialOrder } from '../../../shared/kinds/relation/task';
+import { replaySteps } from '../../../shared/kinds/replay';
 import type { ToolCall } from '../../../shared/env/episode';
 import { replayedSummary, type ToolOut } from '../../env/env';
 import { readTrajectory, TrajectoryWriter, type StepRecord } from '../../env/trajectory';
@@ -53,15 +55,15 @@ export class RelationEnv extends CallsOnlyEnv<RelationRules> {
   /** Continues a log: its answers are replayed into fresh rules, the file is appended to. */
   private async resume(options: KindEnvOptions, log: ReturnType<typeof readTrajectory>): Promise<{ env: RelationEnv; obs: ToolOut }> {
     const source = typeof options.resumeFrom === 'string' ? { path: options.resumeFrom } : options.resumeFrom!;
-    for (const rec of log.steps.filter((s) => s.step > 0)) {
-      const before = this.rules.current;
-      const result = this.rules.step({ tool: rec.tool, args: rec.args });
+    let before = this.rules.current;
+    for (const { record: rec, result } of replaySteps(this.rules, log.steps, { strict: true, source: source.path })) {
       if (this.rules.current > before) {
         this.rts.push(rtOf(rec.args) ?? rec.ms);
         const sm = (rec as { server_ms?: unknown }).server_ms;
         this.serverMs.push(typeof sm === 'number' ? sm : null);
       }
       this.resumedCall(replayedSummary(rec, result.info));
+      before = this.rules.current;
     }
     this.writer = TrajectoryWriter.resume(options.log ?? source.path, log.validBytes, options.logFile);
     if (this.rules.done && !log.end) this.finish();

@@ -4,8 +4,8 @@
 // answerable flag) and the trajectory log in the common format.
 // Inputs: a loaded SearchTask, KindEnvOptions. Outputs: ToolOut per call, the log, the final grade.
 // Invariant: the answer, the goal and the answerable viewpoints leave only through the log's
-// hidden fields and finalGrade(); a resumed log is replayed through fresh rules and refused when
-// a logged text differs from the replay.
+// hidden fields and finalGrade(); a resumed log is replayed through fresh rules by the one replay
+// (src/shared/kinds/replay.ts, strict) and refused when a logged text differs from the replay.
 import { copyFileSync } from 'node:fs';
 import type { ToolCall } from '../../../shared/env/episode';
 import { searchRules, type SearchTaskSpec } from '../../../shared/kinds/search/kind';
@@ -13,6 +13,7 @@ import { hiddenAt as hiddenOfPose, searchOutcome as outcomeOf, type SearchOutcom
 import type { Pose } from '../../../shared/kinds/search/pose';
 import { renderViewAsync, type AsyncViewRenderer } from '../../../shared/kinds/search/render';
 import type { SearchRules } from '../../../shared/kinds/search/rules';
+import { replaySteps } from '../../../shared/kinds/replay';
 import { replayedSummary, type ToolOut } from '../../env/env';
 import { readTrajectory, TrajectoryWriter, type StepRecord } from '../../env/trajectory';
 import type { EnvGradeResult } from '../../env/types';
@@ -54,12 +55,7 @@ export class SearchEnv extends CallsOnlyEnv<SearchRules> {
     if (options.resumeFrom) {
       const source = typeof options.resumeFrom === 'string' ? { path: options.resumeFrom } : options.resumeFrom;
       const log = source.trajectory ?? readTrajectory(source.path);
-      for (const rec of log.steps.filter((s) => s.step > 0)) {
-        const r = env.rules.step({ tool: rec.tool, args: rec.args });
-        const text = `${r.body}\n${r.footer}`;
-        if (text !== rec.text) throw new Error(`cannot resume ${source.path}: step ${rec.step} (${rec.tool}) replays to a different text`);
-        env.resumedCall(replayedSummary(rec, r.info));
-      }
+      for (const { record, result } of replaySteps(env.rules, log.steps, { strict: true, source: source.path })) env.resumedCall(replayedSummary(record, result.info));
       const logPath = options.log ?? source.path;
       if (logPath !== source.path) copyFileSync(source.path, logPath);
       env.writer = TrajectoryWriter.resume(logPath, log.validBytes, options.logFile);

@@ -1,8 +1,7 @@
 // The live search episode end to end in Node: a hand-made room task loads through the kind
 // registry, observations are 512x512 PNGs, the log holds the hidden distance/answerable part,
 // the end record scores the answer, and the log regrades identically (and catches an edit).
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PNG } from 'pngjs';
@@ -10,27 +9,15 @@ import { loadAnyTask, mainKind } from '../../../../src/main/kinds/registry';
 import { readTrajectory } from '../../../../src/main/env/trajectory';
 import { regradeSearch } from '../../../../src/main/kinds/search/regrade';
 import type { SearchTask } from '../../../../src/main/kinds/search/env';
-import { emptyRoom, target } from '../../../shared/kinds/search/rooms';
+import { searchTestTasks } from './test-task';
 import type { RenderOutput } from '../../../../src/shared/raster/types';
 
 /** A flat grey image: the tests of the log need no real render (the real one is checked once). */
 const fakeRender = (): RenderOutput => ({ width: 8, height: 8, rgb: new Float32Array(8 * 8 * 3).fill(0.5), alpha: new Float32Array(64) });
 
-function makeTasks(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'splatlab-search-'));
-  mkdirSync(join(dir, 'rooms'));
-  writeFileSync(join(dir, 'rooms', 'test-room.json'), JSON.stringify(emptyRoom([target('cube-1', [3, 2, 1], 0.2)])));
-  writeFileSync(join(dir, 'search__t1.json'), JSON.stringify({
-    task_id: 'search__t1', kind: 'search', room: 'rooms/test-room.json',
-    question: { id: 'test-room/color-1', family: 'color', text: 'What colour is the cube?', answer: { type: 'text', correct: 'red', synonyms: ['scarlet'] }, needs: ['cube-1'] },
-    start: { x: 2, y: 2, z: 1, yaw: 180, pitch: 0 }, goal: { x: 2, y: 2, z: 1, yaw: 0, pitch: 0 }, answerable: [{ x: 2, y: 2, z: 1, yaw: 0, pitch: 0 }], distance: 6,
-  }));
-  return dir;
-}
-
 describe('search episode', () => {
   it('plays a task to an answer, logs the hidden part and regrades identically', async () => {
-    const dir = makeTasks();
+    const dir = searchTestTasks();
     const task = await loadAnyTask('search__t1', { tasksDir: dir });
     const log = join(dir, 'run.jsonl');
     const { env, obs } = await mainKind(task).reset(task, { grader: undefined as never, log, player: 'test', renderer: fakeRender } as never);
@@ -55,7 +42,7 @@ describe('search episode', () => {
   });
 
   it('renders the observation at 512x512 through the rasterizer and resumes a log', async () => {
-    const dir = makeTasks();
+    const dir = searchTestTasks();
     const task = await loadAnyTask('search__t1', { tasksDir: dir });
     const log = join(dir, 'run.jsonl');
     const { env, obs } = await mainKind(task).reset(task, { grader: undefined as never, log, player: 'test' } as never);
