@@ -97,6 +97,11 @@ export const useResultsStore = defineStore('results', () => {
     await setStep(api, stepIndex.value);
   }
 
+  /** The free-play episodes or summary as CSV (rejects with the lab's message on failure). */
+  async function exportFreePlayCsv(api: LabApi, table: 'episodes' | 'summary'): Promise<{ filename: string; csv: string }> {
+    return api.call('freeplay.exportCsv', { table });
+  }
+
   async function exportCsv(api: LabApi, table: 'episodes' | 'summary'): Promise<{ filename: string; csv: string } | null> {
     const id = studyId.value;
     return id ? guarded(() => api.call('study.exportCsv', { studyId: id, table })) : null;
@@ -203,5 +208,5 @@ export const useResultsStore = defineStore('results', () => {
     poseFrame.value = null;
   }
 
-  return { freePlay, replayingFree, loadFreePlay, studyId, results, analyses, analysing, analysesNote, loadAnalyses, cancelAnalyses, trajectory, stepIndex, step, view, frame, poseFrame, showPose, busy, error, exporting, load, openTrajectory, setStep, setView, exportCsv, exportArchive, cancelExport, importModel, applyAttentionRule, close };
+  return { freePlay, replayingFree, loadFreePlay, studyId, results, analyses, analysing, analysesNote, loadAnalyses, cancelAnalyses, trajectory, stepIndex, step, view, frame, poseFrame, showPose, busy, error, exporting, load, openTrajectory, setStep, setView, exportCsv, exportFreePlayCsv, exportArchive, cancelExport, importModel, applyAttentionRule, close };
 });
