@@ -321,7 +321,7 @@ export class SplatEnv {
     const splats = packRecords(this.episode.records());
     const queue = this.opts.deferHiddenGrades;
     if (!queue) return;
-    const graded = queue.run(() => this.opts.grader.grade(this.task, splats));
+    const graded = queue.run((signal) => this.opts.grader.grade(this.task, splats, { signal, background: true }));
     // A grade that fails leaves its step without `hidden` (the log stays valid and resumable).
     this.grades = this.grades.then(() => graded.then((g) => this.writer?.append({ type: 'hidden', step, hidden: hiddenOf(g) })).catch(() => undefined));
   }
@@ -332,6 +332,8 @@ export class SplatEnv {
   }
 
   private async finish(result?: StepResult, cap?: CapName): Promise<void> {
+    // The end record waits for the step grades: they run now, not at the next idle moment.
+    this.opts.deferHiddenGrades?.hurry();
     await this.grades;
     const g = await this.gradeNow();
     this.final = g;

@@ -14,9 +14,9 @@ import type { LpipsFeatures } from '../../shared/metrics/lpips';
 import type { LpipsWeights } from '../../shared/metrics/lpips-weights';
 import { LpipsPool } from '../lpips/pool';
 import type { RefView } from '../tasks/load';
-import type { Resident, WorkerPool } from '../workers/pool';
+import { JobCancelled, type Resident, type WorkerPool } from '../workers/pool';
 import { forgetViews, renderImage, scoreView, type GradeView } from './cpu-views';
-import type { GradeBackend, ViewScores } from './types';
+import type { GradeBackend, GradeOptions, ViewScores } from './types';
 
 export { cappedPsnr, renderImage } from './cpu-views';
 
@@ -29,6 +29,8 @@ export interface CpuBackendOptions {
 
 /** The pool's queue for grades: every grade of the process shares it (GradeQueue orders them). */
 const GRADER_CLIENT = 'grader';
+/** The pool's queue for deferred hidden grades, run as background jobs. */
+const HIDDEN_CLIENT = 'grader.hidden';
 
 export class CpuBackend implements GradeBackend {
   readonly kind = 'cpu' as const;
@@ -103,10 +105,11 @@ export class CpuBackend implements GradeBackend {
    * rendered, so they run while the next views rasterize; on the pool the worker renders and
    * scores every view, then the LPIPS workers take the renders. Same results as render then measure.
    */
-  async renderAndMeasure(splats: Splats, views: RefView[], withLpips: boolean): Promise<{ renders: RenderOutput[]; scores: ViewScores[] }> {
+  async renderAndMeasure(splats: Splats, views: RefView[], withLpips: boolean, grade: GradeOptions = {}): Promise<{ renders: RenderOutput[]; scores: ViewScores[] }> {
     const weights = withLpips ? this.weights : null;
     if (weights) this.lpipsPool(weights); // start the workers before the first render
     const pool = this.opts.pool;
+    if (pool && (grade.background || grade.signal)) return this.yieldingViews(pool, splats, views, weights, grade);
     if (pool) {
       const { keys, resident } = this.resident(views);
       const done = await pool.run('grade.views', { splats, keys }, { client: GRADER_CLIENT, resident });
@@ -122,8 +125,30 @@ export class CpuBackend implements GradeBackend {
       lpips.push(this.lpipsOf(r, view, weights));
       // Let the dispatch chain post its message before the next render blocks this thread.
       await new Promise<void>((resolve) => setImmediate(resolve));
+      if (grade.signal?.aborted) throw new JobCancelled();
     }
     const scores = renders.map((r, i) => scoreView(r, views[i]));
+    return { renders, scores: await this.withLpips(scores, weights ? lpips : null) };
+  }
+
+  /**
+   * A deferred grade on the pool: one background job per view, one at a time, so a player's job
+   * waits for one view at most, and nothing more is dispatched (render or LPIPS) once `signal`
+   * aborts (the grade then rejects with JobCancelled). Same numbers as the one-job path.
+   */
+  private async yieldingViews(pool: WorkerPool, splats: Splats, views: RefView[], weights: LpipsWeights | null, grade: GradeOptions): Promise<{ renders: RenderOutput[]; scores: ViewScores[] }> {
+    const renders: RenderOutput[] = [];
+    const scores: ViewScores[] = [];
+    const lpips: Promise<number>[] = [];
+    for (const view of views) {
+      if (grade.signal?.aborted) throw new JobCancelled();
+      const { keys, resident } = this.resident([view]);
+      const done = await pool.run('grade.views', { splats, keys }, { client: HIDDEN_CLIENT, resident, background: grade.background === true });
+      renders.push(done.renders[0]);
+      scores.push(done.scores[0]);
+      if (grade.signal?.aborted) throw new JobCancelled();
+      if (weights) lpips.push(this.lpipsOf(done.renders[0], view, weights));
+    }
     return { renders, scores: await this.withLpips(scores, weights ? lpips : null) };
   }
 

@@ -19,7 +19,7 @@ import type { LoadedTask, RefView } from '../tasks/load';
 import type { WorkerPool } from '../workers/pool';
 import { CpuBackend } from './cpu';
 import { createGpuBackend, GpuBackend } from './gpu';
-import type { GradeBackend, GradeResult, ViewMetrics, ViewScores } from './types';
+import type { GradeBackend, GradeOptions, GradeResult, ViewMetrics, ViewScores } from './types';
 
 export interface GraderOptions {
   device?: GPUDevice | null;
@@ -109,8 +109,8 @@ export class Grader {
   }
 
   /** Renders `views` and measures them; the CPU backend overlaps the two. */
-  private async renderAndMeasure(splats: Splats, views: RefView[], withLpips: boolean): Promise<{ renders: RenderOutput[]; scores: ViewScores[] }> {
-    if (this.backend instanceof CpuBackend) return this.backend.renderAndMeasure(splats, views, withLpips);
+  private async renderAndMeasure(splats: Splats, views: RefView[], withLpips: boolean, opts: GradeOptions = {}): Promise<{ renders: RenderOutput[]; scores: ViewScores[] }> {
+    if (this.backend instanceof CpuBackend) return this.backend.renderAndMeasure(splats, views, withLpips, opts);
     const renders = await this.backend.render(splats, views.map((v) => v.camera));
     return { renders, scores: await this.backend.measure(renders, views, withLpips) };
   }
@@ -122,14 +122,17 @@ export class Grader {
   }
 
   /** Per-view and mean metrics over `views` (all metrics, LPIPS when weights loaded). */
-  async measureViews(splats: Splats, views: RefView[]): Promise<{ perView: ViewScores[]; mean: MeanMetrics }> {
-    const { scores: perView } = await this.renderAndMeasure(splats, views, this.lpipsAvailable);
+  async measureViews(splats: Splats, views: RefView[], opts: GradeOptions = {}): Promise<{ perView: ViewScores[]; mean: MeanMetrics }> {
+    const { scores: perView } = await this.renderAndMeasure(splats, views, this.lpipsAvailable, opts);
     return { perView, mean: meanMetrics(perView, this.lpipsAvailable) };
   }
 
-  /** The hidden grade of a scene on the task's held-out views. */
-  async grade(task: LoadedTask, splats: Splats): Promise<GradeResult> {
-    const { perView, mean } = await this.measureViews(splats, task.heldout);
+  /**
+   * The hidden grade of a scene on the task's held-out views; a deferred grade passes `opts`
+   * (GradeOptions: it yields to player calls; the GPU path ignores them).
+   */
+  async grade(task: LoadedTask, splats: Splats, opts: GradeOptions = {}): Promise<GradeResult> {
+    const { perView, mean } = await this.measureViews(splats, task.heldout, opts);
     const parts = splatScore(mean, task.anchors);
     return { ...parts, psnr: mean.psnr, ssim: mean.ssim, lpips: mean.lpips, iou: mean.iou, perView };
   }

@@ -43,3 +43,12 @@ export interface GradeBackend {
 
 /** Identical images would give PSNR = Infinity, which no mean or JSON file can hold. */
 export const PSNR_CAP = 100;
+
+/**
+ * How a hidden grade runs (src/main/workers/grade-queue.ts): `signal` stops it between views
+ * (it rejects with JobCancelled); `background` runs its pool jobs behind every other job.
+ */
+export interface GradeOptions {
+  signal?: AbortSignal;
+  background?: boolean;
+}
