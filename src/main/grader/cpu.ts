@@ -105,11 +105,10 @@ export class CpuBackend implements GradeBackend {
    * rendered, so they run while the next views rasterize; on the pool the worker renders and
    * scores every view, then the LPIPS workers take the renders. Same results as render then measure.
    */
-  async renderAndMeasure(splats: Splats, views: RefView[], withLpips: boolean, grade: GradeOptions = {}): Promise<{ renders: RenderOutput[]; scores: ViewScores[] }> {
+  async renderAndMeasure(splats: Splats, views: RefView[], withLpips: boolean): Promise<{ renders: RenderOutput[]; scores: ViewScores[] }> {
     const weights = withLpips ? this.weights : null;
     if (weights) this.lpipsPool(weights); // start the workers before the first render
     const pool = this.opts.pool;
-    if (pool && (grade.background || grade.signal)) return this.yieldingViews(pool, splats, views, weights, grade);
     if (pool) {
       const { keys, resident } = this.resident(views);
       const done = await pool.run('grade.views', { splats, keys }, { client: GRADER_CLIENT, resident });
@@ -125,31 +124,43 @@ export class CpuBackend implements GradeBackend {
       lpips.push(this.lpipsOf(r, view, weights));
       // Let the dispatch chain post its message before the next render blocks this thread.
       await new Promise<void>((resolve) => setImmediate(resolve));
-      if (grade.signal?.aborted) throw new JobCancelled();
     }
     const scores = renders.map((r, i) => scoreView(r, views[i]));
     return { renders, scores: await this.withLpips(scores, weights ? lpips : null) };
   }
 
   /**
-   * A deferred grade on the pool: one background job per view, one at a time, so a player's job
-   * waits for one view at most, and nothing more is dispatched (render or LPIPS) once `signal`
-   * aborts (the grade then rejects with JobCancelled). Same numbers as the one-job path.
+   * A deferred grade's scores: one view at a time, its render and PSNR/SSIM/IoU as a background
+   * job on the pool (on this thread without one), then its LPIPS, so a player's job waits for one
+   * view at most and at most one view's work is in flight when `signal` aborts (the grade then
+   * rejects with JobCancelled). Views already in `grade.done` are skipped; each finished view is
+   * put there. Same numbers as renderAndMeasure.
    */
-  private async yieldingViews(pool: WorkerPool, splats: Splats, views: RefView[], weights: LpipsWeights | null, grade: GradeOptions): Promise<{ renders: RenderOutput[]; scores: ViewScores[] }> {
-    const renders: RenderOutput[] = [];
-    const scores: ViewScores[] = [];
-    const lpips: Promise<number>[] = [];
-    for (const view of views) {
+  async yieldingScores(splats: Splats, views: RefView[], withLpips: boolean, grade: GradeOptions): Promise<ViewScores[]> {
+    const weights = withLpips ? this.weights : null;
+    const done = grade.done ?? [];
+    const pool = this.opts.pool;
+    for (const [i, view] of views.entries()) {
+      if (done[i]) continue;
       if (grade.signal?.aborted) throw new JobCancelled();
-      const { keys, resident } = this.resident([view]);
-      const done = await pool.run('grade.views', { splats, keys }, { client: HIDDEN_CLIENT, resident, background: grade.background === true });
-      renders.push(done.renders[0]);
-      scores.push(done.scores[0]);
-      if (grade.signal?.aborted) throw new JobCancelled();
-      if (weights) lpips.push(this.lpipsOf(done.renders[0], view, weights));
+      let render: RenderOutput;
+      let score: ViewScores;
+      if (pool) {
+        const { keys, resident } = this.resident([view]);
+        const out = await pool.run('grade.views', { splats, keys }, { client: HIDDEN_CLIENT, resident, background: grade.background === true });
+        [render, score] = [out.renders[0], out.scores[0]];
+      } else {
+        render = rasterizeForward(splats, view.camera);
+        score = scoreView(render, view);
+      }
+      if (weights) {
+        if (grade.signal?.aborted) throw new JobCancelled();
+        score.lpips = await this.lpipsOf(render, view, weights);
+      }
+      done[i] = score;
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    return { renders, scores: await this.withLpips(scores, weights ? lpips : null) };
+    return views.map((_, i) => done[i]);
   }
 
   private lpipsOf(r: RenderOutput, view: RefView, weights: LpipsWeights): Promise<number> {

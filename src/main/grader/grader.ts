@@ -109,8 +109,8 @@ export class Grader {
   }
 
   /** Renders `views` and measures them; the CPU backend overlaps the two. */
-  private async renderAndMeasure(splats: Splats, views: RefView[], withLpips: boolean, opts: GradeOptions = {}): Promise<{ renders: RenderOutput[]; scores: ViewScores[] }> {
-    if (this.backend instanceof CpuBackend) return this.backend.renderAndMeasure(splats, views, withLpips, opts);
+  private async renderAndMeasure(splats: Splats, views: RefView[], withLpips: boolean): Promise<{ renders: RenderOutput[]; scores: ViewScores[] }> {
+    if (this.backend instanceof CpuBackend) return this.backend.renderAndMeasure(splats, views, withLpips);
     const renders = await this.backend.render(splats, views.map((v) => v.camera));
     return { renders, scores: await this.backend.measure(renders, views, withLpips) };
   }
@@ -123,7 +123,11 @@ export class Grader {
 
   /** Per-view and mean metrics over `views` (all metrics, LPIPS when weights loaded). */
   async measureViews(splats: Splats, views: RefView[], opts: GradeOptions = {}): Promise<{ perView: ViewScores[]; mean: MeanMetrics }> {
-    const { scores: perView } = await this.renderAndMeasure(splats, views, this.lpipsAvailable, opts);
+    const yielding = opts.signal !== undefined || opts.background === true;
+    const perView =
+      yielding && this.backend instanceof CpuBackend
+        ? await this.backend.yieldingScores(splats, views, this.lpipsAvailable, opts)
+        : (await this.renderAndMeasure(splats, views, this.lpipsAvailable)).scores;
     return { perView, mean: meanMetrics(perView, this.lpipsAvailable) };
   }
 

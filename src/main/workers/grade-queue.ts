@@ -2,16 +2,17 @@
 // Grades run one at a time and yield to player calls: a grade starts only when no LabApi call is
 // in flight (or after MAX_WAIT_MS, so grades never starve) and after the event loop has served
 // what was waiting (setImmediate); a call that begins while a grade runs preempts it (its signal
-// aborts, the grade stops dispatching work and is run again from the start at the next idle
-// moment), at most MAX_PREEMPTIONS times per grade, after which it runs to its end. The grader
-// also runs a deferred grade's pool jobs as background jobs (WorkerPool `background`), so a
-// player's job never queues behind it. A caller that needs the grades now (an episode's end
+// aborts, the grade stops dispatching work and is run again at the next idle moment, keeping the
+// views it finished: GradeOptions.done), at most MAX_PREEMPTIONS times per grade, after which it
+// runs to its end. The grader runs a deferred grade one view at a time, its pool jobs as
+// background jobs (WorkerPool `background`), so a player's job never queues behind it. A caller that needs the grades now (an episode's end
 // record waits for its step grades) calls hurry(): what is queued then runs without waiting and
 // without being preempted.
 // Input: grade jobs taking an AbortSignal; the lab's services report calls starting and ending
 // through the context's CallActivity (both are owned by the LabContext, src/main/services/context.ts).
 // Output: job results, in submission order. Invariant: a failed job rejects its own promise
-// only; the queue goes on; a preempted job's result is never half-used (it is run again whole).
+// only; the queue goes on; a preempted job is run again until it settles (its own `done` keeps
+// what is finished).
 
 /** Longest a queued grade waits for an idle moment before it runs anyway. */
 export const MAX_WAIT_MS = 2000;

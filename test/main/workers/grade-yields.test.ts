@@ -2,9 +2,9 @@
 // start only when nothing else could; a call that begins while a grade runs preempts it (the grade
 // stops dispatching, runs again whole at the next idle moment, at most MAX_PREEMPTIONS times);
 // hurry() runs queued grades at once; and on a real one-thread pool a render_views comparison
-// sent while a deferred grade runs is answered before that grade ends, with the grade's numbers
-// unchanged. Every assertion is on order and queue state, none on time.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// sent while a deferred grade runs is answered before that grade ends, the grade resumes with the
+// views it had finished (each held-out view rendered once in all) and its numbers are unchanged. Every assertion is on order and queue state, none on time.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Grader } from '../../../src/main/grader/grader';
 import { loadTask, type LoadedTask } from '../../../src/main/tasks/load';
 import { CallActivity, GradeQueue, MAX_PREEMPTIONS } from '../../../src/main/workers/grade-queue';
@@ -129,8 +129,10 @@ describe('a player call during a deferred grade (real pool, one thread)', () => 
     const queue = new GradeQueue(activity);
     const order: string[] = [];
     const statsAtCall: { queued: number; running: number }[] = [];
+    const jobs = vi.spyOn(pool, 'run');
+    const done: NonNullable<Parameters<Grader['grade']>[2]>['done'] = [];
     const grade = queue
-      .run((signal) => grader.grade(task, splats, { signal, background: true }))
+      .run((signal) => grader.grade(task, splats, { signal, background: true, done }))
       .then((g) => {
         order.push('grade');
         return g;
@@ -150,5 +152,8 @@ describe('a player call during a deferred grade (real pool, one thread)', () => 
     expect(queue.preemptions).toBe(1);
     expect(graded.score).toBe(expected.score);
     expect(graded.perView).toEqual(expected.perView);
+    const background = jobs.mock.calls.filter(([, , opts]) => opts.background === true);
+    expect(background).toHaveLength(task.heldout.length); // resumed, not restarted
+    jobs.mockRestore();
   });
 });
