@@ -2,8 +2,12 @@
 // (the compiled entry, src/main/workers/compiled.ts, against tsx's transpiler), and the time from a
 // new lab context to the first episode's start and its first render_views on the CPU path (fresh
 // pool threads included). CPU is process.cpuUsage() over the span (every thread of this process).
+// And the `splatlab` command itself, from its compiled bundle (src/main/cli/compiled-cli.mjs)
+// against the sources through tsx (SPLATLAB_NO_COMPILED=1): `splatlab tools` to its exit, and
+// `splatlab serve` until it prints its URL (that child's CPU from /proc/PID/stat, all threads).
 // Run: npm run bench -- startup. Prints markdown.
-import { mkdtempSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Grader } from '../../src/main/grader/grader';
@@ -24,6 +28,56 @@ async function span<T>(work: () => Promise<T>): Promise<{ wallMs: number; cpuMs:
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const rows: string[] = [];
+const CLI = join(process.cwd(), 'src', 'main', 'cli', 'splatlab.mjs');
+
+/** CPU ms (user + system, every thread) a live child has spent so far. */
+function childCpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+}
+
+/** `splatlab serve` until its URL: CPU and wall ms. */
+function serveStart(env: NodeJS.ProcessEnv): Promise<{ cpuMs: number; wallMs: number }> {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--device', 'cpu'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let log = '';
+    let seen = false;
+    const onData = (d: Buffer): void => {
+      log += d.toString();
+      if (seen || !/serving at http/.test(log)) return;
+      seen = true;
+      const out = { cpuMs: childCpuMs(child.pid as number), wallMs: performance.now() - t0 };
+      child.off('exit', failed);
+      child.once('exit', () => resolve(out));
+      child.kill('SIGTERM');
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    const failed = (code: number | null): void => reject(new Error(`serve exited with ${code}: ${log}`));
+    child.once('exit', failed);
+  });
+}
+
+spawnSync(process.execPath, [CLI, 'tools'], { encoding: 'utf8' }); // builds the CLI's bundle once per source tree
+for (const mode of ['compiled', 'tsx'] as const) {
+  const env = { ...process.env, SPLATLAB_NO_COMPILED: mode === 'tsx' ? '1' : '0', SPLATLAB_HOME: mkdtempSync(join(tmpdir(), 'splatlab-bench-home-')) };
+  const tools: { cpu: number[]; wall: number[] } = { cpu: [], wall: [] };
+  const serve: { cpu: number[]; wall: number[] } = { cpu: [], wall: [] };
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    const r = spawnSync('/bin/sh', ['-c', `times_out=$( { /usr/bin/time -f '%U %S' "$0" "$1" tools >/dev/null; } 2>&1 ); echo "$times_out"`, process.execPath, CLI], { encoding: 'utf8', env });
+    const [u, sys] = r.stdout.trim().split('\n').pop()?.split(' ').map(Number) ?? [NaN, NaN];
+    tools.cpu.push((u + sys) * 1000);
+    tools.wall.push(performance.now() - t0);
+    const s = await serveStart(env);
+    serve.cpu.push(s.cpuMs);
+    serve.wall.push(s.wallMs);
+  }
+  const how = mode === 'tsx' ? 'sources through tsx' : 'compiled bundle';
+  rows.push(`| \`splatlab tools\` to its exit (${how}) | ${RUNS} | ${median(tools.cpu).toFixed(0)} | ${median(tools.wall).toFixed(0)} |`);
+  rows.push(`| \`splatlab serve\` until its URL (${how}) | ${RUNS} | ${median(serve.cpu).toFixed(0)} | ${median(serve.wall).toFixed(0)} |`);
+}
 
 compiledPoolWorker(); // the bundle is built once per source tree; the runs below measure its use
 for (const mode of ['compiled', 'tsx'] as const) {

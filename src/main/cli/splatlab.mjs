@@ -1,8 +1,23 @@
 #!/usr/bin/env node
-// The `splatlab` command: runs the TypeScript CLI in src/main/cli through tsx, so no build step
-// is needed after `npm ci`. Exits explicitly because Dawn's device keeps the event loop alive.
-import { register } from 'tsx/esm/api';
+// The `splatlab` command. Runs the CLI's compiled bundle (compiled-cli.mjs: built with esbuild on
+// the first start after a source change, cached under node_modules/.cache/splatlab), so no build
+// step is needed after `npm ci` and no start pays for transpiling TypeScript. The sources run
+// through tsx instead when the bundle cannot be built, with SPLATLAB_NO_COMPILED=1, or when
+// SPLATLAB_KINDS names kind folders (their .ts halves load at run time and must share the lab's
+// module instances). Exits explicitly because Dawn's device keeps the event loop alive.
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { compiledCli } from './compiled-cli.mjs';
 
-register();
-const { main } = await import('./main.ts');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const fromSource = process.env.SPLATLAB_NO_COMPILED === '1' || Boolean(process.env.SPLATLAB_KINDS);
+const bundle = fromSource ? null : compiledCli(root);
+let main;
+if (bundle) {
+  ({ main } = await import(pathToFileURL(bundle).href));
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ main } = await import('./main.ts'));
+}
 process.exit(await main(process.argv.slice(2)));

@@ -27,6 +27,7 @@ import type { LogFileOpener } from './log-file';
 import { replayInto, resumeNote } from './resume';
 import { readTrajectory, TrajectoryWriter, type EndRecord, type HiddenMetrics, type StepRecord, type TimeRecord, type Trajectory, type TrajectoryHeader } from './trajectory';
 import type { EnvGradeResult, EnvGrader, EnvImages } from './types';
+import type { GradeOptions } from '../grader/types';
 
 export interface ToolOut {
   text: string;
@@ -321,7 +322,9 @@ export class SplatEnv {
     const splats = packRecords(this.episode.records());
     const queue = this.opts.deferHiddenGrades;
     if (!queue) return;
-    const graded = queue.run(() => this.opts.grader.grade(this.task, splats));
+    // One `done` for every run of this grade: a preempted run's finished views are kept.
+    const done: NonNullable<GradeOptions['done']> = [];
+    const graded = queue.run((signal) => this.opts.grader.grade(this.task, splats, { signal, background: true, done }));
     // A grade that fails leaves its step without `hidden` (the log stays valid and resumable).
     this.grades = this.grades.then(() => graded.then((g) => this.writer?.append({ type: 'hidden', step, hidden: hiddenOf(g) })).catch(() => undefined));
   }
@@ -332,6 +335,8 @@ export class SplatEnv {
   }
 
   private async finish(result?: StepResult, cap?: CapName): Promise<void> {
+    // The end record waits for the step grades: they run now, not at the next idle moment.
+    this.opts.deferHiddenGrades?.hurry();
     await this.grades;
     const g = await this.gradeNow();
     this.final = g;

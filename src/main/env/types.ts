@@ -4,6 +4,7 @@
 import type { RenderOutput, Camera } from '../../shared/raster/types';
 import type { Splats } from '../../shared/scene/splats';
 import type { LoadedTask, RefView } from '../tasks/load';
+import type { GradeOptions } from '../grader/types';
 
 export interface EnvViewMetrics {
   name: string;
@@ -29,8 +30,10 @@ export interface EnvGradeResult {
 export interface EnvGrader {
   renderViews(splats: Splats, cameras: Camera[]): Promise<RenderOutput[]>;
   compareViews(splats: Splats, views: RefView[]): Promise<EnvViewMetrics[]>;
-  grade(task: LoadedTask, splats: Splats): Promise<EnvGradeResult>;
+  /** `signal` and `background`: a deferred grade that yields to player calls (grade-queue.ts). */
+  grade(task: LoadedTask, splats: Splats, opts?: GradeOptions): Promise<EnvGradeResult>;
 }
+
 
 /** One row of the render_views sheet: the photo, the render and their metrics. */
 export interface RenderRow {

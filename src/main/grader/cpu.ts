@@ -14,9 +14,9 @@ import type { LpipsFeatures } from '../../shared/metrics/lpips';
 import type { LpipsWeights } from '../../shared/metrics/lpips-weights';
 import { LpipsPool } from '../lpips/pool';
 import type { RefView } from '../tasks/load';
-import type { Resident, WorkerPool } from '../workers/pool';
+import { JobCancelled, type Resident, type WorkerPool } from '../workers/pool';
 import { forgetViews, renderImage, scoreView, type GradeView } from './cpu-views';
-import type { GradeBackend, ViewScores } from './types';
+import type { GradeBackend, GradeOptions, ViewScores } from './types';
 
 export { cappedPsnr, renderImage } from './cpu-views';
 
@@ -29,6 +29,8 @@ export interface CpuBackendOptions {
 
 /** The pool's queue for grades: every grade of the process shares it (GradeQueue orders them). */
 const GRADER_CLIENT = 'grader';
+/** The pool's queue for deferred hidden grades, run as background jobs. */
+const HIDDEN_CLIENT = 'grader.hidden';
 
 export class CpuBackend implements GradeBackend {
   readonly kind = 'cpu' as const;
@@ -125,6 +127,40 @@ export class CpuBackend implements GradeBackend {
     }
     const scores = renders.map((r, i) => scoreView(r, views[i]));
     return { renders, scores: await this.withLpips(scores, weights ? lpips : null) };
+  }
+
+  /**
+   * A deferred grade's scores: one view at a time, its render and PSNR/SSIM/IoU as a background
+   * job on the pool (on this thread without one), then its LPIPS, so a player's job waits for one
+   * view at most and at most one view's work is in flight when `signal` aborts (the grade then
+   * rejects with JobCancelled). Views already in `grade.done` are skipped; each finished view is
+   * put there. Same numbers as renderAndMeasure.
+   */
+  async yieldingScores(splats: Splats, views: RefView[], withLpips: boolean, grade: GradeOptions): Promise<ViewScores[]> {
+    const weights = withLpips ? this.weights : null;
+    const done = grade.done ?? [];
+    const pool = this.opts.pool;
+    for (const [i, view] of views.entries()) {
+      if (done[i]) continue;
+      if (grade.signal?.aborted) throw new JobCancelled();
+      let render: RenderOutput;
+      let score: ViewScores;
+      if (pool) {
+        const { keys, resident } = this.resident([view]);
+        const out = await pool.run('grade.views', { splats, keys }, { client: HIDDEN_CLIENT, resident, background: grade.background === true });
+        [render, score] = [out.renders[0], out.scores[0]];
+      } else {
+        render = rasterizeForward(splats, view.camera);
+        score = scoreView(render, view);
+      }
+      if (weights) {
+        if (grade.signal?.aborted) throw new JobCancelled();
+        score.lpips = await this.lpipsOf(render, view, weights);
+      }
+      done[i] = score;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    return views.map((_, i) => done[i]);
   }
 
   private lpipsOf(r: RenderOutput, view: RefView, weights: LpipsWeights): Promise<number> {

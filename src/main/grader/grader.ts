@@ -19,7 +19,7 @@ import type { LoadedTask, RefView } from '../tasks/load';
 import type { WorkerPool } from '../workers/pool';
 import { CpuBackend } from './cpu';
 import { createGpuBackend, GpuBackend } from './gpu';
-import type { GradeBackend, GradeResult, ViewMetrics, ViewScores } from './types';
+import type { GradeBackend, GradeOptions, GradeResult, ViewMetrics, ViewScores } from './types';
 
 export interface GraderOptions {
   device?: GPUDevice | null;
@@ -122,14 +122,21 @@ export class Grader {
   }
 
   /** Per-view and mean metrics over `views` (all metrics, LPIPS when weights loaded). */
-  async measureViews(splats: Splats, views: RefView[]): Promise<{ perView: ViewScores[]; mean: MeanMetrics }> {
-    const { scores: perView } = await this.renderAndMeasure(splats, views, this.lpipsAvailable);
+  async measureViews(splats: Splats, views: RefView[], opts: GradeOptions = {}): Promise<{ perView: ViewScores[]; mean: MeanMetrics }> {
+    const yielding = opts.signal !== undefined || opts.background === true;
+    const perView =
+      yielding && this.backend instanceof CpuBackend
+        ? await this.backend.yieldingScores(splats, views, this.lpipsAvailable, opts)
+        : (await this.renderAndMeasure(splats, views, this.lpipsAvailable)).scores;
     return { perView, mean: meanMetrics(perView, this.lpipsAvailable) };
   }
 
-  /** The hidden grade of a scene on the task's held-out views. */
-  async grade(task: LoadedTask, splats: Splats): Promise<GradeResult> {
-    const { perView, mean } = await this.measureViews(splats, task.heldout);
+  /**
+   * The hidden grade of a scene on the task's held-out views; a deferred grade passes `opts`
+   * (GradeOptions: it yields to player calls; the GPU path ignores them).
+   */
+  async grade(task: LoadedTask, splats: Splats, opts: GradeOptions = {}): Promise<GradeResult> {
+    const { perView, mean } = await this.measureViews(splats, task.heldout, opts);
     const parts = splatScore(mean, task.anchors);
     return { ...parts, psnr: mean.psnr, ssim: mean.ssim, lpips: mean.lpips, iou: mean.iou, perView };
   }

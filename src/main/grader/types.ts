@@ -43,3 +43,18 @@ export interface GradeBackend {
 
 /** Identical images would give PSNR = Infinity, which no mean or JSON file can hold. */
 export const PSNR_CAP = 100;
+
+/**
+ * How a hidden grade runs (src/main/workers/grade-queue.ts): `signal` stops it between views
+ * (it rejects with JobCancelled); `background` runs its pool jobs behind every other job; `done`
+ * carries what a preempted run finished over to the next run.
+ */
+export interface GradeOptions {
+  signal?: AbortSignal;
+  background?: boolean;
+  /**
+   * Scores of the views already measured, by view index: a preempted grade run again with the
+   * same array (same scene) measures only the views it lacks. Filled as views finish.
+   */
+  done?: ViewScores[];
+}

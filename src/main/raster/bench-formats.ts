@@ -8,8 +8,8 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { repoRoot } from '../io/data-dir';
 import { decodedBytesPerGaussian } from '../../shared/formats/types';
 import { writeSplatFile } from '../formats/write';
 import { roomScene } from './room-scene';
@@ -43,7 +43,8 @@ export interface FormatsBench {
   render: { figure: ReadFigure; growthOverDecoded: number; peakOverDecoded: number } | null;
 }
 
-const CHILD = join(dirname(fileURLToPath(import.meta.url)), 'bench-read-child.ts');
+// From the repository root: this module may run from the CLI's bundle (src/main/cli/compiled-cli.mjs).
+const CHILD = join(repoRoot(), 'src', 'main', 'raster', 'bench-read-child.ts');
 
 function read(path: string, peer: string | null, render = 0): ReadFigure | string {
   const args = ['--import', 'tsx', CHILD, path, ...(peer ? ['--peer', peer] : []), ...(render > 0 ? ['--render', String(render)] : [])];

@@ -39,7 +39,7 @@ interface EsbuildApi {
 }
 
 /** Builds (or finds) the bundle of `entry` under the cache folder; null when esbuild fails. */
-export function compiledEntry(entry = join(here, '..', 'threads', 'pool-worker.ts'), root = repoRoot(here)): string | null {
+export function compiledEntry(entry = join(repoRoot(here), 'src', 'main', 'threads', 'pool-worker.ts'), root = repoRoot(here)): string | null {
   const name = `${entry.split(/[\\/]/).pop()?.replace(/\.ts$/, '') ?? 'entry'}-${sourceHash(root)}.mjs`;
   const dir = join(root, 'node_modules', '.cache', 'splatlab');
   const out = join(dir, name);

@@ -11,7 +11,8 @@
 // of a split job may use the threads ordinary jobs leave, because the caller only waits for them
 // (a frame then uses every core). Threads start on demand; each client has a FIFO queue (a split
 // job's parts queue one after another in it) and clients are served round-robin, so a burst from
-// one client waits behind itself only; an aborted queued job never starts, an aborted running job's
+// one client waits behind itself only (background jobs, the hidden grade's, only when nothing
+// else could start); an aborted queued job never starts, an aborted running job's
 // thread is terminated (a fresh one is started when needed); a thread that dies fails only its own
 // job; idle threads are unref'd and close() terminates them all, so the pool never keeps the
 // process alive. A job run with `limits` (decoding an upload: issue 29 item 8) gets a fresh thread
@@ -49,6 +50,12 @@ export interface RunOptions {
    * thread, failing this job only), terminated after the job.
    */
   limits?: ResourceLimits;
+  /**
+   * Work nobody waits for (the hidden grade, issue 30 item 7): started only when no other job
+   * that could start now is queued, so a player's job never queues behind it, at worst behind the
+   * one background job already running.
+   */
+  background?: boolean;
 }
 
 /**
@@ -256,10 +263,15 @@ export class WorkerPool {
   /**
    * The next job round-robin over clients: the oldest job of the front-most client whose oldest
    * job may start (a client held back by the cap of ordinary jobs keeps its place); that client
-   * goes to the back.
+   * goes to the back. Background jobs go only when no other job may start.
    */
   private take(): Task | null {
-    const i = this.turn.findIndex((c) => this.canStart((this.queues.get(c) as Task[])[0]));
+    const ready = (c: string, background: boolean): boolean => {
+      const head = (this.queues.get(c) as Task[])[0];
+      return (head.opts.background === true) === background && this.canStart(head);
+    };
+    let i = this.turn.findIndex((c) => ready(c, false));
+    if (i < 0) i = this.turn.findIndex((c) => ready(c, true));
     if (i < 0) return null;
     const [client] = this.turn.splice(i, 1);
     const queue = this.queues.get(client) as Task[];

@@ -7,13 +7,14 @@
 // of the parent on to worker threads. Output: the Worker. Invariant: the same handlers run all ways.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { repoRoot } from '../io/data-dir';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { compiledPoolWorker } from './compiled';
 
 // Names in variables: bundlers treat a literal `new URL('./x', import.meta.url)` as an asset.
 const BUILT_ENTRY = './pool-worker.js';
-const SOURCE_ENTRY = '../threads/pool-worker.ts';
 
 export function startPoolWorker(resourceLimits?: ResourceLimits): Worker {
   const limits = resourceLimits ? { resourceLimits } : {};
@@ -22,7 +23,8 @@ export function startPoolWorker(resourceLimits?: ResourceLimits): Worker {
   const compiled = compiledPoolWorker();
   // The parent's loader flags (tsx's --import) are not needed by plain JavaScript.
   if (compiled) return new Worker(compiled, { ...limits, execArgv: [] });
-  const source = new URL(SOURCE_ENTRY, import.meta.url).href;
+  // From the repository root, not this module: the CLI's bundle (compiled-cli.mjs) lives elsewhere.
+  const source = pathToFileURL(join(repoRoot(), 'src', 'main', 'threads', 'pool-worker.ts')).href;
   const tsx = createRequire(import.meta.url).resolve('tsx/cjs/api');
   const boot = `require(${JSON.stringify(tsx)}).require(${JSON.stringify(source)}, ${JSON.stringify(source)});`;
   // The boot line is CommonJS: a parent run with --input-type=module must not pass that on.

@@ -6,8 +6,8 @@
 // machine and the load (`uptime`), so figures from a shared machine say so.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { repoRoot } from '../../io/data-dir';
 import { benchLoad, benchMachine, machineLine } from '../../raster/bench-machine';
 import { runRasterCase, type RasterBenchCase, type RasterBenchSpec } from '../../raster/bench-raster';
 import { formatsBench, formatsTable } from '../../raster/bench-formats';
@@ -18,8 +18,7 @@ const BUILT_IN = ['raster', 'formats'] as const;
 
 /** The source checkout's test/bench folder, when this command runs from one. */
 function suiteDir(): string | null {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const dir = resolve(here, '../../../../test/bench');
+  const dir = join(repoRoot(), 'test', 'bench');
   return existsSync(dir) ? dir : null;
 }
 
