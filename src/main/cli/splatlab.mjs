@@ -10,6 +10,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { compiledCli } from './compiled-cli.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+// The bundle lives under node_modules/.cache, which may be linked from another checkout: the
+// project's files (assets, tasks, the UI build) are found from this launcher's checkout.
+process.env.SPLATLAB_ROOT = root;
 const fromSource = process.env.SPLATLAB_NO_COMPILED === '1' || Boolean(process.env.SPLATLAB_KINDS);
 const bundle = fromSource ? null : compiledCli(root);
 let main;

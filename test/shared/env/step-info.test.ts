@@ -32,7 +32,8 @@ describe('StepInfo', () => {
     const records: StepRecord[] = [{ step: 0, tool: 'reset', args: {}, text: '', t: '', ms: 0 }];
     const infos = calls.map((c, i) => {
       const r = live.step(c);
-      records.push({ step: i + 1, tool: c.tool, args: c.args, text: r.footer, t: '', ms: 0 });
+      // Logged as the env logs a step: its body, then the footer line (the strict replay checks both).
+      records.push({ step: i + 1, tool: c.tool, args: c.args, text: r.body ? `${r.body}\n${r.footer}` : r.footer, t: '', ms: 0 });
       return r.info;
     });
     const replayed = replayAll(new Episode(config), records, { strict: true });
