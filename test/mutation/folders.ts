@@ -12,7 +12,7 @@ export interface MutationFolder {
 export const mutationFolders: Record<string, MutationFolder> = {
   env: {
     mutate: ['src/shared/env/**/*.ts'],
-    tests: ['test/shared/env/**/*.test.ts'],
+    tests: ['test/shared/env/**/*.test.ts', 'test/main/env/**/*.test.ts'],
     sample: 8,
   },
   metrics: {
@@ -23,26 +23,26 @@ export const mutationFolders: Record<string, MutationFolder> = {
   search: {
     mutate: ['src/shared/kinds/search/**/*.ts', 'src/main/kinds/search/**/*.ts'],
     tests: ['test/shared/kinds/search/**/*.test.ts', 'test/main/kinds/search/**/*.test.ts'],
-    sample: 2.5,
+    sample: 1,
   },
   relation: {
     mutate: ['src/shared/kinds/relation/**/*.ts', 'src/main/kinds/relation/**/*.ts'],
     tests: ['test/shared/kinds/relation/**/*.test.ts', 'test/main/kinds/relation/**/*.test.ts'],
-    sample: 3.5,
+    sample: 1.5,
   },
   study: {
     mutate: ['src/shared/study/**/*.ts', 'src/main/studies/**/*.ts'],
     tests: ['test/shared/study/**/*.test.ts', 'test/main/studies/**/*.test.ts'],
-    sample: 4.5,
+    sample: 2,
   },
   roles: {
     mutate: ['src/shared/api/roles.ts', 'src/main/services/roles.ts'],
     tests: ['test/main/roles/**/*.test.ts'],
-    sample: 35,
+    sample: 15,
   },
   formats: {
     mutate: ['src/shared/formats/**/*.ts', 'src/main/formats/**/*.ts'],
     tests: ['test/shared/formats/**/*.test.ts', 'test/main/formats/**/*.test.ts'],
-    sample: 5,
+    sample: 2.5,
   },
 };
