@@ -17,7 +17,7 @@ export const mutationFolders: Record<string, MutationFolder> = {
   },
   metrics: {
     mutate: ['src/shared/metrics/**/*.ts'],
-    tests: ['test/shared/metrics/**/*.test.ts'],
+    tests: ['test/shared/metrics/**/*.test.ts', 'test/shared/authoring/fit/ssim.test.ts'],
     sample: 7,
   },
   search: {
