@@ -125,4 +125,13 @@ describe('episodeClock segments', () => {
     expect(clock({ t: iso(85), ms: 5_000 }).interruptions).toEqual([{ kind: 'restart', from: T0 + 90_000, to: T0 + 90_000, ms: 0 }]);
     expect(clock({ t: iso(85), ms: 6_000 }).interruptions).toEqual([{ kind: 'restart', from: T0 + 21_000, to: T0 + 90_000, ms: 69_000 }]);
   });
+  it('take the latest end before a restart, not the last call listed', () => {
+    const c = episodeClock({
+      started: iso(0),
+      steps: [{ t: iso(0), ms: 0 }, { t: iso(10), ms: 50_000 }, { t: iso(30), ms: 0 }, { t: iso(100), ms: 0 }],
+      times: [rec('restart', 90)],
+      end: { t: iso(100) },
+    });
+    expect(c.interruptions).toEqual([{ kind: 'restart', from: T0 + 60_000, to: T0 + 90_000, ms: 30_000 }]);
+  });
 });
