@@ -23,17 +23,17 @@ export const mutationFolders: Record<string, MutationFolder> = {
   search: {
     mutate: ['src/shared/kinds/search/**/*.ts', 'src/main/kinds/search/**/*.ts'],
     tests: ['test/shared/kinds/search/**/*.test.ts', 'test/main/kinds/search/**/*.test.ts'],
-    sample: 1,
+    sample: 0.5,
   },
   relation: {
     mutate: ['src/shared/kinds/relation/**/*.ts', 'src/main/kinds/relation/**/*.ts'],
     tests: ['test/shared/kinds/relation/**/*.test.ts', 'test/main/kinds/relation/**/*.test.ts'],
-    sample: 1.5,
+    sample: 0.75,
   },
   study: {
     mutate: ['src/shared/study/**/*.ts', 'src/main/studies/**/*.ts'],
     tests: ['test/shared/study/**/*.test.ts', 'test/main/studies/**/*.test.ts'],
-    sample: 2,
+    sample: 1,
   },
   roles: {
     mutate: ['src/shared/api/roles.ts', 'src/main/services/roles.ts'],
