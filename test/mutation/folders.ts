@@ -12,7 +12,7 @@ export interface MutationFolder {
 export const mutationFolders: Record<string, MutationFolder> = {
   env: {
     mutate: ['src/shared/env/**/*.ts'],
-    tests: ['test/shared/env/**/*.test.ts', 'test/main/env/**/*.test.ts'],
+    tests: ['test/shared/env/**/*.test.ts', 'test/main/env/tools-doc.test.ts'],
     sample: 8,
   },
   metrics: {

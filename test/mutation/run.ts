@@ -58,6 +58,9 @@ const config = {
   concurrency,
   timeoutMS: 20_000,
   timeoutFactor: 3,
+  // The dry run is the folder's whole test list once, with coverage; on a loaded machine it can
+  // take several minutes.
+  dryRunTimeoutMinutes: 20,
   incremental: true,
   incrementalFile: join('reports', 'mutation', `${name}-${sample}.incremental.json`),
   force: argv.includes('--fresh'),
