@@ -1,5 +1,5 @@
 // The study PIN is stored salted and hashed in a file only the lab's user can read (mode 0600), and
-// only for a study that exists (survivor of the roles mutation run, docs/MUTATION.md).
+// only for a study that exists, and can be replaced (survivors of the roles mutation run, docs/MUTATION.md).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +19,14 @@ describe('the PIN file', () => {
     const text = readFileSync(file, 'utf8');
     expect(text).not.toContain('4321');
     expect(Object.keys(JSON.parse(text) as object).sort()).toEqual(['hash', 'salt']);
+  });
+
+  it('can be set again (a new PIN replaces the old one)', () => {
+    const roles = new Roles(home);
+    roles.setPin('pilot', '1111');
+    const before = readFileSync(join(home, 'unlock', 'pilot.json'), 'utf8');
+    roles.setPin('pilot', '2222');
+    expect(readFileSync(join(home, 'unlock', 'pilot.json'), 'utf8')).not.toBe(before);
   });
 
   it('is refused for a study that does not exist', () => {
