@@ -100,7 +100,7 @@ const restrict = (patterns) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'out/**', 'dist/**', 'test-results/**', 'tasks/**', 'docs/**'] },
+  { ignores: ['node_modules/**', 'out/**', 'dist/**', 'test-results/**', 'tasks/**', 'docs/**', 'reports/**', '.stryker-tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...vue.configs['flat/recommended'],

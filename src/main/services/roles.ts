@@ -27,7 +27,7 @@ export const PARTICIPANT_LINK_CONNECTIONS = 4;
 
 export const LINK_OVER_MESSAGE = "this participant link's session is over: it can do nothing more (the experimenter has their own page)";
 
-function linkLifetimeFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+export function linkLifetimeFromEnv(env: NodeJS.ProcessEnv = process.env): number {
   const hours = Number(env.SPLATLAB_PARTICIPANT_LINK_HOURS);
   return (Number.isFinite(hours) && hours > 0 ? hours : PARTICIPANT_LINK_HOURS) * 3_600_000;
 }

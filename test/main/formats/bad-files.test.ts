@@ -52,6 +52,10 @@ describe('truncated files', () => {
     const short = join(dirname(v3), 'short.spz');
     writeFileSync(short, gzipSync(inflated.subarray(0, inflated.length - 100)));
     expect(await refusal(short)).toMatch(/Niantic SPZ: truncated: 300 Gaussians need \d+ bytes inflated, the file inflates to \d+/);
+    // A gzip stream that inflates past what its header declares is refused as it inflates.
+    const long = join(dirname(v3), 'long.spz');
+    writeFileSync(long, gzipSync(Buffer.concat([inflated, new Uint8Array(4096)])));
+    expect(await refusal(long)).toMatch(/: Niantic SPZ: inflates past the \d+ bytes its header declares \(300 Gaussians\): refused/);
     const v4 = await oracleWrite('spz', randomColumns(300, 3, 4), fresh(), { spzVersion: 4 });
     expect(await refusal(cut(v4, 0.5))).toMatch(/Niantic SPZ: (truncated: v4 stream \d runs past the end of the file|v4 stream \d is corrupt or truncated)/);
   });

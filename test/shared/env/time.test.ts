@@ -99,3 +99,39 @@ describe('episodeClock', () => {
     );
   });
 });
+
+describe('episodeClock segments', () => {
+  it('are contiguous spans of non-zero length, even when records share an instant', () => {
+    const c = episodeClock({
+      started: iso(0),
+      steps: [{ t: iso(0), ms: 0 }, { t: iso(30), ms: 0 }],
+      times: [rec('pause', 0), rec('resume', 10), rec('hidden', 10), rec('visible', 20)],
+      end: { t: iso(30) },
+    });
+    expect(c.segments).toEqual([
+      { from: T0, to: T0 + 10_000, phase: 'paused', hidden: false },
+      { from: T0 + 10_000, to: T0 + 20_000, phase: 'active', hidden: true },
+      { from: T0 + 20_000, to: T0 + 30_000, phase: 'active', hidden: false },
+    ]);
+  });
+
+  it('date a restart without `since` from the last call that ended at or before it', () => {
+    const clock = (late: { t: string; ms: number }) => episodeClock({
+      started: iso(0),
+      steps: [{ t: iso(0), ms: 0 }, { t: iso(20), ms: 1_000 }, late, { t: iso(100), ms: 0 }],
+      times: [rec('restart', 90)],
+      end: { t: iso(100) },
+    });
+    expect(clock({ t: iso(85), ms: 5_000 }).interruptions).toEqual([{ kind: 'restart', from: T0 + 90_000, to: T0 + 90_000, ms: 0 }]);
+    expect(clock({ t: iso(85), ms: 6_000 }).interruptions).toEqual([{ kind: 'restart', from: T0 + 21_000, to: T0 + 90_000, ms: 69_000 }]);
+  });
+  it('take the latest end before a restart, not the last call listed', () => {
+    const c = episodeClock({
+      started: iso(0),
+      steps: [{ t: iso(0), ms: 0 }, { t: iso(10), ms: 50_000 }, { t: iso(30), ms: 0 }, { t: iso(100), ms: 0 }],
+      times: [rec('restart', 90)],
+      end: { t: iso(100) },
+    });
+    expect(c.interruptions).toEqual([{ kind: 'restart', from: T0 + 60_000, to: T0 + 90_000, ms: 30_000 }]);
+  });
+});

@@ -29,6 +29,8 @@ describe('search episode', () => {
     expect(env.finalGrade()?.score).toBe(100);
     await env.close();
     const traj = readTrajectory(log);
+    // The header records the task's forward-key default as a protocol option (a mutation survivor).
+    expect(traj.header).toMatchObject({ protocol_options: { default_forward: true } });
     expect(traj.steps).toHaveLength(8);
     const hidden = traj.steps.map((s) => (s as { search?: { answerable: boolean; distance: number } }).search);
     expect(hidden[0]).toMatchObject({ answerable: false, distance: 0 });

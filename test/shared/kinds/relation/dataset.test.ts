@@ -1,7 +1,7 @@
 // Layouts, parameters files, the independent label check and the stratified splits of the
 // relation datasets.
 import { describe, expect, it } from 'vitest';
-import { DatasetConfigSchema, planDataset, SPLITS } from '../../../../src/shared/kinds/relation/dataset';
+import { DatasetConfigSchema, planDataset, sampleId, SPLITS } from '../../../../src/shared/kinds/relation/dataset';
 import { ENVIRONMENT_IDS, ENVIRONMENTS } from '../../../../src/shared/kinds/relation/environments';
 import { sampleLayout } from '../../../../src/shared/kinds/relation/layout';
 import { relationModel } from '../../../../src/shared/kinds/relation/models/index';
@@ -125,5 +125,12 @@ describe('the splat renderer option', () => {
     expect(diff / (s.image.data.length / 3)).toBeLessThan(0.03);
     expect(actorDiff / actorPixels).toBeLessThan(0.3);
     expect(splat.visible).toMatchObject({ reference: expect.any(Number), target: expect.any(Number) });
+  });
+});
+
+describe('sample ids', () => {
+  it('join environment, triple, task and a five-digit index with double underscores', () => {
+    expect(sampleId('kitchen', 'cup-plate-fork', 'ego', 7)).toBe('kitchen__cup-plate-fork__ego__00007');
+    expect(sampleId('a', 'b', 'ego', 123456)).toBe('a__b__ego__123456');
   });
 });

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { readPngRgb } from '../../../../src/main/io/png';
 import { loadLpipsWeights, resolveLpipsDir } from '../../../../src/main/lpips/weights';
 import { lpipsFeatures, lpipsFromFeatures } from '../../../../src/shared/metrics/lpips';
-import { featuresFromRegion, LpipsWasm, photoRegion } from '../../../../src/shared/metrics/wasm/lpips-wasm';
+import { featuresFromRegion, LpipsWasm, LpipsWasmNet, photoRegion } from '../../../../src/shared/metrics/wasm/lpips-wasm';
 import { emitLpipsModule, packLpipsWeights } from '../../../../src/shared/metrics/wasm/lpips-module';
 import { instantiateWasm, type WasmMemory } from '../../../../src/shared/metrics/wasm/runtime';
 import { ALEXNET_LAYERS } from '../../../../src/shared/metrics/lpips-weights';
@@ -99,6 +99,12 @@ describe('LpipsWasm with random AlexNet-shaped weights', () => {
 
   it('refuses images too small for the network', async () => {
     await expect(wasm.features(randomImage(20, 20, seeded(1)))).rejects.toThrow(/too small/);
+  });
+
+  it('refuses packed weights of the wrong length, naming both lengths', async () => {
+    const { plan } = emitLpipsModule(ALEXNET_LAYERS, 64, 64);
+    const short = new Float32Array(plan.weightsFloats - 1);
+    await expect(LpipsWasmNet.create(short, 64, 64)).rejects.toThrow(`LPIPS wasm: packed weights hold ${plan.weightsFloats - 1} floats, expected ${plan.weightsFloats}`);
   });
 });
 
