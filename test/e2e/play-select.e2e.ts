@@ -98,6 +98,8 @@ describe.skipIf(skip)('play view selection tools (browser mode)', () => {
       for (let k = 0; k < 3; k++) if (p[k] !== 0) await setField(page, `insp-pos-${k}`, p[k]);
     }
     await page.getByTestId('snap-home').click();
+    // The Outliner folds its groups by default; the checks read the selection from its rows.
+    await page.getByTestId('ol-fold-all').click();
     await expect.poll(() => page.locator('[data-testid^="ol-g-"]').count()).toBe(5);
 
     // The lasso round ids 1 and 2: a capsule about their projected centres, clear of the others.
