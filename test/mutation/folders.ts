@@ -27,7 +27,8 @@ export const mutationFolders: Record<string, MutationFolder> = {
   },
   relation: {
     mutate: ['src/shared/kinds/relation/**/*.ts', 'src/main/kinds/relation/**/*.ts'],
-    tests: ['test/shared/kinds/relation/**/*.test.ts', 'test/main/kinds/relation/**/*.test.ts'],
+    // inspect-export.test.ts is the one test of the relation Inspect scorer (study/scorer.ts).
+    tests: ['test/shared/kinds/relation/**/*.test.ts', 'test/main/kinds/relation/**/*.test.ts', 'test/main/eval/inspect-export.test.ts'],
     sample: 0.75,
   },
   study: {

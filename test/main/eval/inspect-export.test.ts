@@ -69,6 +69,11 @@ describe('Inspect export', () => {
     const value = log.samples[0].scores.relation_accuracy.value;
     expect(value).toBeGreaterThanOrEqual(0);
     expect(value).toBeLessThanOrEqual(1);
+    // The per-trial rows the scorer attaches (docs/MUTATION.md, relation survivors).
+    const trials = (log.samples[0].scores.relation_accuracy as { metadata?: { trials?: Record<string, unknown>[] } }).metadata?.trials ?? [];
+    expect(trials.length).toBeGreaterThan(0);
+    expect(trials.filter((t) => t.correct === true).length / trials.length).toBeCloseTo(value, 9);
+    expect(Object.keys(trials[0]).sort()).toEqual(['answer', 'correct', 'rt_ms', 'trial', 'truth']);
     expect(scorersFor('relation').map((s) => s.name)).toEqual(['relation_accuracy']);
     expect(() => scorersFor('sculpt', ['nope'])).toThrow(/unknown scorer 'nope'/);
   }, 180_000);
