@@ -26,7 +26,16 @@ const SIZE = 64;
 /** Clicks the centre of camera pixel (x, y) on the debugger image, whatever its display size. */
 async function clickPixel(page: Page, x: number, y: number): Promise<void> {
   const img = page.getByTestId('debug-image');
-  const box = await img.boundingBox();
+  // The panels around the image can still be settling (a trace closed, a view switched): click
+  // only once two reads of its box agree, so the click lands on the pixel asked for.
+  let box = await img.boundingBox();
+  for (let i = 0; i < 100; i++) {
+    await page.waitForTimeout(50);
+    const next = await img.boundingBox();
+    const same = box !== null && next !== null && next.x === box.x && next.y === box.y && next.width === box.width && next.height === box.height;
+    box = next;
+    if (same) break;
+  }
   if (!box) throw new Error('no debugger image on screen');
   const w = Number(await img.getAttribute('data-width'));
   const h = Number(await img.getAttribute('data-height'));
