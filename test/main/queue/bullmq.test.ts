@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { command } from '../../../src/main/cli/commands/eval';
+import { lockPathOf } from '../../../src/main/env/log-lock';
+import { lockHolder } from '../../../src/main/io/process-lock';
 import { testTasks } from '../env/fixtures';
 import { hasRedis, startRedis } from './redis';
 
@@ -25,6 +27,14 @@ function logs(dir: string): string[] {
 
 const ended = (dir: string): number => logs(dir).filter((f) => readFileSync(f, 'utf8').includes('"type":"end"')).length;
 
+/** True when `pid` holds the claim of an episode whose log has steps but no end: killing it now interrupts that episode. */
+function midEpisode(dir: string, pid: number | undefined): boolean {
+  return logs(dir).some((f) => {
+    const text = readFileSync(f, 'utf8');
+    return text.includes('"step":') && !text.includes('"type":"end"') && lockHolder(`${lockPathOf(f)}.episode`) === pid;
+  });
+}
+
 function worker(url: string, tasksDir: string): ChildProcess {
   const c = spawn(process.execPath, [resolve('src/main/cli/splatlab.mjs'), 'eval', '--queue', url, '--worker', '--concurrency', '2', '--lock-ms', '1500', '--tasks-folder', tasksDir, '--device', 'cpu', '--no-lpips'], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(c);
@@ -42,9 +52,12 @@ describe.skipIf(!hasRedis)('eval on BullMQ', () => {
     const argv = ['--model', 'scripted:slow', '--tasks', 'test__sculpt,test__reassembly', '--runs', '20', '--queue', redis.url, '--results', results, '--tasks-folder', tasksDir, '--device', 'cpu', '--no-lpips'];
     const out: string[] = [];
     const io = { out: (l: string) => out.push(l), err: (l: string) => out.push(l) };
-    const run = command.run(argv, io);
+    let finished = false;
+    const run = command.run(argv, io).finally(() => (finished = true));
+    // Kill worker a only while it is inside an episode (on a loaded machine it may still be
+    // starting when the first episodes end), so the run must resume at least one log.
     const killer = (async () => {
-      while (ended(results) < 6) await new Promise((r) => setTimeout(r, 100));
+      while (!finished && !(ended(results) >= 6 && midEpisode(results, a.pid))) await new Promise((r) => setTimeout(r, 50));
       a.kill('SIGKILL');
     })();
     expect(await run).toBe(0);
