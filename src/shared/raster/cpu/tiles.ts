@@ -48,7 +48,7 @@ export interface TileFrame {
   conic: Float64Array; // [rows, 3]
   depth: Float64Array; // [rows]
   radii: Int32Array; // [rows, 2] pixel half-extents (the reference's exactRadii)
-  tileBox: Uint16Array; // [rows, 4] tiles x0, x1, y0, y1 of the row's pixel box (x0 > x1: none)
+  tileBox: Uint16Array; // [rows, 4] tiles x0, x1, y0, y1 of the row's pixel box (x0 > x1 and y0 > y1: none)
   opacity: Float64Array; // [rows] composited opacity
   color: Float64Array; // [rows, 3] composited colour
 }
@@ -130,18 +130,38 @@ export function projectTileRange(input: TileInput, cam: Float64Array, start: num
   const C20 = 1.0925484305920792, C21 = -1.0925484305920792, C22 = 0.31539156525252005, C23 = -1.0925484305920792, C24 = 0.5462742152960396;
   const C30 = -0.5900435899266435, C31 = 2.890611442640554, C32 = -0.4570457994644658, C33 = 0.3731763325901154;
   const C34 = -0.4570457994644658, C35 = 1.445305721320277, C36 = -0.5900435899266435;
-  const b = new Float64Array(15);
   let row = start;
   for (let i = start; i < end; i++) {
     const mx = means[i * 3];
     const my = means[i * 3 + 1];
     const mz = means[i * 3 + 2];
-    const x = w0 * mx + w1 * my + w2 * mz + t0;
-    const y = w3 * mx + w4 * my + w5 * mz + t1;
     const z = w6 * mx + w7 * my + w8 * mz + t2;
     if (!(z >= 0.01)) continue;
     const o0 = opacities[i];
     if (!(o0 * 255 > 1)) continue;
+    const x = w0 * mx + w1 * my + w2 * mz + t0;
+    const y = w3 * mx + w4 * my + w5 * mz + t1;
+    // The footprint bound is needed only when the mean's own pixel lies off the image (about
+    // half of those in front, in a room seen from inside); it is computed with 1 / z, whose
+    // rounding (1e-16 relative) the bound's one-pixel widening covers many times over.
+    const iz = 1 / z;
+    const pxa = fx * (x * iz) + cx;
+    const pya = fy * (y * iz) + cy;
+    if (!(pxa >= 0 && pxa <= width && pya >= 0 && pya <= height)) {
+      const uca = Math.min(lxp, Math.max(-lxn, x * iz));
+      const vca = Math.min(lyp, Math.max(-lyn, y * iz));
+      const ja = fx * iz;
+      const jb = fx * uca * iz;
+      const jc = fy * iz;
+      const jd = fy * vca * iz;
+      const sa = scales[i * 3], sb = scales[i * 3 + 1], sc = scales[i * 3 + 2];
+      const dBound = Math.max(sa * sa, sb * sb, sc * sc);
+      // 2 ln(255 o) <= 2 ln 255 = 11.09035 for o <= 1: no log() for the usual opacities.
+      const qBound = o0 <= 1 ? 11.0904 : 2 * Math.log(255 * o0);
+      const rxBound = Math.sqrt(qBound * ((ja * ja + jb * jb) * dBound + 0.3)) * (1 + 1e-9) + 1;
+      const ryBound = Math.sqrt(qBound * ((jc * jc + jd * jd) * dBound + 0.3)) * (1 + 1e-9) + 1;
+      if (pxa + rxBound <= 0 || pxa - rxBound >= width || pya + ryBound <= 0 || pya - ryBound >= height) continue;
+    }
     const u = x / z;
     const v = y / z;
     const uc = Math.min(lxp, Math.max(-lxn, u));
@@ -155,12 +175,6 @@ export function projectTileRange(input: TileInput, cam: Float64Array, start: num
     const d0 = scales[i * 3] * scales[i * 3];
     const d1 = scales[i * 3 + 1] * scales[i * 3 + 1];
     const d2 = scales[i * 3 + 2] * scales[i * 3 + 2];
-    const dMax = Math.max(d0, d1, d2);
-    // 2 ln(255 o) <= 2 ln 255 = 11.09035 for o <= 1: no log() for the usual opacities.
-    const qBound = o0 <= 1 ? 11.0904 : 2 * Math.log(255 * o0);
-    const rxBound = Math.sqrt(qBound * ((j0 * j0 + j2 * j2) * dMax + 0.3)) * (1 + 1e-9) + 1;
-    const ryBound = Math.sqrt(qBound * ((j4 * j4 + j5 * j5) * dMax + 0.3)) * (1 + 1e-9) + 1;
-    if (px + rxBound <= 0 || px - rxBound >= width || py + ryBound <= 0 || py - ryBound >= height) continue;
     let qw = quats[i * 4];
     let qx = quats[i * 4 + 1];
     let qy = quats[i * 4 + 2];
@@ -226,67 +240,113 @@ export function projectTileRange(input: TileInput, cam: Float64Array, start: num
     const empty = bx0 > bx1 || by0 > by1;
     tileBox[row * 4] = empty ? 1 : Math.floor(bx0 / S);
     tileBox[row * 4 + 1] = empty ? 0 : Math.floor(bx1 / S);
-    tileBox[row * 4 + 2] = empty ? 0 : Math.floor(by0 / S);
+    tileBox[row * 4 + 2] = empty ? 1 : Math.floor(by0 / S);
     tileBox[row * 4 + 3] = empty ? 0 : Math.floor(by1 / S);
     opacity[row] = o;
     const r = row++;
-    if (rest === null) {
-      color[r * 3] = colors[i * 3];
-      color[r * 3 + 1] = colors[i * 3 + 1];
-      color[r * 3 + 2] = colors[i * 3 + 2];
-      continue;
+    color[r * 3] = colors[i * 3];
+    color[r * 3 + 1] = colors[i * 3 + 1];
+    color[r * 3 + 2] = colors[i * 3 + 2];
+  }
+  runs[start * 2] = end;
+  runs[start * 2 + 1] = row - start;
+  if (rest === null) return;
+  // The SH of the visible rows, a second pass, by blocks: a short loop first touches each cache
+  // line of the block's coefficients (45 floats per Gaussian at degree 3, far apart in memory),
+  // so their misses overlap instead of one Gaussian's waiting for the next; the sum is stored
+  // only so the reads cannot be dropped.
+  const touched = new Float64Array(1);
+  const span = restStride * 3;
+  for (let r = start; r < row; r++) {
+    if ((r - start) % 32 === 0) {
+      let t = 0;
+      for (let q = r, qe = Math.min(row, r + 32); q < qe; q++) {
+        const qi = index[q];
+        const qb = qi * span;
+        t += means[qi * 3];
+        for (let k = 0; k < span; k += 16) t += rest[qb + k];
+        t += rest[qb + span - 1];
+      }
+      touched[0] = t;
     }
-    let dx = mx - ex;
-    let dy = my - ey;
-    let dz = mz - ez;
+    const i = index[r];
+    let dx = means[i * 3] - ex;
+    let dy = means[i * 3 + 1] - ey;
+    let dz = means[i * 3 + 2] - ez;
     const len = Math.sqrt(dx * dx + dy * dy + dz * dz);
     if (len > 0) {
       dx /= len;
       dy /= len;
       dz /= len;
     }
-    let used = 0;
-    if (degree >= 1) {
-      b[0] = -C1 * dy;
-      b[1] = C1 * dz;
-      b[2] = -C1 * dx;
-      used = 3;
-    }
-    if (degree >= 2) {
-      const xx = dx * dx, yy = dy * dy, zz = dz * dz;
-      b[3] = C20 * dx * dy;
-      b[4] = C21 * dy * dz;
-      b[5] = C22 * (2 * zz - xx - yy);
-      b[6] = C23 * dx * dz;
-      b[7] = C24 * (xx - yy);
-      used = 8;
-      if (degree >= 3) {
-        b[8] = C30 * dy * (3 * xx - yy);
-        b[9] = C31 * dx * dy * dz;
-        b[10] = C32 * dy * (4 * zz - xx - yy);
-        b[11] = C33 * dz * (2 * zz - 3 * xx - 3 * yy);
-        b[12] = C34 * dx * (4 * zz - xx - yy);
-        b[13] = C35 * dz * (xx - yy);
-        b[14] = C36 * dx * (xx - 3 * yy);
-        used = 15;
-      }
-    }
+    // Basis values in locals and the coefficients read in sequence, band by band: the same
+    // products summed in the same order as the reference's loop over k (viewColors), so the
+    // colours are bit for bit its own.
     const base = i * restStride * 3;
-    let cr = colors[i * 3];
-    let cg = colors[i * 3 + 1];
-    let cb = colors[i * 3 + 2];
-    for (let k = 0; k < used; k++) {
-      const bk = b[k];
-      cr += bk * rest[base + k * 3];
-      cg += bk * rest[base + k * 3 + 1];
-      cb += bk * rest[base + k * 3 + 2];
+    let cr = color[r * 3];
+    let cg = color[r * 3 + 1];
+    let cb = color[r * 3 + 2];
+    if (degree >= 1) {
+      const b0 = -C1 * dy, b1 = C1 * dz, b2 = -C1 * dx;
+      cr += b0 * rest[base];
+      cg += b0 * rest[base + 1];
+      cb += b0 * rest[base + 2];
+      cr += b1 * rest[base + 3];
+      cg += b1 * rest[base + 4];
+      cb += b1 * rest[base + 5];
+      cr += b2 * rest[base + 6];
+      cg += b2 * rest[base + 7];
+      cb += b2 * rest[base + 8];
+      if (degree >= 2) {
+        const xx = dx * dx, yy = dy * dy, zz = dz * dz;
+        const b3 = C20 * dx * dy, b4 = C21 * dy * dz, b5 = C22 * (2 * zz - xx - yy), b6 = C23 * dx * dz, b7 = C24 * (xx - yy);
+        cr += b3 * rest[base + 9];
+        cg += b3 * rest[base + 10];
+        cb += b3 * rest[base + 11];
+        cr += b4 * rest[base + 12];
+        cg += b4 * rest[base + 13];
+        cb += b4 * rest[base + 14];
+        cr += b5 * rest[base + 15];
+        cg += b5 * rest[base + 16];
+        cb += b5 * rest[base + 17];
+        cr += b6 * rest[base + 18];
+        cg += b6 * rest[base + 19];
+        cb += b6 * rest[base + 20];
+        cr += b7 * rest[base + 21];
+        cg += b7 * rest[base + 22];
+        cb += b7 * rest[base + 23];
+        if (degree >= 3) {
+          const b8 = C30 * dy * (3 * xx - yy), b9 = C31 * dx * dy * dz, b10 = C32 * dy * (4 * zz - xx - yy);
+          const b11 = C33 * dz * (2 * zz - 3 * xx - 3 * yy), b12 = C34 * dx * (4 * zz - xx - yy);
+          const b13 = C35 * dz * (xx - yy), b14 = C36 * dx * (xx - 3 * yy);
+          cr += b8 * rest[base + 24];
+          cg += b8 * rest[base + 25];
+          cb += b8 * rest[base + 26];
+          cr += b9 * rest[base + 27];
+          cg += b9 * rest[base + 28];
+          cb += b9 * rest[base + 29];
+          cr += b10 * rest[base + 30];
+          cg += b10 * rest[base + 31];
+          cb += b10 * rest[base + 32];
+          cr += b11 * rest[base + 33];
+          cg += b11 * rest[base + 34];
+          cb += b11 * rest[base + 35];
+          cr += b12 * rest[base + 36];
+          cg += b12 * rest[base + 37];
+          cb += b12 * rest[base + 38];
+          cr += b13 * rest[base + 39];
+          cg += b13 * rest[base + 40];
+          cb += b13 * rest[base + 41];
+          cr += b14 * rest[base + 42];
+          cg += b14 * rest[base + 43];
+          cb += b14 * rest[base + 44];
+        }
+      }
     }
     color[r * 3] = cr > 0 ? cr : 0;
     color[r * 3 + 1] = cg > 0 ? cg : 0;
     color[r * 3 + 2] = cb > 0 ? cb : 0;
   }
-  runs[start * 2] = end;
-  runs[start * 2 + 1] = row - start;
 }
 
 /**
@@ -325,8 +385,9 @@ export function binTilesInOrder(f: TileFrame, order: Uint32Array): TileBins {
   const rows = frameRows(f);
   for (let j = 0; j < rows.length; j++) {
     const g = rows[j] * 4;
-    const tx0 = tileBox[g], tx1 = tileBox[g + 1], ty0 = tileBox[g + 2], ty1 = tileBox[g + 3];
-    for (let ty = ty0; ty <= ty1; ty++) for (let tx = tx0; tx <= tx1; tx++) offsets[ty * tilesX + tx + 1]++;
+    const nx = tileBox[g + 1] - tileBox[g];
+    let t = tileBox[g + 2] * tilesX + tileBox[g] + 1;
+    for (let ty = tileBox[g + 2], ty1 = tileBox[g + 3]; ty <= ty1; ty++, t += tilesX) for (let k = 0; k <= nx; k++) offsets[t + k]++;
   }
   for (let t = 0; t < tiles; t++) offsets[t + 1] += offsets[t];
   const ids = new Uint32Array(offsets[tiles]);
@@ -334,8 +395,13 @@ export function binTilesInOrder(f: TileFrame, order: Uint32Array): TileBins {
   for (let j = 0; j < order.length; j++) {
     const r = order[j];
     const g = r * 4;
-    const tx0 = tileBox[g], tx1 = tileBox[g + 1], ty0 = tileBox[g + 2], ty1 = tileBox[g + 3];
-    for (let ty = ty0; ty <= ty1; ty++) for (let tx = tx0; tx <= tx1; tx++) ids[fill[ty * tilesX + tx]++] = r;
+    const nx = tileBox[g + 1] - tileBox[g];
+    let t = tileBox[g + 2] * tilesX + tileBox[g];
+    // Each tile row's first tile outside the inner loop: most boxes span one or two tiles a row.
+    for (let ty = tileBox[g + 2], ty1 = tileBox[g + 3]; ty <= ty1; ty++, t += tilesX) {
+      ids[fill[t]++] = r;
+      for (let k = 1; k <= nx; k++) ids[fill[t + k]++] = r;
+    }
   }
   return { order, offsets, ids };
 }
