@@ -4,6 +4,9 @@
 // the reading, the ratio, and memory: peak RSS, and the reading's growth (peak RSS minus the RSS
 // before it) over the decoded scene's size (236 bytes per SH-3 Gaussian in float32); and the .ply
 // read and rendered once on the tile rasterizer in one process (the memory of a capture on screen).
+// The children run the child's compiled bundle (compiledEntry, as the lab's pool threads and CLI
+// run compiled JavaScript since issue 29 item 9), so their memory is the lab's own and not tsx's
+// transpiler; through tsx only when esbuild cannot build it (then the figures say so).
 // Inputs: N. Output: FormatsBench rows. Invariant: every reading is checked to return N Gaussians.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -12,6 +15,7 @@ import { join } from 'node:path';
 import { repoRoot } from '../io/data-dir';
 import { decodedBytesPerGaussian } from '../../shared/formats/types';
 import { writeSplatFile } from '../formats/write';
+import { compiledEntry } from '../workers/compiled';
 import { roomScene } from './room-scene';
 
 export interface ReadFigure {
@@ -41,14 +45,16 @@ export interface FormatsBench {
   rows: FormatRow[];
   /** The INRIA .ply read and one 512x512 frame rendered on the tile rasterizer (2 threads), one process. */
   render: { figure: ReadFigure; growthOverDecoded: number; peakOverDecoded: number } | null;
+  /** How the children ran: 'compiled' (the bundle, plain node) or 'tsx' (esbuild was not usable). */
+  child: 'compiled' | 'tsx';
 }
 
 // From the repository root: this module may run from the CLI's bundle (src/main/cli/compiled-cli.mjs).
 const CHILD = join(repoRoot(), 'src', 'main', 'raster', 'bench-read-child.ts');
 
-function read(path: string, peer: string | null, render = 0): ReadFigure | string {
-  const args = ['--import', 'tsx', CHILD, path, ...(peer ? ['--peer', peer] : []), ...(render > 0 ? ['--render', String(render)] : [])];
-  const child = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 20 });
+function read(entry: string[], path: string, peer: string | null, render = 0): ReadFigure | string {
+  const args = [...entry, path, ...(peer ? ['--peer', peer] : []), ...(render > 0 ? ['--render', String(render)] : [])];
+  const child = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 20, env: { ...process.env, SPLATLAB_ROOT: repoRoot() } });
   if (child.status !== 0) return (child.stderr || `status ${child.status}`).trim().split('\n').filter((l) => l.trim()).pop() ?? 'failed';
   return JSON.parse(child.stdout.trim().split('\n').pop() as string) as ReadFigure;
 }
@@ -56,6 +62,8 @@ function read(path: string, peer: string | null, render = 0): ReadFigure | strin
 export async function formatsBench(o: { gaussians: number }): Promise<FormatsBench> {
   const n = o.gaussians;
   const dir = mkdtempSync(join(tmpdir(), 'splatlab-bench-formats-'));
+  const bundle = compiledEntry(CHILD);
+  const entry = bundle ? [bundle] : ['--import', 'tsx', CHILD];
   try {
     const scene = roomScene(n, 3);
     const decodedBytes = n * decodedBytesPerGaussian(3);
@@ -63,10 +71,10 @@ export async function formatsBench(o: { gaussians: number }): Promise<FormatsBen
     for (const f of [{ label: 'INRIA .ply (SH 3, written by the lab)', format: 'ply' as const, peer: 'ply' }, { label: 'SPZ v3 (SH 3, gzip, written by the lab)', format: 'spz' as const, peer: 'spz' }]) {
       const path = join(dir, `scene.${f.format}`);
       await writeSplatFile(path, scene, { format: f.format });
-      const lab = read(path, null);
+      const lab = read(entry, path, null);
       if (typeof lab === 'string') throw new Error(`bench formats: the lab's reading of ${f.label} failed: ${lab}`);
       if (lab.count !== n) throw new Error(`bench formats: ${f.label}: read ${lab.count} Gaussians, wrote ${n}`);
-      const peer = read(path, f.peer);
+      const peer = read(entry, path, f.peer);
       const peerOk = typeof peer !== 'string' && peer.count === n ? peer : null;
       rows.push({
         file: f.label,
@@ -79,9 +87,9 @@ export async function formatsBench(o: { gaussians: number }): Promise<FormatsBen
         ratio: peerOk ? peerOk.cpuMs / Math.max(1e-3, lab.cpuMs) : null,
       });
     }
-    const rendered = read(join(dir, 'scene.ply'), null, 512);
+    const rendered = read(entry, join(dir, 'scene.ply'), null, 512);
     const render = typeof rendered === 'string' ? null : { figure: rendered, growthOverDecoded: (rendered.peakRssBytes - rendered.baseRssBytes) / decodedBytes, peakOverDecoded: rendered.peakRssBytes / decodedBytes };
-    return { gaussians: n, degree: 3, rows, render };
+    return { gaussians: n, degree: 3, rows, render, child: bundle ? 'compiled' : 'tsx' };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -90,7 +98,7 @@ export async function formatsBench(o: { gaussians: number }): Promise<FormatsBen
 export function formatsTable(b: FormatsBench): string[] {
   const mb = (x: number): string => (x / 1e6).toFixed(0);
   const lines = [
-    `${b.gaussians} Gaussians, SH degree ${b.degree} (decoded: ${mb(b.rows[0]?.decodedBytes ?? 0)} MB in float32); each reading in a fresh Node process.`,
+    `${b.gaussians} Gaussians, SH degree ${b.degree} (decoded: ${mb(b.rows[0]?.decodedBytes ?? 0)} MB in float32); each reading in a fresh Node process (${b.child === 'compiled' ? 'the compiled child' : 'the child through tsx: esbuild was not usable'}).`,
     '',
     '| file | size MB | lab CPU ms | lab peak RSS MB | lab growth / decoded | splat-transform CPU ms | its peak RSS MB | splat-transform / lab (CPU) |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',

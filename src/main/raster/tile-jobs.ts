@@ -51,12 +51,6 @@ export function tileStageJob(m: TileStageMessage): { ok: true } {
   return { ok: true };
 }
 
-function shared32(a: Uint32Array): Uint32Array {
-  const out = new Uint32Array(new SharedArrayBuffer(Math.max(4, a.byteLength)));
-  out.set(a);
-  return out;
-}
-
 /** The bins of a frame with the sort's and the binning's own times (ms) and the visible count. */
 export type TimedBins = TileBins & { sortMs: number; binMs: number; visible: number };
 
@@ -65,7 +59,7 @@ export function tileBinJob(m: { frame: TileFrame }): TimedBins {
   const t0 = performance.now();
   const order = depthOrderOfFrame(m.frame);
   const t1 = performance.now();
-  const bins = binTilesInOrder(m.frame, order);
+  const bins = binTilesInOrder(m.frame, order, true);
   const t2 = performance.now();
-  return { order: new Uint32Array(0), offsets: shared32(bins.offsets), ids: shared32(bins.ids), sortMs: t1 - t0, binMs: t2 - t1, visible: order.length };
+  return { order: new Uint32Array(0), offsets: bins.offsets, ids: bins.ids, sortMs: t1 - t0, binMs: t2 - t1, visible: order.length };
 }

@@ -83,7 +83,8 @@ export class TileRasterPool {
    * core); destroy() closes that pool. In the lab use on(poolThreads(ctx.pool, client)) instead.
    */
   static create(opts: { workers?: number } = {}): TileRasterPool {
-    const pool = new WorkerPool(opts.workers === undefined ? { size: 1 } : { size: 1, splitSize: Math.max(1, opts.workers) });
+    // Threads that load the rasterizer's jobs alone: a third of a full pool thread's memory.
+    const pool = new WorkerPool(opts.workers === undefined ? { size: 1, entry: 'raster' } : { size: 1, splitSize: Math.max(1, opts.workers), entry: 'raster' });
     return new TileRasterPool(poolThreads(pool, 'tile-raster', true));
   }
 

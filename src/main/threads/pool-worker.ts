@@ -1,44 +1,9 @@
 // Entry of one worker thread of the lab's WorkerPool (pool.ts): runs the job handlers of
-// jobs.ts on the messages of protocol.ts, one job at a time, and keeps resident data by key.
+// jobs.ts on the messages of protocol.ts, one job at a time, and keeps resident data by key
+// (the loop: workers/serve-jobs.ts).
 // Input: 'run', 'resident' and 'forget' messages. Output: 'progress', 'done' and 'error' replies.
 // Invariant: a handler's failure is one 'error' reply with a one-line message; the worker goes on.
-import { parentPort } from 'node:worker_threads';
 import { jobHandlers } from './jobs';
-import { oneLine, type FromWorker, type JobContext, type ToWorker } from '../workers/protocol';
+import { serveJobs } from '../workers/serve-jobs';
 
-const port = parentPort;
-if (!port) throw new Error('pool-worker.ts runs only as a worker thread of WorkerPool');
-
-const residents = new Map<string, unknown>();
-const handlers: Record<string, (input: unknown, ctx: JobContext) => unknown> = jobHandlers as never;
-
-function reply(msg: FromWorker, transfer: ArrayBufferLike[] = []): void {
-  port?.postMessage(msg, transfer as ArrayBuffer[]);
-}
-
-async function run(job: number, kind: string, input: unknown): Promise<void> {
-  const transfer = new Set<ArrayBufferLike>();
-  const ctx: JobContext = {
-    progress: (done, total, message) => reply({ type: 'progress', job, done, total, ...(message === undefined ? {} : { message }) }),
-    resident: <T>(key: string): T => {
-      if (!residents.has(key)) throw new Error(`worker: resident '${key}' was not sent`);
-      return residents.get(key) as T;
-    },
-    // Shared memory is shared, not moved: only plain ArrayBuffers go in the transfer list.
-    transfer: (...buffers) => buffers.forEach((b) => void (b instanceof ArrayBuffer && transfer.add(b))),
-  };
-  try {
-    const handler = handlers[kind];
-    if (!handler) throw new Error(`unknown job kind '${kind}'`);
-    const value = await handler(input, ctx);
-    reply({ type: 'done', job, value }, [...transfer]);
-  } catch (error) {
-    reply({ type: 'error', job, message: oneLine(error) });
-  }
-}
-
-port.on('message', (msg: ToWorker) => {
-  if (msg.type === 'resident') residents.set(msg.key, msg.value);
-  else if (msg.type === 'forget') residents.delete(msg.key);
-  else void run(msg.job, msg.kind, msg.input);
-});
+serveJobs(jobHandlers, 'pool-worker.ts');

@@ -60,11 +60,11 @@ export function compiledEntry(entry = join(repoRoot(here), 'src', 'main', 'threa
   }
 }
 
-let cached: string | null | undefined;
+const cached = new Map<string, string | null>();
 
-/** The pool worker's bundle for this process (built on first use, then remembered). */
-export function compiledPoolWorker(): string | null {
+/** The bundle of a worker entry of src/main/threads for this process (built on first use, then remembered). */
+export function compiledPoolWorker(source = 'pool-worker.ts'): string | null {
   if (process.env.SPLATLAB_NO_COMPILED_WORKERS === '1') return null;
-  cached ??= compiledEntry();
-  return cached;
+  if (!cached.has(source)) cached.set(source, compiledEntry(join(repoRoot(here), 'src', 'main', 'threads', source)));
+  return cached.get(source) ?? null;
 }

@@ -21,7 +21,7 @@ import { availableParallelism } from 'node:os';
 import type { ResourceLimits, Worker } from 'node:worker_threads';
 import type { JobInput, JobKind, JobOutput } from './job-table';
 import type { FromWorker, ToWorker } from './protocol';
-import { startPoolWorker } from './worker-entry';
+import { startPoolWorker, type PoolEntry } from './worker-entry';
 
 export interface JobProgress {
   done: number;
@@ -83,6 +83,11 @@ export interface PoolOptions {
   size?: number;
   /** Threads at most, the parts of split jobs included; default max(size, the available cores). */
   splitSize?: number;
+  /**
+   * The threads' entry (worker-entry.ts): 'pool' runs every kind of threads/jobs.ts (default);
+   * 'raster' only the tile rasterizer's, a lighter thread for pools that run nothing else.
+   */
+  entry?: PoolEntry;
 }
 
 export interface PoolStats {
@@ -162,8 +167,10 @@ export class WorkerPool {
   private nextJob = 1;
   private started = 0;
   private closed = false;
+  private readonly entry: PoolEntry;
 
   constructor(opts: PoolOptions = {}) {
+    this.entry = opts.entry ?? 'pool';
     const size = opts.size ?? defaultPoolSize();
     if (!Number.isInteger(size) || size < 1) throw new Error(`worker pool: size must be a positive integer, got ${size}`);
     this.size = size;
@@ -310,7 +317,7 @@ export class WorkerPool {
   }
 
   private spawn(limits?: ResourceLimits): Slot {
-    const worker = startPoolWorker(limits);
+    const worker = startPoolWorker(limits, this.entry);
     this.started += 1;
     const slot: Slot = { worker, task: null, residents: new Set(), stopping: false, dedicated: limits !== undefined };
     worker.unref();

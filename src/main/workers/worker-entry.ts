@@ -4,7 +4,9 @@
 // of pool-worker.ts (compiled.ts, built on first start and rebuilt when a source changes), and
 // only when that cannot be built (or SPLATLAB_NO_COMPILED_WORKERS=1) the thread loads
 // pool-worker.ts through tsx's CommonJS hook, because Node 20 does not pass the --import hooks
-// of the parent on to worker threads. Output: the Worker. Invariant: the same handlers run all ways.
+// of the parent on to worker threads. The 'raster' entry (threads/raster-worker.ts: the tile
+// rasterizer's jobs alone) is bundled the same way; the electron-vite build has only its
+// pool-worker.js, which runs those jobs too. Output: the Worker. Invariant: the same handlers run all ways.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -16,15 +18,20 @@ import { compiledPoolWorker } from './compiled';
 // Names in variables: bundlers treat a literal `new URL('./x', import.meta.url)` as an asset.
 const BUILT_ENTRY = './pool-worker.js';
 
-export function startPoolWorker(resourceLimits?: ResourceLimits): Worker {
+/** Which worker script a pool's threads run: every job kind, or the tile rasterizer's only. */
+export type PoolEntry = 'pool' | 'raster';
+
+const SOURCES: Record<PoolEntry, string> = { pool: 'pool-worker.ts', raster: 'raster-worker.ts' };
+
+export function startPoolWorker(resourceLimits?: ResourceLimits, entry: PoolEntry = 'pool'): Worker {
   const limits = resourceLimits ? { resourceLimits } : {};
   const built = new URL(BUILT_ENTRY, import.meta.url);
   if (existsSync(fileURLToPath(built))) return new Worker(built, limits);
-  const compiled = compiledPoolWorker();
+  const compiled = compiledPoolWorker(SOURCES[entry]);
   // The parent's loader flags (tsx's --import) are not needed by plain JavaScript.
   if (compiled) return new Worker(compiled, { ...limits, execArgv: [] });
   // From the repository root, not this module: the CLI's bundle (compiled-cli.mjs) lives elsewhere.
-  const source = pathToFileURL(join(repoRoot(), 'src', 'main', 'threads', 'pool-worker.ts')).href;
+  const source = pathToFileURL(join(repoRoot(), 'src', 'main', 'threads', SOURCES[entry])).href;
   const tsx = createRequire(import.meta.url).resolve('tsx/cjs/api');
   const boot = `require(${JSON.stringify(tsx)}).require(${JSON.stringify(source)}, ${JSON.stringify(source)});`;
   // The boot line is CommonJS: a parent run with --input-type=module must not pass that on.

@@ -2,10 +2,12 @@
 // degree 3, flat, antialiased), progress per stage, cancellation before and during a render, and
 // the pool still renders after a cancel. On the lab's worker pool (poolThreads): bit for bit the
 // image of rasterizeTiles on the calling thread (another client's job queued beside it), and
-// a failing stage fails that render only.
+// a failing stage fails that render only. A pool started with the 'raster' entry (what
+// TileRasterPool.create() owns) renders that same image on threads that run the rasterizer's jobs only.
 import { afterAll, describe, expect, it } from 'vitest';
 import { poolThreads, RenderCancelled, TileRasterPool } from '../../../src/main/raster/tile-pool';
-import { WorkerPool } from '../../../src/main/workers/pool';
+import { JobFailed, WorkerPool } from '../../../src/main/workers/pool';
+import { compiledPoolWorker } from '../../../src/main/workers/compiled';
 import { rasterizeTiles } from '../../../src/shared/raster/cpu/tiles';
 import { tileStageJob, type TileStageMessage } from '../../../src/main/raster/tile-jobs';
 import { rasterizeForwardDense } from '../../../src/shared/raster/cpu';
@@ -34,6 +36,24 @@ describe('TileRasterPool', () => {
       expect(maxDiff(out.rgb, ref.rgb)).toBeLessThanOrEqual(1e-5);
       expect(maxDiff(out.alpha, ref.alpha)).toBeLessThanOrEqual(1e-5);
     }
+  });
+
+  it("runs on raster-only threads: the same image as the calling thread's, other kinds unknown there", async () => {
+    const rng = mulberry32(44);
+    const cam = randomCamera(rng, 40);
+    const s = withRandomSh(rng, randomSplats(rng, 150, cam, { precision: 'f32' }), 3);
+    const raster = new WorkerPool({ size: 1, splitSize: 2, entry: 'raster' });
+    try {
+      const out = await TileRasterPool.on(poolThreads(raster, 'test')).render(s, cam);
+      const ref = rasterizeTiles(s, cam);
+      expect(maxDiff(out.rgb, ref.rgb)).toBe(0);
+      expect(maxDiff(out.alpha, ref.alpha)).toBe(0);
+      await expect(raster.run('probe.echo', { value: 1 }, { client: 'test' })).rejects.toThrow(JobFailed);
+      await expect(raster.run('probe.echo', { value: 1 }, { client: 'test' })).rejects.toThrow(/unknown job kind 'probe.echo'/);
+    } finally {
+      await raster.close();
+    }
+    expect(compiledPoolWorker('raster-worker.ts')).toMatch(/node_modules\/\.cache\/splatlab\/raster-worker-[0-9a-f]{16}\.mjs$/);
   });
 
   it('reports progress through every stage and can be cancelled, then renders again', async () => {

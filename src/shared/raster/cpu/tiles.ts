@@ -376,11 +376,15 @@ export function depthOrderOfFrame(f: TileFrame): Uint32Array {
   return depthOrderRadix(f.depth, frameRows(f));
 }
 
-/** The binning stage alone: per-tile lists of `order` (depthOrderOfFrame), keeping that order. */
-export function binTilesInOrder(f: TileFrame, order: Uint32Array): TileBins {
+/**
+ * The binning stage alone: per-tile lists of `order` (depthOrderOfFrame), keeping that order;
+ * `shared` puts offsets and ids in SharedArrayBuffers (the pool's bin job: no copy to hand over).
+ */
+export function binTilesInOrder(f: TileFrame, order: Uint32Array, shared = false): TileBins {
   const { tileBox, tilesX, tilesY } = f;
   const tiles = tilesX * tilesY;
-  const offsets = new Uint32Array(tiles + 1);
+  const u32 = (n: number): Uint32Array => (shared ? new Uint32Array(new SharedArrayBuffer(Math.max(4, n * 4)), 0, n) : new Uint32Array(n));
+  const offsets = u32(tiles + 1);
   // Counting needs no order: rows in memory order, sequential reads.
   const rows = frameRows(f);
   for (let j = 0; j < rows.length; j++) {
@@ -390,7 +394,7 @@ export function binTilesInOrder(f: TileFrame, order: Uint32Array): TileBins {
     for (let ty = tileBox[g + 2], ty1 = tileBox[g + 3]; ty <= ty1; ty++, t += tilesX) for (let k = 0; k <= nx; k++) offsets[t + k]++;
   }
   for (let t = 0; t < tiles; t++) offsets[t + 1] += offsets[t];
-  const ids = new Uint32Array(offsets[tiles]);
+  const ids = u32(offsets[tiles]);
   const fill = offsets.slice(0, tiles);
   for (let j = 0; j < order.length; j++) {
     const r = order[j];
