@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { clusteredBootstrapCi } from './cluster-bootstrap';
 import { bestAndFinal, curveBand } from './curves';
 import { headingSummary } from './heading';
+import { fnv1a } from '../math/hash';
 
 const num = z.number().nullable();
 
@@ -62,9 +63,7 @@ function meanOrNull(xs: readonly number[]): number | null {
 }
 
 function seedOf(key: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-  return h >>> 0;
+  return fnv1a(key);
 }
 
 /** Participants first, then models by name. */

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { clusteredBootstrapCi } from '../analysis/cluster-bootstrap';
 import type { BootstrapOptions } from '../analysis/bootstrap';
 import { toCsv } from '../analysis/csv';
+import { FNV_OFFSET, fnv1a } from '../math/hash';
 
 const num = z.number().nullable();
 
@@ -106,9 +107,7 @@ export function familiesOf(rows: readonly { family: string }[]): string[] {
 
 /** FNV-1a of the group key, mixed into the seed so each group has its own stream. */
 export function keySeed(key: string, seed: number): number {
-  let h = 0x811c9dc5 ^ seed;
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-  return h >>> 0;
+  return fnv1a(key, FNV_OFFSET ^ seed);
 }
 
 function meanOf(xs: number[]): number | null {
