@@ -80,6 +80,20 @@ export function taskIds(tasksDir: string): string[] {
     .sort();
 }
 
+/** What `read` makes of every task id in the folder (in id order), and one line per task it could not read. */
+export function readEachTask<T>(tasksDir: string, read: (id: string) => T): { items: T[]; problems: string[] } {
+  const items: T[] = [];
+  const problems: string[] = [];
+  for (const id of taskIds(tasksDir)) {
+    try {
+      items.push(read(id));
+    } catch (err) {
+      problems.push((err as Error).message);
+    }
+  }
+  return { items, problems };
+}
+
 /** Reads `tasks/<id>.json` with a kind's spec schema (default SplatBench's). */
 export function readSpec(tasksDir: string, taskId: string): TaskSpec;
 export function readSpec<T extends TaskSpecHead>(tasksDir: string, taskId: string, schema: z.ZodType<T>): T;
@@ -221,18 +235,12 @@ export interface TaskScan {
 /** Public summaries of every readable task (sorted by id) and one line per unreadable one. */
 export function scanTasks(tasksDir?: string): TaskScan {
   const dir = resolveTasksDir(tasksDir);
-  const tasks: TaskSummary[] = [];
-  const problems: string[] = [];
-  for (const id of taskIds(dir)) {
-    try {
-      const spec = readSpec(dir, id);
-      const cameras = readCameras(objectDir(dir, spec.object), `task ${id}`);
-      tasks.push(TaskSummarySchema.parse(taskSummary(spec, cameras.reference)));
-    } catch (err) {
-      problems.push((err as Error).message);
-    }
-  }
-  return { tasks, problems };
+  const { items, problems } = readEachTask(dir, (id) => {
+    const spec = readSpec(dir, id);
+    const cameras = readCameras(objectDir(dir, spec.object), `task ${id}`);
+    return TaskSummarySchema.parse(taskSummary(spec, cameras.reference));
+  });
+  return { tasks: items, problems };
 }
 
 /** Summaries of every readable task; unreadable ones are left out (scanTasks reports them). */
