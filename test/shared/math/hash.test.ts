@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { FNV_OFFSET, fnv1a, fnv1aHex } from '../../../src/shared/math/hash';
 import { deriveSeed } from '../../../src/shared/math/random';
 import { promptHash } from '../../../src/shared/kinds/search/answers';
-import { bytesHash } from '../../../src/shared/kinds/search/judge-prompt';
+import { bytesHash, E3VS_JUDGE_PROMPT } from '../../../src/shared/kinds/search/judge-prompt';
 import { hashSeed } from '../../../src/shared/kinds/relation/dataset';
 
 describe('fnv1a', () => {
@@ -29,6 +29,7 @@ describe('fnv1a', () => {
     expect(deriveSeed(7, 'episode', 3)).toBe(3277922806);
     expect(promptHash()).toBe('02868d45');
     expect(promptHash('Grüße ✓')).toBe('81f4fd01');
+    expect(promptHash(E3VS_JUDGE_PROMPT)).toBe('225f877a');
     expect(bytesHash(new Uint8Array([1, 2, 3]))).toBe(fnv1aHex(new Uint8Array([1, 2, 3])));
     expect(hashSeed('forest')).toBe(fnv1a('forest'));
   });

@@ -53,6 +53,9 @@ export function answerText(answer: Answer): string {
   return String(answer.correct);
 }
 
+/** The lines every judge template ends with: the episode's placeholders, then the mark asked for. */
+export const JUDGE_QUERY_LINES = ['Question: {question}', 'Answer: {answer}', 'Response: {response}', 'Your mark:'] as const;
+
 /** Pinned judge prompt (OpenEQA style); the placeholders are filled per episode. */
 export const JUDGE_PROMPT = [
   'You are an AI assistant who will help me to evaluate the response given the question and the correct answer.',
@@ -60,10 +63,7 @@ export const JUDGE_PROMPT = [
   '5 means that the response perfectly matches the answer.',
   '1 means that the response is completely different from the answer.',
   '',
-  'Question: {question}',
-  'Answer: {answer}',
-  'Response: {response}',
-  'Your mark:',
+  ...JUDGE_QUERY_LINES,
 ].join('\n');
 
 /** A judge template with its {question}, {answer} and {response} filled (each placeholder once). */

@@ -5,7 +5,7 @@
 // Invariant: the template and the examples are constants, so the hash names the exact prompt; a
 // judgement is stored with it and with the hashes of the two images it saw.
 import { fnv1aHex } from '../../math/hash';
-import { fillJudgePrompt } from './answers';
+import { fillJudgePrompt, JUDGE_QUERY_LINES } from './answers';
 
 export const E3VS_JUDGE_SYSTEM = 'You are an AI assistant who evaluates answers to questions about a 3D scene. You mark exactly as instructed.';
 
@@ -37,10 +37,7 @@ export const E3VS_JUDGE_PROMPT = [
   '',
   'Now mark this one.',
   '',
-  'Question: {question}',
-  'Answer: {answer}',
-  'Response: {response}',
-  'Your mark:',
+  ...JUDGE_QUERY_LINES,
 ].join('\n');
 
 export function e3vsJudgePrompt(question: string, answer: string, response: string): string {
