@@ -13,7 +13,6 @@ import type { Camera } from '../../shared/raster/types';
 import {
   AnchorsSchema,
   CamerasFileSchema,
-  firstIssue,
   TaskSpecHeadSchema,
   TaskSpecSchema,
   TaskSummarySchema,
@@ -29,6 +28,7 @@ import { parseSceneFile } from '../../shared/scene/input';
 import { readSceneNpz, type NpzScene } from '../io/npz';
 import { readPng, readPngRgb, toRgb } from '../io/png';
 import { checkSafeId } from '../io/confine';
+import { readJsonChecked } from '../io/json-file';
 import { objectDir, resolveTasksDir } from './paths';
 
 export interface RefView {
@@ -59,16 +59,7 @@ export class TaskLoadError extends Error {
 
 /** Reads and validates a JSON file; `what` prefixes every error. */
 export function readJson<T>(path: string, schema: z.ZodType<T>, what: string): T {
-  if (!existsSync(path)) throw new TaskLoadError(`${what}: missing ${path}`);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    throw new TaskLoadError(`${what}: ${path} is not valid JSON (${(err as Error).message})`);
-  }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw new TaskLoadError(`${what}: ${path}: ${firstIssue(parsed.error)}`);
-  return parsed.data;
+  return readJsonChecked(path, schema, { what, error: TaskLoadError });
 }
 
 /** Ids of every `<id>.json` spec in the folder, sorted. */
