@@ -218,6 +218,7 @@ export async function loadTask(taskId: string, opts: LoadOptions = {}): Promise<
   };
 }
 
+/** Task summaries of a folder (SplatBench's, or every kind's: kinds/registry.ts scanAllTasks). */
 export interface TaskScan {
   tasks: TaskSummary[];
   problems: string[]; // one line per task file that could not be read
