@@ -6,6 +6,7 @@
 // bootstrap is seeded per (kind, group) so the report reproduces; participants form one group.
 import { z } from 'zod';
 import { clusteredBootstrapCi } from './cluster-bootstrap';
+import { meanOrNull } from './bootstrap';
 import { bestAndFinal, curveBand } from './curves';
 import { headingSummary } from './heading';
 import { fnv1a } from '../math/hash';
@@ -58,9 +59,6 @@ export type AnalysisReport = z.infer<typeof AnalysisReportSchema>;
 
 const KINDS = ['sculpt', 'reassembly', 'oneshot'] as const;
 
-function meanOrNull(xs: readonly number[]): number | null {
-  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
-}
 
 function seedOf(key: string): number {
   return fnv1a(key);
