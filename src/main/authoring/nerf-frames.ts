@@ -4,13 +4,13 @@
 // Invariant: every problem (no transforms file, bad JSON, missing or unreadable frames, frames
 // without alpha, non-square frames) is one NerfImportError line naming the file, raised before
 // anything is written.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { NerfTransformsSchema, type NerfTransforms } from '../../shared/authoring/import/nerf';
 import { resizeArea } from '../../shared/authoring/import/resize';
 import type { RgbImage } from '../../shared/image/image';
-import { firstIssue } from '../../shared/task/schema';
 import { confinedPath } from '../io/confine';
+import { readJsonChecked } from '../io/json-file';
 import { readPng } from '../io/png';
 
 export class NerfImportError extends Error {
@@ -36,15 +36,7 @@ export function findTransforms(dir: string): string {
 }
 
 export function readTransforms(path: string): NerfTransforms {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    throw new NerfImportError(`${path} is not valid JSON (${(err as Error).message})`);
-  }
-  const parsed = NerfTransformsSchema.safeParse(raw);
-  if (!parsed.success) throw new NerfImportError(`${path}: ${firstIssue(parsed.error)}`);
-  return parsed.data;
+  return readJsonChecked(path, NerfTransformsSchema, { error: NerfImportError });
 }
 
 /** Absolute image path of a frame's file_path (".png" added when it has no extension). */

@@ -14,7 +14,7 @@ import type { DebugGradientsResult, DebugImage, DebugLoss, DebugView } from '../
 import { DEBUG_SCENE_LIMIT } from '../../shared/api/debug';
 import { DEBUG_LOSS_LABELS } from '../../shared/api/debug';
 import { pixelMaps, type PixelMaps } from '../../shared/debug/maps';
-import { overdrawMap } from '../../shared/debug/overdraw';
+import { overdrawMap, overdrawOf } from '../../shared/debug/overdraw';
 import { tileOccupancy, type TileOccupancy } from '../../shared/debug/tiles';
 import { gradientFigure } from '../../shared/debug/gradient-view';
 import type { GradientParam } from '../../shared/debug/gradients';
@@ -110,18 +110,13 @@ function captureOverdraw(input: DrawViewInput): { fig: DebugFigure; note: string
   const counts = new Int32Array(width * height);
   let t: StageTimings | null = null;
   rasterizeTiles(input.splats, input.camera, { shDegree: input.shDegree, evaluated: counts, onTimings: (x) => (t = x) });
-  let max = 0;
-  let sum = 0;
-  for (const v of counts) {
-    if (v > max) max = v;
-    sum += v;
-  }
-  const fig = overdrawFigure({ width, height, counts, max, mean: counts.length ? sum / counts.length : 0 }, input.k);
+  const map = overdrawOf(width, height, counts);
+  const fig = overdrawFigure(map, input.k);
   const st = t as StageTimings | null;
   const stages: Record<string, number> = st ? { project_ms: st.project, sort_ms: st.sort, bin_ms: st.bin, composite_ms: st.composite, visible: st.visible, intersections: st.intersections } : {};
   const line = st ? ` (tile rasterizer: project ${st.project.toFixed(0)} ms, sort ${st.sort.toFixed(0)}, bin ${st.bin.toFixed(0)}, composite ${st.composite.toFixed(0)})` : '';
   return {
-    fig: { ...fig, title: `Overdraw: Gaussians the tile rasterizer evaluates per pixel${line}`, legend: { min: 0, max: Math.max(1, max), label: "Gaussians evaluated inside their ellipse's row span, up to the 1e-4 stop" }, stats: { ...fig.stats, ...stages } },
+    fig: { ...fig, title: `Overdraw: Gaussians the tile rasterizer evaluates per pixel${line}`, legend: { min: 0, max: Math.max(1, map.max), label: "Gaussians evaluated inside their ellipse's row span, up to the 1e-4 stop" }, stats: { ...fig.stats, ...stages } },
     note: null,
   };
 }

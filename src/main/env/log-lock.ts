@@ -5,22 +5,13 @@
 // that no longer runs (a crash, kill -9) is stale and is taken over.
 // Input: the log path. Output: a held lock (release() removes it). Invariant: while a lock is held
 // by a live process, no other LogLock on the same path can be acquired, in this process or another.
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { logTempFile } from '../io/log-temp';
+import { processAlive } from '../io/process-lock';
 
 /** Where the lock of a log lives (one folder per machine user, shared by every lab process). */
 export function lockPathOf(logPath: string): string {
-  let real = resolve(logPath);
-  try {
-    real = realpathSync(real);
-  } catch {
-    // A log not written yet: its resolved path names it.
-  }
-  const dir = join(tmpdir(), `splatlab-locks-${process.getuid?.() ?? 'user'}`);
-  mkdirSync(dir, { recursive: true });
-  return join(dir, `${createHash('sha256').update(real).digest('hex').slice(0, 32)}.lock`);
+  return logTempFile(logPath, 'locks', 'lock');
 }
 
 export class LogInUseError extends Error {
@@ -29,17 +20,6 @@ export class LogInUseError extends Error {
 
 /** Locks held by this process, by log path (a second writer here is refused too). */
 const held = new Set<string>();
-
-function alive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export class LogLock {
   private released = false;
@@ -62,7 +42,7 @@ export class LogLock {
         } catch {
           pid = 0;
         }
-        if (alive(pid) && pid !== process.pid) throw new LogInUseError(`this episode is open elsewhere (another lab process, pid ${pid}, is writing its log); close it there first`);
+        if (processAlive(pid) && pid !== process.pid) throw new LogInUseError(`this episode is open elsewhere (another lab process, pid ${pid}, is writing its log); close it there first`);
         // Stale: its writer is gone (or was this process before a restart of the same pid).
         rmSync(lockPath, { force: true });
       }

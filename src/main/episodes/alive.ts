@@ -7,21 +7,11 @@
 // Invariant: a write is one small synchronous overwrite without fsync (it survives the lab
 // process being killed, which is what it is for; after a machine crash the log's last record
 // stands in); a missing or unreadable file is null, never an error.
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { logTempFile } from '../io/log-temp';
 
 function alivePathOf(logPath: string): string {
-  let real = resolve(logPath);
-  try {
-    real = realpathSync(real);
-  } catch {
-    // A log not written yet: its resolved path names it.
-  }
-  const dir = join(tmpdir(), `splatlab-alive-${process.getuid?.() ?? 'user'}`);
-  mkdirSync(dir, { recursive: true });
-  return join(dir, `${createHash('sha256').update(real).digest('hex').slice(0, 32)}.alive`);
+  return logTempFile(logPath, 'alive', 'alive');
 }
 
 export function writeAlive(logPath: string, at: number): void {

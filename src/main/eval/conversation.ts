@@ -4,8 +4,8 @@
 // Input/output: the file, {steps, client, state}. Invariant: a conversation is used only when it
 // was saved after exactly the calls the trajectory holds (a crash between the two falls back to
 // the environment's resume note), and only by a client of the same provider and model.
-import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { readJsonOrNull } from '../io/json-file';
 import { writeFileAtomic } from '../io/write-atomic';
 
 export const conversationPathOf = (log: string): string => log.replace(/\.jsonl$/, '') + '.messages.json';
@@ -22,12 +22,5 @@ export function saveConversation(log: string, c: Conversation): void {
 }
 
 export function loadConversation(log: string): Conversation | null {
-  const path = conversationPathOf(log);
-  if (!existsSync(path)) return null;
-  try {
-    const parsed = ConversationSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+  return readJsonOrNull(conversationPathOf(log), ConversationSchema);
 }

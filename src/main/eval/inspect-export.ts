@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { kindModule } from '../../shared/kinds/registry';
+import { meanOrNull } from '../../shared/analysis/bootstrap';
 import type { TaskKind } from '../../shared/task/schema';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
 import type { EnvGrader } from '../env/types';
@@ -131,9 +132,6 @@ async function sample(path: string, traj: Trajectory, task: KindTask, opts: Insp
   };
 }
 
-function mean(values: number[]): number {
-  return values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0;
-}
 
 /** The eval logs of a set of trajectories: one per (model, kind family). */
 export async function exportInspect(paths: readonly string[], opts: InspectExportOptions): Promise<InspectExport> {
@@ -194,7 +192,7 @@ export async function exportInspect(paths: readonly string[], opts: InspectExpor
       results: {
         total_samples: g.samples.length,
         completed_samples: g.ended.length,
-        scores: Object.entries(g.scores).map(([name, values]) => ({ name, scorer: name, params: {}, scored_samples: values.length, metrics: { mean: { name: 'mean', value: mean(values), params: {} } } })),
+        scores: Object.entries(g.scores).map(([name, values]) => ({ name, scorer: name, params: {}, scored_samples: values.length, metrics: { mean: { name: 'mean', value: meanOrNull(values) ?? 0, params: {} } } })),
       },
       stats: { started_at: created, completed_at: [...g.ended].sort().pop() ?? '', model_usage: { [g.model]: g.usage }, role_usage: {}, connection_limit_history: [] },
       invalidated: false,

@@ -6,8 +6,8 @@
 // Invariant: every family of src/shared/kinds/registry.ts has exactly one main module.
 import type { KindRules } from '../../shared/kinds/kind';
 import { kindModule } from '../../shared/kinds/registry';
-import type { TaskKind, TaskSummary } from '../../shared/task/schema';
-import { readSpecHead, taskIds, type LoadOptions } from '../tasks/load';
+import type { TaskKind } from '../../shared/task/schema';
+import { readEachTask, readSpecHead, type LoadOptions, type TaskScan } from '../tasks/load';
 import { resolveTasksDir } from '../tasks/paths';
 import type { KindTask, MainKindModule } from './kind';
 import { splatbenchMain } from './splatbench/kind';
@@ -48,23 +48,12 @@ export function rulesFor(task: KindTask): KindRules {
   return mainKind(task).rules(task);
 }
 
-export interface AllTasksScan {
-  tasks: TaskSummary[];
-  problems: string[]; // one line per task file that could not be read
-}
-
 /** Public summaries of every readable task of every kind (sorted by id), one line per unreadable one. */
-export function scanAllTasks(tasksDir?: string): AllTasksScan {
+export function scanAllTasks(tasksDir?: string): TaskScan {
   const dir = resolveTasksDir(tasksDir);
-  const tasks: TaskSummary[] = [];
-  const problems: string[] = [];
-  for (const id of taskIds(dir)) {
-    try {
-      const head = readSpecHead(dir, id);
-      tasks.push(mainKind(head.kind).summary(dir, head));
-    } catch (err) {
-      problems.push((err as Error).message);
-    }
-  }
-  return { tasks, problems };
+  const { items, problems } = readEachTask(dir, (id) => {
+    const head = readSpecHead(dir, id);
+    return mainKind(head.kind).summary(dir, head);
+  });
+  return { tasks: items, problems };
 }

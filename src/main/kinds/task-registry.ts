@@ -12,7 +12,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { kindModule } from '../../shared/kinds/registry';
 import { TASK_SPLITS, TaskEntrySchema, TaskListItemSchema, type TaskEntry, type TaskListItem } from '../../shared/task/registry';
-import { readSpecHead, taskIds } from '../tasks/load';
+import { readEachTask, readSpecHead } from '../tasks/load';
 import { resolveTasksDir } from '../tasks/paths';
 import { mainKind } from './registry';
 
@@ -94,16 +94,7 @@ export interface TaskListing {
 /** Every readable task's list row (sorted by id) and one line per unreadable task. */
 export function taskListing(tasksDir?: string): TaskListing {
   const dir = resolveTasksDir(tasksDir);
-  const items: TaskListItem[] = [];
-  const problems: string[] = [];
-  for (const id of taskIds(dir)) {
-    try {
-      items.push(taskListItem(dir, id));
-    } catch (err) {
-      problems.push((err as Error).message);
-    }
-  }
-  return { items, problems };
+  return readEachTask(dir, (id) => taskListItem(dir, id));
 }
 
 export function taskRegistry(tasksDir?: string): TaskRegistry {

@@ -2,7 +2,7 @@
 // who played (provider, model, reported version, effort, temperature), tokens, cost, wall time,
 // retries and how the run went. Input/output: the file. Invariant: it never holds an API key,
 // a prompt or an image; it is rewritten after every turn, so a broken run keeps its totals.
-import { existsSync, readFileSync } from 'node:fs';
+import { readJsonOrNull } from '../io/json-file';
 import { writeFileAtomic } from '../io/write-atomic';
 import { z } from 'zod';
 
@@ -44,13 +44,7 @@ export type EpisodeMeta = z.infer<typeof EpisodeMetaSchema>;
 export const metaPathOf = (log: string): string => log.replace(/\.jsonl$/, '') + '.meta.json';
 
 export function readMeta(path: string): EpisodeMeta | null {
-  if (!existsSync(path)) return null;
-  try {
-    const parsed = EpisodeMetaSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+  return readJsonOrNull(path, EpisodeMetaSchema);
 }
 
 /** Write-then-rename, so a reader (or a killed writer) never leaves half a file. */

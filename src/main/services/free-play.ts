@@ -3,19 +3,15 @@
 // Inputs: the LabContext (+ an optional renderer for tests). Output: HandlersFor the rows.
 // Invariant: refused while a participant session runs (hidden scores); the scores are the run's
 // one score (run-score.ts), as in a study's Results.
-import { existsSync, readFileSync } from 'node:fs';
 import type { freePlayMethods } from '../../shared/api/free-play';
 import type { TrajectoryView } from '../../shared/api/study';
 import { BOOTSTRAP_DEFAULTS } from '../../shared/analysis/bootstrap';
 import { episodesCsv, summarize, summaryCsv } from '../../shared/study/results';
-import { parseProcessLog, processLogPath } from '../../shared/env/process-log';
 import { pngDataUrl } from '../env/public';
 import { readTrajectory } from '../env/trajectory';
-import { mainKind } from '../kinds/registry';
 import { freePlayPath, freePlayResults } from '../studies/free-play';
 import { replayFrame, type SceneRenderer } from '../studies/replay';
-import { trajectorySteps } from '../studies/results';
-import { runScore } from '../studies/run-score';
+import { trajectoryView } from '../studies/trajectory-view';
 import type { LabContext } from './context';
 import type { HandlersFor } from './dispatch';
 import { refuseDuringSession } from './session-lock';
@@ -31,24 +27,7 @@ export function createFreePlayHandlers(ctx: LabContext, opts: { renderer?: () =>
     'freeplay.trajectory': async (p): Promise<TrajectoryView> => {
       const path = freePlayPath(dir(), p.log);
       const traj = readTrajectory(path);
-      const taskId = traj.header?.task ?? '';
-      const task = await ctx.tasks.getAny(taskId);
-      const rs = runScore(traj, { kind: 'human' });
-      const e = traj.end;
-      const process = processLogPath(path);
-      return {
-        log: p.log,
-        taskId,
-        player: traj.header?.player ?? 'unknown',
-        protocol: traj.header?.protocol ?? 'unknown',
-        started: traj.header?.started ?? '',
-        heldoutViews: mainKind(task).replayViews?.(task) ?? [],
-        steps: trajectorySteps(traj, task).map((s, i) => ({ ...s, score: rs.steps[i] ?? null })),
-        end: e && rs.score !== null ? { reason: e.reason, score: rs.score, reward: e.reward, lpipsMissing: e.lpips_missing ?? false, t: e.t } : null,
-        truncated: traj.truncated,
-        claimedScore: null,
-        ...(existsSync(process) ? { process: parseProcessLog(readFileSync(process, 'utf8')) } : {}),
-      };
+      return trajectoryView(traj, await ctx.tasks.getAny(traj.header?.task ?? ''), { log: p.log, path, run: { kind: 'human' } });
     },
     'freeplay.replayFrame': async (p) => {
       const traj = readTrajectory(freePlayPath(dir(), p.log));

@@ -3,7 +3,6 @@
 // Inputs: the LabContext (+ an optional renderer for tests). Output: HandlersFor the rows.
 // Invariant: while a participant session runs, every row in SESSION_LOCKED_METHODS fails with one
 // clear line before doing anything, so no hidden score can reach the participant's screen.
-import { existsSync, readFileSync } from 'node:fs';
 import { EXPORT_CHUNK_BYTES, SESSION_LOCKED_METHODS, studyMethods, type TrajectoryView } from '../../shared/api/study';
 import { pairedDifferences, participantSummaries } from '../../shared/study/paired';
 import { assignSlot, deleteParticipantData, readDeletions, recordWithdrawal, setExclusion } from '../studies/participant-data';
@@ -20,13 +19,14 @@ import { mainKind } from '../kinds/registry';
 import type { LabContext } from './context';
 import { wrapHandlers, type HandlersFor } from './dispatch';
 import { replayFrame, replayFrameFrom, type SceneRenderer } from '../studies/replay';
-import { runScore } from '../studies/run-score';
+import type { RunOf } from '../studies/run-score';
+import { trajectoryView } from '../studies/trajectory-view';
 import { flowSvg, participantFlow } from '../../shared/study/flow';
-import { parseProcessLog, poseCamera, processLogPath, type ProcessEvent } from '../../shared/env/process-log';
+import { parseProcessLog, poseCamera } from '../../shared/env/process-log';
 import { appendProcessEvents } from '../episodes/process-writer';
 import { applyAttentionRule } from '../studies/checks';
 import { checkSummary } from '../../shared/study/checks';
-import { studyResults, trajectorySteps } from '../studies/results';
+import { studyResults } from '../studies/results';
 import { StudySessions } from '../studies/session';
 import { StudyError, StudyStore } from '../studies/store';
 import { importProblem, modelNameProblem, verifyModelLog } from '../studies/verify';
@@ -54,10 +54,6 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
     return readTrajectory(store.resolveIn(studyId, log));
   };
 
-  const processOf = (path: string): { process?: ProcessEvent[] } => {
-    const file = processLogPath(path);
-    return existsSync(file) ? { process: parseProcessLog(readFileSync(file, 'utf8')) } : {};
-  };
   // A model run's process stream is descriptive (its messages and tokens): kept as the file gave it,
   // parsed event by event and bounded by the process writer.
   const keepProcess = (studyId: string, log: string, text: string | undefined): void => {
@@ -113,26 +109,11 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
     },
     'study.trajectory': async (p): Promise<TrajectoryView> => {
       const traj = trajectoryOf(p.studyId, p.log);
-      const taskId = traj.header?.task ?? '';
-      const task = await ctx.tasks.getAny(taskId);
-      const e = traj.end;
+      const task = await ctx.tasks.getAny(traj.header?.task ?? '');
       // The one score of the run (run-score.ts): an imported model's per-call and final scores are the lab's regrades.
       const model = store.modelLogs(p.studyId).find((m) => m.rel === p.log);
-      const rs = runScore(traj, model ? { kind: 'model', verdict: model.verdict } : { kind: 'human' });
-      const steps = trajectorySteps(traj, task).map((s, i) => ({ ...s, score: rs.steps[i] ?? null }));
-      return {
-        log: p.log,
-        taskId,
-        player: traj.header?.player ?? 'unknown',
-        protocol: traj.header?.protocol ?? 'unknown',
-        started: traj.header?.started ?? '',
-        heldoutViews: mainKind(task).replayViews?.(task) ?? [],
-        steps,
-        end: e && rs.score !== null ? { reason: e.reason, score: rs.score, reward: model?.verdict ? model.verdict.reward : e.reward, lpipsMissing: e.lpips_missing ?? false, t: e.t } : null,
-        truncated: traj.truncated,
-        claimedScore: rs.claimed,
-        ...processOf(store.resolveIn(p.studyId, p.log)),
-      };
+      const run: RunOf = model ? { kind: 'model', verdict: model.verdict } : { kind: 'human' };
+      return trajectoryView(traj, task, { log: p.log, path: store.resolveIn(p.studyId, p.log), run });
     },
     'study.replayFrame': async (p) => {
       const traj = trajectoryOf(p.studyId, p.log);

@@ -13,6 +13,7 @@ import { DeletionsFileSchema, type DeletionRecord, type Participant, type StudyC
 import { cycleLength, slotOrder } from '../../shared/study/order';
 import { flowFlags } from '../../shared/study/flow';
 import { forgetSessionMeta } from './session-meta';
+import { parseJsonLines } from '../../shared/env/json-lines';
 import { writeFileAtomic } from '../io/write-atomic';
 import { StudyError, type StudyStore } from './store';
 
@@ -39,17 +40,7 @@ export function appendSession(store: StudyStore, studyId: string, record: Sessio
 export function readSessions(store: StudyStore, studyId: string): SessionRecord[] {
   const path = join(store.dir(studyId), 'sessions.jsonl');
   if (!existsSync(path)) return [];
-  const out: SessionRecord[] = [];
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      const r = SessionRecordSchema.safeParse(JSON.parse(line));
-      if (r.success) out.push(r.data);
-    } catch {
-      // a line cut short by a crash: the earlier lines stand
-    }
-  }
-  return out;
+  return parseJsonLines(readFileSync(path, 'utf8'), SessionRecordSchema);
 }
 
 export function readDeletions(store: StudyStore, studyId: string): DeletionRecord[] {

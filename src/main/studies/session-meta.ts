@@ -7,6 +7,7 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { SessionMetaSchema } from '../../shared/api/study';
+import { parseJsonLines } from '../../shared/env/json-lines';
 import { writeFileAtomic } from '../io/write-atomic';
 import type { StudyStore } from './store';
 
@@ -22,17 +23,7 @@ export function appendSessionMeta(store: StudyStore, studyId: string, record: Se
 export function readSessionMeta(store: StudyStore, studyId: string): SessionMetaRecord[] {
   const path = file(store, studyId);
   if (!existsSync(path)) return [];
-  const out: SessionMetaRecord[] = [];
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      const r = SessionMetaRecordSchema.safeParse(JSON.parse(line));
-      if (r.success) out.push(r.data);
-    } catch {
-      // a line cut short: the others stand
-    }
-  }
-  return out;
+  return parseJsonLines(readFileSync(path, 'utf8'), SessionMetaRecordSchema);
 }
 
 /** Drops a participant's lines (a deletion on request); true when there were any. */

@@ -5,6 +5,7 @@
 // Invariants: JSON files are replaced atomically (temp file + fsync + rename), so a crash leaves
 // the old or the new file, never half of one; every path handed out stays inside the study folder.
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readJsonChecked } from '../io/json-file';
 import { withFileLock } from '../io/process-lock';
 import { writeFileAtomic } from '../io/write-atomic';
 import { join, resolve } from 'node:path';
@@ -33,16 +34,7 @@ export class StudyError extends Error {
 }
 
 function readJsonFile<T>(path: string, schema: z.ZodType<T>, what: string): T {
-  if (!existsSync(path)) throw new StudyError(`${what}: missing ${path}`);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    throw new StudyError(`${what}: ${path} is not valid JSON (${(err as Error).message})`);
-  }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw new StudyError(`${what}: ${path}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-  return parsed.data;
+  return readJsonChecked(path, schema, { what, error: StudyError });
 }
 
 const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;

@@ -13,7 +13,6 @@ import type { Camera } from '../../shared/raster/types';
 import {
   AnchorsSchema,
   CamerasFileSchema,
-  firstIssue,
   TaskSpecHeadSchema,
   TaskSpecSchema,
   TaskSummarySchema,
@@ -29,6 +28,7 @@ import { parseSceneFile } from '../../shared/scene/input';
 import { readSceneNpz, type NpzScene } from '../io/npz';
 import { readPng, readPngRgb, toRgb } from '../io/png';
 import { checkSafeId } from '../io/confine';
+import { readJsonChecked } from '../io/json-file';
 import { objectDir, resolveTasksDir } from './paths';
 
 export interface RefView {
@@ -59,16 +59,7 @@ export class TaskLoadError extends Error {
 
 /** Reads and validates a JSON file; `what` prefixes every error. */
 export function readJson<T>(path: string, schema: z.ZodType<T>, what: string): T {
-  if (!existsSync(path)) throw new TaskLoadError(`${what}: missing ${path}`);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    throw new TaskLoadError(`${what}: ${path} is not valid JSON (${(err as Error).message})`);
-  }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw new TaskLoadError(`${what}: ${path}: ${firstIssue(parsed.error)}`);
-  return parsed.data;
+  return readJsonChecked(path, schema, { what, error: TaskLoadError });
 }
 
 /** Ids of every `<id>.json` spec in the folder, sorted. */
@@ -78,6 +69,20 @@ export function taskIds(tasksDir: string): string[] {
     .filter((e) => e.isFile() && e.name.endsWith('.json'))
     .map((e) => e.name.slice(0, -5))
     .sort();
+}
+
+/** What `read` makes of every task id in the folder (in id order), and one line per task it could not read. */
+export function readEachTask<T>(tasksDir: string, read: (id: string) => T): { items: T[]; problems: string[] } {
+  const items: T[] = [];
+  const problems: string[] = [];
+  for (const id of taskIds(tasksDir)) {
+    try {
+      items.push(read(id));
+    } catch (err) {
+      problems.push((err as Error).message);
+    }
+  }
+  return { items, problems };
 }
 
 /** Reads `tasks/<id>.json` with a kind's spec schema (default SplatBench's). */
@@ -213,6 +218,7 @@ export async function loadTask(taskId: string, opts: LoadOptions = {}): Promise<
   };
 }
 
+/** Task summaries of a folder (SplatBench's, or every kind's: kinds/registry.ts scanAllTasks). */
 export interface TaskScan {
   tasks: TaskSummary[];
   problems: string[]; // one line per task file that could not be read
@@ -221,18 +227,12 @@ export interface TaskScan {
 /** Public summaries of every readable task (sorted by id) and one line per unreadable one. */
 export function scanTasks(tasksDir?: string): TaskScan {
   const dir = resolveTasksDir(tasksDir);
-  const tasks: TaskSummary[] = [];
-  const problems: string[] = [];
-  for (const id of taskIds(dir)) {
-    try {
-      const spec = readSpec(dir, id);
-      const cameras = readCameras(objectDir(dir, spec.object), `task ${id}`);
-      tasks.push(TaskSummarySchema.parse(taskSummary(spec, cameras.reference)));
-    } catch (err) {
-      problems.push((err as Error).message);
-    }
-  }
-  return { tasks, problems };
+  const { items, problems } = readEachTask(dir, (id) => {
+    const spec = readSpec(dir, id);
+    const cameras = readCameras(objectDir(dir, spec.object), `task ${id}`);
+    return TaskSummarySchema.parse(taskSummary(spec, cameras.reference));
+  });
+  return { tasks: items, problems };
 }
 
 /** Summaries of every readable task; unreadable ones are left out (scanTasks reports them). */

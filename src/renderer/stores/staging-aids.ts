@@ -27,15 +27,22 @@ export interface FillSpec {
 
 /** Solid fills: sigma as a fraction of the spacing between centres (overlapping enough to render opaque). */
 export const SOLID_SIGMA = 0.6;
-/** Solid preset: centres this fraction of the radius apart (about 65 for a sphere, 125 for a box). */
-export const SOLID_SPACING = 0.4;
+/**
+ * Solid preset: centres this far apart in world units, whatever the shape's size, so a bigger
+ * body gets more Gaussians of the same size (as the add presets have fixed world sizes: this is
+ * the sphere preset's sigma, staging.ts PRESET_SCALES). A sphere of radius 0.2 takes 65, a box 125.
+ */
+export const SOLID_SPACING = 0.08;
 
-/** Gaussians a solid fill of the shape needs for SOLID_SPACING (capped by MAX_FILL). */
-export function solidCount(shape: FillShape, size: Vec3): number {
+/** Volume of the fill shape with half-extents `size` (a cylinder's axis is Z). */
+export function shapeVolume(shape: FillShape, size: Vec3): number {
   const [a, b, c] = size.map((x) => Math.abs(x));
-  const r = Math.cbrt(a * b * c);
-  const volume = shape === 'box' ? 8 * a * b * c : shape === 'sphere' ? (4 / 3) * Math.PI * a * b * c : 2 * Math.PI * a * b * c;
-  return Math.max(1, Math.min(MAX_FILL, Math.round(volume / (SOLID_SPACING * r) ** 3)));
+  return shape === 'box' ? 8 * a * b * c : shape === 'sphere' ? (4 / 3) * Math.PI * a * b * c : 2 * Math.PI * a * b * c;
+}
+
+/** Gaussians a solid fill of the shape needs for SOLID_SPACING (at least 1, capped by MAX_FILL). */
+export function solidCount(shape: FillShape, size: Vec3): number {
+  return Math.max(1, Math.min(MAX_FILL, Math.round(shapeVolume(shape, size) / SOLID_SPACING ** 3)));
 }
 
 /** Most Gaussians one fill makes (the task budget caps the total anyway). */
@@ -72,8 +79,7 @@ export function fillShape(spec: FillSpec): NewRecord[] {
       }
     }
   }
-  const volume = spec.shape === 'box' ? 8 * a * b * c : spec.shape === 'sphere' ? (4 / 3) * Math.PI * a * b * c : 2 * Math.PI * a * b * c;
-  const spacing = Math.cbrt(volume / k);
+  const spacing = Math.cbrt(shapeVolume(spec.shape, spec.size) / k);
   const sigma = Math.min(0.5, Math.max(0.005, spec.density === 'solid' ? spacing * SOLID_SIGMA : spacing / (2 * Math.sqrt(2 * Math.LN2))));
   return pts.map((p) => {
     const r: NewRecord = { pos: [spec.centre[0] + p[0], spec.centre[1] + p[1], spec.centre[2] + p[2]], scale: [sigma, sigma, sigma], quat: [1, 0, 0, 0], color: [...spec.color], opacity: 1 };

@@ -34,6 +34,11 @@ export function mean(values: readonly number[]): number {
   return s / values.length;
 }
 
+/** The mean, or null for no values (a table cell with nothing to average). */
+export function meanOrNull(values: readonly number[]): number | null {
+  return values.length ? mean(values) : null;
+}
+
 export function bootstrapMeanCi(values: readonly number[], opts: BootstrapOptions = {}): MeanCi {
   const n = values.length;
   if (n === 0) return { n, mean: null, low: null, high: null };

@@ -2,6 +2,8 @@
 // true pose (computed by partHeadingError from parts_truth.json), and per player group the share
 // of parts within a threshold (15 degrees in the seed). Inputs: per-part errors (null: part
 // missing or unmatched, counted as not within). Output: {parts, within, share, meanDeg}.
+import { meanOrNull } from './bootstrap';
+
 export const HEADING_THRESHOLD_DEG = 15;
 
 export interface HeadingSummary {
@@ -19,6 +21,6 @@ export function headingSummary(errors: readonly (number | null)[], threshold = H
     parts: errors.length,
     within,
     share: errors.length ? within / errors.length : null,
-    meanDeg: matched.length ? matched.reduce((a, b) => a + b, 0) / matched.length : null,
+    meanDeg: meanOrNull(matched),
   };
 }

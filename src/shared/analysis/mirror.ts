@@ -6,6 +6,7 @@
 // symmetric about x = 0 has drop 0. Reflection M = diag(-1, 1, 1): pos.x negated, and the
 // rotation R -> M R M, which for a quaternion (w, x, y, z) is (w, x, -y, -z).
 import type { GaussianRecord } from '../scene/gaussian';
+import { mean } from './bootstrap';
 
 export function mirrorRecord(r: GaussianRecord): GaussianRecord {
   const [w, x, y, z] = r.quat;
@@ -28,7 +29,6 @@ export interface MirrorResult {
 
 export function mirrorResult(ious: readonly number[], mirroredIous: readonly number[]): MirrorResult {
   if (!ious.length || ious.length !== mirroredIous.length) throw new Error(`mirror test needs matching views (${ious.length} vs ${mirroredIous.length})`);
-  const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
   const iou = mean(ious);
   const mirroredIou = mean(mirroredIous);
   return { iou, mirroredIou, drop: iou - mirroredIou };

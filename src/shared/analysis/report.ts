@@ -6,8 +6,10 @@
 // bootstrap is seeded per (kind, group) so the report reproduces; participants form one group.
 import { z } from 'zod';
 import { clusteredBootstrapCi } from './cluster-bootstrap';
+import { meanOrNull } from './bootstrap';
 import { bestAndFinal, curveBand } from './curves';
 import { headingSummary } from './heading';
+import { fnv1a } from '../math/hash';
 
 const num = z.number().nullable();
 
@@ -57,14 +59,9 @@ export type AnalysisReport = z.infer<typeof AnalysisReportSchema>;
 
 const KINDS = ['sculpt', 'reassembly', 'oneshot'] as const;
 
-function meanOrNull(xs: readonly number[]): number | null {
-  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
-}
 
 function seedOf(key: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-  return h >>> 0;
+  return fnv1a(key);
 }
 
 /** Participants first, then models by name. */

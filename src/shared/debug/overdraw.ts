@@ -28,6 +28,11 @@ export function overdrawMap(state: ForwardState): OverdrawMap {
       },
     },
   );
+  return overdrawOf(width, height, counts);
+}
+
+/** An overdraw map of per-pixel counts (from this walk, or the tiled rasterizer's `evaluated`), with its max and mean. */
+export function overdrawOf(width: number, height: number, counts: Int32Array): OverdrawMap {
   let max = 0;
   let sum = 0;
   for (const v of counts) {

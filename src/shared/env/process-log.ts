@@ -9,6 +9,7 @@
 // Invariants: one JSON object per line; an episode's stream never exceeds MAX_PROCESS_EVENTS
 // events or MAX_PROCESS_BYTES bytes (further events are dropped and one `truncated` event says so).
 import { z } from 'zod';
+import { parseJsonLines } from './json-lines';
 
 export const PROCESS_EVENT_KINDS = [
   'stage.add', 'stage.change', 'stage.remove', 'undo', 'redo', 'select', 'gizmo.start', 'gizmo.end', 'camera',
@@ -48,17 +49,7 @@ export function processLine(e: ProcessEvent): string {
 
 /** Parses a stream, skipping lines that are not events (a line cut short by a crash). */
 export function parseProcessLog(text: string): ProcessEvent[] {
-  const out: ProcessEvent[] = [];
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      const r = ProcessEventSchema.safeParse(JSON.parse(line));
-      if (r.success) out.push(r.data);
-    } catch {
-      // skipped
-    }
-  }
-  return out;
+  return parseJsonLines(text, ProcessEventSchema);
 }
 
 /** The process log's path beside a trajectory log. */

@@ -1,6 +1,7 @@
 // Seeded pseudo-random numbers (mulberry32) for reproducible fits, scrambles and tests.
 // Input: a 32-bit integer seed. Invariant: the same seed gives the same sequence on every
 // platform (only 32-bit integer ops and one division), so seeded runs are reproducible.
+import { fnv1a } from './hash';
 
 export class Random {
   private state: number;
@@ -67,11 +68,5 @@ export function mulberry32(seed: number): Random {
  * from the one `--seed`.
  */
 export function deriveSeed(seed: number, ...parts: readonly (string | number)[]): number {
-  const text = [seed, ...parts].join('/');
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h >>> 0;
+  return fnv1a([seed, ...parts].join('/'));
 }

@@ -9,12 +9,10 @@
 // (an SsimTarget owns its scratch planes).
 import type { Floats } from '../scene/splats';
 import { gaussianKernel, reflectIndex } from './gaussian';
-import { SSIM_K1, SSIM_K2, SSIM_SIGMA, SSIM_TRUNCATE } from './ssim';
+import { ssimMapSum, SSIM_SIGMA, SSIM_TRUNCATE } from './ssim';
 
 const KERNEL = gaussianKernel(SSIM_SIGMA, SSIM_TRUNCATE);
 const R = (KERNEL.length - 1) / 2;
-const C1 = SSIM_K1 * SSIM_K1;
-const C2 = SSIM_K2 * SSIM_K2;
 
 if (KERNEL.length !== 11) throw new Error(`SsimTarget expects an 11-tap window, got ${KERNEL.length}`);
 // The window is symmetric (k[t] = k[10 - t]), so each output needs 6 multiplies instead of 11.
@@ -172,26 +170,7 @@ export class SsimTarget {
         gUxx.fill(0);
         gUxy.fill(0);
       }
-      let sum = 0;
-      for (let yy = R; yy < h - R; yy++) {
-        for (let xc = R; xc < w - R; xc++) {
-          const i = yy * w + xc;
-          const mx = ux[i];
-          const my = uy[i];
-          const a1 = 2 * mx * my + C1;
-          const a2 = 2 * (uxy[i] - mx * my) + C2;
-          const b1 = mx * mx + my * my + C1;
-          const b2 = uxx[i] - mx * mx + (uyy[i] - my * my) + C2;
-          const d = b1 * b2;
-          const s = (a1 * a2) / d;
-          sum += s;
-          if (grad) {
-            gUx[i] = (scale * (2 * my * (a2 - a1) - 2 * mx * s * (b2 - b1))) / d;
-            gUxx[i] = (-scale * s) / b2;
-            gUxy[i] = (scale * 2 * a1) / d;
-          }
-        }
-      }
+      const sum = ssimMapSum({ ux, uy, uxx, uyy, uxy }, w, h, grad ? { ux: gUx, uxx: gUxx, uxy: gUxy, scale } : undefined);
       total += sum / count;
       if (grad) {
         // d/dx of blur terms: A^T gUx + 2 x A^T gUxx + y A^T gUxy (reusing ux, uxx, uxy as outputs).

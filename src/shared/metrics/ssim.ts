@@ -38,6 +38,56 @@ function checkInputs(a: RgbImage, b: RgbImage): void {
   }
 }
 
+/** One channel's blurred moments, [H, W]: ux = blur(x), uy = blur(y), uxx = blur(x x), uyy = blur(y y), uxy = blur(x y). */
+export interface SsimMoments {
+  ux: Float64Array;
+  uy: Float64Array;
+  uxx: Float64Array;
+  uyy: Float64Array;
+  uxy: Float64Array;
+}
+
+/** Where ssimMapSum writes `scale` times the gradient of its sum with respect to ux, uxx and uxy. */
+export interface SsimMomentGrads {
+  ux: Float64Array;
+  uxx: Float64Array;
+  uxy: Float64Array;
+  scale: number;
+}
+
+/**
+ * The sum of one channel's SSIM map over the interior (the SSIM_PAD border cropped), shared by
+ * ssim() here and the fixed-photo path (ssim-target.ts). With `g`, also writes the upstream
+ * gradients at each interior pixel; the border is not written (callers start from zeros).
+ */
+export function ssimMapSum(m: SsimMoments, w: number, h: number, g?: SsimMomentGrads): number {
+  const { ux, uy, uxx, uyy, uxy } = m;
+  const p = SSIM_PAD;
+  // Hoisted out of the per-pixel loop (the fit calls this thousands of times a run).
+  const gx = g?.ux, gxx = g?.uxx, gxy = g?.uxy, scale = g?.scale ?? 0;
+  let sum = 0;
+  for (let yy = p; yy < h - p; yy++) {
+    for (let xx = p; xx < w - p; xx++) {
+      const i = yy * w + xx;
+      const mx = ux[i];
+      const my = uy[i];
+      const a1 = 2 * mx * my + C1;
+      const a2 = 2 * (uxy[i] - mx * my) + C2;
+      const b1 = mx * mx + my * my + C1;
+      const b2 = uxx[i] - mx * mx + (uyy[i] - my * my) + C2;
+      const d = b1 * b2;
+      const s = (a1 * a2) / d;
+      sum += s;
+      if (gx && gxx && gxy) {
+        gx[i] = (scale * (2 * my * (a2 - a1) - 2 * mx * s * (b2 - b1))) / d;
+        gxx[i] = (-scale * s) / b2;
+        gxy[i] = (scale * 2 * a1) / d;
+      }
+    }
+  }
+  return sum;
+}
+
 /** Mean SSIM over channels and the cropped interior. */
 export function ssim(a: RgbImage, b: RgbImage): number {
   return ssimImpl(a, b, false).value;
@@ -68,27 +118,7 @@ function ssimImpl(a: RgbImage, b: RgbImage, withGrad: boolean): { value: number;
     const gUx = withGrad ? new Float64Array(w * h) : undefined;
     const gUxx = withGrad ? new Float64Array(w * h) : undefined;
     const gUxy = withGrad ? new Float64Array(w * h) : undefined;
-    let sum = 0;
-    for (let yy = p; yy < h - p; yy++) {
-      for (let xx = p; xx < w - p; xx++) {
-        const i = yy * w + xx;
-        const mx = ux[i];
-        const my = uy[i];
-        const a1 = 2 * mx * my + C1;
-        const a2 = 2 * (uxy[i] - mx * my) + C2;
-        const b1 = mx * mx + my * my + C1;
-        const b2 = uxx[i] - mx * mx + (uyy[i] - my * my) + C2;
-        const d = b1 * b2;
-        const s = (a1 * a2) / d;
-        sum += s;
-        if (gUx && gUxx && gUxy) {
-          const scale = 1 / (count * 3);
-          gUx[i] = (scale * (2 * my * (a2 - a1) - 2 * mx * s * (b2 - b1))) / d;
-          gUxx[i] = (-scale * s) / b2;
-          gUxy[i] = (scale * 2 * a1) / d;
-        }
-      }
-    }
+    const sum = ssimMapSum({ ux, uy, uxx, uyy, uxy }, w, h, gUx && gUxx && gUxy ? { ux: gUx, uxx: gUxx, uxy: gUxy, scale: 1 / (count * 3) } : undefined);
     total += sum / count;
     if (grad && gUx && gUxx && gUxy) {
       const tUx = blurAdjoint(gUx, h, w, KERNEL);

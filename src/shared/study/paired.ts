@@ -9,7 +9,7 @@
 // per family; seeded by the episodes of the row, so the same episodes give the same interval.
 import { z } from 'zod';
 import { mulberry32 } from '../math/random';
-import { BOOTSTRAP_DEFAULTS, quantileSorted, type BootstrapOptions } from '../analysis/bootstrap';
+import { BOOTSTRAP_DEFAULTS, meanOrNull, quantileSorted, type BootstrapOptions } from '../analysis/bootstrap';
 import { allTasksOf, clusterOf, episodesSeed, familiesOf, keySeed, smallNWarning, statisticRows, type EpisodeResult } from './results';
 
 const num = z.number().nullable();
@@ -156,7 +156,6 @@ export function participantSummaries(rows: readonly EpisodeResult[]): Participan
   const humans = rows.filter((r) => r.kind === 'human' && !r.practice);
   const ids = [...new Set(humans.map((r) => r.participant))].sort();
   const used = new Set(statisticRows(humans));
-  const mean = (xs: number[]): number | null => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
   return ids.flatMap((participant) => {
     const theirs = humans.filter((r) => r.participant === participant);
     return familiesOf(theirs).map((family) => {
@@ -169,8 +168,8 @@ export function participantSummaries(rows: readonly EpisodeResult[]): Participan
         measure: mine[0].measure,
         tasks: kept.length,
         excluded: mine.filter((r) => r.excluded).length,
-        meanScore: mean(kept.map((r) => r.score as number)),
-        meanSeconds: mean(secs),
+        meanScore: meanOrNull(kept.map((r) => r.score as number)),
+        meanSeconds: meanOrNull(secs),
         calls: mine.reduce((s, r) => s + r.calls, 0),
       };
     });

@@ -9,8 +9,9 @@
 // episodes themselves (intervalOf), so the same episodes give the same interval in every table.
 import { z } from 'zod';
 import { clusteredBootstrapCi } from '../analysis/cluster-bootstrap';
-import type { BootstrapOptions } from '../analysis/bootstrap';
+import { meanOrNull, type BootstrapOptions } from '../analysis/bootstrap';
 import { toCsv } from '../analysis/csv';
+import { FNV_OFFSET, fnv1a } from '../math/hash';
 
 const num = z.number().nullable();
 
@@ -106,14 +107,9 @@ export function familiesOf(rows: readonly { family: string }[]): string[] {
 
 /** FNV-1a of the group key, mixed into the seed so each group has its own stream. */
 export function keySeed(key: string, seed: number): number {
-  let h = 0x811c9dc5 ^ seed;
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-  return h >>> 0;
+  return fnv1a(key, FNV_OFFSET ^ seed);
 }
 
-function meanOf(xs: number[]): number | null {
-  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
-}
 
 /** Fewest participants (or runs) for which an interval is shown without a warning. */
 export const SMALL_N = 5;
@@ -171,7 +167,7 @@ export function summarize(rows: readonly EpisodeResult[], opts: BootstrapOptions
         const unit = group[0]?.kind === 'model' ? 'runs' : 'participants';
         const ci = intervalOf(group, opts);
         const secs = group.map((r) => r.seconds).filter((x): x is number => x !== null);
-        out.push({ source, family, measure: group[0].measure, taskId, n: ci.n, mean: ci.mean, low: ci.low, high: ci.high, meanSeconds: meanOf(secs), unit, clusters: ci.clusters, warning: smallNWarning(ci.clusters, unit), lpipsMissing: group.filter((r) => r.lpipsMissing).length });
+        out.push({ source, family, measure: group[0].measure, taskId, n: ci.n, mean: ci.mean, low: ci.low, high: ci.high, meanSeconds: meanOrNull(secs), unit, clusters: ci.clusters, warning: smallNWarning(ci.clusters, unit), lpipsMissing: group.filter((r) => r.lpipsMissing).length });
       }
     }
   }

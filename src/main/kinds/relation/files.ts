@@ -3,6 +3,7 @@
 // Inputs: a dataset folder. Outputs: paths, the stored manifest, the samples found on disk.
 // Invariant: a sample exists once its parameters file parses; the PNG is written before it.
 import { existsSync, readFileSync } from 'node:fs';
+import { readJsonChecked } from '../../io/json-file';
 import { writeFileAtomic } from '../../io/write-atomic';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -32,15 +33,7 @@ export function writeAtomic(path: string, data: string | Uint8Array): void {
 export function readManifest(dir: string): Manifest {
   const path = manifestPath(dir);
   if (!existsSync(path)) throw new Error(`${dir} is not a relation dataset (no dataset.json; run 'splatlab relation generate' first)`);
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new Error(`${path} is not valid JSON (${(error as Error).message})`);
-  }
-  const r = ManifestSchema.safeParse(json);
-  if (!r.success) throw new Error(`${path}: not a relation dataset manifest (${r.error.issues[0].path.join('.')}: ${r.error.issues[0].message})`);
-  return r.data;
+  return readJsonChecked(path, ManifestSchema, { what: 'relation dataset manifest', error: Error });
 }
 
 /** The stored parameters of a planned sample, or null when it has not been generated yet. */

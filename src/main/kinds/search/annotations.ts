@@ -5,7 +5,7 @@
 // Invariant: a verified document is never overwritten by a first annotator; only a document whose
 // recomputed agreement says `agreed` exports, and the exported task passes the conformance check
 // (start unanswerable by the annotation, an answerable viewpoint within the budget by BFS).
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SearchTaskSpecSchema, type SearchTaskSpec } from '../../../shared/kinds/search/kind';
 import { MarkedAnswerability } from '../../../shared/kinds/search/answerability';
@@ -13,6 +13,7 @@ import { agreedAnswerable, agreementOf, AnnotationSchema, type Agreement, type A
 import { DEFAULT_MOTION } from '../../../shared/kinds/search/pose';
 import { motionWorld } from '../../../shared/kinds/search/world';
 import { pathNear } from '../../../shared/kinds/search/astar';
+import { readJsonChecked } from '../../io/json-file';
 import { checkSearchTask, type CheckReport } from './task-set';
 import { loadRoomDoc } from './rooms';
 
@@ -27,15 +28,7 @@ function docPath(tasksDir: string, id: string): string {
 export function readAnnotation(tasksDir: string, id: string): Annotation {
   const path = docPath(tasksDir, id);
   if (!existsSync(path)) throw new AnnotationError(`no annotation '${id}' in ${join(tasksDir, ANNOTATIONS_DIR)}`);
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    throw new AnnotationError(`annotation ${path}: ${(err as Error).message}`);
-  }
-  const res = AnnotationSchema.safeParse(json);
-  if (!res.success) throw new AnnotationError(`annotation ${path}: ${res.error.issues[0].path.join('.')}: ${res.error.issues[0].message}`);
-  return res.data;
+  return readJsonChecked(path, AnnotationSchema, { what: 'annotation', error: AnnotationError });
 }
 
 function write(tasksDir: string, doc: Annotation): void {

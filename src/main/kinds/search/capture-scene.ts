@@ -15,6 +15,7 @@ import { parseObj } from '../../../shared/kinds/search/obj';
 import { VoxelGrid } from '../../../shared/kinds/search/voxels';
 import type { Splats } from '../../../shared/scene/splats';
 import { importSplatFile } from '../../formats/import';
+import { readJsonChecked } from '../../io/json-file';
 
 export interface LoadedCapture {
   doc: CaptureRoom;
@@ -50,16 +51,7 @@ export function resolveCapturePath(tasksDir: string, p: string): string {
 }
 
 export function readCaptureDoc(tasksDir: string, docPath: string): CaptureRoom {
-  const path = join(tasksDir, docPath);
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    throw new Error(`room ${path}: ${(err as Error).message}`);
-  }
-  const res = CaptureRoomSchema.safeParse(json);
-  if (!res.success) throw new Error(`room ${path}: ${res.error.issues[0].path.join('.')}: ${res.error.issues[0].message}`);
-  return res.data;
+  return readJsonChecked(join(tasksDir, docPath), CaptureRoomSchema, { what: 'room', error: Error });
 }
 
 export async function loadCapture(tasksDir: string, docPath: string, signal?: AbortSignal): Promise<LoadedCapture> {

@@ -3,7 +3,8 @@
 // never rewritten. Inputs: a log path (.jsonl). Outputs: the parsed records.
 // Invariant: a file that does not parse reads as no records and is never overwritten silently:
 // an append to an unreadable file is refused with a one-line error.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readJsonOrNull } from '../../io/json-file';
 import { writeFileAtomic } from '../../io/write-atomic';
 import { z } from 'zod';
 import { JudgeRecordSchema, RaterRecordSchema, type JudgeRecord, type RaterRecord } from '../../../shared/kinds/search/scores';
@@ -12,13 +13,7 @@ export const judgePath = (log: string): string => log.replace(/\.jsonl$/, '.judg
 export const ratingPath = (log: string): string => log.replace(/\.jsonl$/, '.rating.json');
 
 function readArray<T>(path: string, schema: z.ZodType<T>): T[] | null {
-  if (!existsSync(path)) return [];
-  try {
-    const parsed = z.array(schema).safeParse(JSON.parse(readFileSync(path, 'utf8')));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+  return existsSync(path) ? readJsonOrNull(path, z.array(schema)) : [];
 }
 
 export function readJudgements(log: string): JudgeRecord[] {

@@ -11,6 +11,7 @@ import type { Vec3 } from '../../math/vec3';
 import type { GaussianRecord } from '../../scene/gaussian';
 import { DEFAULT_KMEANS_MAX_ITER, kmeans } from './kmeans';
 import type { PartTruth, PartsTruth } from './truth';
+import { fnv1a } from '../../math/hash';
 
 export const DEFAULT_PARTS = 6;
 export const DEFAULT_SCRAMBLE_SEED = 0;
@@ -43,9 +44,7 @@ export interface ScrambleResult {
  * built with the same seed still get different turns, places and label orders.
  */
 export function scrambleSeed(object: string, seed: number): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < object.length; i++) h = Math.imul(h ^ object.charCodeAt(i), 0x01000193) >>> 0;
-  return (h ^ Math.imul(seed + 1, 0x9e3779b1)) >>> 0;
+  return (fnv1a(object) ^ Math.imul(seed + 1, 0x9e3779b1)) >>> 0;
 }
 
 /** part_a, part_b, ..., part_z, part_aa, part_ab, ... */

@@ -5,29 +5,27 @@
 // participant session runs.
 import { z } from 'zod';
 import { StudyIdSchema } from '../../study/config';
-import { RELATION_CLASSES, RELATION_TASKS } from './labels';
+import { RelationTrialResultSchema } from './kind';
 import { RelationStudySummarySchema } from './study-summary';
 
+const trial = RelationTrialResultSchema.shape;
+
+/**
+ * One trial of a study as the API and the CSV list it: who answered, then the end record's trial
+ * fields (RelationTrialResultSchema, declared once there) under the API's camelCase names. A
+ * trial's parameters file stays out of the row; `rtMs` is null when the trial timed out.
+ */
 export const RelationTrialRowSchema = z.strictObject({
   who: z.enum(['human', 'model']),
   answerer: z.string(),
   taskId: z.string(),
-  trial: z.number().int().positive(),
-  environment: z.string(),
-  triple: z.string(),
-  task: z.enum(RELATION_TASKS),
-  truth: z.enum(RELATION_CLASSES),
-  answer: z.enum(RELATION_CLASSES).nullable(),
-  correct: z.boolean(),
-  rtMs: z.number().nullable(),
-  confidence: z.number().int().nullable(),
-  /** An attention check (left out of accuracy, reported as checks passed). */
-  catch: z.boolean().optional(),
-  timedOut: z.boolean().optional(),
-  /** A model's answer that named no class, as given (counted wrong, and counted). */
-  unparsed: z.string().nullable().optional(),
-  /** Server side: ms from the image leaving main to the answer's receipt. */
-  serverMs: z.number().nullable().optional(),
+  ...RelationTrialResultSchema.pick({ trial: true, environment: true, triple: true, task: true, truth: true, answer: true, correct: true }).shape,
+  rtMs: trial.rt_ms,
+  confidence: trial.confidence,
+  catch: trial.catch,
+  timedOut: trial.timed_out,
+  unparsed: trial.unparsed,
+  serverMs: trial.server_ms,
 });
 export type RelationTrialRow = z.infer<typeof RelationTrialRowSchema>;
 

@@ -9,6 +9,7 @@ import { mulberry32 } from '../../math/random';
 import { ENVIRONMENT_IDS, ENVIRONMENTS, type EnvironmentId } from './environments';
 import { RELATION_CLASSES, RELATION_TASKS, type RelationClass, type RelationTask } from './labels';
 import { RELATION_ROLE_SETS } from './params';
+import { fnv1a } from '../../math/hash';
 
 export const SPLITS = ['train', 'val', 'test'] as const;
 export type Split = (typeof SPLITS)[number];
@@ -56,12 +57,7 @@ export interface PlannedSample {
 
 /** 32-bit FNV-1a of a string: stable per-sample seeds from names. */
 export function hashSeed(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h >>> 0;
+  return fnv1a(text);
 }
 
 export function sampleId(env: string, triple: string, task: RelationTask, index: number): string {

@@ -70,7 +70,7 @@ export const RelationKindStateSchema = z.strictObject({
 });
 export type RelationKindState = z.infer<typeof RelationKindStateSchema>;
 
-/** One answered trial as the end record lists it (main fills the truth). */
+/** One answered trial as the end record lists it (main fills the truth); the API's row derives from it (./api.ts). */
 export const RelationTrialResultSchema = z.strictObject({
   trial: z.number().int().positive(),
   environment: z.string(),
@@ -79,7 +79,8 @@ export const RelationTrialResultSchema = z.strictObject({
   truth: z.enum(RELATION_CLASSES),
   answer: z.enum(RELATION_CLASSES).nullable(),
   correct: z.boolean(),
-  rt_ms: z.number().nullable().describe('the screen\'s reaction time when sent, else the time from the observation to the call'),
+  /** The screen's reaction time when sent, else the time from the observation to the call. */
+  rt_ms: z.number().nullable(),
   confidence: z.number().int().nullable(),
   /** Server side: ms from the trial's image leaving main to the answer's receipt. */
   server_ms: z.number().nullable().optional(),

@@ -4,6 +4,8 @@
 // constant. Invariant: ties take the mean of their ranks (the usual tie correction), so rho is the
 // Pearson correlation of the two rank lists.
 
+import { mean } from '../../analysis/bootstrap';
+
 /** Ranks 1..n with tied values sharing the mean of their ranks. */
 export function ranks(xs: readonly number[]): number[] {
   const order = xs.map((v, i) => [v, i] as const).sort((a, b) => a[0] - b[0]);
@@ -22,7 +24,7 @@ export function spearman(xs: readonly number[], ys: readonly number[]): number |
   if (xs.length < 2) return null;
   const rx = ranks(xs), ry = ranks(ys);
   const n = xs.length;
-  const mx = rx.reduce((a, b) => a + b, 0) / n, my = ry.reduce((a, b) => a + b, 0) / n;
+  const mx = mean(rx), my = mean(ry);
   let sxy = 0, sxx = 0, syy = 0;
   for (let i = 0; i < n; i++) {
     sxy += (rx[i] - mx) * (ry[i] - my);

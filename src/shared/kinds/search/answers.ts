@@ -5,6 +5,7 @@
 // identically; a closed answer type never needs a judge.
 import { z } from 'zod';
 import { colourFamily, contentWords, parseChoice, parseColour, parseNumber, parseText, parseYesNo } from './answer-read';
+import { fnv1aHex } from '../../math/hash';
 
 export const AnswerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('choice'), choices: z.array(z.string()).min(2), correct: z.string() }),
@@ -52,6 +53,9 @@ export function answerText(answer: Answer): string {
   return String(answer.correct);
 }
 
+/** The lines every judge template ends with: the episode's placeholders, then the mark asked for. */
+export const JUDGE_QUERY_LINES = ['Question: {question}', 'Answer: {answer}', 'Response: {response}', 'Your mark:'] as const;
+
 /** Pinned judge prompt (OpenEQA style); the placeholders are filled per episode. */
 export const JUDGE_PROMPT = [
   'You are an AI assistant who will help me to evaluate the response given the question and the correct answer.',
@@ -59,24 +63,21 @@ export const JUDGE_PROMPT = [
   '5 means that the response perfectly matches the answer.',
   '1 means that the response is completely different from the answer.',
   '',
-  'Question: {question}',
-  'Answer: {answer}',
-  'Response: {response}',
-  'Your mark:',
+  ...JUDGE_QUERY_LINES,
 ].join('\n');
 
+/** A judge template with its {question}, {answer} and {response} filled (each placeholder once). */
+export function fillJudgePrompt(template: string, question: string, answer: string, response: string): string {
+  return template.replace('{question}', question).replace('{answer}', answer).replace('{response}', response);
+}
+
 export function judgePrompt(question: string, answer: string, response: string): string {
-  return JUDGE_PROMPT.replace('{question}', question).replace('{answer}', answer).replace('{response}', response);
+  return fillJudgePrompt(JUDGE_PROMPT, question, answer, response);
 }
 
 /** FNV-1a of the prompt template, stored with each judged score so a changed prompt shows. */
 export function promptHash(text: string = JUDGE_PROMPT): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(16).padStart(8, '0');
+  return fnv1aHex(text);
 }
 
 export interface JudgeMark {

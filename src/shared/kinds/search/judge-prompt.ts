@@ -4,6 +4,8 @@
 // Inputs: question, answer, response. Outputs: the prompt text; its hash; marks parsed.
 // Invariant: the template and the examples are constants, so the hash names the exact prompt; a
 // judgement is stored with it and with the hashes of the two images it saw.
+import { fnv1aHex } from '../../math/hash';
+import { fillJudgePrompt, JUDGE_QUERY_LINES } from './answers';
 
 export const E3VS_JUDGE_SYSTEM = 'You are an AI assistant who evaluates answers to questions about a 3D scene. You mark exactly as instructed.';
 
@@ -35,22 +37,14 @@ export const E3VS_JUDGE_PROMPT = [
   '',
   'Now mark this one.',
   '',
-  'Question: {question}',
-  'Answer: {answer}',
-  'Response: {response}',
-  'Your mark:',
+  ...JUDGE_QUERY_LINES,
 ].join('\n');
 
 export function e3vsJudgePrompt(question: string, answer: string, response: string): string {
-  return E3VS_JUDGE_PROMPT.replace('{question}', question).replace('{answer}', answer).replace('{response}', response);
+  return fillJudgePrompt(E3VS_JUDGE_PROMPT, question, answer, response);
 }
 
 /** FNV-1a (32 bit, hex) of bytes: the hash stored for each image a judgement saw. */
 export function bytesHash(data: Uint8Array): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < data.length; i++) {
-    h ^= data[i];
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(16).padStart(8, '0');
+  return fnv1aHex(data);
 }

@@ -22,6 +22,7 @@ import { readJudgements, readRatings } from '../judge-store';
 import type { LoadedCapture } from '../capture-scene';
 import { loadTaskScene, type RoomScene } from '../scene';
 import { baselineEpisode } from '../task-set';
+import { fnv1a } from '../../../../shared/math/hash';
 
 /** A search log of a study: where it lies and who played it. */
 export interface SearchLogRef {
@@ -101,9 +102,7 @@ export async function baselineRows(tasksDir: string, specs: readonly SearchTaskS
 
 /** Stable pseudo-random order key of a log (FNV-1a), so humans and models interleave in the rater list. */
 function shuffleKey(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
-  return h;
+  return fnv1a(s);
 }
 
 /** Free-text answers without a rater mark, shuffled by a fixed key; nothing says who answered. */
