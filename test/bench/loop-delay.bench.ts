@@ -4,7 +4,7 @@
 // Gaussians in a third of a MiB, refused from its header) again and again; and, on a fresh
 // server, 1 client alone. Per-call p50/p99 of add_gaussians and episode.start, and the server's
 // own event-loop delay from app.info: over the measured window itself (eventLoopRecent with
-// loopWindowS: the seconds since that run's load began, whole seconds) and since that server
+// loopWindowS: the seconds since that run's load began) and since that server
 // started (eventLoop, start-up included). Run: npm run bench -- loop-delay. Prints markdown.
 import { constants, gzipSync } from 'node:zlib';
 import type { EventLoopDelay } from '../../src/shared/api/schemas';
@@ -38,7 +38,7 @@ async function uploader(server: LiveServer, stop: { done: boolean }, refusals: s
 /** The server's delay over the `since` window (performance.now() of its start) and since it started. */
 async function loopDelay(server: LiveServer, since: number): Promise<{ window: EventLoopDelay; all: EventLoopDelay }> {
   const c = await openClient(server);
-  const loopWindowS = Math.min(120, Math.ceil((performance.now() - since) / 1000));
+  const loopWindowS = Math.min(120, (performance.now() - since) / 1000);
   const info = await c.call<{ eventLoop: EventLoopDelay; eventLoopRecent: EventLoopDelay }>('app.info', { loopWindowS });
   c.close();
   return { window: info.eventLoopRecent, all: info.eventLoop };

@@ -3,9 +3,10 @@
 // (the load now, without start-up), both read by `app.info` (src/main/services/lab.ts) and
 // `splatlab doctor`. Heavy work belongs on the worker pool; this says whether it stayed there.
 // Output: the delay's p50, p99, max and mean in milliseconds, and the seconds they cover.
-// Invariant: reading never resets anything (every reader sees the same figures); the window is
-// kept as one histogram per second for the last MAX_WINDOW_S seconds, merged when read.
-import { createHistogram, monitorEventLoopDelay, type IntervalHistogram, type RecordableHistogram } from 'node:perf_hooks';
+// Invariant: reading never resets anything (every reader sees the same figures); the window
+// keeps every sample of the last MAX_WINDOW_S seconds (a ring of 100 a second), so any window
+// up to that is exact to one sampling interval.
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type { EventLoopDelay } from '../../shared/api/schemas';
 
 /** Sampling resolution: delays shorter than this are not resolved. */
@@ -17,28 +18,23 @@ export const DEFAULT_WINDOW_S = 10;
 let histogram: IntervalHistogram | null = null;
 let startedAt = 0;
 
-interface Bucket {
-  /** performance.now() of the bucket's first second. */
-  start: number;
-  h: RecordableHistogram;
-}
-
-const buckets: Bucket[] = [];
+/** The windowed sampler's ring: when each sample was taken and the time since the one before, ms. */
+const RING = (MAX_WINDOW_S * 1000) / LOOP_DELAY_RESOLUTION_MS;
+const sampleAt = new Float64Array(RING);
+const sampleGap = new Float64Array(RING);
+let samples = 0;
 let lastTick = 0;
 
 /**
- * The windowed sampler: a timer every LOOP_DELAY_RESOLUTION_MS records the time since its last
- * run (what monitorEventLoopDelay records, in the same units) into the current second's bucket.
+ * A timer every LOOP_DELAY_RESOLUTION_MS records the time since its last run, what
+ * monitorEventLoopDelay records, in the same units; a held loop shows as one long gap.
  */
 function tick(): void {
   const now = performance.now();
-  let bucket = buckets.at(-1);
-  if (!bucket || now - bucket.start >= 1000) {
-    bucket = { start: bucket ? bucket.start + Math.floor((now - bucket.start) / 1000) * 1000 : now, h: createHistogram() };
-    buckets.push(bucket);
-    while (buckets.length > 0 && now - buckets[0].start > MAX_WINDOW_S * 1000 + 1000) buckets.shift();
-  }
-  bucket.h.record(Math.max(1, Math.round((now - lastTick) * 1e6)));
+  const at = samples % RING;
+  sampleAt[at] = now;
+  sampleGap[at] = now - lastTick;
+  samples++;
   lastTick = now;
 }
 
@@ -52,40 +48,45 @@ export function watchEventLoop(): void {
   setInterval(tick, LOOP_DELAY_RESOLUTION_MS).unref();
 }
 
-/** The delay past the sampling interval (the histogram times the interval's timer itself), in ms. */
-const ms = (ns: number): number => (Number.isFinite(ns) ? Math.max(0, Math.round((ns / 1e6 - LOOP_DELAY_RESOLUTION_MS) * 100) / 100) : 0);
+/** The delay past the sampling interval (the timer's own period), in ms, to 0.01 ms. */
+const pastInterval = (gapMs: number): number => Math.max(0, Math.round((gapMs - LOOP_DELAY_RESOLUTION_MS) * 100) / 100);
+const ms = (ns: number): number => (Number.isFinite(ns) ? pastInterval(ns / 1e6) : 0);
 
-function figures(h: IntervalHistogram | RecordableHistogram, sinceMs: number): EventLoopDelay {
+/** The delay since the monitor started (it starts here if it was not running: then all 0). */
+export function eventLoopDelay(): EventLoopDelay {
+  watchEventLoop();
+  const h = histogram as IntervalHistogram;
   const none = h.count === 0;
   return {
     p50Ms: none ? 0 : ms(h.percentile(50)),
     p99Ms: none ? 0 : ms(h.percentile(99)),
     maxMs: none ? 0 : ms(h.max),
     meanMs: none ? 0 : ms(h.mean),
-    sinceS: Math.round(sinceMs / 100) / 10,
+    sinceS: Math.round((performance.now() - startedAt) / 100) / 10,
   };
 }
 
-/** The delay since the monitor started (it starts here if it was not running: then all 0). */
-export function eventLoopDelay(): EventLoopDelay {
-  watchEventLoop();
-  return figures(histogram as IntervalHistogram, performance.now() - startedAt);
-}
-
 /**
- * The delay over the last `windowS` seconds (whole seconds of samples, the current one included;
- * `sinceS` says how many seconds the figures cover: less while the sampler is younger).
+ * The delay over the last `windowS` seconds (at most MAX_WINDOW_S; `sinceS` says how long the
+ * figures cover: less while the sampler is younger than the window). A gap counts in the window
+ * its end falls in.
  */
 export function recentEventLoopDelay(windowS = DEFAULT_WINDOW_S): EventLoopDelay {
   watchEventLoop();
   const now = performance.now();
-  const from = now - Math.min(MAX_WINDOW_S, Math.max(1, windowS)) * 1000;
-  const merged = createHistogram();
+  const from = now - Math.min(MAX_WINDOW_S, Math.max(0, windowS)) * 1000;
+  const gaps: number[] = [];
   let first = now;
-  for (const b of buckets) {
-    if (b.start + 1000 <= from) continue;
-    merged.add(b.h);
-    first = Math.min(first, b.start);
+  for (let k = 1; k <= Math.min(samples, RING); k++) {
+    const at = (samples - k) % RING;
+    if (sampleAt[at] < from) break;
+    gaps.push(pastInterval(sampleGap[at]));
+    first = sampleAt[at] - sampleGap[at];
   }
-  return figures(merged, now - first);
+  const sinceS = Math.round((now - Math.max(first, from)) / 100) / 10;
+  if (gaps.length === 0) return { p50Ms: 0, p99Ms: 0, maxMs: 0, meanMs: 0, sinceS };
+  const sorted = Float64Array.from(gaps).sort();
+  const q = (p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
+  const mean = gaps.reduce((a, b) => a + b, 0) / gaps.length;
+  return { p50Ms: q(0.5), p99Ms: q(0.99), maxMs: sorted[sorted.length - 1], meanMs: Math.round(mean * 100) / 100, sinceS };
 }

@@ -41,8 +41,8 @@ export const AppInfo = z.strictObject({
 export type AppInfo = z.infer<typeof AppInfo>;
 
 export const AppInfoParams = z.strictObject({
-  /** Seconds of the windowed event-loop figure (1 to 120; default 10). */
-  loopWindowS: z.number().int().min(1).max(120).optional(),
+  /** Seconds of the windowed event-loop figure (over 0, at most 120; default 10). */
+  loopWindowS: z.number().positive().max(120).optional(),
 });
 
 export const Empty = z.strictObject({});

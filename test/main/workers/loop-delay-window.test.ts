@@ -1,7 +1,7 @@
 // The windowed event-loop figure (src/main/workers/loop-delay.ts, issue 29 item 2): a loop held
 // for 300 ms shows in a window that covers it, and a later window that starts after it does not
-// carry it; the since-start figure keeps it. Waits on the window's own clock (whole seconds of
-// samples), not on wall time thresholds: a loaded machine can only add delay, never remove it.
+// carry it; the since-start figure keeps it. No duration is asserted: a loaded machine can only
+// add delay, and the test waits for a quiet window rather than for a fixed time.
 import { describe, expect, it } from 'vitest';
 import { AppInfo } from '../../../src/shared/api/schemas';
 import { eventLoopDelay, recentEventLoopDelay, watchEventLoop } from '../../../src/main/workers/loop-delay';
@@ -31,7 +31,7 @@ describe('windowed event-loop delay', () => {
       later = recentEventLoopDelay(1);
     }
     expect(later.maxMs).toBeLessThan(250);
-    expect(later.sinceS).toBeLessThanOrEqual(2);
+    expect(later.sinceS).toBeLessThanOrEqual(1.1);
     expect(eventLoopDelay().maxMs).toBeGreaterThanOrEqual(250);
   });
 
