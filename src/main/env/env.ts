@@ -154,7 +154,7 @@ export class SplatEnv {
     if (episode.records().length) record.state = episode.records().map(toCompactRecord);
     if (options.gradeEachStep !== false && !options.deferHiddenGrades) record.hidden = hiddenOf(await env.gradeNow());
     // The log is created only once the reset has succeeded: a failed start writes nothing.
-    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header(new Date(t0)), record, options.logFile);
+    if (options.log) env.writer = await TrajectoryWriter.start(options.log, env.header(new Date(t0)), record, options.logFile);
     if (options.gradeEachStep !== false && options.deferHiddenGrades) env.deferGrade(0);
     return { env, obs: { text, image, done: false, info: env.currentInfo() } };
   }
