@@ -225,7 +225,7 @@ export class TrajectoryWriter {
   }
 
   /**
-   * Writes one record synchronously (the header, end records). Must not overlap append(): every
+   * Writes one record synchronously (create()'s header; the search and relation kinds). Must not overlap append(): every
    * caller writes it once the appends before it have resolved.
    */
   write(record: TrajectoryRecord): void {
