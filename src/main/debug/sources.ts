@@ -50,6 +50,8 @@ export interface SourceOptions {
   budgetBytes?: number;
   /** Reads a splat file (the lab's worker pool, off the event loop); default readSplatFile here. */
   read?: (path: string, opts: ReadSplatOptions) => Promise<SplatFile>;
+  /** Loads a task (the lab's task repository: loaded and decoded once, not per open); default loadTask. */
+  loadTask?: (taskId: string) => Promise<LoadedTask>;
   /** Turns a splat file to the asked up axis (the lab's worker pool); default turnScene here. */
   turn?: (splats: Splats, from: Axis, to: Axis) => Promise<Splats>;
 }
@@ -113,7 +115,7 @@ async function openSplatFile(path: string, name: string, up: DebugUp, opts: Sour
 async function openTask(taskId: string, scene: 'fit' | 'init', opts: SourceOptions): Promise<OpenedScene> {
   let task: LoadedTask;
   try {
-    task = await loadTask(taskId, { tasksDir: opts.tasksDir });
+    task = await (opts.loadTask ? opts.loadTask(taskId) : loadTask(taskId, { tasksDir: opts.tasksDir }));
   } catch (error) {
     throw new DebugSourceError(errorText(error));
   }
@@ -175,7 +177,7 @@ async function openTrajectory(source: Extract<DebugSource, { kind: 'trajectory' 
   const taskId = traj.header?.task;
   if (taskId) {
     try {
-      task = await loadTask(taskId, { tasksDir: opts.tasksDir });
+      task = await (opts.loadTask ? opts.loadTask(taskId) : loadTask(taskId, { tasksDir: opts.tasksDir }));
     } catch (error) {
       warnings.push(`task '${taskId}' could not be loaded (${errorText(error)}); named views are the standard orbits and there are no photos`);
     }

@@ -154,7 +154,7 @@ export class SplatEnv {
     if (episode.records().length) record.state = episode.records().map(toCompactRecord);
     if (options.gradeEachStep !== false && !options.deferHiddenGrades) record.hidden = hiddenOf(await env.gradeNow());
     // The log is created only once the reset has succeeded: a failed start writes nothing.
-    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header(new Date(t0)), record, options.logFile);
+    if (options.log) env.writer = await TrajectoryWriter.start(options.log, env.header(new Date(t0)), record, options.logFile);
     if (options.gradeEachStep !== false && options.deferHiddenGrades) env.deferGrade(0);
     return { env, obs: { text, image, done: false, info: env.currentInfo() } };
   }
@@ -235,8 +235,10 @@ export class SplatEnv {
    * hidden record), then frees the log for another writer. Resolves when the log is closed.
    */
   close(): Promise<void> {
-    this.closing ??= this.grades.then(() => {
-      this.writeEnd();
+    this.closing ??= this.grades.then(async () => {
+      await this.writeEnd();
+      // A write that failed (or was in flight for finish() and failed) gets one more try here.
+      if (this.endRecord) await this.writeEnd();
       this.writer?.close();
       this.writer = null;
     });
@@ -361,18 +363,28 @@ export class SplatEnv {
       ...(cap ? { cap } : {}),
       t: new Date().toISOString(),
     };
-    this.writeEnd();
+    await this.writeEnd();
   }
 
   /**
    * Writes the pending end record. A failure leaves the log without it (the last step record is
    * whole and says done), which close() and a resume complete, so the call stays answered.
+   * Written and flushed off the event loop (append: libuv's thread pool), as every step record.
    */
-  private writeEnd(): void {
-    if (!this.endRecord || !this.writer) return;
+  private writeEnd(): Promise<void> {
+    // One write at a time: finish() and close() may both ask while the first is in flight.
+    this.endWrite ??= this.writeEndNow().finally(() => (this.endWrite = null));
+    return this.endWrite;
+  }
+
+  private endWrite: Promise<void> | null = null;
+
+  private async writeEndNow(): Promise<void> {
+    const record = this.endRecord;
+    if (!record || !this.writer) return;
     try {
-      this.writer.write(this.endRecord);
-      this.endRecord = null;
+      await this.writer.append(record);
+      if (this.endRecord === record) this.endRecord = null;
     } catch {
       // kept for close() or the next resume
     }

@@ -186,6 +186,26 @@ export class TrajectoryWriter {
   }
 
   /**
+   * create(), with the header and `first` written and flushed off the event loop (libuv's thread
+   * pool, as append()): a start does not hold the other clients for an fsync (issue 29 item 2).
+   */
+  static async start(path: string, header: TrajectoryHeader, first?: StepRecord, open: LogFileOpener = openLogFile): Promise<TrajectoryWriter> {
+    const lock = LogLock.acquire(path);
+    let w: TrajectoryWriter | null = null;
+    try {
+      closeSync(openSync(path, 'w'));
+      w = new TrajectoryWriter(open(path), path, lock, 0);
+      await w.appendLine(header);
+      if (first) await w.appendLine(first);
+      return w;
+    } catch (error) {
+      if (w) w.close();
+      else lock.release();
+      throw error;
+    }
+  }
+
+  /**
    * Continues an existing log after its last complete line (a cut-off line is dropped). Refused
    * (LogInUseError) while another writer holds the log, before anything is truncated.
    */
@@ -205,7 +225,7 @@ export class TrajectoryWriter {
   }
 
   /**
-   * Writes one record synchronously (the header, end records). Must not overlap append(): every
+   * Writes one record synchronously (create()'s header; the search and relation kinds). Must not overlap append(): every
    * caller writes it once the appends before it have resolved.
    */
   write(record: TrajectoryRecord): void {
@@ -228,6 +248,10 @@ export class TrajectoryWriter {
    * file as it was before it.
    */
   append(record: StepRecord | HiddenRecord | TimeRecord | EndRecord): Promise<void> {
+    return this.appendLine(record);
+  }
+
+  private appendLine(record: TrajectoryRecord): Promise<void> {
     const line = Buffer.from(`${JSON.stringify(record)}\n`);
     this.pending += 1;
     const run = this.tail.then(async () => {

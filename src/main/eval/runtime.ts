@@ -23,7 +23,8 @@ export function sharedGrader(choice: GraderChoice, log?: (line: string) => void)
       if (choice.device === 'cpu') return Grader.create({ device: null, lpipsDir, pool });
       const gpu = await acquireGpu({});
       log?.(`GPU: ${gpu.status.path}: ${gpu.status.summary}`);
-      return Grader.create({ ...graderDevice(gpu), lpipsDir, pool }).catch(() => Grader.create({ device: null, lpipsDir, pool }));
+      // A GPU grade runs in a child process with its own device (gpuProcess), not on this event loop.
+      return Grader.create({ ...graderDevice(gpu), lpipsDir, pool, gpuProcess: true }).catch(() => Grader.create({ device: null, lpipsDir, pool }));
     })();
     made.catch(() => (made = undefined));
     return made;

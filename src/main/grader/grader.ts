@@ -5,7 +5,8 @@
 // Invariant: deterministic (fixed view order, no randomness); the GPU path (WGSL rasterizer +
 // GPU metrics) is used when a device is given and the CPU path is not preferred, else the CPU
 // path (reference rasterizer, fast SSIM, wasm SIMD LPIPS on worker threads; on the lab's worker
-// pool when one is given).
+// pool when one is given). The lab's servers run the GPU path in a child process of its own
+// (gpuProcess, gpu-process.ts), in this process only where that cannot start.
 import { splatScore, type MeanMetrics } from '../../shared/task/score';
 import type { Anchors } from '../../shared/task/schema';
 import { emptySplats } from '../../shared/scene/splats';
@@ -19,6 +20,9 @@ import type { LoadedTask, RefView } from '../tasks/load';
 import type { WorkerPool } from '../workers/pool';
 import { CpuBackend } from './cpu';
 import { createGpuBackend, GpuBackend } from './gpu';
+import { GpuProcessBackend } from './gpu-process';
+import { loadShaders } from '../gpu/shaders';
+import { oneLine } from '../workers/protocol';
 import type { GradeBackend, GradeOptions, GradeResult, ViewMetrics, ViewScores } from './types';
 
 export interface GraderOptions {
@@ -41,6 +45,12 @@ export interface GraderOptions {
    * debugger and search views use too); not destroyed with the grader. Default: one of its own.
    */
   rasterizer?: () => GpuRasterizer | null;
+  /**
+   * The GPU path in a child process with its own device (gpu-process.ts), so grading never holds
+   * this process's event loop (the lab's servers set it). Where the child cannot start, the GPU
+   * path runs in this process and `placement` says why. Default false (one-shot CLI commands).
+   */
+  gpuProcess?: boolean;
 }
 
 /**
@@ -74,6 +84,8 @@ export class Grader {
     private readonly backend: GradeBackend,
     /** Why LPIPS is unavailable (one line), or null when the weights loaded. */
     readonly lpipsProblem: string | null,
+    /** Where grading runs, one line (app.info and doctor show it). */
+    readonly placement: string,
   ) {}
 
   static async create(opts: GraderOptions = {}): Promise<Grader> {
@@ -88,11 +100,22 @@ export class Grader {
         problem = (err as Error).message;
       }
     }
-    const backend =
-      opts.device && !opts.preferCpu
-        ? await createGpuBackend(opts.device, weights, opts.shaders, opts.rasterizer?.() ?? undefined)
-        : new CpuBackend(weights, { ...(opts.lpipsWorkers === undefined ? {} : { lpipsWorkers: opts.lpipsWorkers }), ...(opts.pool ? { pool: opts.pool } : {}) });
-    return new Grader(backend, problem);
+    if (!opts.device || opts.preferCpu) {
+      const backend = new CpuBackend(weights, { ...(opts.lpipsWorkers === undefined ? {} : { lpipsWorkers: opts.lpipsWorkers }), ...(opts.pool ? { pool: opts.pool } : {}) });
+      return new Grader(backend, problem, `CPU reference ${opts.pool ? 'on the worker pool' : 'on the main thread'}`);
+    }
+    let why = 'not asked for (gpuProcess off)';
+    if (opts.gpuProcess) {
+      try {
+        const lpips = weights ? (typeof opts.lpipsDir === 'string' ? { dir: opts.lpipsDir } : {}) : null;
+        const backend = await GpuProcessBackend.start({ lpips, shaders: opts.shaders ?? loadShaders() });
+        return new Grader(backend, problem, 'GPU in a child process with its own device');
+      } catch (e) {
+        why = oneLine(e);
+      }
+    }
+    const backend = await createGpuBackend(opts.device, weights, opts.shaders, opts.rasterizer?.() ?? undefined);
+    return new Grader(backend, problem, `GPU on the main thread (child process: ${why})`);
   }
 
   /** 'gpu' or 'cpu': which rasterizer and metrics this grader uses. */
@@ -110,7 +133,7 @@ export class Grader {
 
   /** Renders `views` and measures them; the CPU backend overlaps the two. */
   private async renderAndMeasure(splats: Splats, views: RefView[], withLpips: boolean): Promise<{ renders: RenderOutput[]; scores: ViewScores[] }> {
-    if (this.backend instanceof CpuBackend) return this.backend.renderAndMeasure(splats, views, withLpips);
+    if (this.backend instanceof CpuBackend || this.backend instanceof GpuProcessBackend) return this.backend.renderAndMeasure(splats, views, withLpips);
     const renders = await this.backend.render(splats, views.map((v) => v.camera));
     return { renders, scores: await this.backend.measure(renders, views, withLpips) };
   }
@@ -155,7 +178,7 @@ export class Grader {
 
   /** Photos held on the GPU now (0 on the CPU path): a leak shows as growth here. */
   get gpuPhotoCount(): number {
-    return this.backend instanceof GpuBackend ? this.backend.photoCount : 0;
+    return this.backend instanceof GpuBackend || this.backend instanceof GpuProcessBackend ? this.backend.photoCount : 0;
   }
 
   destroy(): void {

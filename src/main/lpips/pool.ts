@@ -106,7 +106,11 @@ export class LpipsPool {
   static create(weights: LpipsWeights, opts: LpipsPoolOptions = {}): LpipsPool {
     const count = opts.workers ?? Math.min(8, Math.max(1, availableParallelism()));
     if (!Number.isInteger(count) || count < 1) throw new Error(`LPIPS pool: workers must be a positive integer, got ${count}`);
-    const packed = packLpipsWeights(weights);
+    // In shared memory: every worker reads the one copy (a plain array is cloned per worker, about
+    // 10 MB each, on the event loop: issue 29 item 2).
+    const plain = packLpipsWeights(weights);
+    const packed = new Float32Array(new SharedArrayBuffer(plain.byteLength));
+    packed.set(plain);
     const workers = Array.from({ length: count }, () => new PoolWorker(new Worker(POOL_WORKER_SOURCE, { eval: true })));
     for (const w of workers) w.post({ type: 'init', packed });
     return new LpipsPool(workers);

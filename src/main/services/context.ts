@@ -43,6 +43,8 @@ export interface LabContext {
   readonly debugSessions: DebugSessions;
   /** The one grader of the process (built on first use; CPU fallback decided once). */
   grader(): Promise<Grader>;
+  /** Where grading runs (Grader.placement), or that the grader is not built yet. */
+  gradingPlacement(): string;
   /** The WGSL rasterizer on the lab's device for the debugger's GPU views; null without one. */
   gpuRasterizer(): GpuRasterizer | null;
   /** The renderer of search observations (a hardware GPU, else the tile rasterizer on the pool). */
@@ -78,7 +80,8 @@ export function createLabContext(o: LabContextOptions): LabContext {
     if (raster === undefined) raster = o.gpu.device ? GpuRasterizer.create(o.gpu.device, loadShaders()) : null;
     return raster;
   };
-  const grader = o.grader ?? sharedGrader(o.gpu, { pool, rasterizer: gpuRasterizer });
+  // A server's GPU grade runs in a child process with its own device (its event loop stays free).
+  const grader = o.grader ?? sharedGrader(o.gpu, { pool, rasterizer: gpuRasterizer, gpuProcess: true });
   let built: Grader | null = null;
   const getGrader = async (): Promise<Grader> => (built = await grader());
   // A task that leaves the repository takes its photos off the grader's device with it.
@@ -104,6 +107,7 @@ export function createLabContext(o: LabContextOptions): LabContext {
     pool,
     debugSessions: new DebugSessions(),
     grader: getGrader,
+    gradingPlacement: () => built?.placement ?? 'not started yet (the grader is built on the first grade)',
     gpuRasterizer,
     views,
     listTasks: () => listTasks(tasksDir),

@@ -84,7 +84,8 @@ export function createDebugHandlers(ctx: LabContext, opts: DebugServiceOptions =
     });
   const budget = (): number => debugMemoryBudget();
   const uploads = new DebugUploads(join(home, 'uploads', 'debug'), budget);
-  const sourceOptions = () => ({ tasksDir, home, uploads, captureRoots: captureFolders(home), budgetBytes: budget() });
+  // Tasks come from the lab's repository: their photos are decoded once, not on every open.
+  const sourceOptions = () => ({ tasksDir, home, uploads, captureRoots: captureFolders(home), budgetBytes: budget(), loadTask: (id: string) => ctx.tasks.get(id) });
   const unlocked = async <T>(work: () => Promise<T> | T): Promise<T> => {
     if (existsSync(sessionLock)) throw new LabFailure(SESSION_LOCKED_MESSAGE);
     return work();

@@ -18,7 +18,7 @@ import { createFreePlayHandlers } from './free-play';
 import { createRelationHandlers } from '../kinds/relation/service/handlers';
 import { createSearchHandlers } from '../kinds/search/service/handlers';
 import { createSearchScoreHandlers } from '../kinds/search/service/scores';
-import { eventLoopDelay, watchEventLoop } from '../workers/loop-delay';
+import { eventLoopDelay, recentEventLoopDelay, watchEventLoop } from '../workers/loop-delay';
 
 /** What a lab is built from (kept as the services' input shape; see LabContextOptions). */
 export type LabDeps = LabContextOptions;
@@ -40,13 +40,15 @@ export function createLabServices(input: LabContext | LabContextOptions): LabSer
   const ctx = isContext(input) ? input : createLabContext(input);
   const roles = new Roles(ctx.home);
   const handlers: Handlers = {
-    'app.info': async () => ({
+    'app.info': async (params) => ({
       name: 'SplatLab',
       version: ctx.version,
       transport: ctx.transport,
       gpu: ctx.gpu.status,
       tasksDir: ctx.tasksDir,
       eventLoop: eventLoopDelay(),
+      eventLoopRecent: recentEventLoopDelay(params.loopWindowS),
+      grading: ctx.gradingPlacement(),
     }),
     'tasks.list': () => ctx.listTasks(),
     ...createEpisodeHandlers(ctx),

@@ -4,7 +4,7 @@
 // client sees only results that passed the result schema. Adding a method = adding a row here
 // and a handler in src/main/services.
 import { z } from 'zod';
-import { AppInfo, Empty } from './schemas';
+import { AppInfo, AppInfoParams, Empty } from './schemas';
 import { TaskListItemSchema } from '../task/registry';
 import { episodeMethods } from './episode';
 import { studyMethods } from './study';
@@ -24,7 +24,7 @@ export interface MethodSpec {
 }
 
 export const labMethods = {
-  'app.info': { params: Empty, result: AppInfo, doc: 'Version, transport and the live GPU path.' },
+  'app.info': { params: AppInfoParams, result: AppInfo, doc: 'Version, transport, the live GPU path, where grading runs and the event-loop delay (since start and over the last loopWindowS seconds).' },
   'tasks.list': { params: Empty, result: z.array(TaskListItemSchema), doc: 'The task registry: every task of the tasks folder with its entry as `splatlab tasks --json` lists it (kind, family, budgets, split, source, content hash) beside its public summary.' },
   ...episodeMethods,
   ...studyMethods,

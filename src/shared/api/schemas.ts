@@ -31,9 +31,18 @@ export const AppInfo = z.strictObject({
   transport: z.enum(['ipc', 'ws', 'direct']),
   gpu: GpuStatus,
   tasksDir: z.string(),
-  /** Event-loop delay of the lab process (issue 29 item 1): heavy work stays on the worker pool. */
+  /** Event-loop delay of the lab process since it started (issue 29 item 1), start-up included. */
   eventLoop: EventLoopDelay,
+  /** The same over the last `loopWindowS` seconds (default 10): the load now, without start-up. */
+  eventLoopRecent: EventLoopDelay,
+  /** Where the hidden grade runs (CPU on the worker pool, GPU in a child process, ...), one line. */
+  grading: z.string(),
 });
 export type AppInfo = z.infer<typeof AppInfo>;
+
+export const AppInfoParams = z.strictObject({
+  /** Seconds of the windowed event-loop figure (over 0, at most 120; default 10). */
+  loopWindowS: z.number().positive().max(120).optional(),
+});
 
 export const Empty = z.strictObject({});

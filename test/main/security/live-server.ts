@@ -31,7 +31,9 @@ export async function startLiveServer(tasksDir: string): Promise<LiveServer> {
   writeFileSync(join(ui, 'index.html'), '<!doctype html><title>stand-in</title>');
   writeFileSync(secret, '{"secret": "TOP-SECRET-CONTENT"}');
   symlinkSync(secret, join(ui, 'leak.json'));
-  const child = spawn(process.execPath, ['src/main/cli/splatlab.mjs', 'serve', '--port', '0', '--tasks', tasksDir, '--device', 'cpu'], {
+  // SPLATLAB_SERVE_NODE_ARGS: Node flags for the server alone (a bench's --cpu-prof).
+  const nodeArgs = (process.env.SPLATLAB_SERVE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, 'src/main/cli/splatlab.mjs', 'serve', '--port', '0', '--tasks', tasksDir, '--device', 'cpu'], {
     cwd: process.cwd(),
     env: { ...process.env, SPLATLAB_HOME: home, SPLATLAB_UI_ROOT: ui },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,10 @@
 // `splatlab doctor`: what this machine offers the lab: Node, the GPU path, Electron, data, tasks.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { acquireGpu } from '../../gpu/device';
+import { acquireGpu, type GpuContext } from '../../gpu/device';
+import { loadShaders } from '../../gpu/shaders';
+import { graderDevice } from '../../grader/grader';
+import { GpuProcessBackend } from '../../grader/gpu-process';
 import { uiRoot } from '../../app/paths';
 import { sharedDataDir } from '../../io/data-dir';
 import { loadLpipsWeights, resolveLpipsDir } from '../../lpips/weights';
@@ -22,6 +25,24 @@ function lpipsLine(): string {
   }
 }
 
+/**
+ * Where a lab's hidden grade runs here: the CPU reference on the worker pool, or (hardware) the
+ * GPU in a child process of its own; where a device exists, the child is started once to see.
+ */
+async function gradingLine(gpu: GpuContext): Promise<string> {
+  const { preferCpu } = graderDevice(gpu);
+  const where = preferCpu ? `the CPU reference on the worker pool (${gpu.status.path === 'cpu' ? 'no adapter' : 'faster than SwiftShader'})` : 'the GPU';
+  if (!gpu.device) return where;
+  try {
+    const child = await GpuProcessBackend.start({ lpips: null, shaders: loadShaders() });
+    const { pid, status } = await child.describe();
+    child.destroy();
+    return `${where}; a GPU grade runs in a child process with its own device (started: pid ${pid}, ${status.path})`;
+  } catch (e) {
+    return `${where}; a GPU grade would run on the main thread: ${(e as Error).message}`;
+  }
+}
+
 export const command: CliCommand = {
   name: 'doctor',
   usage: 'splatlab doctor\n\nPrints what the lab found on this machine and how to get a faster or fuller setup.',
@@ -31,6 +52,7 @@ export const command: CliCommand = {
     const gpu = await acquireGpu();
     io.out(`GPU         ${gpu.status.path}: ${gpu.status.summary}`);
     if (gpu.status.path !== 'cpu') io.out(`            adapter vendor '${gpu.status.vendor}', architecture '${gpu.status.architecture}', ${gpu.status.description}`);
+    io.out(`Grading     ${await gradingLine(gpu)}`);
     const electron = findElectron();
     io.out(`Electron    ${electron.binary ? `binary at ${electron.binary}` : `not available: ${electron.reason}`}`);
     io.out(`Display     ${displayAvailable() ? 'available' : 'none (npm start serves the UI on a loopback URL)'}`);
