@@ -21,6 +21,8 @@ export default defineConfig({
           include: ['test/shared/**/*.test.ts', 'test/main/**/*.test.ts', 'test/lint/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          // expect.poll waits for a state up to 30 s (its default of 1 s is an idle machine's).
+          expect: { poll: { timeout: 30_000 } },
         },
       },
       {
