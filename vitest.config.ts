@@ -1,11 +1,18 @@
 // Unit test projects: shared + main run in Node, the renderer in happy-dom.
 // The end-to-end suite has its own config (vitest.e2e.config.ts) because it needs a built UI.
+// Workers: vitest's default is one fewer than the cores, which on the 2-core CI machine is one
+// worker for 295 files; two keep both cores busy (docs/DEVELOPING.md, "Test-suite time"). The
+// sequencer starts the files known to be slow first, so none of them is left for the end.
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import vue from '@vitejs/plugin-vue';
 import { splatlabKinds } from './src/main/kinds/vite-kinds';
+import { SlowFirstSequencer } from './test/helpers/slow-first';
 
 export default defineConfig({
   test: {
+    maxWorkers: Math.max(2, availableParallelism() - 1),
+    sequence: { sequencer: SlowFirstSequencer },
     projects: [
       {
         test: {
@@ -14,6 +21,8 @@ export default defineConfig({
           include: ['test/shared/**/*.test.ts', 'test/main/**/*.test.ts', 'test/lint/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          // expect.poll waits for a state up to 30 s (its default of 1 s is an idle machine's).
+          expect: { poll: { timeout: 30_000 } },
         },
       },
       {

@@ -1,14 +1,25 @@
 // End-to-end suite: starts `splatlab serve` and drives the UI in a real Chromium (and Electron
-// where its binary exists). Runs files one at a time because each owns a server and a browser.
+// where its binary exists). Each file owns its server (on a free port, over its own temp home and
+// tasks folder) and its browser, so three files run side by side: a file spends most of its time
+// waiting on its server or its page (a serial run on 2 cores used about 300 s of CPU in 410 s),
+// so on the 2-core CI machine three at a time keep both cores busy (docs/DEVELOPING.md,
+// "Test-suite time"). The one file that compares the lab's clock with the
+// script's own within 1 s (person-time) runs alone, after the others (vitest runs a project with
+// one worker in a group of its own at the end). The slowest files start first.
 import { defineConfig } from 'vitest/config';
+import { SlowFirstSequencer } from './test/helpers/slow-first';
+
+const ALONE = ['test/e2e/person-time.e2e.ts'];
+// expect.poll's own default gives a state 1 s to appear, which a loaded machine misses (a page
+// that takes 2 s to enable a button): every poll waits up to playwright's action timeout instead.
+const shared = { environment: 'node', testTimeout: 180_000, hookTimeout: 120_000, expect: { poll: { timeout: 30_000 } } } as const;
 
 export default defineConfig({
   test: {
-    name: 'e2e',
-    environment: 'node',
-    include: ['test/e2e/**/*.e2e.ts'],
-    testTimeout: 180_000,
-    hookTimeout: 120_000,
-    fileParallelism: false,
+    sequence: { sequencer: SlowFirstSequencer },
+    projects: [
+      { test: { ...shared, name: 'e2e', include: ['test/e2e/**/*.e2e.ts'], exclude: ALONE, maxWorkers: 3 } },
+      { test: { ...shared, name: 'e2e-alone', include: ALONE, fileParallelism: false } },
+    ],
   },
 });

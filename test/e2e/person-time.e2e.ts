@@ -112,17 +112,19 @@ describe.skipIf(skip)('time as a person spends it (browser mode)', () => {
     await page.getByTestId('add-sphere').click();
     waits.push(await timedCall(page, () => page.getByTestId('commit').click(), 'calls left 38/40'));
     await sleep(1_500); // think
-    // Let the page's next heartbeat carry the last call's times before the submit.
-    await sleep(600);
+    // The submit stops the heartbeat: wait until a logged beat carried the last call's times (a
+    // loaded machine can delay the page's twice-a-second beat past any fixed sleep).
+    const dir = join(home, 'trajectories');
+    const [file] = readdirSync(dir).filter((f) => f.startsWith('test__sculpt-') && f.endsWith('.jsonl'));
+    const logPath = join(dir, file);
+    const beatCarried = (step: number): boolean => readTrajectory(logPath).times.some((r) => r.event === 'heartbeat' && (r.calls ?? []).some((c) => c.step === step));
+    await expect.poll(() => beatCarried(2), { timeout: 30_000 }).toBe(true);
     await page.getByTestId('tool-submit').click();
     await page.getByTestId('submit-yes').waitFor();
     const submitAt = Date.now(); // the submitting action
     await page.getByTestId('submit-yes').click();
     await page.getByTestId('play-submitted').waitFor({ timeout: 30_000 });
 
-    const dir = join(home, 'trajectories');
-    const [file] = readdirSync(dir).filter((f) => f.startsWith('test__sculpt-') && f.endsWith('.jsonl'));
-    const logPath = join(dir, file);
     await expect.poll(() => readTrajectory(logPath).end !== null, { timeout: 30_000 }).toBe(true);
     const traj = readTrajectory(logPath);
     expect(traj.badLines).toEqual([]);

@@ -3,7 +3,7 @@
 // trajectory and replays on the Results timeline between the calls (scrubbing moves the replay,
 // and the replay's view follows the participant's recorded camera).
 // Screenshot: test-results/process-timeline.png.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -56,15 +56,20 @@ describe.skipIf(skip)('the process log (browser mode)', () => {
     await page.getByTestId('add-sphere').click();
     await page.getByTestId('add-sphere').click();
     await page.getByTestId('undo').click();
-    await sleep(700);
+    // The page sends its events with its heartbeats (twice a second) and the submit stops them:
+    // wait until the lab has written what this test looks for (a fixed sleep is not enough on a
+    // loaded machine), before the commit and again before the submit.
+    const processLog = join(home, 'studies', 'process', 'trajectories', 'P01', 'test__sculpt.process.ndjson');
+    const logged = (): Set<string> => (existsSync(processLog) ? new Set(parseProcessLog(readFileSync(processLog, 'utf8')).map((e) => e.e)) : new Set());
+    await expect.poll(() => ['camera', 'stage.add', 'undo'].every((k) => logged().has(k)), { timeout: 30_000 }).toBe(true);
     await page.getByTestId('commit').click();
     await expect.poll(() => page.getByTestId('budget-calls').textContent()).toContain('calls left 39/40');
-    await sleep(700);
+    await expect.poll(() => ['camera', 'stage.add', 'undo', 'select'].every((k) => logged().has(k)), { timeout: 30_000 }).toBe(true);
     await page.getByTestId('tool-submit').click();
     await page.getByTestId('submit-yes').click();
     await page.getByTestId('session-continue').waitFor({ timeout: 30_000 });
 
-    const events = parseProcessLog(readFileSync(join(home, 'studies', 'process', 'trajectories', 'P01', 'test__sculpt.process.ndjson'), 'utf8'));
+    const events = parseProcessLog(readFileSync(processLog, 'utf8'));
     const kinds = new Set(events.map((e) => e.e));
     for (const k of ['camera', 'stage.add', 'undo', 'select'] as const) expect(kinds.has(k), k).toBe(true);
     await labCall(desk, 'study.session.end', {});

@@ -1,5 +1,6 @@
 // Child process of the kill test: plays the scripted episode on a test task into a log (resuming
-// when the log already holds calls) and prints "ready" once the episode is live.
+// when the log already holds calls), prints "ready" once the episode is live and "step <i>" after
+// each call i of the script returned (the parent kills at a moment counted from one of these).
 // argv: tasksDir taskId logPath
 import { existsSync } from 'node:fs';
 import { SplatEnv } from '../../../src/main/env/env';
@@ -16,6 +17,9 @@ const resume = existsSync(log) && readTrajectory(log).header !== null;
 const { env } = await SplatEnv.reset(task, { grader, images: fakeImages, log, ...(resume ? { resumeFrom: log } : {}) });
 process.stdout.write('ready\n');
 const calls = scriptedCalls();
-for (let i = task.spec.max_tool_calls - env.budgets().callsLeft; i < calls.length && !env.done; i++) await env.step(calls[i]);
+for (let i = task.spec.max_tool_calls - env.budgets().callsLeft; i < calls.length && !env.done; i++) {
+  await env.step(calls[i]);
+  process.stdout.write(`step ${i}\n`);
+}
 env.close();
 process.stdout.write('finished\n');

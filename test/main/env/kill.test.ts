@@ -1,5 +1,5 @@
 // Crash safety: a child process playing a scripted episode is SIGKILLed at seeded random points
-// (>= 20 times). Each log must parse up to its last completed call, and resuming it must finish
+// (>= 20 times: a random call of the script, then a random part of a call's time). Each log must parse up to its last completed call, and resuming it must finish
 // with exactly the scene, budgets, texts and hidden scores of an uninterrupted run.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -14,20 +14,32 @@ import { scriptedCalls } from './script';
 const CHILD = fileURLToPath(new URL('./kill-child.ts', import.meta.url));
 const TASK = 'test__sculpt';
 
+/** Where a child is killed: `delayMs` after it printed "step <afterStep>" ("ready" for -1). */
+interface KillPoint {
+  afterStep: number;
+  delayMs: number;
+}
+
 /**
- * Starts the child and SIGKILLs it `delayMs` after it printed "ready" (never, when Infinity).
- * Resolves with the time from "ready" to the end of the child.
+ * Starts the child and SIGKILLs it at `at` (never, when null). Resolves with the time from
+ * "ready" to the end of the child. The kill is counted from a call the child reported, not from
+ * its start, so the kills spread over the episode however fast the (loaded) machine runs it.
  */
-function runAndKill(tasksDir: string, log: string, delayMs: number): Promise<number> {
+function runAndKill(tasksDir: string, log: string, at: KillPoint | null): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', CHILD, tasksDir, TASK, log], { stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
+    let out = '';
     let ready = 0;
+    let armed = false;
+    const mark = at === null ? null : at.afterStep < 0 ? 'ready\n' : `step ${at.afterStep}\n`;
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.stdout.on('data', (d: Buffer) => {
-      if (!ready && d.toString().includes('ready')) {
-        ready = Date.now();
-        if (Number.isFinite(delayMs)) setTimeout(() => child.kill('SIGKILL'), delayMs);
+      out += d.toString();
+      if (!ready && out.includes('ready')) ready = Date.now();
+      if (at && mark && !armed && out.includes(mark)) {
+        armed = true;
+        setTimeout(() => child.kill('SIGKILL'), at.delayMs);
       }
     });
     child.on('exit', (code, signal) => (signal === 'SIGKILL' || code === 0 ? resolve(Date.now() - (ready || Date.now())) : reject(new Error(`child exited ${code}: ${err}`))));
@@ -52,12 +64,17 @@ describe('kill and resume', () => {
     const full = await playRest(null);
     const fullLog = readTrajectory(full.log);
     const strip = (t: ReturnType<typeof readTrajectory>) => t.steps.map((s) => ({ step: s.step, tool: s.tool, text: s.text, hidden: s.hidden, state: s.state }));
-    const episodeMs = Math.max(20, await runAndKill(tasksDir, tmpLog('timing.jsonl'), Infinity));
+    // One call's time on this machine, for the random delay after the call a kill is counted from.
+    const calls = scriptedCalls().length;
+    const callMs = Math.max(2, (await runAndKill(tasksDir, tmpLog('timing.jsonl'), null)) / calls);
     const rng = new Random(7);
     const cutAt: number[] = [];
-    const rounds = Array.from({ length: 20 }, (_, round) => ({ log: tmpLog(`kill-${round}.jsonl`), delay: rng.uniform(0, episodeMs * 1.1) }));
+    const rounds = Array.from({ length: 20 }, (_, round) => ({
+      log: tmpLog(`kill-${round}.jsonl`),
+      at: { afterStep: Math.floor(rng.uniform(-1, calls - 1)), delayMs: rng.uniform(0, callMs) },
+    }));
     // Two children at a time (the machine has two cores); the kills themselves stay independent.
-    for (let i = 0; i < rounds.length; i += 2) await Promise.all(rounds.slice(i, i + 2).map((r) => runAndKill(tasksDir, r.log, r.delay)));
+    for (let i = 0; i < rounds.length; i += 2) await Promise.all(rounds.slice(i, i + 2).map((r) => runAndKill(tasksDir, r.log, r.at)));
     for (const { log } of rounds) {
       if (existsSync(log)) {
         const partial = readTrajectory(log);

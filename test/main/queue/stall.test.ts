@@ -5,7 +5,7 @@
 // end record: skipped), its log has one header, one end record and contiguous steps, and its meta
 // counts one attempt (the duplicate delivery never started its own).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,8 +33,8 @@ interface Line {
   error?: string;
 }
 
-function worker(url: string, tasksDir: string, stalls: number, lines: Line[]): Promise<void> {
-  const c = spawn(process.execPath, ['--import', 'tsx', CHILD, url, tasksDir, String(LOCK_MS), String(stalls), String(4 * LOCK_MS)]);
+function worker(url: string, tasksDir: string, stalls: number, lines: Line[], gate: string): Promise<void> {
+  const c = spawn(process.execPath, ['--import', 'tsx', CHILD, url, tasksDir, String(LOCK_MS), String(stalls), String(4 * LOCK_MS), gate]);
   children.push(c);
   return new Promise((resolve, reject) => {
     createInterface({ input: c.stdout }).on('line', (l) => (l === 'ready' ? resolve() : lines.push(JSON.parse(l) as Line)));
@@ -50,10 +50,13 @@ describe.skipIf(!hasRedis)('BullMQ with a stalled worker', () => {
     const results = mkdtempSync(join(tmpdir(), 'splatlab-stall-'));
     const lines: Line[] = [];
     // The stalling worker starts first and alone, so it takes the first jobs; the other joins.
-    await worker(redis.url, tasksDir, 2, lines);
+    // Its stalls last until the other is up (the gate file) and then four locks more.
+    const gate = join(mkdtempSync(join(tmpdir(), 'splatlab-stall-gate-')), 'second-worker-up');
+    await worker(redis.url, tasksDir, 2, lines, gate);
     const jobs = planJobs(['test__sculpt'], parseModelSpec('scripted:slow'), 6, results);
     const parent = await enqueueRun(redis.url, jobs);
-    await worker(redis.url, tasksDir, 0, lines);
+    await worker(redis.url, tasksDir, 0, lines, gate);
+    writeFileSync(gate, '');
     expect(await waitForRun(redis.url, parent, undefined, 200)).toBe('completed');
 
     const stalled = children[0].pid;

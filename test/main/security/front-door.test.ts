@@ -178,14 +178,15 @@ describe('one front door for serve, rl and mcp --http', () => {
     }
   });
 
-  it('splatlab serve exits within 2 s of SIGTERM', async () => {
-    const t0 = Date.now();
+  // The 2 s bound itself is the grace timer's (test/main/cli/stop.test.ts, on an injected signal):
+  // a wall-clock bound here would only measure how loaded the machine is. What this process must
+  // show is that the real `splatlab serve` ends by itself on SIGTERM, cleanly (a hang fails on the
+  // test's timeout).
+  it('splatlab serve exits by itself on SIGTERM, with code 0', async () => {
     const code = await new Promise<number | null>((resolve) => {
       serve.child.once('exit', (c) => resolve(c));
       serve.child.kill('SIGTERM');
     });
-    const ms = Date.now() - t0;
     expect(code).toBe(0);
-    expect(ms, `exited ${ms} ms after SIGTERM`).toBeLessThan(2000);
   });
 });

@@ -1,0 +1,59 @@
+// Test order for the unit and e2e suites (vitest.config.ts, vitest.e2e.config.ts): the files measured slowest on the 2-core CI
+// machine start first, then vitest's own order (its cache of durations where it has one; a fresh
+// clone has none and would run files in glob order, leaving a 20 s file for the end of one
+// worker while the other idles). Input: the test files; output: the same files, reordered.
+// Invariant: only the order changes; every file runs. Keep the list to files over about 4 s
+// (docs/DEVELOPING.md, "Test-suite time").
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/** Slowest first, as measured (a full unit run, 2 cores, 2026-12-02). */
+export const SLOW_FILES = [
+  'test/main/env/conformance-committed-a.test.ts',
+  'test/main/env/conformance-committed-b.test.ts',
+  'test/main/env/kill.test.ts',
+  'test/shared/raster/gpu/parity.test.ts',
+  'test/main/authoring/rebuild.test.ts',
+  'test/main/security/format-bombs.test.ts',
+  'test/main/authoring/session/upload.test.ts',
+  'test/shared/raster/gpu/radix-path.test.ts',
+  'test/main/kinds/relation/sparrta-export.test.ts',
+  'test/main/queue/bullmq.test.ts',
+  'test/main/formats/read-oracle.test.ts',
+  'test/main/queue/stall.test.ts',
+  'test/main/authoring/build.test.ts',
+  'test/main/authoring/nerf.test.ts',
+  'test/shared/raster/gpu/rasterizer.test.ts',
+  'test/main/security/bomb-budgets.test.ts',
+  'test/main/kinds/relation/block.test.ts',
+  'test/main/cli/render-formats.test.ts',
+  'test/main/kinds/search/study-search.test.ts',
+  'test/shared/metrics/wasm/lpips-wasm.test.ts',
+  'test/main/grader/grader.test.ts',
+  'test/main/cli/orphan-npx.test.ts',
+  'test/main/eval/analyses.test.ts',
+  'test/main/eval/python-env.test.ts',
+  'test/main/workers/pool.test.ts',
+  // The e2e suite (vitest.e2e.config.ts), slowest first.
+  'test/e2e/restart-reconnect.e2e.ts',
+  'test/e2e/relation-block.e2e.ts',
+  'test/e2e/author-iterate.e2e.ts',
+  'test/e2e/author.e2e.ts',
+  'test/e2e/play-person.e2e.ts',
+  'test/e2e/debug-large.e2e.ts',
+  'test/e2e/relation-trials.e2e.ts',
+  'test/e2e/play.e2e.ts',
+  'test/e2e/participant-isolation.e2e.ts',
+];
+
+export class SlowFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const root = `${process.cwd()}/`;
+    const rank = (f: TestSpecification): number => {
+      const at = SLOW_FILES.indexOf(f.moduleId.startsWith(root) ? f.moduleId.slice(root.length) : f.moduleId);
+      return at < 0 ? SLOW_FILES.length : at;
+    };
+    // Array.prototype.sort is stable: files off the list keep vitest's order after the listed ones.
+    return sorted.map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map((x) => x.f);
+  }
+}
