@@ -1,6 +1,7 @@
 // No unused npm dependency (issue 23 clean-ups): every package in package.json is named by the
 // code (an import, a require, a config or a node_modules path), or is the @types of one, or a
-// peer dependency of one, or a bin the npm scripts run; the few left are listed with why.
+// peer dependency of one, or a bin the npm scripts run (also quoted, as run-parallel.mjs takes
+// its commands); the few left are listed with why.
 // Inputs: package.json, the installed packages' manifests, the text of src/, test/, scripts/,
 // packaging/ and the root configs. Invariant: a dependency nothing uses fails here by name.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -37,7 +38,7 @@ function binsOf(dep: string, m: Manifest | null): string[] {
 export function unusedDependencies(pkg: Manifest, text: string, manifestOf: (dep: string) => Manifest | null): string[] {
   const deps = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies });
   const scripts = Object.values(pkg.scripts ?? {}).join('\n');
-  const named = new Set(deps.filter((d) => names(text, d) || binsOf(d, manifestOf(d)).some((b) => new RegExp(`(^|[\\s&;|])${escape(b)}\\b`).test(scripts))));
+  const named = new Set(deps.filter((d) => names(text, d) || binsOf(d, manifestOf(d)).some((b) => new RegExp(`(^|[\\s&;|"'])${escape(b)}\\b`).test(scripts))));
   const peers = new Set([...named].flatMap((d) => Object.keys(manifestOf(d)?.peerDependencies ?? {})));
   const typed = (d: string): boolean => {
     const of = d.startsWith('@types/') ? d.slice('@types/'.length) : null;
