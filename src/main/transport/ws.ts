@@ -22,6 +22,7 @@ import { PARTICIPANT_LINK_CONNECTIONS } from '../services/roles';
 import { ConnectionLimits, DEFAULT_LIMITS, type LimitOptions } from './limits';
 import { parseTarget, rawRefusal, sendText } from './request';
 import { serveStatic } from './static';
+import { TurnQueue } from './turns';
 
 export interface LabServer {
   url: string; // includes the token, for the person starting it
@@ -95,6 +96,8 @@ export async function startServer(services: LabServices, options: ServeOptions):
     }
   });
 
+  // Every connection's calls start one per event-loop turn (./turns.ts).
+  const turns = new TurnQueue();
   wss.on('connection', (ws: WebSocket, role: ConnectionRole) => {
     sockets.add(ws);
     const limits = new ConnectionLimits(options.limits ?? DEFAULT_LIMITS);
@@ -114,10 +117,13 @@ export async function startServer(services: LabServices, options: ServeOptions):
       if (isBinary) return safeSend(ws, { id: null, ok: false, error: { code: 'bad_request', message: 'binary frames are not accepted' } });
       const admission = limits.admit();
       if (!admission.ok) return safeSend(ws, { id: peekId(data.toString()), ok: false, error: { code: 'rate_limited', message: admission.reason } });
-      dispatchText(services.handlers, data.toString(), connection)
-        .then((reply) => safeSend(ws, reply))
-        .catch(() => safeSend(ws, { id: null, ok: false, error: { code: 'failed', message: 'internal error' } }))
-        .finally(admission.done);
+      const text = data.toString();
+      turns.push(() => {
+        dispatchText(services.handlers, text, connection)
+          .then((reply) => safeSend(ws, reply))
+          .catch(() => safeSend(ws, { id: null, ok: false, error: { code: 'failed', message: 'internal error' } }))
+          .finally(admission.done);
+      });
     });
   });
 
