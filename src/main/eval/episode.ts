@@ -94,7 +94,10 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeDeps): Promise<Ep
   const metaPath = metaPathOf(job.log);
   const state = logState(job.log);
   const prior = state === 'none' ? null : readMeta(metaPath);
-  const meta: EpisodeMeta = { ...(prior ?? freshMeta(job)), status: 'running', error: null, attempts: (prior?.attempts ?? 0) + 1 };
+  // A partial log is a previous attempt even when its runner died before the first meta write
+  // (the log's header and first record land before it), so it counts.
+  const before = prior?.attempts ?? (state === 'partial' ? 1 : 0);
+  const meta: EpisodeMeta = { ...(prior ?? freshMeta(job)), status: 'running', error: null, attempts: before + 1 };
   const t0 = Date.now();
   const wall0 = meta.wall_s;
   const save = (): void => {

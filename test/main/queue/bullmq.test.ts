@@ -25,8 +25,6 @@ function logs(dir: string): string[] {
   return out.sort();
 }
 
-const ended = (dir: string): number => logs(dir).filter((f) => readFileSync(f, 'utf8').includes('"type":"end"')).length;
-
 /** True when `pid` holds the claim of an episode whose log has steps but no end: killing it now interrupts that episode. */
 function midEpisode(dir: string, pid: number | undefined): boolean {
   return logs(dir).some((f) => {
@@ -35,11 +33,16 @@ function midEpisode(dir: string, pid: number | undefined): boolean {
   });
 }
 
-function worker(url: string, tasksDir: string): ChildProcess {
+function worker(url: string, tasksDir: string, output: string[]): ChildProcess {
   const c = spawn(process.execPath, [resolve('src/main/cli/splatlab.mjs'), 'eval', '--queue', url, '--worker', '--concurrency', '2', '--lock-ms', '1500', '--tasks-folder', tasksDir, '--device', 'cpu', '--no-lpips'], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(c);
+  // Kept for the failure message: what a worker said tells why it did or did not take episodes.
+  c.stdout?.on('data', (d: Buffer) => output.push(d.toString()));
+  c.stderr?.on('data', (d: Buffer) => output.push(d.toString()));
   return c;
 }
+
+const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(!hasRedis)('eval on BullMQ', () => {
   it('runs 40 episodes on two workers, survives a killed worker, and a rerun does nothing new', async () => {
@@ -47,22 +50,28 @@ describe.skipIf(!hasRedis)('eval on BullMQ', () => {
     const redis = await startRedis();
     stopRedis = redis.stop;
     const results = mkdtempSync(join(tmpdir(), 'splatlab-bull-'));
-    const a = worker(redis.url, tasksDir);
-    worker(redis.url, tasksDir);
+    const said: string[] = [];
+    const a = worker(redis.url, tasksDir, said);
     const argv = ['--model', 'scripted:slow', '--tasks', 'test__sculpt,test__reassembly', '--runs', '20', '--queue', redis.url, '--results', results, '--tasks-folder', tasksDir, '--device', 'cpu', '--no-lpips'];
     const out: string[] = [];
     const io = { out: (l: string) => out.push(l), err: (l: string) => out.push(l) };
     let finished = false;
     const run = command.run(argv, io).finally(() => (finished = true));
-    // Kill worker a only while it is inside an episode (on a loaded machine it may still be
-    // starting when the first episodes end), so the run must resume at least one log.
+    // Worker a starts alone, so it is inside an episode before worker b exists (on a loaded machine
+    // a worker can take seconds to start, and b could otherwise play every episode); then b joins
+    // and a is killed the next time it is seen inside an episode, so the run must resume a log.
+    let killedMidEpisode = false;
     const killer = (async () => {
-      while (!finished && !(ended(results) >= 6 && midEpisode(results, a.pid))) await new Promise((r) => setTimeout(r, 50));
+      while (!finished && !midEpisode(results, a.pid)) await pause(25);
+      worker(redis.url, tasksDir, said);
+      while (!finished && !midEpisode(results, a.pid)) await pause(25);
+      killedMidEpisode = !finished;
       a.kill('SIGKILL');
     })();
     expect(await run).toBe(0);
     await killer;
     expect(a.signalCode).toBe('SIGKILL');
+    expect(killedMidEpisode, `worker a was never seen inside an episode; the workers said:\n${said.join('').slice(-2000)}`).toBe(true);
 
     const files = logs(results);
     expect(files).toHaveLength(40);
@@ -76,7 +85,7 @@ describe.skipIf(!hasRedis)('eval on BullMQ', () => {
       expect(meta.status).toBe('done');
       if (meta.attempts > 1) resumed += 1;
     }
-    expect(resumed).toBeGreaterThan(0);
+    expect(resumed, `no log was resumed; the workers said:\n${said.join('').slice(-2000)}`).toBeGreaterThan(0);
     const summary = readdirSync(join(results, 'runs'));
     expect(summary).toHaveLength(1);
     const agg = JSON.parse(readFileSync(join(results, 'runs', summary[0]), 'utf8')) as { episodes: { jobId: string }[] };

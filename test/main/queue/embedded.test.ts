@@ -1,7 +1,8 @@
 // The embedded queue: `splatlab eval` with the scripted model runs every (task, run) once, a
 // rerun finds everything finished, and an episode whose model broke mid-run is resumed from its
-// log (same file, steps continued, one end record, totals carried over).
-import { mkdtempSync, readFileSync } from 'node:fs';
+// log (same file, steps continued, one end record, totals carried over); a partial log counts as
+// an attempt even when its meta was never written.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -71,5 +72,20 @@ describe('embedded eval', () => {
     expect(lines.filter((l) => l.type === 'end')).toHaveLength(1);
     expect(lines.filter((l) => l.step !== undefined).map((l) => l.step)).toEqual([0, 1, 2, 3, 4]);
     expect(readTrajectory(log).end?.calls_used).toBe(4);
+  });
+
+  it('counts a partial log as an attempt when its runner died before the first meta write', async () => {
+    const { grader } = await testTasks();
+    const task = await testTask('test__sculpt');
+    const spec = parseModelSpec('scripted:basic');
+    const log = join(mkdtempSync(join(tmpdir(), 'splatlab-resume-')), 'ep.jsonl');
+    const config = EvalConfigSchema.parse({});
+    const job = { jobId: 'j', task, run: 1, spec, log };
+    await expect(runEpisode(job, { grader, config, client: () => breaking(1) })).rejects.toThrow('API down');
+    // A worker killed between the log's header (written by reset) and its first meta write.
+    rmSync(metaPathOf(log));
+    expect(logState(log)).toBe('partial');
+    const meta = await runEpisode(job, { grader, config, client: () => breaking(5) });
+    expect(meta).toMatchObject({ status: 'done', attempts: 2 });
   });
 });
