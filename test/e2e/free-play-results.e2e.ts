@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startTestLab, type ServeProcess } from './harness';
+import { startFreeEpisode } from './study-flow';
 import { readTrajectory } from '../../src/main/env/trajectory';
 
 const skip = browserMissing();
@@ -27,13 +28,7 @@ describe.skipIf(skip)('free play in Results (browser mode)', () => {
   });
 
   it('a submitted free episode shows in Results with its score and replays', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(serve.url);
-    await page.getByTestId('play-test__sculpt').click();
-    await page.getByTestId('play-start').click();
-    await page.getByTestId('budget-meter').waitFor();
+    const { page, errors } = await startFreeEpisode(browser, serve.url, 'test__sculpt');
     await page.getByTestId('add-sphere').click();
     await page.getByTestId('commit').click();
     await expect.poll(() => page.getByTestId('budget-calls').textContent()).toContain('calls left 39/40');

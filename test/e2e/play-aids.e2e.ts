@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startTestLab, type ServeProcess } from './harness';
+import { startFreeEpisode } from './study-flow';
 import { readTrajectory } from '../../src/main/env/trajectory';
 import { projectPoint } from '../../src/shared/camera/triangulate';
 import type { Camera } from '../../src/shared/raster/types';
@@ -69,13 +70,7 @@ describe.skipIf(skip)('play-view aids (browser mode)', () => {
   });
 
   it('places from two photos that hold still, samples into the selection, fills with its colour and group, snaps a typed 20 degrees', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(serve.url);
-    await page.getByTestId('play-test__sculpt').click();
-    await page.getByTestId('play-start').click();
-    await page.getByTestId('budget-meter').waitFor();
+    const { page, errors } = await startFreeEpisode(browser, serve.url, 'test__sculpt');
     await page.getByTestId('ref-V0').waitFor();
     await page.screenshot({ path: join(RESULTS_DIR, 'play-aids-1280-start.png') });
     const views = referenceViews(tasksDir);

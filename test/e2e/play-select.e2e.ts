@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startTestLab, type ServeProcess } from './harness';
+import { startFreeEpisode } from './study-flow';
 import { setField } from './viewport-helpers';
 
 const skip = browserMissing();
@@ -86,13 +87,7 @@ describe.skipIf(skip)('play view selection tools (browser mode)', () => {
   });
 
   it('lasso, Shift/Ctrl lasso, invert, grow, sphere, frame and pivots', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(serve.url);
-    await page.getByTestId('play-test__sculpt').click();
-    await page.getByTestId('play-start').click();
-    await page.getByTestId('budget-meter').waitFor();
+    const { page, errors } = await startFreeEpisode(browser, serve.url, 'test__sculpt');
     for (const p of POSITIONS) {
       await page.getByTestId('add-sphere').click();
       for (let k = 0; k < 3; k++) if (p[k] !== 0) await setField(page, `insp-pos-${k}`, p[k]);

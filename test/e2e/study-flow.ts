@@ -2,10 +2,11 @@
 // name, practice and scored tasks, demographics unticked: the flows that need them tick them
 // themselves), adds a participant and hands the tab over through consent and instructions; or the
 // same set up over LabApi (a study with a PIN, its participants, P01's session started, P01's
-// participant link). Inputs: a page of the lab (or its WebSocket URL) and the study's choices.
+// participant link); or, outside any study, a free-play episode started from the Play screen.
+// Inputs: a page of the lab (or its WebSocket URL) and the study's choices.
 // Output: the page at the first task (or the participant token). Invariant: every step waits
 // for the screen it leads to, so a flow after it starts from a known screen.
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import NodeWebSocket from 'ws';
 
 export interface StudyChoice {
@@ -89,4 +90,19 @@ export async function studyOverApi(url: string, s: ApiStudy): Promise<string> {
   await labCall(url, 'roles.setPin', { studyId: s.studyId, pin: s.pin });
   await labCall(url, 'study.session.start', { studyId: s.studyId, participant: 'P01' });
   return ((await labCall(url, 'roles.participantLink', {})) as { token: string }).token;
+}
+
+/**
+ * A new page at `url` with a free-play episode of `taskId` started from the Play screen (the
+ * budget meter shown); `errors` collects the page's uncaught errors for the test to check at its end.
+ */
+export async function startFreeEpisode(browser: Browser, url: string, taskId: string, viewport = { width: 1280, height: 720 }): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  await page.getByTestId(`play-${taskId}`).click();
+  await page.getByTestId('play-start').click();
+  await page.getByTestId('budget-meter').waitFor();
+  return { page, errors };
 }

@@ -32,6 +32,17 @@ function breaking(turns: number): ModelClient {
   };
 }
 
+/** An episode of test__sculpt whose model broke after one turn: its log is partial. */
+async function brokenEpisode() {
+  const { grader } = await testTasks();
+  const task = await testTask('test__sculpt');
+  const log = join(mkdtempSync(join(tmpdir(), 'splatlab-resume-')), 'ep.jsonl');
+  const config = EvalConfigSchema.parse({});
+  const job = { jobId: 'j', task, run: 1, spec: parseModelSpec('scripted:basic'), log };
+  await expect(runEpisode(job, { grader, config, client: () => breaking(1) })).rejects.toThrow('API down');
+  return { grader, config, job, log };
+}
+
 describe('embedded eval', () => {
   it('plans deterministic jobs and matches task globs', () => {
     const spec = parseModelSpec('openai-chat:m@high', 0.2);
@@ -57,13 +68,7 @@ describe('embedded eval', () => {
   });
 
   it('resumes a broken episode from its log', async () => {
-    const { grader } = await testTasks();
-    const task = await testTask('test__sculpt');
-    const spec = parseModelSpec('scripted:basic');
-    const log = join(mkdtempSync(join(tmpdir(), 'splatlab-resume-')), 'ep.jsonl');
-    const config = EvalConfigSchema.parse({});
-    const job = { jobId: 'j', task, run: 1, spec, log };
-    await expect(runEpisode(job, { grader, config, client: () => breaking(1) })).rejects.toThrow('API down');
+    const { grader, config, job, log } = await brokenEpisode();
     expect(logState(log)).toBe('partial');
     expect(readMeta(metaPathOf(log))).toMatchObject({ status: 'broken', error: 'API down', turns: 1, input_tokens: 10 });
     const meta = await runEpisode(job, { grader, config, client: () => breaking(5) });
@@ -75,13 +80,7 @@ describe('embedded eval', () => {
   });
 
   it('counts a partial log as an attempt when its runner died before the first meta write', async () => {
-    const { grader } = await testTasks();
-    const task = await testTask('test__sculpt');
-    const spec = parseModelSpec('scripted:basic');
-    const log = join(mkdtempSync(join(tmpdir(), 'splatlab-resume-')), 'ep.jsonl');
-    const config = EvalConfigSchema.parse({});
-    const job = { jobId: 'j', task, run: 1, spec, log };
-    await expect(runEpisode(job, { grader, config, client: () => breaking(1) })).rejects.toThrow('API down');
+    const { grader, config, job, log } = await brokenEpisode();
     // A worker killed between the log's header (written by reset) and its first meta write.
     rmSync(metaPathOf(log));
     expect(logState(log)).toBe('partial');
