@@ -25,10 +25,11 @@ export const useRolesStore = defineStore('roles', () => {
   const handed = ref(false);
 
   function mirror(w: WhoAmI): void {
+    // A tab just handed over reloads as the participant's page (handTabTo says why). The page
+    // that is leaving shows nothing of the participant's: a consent click on it would be lost.
+    if (w.participantToken && w.role === 'participant' && handTabTo(window, w.participantToken)) return;
     me.value = w;
     if (w.role === 'participant') handed.value = true;
-    // A tab just handed over reloads as the participant's page (handTabTo says why).
-    if (w.participantToken && w.role === 'participant') handTabTo(window, w.participantToken);
   }
 
   async function load(api: LabApi): Promise<void> {
