@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import NodeWebSocket from 'ws';
 import { browserMissing, launchBrowser, RESULTS_DIR, startTestLab, type ServeProcess } from './harness';
-import { ParticipantsFileSchema } from '../../src/shared/study/config';
+import { readJournal } from '../../src/main/studies/store';
 
 const skip = browserMissing();
 
@@ -92,7 +92,7 @@ describe.skipIf(skip)('comprehension and attention checks (browser mode)', () =>
     await page.getByTestId('check-submit').click();
     await page.getByTestId('session-thanks').waitFor();
 
-    const record = ParticipantsFileSchema.parse(JSON.parse(readFileSync(join(home, 'studies', 'checks', 'participants.json'), 'utf8'))).participants[0];
+    const record = readJournal(readFileSync(join(home, 'studies', 'checks', 'participants.jsonl'), 'utf8'))[0];
     expect(record.checks?.comprehension.map((a) => ({ answers: a.answers, wrong: a.wrong, passed: a.passed }))).toEqual([
       { answers: { budget: 'nothing', score: 'no' }, wrong: ['budget'], passed: false },
       { answers: { budget: 'one call of the budget', score: 'no' }, wrong: [], passed: true },
@@ -107,7 +107,7 @@ describe.skipIf(skip)('comprehension and attention checks (browser mode)', () =>
     await expect.poll(() => cell.textContent()).toContain('comprehension passed (2 attempts), attention 0/1 (over the exclusion rule)');
     await exp.getByTestId('apply-attention-rule').click();
     await expect.poll(() => exp.getByTestId('participant-summary-row').first().textContent()).toContain('comprehension passed');
-    await expect.poll(async () => (ParticipantsFileSchema.parse(JSON.parse(readFileSync(join(home, 'studies', 'checks', 'participants.json'), 'utf8'))).participants[0].episodes.find((e) => !e.practice)?.excluded?.reason ?? '')).toContain('attention check');
+    await expect.poll(async () => (readJournal(readFileSync(join(home, 'studies', 'checks', 'participants.jsonl'), 'utf8'))[0].episodes.find((e) => !e.practice)?.excluded?.reason ?? '')).toContain('attention check');
     await cell.scrollIntoViewIfNeeded();
     await exp.screenshot({ path: join(RESULTS_DIR, 'checks-results.png'), fullPage: true });
   });

@@ -21,6 +21,7 @@ import { dispatchCall, type Handlers } from '../../src/main/services/dispatch';
 import { createLabServices } from '../../src/main/services/lab';
 import { DEFAULT_QUESTIONNAIRES } from '../../src/shared/study/config';
 import type { EpisodeSnapshot } from '../../src/shared/api/episode';
+import { readJournal } from '../../src/main/studies/store';
 
 const skip = browserMissing();
 const shot = (page: Page, name: string) => page.screenshot({ path: join(RESULTS_DIR, `${name}.png`) });
@@ -147,8 +148,8 @@ describe.skipIf(skip)('study withdrawal, questionnaires and export (browser mode
     await page.getByTestId('withdraw-confirm').click();
     await page.getByTestId('session-withdrawn').waitFor();
     await shot(page, 'withdraw-done');
-    const participants = JSON.parse(readFileSync(join(home, 'studies', 'pilot', 'participants.json'), 'utf8')) as { participants: { id: string; status: string; withdrawal?: { reason: string; by: string } }[] };
-    expect(participants.participants.find((p) => p.id === 'P07')).toMatchObject({ status: 'withdrawn', withdrawal: { reason: 'I feel unwell', by: 'participant' } });
+    const participants = readJournal(readFileSync(join(home, 'studies', 'pilot', 'participants.jsonl'), 'utf8'));
+    expect(participants.find((p) => p.id === 'P07')).toMatchObject({ status: 'withdrawn', withdrawal: { reason: 'I feel unwell', by: 'participant' } });
 
     // Back on the study page: the experimenter deletes P07's data on their request.
     await page.getByTestId('session-withdrawn-leave').click();

@@ -12,6 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startTestLab, type ServeProcess } from './harness';
 import { addParticipant, createStudy } from './study-flow';
 import { readTrajectory } from '../../src/main/env/trajectory';
+import { readJournal } from '../../src/main/studies/store';
 
 const skip = browserMissing();
 const shot = (page: Page, name: string) => page.screenshot({ path: join(RESULTS_DIR, `${name}.png`) });
@@ -163,8 +164,8 @@ describe.skipIf(skip)('study session and results (browser mode)', () => {
 
     // The files on disk.
     expect(JSON.parse(readFileSync(join(dir, 'study.json'), 'utf8'))).toMatchObject({ name: 'E2E pilot', tasks: ['test__sculpt'], practiceTask: 'test__oneshot' });
-    const participants = JSON.parse(readFileSync(join(dir, 'participants.json'), 'utf8')) as { participants: { id: string; status: string }[] };
-    expect(participants.participants).toMatchObject([{ id: 'P01', status: 'completed' }]);
+    const participants = readJournal(readFileSync(join(dir, 'participants.jsonl'), 'utf8'));
+    expect(participants).toMatchObject([{ id: 'P01', status: 'completed' }]);
     const scored = readTrajectory(join(dir, 'trajectories', 'P01', 'test__sculpt.jsonl'));
     expect(scored.header).toMatchObject({ task: 'test__sculpt', player: 'P01', protocol: 'matched' });
     expect(scored.steps.map((s) => s.tool)).toEqual(['reset', 'add_gaussians', 'submit']);

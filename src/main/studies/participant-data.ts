@@ -10,7 +10,7 @@ import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync } from 'n
 import { join, relative } from 'node:path';
 import { z } from 'zod';
 import { DeletionsFileSchema, type DeletionRecord, type Participant, type StudyConfig } from '../../shared/study/config';
-import { cycleLength, slotOrder } from '../../shared/study/order';
+import { assignedOrder, cycleLength } from '../../shared/study/order';
 import { flowFlags } from '../../shared/study/flow';
 import { forgetSessionMeta } from './session-meta';
 import { parseJsonLines } from '../../shared/env/json-lines';
@@ -53,11 +53,11 @@ export function readDeletions(store: StudyStore, studyId: string): DeletionRecor
 
 /** Gives a participant who has not started another slot (row of the square) and its order. */
 export function assignSlot(store: StudyStore, config: StudyConfig, id: string, slot: number): Participant {
-  const cycle = cycleLength(config.tasks.length, config.order);
+  const cycle = config.share ? Number.POSITIVE_INFINITY : cycleLength(config.tasks.length, config.order);
   if (slot >= cycle) throw new StudyError(`slot ${slot + 1} does not exist: this study's cycle has ${cycle} order${cycle === 1 ? '' : 's'} (slots 1..${cycle})`);
   return store.updateParticipant(config.id, id, (p) => {
     if (p.status !== 'new' || p.episodes.length) throw new StudyError(`participant ${id} has already started (${p.status}): the task order can only change before the first session`);
-    return { ...p, slot, order: slotOrder(config.tasks, slot, config.order) };
+    return { ...p, slot, order: assignedOrder(config, slot) };
   });
 }
 
@@ -124,6 +124,8 @@ export function deleteParticipantData(store: StudyStore, studyId: string, id: st
   if (forgetSessionMeta(store, studyId, id) && !cleared.includes('sessions')) cleared.push('sessions');
   const at = now.toISOString();
   store.updateParticipant(studyId, id, (x) => ({ id: x.id, created: x.created, order: x.order, ...(x.slot !== undefined ? { slot: x.slot } : {}), status: 'deleted', stage: 'thanks', taskIndex: 0, episodes: [], deleted: { at } }));
+  // The journal's earlier lines still hold what was deleted: keep only the latest record per participant.
+  store.compactParticipants(studyId);
   const record: DeletionRecord = { participant: id, at, requestedBy, by: 'experimenter', files, cleared, flow: flowFlags(p) };
   writeFileAtomic(join(studyDir, 'deletions.json'), `${JSON.stringify(DeletionsFileSchema.parse({ deletions: [...readDeletions(store, studyId), record] }), null, 2)}\n`);
   return record;

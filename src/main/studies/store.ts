@@ -1,13 +1,18 @@
-// Study storage under <home>/studies/<study-id>/: study.json (the config), participants.json,
-// trajectories/<participant>/<task>.jsonl (written by the EpisodeManager as calls happen) and
-// models/<model>/<task>.jsonl (imported model trajectories).
+// Study storage under <home>/studies/<study-id>/: study.json (the config), participants.jsonl (the
+// participant journal), trajectories/<participant>/<task>.jsonl (written by the EpisodeManager as
+// calls happen) and models/<model>/<task>.jsonl (imported model trajectories).
 // Inputs: configs and participant updates from the study services. Outputs: validated records.
 // Invariants: JSON files are replaced atomically (temp file + fsync + rename), so a crash leaves
-// the old or the new file, never half of one; every path handed out stays inside the study folder.
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+// the old or the new file, never half of one; a participant write appends one fsync'd line to the
+// journal (the participant's whole new record) and never rewrites the study, so a crash loses no
+// acknowledged record (docs/STUDIES.md, "The participant journal"); the journal is rewritten only
+// to forget a deleted participant's earlier records; every path handed out stays inside the study
+// folder. Studies made before the journal keep participants.json until their first write.
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { readJsonChecked } from '../io/json-file';
 import { withFileLock } from '../io/process-lock';
 import { writeFileAtomic } from '../io/write-atomic';
+import { appendRecordLine } from '../io/append-record';
 import { join, resolve } from 'node:path';
 import { confinedPath } from '../io/confine';
 import type { z } from 'zod';
@@ -16,6 +21,7 @@ import {
   defaultTexts,
   type ParticipantTexts,
   NewStudySchema,
+  ParticipantSchema,
   ParticipantsFileSchema,
   StudyConfigSchema,
   nextParticipantId,
@@ -25,7 +31,7 @@ import {
   type StudyConfig,
   type StudyTexts,
 } from '../../shared/study/config';
-import { cycleLength, participantOrder } from '../../shared/study/order';
+import { assignedOrder, slotForIndex } from '../../shared/study/order';
 import { DEFAULT_PROTOCOL_OPTIONS } from '../../shared/env/protocol';
 import { ModelVerdictSchema, type ModelVerdict } from './verify';
 
@@ -38,6 +44,29 @@ function readJsonFile<T>(path: string, schema: z.ZodType<T>, what: string): T {
 }
 
 const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+
+/** The participant journal: one participant record per line, the latest line per id wins. */
+export const JOURNAL = 'participants.jsonl';
+
+/**
+ * The journal's participants, latest record per id, in order of first appearance. A line that does
+ * not parse (a torn last line from a crash mid-append, never acknowledged) is skipped.
+ */
+export function readJournal(text: string): Participant[] {
+  const latest = new Map<string, Participant>();
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    const r = ParticipantSchema.safeParse(value);
+    if (r.success) latest.set(r.data.id, r.data);
+  }
+  return [...latest.values()];
+}
 
 /** A model name as a folder name: letters, digits, dot, dash, underscore. */
 export function modelSlug(name: string): string {
@@ -118,6 +147,7 @@ export class StudyStore {
       name: p.name,
       created: now.toISOString(),
       tasks: p.tasks,
+      ...(p.share ? { share: p.share } : {}),
       practiceTask: p.practiceTask,
       protocol: p.protocol,
       order: p.order,
@@ -133,7 +163,7 @@ export class StudyStore {
     const dir = this.dir(config.data.id);
     mkdirSync(join(dir, 'trajectories'), { recursive: true });
     writeFileAtomic(join(dir, 'study.json'), json(config.data));
-    writeFileAtomic(join(dir, 'participants.json'), json({ participants: [] }));
+    writeFileAtomic(join(dir, JOURNAL), '');
     return config.data;
   }
 
@@ -149,14 +179,39 @@ export class StudyStore {
     return config;
   }
 
+  /** Every participant's latest record, in order of first appearance (creation order). */
   participants(studyId: string): Participant[] {
-    const path = join(this.dir(studyId), 'participants.json');
-    if (!existsSync(path)) return [];
-    return readJsonFile(path, ParticipantsFileSchema, `participants of '${studyId}'`).participants;
+    const dir = this.dir(studyId);
+    const journal = join(dir, JOURNAL);
+    if (existsSync(journal)) return readJournal(readFileSync(journal, 'utf8'));
+    const legacy = join(dir, 'participants.json');
+    if (!existsSync(legacy)) return [];
+    return readJsonFile(legacy, ParticipantsFileSchema, `participants of '${studyId}'`).participants;
   }
 
-  private saveParticipants(studyId: string, list: Participant[]): void {
-    writeFileAtomic(join(this.dir(studyId), 'participants.json'), json(ParticipantsFileSchema.parse({ participants: list })));
+  /** Appends one participant's new record (a study still on participants.json moves to the journal first). */
+  private saveParticipant(studyId: string, p: Participant): void {
+    const dir = this.dir(studyId);
+    const journal = join(dir, JOURNAL);
+    if (!existsSync(journal)) writeFileAtomic(journal, this.participants(studyId).map((x) => `${JSON.stringify(x)}\n`).join(''));
+    appendRecordLine(journal, JSON.stringify(ParticipantSchema.parse(p)));
+  }
+
+  /**
+   * Rewrites the journal with each participant's latest record only: after a deletion on request,
+   * so no earlier line keeps what the participant asked to have deleted.
+   */
+  compactParticipants(studyId: string): void {
+    this.locked(() => {
+      const list = this.participants(studyId);
+      writeFileAtomic(join(this.dir(studyId), JOURNAL), list.map((x) => `${JSON.stringify(x)}\n`).join(''));
+      rmSync(join(this.dir(studyId), 'participants.json'), { force: true });
+    });
+  }
+
+  /** Adds a participant record made elsewhere (a station's, merged: merge.ts) under the store's lock. */
+  putParticipant(studyId: string, p: Participant): void {
+    this.locked(() => this.saveParticipant(studyId, p));
   }
 
   participant(studyId: string, id: string): Participant {
@@ -179,14 +234,14 @@ export class StudyStore {
     const p: Participant = {
       id: nextParticipantId(list.map((x) => x.id)),
       created: now.toISOString(),
-      order: participantOrder(config.tasks, list.length, config.order),
+      order: assignedOrder(config, slotForIndex(config, list.length)),
       status: 'new',
       stage: 'consent',
       taskIndex: 0,
       episodes: [],
-      slot: list.length % cycleLength(config.tasks.length, config.order),
+      slot: slotForIndex(config, list.length),
     };
-    this.saveParticipants(studyId, [...list, p]);
+    this.saveParticipant(studyId, p);
     return p;
   }
 
@@ -199,9 +254,10 @@ export class StudyStore {
     const list = this.participants(studyId);
     const i = list.findIndex((x) => x.id === id);
     if (i < 0) throw new StudyError(`no participant '${id}' in study '${studyId}'`);
-    list[i] = change(structuredClone(list[i]));
-    this.saveParticipants(studyId, list);
-    return list[i];
+    const next = change(structuredClone(list[i]));
+    if (next.id !== id) throw new StudyError(`a participant update must keep the id ${id}`);
+    this.saveParticipant(studyId, next);
+    return next;
   }
 
   /** trajectories/<participant>/<task>.jsonl, relative to the study folder. */

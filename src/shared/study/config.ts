@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { DEFAULT_PROTOCOL_OPTIONS, ProtocolOptionsSchema } from '../env/protocol';
 import { splatbenchKind } from '../kinds/splatbench/kind';
 import { StudyTimeFields } from './time';
+import { shareProblem, TaskShareSchema } from './shares';
 
 export const StudyIdSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'study ids are lower-case letters, digits and dashes');
 export const ParticipantIdSchema = z.string().regex(/^P\d{2,4}$/, 'participant ids look like P01');
@@ -110,12 +111,23 @@ export function answersProblem(questions: readonly Question[], answers: Answers)
   return null;
 }
 
+/** Scored tasks one participant may play, and tasks a study may hold when participants play shares. */
+export const MAX_TASKS_EACH = 24;
+export const MAX_STUDY_TASKS = 200;
+
+/** How many scored tasks each participant plays: the share, or every task. */
+export function tasksEach(study: { tasks: readonly string[]; share?: { perParticipant: number } }): number {
+  return study.share ? study.share.perParticipant : study.tasks.length;
+}
+
 const StudyBase = z.strictObject({
   id: StudyIdSchema,
   name: z.string().min(1).max(120),
   created: z.string(),
   /** Scored tasks in their base order (counterbalancing permutes this list per participant). */
-  tasks: z.array(TaskIdSchema).min(1).max(24),
+  tasks: z.array(TaskIdSchema).min(1).max(MAX_STUDY_TASKS),
+  /** Each participant plays a balanced share of the tasks (shares.ts); absent: every task. */
+  share: TaskShareSchema.optional(),
   practiceTask: TaskIdSchema,
   protocol: StudyProtocolSchema,
   order: StudyOrderSchema,
@@ -142,14 +154,19 @@ export const StudyConfigSchema = StudyBase.superRefine((s, ctx) => {
     if (new Set(qs.map((q) => q.id)).size !== qs.length) ctx.addIssue({ code: 'custom', path: ['questionnaires', name], message: 'a question id appears twice' });
     for (const q of qs) if (q.kind === 'choice' && !(q.options?.length)) ctx.addIssue({ code: 'custom', path: ['questionnaires', name], message: `choice question '${q.id}' has no options` });
   }
-  for (const c of s.checks.attention) if (c.afterTask > s.tasks.length) ctx.addIssue({ code: 'custom', path: ['checks', 'attention'], message: `attention check '${c.id}' comes after task ${c.afterTask}, but the study has ${s.tasks.length}` });
+  if (s.share) {
+    const problem = shareProblem(s.tasks, s.share);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['share'], message: problem });
+  } else if (s.tasks.length > MAX_TASKS_EACH) ctx.addIssue({ code: 'custom', path: ['tasks'], message: `${s.tasks.length} tasks are too many for one participant (at most ${MAX_TASKS_EACH}): give each participant a share` });
+  for (const c of s.checks.attention) if (c.afterTask > tasksEach(s)) ctx.addIssue({ code: 'custom', path: ['checks', 'attention'], message: `attention check '${c.id}' comes after task ${c.afterTask}, but the study has ${s.tasks.length}` });
 });
 export type StudyConfig = z.infer<typeof StudyConfigSchema>;
 
 /** What the experimenter sends to create a study (id and dates are made by main). */
 export const NewStudySchema = z.strictObject({
   name: z.string().trim().min(1).max(120),
-  tasks: z.array(TaskIdSchema).min(1).max(24),
+  tasks: z.array(TaskIdSchema).min(1).max(MAX_STUDY_TASKS),
+  share: TaskShareSchema.optional(),
   practiceTask: TaskIdSchema,
   protocol: StudyProtocolSchema.default('matched'),
   order: StudyOrderSchema.default('counterbalanced'),

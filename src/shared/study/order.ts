@@ -4,6 +4,7 @@
 // paired with its mirror (2n rows), which restores the first-order carry-over balance.
 // Inputs: the base task list, a participant's 0-based index. Output: that participant's order.
 // Invariant: every order is a permutation of the base list; `fixed` returns it unchanged.
+import { participantShare, type TaskShare } from './shares';
 
 /** Rows of the Williams square as index permutations of 0..n-1 ([rows][n]). */
 export function williamsSquare(n: number): number[][] {
@@ -74,7 +75,23 @@ export function slotOrder<T>(tasks: readonly T[], slot: number, mode: 'fixed' | 
  * The counterbalancing of a study's participants: those who are not declined, withdrawn or
  * deleted count, each at their recorded slot (or their creation index, before slots existed).
  */
-export function studyBalance(config: { tasks: readonly unknown[]; order: 'fixed' | 'counterbalanced' }, participants: readonly { id: string; status: string; slot?: number }[]): CounterbalanceStatus {
+export function studyBalance(config: { tasks: readonly unknown[]; order: 'fixed' | 'counterbalanced'; share?: unknown }, participants: readonly { id: string; status: string; slot?: number }[]): CounterbalanceStatus {
   const held = participants.map((p, i) => ({ p, slot: p.slot ?? i })).filter(({ p }) => !['declined', 'withdrawn', 'deleted'].includes(p.status));
+  // With task shares the balance is per task (shares.ts, sharePlan), not over Williams cycles.
+  if (config.share) return { cycle: 1, slots: [], counted: held.length, warning: null };
   return counterbalanceStatus(config.tasks.length, config.order, held.map(({ p, slot }) => ({ id: p.id, slot })));
+}
+
+/**
+ * The task order of the participant holding `slot`: with a task share (shares.ts) the slot is the
+ * participant's place in the share plan and the order is that share; otherwise the slot is a row of
+ * the Williams square over every task.
+ */
+export function assignedOrder(config: { tasks: readonly string[]; order: 'fixed' | 'counterbalanced'; share?: Pick<TaskShare, 'perParticipant' | 'seed' | 'modesTogether'> }, slot: number): string[] {
+  return config.share ? participantShare(config.tasks, slot, config.share) : slotOrder(config.tasks, slot, config.order);
+}
+
+/** The slot a study's participant number `index` (0-based, in order of creation) holds. */
+export function slotForIndex(config: { tasks: readonly string[]; order: 'fixed' | 'counterbalanced'; share?: unknown }, index: number): number {
+  return config.share ? index : index % cycleLength(config.tasks.length, config.order);
 }

@@ -21,7 +21,8 @@ export const StudyTimeFields = {
 };
 
 /** The break due once `completed` scored tasks are done (none after the last task). */
-export function breakAfter(study: { tasks: readonly string[]; breaks?: readonly StudyBreak[] }, completed: number): StudyBreak | null {
-  if (completed <= 0 || completed >= study.tasks.length) return null;
+export function breakAfter(study: { tasks: readonly string[]; share?: { perParticipant: number }; breaks?: readonly StudyBreak[] }, completed: number): StudyBreak | null {
+  const each = study.share ? study.share.perParticipant : study.tasks.length;
+  if (completed <= 0 || completed >= each) return null;
   return study.breaks?.find((b) => b.afterTask === completed) ?? null;
 }

@@ -70,7 +70,7 @@ describe('study storage', () => {
     expect(study.texts.instructions).toMatch(/hidden/);
     const dir = join(home, 'studies', 'pilot-a');
     expect(JSON.parse(readFileSync(join(dir, 'study.json'), 'utf8'))).toEqual(study);
-    expect(JSON.parse(readFileSync(join(dir, 'participants.json'), 'utf8'))).toEqual({ participants: [] });
+    expect(readFileSync(join(dir, 'participants.jsonl'), 'utf8')).toBe('');
     expect(await refused('study.create', { name: 'x', tasks: ['nope'], practiceTask: 'test__sculpt' })).toMatch(/unknown task 'nope'/);
     expect(await refused('study.create', { name: 'x', tasks: ['test__sculpt'], practiceTask: 'test__sculpt' })).toMatch(/practice task must not be one of the scored tasks/);
     const again = await call<StudyConfig>('study.create', { name: 'Pilot A', tasks: ['test__sculpt'], practiceTask: 'test__oneshot' });

@@ -22,6 +22,7 @@ import type { Trajectory } from '../../../src/main/env/trajectory';
 import { fakeServices } from '../services/fixtures';
 import { runCli } from '../cli/run';
 import { testTasks } from '../env/fixtures';
+import { JOURNAL, readJournal } from '../../../src/main/studies/store';
 
 let home: string;
 let tasks: string;
@@ -280,10 +281,11 @@ describe('export archive and deletion', () => {
     expect(record).toMatchObject({ participant: 'P02', requestedBy: 'participant', by: 'experimenter', cleared: ['consent', 'answers', 'withdrawal', 'episodes', 'sessions'] });
     expect(readFileSync(join(studyDir, 'sessions.jsonl'), 'utf8')).not.toContain('"P02"');
     expect(record.files).toEqual(expect.arrayContaining([...logs.filter((f) => f.endsWith('.jsonl')).map((f) => `trajectories/P02/${f}`), `../exports/${first.name}`]));
-    const p2OnDisk = (JSON.parse(readFileSync(join(studyDir, 'participants.json'), 'utf8')) as { participants: Participant[] }).participants.find((p) => p.id === 'P02');
+    const p2OnDisk = readJournal(readFileSync(join(studyDir, JOURNAL), 'utf8')).find((p) => p.id === 'P02');
     const onDisk = readFileSync(join(studyDir, 'deletions.json'), 'utf8') + JSON.stringify(p2OnDisk);
     expect(onDisk).not.toMatch(/felt unwell|"vision"|"(answers|consent|consentAt|withdrawal)":/);
-    expect(readFileSync(join(studyDir, 'participants.json'), 'utf8')).not.toMatch(/felt unwell/);
+    // The journal keeps no earlier line of P02's (deletion compacts it).
+    expect(readFileSync(join(studyDir, JOURNAL), 'utf8')).not.toMatch(/felt unwell/);
     const p2 = (await call<{ participants: Participant[] }>('study.get', { studyId: study.id })).participants[1];
     expect(p2).toMatchObject({ id: 'P02', status: 'deleted', episodes: [] });
     expect(p2.consent).toBeUndefined();
