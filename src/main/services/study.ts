@@ -7,6 +7,10 @@ import { EXPORT_CHUNK_BYTES, SESSION_LOCKED_METHODS, studyMethods, type Trajecto
 import { pairedDifferences, participantSummaries } from '../../shared/study/paired';
 import { assignSlot, deleteParticipantData, readDeletions, recordWithdrawal, setExclusion } from '../studies/participant-data';
 import { exportStudy, readExportChunk } from '../studies/export';
+import { readFileSync } from 'node:fs';
+import { confinedPath } from '../io/confine';
+import { mergeStationArchive, mergeSummary } from '../studies/merge';
+import { inboxArchives, joinStation, stationInbox, writeStationArchive, writeStationFiles } from '../studies/stations';
 import { BOOTSTRAP_DEFAULTS } from '../../shared/analysis/bootstrap';
 import { episodesCsv, summarize, summaryCsv } from '../../shared/study/results';
 import { analyse } from '../../shared/analysis/report';
@@ -166,6 +170,14 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
     'study.withdraw': async (p) => recordWithdrawal(store, p.studyId, p.participant, 'experimenter', p.reason),
     'study.deleteParticipant': async (p) => deleteParticipantData(store, p.studyId, p.participant, p.requestedBy),
     'study.export': async (p) => exportStudy(store, p.studyId, { tasksDir, version: ctx.version }),
+    'study.stations': async (p) => ({ files: writeStationFiles(store, p.studyId, p.count) }),
+    'study.joinStation': async (p) => joinStation(store, p.text, new Set(taskIds(tasksDir))),
+    'study.stationArchive': async (p) => writeStationArchive(store, p.studyId),
+    'study.stationInbox': async (p) => ({ folder: stationInbox(store), archives: inboxArchives(store, p.studyId) }),
+    'study.merge': async (p) => {
+      const report = mergeStationArchive(store, p.studyId, readFileSync(confinedPath(stationInbox(store), p.name, 'station archive', 'the stations folder')));
+      return { summary: mergeSummary(report), added: report.participants.added, deleted: report.participants.deleted };
+    },
     'study.exportChunk': async (p) => {
       const { data, total } = readExportChunk(store, p.studyId, p.name, p.offset, EXPORT_CHUNK_BYTES);
       return { data: Buffer.from(data).toString('base64'), offset: p.offset, total, done: p.offset + data.length >= total };

@@ -32,6 +32,7 @@ import {
   type StudyTexts,
 } from '../../shared/study/config';
 import { assignedOrder, slotForIndex } from '../../shared/study/order';
+import { nextStationParticipantId } from '../../shared/study/station';
 import { DEFAULT_PROTOCOL_OPTIONS } from '../../shared/env/protocol';
 import { ModelVerdictSchema, type ModelVerdict } from './verify';
 
@@ -167,6 +168,36 @@ export class StudyStore {
     return config.data;
   }
 
+  /**
+   * Makes a study from a configuration made elsewhere (a station file: stations.ts), under the
+   * configuration's own id; a second call with the same configuration changes nothing, and one
+   * with another configuration under a taken id is refused.
+   */
+  adopt(config: StudyConfig): { created: boolean } {
+    return this.locked(() => {
+      const parsed = StudyConfigSchema.parse(config);
+      if (this.exists(parsed.id)) {
+        if (JSON.stringify(this.config(parsed.id)) !== JSON.stringify(parsed)) throw new StudyError(`a study '${parsed.id}' with another configuration is already in ${this.root}`);
+        return { created: false };
+      }
+      const dir = this.dir(parsed.id);
+      mkdirSync(join(dir, 'trajectories'), { recursive: true });
+      writeFileAtomic(join(dir, JOURNAL), '');
+      writeFileAtomic(join(dir, 'study.json'), json(parsed));
+      return { created: true };
+    });
+  }
+
+  /** Runs `work` holding the store's lock (a merge writes participants of many records at once). */
+  transaction<T>(work: () => T): T {
+    return this.locked(work);
+  }
+
+  /** Appends participant records under a lock the caller already holds (transaction). */
+  appendParticipants(studyId: string, list: readonly Participant[]): void {
+    for (const p of list) this.saveParticipant(studyId, p);
+  }
+
   /** Replaces texts; a changed consent text becomes a new version (the old ones stay on record). */
   updateTexts(studyId: string, texts: Partial<StudyTexts>): StudyConfig {
     const old = this.config(studyId);
@@ -202,17 +233,16 @@ export class StudyStore {
    * so no earlier line keeps what the participant asked to have deleted.
    */
   compactParticipants(studyId: string): void {
-    this.locked(() => {
-      const list = this.participants(studyId);
-      writeFileAtomic(join(this.dir(studyId), JOURNAL), list.map((x) => `${JSON.stringify(x)}\n`).join(''));
-      rmSync(join(this.dir(studyId), 'participants.json'), { force: true });
-    });
+    this.locked(() => this.compactNow(studyId));
   }
 
-  /** Adds a participant record made elsewhere (a station's, merged: merge.ts) under the store's lock. */
-  putParticipant(studyId: string, p: Participant): void {
-    this.locked(() => this.saveParticipant(studyId, p));
+  /** compactParticipants for a caller already holding the lock (transaction). */
+  compactNow(studyId: string): void {
+    const list = this.participants(studyId);
+    writeFileAtomic(join(this.dir(studyId), JOURNAL), list.map((x) => `${JSON.stringify(x)}\n`).join(''));
+    rmSync(join(this.dir(studyId), 'participants.json'), { force: true });
   }
+
 
   participant(studyId: string, id: string): Participant {
     const p = this.participants(studyId).find((x) => x.id === id);
@@ -232,7 +262,7 @@ export class StudyStore {
     const config = this.config(studyId);
     const list = this.participants(studyId);
     const p: Participant = {
-      id: nextParticipantId(list.map((x) => x.id)),
+      id: config.station ? nextStationParticipantId(config.station, list.map((x) => x.id)) : nextParticipantId(list.map((x) => x.id)),
       created: now.toISOString(),
       order: assignedOrder(config, slotForIndex(config, list.length)),
       status: 'new',

@@ -194,7 +194,7 @@ export const studyMethods = {
     doc: "Verify and store a model's trajectory (protocol agent, the task's budgets, a replay that matches; the final scene graded again by the lab) as the model's next run under the study's models/ folder; its process stream, when given, is kept beside it (events that are not process events are dropped).",
   },
   'study.assignSlot': {
-    params: z.strictObject({ ...participantRef, slot: z.number().int().nonnegative().max(99) }),
+    params: z.strictObject({ ...participantRef, slot: z.number().int().nonnegative().max(100_000) }),
     result: ParticipantSchema,
     doc: 'Give a participant who has not started another counterbalancing slot (row of the Williams square) and its task order.',
   },
@@ -222,6 +222,31 @@ export const studyMethods = {
     params: studyId,
     result: StudyExportSchema,
     doc: 'Write the study archive (.zip): every trajectory, per-call, episode, session, participant, questionnaire and results tables, dataset_description.json with a data dictionary, app version and task-set hash.',
+  },
+  'study.stations': {
+    params: z.strictObject({ studyId: StudyIdSchema, count: z.number().int().min(2).max(9) }),
+    result: z.strictObject({ files: z.array(z.strictObject({ index: z.number().int(), name: z.string(), path: z.string() })) }),
+    doc: 'Split the study over 2-9 lab stations: one station file each under <home>/exports/<study>/stations/ (station i makes participants P<i>001... and takes every n-th place of the assignment plan).',
+  },
+  'study.joinStation': {
+    params: z.strictObject({ text: z.string().min(2).max(1_000_000) }),
+    result: z.strictObject({ config: StudyConfigSchema, created: z.boolean() }),
+    doc: "Join a study as the station a station file names (the file's text); joining again changes nothing; the study's tasks must be in this lab.",
+  },
+  'study.stationArchive': {
+    params: studyId,
+    result: z.strictObject({ name: z.string(), path: z.string(), bytes: z.number().int(), files: z.number().int() }),
+    doc: "Write this station's archive (every record and trajectory of the study, with a manifest of SHA-256s) under <home>/exports/<study>/, for the study's own lab to merge.",
+  },
+  'study.stationInbox': {
+    params: studyId,
+    result: z.strictObject({ folder: z.string(), archives: z.array(z.strictObject({ name: z.string(), station: z.number().int().nullable(), created: z.string(), problem: z.string().nullable() })) }),
+    doc: 'Station archives of this study waiting in <home>/stations/ (copy them there from the stations), each with its station and any reason it cannot be merged.',
+  },
+  'study.merge': {
+    params: z.strictObject({ studyId: StudyIdSchema, name: z.string().regex(/^[A-Za-z0-9._-]{1,200}\.zip$/) }),
+    result: z.strictObject({ summary: z.string(), added: z.array(ParticipantIdSchema), deleted: z.array(ParticipantIdSchema) }),
+    doc: 'Merge a station archive from <home>/stations/ into the study: new participants and files are added, the same data again changes nothing, deletions made at the station stay in force; conflicts are refused one line each and nothing is written.',
   },
   'study.exportChunk': {
     params: z.strictObject({ studyId: StudyIdSchema, name: z.string().min(1).max(200), offset: z.number().int().nonnegative() }),

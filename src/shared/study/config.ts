@@ -10,6 +10,7 @@ import { DEFAULT_PROTOCOL_OPTIONS, ProtocolOptionsSchema } from '../env/protocol
 import { splatbenchKind } from '../kinds/splatbench/kind';
 import { StudyTimeFields } from './time';
 import { shareProblem, TaskShareSchema } from './shares';
+import { StationSchema } from './station';
 
 export const StudyIdSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'study ids are lower-case letters, digits and dashes');
 export const ParticipantIdSchema = z.string().regex(/^P\d{2,4}$/, 'participant ids look like P01');
@@ -128,6 +129,8 @@ const StudyBase = z.strictObject({
   tasks: z.array(TaskIdSchema).min(1).max(MAX_STUDY_TASKS),
   /** Each participant plays a balanced share of the tasks (shares.ts); absent: every task. */
   share: TaskShareSchema.optional(),
+  /** Set on a station's copy of the study (station.ts): its participant ids and plan places. */
+  station: StationSchema.optional(),
   practiceTask: TaskIdSchema,
   protocol: StudyProtocolSchema,
   order: StudyOrderSchema,

@@ -5,6 +5,7 @@
 // Inputs: the base task list, a participant's 0-based index. Output: that participant's order.
 // Invariant: every order is a permutation of the base list; `fixed` returns it unchanged.
 import { participantShare, type TaskShare } from './shares';
+import { stationPlace, type Station } from './station';
 
 /** Rows of the Williams square as index permutations of 0..n-1 ([rows][n]). */
 export function williamsSquare(n: number): number[][] {
@@ -92,6 +93,8 @@ export function assignedOrder(config: { tasks: readonly string[]; order: 'fixed'
 }
 
 /** The slot a study's participant number `index` (0-based, in order of creation) holds. */
-export function slotForIndex(config: { tasks: readonly string[]; order: 'fixed' | 'counterbalanced'; share?: unknown }, index: number): number {
-  return config.share ? index : index % cycleLength(config.tasks.length, config.order);
+export function slotForIndex(config: { tasks: readonly string[]; order: 'fixed' | 'counterbalanced'; share?: unknown; station?: Pick<Station, 'index' | 'count'> }, index: number): number {
+  // A station walks every n-th place of the plan (station.ts), so the stations together fill it.
+  const place = config.station ? stationPlace(config.station, index) : index;
+  return config.share ? place : place % cycleLength(config.tasks.length, config.order);
 }
