@@ -33,7 +33,10 @@ export const SLOW_FILES = [
   'test/main/eval/analyses.test.ts',
   'test/main/eval/python-env.test.ts',
   'test/main/workers/pool.test.ts',
+  'test/main/studies/journal.test.ts',
+  'test/main/studies/stations.test.ts',
   // The e2e suite (vitest.e2e.config.ts), slowest first.
+  'test/e2e/stations.e2e.ts',
   'test/e2e/restart-reconnect.e2e.ts',
   'test/e2e/relation-block.e2e.ts',
   'test/e2e/author-iterate.e2e.ts',

@@ -1,5 +1,5 @@
 // Study configuration and participant records (docs/DESIGN.md section 7), as zod schemas shared by the
-// study LabApi rows and main's storage (study.json, participants.json).
+// study LabApi rows and main's storage (study.json, the participant journal participants.jsonl).
 // Inputs: what the experimenter types. Outputs: validated configs and records.
 // Invariants: participant ids are pseudonymous (P01, P02, ...) and no field holds a name; the
 // practice task is never one of the scored tasks; a study's protocol is fixed for all its episodes.

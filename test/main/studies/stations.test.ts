@@ -84,7 +84,7 @@ async function archive(from: Lab): Promise<string> {
   return a.name;
 }
 
-const key = (e: { source: string; participant: string; taskId: string; finalScore: number | null }): string => `${e.source}|${e.participant}|${e.taskId}|${e.finalScore}`;
+const key = (e: { source: string; participant: string; taskId: string; score: number | null }): string => `${e.source}|${e.participant}|${e.taskId}|${e.score}`;
 const snapshot = (home: string): string => studyFolderFiles(new StudyStore(home), study.id).map((f) => `${f}:${readFileSync(join(home, 'studies', study.id, f)).length}`).join('\n');
 
 beforeAll(async () => {
