@@ -30,6 +30,7 @@ import { parseProcessLog, poseCamera } from '../../shared/env/process-log';
 import { appendProcessEvents } from '../episodes/process-writer';
 import { applyAttentionRule } from '../studies/checks';
 import { checkSummary } from '../../shared/study/checks';
+import { shareStatus } from '../../shared/study/shares';
 import { studyResults } from '../studies/results';
 import { StudySessions } from '../studies/session';
 import { StudyError, StudyStore } from '../studies/store';
@@ -86,6 +87,10 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
           const rule = store.config(p.studyId).checks.maxAttentionFailures;
           const rows = store.participants(p.studyId).filter((x) => x.checks).map((x) => checkSummary(x.id, x.checks, rule));
           return { rows, maxAttentionFailures: rule ?? null };
+        })(),
+        ...(() => {
+          const config = store.config(p.studyId);
+          return config.share ? { shares: { ...shareStatus({ tasks: config.tasks, share: config.share }, store.participants(p.studyId)), minPerTask: config.share.minPerTask } } : {};
         })(),
       };
     },

@@ -50,6 +50,7 @@ import { exportsDir, readDeletions, readSessions } from './participant-data';
 import type { StudyStore } from './store';
 import { freePlayArchiveFiles } from './free-play';
 import { writeFileAtomic } from '../io/write-atomic';
+import { shareStatus } from '../../shared/study/shares';
 
 const enc = new TextEncoder();
 
@@ -205,7 +206,8 @@ export function studyArchiveFiles(store: StudyStore, studyId: string, opts: Expo
   const episodes = studyResults(store, studyId, opts.tasksDir);
   const summary = summarize(episodes, BOOTSTRAP_DEFAULTS);
   const balance = studyBalance(config, participants);
-  const warnings = [...(balance.warning ? [balance.warning] : []), ...summary.filter((r) => r.warning).map((r) => `${r.source} / ${r.taskId}: ${r.warning}`)];
+  const shareWarnings = config.share ? shareStatus({ tasks: config.tasks, share: config.share }, participants).warnings : [];
+  const warnings = [...(balance.warning ? [balance.warning] : []), ...shareWarnings, ...summary.filter((r) => r.warning).map((r) => `${r.source} / ${r.taskId}: ${r.warning}`)];
 
   const kinds = new Map<string, string>([...config.questionnaires.demographic.map((q) => [`d:${q.id}`, q.kind] as const), ...config.questionnaires.postTask.map((q) => [`p:${q.id}`, q.kind] as const)]);
   const sessions = readSessions(store, studyId).map((s) => ({ ...s, seconds: secondsBetween(s.started, s.ended) }));

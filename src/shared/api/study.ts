@@ -66,6 +66,15 @@ export const StudyResultsSchema = z.strictObject({
   flow: z.strictObject({ counts: FlowCountsSchema, svg: z.string() }).optional(),
   /** Per participant with checks: comprehension attempts and attention checks passed; the exclusion rule (checks.ts). */
   checks: z.strictObject({ rows: z.array(ParticipantCheckSummarySchema), maxAttentionFailures: z.number().int().nullable() }).optional(),
+  /** A study with task shares (src/shared/study/shares.ts): per task planned, assigned and played, and the warnings below the minimum. */
+  shares: z
+    .strictObject({
+      expected: z.number(),
+      minPerTask: z.number().int(),
+      perTask: z.array(z.strictObject({ task: z.string(), planned: z.number().int(), assigned: z.number().int(), played: z.number().int() })),
+      warnings: z.array(z.string()),
+    })
+    .optional(),
 });
 export type StudyResults = z.infer<typeof StudyResultsSchema>;
 

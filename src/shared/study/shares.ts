@@ -39,7 +39,7 @@ export function shareProblem(tasks: readonly string[], share: Pick<TaskShare, 'p
   if (k > tasks.length) return `each participant plays ${k} tasks, but the study has ${tasks.length}`;
   if (!share.modesTogether) {
     const objects = new Set(tasks.map(taskObject)).size;
-    if (k > objects) return `each participant plays ${k} tasks of different objects, but the study's tasks cover ${objects} objects (allow modes of one object together, or lower the share)`;
+    if (k > objects) return `each participant plays ${k} tasks of different objects, but the study's tasks cover ${objects} object${objects === 1 ? '' : 's'} (allow modes of one object together, or lower the share)`;
   }
   return null;
 }

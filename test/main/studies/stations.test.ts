@@ -173,3 +173,23 @@ describe('stations', () => {
     expect(readFileSync(join(main.home, 'studies', study.id, 'participants.jsonl'), 'utf8')).not.toMatch(/"P1002"[^\n]*"episodes":\[\{/);
   });
 });
+
+describe('a study with task shares', () => {
+  it('gives each participant a share, and Results warns per task below the minimum', async () => {
+    const share = { perParticipant: 1, seed: 5, modesTogether: true, minPerTask: 1, planned: 4 };
+    const s = await main.call<StudyConfig>('study.create', { name: 'Shares', tasks: ['test__sculpt', 'test__oneshot'], practiceTask: 'test__reassembly', share });
+    expect(s.share).toMatchObject(share);
+    for (let i = 0; i < 4; i++) await main.call('study.addParticipant', { studyId: s.id });
+    const { participants } = await main.call<{ participants: Participant[] }>('study.get', { studyId: s.id });
+    expect(participants.map((p) => p.order.length)).toEqual([1, 1, 1, 1]);
+    // Every task twice among four participants, as the plan says.
+    expect(participants.filter((p) => p.order[0] === 'test__sculpt')).toHaveLength(2);
+    const results = await main.call<StudyResults>('study.results', { studyId: s.id });
+    expect(results.shares?.perTask.map((t) => [t.task, t.planned, t.assigned, t.played])).toEqual([['test__sculpt', 2, 2, 0], ['test__oneshot', 2, 2, 0]]);
+    expect(results.shares?.warnings).toEqual([
+      "test__sculpt: 0 counted participants, fewer than the study's minimum of 1",
+      "test__oneshot: 0 counted participants, fewer than the study's minimum of 1",
+    ]);
+    expect(await main.refused('study.create', { name: 'Too big', tasks: ['test__sculpt', 'test__oneshot'], practiceTask: 'test__reassembly', share: { perParticipant: 2, seed: 1 } })).toMatch(/cover 1 object /);
+  });
+});
