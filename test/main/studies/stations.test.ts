@@ -21,6 +21,19 @@ import { studyFolderFiles } from '../../../src/main/studies/stations';
 import { StudyStore } from '../../../src/main/studies/store';
 import { fakeServices } from '../services/fixtures';
 import { testTasks } from '../env/fixtures';
+import { runCli } from '../cli/run';
+
+/** Runs `work` with SPLATLAB_HOME set to `home` (the CLI's lab home), then restores it. */
+async function withHome<T>(home: string, work: () => Promise<T>): Promise<T> {
+  const prev = process.env.SPLATLAB_HOME;
+  process.env.SPLATLAB_HOME = home;
+  try {
+    return await work();
+  } finally {
+    if (prev === undefined) delete process.env.SPLATLAB_HOME;
+    else process.env.SPLATLAB_HOME = prev;
+  }
+}
 
 type Call = <T>(method: string, params?: unknown) => Promise<T>;
 interface Lab {
@@ -150,6 +163,10 @@ describe('stations', () => {
     const message = await main.refused('study.merge', { studyId: study.id, name: a });
     expect(message).toMatch(/merge refused, nothing written/);
     expect(message).toMatch(/\(1 conflict\): participant P1001: the archive's record differs/);
+    // The CLI names each conflict on a line of its own.
+    const cli = await withHome(main.home, () => runCli('study', ['merge', study.id, join(main.home, 'stations', a)]));
+    expect(cli.code).toBe(1);
+    expect(cli.err).toEqual(['merge refused, nothing written (1 conflict):', expect.stringMatching(/^participant P1001: the archive's record differs/)]);
     expect(snapshot(main.home)).toBe(before);
     await stationA.call('study.exclude', { studyId: study.id, participant: 'P1001', taskId: 'test__sculpt', reason: null });
   });
@@ -186,6 +203,8 @@ describe('a study with task shares', () => {
     expect(participants.filter((p) => p.order[0] === 'test__sculpt')).toHaveLength(2);
     const results = await main.call<StudyResults>('study.results', { studyId: s.id });
     expect(results.shares?.perTask.map((t) => [t.task, t.planned, t.assigned, t.played])).toEqual([['test__sculpt', 2, 2, 0], ['test__oneshot', 2, 2, 0]]);
+    const plan = await withHome(main.home, () => runCli('study', ['plan', s.id]));
+    expect(plan.out).toEqual(['4 participants x 1 of 2 tasks (seed 5): 2.00 per task expected, 2-2 planned; two tasks meet 0-0 times', 'test__sculpt\t2', 'test__oneshot\t2']);
     expect(results.shares?.warnings).toEqual([
       "test__sculpt: 0 counted participants, fewer than the study's minimum of 1",
       "test__oneshot: 0 counted participants, fewer than the study's minimum of 1",
