@@ -1,0 +1,102 @@
+// Playing as a person, third pass (issue 42), in a real Chromium against `splatlab serve`:
+// a typed "each σ ×" 1.25, Enter, then apply scales once; a typed, unapplied scale factor
+// survives a "centre at" (it stays in its field, marked pending, and is staged by Stage);
+// a commit that spends 3 calls asks first, and "don't ask again this episode" stops the asking.
+// Checks read the trajectory on disk. Screenshots go to test-results/typed-*.png.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { browserMissing, launchBrowser, RESULTS_DIR, startTestLab, type ServeProcess } from './harness';
+import { startFreeEpisode } from './study-flow';
+import { readTrajectory, type Trajectory } from '../../src/main/env/trajectory';
+
+const skip = browserMissing();
+
+const stagedCount = (page: Page): Promise<number> => page.locator('[data-testid="staged-ops"] li').count();
+
+describe.skipIf(skip)('typed values do what they show; multi-call commits ask', () => {
+  let serve: ServeProcess;
+  let browser: Browser;
+  let home: string;
+
+  beforeAll(async () => {
+    ({ serve, home } = await startTestLab('splatlab-typed-e2e-'));
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await serve?.stop();
+  });
+
+  function trajectoryOf(task: string): Trajectory {
+    const dir = join(home, 'trajectories');
+    const files = readdirSync(dir).filter((f) => f.startsWith(`${task}-`) && f.endsWith('.jsonl')).sort();
+    return readTrajectory(join(dir, files[files.length - 1]));
+  }
+
+  it('each σ × 1.25, Enter, apply: scaled once; a pending scale × survives centre at; a 3-call commit asks', async () => {
+    const { page, errors } = await startFreeEpisode(browser, serve.url, 'test__sculpt', { width: 1440, height: 900 });
+    await page.getByTestId('new-group').fill('legs');
+    await page.getByTestId('add-sphere').click();
+    await page.getByTestId('add-sphere').click();
+    await page.getByTestId('add-sphere').click();
+    await page.getByTestId('commit').click();
+    await expect.poll(() => page.getByTestId('budget-calls').textContent()).toContain('calls left 39/40');
+
+    // 1.25, Enter, apply: one staged edit, σ 0.08 -> 0.1 (not 0.125).
+    await page.getByTestId('ol-select-legs').click();
+    await page.getByTestId('insp-scale-each').fill('1.25');
+    await page.getByTestId('insp-scale-each').press('Enter');
+    // Enter staged it and emptied the field: the apply a person presses next does nothing.
+    expect(await page.getByTestId('insp-scale-each-apply').isDisabled()).toBe(true);
+    await page.getByTestId('insp-scale-each-apply').click({ force: true });
+    expect(await stagedCount(page)).toBe(1);
+    await page.screenshot({ path: join(RESULTS_DIR, 'typed-each-scale.png') });
+
+    // A scale factor typed and not staged: still there after a centre at, marked pending.
+    await page.getByTestId('gt-scale').fill('0.8');
+    await page.getByTestId('gt-centre-0').fill('0.2');
+    await page.getByTestId('gt-centre-0').press('Enter');
+    expect(await stagedCount(page)).toBe(2);
+    expect(await page.getByTestId('gt-scale').inputValue()).toBe('0.8');
+    expect(await page.getByTestId('gt-pending').textContent()).toContain('scale 0.8');
+    await page.screenshot({ path: join(RESULTS_DIR, 'typed-pending.png') });
+    await page.getByTestId('gt-apply').click();
+    expect(await stagedCount(page)).toBe(3);
+
+    // A delete as well: delete + edit + add = 3 calls, which asks first.
+    await page.getByTestId('ol-fold-legs').click();
+    await page.getByTestId('ol-g-0').locator('a').click();
+    await page.getByTestId('delete').click();
+    await page.getByTestId('add-disc').click();
+    await expect.poll(() => page.getByTestId('commit').textContent()).toContain('3 calls');
+    await page.getByTestId('commit').click();
+    await page.getByTestId('spend-confirm').waitFor();
+    expect(await page.getByTestId('spend-confirm').textContent()).toContain('3 calls');
+    await page.screenshot({ path: join(RESULTS_DIR, 'typed-spend-confirm.png') });
+    expect(await page.getByTestId('budget-calls').textContent()).toContain('calls left 39/40');
+    await page.getByTestId('spend-dont-ask').check();
+    await page.getByTestId('spend-yes').click();
+    await expect.poll(() => page.getByTestId('budget-calls').textContent()).toContain('calls left 36/40');
+    const steps = trajectoryOf('test__sculpt').steps;
+    expect(steps.map((s) => s.tool)).toEqual(['reset', 'add_gaussians', 'delete_gaussians', 'edit_gaussians', 'add_gaussians']);
+    const edits = (steps[3].args as { gaussians: { id: number; scale?: number[]; pos: number[] }[] }).gaussians;
+    // σ 0.08 x 1.25 (each) x 0.8 (about the centroid) = 0.08, so no scale goes out: each applied
+    // once (twice, or the 0.8 dropped, would send 0.1); the centre moved x to 0.2.
+    expect(edits.map((e) => e.id)).toEqual([1, 2]);
+    for (const e of edits) {
+      expect(e.scale).toBeUndefined();
+      expect(e.pos[0]).toBeCloseTo(0.2, 4);
+    }
+
+    // Asked no more this episode: a 2-call commit goes straight out.
+    await page.getByTestId('add-sphere').click();
+    await page.getByTestId('ol-select-legs').click();
+    await page.getByTestId('gt-centre-1').fill('0.1');
+    await page.getByTestId('gt-centre-1').press('Enter');
+    await page.getByTestId('commit').click();
+    await expect.poll(() => page.getByTestId('budget-calls').textContent()).toContain('calls left 34/40');
+    expect(errors).toEqual([]);
+  });
+});
