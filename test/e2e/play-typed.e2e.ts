@@ -3,13 +3,16 @@
 // survives a "centre at" (it stays in its field, marked pending, and is staged by Stage);
 // a commit that spends 3 calls asks first, and "don't ask again this episode" stops the asking.
 // Checks read the trajectory on disk. Screenshots go to test-results/typed-*.png.
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startTestLab, type ServeProcess } from './harness';
 import { startFreeEpisode } from './study-flow';
 import { readTrajectory, type Trajectory } from '../../src/main/env/trajectory';
+import { readSceneNpz } from '../../src/main/io/npz';
+import { recordsFromNpz } from '../../src/main/tasks/load';
+import { partHeading, wrapDeg } from '../../src/renderer/stores/part-view';
 
 const skip = browserMissing();
 
@@ -19,9 +22,10 @@ describe.skipIf(skip)('typed values do what they show; multi-call commits ask', 
   let serve: ServeProcess;
   let browser: Browser;
   let home: string;
+  let tasksDir: string;
 
   beforeAll(async () => {
-    ({ serve, home } = await startTestLab('splatlab-typed-e2e-'));
+    ({ serve, home, tasksDir } = await startTestLab('splatlab-typed-e2e-'));
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -97,6 +101,56 @@ describe.skipIf(skip)('typed values do what they show; multi-call commits ask', 
     await page.getByTestId('gt-centre-1').press('Enter');
     await page.getByTestId('commit').click();
     await expect.poll(() => page.getByTestId('budget-calls').textContent()).toContain('calls left 34/40');
+    expect(errors).toEqual([]);
+  });
+
+  it('reassembly: the part view shows each part alone and large with no render, its true heading, and the dial stages one transform_group', async () => {
+    const { page, errors } = await startFreeEpisode(browser, serve.url, 'test__reassembly', { width: 1440, height: 900 });
+    const init = recordsFromNpz(readSceneNpz(readFileSync(join(tasksDir, 'objects', 'test', 'init_reassembly.npz'))));
+    const groups = [...new Set(init.map((r) => r.group))];
+    await page.getByTestId('part-view-toggle').click();
+    await page.getByTestId('part-view').waitFor();
+    const shownHeading = async (): Promise<number> => Number(((await page.getByTestId('part-heading').textContent()) ?? '').replace('°', ''));
+    for (const [i, g] of groups.entries()) {
+      if (i > 0) await page.getByTestId('part-next').click();
+      expect(await page.getByTestId('part-select').inputValue()).toBe(g);
+      // The heading shown is the part's own (to the 0.1 degree shown).
+      const truth = partHeading(init.filter((r) => r.group === g));
+      expect(truth).not.toBeNull();
+      expect(Math.abs(wrapDeg((await shownHeading()) - (truth as number)))).toBeLessThanOrEqual(0.051);
+      // Alone and at a useful size: only its Gaussians are drawn, spread over more than a third of the view.
+      const spread = await page.evaluate(() => {
+        const vp = (globalThis as unknown as { splatlabViewport: { screenCentres(): { x: number; y: number }[]; renderer: { domElement: { getBoundingClientRect(): { width: number; height: number } } } } }).splatlabViewport;
+        const pts = vp.screenCentres();
+        const box = vp.renderer.domElement.getBoundingClientRect();
+        const xs = pts.map((p) => p.x);
+        const ys = pts.map((p) => p.y);
+        return { n: pts.length, frac: Math.max((Math.max(...xs) - Math.min(...xs)) / box.width, (Math.max(...ys) - Math.min(...ys)) / box.height) };
+      });
+      expect(spread.n).toBe(init.filter((r) => r.group === g).length);
+      expect(spread.frac).toBeGreaterThan(0.33);
+      await page.screenshot({ path: join(RESULTS_DIR, `typed-part-${i}.png`) });
+    }
+    expect(await page.getByTestId('budget-renders').textContent()).toContain('renders left 16/16');
+
+    // The dial: pressed and released at heading + 45 degrees stages one transform_group of 45.
+    const g = await page.getByTestId('part-select').inputValue();
+    const h0 = await shownHeading();
+    const dial = await page.getByTestId('part-dial').boundingBox();
+    if (!dial) throw new Error('no dial');
+    const a = ((h0 + 45) * Math.PI) / 180;
+    await page.mouse.move(dial.x + dial.width / 2 + 40 * Math.cos(a), dial.y + dial.height / 2 - 40 * Math.sin(a));
+    await page.mouse.down();
+    await expect.poll(() => page.getByTestId('part-turn').textContent()).toContain('turn +45°');
+    await page.mouse.up();
+    expect(await stagedCount(page)).toBe(1);
+    expect(Math.abs(wrapDeg((await shownHeading()) - (h0 + 45)))).toBeLessThanOrEqual(0.11);
+    await page.screenshot({ path: join(RESULTS_DIR, 'typed-part-turned.png') });
+    await page.getByTestId('commit').click();
+    await expect.poll(() => page.getByTestId('budget-calls').textContent()).toContain('calls left 39/40');
+    const step = trajectoryOf('test__reassembly').steps[1];
+    expect(step.tool).toBe('transform_group');
+    expect(step.args).toEqual({ group: g, rotate_deg: 45 });
     expect(errors).toEqual([]);
   });
 });
