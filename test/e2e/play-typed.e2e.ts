@@ -153,4 +153,66 @@ describe.skipIf(skip)('typed values do what they show; multi-call commits ask', 
     expect(step.args).toEqual({ group: g, rotate_deg: 45 });
     expect(errors).toEqual([]);
   });
+
+  it('shade by height stages one edit, and the render darkens where the preview said', async () => {
+    const { page, errors } = await startFreeEpisode(browser, serve.url, 'test__sculpt', { width: 1440, height: 900 });
+    await page.getByTestId('aids-toggle').click();
+    await page.getByTestId('fill-r').fill('0.3');
+    await page.getByTestId('fill-solid').click();
+    await page.getByTestId('fill').click();
+    await page.getByTestId('aids-toggle').click();
+    await page.getByTestId('commit').click();
+    await expect.poll(() => page.getByTestId('budget-calls').textContent()).toContain('calls left 39/40');
+    await page.getByTestId('ra-elevation').fill('0');
+    /** The newest render_angle image's luminance per pixel (and its width). */
+    const render = async (n: number): Promise<{ lum: number[]; width: number }> => {
+      await page.getByTestId('tool-render-angle').click();
+      await expect.poll(() => page.getByTestId('log-image-render_angle').count()).toBe(n);
+      return page.evaluate(async () => {
+        const d = globalThis as unknown as { document: { querySelectorAll(q: string): ArrayLike<{ src: string }>; createElement(t: 'canvas'): { width: number; height: number; getContext(k: '2d'): { drawImage(i: unknown, x: number, y: number): void; getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } } }; Image: new () => { src: string; decode(): Promise<void>; naturalWidth: number; naturalHeight: number } };
+        const imgs = d.document.querySelectorAll('[data-testid="log-image-render_angle"]');
+        const img = new d.Image();
+        img.src = imgs[imgs.length - 1].src;
+        await img.decode();
+        const c = d.document.createElement('canvas');
+        c.width = img.naturalWidth;
+        c.height = img.naturalHeight;
+        const g = c.getContext('2d');
+        g.drawImage(img, 0, 0);
+        const px = g.getImageData(0, 0, c.width, c.height).data;
+        return { lum: Array.from({ length: c.width * c.height }, (_, i) => 0.2126 * px[i * 4] + 0.7152 * px[i * 4 + 1] + 0.0722 * px[i * 4 + 2]), width: c.width };
+      });
+    };
+    const before = await render(1);
+
+    await page.getByTestId('select-all').click();
+    await page.getByTestId('shade-toggle').click();
+    await page.getByTestId('shade-kind').selectOption('height');
+    await page.getByTestId('shade-strength').fill('0.8');
+    const preview = page.getByTestId('shade-preview');
+    const dark = Number(await preview.getAttribute('data-dark'));
+    const light = Number(await preview.getAttribute('data-light'));
+    expect(light - dark).toBeGreaterThan(0.3);
+    await page.screenshot({ path: join(RESULTS_DIR, 'typed-shade-preview.png') });
+    await page.getByTestId('shade-apply').click();
+    expect(await stagedCount(page)).toBe(1);
+    await page.getByTestId('commit').click();
+    await expect.poll(() => page.getByTestId('budget-calls').textContent()).toContain('calls left 37/40');
+    const steps = trajectoryOf('test__sculpt').steps;
+    expect(steps.map((s) => s.tool)).toEqual(['reset', 'add_gaussians', 'render_angle', 'edit_gaussians']);
+    const after = await render(2);
+    // The preview said: darker, and most at the bottom. The render agrees: the changed pixels got
+    // darker, and the darkening's centre lies below the changed region's centre.
+    const changed = before.lum.map((l, i) => ({ i, d: after.lum[i] - l })).filter((p) => Math.abs(p.d) > 3);
+    expect(changed.length).toBeGreaterThan(10);
+    const meanD = changed.reduce((a, p) => a + p.d, 0) / changed.length;
+    expect(meanD).toBeLessThan(-10);
+    const row = (i: number): number => Math.floor(i / before.width);
+    const darkening = changed.filter((p) => p.d < 0);
+    const weighted = darkening.reduce((a, p) => a + row(p.i) * -p.d, 0) / darkening.reduce((a, p) => a - p.d, 0);
+    const centre = changed.reduce((a, p) => a + row(p.i), 0) / changed.length;
+    expect(weighted).toBeGreaterThan(centre + 0.5);
+    await page.screenshot({ path: join(RESULTS_DIR, 'typed-shade-render.png') });
+    expect(errors).toEqual([]);
+  });
 });

@@ -42,6 +42,8 @@ export const usePlayViewStore = defineStore('play-view', () => {
   const dontAskSpend = ref(false);
   /** The group the part view shows (null: off). */
   const partView = ref<string | null>(null);
+  /** The shade tool's preview: new colours by id, drawn in the outlines until staged or closed (null: none). */
+  const shadePreview = ref<Record<number, Vec3> | null>(null);
   const DEFAULT_NEW: Vec3 = [200 / 255, 200 / 255, 200 / 255];
   /** The swatch as [r, g, b] (a colour input always holds '#rrggbb'; the default otherwise). */
   const newRgb = computed<Vec3>(() => hexToRgb(newColor.value) ?? DEFAULT_NEW);
@@ -88,7 +90,8 @@ export const usePlayViewStore = defineStore('play-view', () => {
     forms.value = {};
     dontAskSpend.value = false;
     partView.value = null;
+    shadePreview.value = null;
   }
 
-  return { hidden, hiddenGroups, solo, uniformScale, outlineChoice, newColor, newRgb, newGroup, forms, dontAskSpend, partView, visible, toggleHidden, toggleGroup, toggleSolo, formFor, setForm, clear };
+  return { hidden, hiddenGroups, solo, uniformScale, outlineChoice, newColor, newRgb, newGroup, forms, dontAskSpend, partView, shadePreview, visible, toggleHidden, toggleGroup, toggleSolo, formFor, setForm, clear };
 });
