@@ -15,11 +15,15 @@ export function partCentroid(recs: readonly GaussianRecord[]): Vec3 {
   return c;
 }
 
-/** Radius about the centroid that holds every Gaussian's half-alpha extent (1.18 σ of its largest axis). */
+/**
+ * Radius about the centroid that holds the part for framing: each Gaussian's centre plus its
+ * half-alpha reach (1.18 σ, σ the geometric mean of its axes: a flat disc's long axis would
+ * frame a fitted part far too loosely, as playing the robot showed).
+ */
 export function partRadius(recs: readonly GaussianRecord[]): number {
   const c = partCentroid(recs);
   const reach = Math.sqrt(2 * Math.LN2);
-  return Math.max(0.02, ...recs.map((r) => Math.hypot(r.pos[0] - c[0], r.pos[1] - c[1], r.pos[2] - c[2]) + reach * Math.max(...r.scale)));
+  return Math.max(0.02, ...recs.map((r) => Math.hypot(r.pos[0] - c[0], r.pos[1] - c[1], r.pos[2] - c[2]) + reach * Math.cbrt(r.scale[0] * r.scale[1] * r.scale[2])));
 }
 
 /** Degrees in (-180, 180]. */

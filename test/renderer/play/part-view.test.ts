@@ -1,6 +1,6 @@
 // The part view's numbers (issue 42, item 3): a part turned by θ about Z (as transform_group
 // turns it) shows a heading exactly θ more; the dial's turn is the shortest way, snapped to 15°;
-// the radius holds every Gaussian's half-alpha extent.
+// the radius holds every Gaussian's centre plus its mean half-alpha reach.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { dialAngle, dialTurn, partCentroid, partHeading, partRadius, wrapDeg } from '../../../src/renderer/stores/part-view';
@@ -29,7 +29,7 @@ describe('part view', () => {
     const recs: GaussianRecord[] = [0, 1].map((i) => ({ id: i, pos: [i * 0.1, 0, 0], scale: [0.1, 0.02, 0.02], quat: eulerToQuat([0, 0, 90]), color: [1, 1, 1], opacity: 1 }));
     expect(partHeading(recs)).toBeCloseTo(90, 9);
     expect(partCentroid(recs)).toEqual([0.05, 0, 0]);
-    expect(partRadius(recs)).toBeCloseTo(0.05 + Math.sqrt(2 * Math.LN2) * 0.1, 9);
+    expect(partRadius(recs)).toBeCloseTo(0.05 + Math.sqrt(2 * Math.LN2) * Math.cbrt(0.1 * 0.02 * 0.02), 9);
     // An axis straight up has no heading.
     expect(partHeading([{ ...recs[0], quat: eulerToQuat([0, -90, 0]) }])).toBeNull();
   });
