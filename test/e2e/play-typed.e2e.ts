@@ -118,17 +118,21 @@ describe.skipIf(skip)('typed values do what they show; multi-call commits ask', 
       const truth = partHeading(init.filter((r) => r.group === g));
       expect(truth).not.toBeNull();
       expect(Math.abs(wrapDeg((await shownHeading()) - (truth as number)))).toBeLessThanOrEqual(0.051);
-      // Alone and at a useful size: only its Gaussians are drawn, spread over more than a third of the view.
-      const spread = await page.evaluate(() => {
-        const vp = (globalThis as unknown as { splatlabViewport: { screenCentres(): { x: number; y: number }[]; renderer: { domElement: { getBoundingClientRect(): { width: number; height: number } } } } }).splatlabViewport;
-        const pts = vp.screenCentres();
+      // Alone and at a useful size: only its Gaussians are drawn, and their half-alpha extents
+      // (centre ± 1.18 σ along each world axis) span more than 45 % of the view and stay inside it.
+      const members = init.filter((r) => r.group === g);
+      const extent = members.flatMap((r) => [0, 1, 2].flatMap((k) => [-1, 1].map((sgn) => r.pos.map((p, j) => (j === k ? p + sgn * Math.sqrt(2 * Math.LN2) * Math.max(...r.scale) : p)))));
+      const seen = await page.evaluate((pts) => {
+        const vp = (globalThis as unknown as { splatlabViewport: { screenCentres(): unknown[]; toScreen(p: number[]): { x: number; y: number } | null; renderer: { domElement: { getBoundingClientRect(): { left: number; top: number; width: number; height: number } } } } }).splatlabViewport;
         const box = vp.renderer.domElement.getBoundingClientRect();
-        const xs = pts.map((p) => p.x);
-        const ys = pts.map((p) => p.y);
-        return { n: pts.length, frac: Math.max((Math.max(...xs) - Math.min(...xs)) / box.width, (Math.max(...ys) - Math.min(...ys)) / box.height) };
-      });
-      expect(spread.n).toBe(init.filter((r) => r.group === g).length);
-      expect(spread.frac).toBeGreaterThan(0.33);
+        const xy = pts.map((p) => vp.toScreen(p)).filter((q): q is { x: number; y: number } => q !== null);
+        const xs = xy.map((q) => q.x - box.left);
+        const ys = xy.map((q) => q.y - box.top);
+        return { n: vp.screenCentres().length, frac: Math.max((Math.max(...xs) - Math.min(...xs)) / box.width, (Math.max(...ys) - Math.min(...ys)) / box.height), inside: Math.min(...xs) >= 0 && Math.max(...xs) <= box.width && Math.min(...ys) >= 0 && Math.max(...ys) <= box.height };
+      }, extent);
+      expect(seen.n).toBe(members.length);
+      expect(seen.frac).toBeGreaterThan(0.45);
+      expect(seen.inside).toBe(true);
       await page.screenshot({ path: join(RESULTS_DIR, `typed-part-${i}.png`) });
     }
     expect(await page.getByTestId('budget-renders').textContent()).toContain('renders left 16/16');

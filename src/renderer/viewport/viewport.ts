@@ -263,13 +263,13 @@ export class Viewport extends OrbitStage {
 
   /**
    * Frames a part: the camera looks at `centre` from the direction (azimuth, elevation in
-   * degrees, Z up) at the distance where a sphere of `radius` fills about 70 % of the view.
+   * degrees, Z up) at the distance where a sphere of `radius` fills about 90 % of the view.
    */
   framePart(centre: readonly number[], radius: number, azimuthDeg: number, elevationDeg: number): void {
     // The narrower of the two view angles decides (a tall, narrow viewport is limited by its width).
     const vHalf = (this.camera.fov * Math.PI) / 360;
     const half = Math.min(vHalf, Math.atan(Math.tan(vHalf) * this.camera.aspect));
-    const d = Math.max(0.05, radius / Math.sin(half) / 0.7);
+    const d = Math.max(0.05, radius / Math.sin(half) / 0.9);
     const az = (azimuthDeg * Math.PI) / 180;
     const el = (Math.max(-89, Math.min(89, elevationDeg)) * Math.PI) / 180;
     this.setView([centre[0] + d * Math.cos(el) * Math.cos(az), centre[1] + d * Math.cos(el) * Math.sin(az), centre[2] + d * Math.sin(el)], centre);
