@@ -150,6 +150,14 @@ describe.skipIf(skip)('typed values do what they show; multi-call commits ask', 
     expect(await stagedCount(page)).toBe(1);
     expect(Math.abs(wrapDeg((await shownHeading()) - (h0 + 45)))).toBeLessThanOrEqual(0.11);
     await page.screenshot({ path: join(RESULTS_DIR, 'typed-part-turned.png') });
+    // The layout with the part view and the shade bar open at the two other sizes (looked at by hand).
+    await page.getByTestId('shade-toggle').click();
+    for (const [width, height] of [[1280, 720], [1920, 1080]]) {
+      await page.setViewportSize({ width, height });
+      await expect.poll(() => page.getByTestId('part-view').isVisible()).toBe(true);
+      await page.screenshot({ path: join(RESULTS_DIR, `typed-part-${width}.png`) });
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
     await page.getByTestId('commit').click();
     await expect.poll(() => page.getByTestId('budget-calls').textContent()).toContain('calls left 39/40');
     const step = trajectoryOf('test__reassembly').steps[1];
