@@ -91,6 +91,8 @@ describe.skipIf(skip)('the play view as a person uses it', () => {
     await page.screenshot({ path: join(RESULTS_DIR, 'person-render-committed.png') });
 
     await page.getByTestId('commit-then-render').click();
+    // Two calls: asked first (issue 42).
+    await page.getByTestId('spend-yes').click();
     await expect.poll(() => page.getByTestId('budget-renders').textContent(), { timeout: 30_000 }).toContain('renders left 14/16');
     expect(await stagedCount(page)).toBe(0);
     const [iou] = await lastIous(page);

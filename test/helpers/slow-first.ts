@@ -42,6 +42,7 @@ export const SLOW_FILES = [
   'test/e2e/author-iterate.e2e.ts',
   'test/e2e/author.e2e.ts',
   'test/e2e/play-person.e2e.ts',
+  'test/e2e/play-typed.e2e.ts',
   'test/e2e/debug-large.e2e.ts',
   'test/e2e/relation-trials.e2e.ts',
   'test/e2e/play.e2e.ts',

@@ -306,6 +306,10 @@ export const useEpisodeStore = defineStore('episode', () => {
     const id = episodeId.value;
     const calls = staging.plan.calls;
     if (!id || done.value || calls.length === 0) return { sent: 0, error: false };
+    // The process log says which calls were one commit: the per-commit score curve (Results) shows
+    // only the state after the whole commit, as the person saw it (issue 42).
+    const b = budgets.value;
+    if (b) processEvent('commit', { first: b.maxToolCalls - b.callsLeft + 1, calls: calls.length });
     let sent = 0;
     const outcome = await guarded('Committing', async () => {
       for (const [i, c] of calls.entries()) {

@@ -1,7 +1,9 @@
 // View-only state of the play screen (Pinia setup store): what the viewport hides or solos, how
 // unselected Gaussians are outlined (the legend's choice; 'auto' thins them out in a crowd), the
-// uniform-scale lock, and the last render results per view for the render viewer. Nothing here
-// is sent anywhere or costs a call; it is cleared when a new episode starts.
+// uniform-scale lock, the new-Gaussian colour and group, the Transform panel's typed and not yet
+// staged values per target, whether a multi-call commit still asks, and the part view's part.
+// Nothing here is sent anywhere or costs a call; all of it is back to its defaults when a new
+// episode starts (issue 42: the colour and group of one episode never open the next).
 // Inputs: outliner / inspector toggles, the episode log. Outputs: `visible(records)` for the
 // viewport, the lock flag, the kept renders.
 // See docs/DESIGN.md section 7.
@@ -12,6 +14,7 @@ import type { Vec3 } from '../../shared/math/vec3';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
 import { processEvent } from './process-recorder';
 import type { OutlineStyle } from '../viewport/outlines';
+import { emptyForm, type TransformForm } from './typed-fields';
 
 export type OutlineChoice = 'auto' | OutlineStyle;
 /** Above this many Gaussians 'auto' draws the unselected ones as dots (three rings each stop reading). */
@@ -30,8 +33,17 @@ export const usePlayViewStore = defineStore('play-view', () => {
   const uniformScale = ref(false);
   const outlineChoice = ref<OutlineChoice>('auto');
   /** Colour (#rrggbb) and group of new Gaussians (the add buttons, fills, photo placement). */
-  const newColor = ref('#c8c8c8');
+  const DEFAULT_COLOR = '#c8c8c8';
+  const newColor = ref(DEFAULT_COLOR);
   const newGroup = ref('');
+  /** Transform values typed and not staged, per target (`g:name` or `ids:1,2,3`): a selection change never drops them. */
+  const forms = ref<Record<string, TransformForm>>({});
+  /** "Don't ask again this episode" for commits that spend more than one call. */
+  const dontAskSpend = ref(false);
+  /** The group the part view shows (null: off). */
+  const partView = ref<string | null>(null);
+  /** The shade tool's preview: new colours by id, drawn in the outlines until staged or closed (null: none). */
+  const shadePreview = ref<Record<number, Vec3> | null>(null);
   const DEFAULT_NEW: Vec3 = [200 / 255, 200 / 255, 200 / 255];
   /** The swatch as [r, g, b] (a colour input always holds '#rrggbb'; the default otherwise). */
   const newRgb = computed<Vec3>(() => hexToRgb(newColor.value) ?? DEFAULT_NEW);
@@ -59,11 +71,27 @@ export const usePlayViewStore = defineStore('play-view', () => {
     processEvent('outliner.solo', { group: solo.value ?? '' });
   }
 
+  /** The form of a target, created empty on first use (reactive: fields bind to it directly). */
+  function formFor(key: string): TransformForm {
+    if (!forms.value[key]) forms.value[key] = emptyForm();
+    return forms.value[key];
+  }
+
+  function setForm(key: string, form: TransformForm): void {
+    forms.value[key] = form;
+  }
+
   function clear(): void {
     hidden.value = [];
     hiddenGroups.value = [];
     solo.value = null;
+    newColor.value = DEFAULT_COLOR;
+    newGroup.value = '';
+    forms.value = {};
+    dontAskSpend.value = false;
+    partView.value = null;
+    shadePreview.value = null;
   }
 
-  return { hidden, hiddenGroups, solo, uniformScale, outlineChoice, newColor, newRgb, newGroup, visible, toggleHidden, toggleGroup, toggleSolo, clear };
+  return { hidden, hiddenGroups, solo, uniformScale, outlineChoice, newColor, newRgb, newGroup, forms, dontAskSpend, partView, shadePreview, visible, toggleHidden, toggleGroup, toggleSolo, formFor, setForm, clear };
 });

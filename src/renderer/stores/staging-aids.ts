@@ -23,6 +23,15 @@ export interface FillSpec {
   group?: string;
   /** soft (default): half-alpha contours touch; solid: sigma at SOLID_SIGMA of the spacing, opacity 1. */
   density?: 'soft' | 'solid';
+  /** Turns the spiral's pattern about the shape's Z axis (the episode's seed: fills differ between episodes, never within one). */
+  seed?: number;
+}
+
+/** A seed from a string (an episode id): FNV-1a, 32 bits. */
+export function seedOf(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
 }
 
 /** Solid fills: sigma as a fraction of the spacing between centres (overlapping enough to render opaque). */
@@ -45,20 +54,31 @@ export function solidCount(shape: FillShape, size: Vec3): number {
   return Math.max(1, Math.min(MAX_FILL, Math.round(shapeVolume(shape, size) / SOLID_SPACING ** 3)));
 }
 
+/** How far out a point (relative to the centre) lies: 1 on the shape's surface. */
+function shapeMeasure(shape: FillShape, p: Vec3, size: Vec3): number {
+  const d = [p[0] / size[0], p[1] / size[1], p[2] / size[2]];
+  if (shape === 'sphere') return Math.hypot(d[0], d[1], d[2]);
+  if (shape === 'box') return Math.max(...d.map(Math.abs));
+  return Math.max(Math.hypot(d[0], d[1]), Math.abs(d[2]));
+}
+
 /** Most Gaussians one fill makes (the task budget caps the total anyway). */
 export const MAX_FILL = 200;
 
 const GOLDEN = Math.PI * (3 - Math.sqrt(5));
 
 /**
- * k points spread evenly through the shape (deterministic: a Fibonacci spiral for the sphere and
- * the cylinder's disc, a near-cubic grid for the box), each a round Gaussian whose size makes
- * neighbours touch at their half-alpha contours.
+ * k points spread evenly through the shape (deterministic for a seed: a Fibonacci spiral for the
+ * sphere and the cylinder's disc, turned about Z by the seed, a near-cubic grid for the box), each
+ * a round Gaussian whose size makes neighbours touch at their half-alpha contours. The points are
+ * shifted so their centroid is the requested centre exactly (a spiral's own mean is off it by up
+ * to a few centimetres for small k; issue 42).
  */
 export function fillShape(spec: FillSpec): NewRecord[] {
   const k = Math.max(1, Math.min(MAX_FILL, Math.floor(spec.count)));
   const [a, b, c] = spec.size.map((x) => Math.abs(x)) as Vec3;
   const pts: Vec3[] = [];
+  const phase = spec.seed === undefined ? 0 : ((spec.seed >>> 0) / 2 ** 32) * 2 * Math.PI;
   if (spec.shape === 'box') {
     const n = Math.ceil(Math.cbrt(k));
     const at = (i: number, h: number): number => (n === 1 ? 0 : -h + (2 * h * i) / (n - 1));
@@ -66,7 +86,7 @@ export function fillShape(spec: FillSpec): NewRecord[] {
   } else {
     for (let i = 0; i < k; i++) {
       const t = (i + 0.5) / k;
-      const ang = i * GOLDEN;
+      const ang = i * GOLDEN + phase;
       if (spec.shape === 'sphere') {
         // Directions on a Fibonacci sphere; radii from a second sequence, cube-rooted so the ball fills evenly.
         const z = 1 - 2 * t;
@@ -79,6 +99,11 @@ export function fillShape(spec: FillSpec): NewRecord[] {
       }
     }
   }
+  const mean = [0, 1, 2].map((j) => pts.reduce((acc, p) => acc + p[j], 0) / pts.length);
+  for (const p of pts) for (let j = 0; j < 3; j++) p[j] -= mean[j];
+  // The shift may push an outer point past the surface: shrink about the centroid to stay inside.
+  const reach = Math.max(...pts.map((p) => shapeMeasure(spec.shape, p, [a || 1, b || 1, c || 1])));
+  if (reach > 1) for (const p of pts) for (let j = 0; j < 3; j++) p[j] /= reach;
   const spacing = Math.cbrt(shapeVolume(spec.shape, spec.size) / k);
   const sigma = Math.min(0.5, Math.max(0.005, spec.density === 'solid' ? spacing * SOLID_SIGMA : spacing / (2 * Math.sqrt(2 * Math.LN2))));
   return pts.map((p) => {

@@ -6,12 +6,14 @@
 // viewport, plus an invisible ellipsoid of the same size for picking. Object names carry the id.
 // Crowded scenes read better with less per Gaussian: the outline style draws every Gaussian with
 // three rings ('rings'), one ring in the plane of its two longest axes ('ring'), or only a dot
-// ('points'); the selection always gets all three rings.
+// ('points'); the selection always gets all three rings. The part view draws a part 'solid': each
+// Gaussian as a lit, opaque ellipsoid of its half-alpha size in its own colour (no render needed
+// to read its shape; issue 42).
 // Invariant: geometry is shared (one circle, one sphere); materials are per Gaussian and disposed
 // with its group, so rebuilding the scene leaks nothing.
 import {
   ArrowHelper, BufferGeometry, CanvasTexture, Color, Float32BufferAttribute, Group, LineBasicMaterial, LineLoop, LineSegments, Mesh,
-  MeshBasicMaterial, Points, PointsMaterial, Quaternion, SphereGeometry, Sprite, SpriteMaterial, Vector3, type Object3D,
+  MeshBasicMaterial, MeshLambertMaterial, Points, PointsMaterial, Quaternion, SphereGeometry, Sprite, SpriteMaterial, Vector3, type Object3D,
 } from 'three';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
 
@@ -54,7 +56,8 @@ const CIRCLES = [circleGeometry(48, 'xy'), circleGeometry(48, 'yz'), circleGeome
 const PICK_SPHERE = new SphereGeometry(1, 12, 8);
 const DOT = new BufferGeometry().setAttribute('position', new Float32BufferAttribute([0, 0, 0], 3));
 
-export type OutlineStyle = 'rings' | 'ring' | 'points';
+export type OutlineStyle = 'rings' | 'ring' | 'points' | 'solid';
+const SOLID_SPHERE = new SphereGeometry(1, 20, 14);
 
 /** The one ring of style 'ring': the circle in the plane of the two longest axes (CIRCLES: xy, yz, xz). */
 function mainCircle(scale: readonly number[]): BufferGeometry {
@@ -128,8 +131,9 @@ export function gaussianOutline(r: GaussianRecord, selected: boolean, style: Out
   shape.scale.set(...(r.scale.map((s) => s * OUTLINE_SIGMAS) as [number, number, number]));
   const color = selected ? new Color(1, 0.62, 0.1) : new Color(...outlineColor(r.color));
   const material = new LineBasicMaterial({ color, transparent: !selected, opacity: selected ? 1 : Math.max(0.35, r.opacity) });
-  const kind = selected ? 'rings' : style;
-  if (kind === 'points') group.add(new Points(DOT, new PointsMaterial({ color, size: 4, sizeAttenuation: false, transparent: true, opacity: material.opacity })));
+  const kind = selected && style !== 'solid' ? 'rings' : style;
+  if (kind === 'solid') shape.add(new Mesh(SOLID_SPHERE, new MeshLambertMaterial({ color: new Color(...r.color), emissive: selected ? new Color(0.35, 0.2, 0) : new Color(0, 0, 0) })));
+  else if (kind === 'points') group.add(new Points(DOT, new PointsMaterial({ color, size: 4, sizeAttenuation: false, transparent: true, opacity: material.opacity })));
   else for (const c of kind === 'ring' ? [mainCircle(r.scale)] : CIRCLES) shape.add(new LineLoop(c, material));
   group.add(shape);
   const pick = new Mesh(PICK_SPHERE, PICK_MATERIAL);
@@ -142,6 +146,7 @@ export function gaussianOutline(r: GaussianRecord, selected: boolean, style: Out
 export function disposeOutline(group: Group): void {
   group.traverse((o) => {
     if (o instanceof LineLoop || o instanceof Points) (o.material as LineBasicMaterial | PointsMaterial).dispose();
+    else if (o instanceof Mesh && o.material instanceof MeshLambertMaterial) o.material.dispose();
   });
 }
 

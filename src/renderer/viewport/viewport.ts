@@ -6,7 +6,7 @@
 // Inputs: records + selection (setScene), a camera to snap to. Outputs: callbacks with the
 // selection and with one rigid move per finished gizmo drag. Invariant: the viewport never edits
 // records itself; a drag only previews until the store stages it and calls setScene again.
-import { Matrix4, Quaternion, Raycaster, Vector2, Vector3, type Group } from 'three';
+import { DirectionalLight, HemisphereLight, Matrix4, Quaternion, Raycaster, Vector2, Vector3, type Group } from 'three';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
 import { quatToEuler } from '../../shared/math/quaternion';
 import type { Vec3 } from '../../shared/math/vec3';
@@ -52,6 +52,10 @@ export class Viewport extends OrbitStage {
   constructor(host: HTMLElement, private readonly events: ViewportEvents) {
     // Points go to the bounds cube's edge ([-1, 1]); the stage calls back on camera changes.
     super(host, { testId: 'viewport-canvas', centreLimit: 1, onCamera: () => events.cameraChanged() });
+    // Lights only touch the part view's solid ellipsoids (outlines are unlit lines).
+    const sun = new DirectionalLight(0xffffff, 1.6);
+    sun.position.set(1.5, -1, 2.5);
+    this.scene.add(new HemisphereLight(0xffffff, 0x303040, 1.1), sun);
     this.boxEl = document.createElement('div');
     this.boxEl.className = 'box-select';
     host.appendChild(this.boxEl);
@@ -255,6 +259,20 @@ export class Viewport extends OrbitStage {
       if (at >= 0) id = ids[(at + 1) % ids.length];
     }
     this.events.select([id], down.shift ? 'toggle' : 'replace');
+  }
+
+  /**
+   * Frames a part: the camera looks at `centre` from the direction (azimuth, elevation in
+   * degrees, Z up) at the distance where a sphere of `radius` fills about 90 % of the view.
+   */
+  framePart(centre: readonly number[], radius: number, azimuthDeg: number, elevationDeg: number): void {
+    // The narrower of the two view angles decides (a tall, narrow viewport is limited by its width).
+    const vHalf = (this.camera.fov * Math.PI) / 360;
+    const half = Math.min(vHalf, Math.atan(Math.tan(vHalf) * this.camera.aspect));
+    const d = Math.max(0.05, radius / Math.sin(half) / 0.9);
+    const az = (azimuthDeg * Math.PI) / 180;
+    const el = (Math.max(-89, Math.min(89, elevationDeg)) * Math.PI) / 180;
+    this.setView([centre[0] + d * Math.cos(el) * Math.cos(az), centre[1] + d * Math.cos(el) * Math.sin(az), centre[2] + d * Math.sin(el)], centre);
   }
 
   /** Ids whose centre projects inside the screen rectangle between two client points. */

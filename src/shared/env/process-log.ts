@@ -2,7 +2,8 @@
 // did between calls, as a compact event stream beside the trajectory (<log>.process.ndjson), in the
 // spirit of H-ARC's action logs: staged edits added/changed/removed, undo/redo, selection, gizmo
 // drags, the camera (at most 4 Hz), photos enlarged or snapped, the render viewer, values typed in
-// the inspector, outliner hide/solo, help, pause, focus and blur. A model's stream holds its
+// the inspector, outliner hide/solo, help, pause, focus and blur, each commit (which calls it
+// sent together), the part view and its dial. A model's stream holds its
 // messages and token counts instead. Times are the page's monotonic clock anchored to wall time
 // (epoch ms = performance.timeOrigin + performance.now()).
 // Inputs/outputs: ProcessEvent (the zod schema is the format), the per-episode bounds.
@@ -15,6 +16,8 @@ export const PROCESS_EVENT_KINDS = [
   'stage.add', 'stage.change', 'stage.remove', 'undo', 'redo', 'select', 'gizmo.start', 'gizmo.end', 'camera',
   'photo.enlarge', 'photo.snap', 'viewer.open', 'viewer.blink', 'viewer.diff', 'inspector.type', 'outliner.hide', 'outliner.solo',
   'help', 'pause', 'resume', 'focus', 'blur', 'model.message', 'truncated',
+  // Issue 42: a commit's calls (d.first: its first call's step, d.calls: how many), the part view and its dial.
+  'commit', 'part.view', 'part.turn',
 ] as const;
 export const ProcessEventKindSchema = z.enum(PROCESS_EVENT_KINDS);
 export type ProcessEventKind = z.infer<typeof ProcessEventKindSchema>;

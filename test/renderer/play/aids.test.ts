@@ -1,4 +1,5 @@
 // Placement aids and staging conveniences: fills stay inside their shape with k Gaussians,
+// centred on their target within 1 mm for any seed,
 // array copies step exactly, mirror copies across any axis plane reflect the covariance,
 // nudges coalesce into one staged entry (undo still steps one nudge), a group rename is one
 // edit, and outline colours are lifted only when too dark for the viewport.
@@ -34,6 +35,21 @@ describe('placement aids', () => {
       const keys = new Set(g.map((r) => r.pos.map((x) => x.toFixed(4)).join(',')));
       expect(keys.size).toBe(27);
     }
+  });
+
+  it("a fill's centroid is its centre within 1 mm, whatever the shape, k and seed; the seed turns the pattern", () => {
+    for (const shape of ['sphere', 'box', 'cylinder'] as const) {
+      for (const count of [1, 5, 8, 13, 40, 200]) {
+        for (const seed of [undefined, 1, 123456789]) {
+          const g = fillShape({ shape, centre: [0.1, -0.2, 0.3], size: [0.15, 0.15, 0.15], count, color: [1, 1, 1], ...(seed === undefined ? {} : { seed }) });
+          const c = [0, 1, 2].map((j) => g.reduce((acc, r) => acc + r.pos[j], 0) / g.length);
+          expect(Math.hypot(c[0] - 0.1, c[1] + 0.2, c[2] - 0.3), `${shape} k=${count}`).toBeLessThan(0.001);
+        }
+      }
+    }
+    const a = fillShape({ shape: 'sphere', centre: [0, 0, 0], size: [0.2, 0.2, 0.2], count: 20, color: [1, 1, 1], seed: 7 });
+    expect(fillShape({ shape: 'sphere', centre: [0, 0, 0], size: [0.2, 0.2, 0.2], count: 20, color: [1, 1, 1], seed: 7 })).toEqual(a);
+    expect(fillShape({ shape: 'sphere', centre: [0, 0, 0], size: [0.2, 0.2, 0.2], count: 20, color: [1, 1, 1], seed: 8 })[3].pos).not.toEqual(a[3].pos);
   });
 
   it('array copies step by exactly i * step', () => {
