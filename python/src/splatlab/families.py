@@ -1,0 +1,25 @@
+"""The lab's task families as the Python package sees them (docs/AGENTS.md, "The Python env"):
+which task kinds share one set of tools, and the call that ends an episode of each family
+(SplatBench's submit, search's unanswered stop, relation's give-up answer), as the eval runners'
+give-up call does (src/main/eval/episode.ts). Standard library only."""
+
+FAMILIES = {
+    "splatbench": ("sculpt", "reassembly", "oneshot"),
+    "search": ("search",),
+    "relation": ("relation",),
+}
+
+# The call that ends an episode of the family without a further choice by the player.
+ENDING_CALL = {
+    "splatbench": ("submit", {}),
+    "search": ("stop", {}),
+    "relation": ("answer", {"give_up": True}),
+}
+
+
+def family_of(kind):
+    """The family a task kind belongs to (ValueError for a kind the package does not know)."""
+    for family, kinds in FAMILIES.items():
+        if kind in kinds:
+            return family
+    raise ValueError(f"unknown task kind {kind!r} (known: {', '.join(k for ks in FAMILIES.values() for k in ks)})")
