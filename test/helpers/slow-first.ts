@@ -8,6 +8,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Slowest first, as measured (a full unit run, 2 cores, 2026-12-02). */
 export const SLOW_FILES = [
+  'test/main/eval/python-package.test.ts',
   'test/main/env/conformance-committed-a.test.ts',
   'test/main/env/conformance-committed-b.test.ts',
   'test/main/env/kill.test.ts',

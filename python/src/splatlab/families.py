@@ -1,7 +1,8 @@
 """The lab's task families as the Python package sees them (docs/AGENTS.md, "The Python env"):
 which task kinds share one set of tools, and the call that ends an episode of each family
-(SplatBench's submit, search's unanswered stop, relation's give-up answer), as the eval runners'
-give-up call does (src/main/eval/episode.ts). Standard library only."""
+without a further choice (SplatBench's submit, search's stop with "I do not know", relation's
+give-up answer): each kind's `giveUp` in src/shared/kinds/*/kind.ts, the call the eval runners
+make. Standard library only."""
 
 FAMILIES = {
     "splatbench": ("sculpt", "reassembly", "oneshot"),
@@ -12,7 +13,7 @@ FAMILIES = {
 # The call that ends an episode of the family without a further choice by the player.
 ENDING_CALL = {
     "splatbench": ("submit", {}),
-    "search": ("stop", {}),
+    "search": ("stop", {"answer": "I do not know"}),
     "relation": ("answer", {"give_up": True}),
 }
 

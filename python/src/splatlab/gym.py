@@ -4,13 +4,14 @@
     env = gymnasium.make("splatlab/SplatLab-v0", url="http://127.0.0.1:8765", token=token, family="splatbench")
     # or SplatLabEnv(url, token, family=...) directly
     obs, info = env.reset(seed=0)
-    obs, reward, terminated, truncated, info = env.step(env.action("submit"))
+    obs, reward, terminated, truncated, info = env.step({"tool": "submit", "args": {}})
 
 Action space: Dict(tool: Discrete(n), args: Text) where `tool` indexes `env.tool_names` (the
 family's tools as the server lists them) and `args` is the call's arguments as JSON text ("" means
 no arguments). Invalid JSON or arguments the schema refuses are refused by the server and cost a
-call, as in the environment. `env.action(name, **args)` builds an action; `env.tools` holds each
-tool's JSON Schema.
+call, as in the environment. `env.unwrapped.action(name, **args)` builds such an action; step also
+takes {"tool": name, "args": {...}} (a dict of arguments), the form `splatlab rl` itself reads.
+`env.unwrapped.tools` holds each tool's JSON Schema.
 
 Observation space: Dict(text: Text, image: Box(0, 255, (H, W, 3), uint8), image_size: Box (h, w),
 step: Discrete, calls_left: Discrete). The call's image (the reference sheet, a render) is drawn
@@ -154,10 +155,10 @@ class SplatLabEnv(gym.Env):
             raise RuntimeError("call reset() before step()")
         if self._done:
             raise RuntimeError("the episode is over (terminated or truncated): call reset()")
-        if not isinstance(action, dict) or set(action) != {"tool", "args"}:
-            raise ValueError('an action is {"tool": index into env.tool_names, "args": JSON text}: use env.action(name, **args)')
-        tool = self.tool_names[int(action["tool"])]
-        args = action["args"]
+        if not isinstance(action, dict) or not set(action) <= {"tool", "args"} or "tool" not in action:
+            raise ValueError('an action is {"tool": index into env.tool_names or a name, "args": JSON text or a dict}')
+        tool = action["tool"] if isinstance(action["tool"], str) else self.tool_names[int(action["tool"])]
+        args = action.get("args")
         out = self.client.step(self.episode_id, tool, {} if args in ("", None) else args)
         terminated, truncated = bool(out["terminated"]), bool(out["truncated"])
         self._done = bool(out["done"])
