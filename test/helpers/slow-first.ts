@@ -32,7 +32,6 @@ export const SLOW_FILES = [
   'test/main/grader/grader.test.ts',
   'test/main/cli/orphan-npx.test.ts',
   'test/main/eval/analyses.test.ts',
-  'test/main/eval/python-env.test.ts',
   'test/main/workers/pool.test.ts',
   // The e2e suite (vitest.e2e.config.ts), slowest first.
   'test/e2e/restart-reconnect.e2e.ts',

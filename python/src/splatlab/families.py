@@ -1,4 +1,4 @@
-"""The lab's task families as the Python package sees them (docs/AGENTS.md, "The Python env"):
+"""The lab's task families as the Python package sees them (docs/AGENTS.md, "Python: the splatlab package"):
 which task kinds share one set of tools, and the call that ends an episode of each family
 without a further choice (SplatBench's submit, search's stop with "I do not know", relation's
 give-up answer): each kind's `giveUp` in src/shared/kinds/*/kind.ts, the call the eval runners

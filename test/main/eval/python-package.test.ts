@@ -52,12 +52,13 @@ let venvPython: string | undefined;
 let install: Run | undefined;
 
 beforeAll(async () => {
-  if (!HAS_VENV) return;
+  if (!PYTHON) return;
   const { tasksDir, grader } = await testTasks();
   const logDir = mkdtempSync(join(tmpdir(), 'splatlab-py-'));
   splat = await startRlServer({ tasksDir, grader: async () => grader, logDir, version: '0' }, { token: TOKEN });
   kinds = await startRlServer({ tasksDir: COMMITTED, grader: async () => grader, logDir, version: '0' }, { token: TOKEN });
   servers.push(splat, kinds);
+  if (!HAS_VENV) return;
   const dir = mkdtempSync(join(tmpdir(), 'splatlab-venv-'));
   cpSync(join(ROOT, 'python'), join(dir, 'pkg'), { recursive: true, filter: (p) => !/(build|\.egg-info|__pycache__)$/.test(p) });
   const made = await run(PYTHON!, ['-m', 'venv', join(dir, 'venv')]);
@@ -78,7 +79,8 @@ describe('the Python package', () => {
     if (CI) expect(HAS_VENV, 'python3 with its venv module (Debian: python3-venv)').toBe(true);
   });
 
-  it.skipIf(!HAS_VENV && !CI)('core, standard library only: the RL client, families, the Inspect parts', async () => {
+  it.skipIf(!PYTHON && !CI)('core, standard library only: the RL client, families, the Inspect parts', async () => {
+    expect(PYTHON, 'python3').toBeDefined();
     const r = await run(PYTHON!, ['-s', join(TESTS, 'check_core.py'), kinds.url, TOKEN], { PYTHONPATH: join(ROOT, 'python', 'src') });
     expect(r.out).toContain('the standard-library core passes');
     expect(r.code).toBe(0);
