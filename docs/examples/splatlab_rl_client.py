@@ -1,5 +1,6 @@
 """A minimal client of `splatlab rl` (the HTTP JSON protocol in docs/AGENTS.md), standard library
-only, plus a sketch of how a TRL user can wrap it for GRPOTrainer(environment_factory=...).
+only. For training and evaluation code use the `splatlab` package in python/ (docs/AGENTS.md,
+"Python: the splatlab package"): a gymnasium.Env, TRL's environment_factory, Inspect AI tasks.
 
 Start the server first:  splatlab rl --port 8765 --token $SPLATLAB_RL_TOKEN --device cpu
 """
@@ -56,40 +57,6 @@ class SplatLabRL:
 
     def close(self, episode_id):
         return self._post("/close", {"episode_id": episode_id})
-
-
-class SplatTRLEnv:
-    """One environment per GRPO rollout. TRL passes tool arguments as strings, so the JSON ones are
-    decoded here: the server refuses a JSON string where its schema says array."""
-
-    def __init__(self, client=None):
-        self.client = client or SplatLabRL()
-        self.episode = None
-        self.reward_value = 0.0
-
-    def reset(self, task_path=None, task_id=None, **_):
-        task = task_id or os.path.basename(task_path).removesuffix(".json")
-        obs = self.client.reset(task)
-        self.episode = obs["episode_id"]
-        return obs["text"]  # obs["image_png_base64"] holds the reference sheet
-
-    def _call(self, tool, **args):
-        out = self.client.step(self.episode, tool, args)
-        if out["done"]:
-            self.reward_value = out["training_reward"]  # (score + 50) / 150, clipped
-        return out["text"]
-
-    def add_gaussians(self, gaussians: str) -> str:
-        """Add Gaussians. gaussians: JSON list of {pos, color, scale?, rot?, opacity?, group?}."""
-        return self._call("add_gaussians", gaussians=json.loads(gaussians))
-
-    def render_views(self, views: str = "[0, 1, 6, 7]") -> str:
-        """Render the scene from reference views (JSON list of indices)."""
-        return self._call("render_views", views=json.loads(views))
-
-    def submit(self) -> str:
-        """End the episode; the scene is graded."""
-        return self._call("submit")
 
 
 if __name__ == "__main__":

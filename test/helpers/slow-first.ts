@@ -8,6 +8,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Slowest first, as measured (a full unit run, 2 cores, 2026-12-02). */
 export const SLOW_FILES = [
+  'test/main/eval/python-package.test.ts',
   'test/main/env/conformance-committed-a.test.ts',
   'test/main/env/conformance-committed-b.test.ts',
   'test/main/env/kill.test.ts',
@@ -31,7 +32,6 @@ export const SLOW_FILES = [
   'test/main/grader/grader.test.ts',
   'test/main/cli/orphan-npx.test.ts',
   'test/main/eval/analyses.test.ts',
-  'test/main/eval/python-env.test.ts',
   'test/main/workers/pool.test.ts',
   'test/main/studies/journal.test.ts',
   'test/main/studies/stations.test.ts',

@@ -62,6 +62,13 @@ export interface SplatEnvOptions {
    * The end record waits for every pending grade, so the final score is exact.
    */
   deferHiddenGrades?: GradeQueue;
+  /**
+   * With deferHiddenGrades: an edit made while the episode's last grade still waits in the queue
+   * replaces that grade's scene (the latest scene is graded, under its step) instead of queuing
+   * another, so a fast player's backlog stays one grade per episode (the agent doors: MCP, RL).
+   * The steps skipped this way have no `hidden` record; the final grade is always exact.
+   */
+  coalesceHiddenGrades?: boolean;
   version?: string;
   /** Header fields of a live episode: its id (kept across a restart) and its active-time limit. */
   headerExtra?: Pick<TrajectoryHeader, 'episode' | 'time_limit_s' | 'seed' | 'caps'>;
@@ -116,6 +123,8 @@ export class SplatEnv {
   private queue: Promise<unknown> = Promise.resolve();
   private resumedSteps: ReplayedSummary[] = [];
   private grades: Promise<void> = Promise.resolve();
+  /** The scene of the episode's queued grade not yet started (coalesceHiddenGrades), else null. */
+  private waitingGrade: { step: number; splats: ReturnType<typeof packRecords> } | null = null;
   private closing: Promise<void> | null = null;
   private views: PublicView[] | undefined;
   private readonly ledger = new RequestLedger();
@@ -321,14 +330,27 @@ export class SplatEnv {
   }
 
   private deferGrade(step: number): void {
-    const splats = packRecords(this.episode.records());
     const queue = this.opts.deferHiddenGrades;
     if (!queue) return;
-    // One `done` for every run of this grade: a preempted run's finished views are kept.
+    const scene = { step, splats: packRecords(this.episode.records()) };
+    if (this.opts.coalesceHiddenGrades && this.waitingGrade) {
+      Object.assign(this.waitingGrade, scene);
+      return;
+    }
+    if (this.opts.coalesceHiddenGrades) this.waitingGrade = scene;
+    // One `done` for every run of this grade: a preempted run's finished views are kept. The scene
+    // is taken when the grade first starts (the latest one, when coalescing) and kept for reruns.
     const done: NonNullable<GradeOptions['done']> = [];
-    const graded = queue.run((signal) => this.opts.grader.grade(this.task, splats, { signal, background: true, done }));
+    let taken: { step: number; splats: ReturnType<typeof packRecords> } | undefined;
+    const graded = queue.run((signal) => {
+      if (!taken) {
+        taken = { ...scene };
+        if (this.waitingGrade === scene) this.waitingGrade = null;
+      }
+      return this.opts.grader.grade(this.task, taken.splats, { signal, background: true, done });
+    });
     // A grade that fails leaves its step without `hidden` (the log stays valid and resumable).
-    this.grades = this.grades.then(() => graded.then((g) => this.writer?.append({ type: 'hidden', step, hidden: hiddenOf(g) })).catch(() => undefined));
+    this.grades = this.grades.then(() => graded.then((g) => this.writer?.append({ type: 'hidden', step: taken!.step, hidden: hiddenOf(g) })).catch(() => undefined));
   }
 
   private async gradeNow(): Promise<EnvGradeResult> {

@@ -1,9 +1,13 @@
 // `splatlab export inspect`: trajectories as Inspect AI eval logs (docs/AGENTS.md "Inspect
-// export"; the format is Inspect's EvalLog, version 2, as its published schema describes it): one
-// log per player and task family, one sample per (task, run) with the messages rebuilt from the
-// trajectory (the kind's system prompt, the first observation, then per call the assistant's tool
-// call and the tool's result), the scores of the pluggable scorers (./scorers.ts), the model usage
-// from the run's .meta.json and the task's registry entry as metadata.
+// export"; the format is Inspect's EvalLog, version 2, as its published schema describes it: the
+// components of inspect_ai's src/inspect_ai/_view/inspect-openapi.json, checked in
+// test/main/eval/inspect-schema.test.ts): one log per player, generate config (effort,
+// temperature) and task family, so one (sample id, epoch) pair appears once per log; one sample
+// per (task, run) with the run as its epoch (eval.config.epochs: the most runs of a task), the
+// messages rebuilt from the trajectory (the kind's system prompt, the first observation, then per
+// call the assistant's tool call and the tool's result), one tool event per call (its time, its
+// working time), the scores of the pluggable scorers (./scorers.ts) with mean and stderr, the
+// model usage from the run's .meta.json and the task's registry entry as metadata.
 // Inputs: trajectory files, the tasks folder, the lab's grader. Output: EvalLog JSON documents.
 // Invariant: held-out data leave only as the scorers' scores; images are not in trajectories, so
 // tool results carry their text only (and say so in the sample's metadata).
@@ -82,6 +86,41 @@ function messages(traj: Trajectory, kind: TaskKind, model: string): Json[] {
   return out;
 }
 
+/** One Inspect ToolEvent per call: when it ran (seconds into the sample), how long, its result. */
+function toolEvents(traj: Trajectory): Json[] {
+  const start = Date.parse(traj.header?.started ?? '');
+  return traj.steps
+    .filter((s) => s.step > 0)
+    .map((s) => {
+      const t = Date.parse(s.t);
+      const args = s.args !== null && typeof s.args === 'object' && !Array.isArray(s.args) ? (s.args as Json) : {};
+      const working = Math.max(0, s.ms / 1000);
+      const begin = Number.isFinite(start) && Number.isFinite(t) ? Math.max(0, (t - start) / 1000 - working) : 0;
+      return {
+        event: 'tool', timestamp: s.t, working_start: begin, type: 'function', id: `call_${s.step}`, function: s.tool, arguments: args,
+        result: s.text, events: [], completed: s.t, working_time: working,
+        error: s.ok === false ? { type: 'parsing', message: s.text.split('\n')[0] } : null,
+      };
+    });
+}
+
+/** Inspect's generate config of a run: the effort and temperature it was played with. */
+function generateConfig(meta: EpisodeMeta | null): Json {
+  const effort = meta?.effort ?? null;
+  return {
+    ...(effort && ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'].includes(effort) ? { reasoning_effort: effort } : {}),
+    ...(meta?.temperature !== null && meta?.temperature !== undefined ? { temperature: meta.temperature } : {}),
+  };
+}
+
+/** Inspect's stderr metric: the sample standard deviation over the square root of n (0 for n < 2). */
+function stderrOf(values: readonly number[]): number {
+  const n = values.length;
+  if (n < 2) return 0;
+  const m = values.reduce((a, b) => a + b, 0) / n;
+  return Math.sqrt(values.reduce((a, v) => a + (v - m) ** 2, 0) / (n - 1) / n);
+}
+
 const CAP_LIMIT: Record<string, string> = { max_cost_usd: 'cost', max_tokens: 'token', max_messages: 'message', max_wall_s: 'time' };
 
 async function sample(path: string, traj: Trajectory, task: KindTask, opts: InspectExportOptions, model: string): Promise<{ sample: Json; scores: Record<string, EpisodeScore> }> {
@@ -119,13 +158,14 @@ async function sample(path: string, traj: Trajectory, task: KindTask, opts: Insp
         images: 'not kept in the trajectory (tool results carry their text)',
       },
       store: {},
-      events: [],
+      events: toolEvents(traj),
       model_usage: { [model]: usage },
       role_usage: {},
       attachments: {},
       started_at: started,
       completed_at: end?.t ?? null,
       total_time: wall,
+      working_time: meta?.wall_s ?? wall,
       turn_count: meta?.turns ?? null,
       limit: capLimit,
     },
@@ -136,7 +176,7 @@ async function sample(path: string, traj: Trajectory, task: KindTask, opts: Insp
 /** The eval logs of a set of trajectories: one per (model, kind family). */
 export async function exportInspect(paths: readonly string[], opts: InspectExportOptions): Promise<InspectExport> {
   const problems: string[] = [];
-  const groups = new Map<string, { model: string; family: string; samples: Json[]; scores: Record<string, number[]>; started: string[]; ended: string[]; complete: boolean; usage: Json }>();
+  const groups = new Map<string, { model: string; family: string; config: Json; samples: Json[]; scores: Record<string, number[]>; started: string[]; ended: string[]; complete: boolean; usage: Json }>();
   const tasks = new Map<string, KindTask>();
   let done = 0;
   for (const path of paths) {
@@ -156,8 +196,9 @@ export async function exportInspect(paths: readonly string[], opts: InspectExpor
       const meta = readMeta(metaPathOf(path));
       const model = modelName(traj, meta);
       const family = kindModule(task.spec.kind).family;
-      const key = `${model}\0${family}`;
-      const g = groups.get(key) ?? { model, family, samples: [], scores: {}, started: [], ended: [], complete: true, usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 } };
+      const config = generateConfig(meta);
+      const key = `${model}\0${JSON.stringify(config)}\0${family}`;
+      const g = groups.get(key) ?? { model, family, config, samples: [], scores: {}, started: [], ended: [], complete: true, usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 } };
       const s = await sample(path, traj, task, opts, model);
       g.samples.push(s.sample);
       for (const [k, v] of Object.entries(s.scores)) (g.scores[k] ??= []).push(v.value);
@@ -174,9 +215,10 @@ export async function exportInspect(paths: readonly string[], opts: InspectExpor
   opts.onProgress?.(done, paths.length, '');
   const logs: InspectLogFile[] = [];
   for (const g of groups.values()) {
-    const id = createHash('sha256').update(`${g.model}/${g.family}/${g.samples.map((s) => `${String(s.id)}#${String(s.epoch)}`).join(',')}`).digest('base64url').slice(0, 22);
+    const id = createHash('sha256').update(`${g.model}/${JSON.stringify(g.config)}/${g.family}/${g.samples.map((s) => `${String(s.id)}#${String(s.epoch)}`).join(',')}`).digest('base64url').slice(0, 22);
     const created = [...g.started].sort()[0] ?? new Date().toISOString();
     const ids = [...new Set(g.samples.map((s) => String(s.id)))];
+    const epochs = Math.max(1, ...g.samples.map((s) => Number(s.epoch)));
     const log: Json = {
       version: 2,
       status: g.complete ? 'success' : 'started',
@@ -184,15 +226,15 @@ export async function exportInspect(paths: readonly string[], opts: InspectExpor
         eval_id: id, run_id: id, created, task: `splatlab/${g.family}`, task_id: `${g.family}-${id.slice(0, 8)}`, task_version: 0,
         task_attribs: {}, task_args: {}, task_args_passed: {},
         dataset: { name: g.family, location: opts.tasksDir, samples: ids.length, sample_ids: ids, shuffled: false },
-        model: g.model, model_generate_config: {}, model_args: {}, config: {}, packages: { splatlab: opts.version },
-        scorers: Object.keys(g.scores).map((name) => ({ name, options: {}, metrics: [{ name: 'mean', options: {} }], metadata: {} })),
+        model: g.model, model_generate_config: g.config, model_args: {}, config: { epochs, epochs_reducer: ['mean'] }, packages: { splatlab: opts.version },
+        scorers: Object.keys(g.scores).map((name) => ({ name, options: {}, metrics: [{ name: 'mean', options: {} }, { name: 'stderr', options: {} }], metadata: {} })),
         metadata: { exported_by: 'splatlab export inspect' },
       },
-      plan: { name: 'plan', steps: [{ solver: 'splatlab_agent', params: {}, params_passed: {} }], config: {} },
+      plan: { name: 'plan', steps: [{ solver: 'splatlab_agent', params: {}, params_passed: {} }], config: g.config },
       results: {
         total_samples: g.samples.length,
         completed_samples: g.ended.length,
-        scores: Object.entries(g.scores).map(([name, values]) => ({ name, scorer: name, params: {}, scored_samples: values.length, metrics: { mean: { name: 'mean', value: meanOrNull(values) ?? 0, params: {} } } })),
+        scores: Object.entries(g.scores).map(([name, values]) => ({ name, scorer: name, params: {}, scored_samples: values.length, metrics: { mean: { name: 'mean', value: meanOrNull(values) ?? 0, params: {} }, stderr: { name: 'stderr', value: stderrOf(values), params: {} } } })),
       },
       stats: { started_at: created, completed_at: [...g.ended].sort().pop() ?? '', model_usage: { [g.model]: g.usage }, role_usage: {}, connection_limit_history: [] },
       invalidated: false,

@@ -25,6 +25,7 @@ import { stamp } from '../mcp/stamp';
 import { RequestIdSchema, ToolArgsSchema } from '../../shared/env/request-id';
 import { BodyTooLarge, frontDoor, readBody, sameToken, sendJson, tuneServer } from '../transport/door';
 import { agentTools } from './episode';
+import type { DeferredGrades } from '../workers/grade-queue';
 import { defaultKind, KIND_MODULES } from '../../shared/kinds/registry';
 
 export interface RlDeps {
@@ -41,6 +42,8 @@ export interface RlDeps {
   clock?: () => number;
   /** How often idle episodes are looked for; default a quarter of the timeout, 50 ms to 60 s. */
   sweepMs?: number;
+  /** Deferred hidden grades, as McpSessionDeps.grades (src/main/mcp/session.ts); without: inline. */
+  grades?: DeferredGrades;
 }
 
 export interface RlServer {
@@ -161,7 +164,8 @@ export async function startRlServer(deps: RlDeps, opts: { port?: number; token: 
       const log = join(deps.logDir, `${task.spec.task_id}-${stamp(new Date())}-${id}.jsonl`);
       const caps = b.caps ?? deps.caps;
       const headerExtra = { ...(b.seed !== undefined ? { seed: b.seed } : {}), ...(caps ? { caps: { ...caps } } : {}) };
-      const { env, obs } = await mainKind(task).reset(task, { grader: await deps.grader(), log, protocol: 'agent', player: b.player ?? 'rl-client', version: deps.version, headerExtra, ...(deps.images ? { images: deps.images } : {}) });
+      const deferred = deps.grades ? { deferHiddenGrades: deps.grades.queue, coalesceHiddenGrades: true } : {};
+      const { env, obs } = await mainKind(task).reset(task, { grader: await deps.grader(), ...deferred, log, protocol: 'agent', player: b.player ?? 'rl-client', version: deps.version, headerExtra, ...(deps.images ? { images: deps.images } : {}) });
       const e: Live = { env, task, log, meter: new CapMeter(caps), lastUsed: clock(), busy: 0 };
       live.set(id, e);
       return { episode_id: id, task_id: task.spec.task_id, kind: task.spec.kind, seed: b.seed ?? null, ...observation(obs, e), tools: agentTools(task.spec.kind) };
@@ -169,7 +173,8 @@ export async function startRlServer(deps: RlDeps, opts: { port?: number; token: 
     'POST /step': async (body) => {
       const b = parse(StepBody, body);
       const e = get(b.episode_id);
-      const out = await inFlight(e, () => stepCapped(e.env, { tool: b.tool, args: b.args ?? {} }, e.meter, b.request_id));
+      const ended = deps.grades?.activity.begin();
+      const out = await inFlight(e, () => stepCapped(e.env, { tool: b.tool, args: b.args ?? {} }, e.meter, b.request_id)).finally(() => ended?.());
       return { ...observation(out, e), ...rewards(e) };
     },
     'POST /result': async (body) => {

@@ -26,6 +26,7 @@ import { loadAnyTask, mainKind } from '../kinds/registry';
 import type { EnvGrader, EnvImages } from '../env/types';
 import { readSpecHead, taskIds } from '../tasks/load';
 import { stamp } from './stamp';
+import type { DeferredGrades } from '../workers/grade-queue';
 import type { AsyncViewRenderer } from '../../shared/kinds/search/render';
 
 export interface McpSessionDeps {
@@ -46,6 +47,12 @@ export interface McpSessionDeps {
   caps?: EpisodeCaps;
   /** Milliseconds now, for the idle timeout (tests pass their own clock); default Date.now. */
   clock?: () => number;
+  /**
+   * The process's deferred hidden grades (docs/PERFORMANCE.md, "MCP under load"): with them a call
+   * is answered before its step's grade, grades yield to calls and coalesce to an episode's latest
+   * scene; the end record still waits for them. Without: each edit is graded inline.
+   */
+  grades?: DeferredGrades;
 }
 
 export interface McpSession {
@@ -143,6 +150,7 @@ export function createMcpSession(deps: McpSessionDeps): McpSession {
     log = join(deps.logDir, `${task.spec.task_id}-${stamp(new Date())}-${randomBytes(4).toString('hex')}.jsonl`);
     const reset = await mainKind(task).reset(task, {
       grader: await deps.grader(),
+      ...(deps.grades ? { deferHiddenGrades: deps.grades.queue, coalesceHiddenGrades: true } : {}),
       log,
       protocol: 'agent',
       player: player(),
@@ -208,9 +216,11 @@ export function createMcpSession(deps: McpSessionDeps): McpSession {
   server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {
     last = now();
     calling += 1;
+    const ended = deps.grades?.activity.begin();
     try {
       return await callTool(req);
     } finally {
+      ended?.();
       calling -= 1;
       last = now();
     }

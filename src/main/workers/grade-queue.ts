@@ -130,3 +130,14 @@ export class GradeQueue {
     }
   }
 }
+
+/** A process's deferred grades and the calls they yield to (the agent doors: MCP, RL). */
+export interface DeferredGrades {
+  queue: GradeQueue;
+  activity: CallActivity;
+}
+
+export function deferredGrades(): DeferredGrades {
+  const activity = new CallActivity();
+  return { queue: new GradeQueue(activity), activity };
+}

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { labHome } from '../../io/home';
 import { packageVersion } from '../../app/paths';
 import { sharedGrader } from '../../eval/runtime';
+import { deferredGrades } from '../../workers/grade-queue';
 import { startMcpHttp } from '../../mcp/http';
 import type { McpSessionDeps } from '../../mcp/session';
 import { serveStdio } from '../../mcp/stdio';
@@ -32,6 +33,7 @@ export function mcpDeps(args: ParsedArgs, io: CliIO): McpSessionDeps {
     grader: sharedGrader({ device, lpips: !args.options.has('no-lpips') }, log),
     logDir: stringOption(args, 'log-dir') ?? join(labHome(), 'trajectories', 'agents'),
     version: packageVersion(),
+    grades: deferredGrades(),
     log,
     ...(task ? { task } : {}),
   };

@@ -5,6 +5,7 @@ import { labHome } from '../../io/home';
 import { packageVersion } from '../../app/paths';
 import { newToken, startRlServer } from '../../eval/rl-http';
 import { sharedGrader } from '../../eval/runtime';
+import { deferredGrades } from '../../workers/grade-queue';
 import { resolveTasksDir } from '../../tasks/paths';
 import { parseArgs, stringOption } from '../args';
 import { untilStopped } from '../stop';
@@ -39,6 +40,7 @@ go to --log-dir (default ~/SplatLab/trajectories/rl). Stop with Ctrl+C.`,
         grader: sharedGrader({ device, lpips: !args.options.has('no-lpips') }, (l) => io.err(l)),
         logDir: stringOption(args, 'log-dir') ?? join(labHome(), 'trajectories', 'rl'),
         version: packageVersion(),
+        grades: deferredGrades(),
         ...(caps ? { caps } : {}),
         ...(idle ? { idleTimeoutS: idle } : {}),
       },
