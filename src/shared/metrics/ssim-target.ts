@@ -5,7 +5,7 @@
 // reflected sample, so both separable passes run "valid": the vertical pass on the interior rows,
 // the horizontal one on the interior columns, the three moments (x, x*x, x*y) in one sweep. The
 // gradient planes are zero on the border, so the adjoint is the plain transposed blur (zero
-// padding, no reflect fold), and its vertical pass writes d SSIM / d render directly.
+// padding, no reflect fold).
 // Inputs: a render [H, W, 3] (Float32Array or Float64Array) and an SsimTarget of the photo.
 // Output: mean SSIM and, on request, d SSIM / d render [H, W, 3] (float64, into a caller buffer).
 // Invariant: the same float64 operations in the same order as the full-plane reflect blur of
@@ -73,15 +73,15 @@ export class SsimTarget {
   private readonly uy: Float64Array[]; // 3 x [H, W] blur(y), interior only
   private readonly uyy: Float64Array[]; // 3 x [H, W] blur(y * y), interior only
   // Scratch, [H, W]: x, x*x, x*y; their interior blurs; the upstream gradients (zero border).
-  private readonly x = new Float64Array(0);
-  private readonly xx = new Float64Array(0);
-  private readonly xy = new Float64Array(0);
-  private readonly ux = new Float64Array(0);
-  private readonly uxx = new Float64Array(0);
-  private readonly uxy = new Float64Array(0);
-  private readonly gUx = new Float64Array(0);
-  private readonly gUxx = new Float64Array(0);
-  private readonly gUxy = new Float64Array(0);
+  private readonly x: Float64Array;
+  private readonly xx: Float64Array;
+  private readonly xy: Float64Array;
+  private readonly ux: Float64Array;
+  private readonly uxx: Float64Array;
+  private readonly uxy: Float64Array;
+  private readonly gUx: Float64Array;
+  private readonly gUxx: Float64Array;
+  private readonly gUxy: Float64Array;
   private readonly vert: Float64Array[]; // 3 x [H - 2R, W] vertical-pass outputs
   private readonly rowPad: Float64Array[]; // 3 x [W + 2R] one zero-extended gradient row
   private readonly tPad: Float64Array[]; // 3 x [H + 2R, W] horizontal adjoints, R zero rows each side
@@ -93,7 +93,15 @@ export class SsimTarget {
     this.height = h;
     const n = w * h;
     const plane = (): Float64Array => new Float64Array(n);
-    [this.x, this.xx, this.xy, this.ux, this.uxx, this.uxy, this.gUx, this.gUxx, this.gUxy] = Array.from({ length: 9 }, plane);
+    this.x = plane();
+    this.xx = plane();
+    this.xy = plane();
+    this.ux = plane();
+    this.uxx = plane();
+    this.uxy = plane();
+    this.gUx = plane();
+    this.gUxx = plane();
+    this.gUxy = plane();
     this.vert = Array.from({ length: 3 }, () => new Float64Array((h - 2 * R) * w));
     this.rowPad = Array.from({ length: 3 }, () => new Float64Array(w + 2 * R));
     this.tPad = Array.from({ length: 3 }, () => new Float64Array((h + 2 * R) * w));
@@ -142,7 +150,7 @@ export class SsimTarget {
 
   /**
    * grad[., c] = A^T gUx + 2 x A^T gUxx + y A^T gUxy with A the blur: the horizontal adjoint of
-   * the interior rows (the others are zero), then the vertical adjoint fused with the sum.
+   * the interior rows (the others are zero), then the vertical adjoint, then the sum.
    */
   private adjoint(y: Float64Array, grad: Float64Array, c: number): void {
     const { width: w, height: h, x } = this;
@@ -153,24 +161,33 @@ export class SsimTarget {
       const t = this.tPad[k];
       for (let yy = R; yy < h - R; yy++) {
         const o = yy * w;
-        pad.set(src.subarray(o, o + w), R);
+        for (let xx = 0; xx < w; xx++) pad[R + xx] = src[o + xx];
         const d = (yy + R) * w;
         for (let xx = 0; xx < w; xx++) t[d + xx] = tap11(pad, xx + R, 1);
       }
     }
-    const [tUx, tUxx, tUxy] = this.tPad;
+    // Vertical adjoints into ux, uxx, uxy (free once the map is summed), one plane at a time.
     // Rows whose window reaches below the image sum in window order (as the reflect blur's
     // border rows did); the others in tap11's symmetric order (equal to it where the window
     // reaches above the image, whose rows are zero).
     const seqFrom = Math.max(R, h - R);
-    for (let yy = 0; yy < h; yy++) {
-      const o = yy * w;
-      const cc = (yy + R) * w;
-      const tap = yy < seqFrom ? tap11 : seq11;
-      for (let xx = 0; xx < w; xx++) {
-        const i = o + xx;
-        grad[i * 3 + c] = tap(tUx, cc + xx, w) + 2 * x[i] * tap(tUxx, cc + xx, w) + y[i] * tap(tUxy, cc + xx, w);
+    const outs = [this.ux, this.uxx, this.uxy];
+    for (let k = 0; k < 3; k++) {
+      const t = this.tPad[k];
+      const out = outs[k];
+      for (let yy = 0; yy < seqFrom; yy++) {
+        const o = yy * w;
+        const cc = (yy + R) * w;
+        for (let xx = 0; xx < w; xx++) out[o + xx] = tap11(t, cc + xx, w);
+      }
+      for (let yy = seqFrom; yy < h; yy++) {
+        const o = yy * w;
+        const cc = (yy + R) * w;
+        for (let xx = 0; xx < w; xx++) out[o + xx] = seq11(t, cc + xx, w);
       }
     }
+    const [aUx, aUxx, aUxy] = outs;
+    const n = w * h;
+    for (let i = 0; i < n; i++) grad[i * 3 + c] = aUx[i] + 2 * x[i] * aUxx[i] + y[i] * aUxy[i];
   }
 }
