@@ -10,8 +10,8 @@
 // Output: mean SSIM and, on request, d SSIM / d render [H, W, 3] (float64, into a caller buffer).
 // Invariant: the same float64 operations in the same order as the full-plane reflect blur of
 // metrics/gaussian.ts restricted to what the mean reads (bit-identical to the previous
-// implementation; within 1e-12 of ssim.ts, tested); no allocation per call; not thread-safe
-// (an SsimTarget owns its scratch planes).
+// implementation; within 1e-12 of ssim.ts, tested); no allocation per call; the scratch planes
+// are per thread and size (one evaluation at a time: evaluate is synchronous).
 import type { Floats } from '../scene/splats';
 import { gaussianKernel } from './gaussian';
 import { ssimMapSum, SSIM_SIGMA, SSIM_TRUNCATE } from './ssim';
@@ -65,56 +65,90 @@ function blurInterior(h: number, w: number, srcs: readonly Float64Array[], vert:
   }
 }
 
-/** Per-view constants of the photo plus scratch planes for one render at a time. */
-export class SsimTarget {
-  readonly width: number;
-  readonly height: number;
-  private readonly y: Float64Array[]; // 3 x [H, W] photo channels
-  private readonly uy: Float64Array[]; // 3 x [H, W] blur(y), interior only
-  private readonly uyy: Float64Array[]; // 3 x [H, W] blur(y * y), interior only
-  // Scratch, [H, W]: x, x*x, x*y; their interior blurs; the upstream gradients (zero border).
-  private readonly x: Float64Array;
-  private readonly xx: Float64Array;
-  private readonly xy: Float64Array;
-  private readonly ux: Float64Array;
-  private readonly uxx: Float64Array;
-  private readonly uxy: Float64Array;
-  private readonly gUx: Float64Array;
-  private readonly gUxx: Float64Array;
-  private readonly gUxy: Float64Array;
-  private readonly vert: Float64Array[]; // 3 x [H - 2R, W] vertical-pass outputs
-  private readonly rowPad: Float64Array[]; // 3 x [W + 2R] one zero-extended gradient row
-  private readonly tPad: Float64Array[]; // 3 x [H + 2R, W] horizontal adjoints, R zero rows each side
+/**
+ * Scratch planes for one evaluation at a time, shared by every SsimTarget of one size on this
+ * thread (a grade holds 8 targets, a fit 8: one set instead of one each). [H, W] planes: x, x*x,
+ * x*y; their interior blurs (also the adjoints' outputs); the upstream gradients, whose border is
+ * never written and stays zero. The adjoint's planes are allocated on the first gradient.
+ */
+class Scratch {
+  readonly x: Float64Array;
+  readonly xx: Float64Array;
+  readonly xy: Float64Array;
+  readonly ux: Float64Array;
+  readonly uxx: Float64Array;
+  readonly uxy: Float64Array;
+  readonly vert: Float64Array[]; // 3 x [H - 2R, W] vertical-pass outputs
+  private adjointPlanes: { g: Float64Array[]; rowPad: Float64Array[]; tPad: Float64Array[] } | null = null;
 
-  constructor(photo: { width: number; height: number; data: Floats }) {
-    const { width: w, height: h } = photo;
-    if (w < KERNEL.length || h < KERNEL.length) throw new Error(`SSIM needs images of at least ${KERNEL.length}x${KERNEL.length}, got ${w}x${h}`);
-    this.width = w;
-    this.height = h;
-    const n = w * h;
-    const plane = (): Float64Array => new Float64Array(n);
+  constructor(
+    readonly w: number,
+    readonly h: number,
+  ) {
+    const plane = (): Float64Array => new Float64Array(w * h);
     this.x = plane();
     this.xx = plane();
     this.xy = plane();
     this.ux = plane();
     this.uxx = plane();
     this.uxy = plane();
-    this.gUx = plane();
-    this.gUxx = plane();
-    this.gUxy = plane();
     this.vert = Array.from({ length: 3 }, () => new Float64Array((h - 2 * R) * w));
-    this.rowPad = Array.from({ length: 3 }, () => new Float64Array(w + 2 * R));
-    this.tPad = Array.from({ length: 3 }, () => new Float64Array((h + 2 * R) * w));
+  }
+
+  /** gUx, gUxx, gUxy [H, W]; 3 x [W + 2R] zero-extended rows; 3 x [H + 2R, W] horizontal adjoints with R zero rows each side. */
+  get adjoint(): { g: Float64Array[]; rowPad: Float64Array[]; tPad: Float64Array[] } {
+    const { w, h } = this;
+    this.adjointPlanes ??= {
+      g: Array.from({ length: 3 }, () => new Float64Array(w * h)),
+      rowPad: Array.from({ length: 3 }, () => new Float64Array(w + 2 * R)),
+      tPad: Array.from({ length: 3 }, () => new Float64Array((h + 2 * R) * w)),
+    };
+    return this.adjointPlanes;
+  }
+}
+
+const scratches = new Map<string, Scratch>();
+
+function scratchFor(w: number, h: number): Scratch {
+  const key = `${w}x${h}`;
+  let s = scratches.get(key);
+  if (!s) {
+    s = new Scratch(w, h);
+    scratches.set(key, s);
+  }
+  return s;
+}
+
+/** Per-view constants of the photo; evaluations use this thread's scratch planes of its size. */
+export class SsimTarget {
+  readonly width: number;
+  readonly height: number;
+  private readonly y: Float64Array[]; // 3 x [H, W] photo channels
+  private readonly uy: Float64Array[]; // 3 x [H, W] blur(y), interior only
+  private readonly uyy: Float64Array[]; // 3 x [H, W] blur(y * y), interior only
+  private readonly s: Scratch;
+
+  constructor(photo: { width: number; height: number; data: Floats }) {
+    const { width: w, height: h } = photo;
+    if (w < KERNEL.length || h < KERNEL.length) throw new Error(`SSIM needs images of at least ${KERNEL.length}x${KERNEL.length}, got ${w}x${h}`);
+    this.width = w;
+    this.height = h;
+    this.s = scratchFor(w, h);
+    const n = w * h;
     this.y = [];
     this.uy = [];
     this.uyy = [];
+    const { x: yy } = this.s; // scratch for y * y
     for (let c = 0; c < 3; c++) {
-      const y = plane();
-      for (let i = 0; i < n; i++) y[i] = photo.data[i * 3 + c];
-      const yy = y.map((v) => v * v);
-      const uy = plane();
-      const uyy = plane();
-      blurInterior(h, w, [y, yy], this.vert, [uy, uyy]);
+      const y = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        const v = photo.data[i * 3 + c];
+        y[i] = v;
+        yy[i] = v * v;
+      }
+      const uy = new Float64Array(n);
+      const uyy = new Float64Array(n);
+      blurInterior(h, w, [y, yy], this.s.vert, [uy, uyy]);
       this.y.push(y);
       this.uy.push(uy);
       this.uyy.push(uyy);
@@ -126,7 +160,9 @@ export class SsimTarget {
    * `gradScale * d SSIM / d render` into it (overwriting).
    */
   evaluate(render: Floats, grad?: Float64Array, gradScale = 1): number {
-    const { width: w, height: h, x, xx, xy, ux, uxx, uxy, gUx, gUxx, gUxy } = this;
+    const { width: w, height: h } = this;
+    const { x, xx, xy, ux, uxx, uxy } = this.s;
+    const [gUx, gUxx, gUxy] = grad ? this.s.adjoint.g : [ux, uxx, uxy];
     const n = w * h;
     const count = (w - 2 * R) * (h - 2 * R);
     const scale = gradScale / (count * 3);
@@ -139,7 +175,7 @@ export class SsimTarget {
         xx[i] = v * v;
         xy[i] = v * y[i];
       }
-      blurInterior(h, w, [x, xx, xy], this.vert, [ux, uxx, uxy]);
+      blurInterior(h, w, [x, xx, xy], this.s.vert, [ux, uxx, uxy]);
       // ssimMapSum writes every interior gradient pixel; the border stays zero from construction.
       const sum = ssimMapSum({ ux, uy: this.uy[c], uxx, uyy: this.uyy[c], uxy }, w, h, grad ? { ux: gUx, uxx: gUxx, uxy: gUxy, scale } : undefined);
       total += sum / count;
@@ -153,12 +189,13 @@ export class SsimTarget {
    * the interior rows (the others are zero), then the vertical adjoint, then the sum.
    */
   private adjoint(y: Float64Array, grad: Float64Array, c: number): void {
-    const { width: w, height: h, x } = this;
-    const g = [this.gUx, this.gUxx, this.gUxy];
+    const { width: w, height: h } = this;
+    const { x } = this.s;
+    const { g, rowPad, tPad } = this.s.adjoint;
     for (let k = 0; k < 3; k++) {
       const src = g[k];
-      const pad = this.rowPad[k];
-      const t = this.tPad[k];
+      const pad = rowPad[k];
+      const t = tPad[k];
       for (let yy = R; yy < h - R; yy++) {
         const o = yy * w;
         for (let xx = 0; xx < w; xx++) pad[R + xx] = src[o + xx];
@@ -171,9 +208,9 @@ export class SsimTarget {
     // border rows did); the others in tap11's symmetric order (equal to it where the window
     // reaches above the image, whose rows are zero).
     const seqFrom = Math.max(R, h - R);
-    const outs = [this.ux, this.uxx, this.uxy];
+    const outs = [this.s.ux, this.s.uxx, this.s.uxy];
     for (let k = 0; k < 3; k++) {
-      const t = this.tPad[k];
+      const t = tPad[k];
       const out = outs[k];
       for (let yy = 0; yy < seqFrom; yy++) {
         const o = yy * w;
