@@ -44,7 +44,10 @@ export class CpuBackend implements GradeBackend {
   constructor(
     private readonly weights: LpipsWeights | null,
     private readonly opts: CpuBackendOptions = {},
-  ) {}
+  ) {
+    // Start the LPIPS workers now, so they load while the task and the scene do (cold paths).
+    if (weights) this.lpipsPool(weights);
+  }
 
   async render(splats: Splats, cameras: Camera[]): Promise<RenderOutput[]> {
     const pool = this.opts.pool;
@@ -52,7 +55,7 @@ export class CpuBackend implements GradeBackend {
     return pool.run('grade.render', { splats, cameras }, { client: GRADER_CLIENT });
   }
 
-  /** The LPIPS workers, started on first use (graders without LPIPS never start threads). */
+  /** The LPIPS workers, started with the backend (graders without LPIPS never start threads). */
   private lpipsPool(weights: LpipsWeights): LpipsPool {
     this.lpips ??= LpipsPool.create(weights, this.opts.lpipsWorkers === undefined ? {} : { workers: this.opts.lpipsWorkers });
     return this.lpips;
@@ -107,7 +110,8 @@ export class CpuBackend implements GradeBackend {
    */
   async renderAndMeasure(splats: Splats, views: RefView[], withLpips: boolean): Promise<{ renders: RenderOutput[]; scores: ViewScores[] }> {
     const weights = withLpips ? this.weights : null;
-    if (weights) this.lpipsPool(weights); // start the workers before the first render
+    // Every view's photo features start now (a first grade computes them while the views render).
+    if (weights) for (const v of views) this.photoLpips(v, weights);
     const pool = this.opts.pool;
     if (pool) {
       const { keys, resident } = this.resident(views);
