@@ -4,7 +4,10 @@
 // 4M random 32-bit keys; CPU vs GPU image parity at 10k, 100k and 1M Gaussians; and the SplatBench
 // path (300 Gaussians, the 8 reference views at 256x256) on both, to compare with earlier figures.
 // CPU vs GPU parity rows split the pixels as the parity tests do (decidable.ts).
-// Run: node --import tsx test/bench/raster.bench.ts [--quick] [--parity] [--big N] (--parity: the parity
+// `--peer torch` runs only the seed comparison (test/bench/torch-peer.ts): the SplatBench scene from
+// reference view V0 at 256x256 on the tile rasterizer and on the port of the seed's dense PyTorch
+// rasterizer, images checked to agree, and the ratio.
+// Run: node --import tsx test/bench/raster.bench.ts [--quick] [--parity] [--big N] [--peer torch] (--parity: the parity
 // rows only, without the timings). Prints markdown tables: wall ms
 // and process CPU ms (all threads, SwiftShader's included), which is steadier on a shared machine.
 import { availableParallelism } from 'node:os';
@@ -21,6 +24,7 @@ import { mulberry32 } from '../../src/shared/math/random';
 import { emptySplats, type Splats } from '../../src/shared/scene/splats';
 import type { Camera, RenderOutput } from '../../src/shared/raster/types';
 import { roomCamera, roomScene } from './room-scene';
+import { torchPeer } from './torch-peer';
 
 const quick = process.argv.includes('--quick');
 const parityOnly = process.argv.includes('--parity');
@@ -79,6 +83,16 @@ function splatBenchScene() {
     s.opacities[i] = rng.uniform(0.3, 1);
   }
   return s;
+}
+
+const peerArg = process.argv.indexOf('--peer');
+if (peerArg > 0) {
+  const peer = process.argv[peerArg + 1];
+  if (peer !== 'torch') throw new Error(`--peer takes torch (got ${peer ?? 'nothing'})`);
+  const [v0] = viewCameras(REFERENCE_VIEWS, 256);
+  console.log(`## SplatBench scene (300 Gaussians) at 256x256, view ${REFERENCE_VIEWS[0].name}: the tile rasterizer against the seed's renderer\n`);
+  console.log(torchPeer(splatBenchScene(), v0, quick ? 3 : 9, quick ? 1 : 3).join('\n'));
+  process.exit(0);
 }
 
 const cam = roomCamera(512, 0);

@@ -1,21 +1,21 @@
-// CPU grading backend: the reference rasterizer, PSNR and IoU, the fast SSIM (SsimTarget, equal
-// to the reference to ~1e-12) and LPIPS on wasm SIMD worker threads (LpipsPool, equal to the
-// reference lpips.ts up to float32 summation order, ~1e-7 relative). It is the fallback where no
-// adapter exists and the faster path on SwiftShader. Given the lab's worker pool, renders and the
-// other metrics run there (jobs of cpu-views.ts), off the event loop; without one (CLI, tests)
-// they run on this thread. Input: splats, cameras, views. Output: renders and per-view metrics.
+// CPU grading backend: the tile rasterizer (renderView of cpu-views.ts), PSNR and IoU, the fast
+// SSIM (SsimTarget, equal to the reference to ~1e-12) and LPIPS on wasm SIMD worker threads
+// (LpipsPool, equal to the reference lpips.ts up to float32 summation order, ~1e-7 relative). It
+// is the fallback where no adapter exists and the faster path on SwiftShader. Given the lab's
+// worker pool, renders and the other metrics run there (jobs of cpu-views.ts), off the event
+// loop; without one (CLI, tests) they run on this thread. Input: splats, cameras, views. Output:
+// renders and per-view metrics.
 // Invariant: photo masks, SSIM targets and photo LPIPS features are computed once per RefView
 // object (per worker for the pool's copies), so repeated grades only pay for the renders and the
 // render side of each metric; the numbers are the same on either thread.
 import { randomBytes } from 'node:crypto';
-import { rasterizeForward } from '../../shared/raster/cpu';
 import type { Camera, RenderOutput, Splats } from '../../shared/raster/types';
 import type { LpipsFeatures } from '../../shared/metrics/lpips';
 import type { LpipsWeights } from '../../shared/metrics/lpips-weights';
 import { LpipsPool } from '../lpips/pool';
 import type { RefView } from '../tasks/load';
 import { JobCancelled, type Resident, type WorkerPool } from '../workers/pool';
-import { forgetViews, renderImage, scoreView, type GradeView } from './cpu-views';
+import { forgetViews, renderImage, renderView, scoreView, type GradeView } from './cpu-views';
 import type { GradeBackend, GradeOptions, ViewScores } from './types';
 
 export { cappedPsnr, renderImage } from './cpu-views';
@@ -44,15 +44,18 @@ export class CpuBackend implements GradeBackend {
   constructor(
     private readonly weights: LpipsWeights | null,
     private readonly opts: CpuBackendOptions = {},
-  ) {}
+  ) {
+    // Start the LPIPS workers now, so they load while the task and the scene do (cold paths).
+    if (weights) this.lpipsPool(weights);
+  }
 
   async render(splats: Splats, cameras: Camera[]): Promise<RenderOutput[]> {
     const pool = this.opts.pool;
-    if (!pool) return cameras.map((c) => rasterizeForward(splats, c));
+    if (!pool) return cameras.map((c) => renderView(splats, c));
     return pool.run('grade.render', { splats, cameras }, { client: GRADER_CLIENT });
   }
 
-  /** The LPIPS workers, started on first use (graders without LPIPS never start threads). */
+  /** The LPIPS workers, started with the backend (graders without LPIPS never start threads). */
   private lpipsPool(weights: LpipsWeights): LpipsPool {
     this.lpips ??= LpipsPool.create(weights, this.opts.lpipsWorkers === undefined ? {} : { workers: this.opts.lpipsWorkers });
     return this.lpips;
@@ -107,7 +110,8 @@ export class CpuBackend implements GradeBackend {
    */
   async renderAndMeasure(splats: Splats, views: RefView[], withLpips: boolean): Promise<{ renders: RenderOutput[]; scores: ViewScores[] }> {
     const weights = withLpips ? this.weights : null;
-    if (weights) this.lpipsPool(weights); // start the workers before the first render
+    // Every view's photo features start now (a first grade computes them while the views render).
+    if (weights) for (const v of views) this.photoLpips(v, weights);
     const pool = this.opts.pool;
     if (pool) {
       const { keys, resident } = this.resident(views);
@@ -118,7 +122,7 @@ export class CpuBackend implements GradeBackend {
     const renders: RenderOutput[] = [];
     const lpips: Promise<number>[] = [];
     for (const view of views) {
-      const r = rasterizeForward(splats, view.camera);
+      const r = renderView(splats, view.camera);
       renders.push(r);
       if (!weights) continue;
       lpips.push(this.lpipsOf(r, view, weights));
@@ -150,7 +154,7 @@ export class CpuBackend implements GradeBackend {
         const out = await pool.run('grade.views', { splats, keys }, { client: HIDDEN_CLIENT, resident, background: grade.background === true });
         [render, score] = [out.renders[0], out.scores[0]];
       } else {
-        render = rasterizeForward(splats, view.camera);
+        render = renderView(splats, view.camera);
         score = scoreView(render, view);
       }
       if (weights) {

@@ -4,7 +4,7 @@
 // render_views. Input: Splats + LoadedTask (or views). Output: GradeResult / ViewMetrics.
 // Invariant: deterministic (fixed view order, no randomness); the GPU path (WGSL rasterizer +
 // GPU metrics) is used when a device is given and the CPU path is not preferred, else the CPU
-// path (reference rasterizer, fast SSIM, wasm SIMD LPIPS on worker threads; on the lab's worker
+// path (tile rasterizer, fast SSIM, wasm SIMD LPIPS on worker threads; on the lab's worker
 // pool when one is given). The lab's servers run the GPU path in a child process of its own
 // (gpuProcess, gpu-process.ts), in this process only where that cannot start.
 import { splatScore, type MeanMetrics } from '../../shared/task/score';

@@ -1,16 +1,20 @@
 // Source of the LPIPS pool's worker thread, run with `new Worker(source, { eval: true })` so it
 // works the same under tsx and in the bundled Electron main process (no worker file to locate).
 // It is plain JavaScript that only drives the wasm module the parent emitted
-// (src/shared/metrics/wasm/lpips-module.ts): write the render at plan.rgbPtr, the photo taps at
-// plan.photoPtr, call distance() or features(). Messages (parent -> worker):
+// (src/shared/metrics/wasm/lpips-module.ts): write the render into a slot, the conv rects at
+// plan.rectsPtr, the photo taps at plan.photoPtr, call distance(base) or features(base). The
+// parent decides slots and rects (pool.ts; the scratch slot, the last one, always computes every
+// block). Messages (parent -> worker):
 //   { type: 'init', packed }                     packed weights (packLpipsWeights), kept for every size
-//   { type: 'net', key, plan, bytes }             compile + load weights + warm up; replies { type: 'done', job }
+//   { type: 'net', key, plan, bytes, full }       compile + load weights + warm up (full: every-block
+//                                                 rects); replies { type: 'done', job }
 //   { type: 'photo', id, key, region }            photo taps in the module layout (photoRegion)
 //   { type: 'drop', id }                          forget a photo
-//   { type: 'distance', job, key, items: [{ rgb, photo }] }  replies { type: 'done', job, values }
+//   { type: 'distance', job, key, items: [{ rgb, photo, slot, rects }] }  replies { type: 'done', job, values }
 //   { type: 'features', job, key, rgb }           replies { type: 'done', job, region } (transferred)
 // Errors reply { type: 'error', job, message }. Invariant: messages are handled strictly in
-// order (a queue), so a job never runs before the 'net' and 'photo' messages sent ahead of it.
+// order (a queue), so a job never runs before the 'net' and 'photo' messages sent ahead of it,
+// and a slot's jobs run in the order the parent computed their rects.
 
 export const POOL_WORKER_SOURCE = String.raw`
 'use strict';
@@ -26,10 +30,15 @@ function net(key) {
   return n;
 }
 
-function setImage(n, rgb) {
+/** Writes the image into the slot and the conv rects; returns the slot base. */
+function setImage(n, rgb, slot, rects) {
   const p = n.plan;
   if (rgb.length !== p.width * p.height * 3) throw new Error('LPIPS worker: image has ' + rgb.length + ' floats, expected ' + p.width * p.height * 3);
-  new Float32Array(n.ex.memory.buffer, p.rgbPtr, rgb.length).set(rgb);
+  if (!(slot >= 0 && slot < p.slots) || rects.length !== p.geometry.length * 4) throw new Error('LPIPS worker: bad slot ' + slot + ' or rects');
+  const base = slot * p.slotBytes;
+  new Float32Array(n.ex.memory.buffer, p.rgbPtr + base, rgb.length).set(rgb);
+  new Int32Array(n.ex.memory.buffer, p.rectsPtr, rects.length).set(rects);
+  return base;
 }
 
 async function handle(msg) {
@@ -41,8 +50,10 @@ async function handle(msg) {
       const { instance } = await WebAssembly.instantiate(msg.bytes, {});
       const ex = instance.exports;
       new Float32Array(ex.memory.buffer, msg.plan.weightsPtr, msg.plan.weightsFloats).set(packed);
-      ex.forward(); // warm-up: lets the engine tier the hot functions up before real work
-      nets.set(msg.key, { plan: msg.plan, ex });
+      const n = { plan: msg.plan, ex, full: msg.full };
+      // Warm-up on the scratch slot: lets the engine tier the hot functions up before real work.
+      ex.forward(setImage(n, new Float32Array(msg.plan.width * msg.plan.height * 3), msg.plan.slots - 1, msg.full));
+      nets.set(msg.key, n);
       parentPort.postMessage({ type: 'done', job: msg.job });
       return;
     }
@@ -58,17 +69,16 @@ async function handle(msg) {
         const photo = photos.get(item.photo);
         if (!photo) throw new Error('LPIPS worker: unknown photo ' + item.photo);
         if (photo.length !== n.plan.photoFloats) throw new Error('LPIPS worker: photo ' + item.photo + ' was sent for another image size');
-        setImage(n, item.rgb);
+        const base = setImage(n, item.rgb, item.slot, item.rects);
         new Float32Array(n.ex.memory.buffer, n.plan.photoPtr, n.plan.photoFloats).set(photo);
-        return n.ex.distance();
+        return n.ex.distance(base);
       });
       parentPort.postMessage({ type: 'done', job: msg.job, values });
       return;
     }
     case 'features': {
       const n = net(msg.key);
-      setImage(n, msg.rgb);
-      n.ex.features();
+      n.ex.features(setImage(n, msg.rgb, n.plan.slots - 1, n.full));
       const region = new Float32Array(n.ex.memory.buffer, n.plan.photoPtr, n.plan.photoFloats).slice();
       parentPort.postMessage({ type: 'done', job: msg.job, region }, [region.buffer]);
       return;

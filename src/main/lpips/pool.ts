@@ -1,17 +1,22 @@
-// LPIPS on worker threads: each worker runs the wasm SIMD network (src/shared/metrics/wasm);
-// each (render, photo features) pair goes to the least-busy worker.
+// LPIPS on worker threads: each worker runs the wasm SIMD network (src/shared/metrics/wasm).
 // Input: LpipsWeights once; renders and cached photo features per call. Output: distances in
-// pair order, or one image's features. Invariants: weights are packed once and sent once per
-// worker; a photo's taps are sent to a worker the first time it needs them and dropped there
-// when the parent's LpipsFeatures object is garbage-collected; workers are unref'd whenever no
-// job is in flight and terminated by destroy(), so they never keep the process alive.
+// pair order, or one image's features. A photo's distances always run on the same worker (the
+// one with the fewest photos when it was first seen), in a slot of its own there, so a render
+// that differs from that photo's previous render only inside a box recomputes only the conv
+// blocks that box reaches (lpips-module.ts dirtyRects): the distance is bit-identical to a full
+// pass. Photo features run on the least-busy worker.
+// Invariants: weights are packed once and sent once per worker; a photo's taps are sent to a
+// worker the first time it needs them and dropped there when the parent's LpipsFeatures object is
+// garbage-collected; a slot's rects are computed from the render last sent to it, in send order
+// (a failed call empties the slot, so the next computes everything); workers are unref'd whenever
+// no job is in flight and terminated by destroy(), so they never keep the process alive.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { RgbImage } from '../../shared/image/image';
 import type { LpipsFeatures } from '../../shared/metrics/lpips';
 import type { LpipsWeights } from '../../shared/metrics/lpips-weights';
 import { ALEXNET_LAYERS } from '../../shared/metrics/lpips-weights';
-import { emitLpipsModule, packLpipsWeights, type LpipsModulePlan } from '../../shared/metrics/wasm/lpips-module';
+import { changedBox, dirtyRects, emitLpipsModule, packLpipsWeights, type LpipsModulePlan } from '../../shared/metrics/wasm/lpips-module';
 import { assertTapsMatch, featuresFromRegion, photoRegion } from '../../shared/metrics/wasm/lpips-wasm';
 import { POOL_WORKER_SOURCE } from './pool-worker';
 
@@ -43,18 +48,29 @@ function ownBuffer(data: Float32Array): Float32Array {
   return data.byteOffset === 0 && data.byteLength === data.buffer.byteLength ? data : data.slice();
 }
 
+/** What the parent knows a worker's view slot holds: the photo it serves and the render last sent. */
+interface SlotState {
+  photo: number; // 0: none
+  last: Float32Array | null;
+  used: number; // for least-recently-used reuse
+}
+
 class PoolWorker {
   assigned = 0; // jobs handed to this worker and not yet settled (scheduling only)
+  pinned = 0; // photos whose distances run here
   readonly photos = new Set<number>(); // photo ids this worker holds
+  readonly slots = new Map<string, SlotState[]>(); // per image size: the view slots (all but the scratch one)
   readonly nets = new Map<string, Promise<void>>(); // image sizes compiled here
   private readonly pending = new Map<number, Pending>();
   private dead: Error | null = null;
 
   constructor(readonly worker: Worker) {
-    worker.unref();
     worker.on('message', (r: Reply) => this.settle(r));
     worker.on('error', (err) => this.fail(err));
     worker.on('exit', (code) => this.fail(new Error(`LPIPS worker exited (code ${code})`)));
+    // After the listeners: adding a 'message' listener refs the worker's port again, so a worker
+    // that is only ever posted to (never asked) would keep the process alive.
+    worker.unref();
   }
 
   private settle(r: Reply): void {
@@ -95,6 +111,8 @@ class PoolWorker {
 export class LpipsPool {
   private readonly modules = new Map<string, { plan: LpipsModulePlan; bytes: Uint8Array }>();
   private readonly photoIds = new WeakMap<LpipsFeatures, number>();
+  private readonly pins = new Map<number, PoolWorker>(); // photo id -> the worker of its distances
+  private slotClock = 0;
   private readonly dropper = new FinalizationRegistry<number>((id) => this.drop(id));
   private nextPhoto = 1;
   private nextJob = 1;
@@ -135,7 +153,7 @@ export class LpipsPool {
     const { key, plan, bytes } = this.module(width, height);
     let ready = w.nets.get(key);
     if (!ready) {
-      ready = w.request(this.nextJob++, { type: 'net', key, plan, bytes }).then(() => undefined);
+      ready = w.request(this.nextJob++, { type: 'net', key, plan, bytes, full: dirtyRects(plan, 'all') }).then(() => undefined);
       w.nets.set(key, ready);
     }
     return ready;
@@ -160,6 +178,9 @@ export class LpipsPool {
   /** Runs from the FinalizationRegistry: must never throw (a dead worker holds nothing). */
   private drop(id: number): void {
     if (this.destroyed) return;
+    const pinned = this.pins.get(id);
+    if (pinned) pinned.pinned--;
+    this.pins.delete(id);
     for (const w of this.workers) {
       if (w.photos.delete(id) && !w.isDead) w.post({ type: 'drop', id });
     }
@@ -169,10 +190,46 @@ export class LpipsPool {
     if (this.destroyed) throw new Error('LPIPS pool: used after destroy()');
   }
 
+  /** The worker of a photo's distances: pinned on first use to the one with the fewest photos. */
+  private pinnedWorker(photo: number): PoolWorker {
+    let w = this.pins.get(photo);
+    if (!w || w.isDead) {
+      w = this.workers.reduce((best, x) => (x.pinned < best.pinned ? x : best));
+      w.pinned++;
+      this.pins.set(photo, w);
+    }
+    return w;
+  }
+
+  /**
+   * The slot of `photo` on `w` and the conv rects that bring it from its last render to `rgb`
+   * (every block when the slot is new to the photo); records `rgb` as the slot's last render.
+   */
+  private slotFor(w: PoolWorker, key: string, plan: LpipsModulePlan, photo: number, rgb: Float32Array): { slot: number; rects: Int32Array; state: SlotState } {
+    let table = w.slots.get(key);
+    if (!table) {
+      table = Array.from({ length: plan.slots - 1 }, () => ({ photo: 0, last: null, used: 0 }));
+      w.slots.set(key, table);
+    }
+    let slot = table.findIndex((s) => s.photo === photo);
+    let box: ReturnType<typeof changedBox> | 'all' = 'all';
+    if (slot >= 0 && table[slot].last) {
+      box = changedBox(table[slot].last as Float32Array, rgb, plan.width, plan.height);
+    } else {
+      slot = table.reduce((best, s, i) => (s.used < table[best].used ? i : best), 0);
+      table[slot].photo = photo;
+    }
+    const state = table[slot];
+    if (state.last) state.last.set(rgb);
+    else state.last = rgb.slice();
+    state.used = ++this.slotClock;
+    return { slot, rects: dirtyRects(plan, box), state };
+  }
+
   /** The worker with the fewest jobs assigned (lowest index on ties), reserved for one job. */
-  private async onWorker<T>(job: (w: PoolWorker) => Promise<T>): Promise<T> {
+  private async onWorker<T>(job: (w: PoolWorker) => Promise<T>, pinned?: PoolWorker): Promise<T> {
     this.check();
-    const w = this.workers.reduce((best, x) => (x.assigned < best.assigned ? x : best));
+    const w = pinned ?? this.workers.reduce((best, x) => (x.assigned < best.assigned ? x : best));
     w.assigned++;
     try {
       return await job(w);
@@ -190,22 +247,33 @@ export class LpipsPool {
     return Promise.all(pairs.map((p) => this.distance(p.render, p.photoFeatures)));
   }
 
-  /** LPIPS of one render against a photo's features (as lpipsFeatures or features() return). */
-  distance(render: RgbImage, photoFeatures: LpipsFeatures): Promise<number> {
+  /**
+   * LPIPS of one render against a photo's features (as lpipsFeatures or features() return), on
+   * the photo's worker, incrementally from that photo's previous render (same value as a full pass).
+   */
+  async distance(render: RgbImage, photoFeatures: LpipsFeatures): Promise<number> {
+    this.check();
+    const id = this.photoId(photoFeatures);
     return this.onWorker(async (w) => {
       const { key, plan } = this.module(render.width, render.height);
       assertTapsMatch(photoFeatures, plan); // the worker may hold this photo for another size
       await this.net(w, render.width, render.height);
-      const id = this.photoId(photoFeatures);
       if (!w.photos.has(id)) {
         const region = photoRegion(photoFeatures, plan);
         w.post({ type: 'photo', id, key, region }, [region.buffer as ArrayBuffer]);
         w.photos.add(id);
       }
-      const reply = await w.request(this.nextJob++, { type: 'distance', key, items: [{ rgb: ownBuffer(render.data), photo: id }] });
+      // No await between the rects and the post: jobs of a slot reach the worker in rect order.
+      const rgb = ownBuffer(render.data);
+      const { slot, rects, state } = this.slotFor(w, key, plan, id, rgb);
+      const reply = await w.request(this.nextJob++, { type: 'distance', key, items: [{ rgb, photo: id, slot, rects }] }).catch((e: unknown) => {
+        state.photo = 0; // the slot's memory is unknown now: its next use computes everything
+        state.last = null;
+        throw e;
+      });
       if (!reply.values || reply.values.length !== 1) throw new Error('LPIPS worker: distance reply without a value');
       return reply.values[0];
-    });
+    }, this.pinnedWorker(id));
   }
 
   /** Normalised taps of one image ([C, H, W] maps, as lpipsFeatures), on the least-busy worker. */

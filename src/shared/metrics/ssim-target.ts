@@ -1,14 +1,19 @@
 // Fast SSIM against a fixed photo, and its gradient: the same value as ssim.ts (scikit-image's
 // gaussian-weighted SSIM, 'reflect' borders, 5-pixel crop, mean over channels) but built for
-// many calls against one photo (the fit's thousands of steps, the grader's repeated grades):
-// the photo's blurred planes are computed once, blurs use precomputed reflect tables instead of
-// a modulo per tap, and scratch planes are reused.
+// many calls against one photo (the fit's thousands of steps, the grader's repeated grades).
+// The mean reads the blurred moments only inside the cropped border, and a pixel there sees no
+// reflected sample, so both separable passes run "valid": the vertical pass on the interior rows,
+// the horizontal one on the interior columns, the three moments (x, x*x, x*y) in one sweep. The
+// gradient planes are zero on the border, so the adjoint is the plain transposed blur (zero
+// padding, no reflect fold).
 // Inputs: a render [H, W, 3] (Float32Array or Float64Array) and an SsimTarget of the photo.
 // Output: mean SSIM and, on request, d SSIM / d render [H, W, 3] (float64, into a caller buffer).
-// Invariant: agrees with ssim.ts ssimWithGrad to ~1e-12 (tested); not thread-safe
-// (an SsimTarget owns its scratch planes).
+// Invariant: the same float64 operations in the same order as the full-plane reflect blur of
+// metrics/gaussian.ts restricted to what the mean reads (bit-identical to the previous
+// implementation; within 1e-12 of ssim.ts, tested); no allocation per call; the scratch planes
+// are per thread and size (one evaluation at a time: evaluate is synchronous).
 import type { Floats } from '../scene/splats';
-import { gaussianKernel, reflectIndex } from './gaussian';
+import { gaussianKernel } from './gaussian';
 import { ssimMapSum, SSIM_SIGMA, SSIM_TRUNCATE } from './ssim';
 
 const KERNEL = gaussianKernel(SSIM_SIGMA, SSIM_TRUNCATE);
@@ -30,115 +35,124 @@ function tap11(a: Float64Array, c: number, st: number): number {
   );
 }
 
+/** The same 11-tap dot product summed in window order, from 0 (c - 5 st first). */
+function seq11(a: Float64Array, c: number, st: number): number {
+  let sum = 0;
+  for (let t = 0; t < 11; t++) sum += KERNEL[t] * a[c + (t - R) * st];
+  return sum;
+}
+
 /**
- * Separable blur of [H, W] planes with scipy's 'reflect' border, and its adjoint, on reused
- * scratch space. blur = vertical pass then horizontal pass, as metrics/gaussian.ts.
- * Forward: out[i] = sum_t k[t] padded[i + t], padded[j] = in[reflect(j - R)].
- * Adjoint: gPadded[j] = sum_t k[t] g[j - t] (g zero outside), then in[reflect(j - R)] += gPadded[j].
+ * The blurred moments of [H, W] planes at the interior pixels (rows and columns R..size-R-1):
+ * vertical pass over the interior rows into [H - 2R, W] planes, then the horizontal pass into the
+ * interior of [H, W] outputs (their border is never written).
  */
-class Blurrer {
-  private readonly reflectRows: Int32Array; // [H + 2R] source row reflect(j - R) of padded row j
-  private readonly reflectCols: Int32Array; // [W + 2R] source column of padded column j
-  private readonly rowPad: Float64Array; // [W + 4R] one padded row
-  private readonly tmp: Float64Array; // [H, W]
-  private readonly colPad: Float64Array; // [(H + 2R), W] vertically padded plane
-
-  constructor(
-    readonly h: number,
-    readonly w: number,
-  ) {
-    this.reflectRows = Int32Array.from({ length: h + 2 * R }, (_, j) => reflectIndex(j - R, h));
-    this.reflectCols = Int32Array.from({ length: w + 2 * R }, (_, j) => reflectIndex(j - R, w));
-    this.rowPad = new Float64Array(w + 4 * R);
-    this.tmp = new Float64Array(h * w);
-    this.colPad = new Float64Array((h + 2 * R) * w);
-  }
-
-  /** out = blur(src). */
-  blur(src: Float64Array, out: Float64Array): void {
-    const { h, w, tmp, colPad, rowPad, reflectRows, reflectCols } = this;
-    // Vertical: pad rows by reflection into colPad, then convolve along columns.
-    for (let j = 0; j < h + 2 * R; j++) colPad.set(src.subarray(reflectRows[j] * w, reflectRows[j] * w + w), j * w);
-    for (let y = 0; y < h; y++) {
-      const c = (y + R) * w;
-      const o = y * w;
-      for (let x = 0; x < w; x++) tmp[o + x] = tap11(colPad, c + x, w);
+function blurInterior(h: number, w: number, srcs: readonly Float64Array[], vert: readonly Float64Array[], outs: readonly Float64Array[]): void {
+  for (let k = 0; k < srcs.length; k++) {
+    const src = srcs[k];
+    const v = vert[k];
+    for (let y = R; y < h - R; y++) {
+      const o = (y - R) * w;
+      const c = y * w;
+      for (let x = 0; x < w; x++) v[o + x] = tap11(src, c + x, w);
     }
-    // Horizontal: pad each row by reflection, then convolve.
-    for (let y = 0; y < h; y++) {
-      const o = y * w;
-      for (let j = 0; j < w + 2 * R; j++) rowPad[j] = tmp[o + reflectCols[j]];
-      for (let x = 0; x < w; x++) out[o + x] = tap11(rowPad, x + R, 1);
-    }
-  }
-
-  /** out = blur^T(src): horizontal adjoint then vertical adjoint. */
-  blurAdjoint(src: Float64Array, out: Float64Array): void {
-    const { h, w, tmp, rowPad, reflectRows, reflectCols } = this;
-    // Horizontal adjoint: zero-extend the row by 2R each side, convolve to the W + 2R padded
-    // positions, fold each padded position back onto the sample it reflects.
-    rowPad.fill(0);
-    for (let y = 0; y < h; y++) {
-      const o = y * w;
-      rowPad.set(src.subarray(o, o + w), 2 * R);
-      for (let x = 0; x < w; x++) tmp[o + x] = 0;
-      for (let j = 0; j < w + 2 * R; j++) tmp[o + reflectCols[j]] += tap11(rowPad, j + R, 1);
-    }
-    // Vertical adjoint: the same along columns, with tmp zero-extended by 2R rows each side.
-    out.fill(0);
-    for (let j = 0; j < h + 2 * R; j++) {
-      const d = reflectRows[j] * w;
-      const y0 = j - 2 * R; // first source row of this padded row's window
-      if (y0 >= 0 && y0 + 2 * R < h) {
-        const c = (j - R) * w;
-        for (let x = 0; x < w; x++) out[d + x] += tap11(tmp, c + x, w);
-        continue;
-      }
-      for (let t = 0; t <= 2 * R; t++) {
-        const ys = y0 + t;
-        if (ys < 0 || ys >= h) continue;
-        const k = KERNEL[t];
-        const s = ys * w;
-        for (let x = 0; x < w; x++) out[d + x] += k * tmp[s + x];
-      }
+    const out = outs[k];
+    for (let y = R; y < h - R; y++) {
+      const o = (y - R) * w;
+      const d = y * w;
+      for (let x = R; x < w - R; x++) out[d + x] = tap11(v, o + x, 1);
     }
   }
 }
 
-/** Per-view constants of the photo plus scratch planes for one render at a time. */
+/**
+ * Scratch planes for one evaluation at a time, shared by every SsimTarget of one size on this
+ * thread (a grade holds 8 targets, a fit 8: one set instead of one each). [H, W] planes: x, x*x,
+ * x*y; their interior blurs (also the adjoints' outputs); the upstream gradients, whose border is
+ * never written and stays zero. The adjoint's planes are allocated on the first gradient.
+ */
+class Scratch {
+  readonly x: Float64Array;
+  readonly xx: Float64Array;
+  readonly xy: Float64Array;
+  readonly ux: Float64Array;
+  readonly uxx: Float64Array;
+  readonly uxy: Float64Array;
+  readonly vert: Float64Array[]; // 3 x [H - 2R, W] vertical-pass outputs
+  private adjointPlanes: { g: Float64Array[]; rowPad: Float64Array[]; tPad: Float64Array[] } | null = null;
+
+  constructor(
+    readonly w: number,
+    readonly h: number,
+  ) {
+    const plane = (): Float64Array => new Float64Array(w * h);
+    this.x = plane();
+    this.xx = plane();
+    this.xy = plane();
+    this.ux = plane();
+    this.uxx = plane();
+    this.uxy = plane();
+    this.vert = Array.from({ length: 3 }, () => new Float64Array((h - 2 * R) * w));
+  }
+
+  /** gUx, gUxx, gUxy [H, W]; 3 x [W + 2R] zero-extended rows; 3 x [H + 2R, W] horizontal adjoints with R zero rows each side. */
+  get adjoint(): { g: Float64Array[]; rowPad: Float64Array[]; tPad: Float64Array[] } {
+    const { w, h } = this;
+    this.adjointPlanes ??= {
+      g: Array.from({ length: 3 }, () => new Float64Array(w * h)),
+      rowPad: Array.from({ length: 3 }, () => new Float64Array(w + 2 * R)),
+      tPad: Array.from({ length: 3 }, () => new Float64Array((h + 2 * R) * w)),
+    };
+    return this.adjointPlanes;
+  }
+}
+
+const scratches = new Map<string, Scratch>();
+
+function scratchFor(w: number, h: number): Scratch {
+  const key = `${w}x${h}`;
+  let s = scratches.get(key);
+  if (!s) {
+    s = new Scratch(w, h);
+    scratches.set(key, s);
+  }
+  return s;
+}
+
+/** Per-view constants of the photo; evaluations use this thread's scratch planes of its size. */
 export class SsimTarget {
   readonly width: number;
   readonly height: number;
-  private readonly blurrer: Blurrer;
   private readonly y: Float64Array[]; // 3 x [H, W] photo channels
-  private readonly uy: Float64Array[]; // 3 x [H, W] blur(y)
-  private readonly uyy: Float64Array[]; // 3 x [H, W] blur(y * y)
-  // Scratch: x channel, x*x, x*y, their blurs, the three upstream planes and their adjoints.
-  private readonly s: Float64Array[];
+  private readonly uy: Float64Array[]; // 3 x [H, W] blur(y), interior only
+  private readonly uyy: Float64Array[]; // 3 x [H, W] blur(y * y), interior only
+  private readonly s: Scratch;
 
   constructor(photo: { width: number; height: number; data: Floats }) {
     const { width: w, height: h } = photo;
     if (w < KERNEL.length || h < KERNEL.length) throw new Error(`SSIM needs images of at least ${KERNEL.length}x${KERNEL.length}, got ${w}x${h}`);
     this.width = w;
     this.height = h;
-    this.blurrer = new Blurrer(h, w);
+    this.s = scratchFor(w, h);
     const n = w * h;
     this.y = [];
     this.uy = [];
     this.uyy = [];
+    const { x: yy } = this.s; // scratch for y * y
     for (let c = 0; c < 3; c++) {
       const y = new Float64Array(n);
-      for (let i = 0; i < n; i++) y[i] = photo.data[i * 3 + c];
-      const yy = y.map((v) => v * v);
+      for (let i = 0; i < n; i++) {
+        const v = photo.data[i * 3 + c];
+        y[i] = v;
+        yy[i] = v * v;
+      }
       const uy = new Float64Array(n);
       const uyy = new Float64Array(n);
-      this.blurrer.blur(y, uy);
-      this.blurrer.blur(yy, uyy);
+      blurInterior(h, w, [y, yy], this.s.vert, [uy, uyy]);
       this.y.push(y);
       this.uy.push(uy);
       this.uyy.push(uyy);
     }
-    this.s = Array.from({ length: 9 }, () => new Float64Array(n));
   }
 
   /**
@@ -146,40 +160,71 @@ export class SsimTarget {
    * `gradScale * d SSIM / d render` into it (overwriting).
    */
   evaluate(render: Floats, grad?: Float64Array, gradScale = 1): number {
-    const { width: w, height: h, blurrer } = this;
+    const { width: w, height: h } = this;
+    const { x, xx, xy, ux, uxx, uxy } = this.s;
+    const [gUx, gUxx, gUxy] = grad ? this.s.adjoint.g : [ux, uxx, uxy];
     const n = w * h;
-    const [x, xx, xy, ux, uxx, uxy, gUx, gUxx, gUxy] = this.s;
     const count = (w - 2 * R) * (h - 2 * R);
     const scale = gradScale / (count * 3);
     let total = 0;
     for (let c = 0; c < 3; c++) {
       const y = this.y[c];
-      const uy = this.uy[c];
-      const uyy = this.uyy[c];
       for (let i = 0; i < n; i++) {
         const v = render[i * 3 + c];
         x[i] = v;
         xx[i] = v * v;
         xy[i] = v * y[i];
       }
-      blurrer.blur(x, ux);
-      blurrer.blur(xx, uxx);
-      blurrer.blur(xy, uxy);
-      if (grad) {
-        gUx.fill(0);
-        gUxx.fill(0);
-        gUxy.fill(0);
-      }
-      const sum = ssimMapSum({ ux, uy, uxx, uyy, uxy }, w, h, grad ? { ux: gUx, uxx: gUxx, uxy: gUxy, scale } : undefined);
+      blurInterior(h, w, [x, xx, xy], this.s.vert, [ux, uxx, uxy]);
+      // ssimMapSum writes every interior gradient pixel; the border stays zero from construction.
+      const sum = ssimMapSum({ ux, uy: this.uy[c], uxx, uyy: this.uyy[c], uxy }, w, h, grad ? { ux: gUx, uxx: gUxx, uxy: gUxy, scale } : undefined);
       total += sum / count;
-      if (grad) {
-        // d/dx of blur terms: A^T gUx + 2 x A^T gUxx + y A^T gUxy (reusing ux, uxx, uxy as outputs).
-        blurrer.blurAdjoint(gUx, ux);
-        blurrer.blurAdjoint(gUxx, uxx);
-        blurrer.blurAdjoint(gUxy, uxy);
-        for (let i = 0; i < n; i++) grad[i * 3 + c] = ux[i] + 2 * x[i] * uxx[i] + y[i] * uxy[i];
-      }
+      if (grad) this.adjoint(y, grad, c);
     }
     return total / 3;
+  }
+
+  /**
+   * grad[., c] = A^T gUx + 2 x A^T gUxx + y A^T gUxy with A the blur: the horizontal adjoint of
+   * the interior rows (the others are zero), then the vertical adjoint, then the sum.
+   */
+  private adjoint(y: Float64Array, grad: Float64Array, c: number): void {
+    const { width: w, height: h } = this;
+    const { x } = this.s;
+    const { g, rowPad, tPad } = this.s.adjoint;
+    for (let k = 0; k < 3; k++) {
+      const src = g[k];
+      const pad = rowPad[k];
+      const t = tPad[k];
+      for (let yy = R; yy < h - R; yy++) {
+        const o = yy * w;
+        for (let xx = 0; xx < w; xx++) pad[R + xx] = src[o + xx];
+        const d = (yy + R) * w;
+        for (let xx = 0; xx < w; xx++) t[d + xx] = tap11(pad, xx + R, 1);
+      }
+    }
+    // Vertical adjoints into ux, uxx, uxy (free once the map is summed), one plane at a time.
+    // Rows whose window reaches below the image sum in window order (as the reflect blur's
+    // border rows did); the others in tap11's symmetric order (equal to it where the window
+    // reaches above the image, whose rows are zero).
+    const seqFrom = Math.max(R, h - R);
+    const outs = [this.s.ux, this.s.uxx, this.s.uxy];
+    for (let k = 0; k < 3; k++) {
+      const t = tPad[k];
+      const out = outs[k];
+      for (let yy = 0; yy < seqFrom; yy++) {
+        const o = yy * w;
+        const cc = (yy + R) * w;
+        for (let xx = 0; xx < w; xx++) out[o + xx] = tap11(t, cc + xx, w);
+      }
+      for (let yy = seqFrom; yy < h; yy++) {
+        const o = yy * w;
+        const cc = (yy + R) * w;
+        for (let xx = 0; xx < w; xx++) out[o + xx] = seq11(t, cc + xx, w);
+      }
+    }
+    const [aUx, aUxx, aUxy] = outs;
+    const n = w * h;
+    for (let i = 0; i < n; i++) grad[i * 3 + c] = aUx[i] + 2 * x[i] * aUxx[i] + y[i] * aUxy[i];
   }
 }

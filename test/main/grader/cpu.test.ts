@@ -1,7 +1,9 @@
 // The CPU grading backend's fast path against the references: the pipelined render + measure
 // equals render then measure, SSIM equals metrics/ssim.ts to 1e-12, LPIPS (wasm workers) equals
 // lpips.ts to 1e-5 relative (random AlexNet-shaped weights, so it runs without the weights
-// folder); and graderDevice picks the CPU path everywhere but on a hardware adapter.
+// folder); the grade's scores (tile-rasterizer renders) equal the reference pipeline's
+// (rasterizeForward, ssim.ts, lpips.ts) to 1e-6 on a seeded scene; and graderDevice picks the
+// CPU path everywhere but on a hardware adapter.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CpuBackend, renderImage } from '../../../src/main/grader/cpu';
 import { Grader, graderDevice } from '../../../src/main/grader/grader';
@@ -13,6 +15,12 @@ import { lpips } from '../../../src/shared/metrics/lpips';
 import { ssim } from '../../../src/shared/metrics/ssim';
 import { randomLpipsWeights } from '../../shared/metrics/wasm/random-weights';
 import { gpuDevice } from '../../helpers/gpu';
+import { rasterizeForward } from '../../../src/shared/raster/cpu';
+import { mse } from '../../../src/shared/metrics/psnr';
+import { iou, maskFromCoverage } from '../../../src/shared/metrics/mask';
+import { Random } from '../../../src/shared/math/random';
+import { cappedPsnr } from '../../../src/main/grader/cpu';
+import { randomSplats } from '../../shared/raster/cpu/random-scene';
 import { fixtureTask } from '../tasks/fixture';
 
 const weights = randomLpipsWeights(5);
@@ -44,6 +52,31 @@ describe('CpuBackend', () => {
       });
       const noLpips = await backend.renderAndMeasure(splats, views.slice(0, 2), false);
       expect(noLpips.scores.every((s) => s.lpips === undefined)).toBe(true);
+    } finally {
+      backend.destroy();
+    }
+  });
+});
+
+describe('CpuBackend scores against the reference pipeline', () => {
+  it('equal rasterizeForward + ssim.ts + lpips.ts to 1e-6 on a seeded scene', async () => {
+    const views = task.heldout.slice(0, 3);
+    const splats = randomSplats(new Random(40), 60, views[0].camera, { scaleRange: [0.05, 0.3], opacityRange: [0.3, 1] });
+    const backend = new CpuBackend(weights, { lpipsWorkers: 1 });
+    try {
+      const { scores } = await backend.renderAndMeasure(splats, views, true);
+      scores.forEach((s, i) => {
+        const r = rasterizeForward(splats, views[i].camera);
+        const img = renderImage(r);
+        const photo = views[i].photo;
+        expect(Math.abs(s.psnr - cappedPsnr(mse(img, photo)))).toBeLessThan(1e-6);
+        expect(Math.abs(s.ssim - ssim(img, photo))).toBeLessThan(1e-6);
+        expect(Math.abs(s.iou - iou(maskFromCoverage(r.alpha, 0.5), maskFromCoverage(views[i].mask, 0.5)))).toBeLessThan(1e-6);
+        expect(Math.abs((s.lpips as number) - lpips(img, photo, weights))).toBeLessThan(1e-6);
+        // A scene that is neither empty nor the photo, so every metric is away from its bound.
+        expect(s.ssim).toBeLessThan(0.99);
+        expect(s.iou).toBeGreaterThan(0);
+      });
     } finally {
       backend.destroy();
     }

@@ -38,6 +38,24 @@ describe('LpipsPool', () => {
     expect(await pool.distances([])).toEqual([]);
   });
 
+  it('keeps each photo on one worker and gives the full-pass distances after edits', async () => {
+    const single = new LpipsWasm(weights);
+    const photoFeatures = await Promise.all(photos.map((p) => pool.features(p)));
+    // Each round edits a patch of every render, as a scene edit changes part of every view.
+    let current = renders.map((r) => ({ ...r, data: r.data.slice() }));
+    for (let round = 0; round < 3; round++) {
+      current = current.map((r, i) => {
+        const data = r.data.slice();
+        const x0 = (round * 17 + i * 9) % (size - 8);
+        for (let y = 10; y < 18; y++) for (let x = x0; x < x0 + 8; x++) data[(y * size + x) * 3 + (round % 3)] = rand();
+        return { ...r, data };
+      });
+      const got = await pool.distances(current.map((render, i) => ({ render, photoFeatures: photoFeatures[i] })));
+      const expected = await Promise.all(current.map((r, i) => single.distance(r, photoFeatures[i])));
+      expect(got).toEqual(expected);
+    }
+  });
+
   it('agrees with the reference lpips to 1e-5 relative', async () => {
     const ref = lpipsFromFeatures(lpipsFeatures(renders[0], weights), lpipsFeatures(photos[0], weights), weights);
     const [d] = await pool.distances([{ render: renders[0], photoFeatures: lpipsFeatures(photos[0], weights) }]);

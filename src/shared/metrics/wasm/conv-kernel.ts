@@ -12,7 +12,9 @@
 //                                   sees only in-bounds inputs equal to the layer's background
 // Uniform blocks (mask 1) all have the same inputs, hence bit-identical outputs: the first one
 // of each channel block is computed and the others copy it (white backgrounds skip most of the
-// first two layers' work).
+// first two layers' work). Only output rows [rowStart, rowEnd) and pixel blocks [blockStart,
+// blockEnd) are written; the rest of the output is left as it is (the incremental LPIPS of
+// lpips-module.ts keeps a view's previous outputs there where their inputs did not change).
 // Invariant: for fixed ky the taps (kx, c) are contiguous in both the input row and the weight
 // block, so the inner loop walks two pointers linearly; results equal conv2dRelu up to float32
 // summation order (the reference sums in float64), and equal this kernel without the mask.
@@ -30,7 +32,7 @@ export interface ConvShape {
 }
 
 /** Parameters of every emitted conv function, in order (all i32; pointers and strides in bytes). */
-export const CONV_PARAMS = ['inPtr', 'wPtr', 'bPtr', 'outPtr', 'ho', 'woBlocks', 'oBlocks', 'inRowBytes', 'outRowBytes', 'maskPtr'] as const;
+export const CONV_PARAMS = ['inPtr', 'wPtr', 'bPtr', 'outPtr', 'rowStart', 'rowEnd', 'blockStart', 'blockEnd', 'woBlocks', 'oBlocks', 'inRowBytes', 'outRowBytes', 'maskPtr'] as const;
 
 export function convFunctionName(s: ConvShape): string {
   return `conv_c${s.inChannels}_k${s.kernel}_s${s.stride}_o${s.outChannelsPadded}_m${s.m}_n${s.n}`;
@@ -40,7 +42,7 @@ export function emitConv(s: ConvShape): FunctionBuilder {
   const { inChannels: C, kernel: K, stride: S, outChannelsPadded: OCp, m: M, n: N } = s;
   if (OCp % (4 * M) !== 0) throw new Error(`conv: ${OCp} output channels are not a multiple of ${4 * M}`);
   const f = new FunctionBuilder(convFunctionName(s), CONV_PARAMS.map(() => I32), []);
-  const [inPtr, wPtr, bPtr, outPtr, ho, woBlocks, oBlocks, inRowBytes, outRowBytes, maskPtr] = CONV_PARAMS.map((_, i) => i);
+  const [inPtr, wPtr, bPtr, outPtr, rowStart, rowEnd, blockStart, blockEnd, woBlocks, oBlocks, inRowBytes, outRowBytes, maskPtr] = CONV_PARAMS.map((_, i) => i);
   const [ob, oy, bx, ky, wBlock, outRow, xBase, xRow, xp, wp, end, mp, flag, refOut] = Array.from({ length: 14 }, () => f.local(I32));
   const bias = Array.from({ length: M }, () => f.local(V128));
   const w = Array.from({ length: M }, () => f.local(V128));
@@ -49,19 +51,21 @@ export function emitConv(s: ConvShape): FunctionBuilder {
   const blockBytes = K * K * C * 4 * M * 4;
   const pixelStepBytes = S * C * 4; // input bytes between neighbouring output pixels
 
+  // Nothing to write: the loops below run at least once.
+  f.get(rowStart).get(rowEnd).i32LtS().get(blockStart).get(blockEnd).i32LtS().i32And().if_();
   f.i32(0).set(ob);
   f.loop(); // output-channel blocks: weights of one block stay hot in cache across all pixels
   {
     f.get(wPtr).get(ob).i32(blockBytes).i32Mul().i32Add().set(wBlock);
     for (let mi = 0; mi < M; mi++) f.get(bPtr).get(ob).i32(4 * M * 4).i32Mul().i32Add().v128Load(mi * 16).set(bias[mi]);
-    f.get(maskPtr).set(mp);
     f.i32(-1).set(refOut); // output address of this channel block's first uniform pixel block
-    f.i32(0).set(oy);
+    f.get(rowStart).set(oy);
     f.loop(); // output rows
     {
-      f.get(outPtr).get(oy).get(outRowBytes).i32Mul().i32Add().get(ob).i32(4 * M * 4).i32Mul().i32Add().set(outRow);
-      f.get(inPtr).get(oy).i32(S).i32Mul().get(inRowBytes).i32Mul().i32Add().set(xBase);
-      f.i32(0).set(bx);
+      f.get(outPtr).get(oy).get(outRowBytes).i32Mul().i32Add().get(ob).i32(4 * M * 4).i32Mul().i32Add().get(blockStart).i32(N * OCp * 4).i32Mul().i32Add().set(outRow);
+      f.get(inPtr).get(oy).i32(S).i32Mul().get(inRowBytes).i32Mul().i32Add().get(blockStart).i32(N * pixelStepBytes).i32Mul().i32Add().set(xBase);
+      f.get(maskPtr).get(oy).get(woBlocks).i32Mul().i32Add().get(blockStart).i32Add().set(mp);
+      f.get(blockStart).set(bx);
       f.loop(); // blocks of N output pixels along the row
       {
         f.get(maskPtr).if_().get(mp).i32Load8U().set(flag).else_().i32(0).set(flag).end();
@@ -102,14 +106,15 @@ export function emitConv(s: ConvShape): FunctionBuilder {
         f.inc(mp, 1);
         f.get(outRow).i32(N * OCp * 4).i32Add().set(outRow);
         f.get(xBase).i32(N * pixelStepBytes).i32Add().set(xBase);
-        f.inc(bx, 1).get(bx).get(woBlocks).i32LtS().brIf(0);
+        f.inc(bx, 1).get(bx).get(blockEnd).i32LtS().brIf(0);
       }
       f.end();
-      f.inc(oy, 1).get(oy).get(ho).i32LtS().brIf(0);
+      f.inc(oy, 1).get(oy).get(rowEnd).i32LtS().brIf(0);
     }
     f.end();
     f.inc(ob, 1).get(ob).get(oBlocks).i32LtS().brIf(0);
   }
+  f.end();
   f.end();
   return f;
 }

@@ -174,6 +174,9 @@ export class FunctionBuilder {
   f32Store(offset = 0): this {
     return this.op(0x38, ...this.memarg(2, offset));
   }
+  i32Load(offset = 0): this {
+    return this.op(0x28, ...this.memarg(2, offset));
+  }
   i32Load8U(offset = 0): this {
     return this.op(0x2d, ...this.memarg(0, offset));
   }

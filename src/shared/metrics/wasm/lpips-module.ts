@@ -1,13 +1,21 @@
 // The LPIPS network for one image size as a WebAssembly module: a memory plan (where weights,
-// the input image, every activation and the photo's taps live) and exported entry points whose
-// pointers and sizes are baked in as constants. Input: image width/height and the layer list.
-// Output: LpipsModulePlan (plain data, structured-clonable for workers) + module bytes.
-// Exports: memory; forward() runs the net on the image at rgbPtr (skipping the conv work of
-// all-white regions after the first, mask-kernels.ts); distance() -> f64 = forward +
-// the LPIPS distance to the normalised photo taps at photoPtr; features() = forward + the
-// normalised taps written at photoPtr. Invariant: padding regions are zero at instantiation
-// and no export ever writes them, so padded inputs stay valid across calls.
-import { emitModule, FunctionBuilder, F64 } from './emitter';
+// the photo's taps and each slot's image and activations live) and exported entry points whose
+// pointers and sizes are baked in as constants, offset by a slot's base. Input: image
+// width/height and the layer list. Output: LpipsModulePlan (plain data, structured-clonable for
+// workers) + module bytes.
+// Exports: memory; forward(base) runs the net on the image of the slot at `base` (skipping the
+// conv work of all-white regions after the first, mask-kernels.ts, and every conv block outside
+// that layer's rect at rectsPtr); distance(base) -> f64 = forward + the LPIPS distance to the
+// normalised photo taps at photoPtr; features(base) = forward + the normalised taps written at
+// photoPtr.
+// Incremental LPIPS (dirtyRects): a slot keeps its last image's activations, so when a view's
+// new render differs from its last one only inside a box, only the conv blocks whose inputs lie
+// in that box's receptive field are computed; the others keep their (identical) previous values.
+// Invariants: padding regions are zero at instantiation and no export ever writes them, so
+// padded inputs stay valid across calls; a conv output outside its rect is whatever the same
+// slot's previous call wrote there, so rects must cover every change since that call (the full
+// rects on a slot's first use).
+import { emitModule, FunctionBuilder, F64, I32 } from './emitter';
 import { emitConv, packConvWeights, paddedChannels, type ConvShape } from './conv-kernel';
 import { emitCopy, emitDiff, emitInput, emitNorm, emitPool } from './lpips-kernels';
 import { emitConvMask, emitInputMask, emitPoolMask } from './mask-kernels';
@@ -25,17 +33,98 @@ export interface TapPlan {
   offset: number;
 }
 
+/** Where a layer's conv reads from and writes to, for dirtyRects (output size and block width). */
+export interface ConvGeometry {
+  poolBefore: boolean;
+  kernel: number;
+  stride: number;
+  pad: number;
+  inH: number; // the conv's unpadded input (after the pool, if any)
+  inW: number;
+  ho: number;
+  wo: number;
+  woBlocks: number;
+}
+
 export interface LpipsModulePlan {
   width: number;
   height: number;
   pages: number; // 64 KiB pages of memory
   weightsPtr: number; // packed weights (packLpipsWeights) are copied here, once per instance
   weightsFloats: number;
-  rgbPtr: number; // [H][W][3] float32 render, written before each call
-  photoPtr: number; // normalised photo taps, in TapPlan order
+  rgbPtr: number; // slot 0's [H][W][3] float32 render, written before each call (slot k: + k * slotBytes)
+  photoPtr: number; // normalised photo taps, in TapPlan order (one region, shared by the slots)
   photoFloats: number;
+  rectsPtr: number; // i32 [layers][rowStart, rowEnd, blockStart, blockEnd], read by forward()
+  slots: number; // slots of image + activations; a slot's base is k * slotBytes
+  slotBytes: number;
+  geometry: ConvGeometry[];
   taps: TapPlan[];
-  blockMasks: { ptr: number; length: number }[]; // per layer: the conv's u8 skip flags (for tests and stats)
+  blockMasks: { ptr: number; length: number }[]; // per layer: slot 0's conv u8 skip flags (for tests and stats)
+}
+
+/** Slots per module: one per view a worker holds (a grade has 8 views) plus a scratch slot. */
+export const LPIPS_SLOTS = 9;
+
+/** An inclusive pixel box of the image, or null for none. */
+export interface PixelBox {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** The box of pixels where `next` differs from `prev` ([H][W][3] floats), null when none do. */
+export function changedBox(prev: ArrayLike<number>, next: ArrayLike<number>, width: number, height: number): PixelBox | null {
+  let x0 = width;
+  let x1 = -1;
+  let y0 = height;
+  let y1 = -1;
+  for (let y = 0; y < height; y++) {
+    const row = y * width * 3;
+    let first = -1;
+    let last = -1;
+    for (let i = 0; i < width * 3; i++) {
+      if (prev[row + i] !== next[row + i]) {
+        if (first < 0) first = i;
+        last = i;
+      }
+    }
+    if (first < 0) continue;
+    if (y0 === height) y0 = y;
+    y1 = y;
+    x0 = Math.min(x0, Math.floor(first / 3));
+    x1 = Math.max(x1, Math.floor(last / 3));
+  }
+  return x1 < 0 ? null : { x0, y0, x1, y1 };
+}
+
+/**
+ * The conv rects (per layer: rows [rowStart, rowEnd), pixel blocks [blockStart, blockEnd)) that
+ * must be recomputed when the image changed inside `box` ('all': every block, a slot's first use;
+ * null: nothing changed): each layer's output pixels whose window (after the pool) meets the
+ * previous layer's changed box, rounded out to whole blocks.
+ */
+export function dirtyRects(plan: Pick<LpipsModulePlan, 'geometry'>, box: PixelBox | null | 'all'): Int32Array {
+  const rects = new Int32Array(plan.geometry.length * 4);
+  let b = box;
+  plan.geometry.forEach((g, i) => {
+    if (b === 'all') {
+      rects.set([0, g.ho, 0, g.woBlocks], i * 4);
+      return;
+    }
+    if (b === null) return;
+    if (g.poolBefore) b = { x0: Math.ceil((b.x0 - 2) / 2), y0: Math.ceil((b.y0 - 2) / 2), x1: Math.min(g.inW - 1, Math.floor(b.x1 / 2)), y1: Math.min(g.inH - 1, Math.floor(b.y1 / 2)) };
+    const lo = (v: number): number => Math.max(0, Math.ceil((v + g.pad - g.kernel + 1) / g.stride));
+    const next = { x0: lo(b.x0), y0: lo(b.y0), x1: Math.min(g.wo - 1, Math.floor((b.x1 + g.pad) / g.stride)), y1: Math.min(g.ho - 1, Math.floor((b.y1 + g.pad) / g.stride)) };
+    if (next.x0 > next.x1 || next.y0 > next.y1) {
+      b = null;
+      return;
+    }
+    rects.set([next.y0, next.y1 + 1, Math.floor(next.x0 / CONV_N), Math.floor(next.x1 / CONV_N) + 1], i * 4);
+    b = next;
+  });
+  return rects;
 }
 
 interface LayerPlan {
@@ -100,7 +189,7 @@ export function packLpipsWeights(weights: LpipsWeights): Float32Array {
   return out;
 }
 
-function layout(layers: readonly AlexLayer[], height: number, width: number): { plan: LpipsModulePlan; layers: LayerPlan[] } {
+function layout(layers: readonly AlexLayer[], height: number, width: number, slots: number): { plan: LpipsModulePlan; layers: LayerPlan[] } {
   const shapes = layerShapes(layers, height, width);
   let at = 0;
   const take = (bytes: number): number => {
@@ -115,6 +204,12 @@ function layout(layers: readonly AlexLayer[], height: number, width: number): { 
     linPtr: take(s.layer.outChannels * 4),
   }));
   const weightsFloats = at / 4;
+  const photoPtr = at;
+  const taps = shapes.map((p) => ({ channels: p.layer.outChannels, height: p.ho, width: p.wo, offset: take(p.ho * p.wo * p.layer.outChannels * 4) - photoPtr }));
+  const photoFloats = (at - photoPtr) / 4;
+  const rectsPtr = take(shapes.length * 16);
+  // Slot 0; slot k is the same layout k * slotBytes further on (a multiple of 16).
+  const slot0 = at;
   const rgbPtr = take(width * height * 3 * 4);
   const plans: LayerPlan[] = shapes.map((s, i) => ({
     ...s,
@@ -125,10 +220,11 @@ function layout(layers: readonly AlexLayer[], height: number, width: number): { 
     pixMaskPtr: take(s.ho * s.wo),
     blockMaskPtr: take(s.ho * s.woBlocks),
   }));
-  const photoPtr = at;
-  const taps = plans.map((p) => ({ channels: p.layer.outChannels, height: p.ho, width: p.wo, offset: take(p.ho * p.wo * p.layer.outChannels * 4) - photoPtr }));
+  const slotBytes = at - slot0;
+  at += slotBytes * (slots - 1);
   const blockMasks = plans.map((p) => ({ ptr: p.blockMaskPtr, length: p.ho * p.woBlocks }));
-  const plan: LpipsModulePlan = { width, height, pages: Math.ceil(at / 65536) + 1, weightsPtr: 0, weightsFloats, rgbPtr, photoPtr, photoFloats: (at - photoPtr) / 4, taps, blockMasks };
+  const geometry = plans.map((p): ConvGeometry => ({ poolBefore: p.layer.poolBefore, kernel: p.layer.kernel, stride: p.layer.stride, pad: p.layer.pad, inH: p.inH, inW: p.inW, ho: p.ho, wo: p.wo, woBlocks: p.woBlocks }));
+  const plan: LpipsModulePlan = { width, height, pages: Math.ceil(at / 65536) + 1, weightsPtr: 0, weightsFloats, rgbPtr, photoPtr, photoFloats, rectsPtr, slots, slotBytes, geometry, taps, blockMasks };
   return { plan, layers: plans };
 }
 
@@ -140,16 +236,16 @@ function interior(l: LayerPlan): { ptr: number; rowBytes: number } {
 
 /**
  * The plan and module bytes of the network for `width` x `height` images. `skipUniform: false`
- * computes every block (the masks are still built); results are bit-identical either way.
+ * computes every uniform block (the masks are still built); results are bit-identical either way.
  */
 export function emitLpipsModule(
   layers: readonly AlexLayer[],
   height: number,
   width: number,
-  opts: { skipUniform?: boolean } = {},
+  opts: { skipUniform?: boolean; slots?: number } = {},
 ): { plan: LpipsModulePlan; bytes: Uint8Array } {
   const skip = opts.skipUniform ?? true;
-  const { plan, layers: ls } = layout(layers, height, width);
+  const { plan, layers: ls } = layout(layers, height, width, opts.slots ?? LPIPS_SLOTS);
   const fns: FunctionBuilder[] = [];
   const index = new Map<string, number>();
   const use = (make: () => FunctionBuilder, name: string): number => {
@@ -184,36 +280,50 @@ export function emitLpipsModule(
   const normFns = ls.map((l) => use(() => emitNorm(l.layer.outChannels, l.ocp), `norm_${l.layer.outChannels}_${l.ocp}`));
   const diffFns = ls.map((l) => use(() => emitDiff(l.layer.outChannels, l.ocp), `diff_${l.layer.outChannels}_${l.ocp}`));
 
-  const forward = new FunctionBuilder('forward', [], []);
+  // Every export takes the slot's base (bytes) as its one parameter, local 0.
+  const forward = new FunctionBuilder('forward', [I32], []);
+  const at = (f: FunctionBuilder, ptr: number): FunctionBuilder => f.i32(ptr).get(0).i32Add();
   const first = interior(ls[0]);
-  forward.i32(plan.rgbPtr).i32(height).i32(width).i32(first.ptr).i32(first.rowBytes).call(inputFn);
-  forward.i32(plan.rgbPtr).i32(height * width).i32(ls[0].inMaskPtr).call(inputMaskFn);
+  at(forward, plan.rgbPtr).i32(height).i32(width);
+  at(forward, first.ptr).i32(first.rowBytes).call(inputFn);
+  at(forward, plan.rgbPtr).i32(height * width);
+  at(forward, ls[0].inMaskPtr).call(inputMaskFn);
   ls.forEach((l, i) => {
     // Background mask of this layer's input: the image's, the pooled previous output's, or the previous output's.
     const prev = ls[i - 1];
     let inMask = l.inMaskPtr;
-    if (prev && l.layer.poolBefore) forward.i32(prev.pixMaskPtr).i32(prev.wo).i32(l.inH).i32(l.inW).i32(l.inMaskPtr).call(poolMaskFn);
-    else if (prev) inMask = prev.pixMaskPtr;
-    forward.i32(inMask).i32(l.inH).i32(l.inW).i32(l.ho).i32(l.wo).i32(l.woBlocks).i32(l.pixMaskPtr).i32(l.blockMaskPtr).call(convMaskFns[i]);
-    forward.i32(l.inPtr).i32(l.wPtr).i32(l.bPtr).i32(l.outPtr).i32(l.ho).i32(l.woBlocks).i32(l.ocp / (4 * CONV_M)).i32(l.wp * l.layer.inChannels * 4).i32(outRowBytes(l));
-    forward.i32(skip ? l.blockMaskPtr : 0).call(convFns[i]);
+    if (prev && l.layer.poolBefore) {
+      at(forward, prev.pixMaskPtr).i32(prev.wo).i32(l.inH).i32(l.inW);
+      at(forward, l.inMaskPtr).call(poolMaskFn);
+    } else if (prev) inMask = prev.pixMaskPtr;
+    at(forward, inMask).i32(l.inH).i32(l.inW).i32(l.ho).i32(l.wo).i32(l.woBlocks);
+    at(forward, l.pixMaskPtr);
+    at(forward, l.blockMaskPtr).call(convMaskFns[i]);
+    at(forward, l.inPtr).i32(l.wPtr).i32(l.bPtr);
+    at(forward, l.outPtr);
+    for (let k = 0; k < 4; k++) forward.i32(plan.rectsPtr + i * 16 + k * 4).i32Load();
+    forward.i32(l.woBlocks).i32(l.ocp / (4 * CONV_M)).i32(l.wp * l.layer.inChannels * 4).i32(outRowBytes(l));
+    if (skip) at(forward, l.blockMaskPtr);
+    else forward.i32(0);
+    forward.call(convFns[i]);
     const next = ls[i + 1];
     if (!next) return;
     const dst = interior(next);
-    forward.i32(l.outPtr).i32(next.inH).i32(next.inW).i32(outRowBytes(l)).i32(dst.ptr).i32(dst.rowBytes).call(linkFns[i]);
+    at(forward, l.outPtr).i32(next.inH).i32(next.inW).i32(outRowBytes(l));
+    at(forward, dst.ptr).i32(dst.rowBytes).call(linkFns[i]);
   });
   const forwardFn = fns.length;
   fns.push(forward);
 
-  const features = new FunctionBuilder('features', [], []);
-  features.call(forwardFn);
-  ls.forEach((l, i) => features.i32(l.outPtr).i32(l.ho).i32(l.wo).i32(outRowBytes(l)).i32(plan.photoPtr + plan.taps[i].offset).call(normFns[i]));
+  const features = new FunctionBuilder('features', [I32], []);
+  features.get(0).call(forwardFn);
+  ls.forEach((l, i) => at(features, l.outPtr).i32(l.ho).i32(l.wo).i32(outRowBytes(l)).i32(plan.photoPtr + plan.taps[i].offset).call(normFns[i]));
   fns.push(features);
 
-  const distance = new FunctionBuilder('distance', [], [F64]);
-  distance.call(forwardFn);
+  const distance = new FunctionBuilder('distance', [I32], [F64]);
+  distance.get(0).call(forwardFn);
   ls.forEach((l, i) => {
-    distance.i32(l.outPtr).i32(l.ho).i32(l.wo).i32(outRowBytes(l)).i32(plan.photoPtr + plan.taps[i].offset).i32(l.linPtr).call(diffFns[i]);
+    at(distance, l.outPtr).i32(l.ho).i32(l.wo).i32(outRowBytes(l)).i32(plan.photoPtr + plan.taps[i].offset).i32(l.linPtr).call(diffFns[i]);
     if (i > 0) distance.f64Add();
   });
   fns.push(distance);

@@ -2,18 +2,20 @@
 // lpips.ts (the reference) up to float32 summation order in the convolutions. Input: LpipsWeights
 // once; RgbImages and photo features per call. Output: LpipsFeatures ([C, H, W] maps, as
 // lpipsFeatures) or distances. Invariant: one instance per image size, compiled and warmed on
-// first use; photo taps cross into wasm memory in the module's channel-last layout.
+// first use; photo taps cross into wasm memory in the module's channel-last layout; plain calls
+// run on the scratch slot with every block computed, incremental ones (distanceInSlot) on a
+// numbered slot give bit-identical distances.
 import type { RgbImage } from '../../image/image';
 import { ALEXNET_LAYERS, type LpipsWeights } from '../lpips-weights';
 import type { FeatureMap, LpipsFeatures } from '../lpips';
-import { emitLpipsModule, packLpipsWeights, type LpipsModulePlan } from './lpips-module';
+import { changedBox, dirtyRects, emitLpipsModule, packLpipsWeights, type LpipsModulePlan } from './lpips-module';
 import { instantiateWasm, type WasmMemory } from './runtime';
 
 interface NetExports {
   memory: WasmMemory;
-  forward: () => void;
-  features: () => void;
-  distance: () => number;
+  forward: (base: number) => void;
+  features: (base: number) => void;
+  distance: (base: number) => number;
 }
 
 /** Throws one line unless `features` has exactly the plan's taps (image size and channels). */
@@ -57,10 +59,15 @@ export function featuresFromRegion(region: Float32Array, plan: LpipsModulePlan):
 
 /** The compiled network for one image size, weights loaded. */
 export class LpipsWasmNet {
+  /** Slots holding a previous image (incremental calls may reuse their activations). */
+  private readonly filled: boolean[];
+
   private constructor(
     readonly plan: LpipsModulePlan,
     private readonly ex: NetExports,
-  ) {}
+  ) {
+    this.filled = new Array<boolean>(plan.slots).fill(false);
+  }
 
   /** Compiles the module for `width` x `height`, copies the packed weights in, runs one warm-up. */
   static async create(packed: Float32Array, width: number, height: number): Promise<LpipsWasmNet> {
@@ -68,21 +75,45 @@ export class LpipsWasmNet {
     if (packed.length !== plan.weightsFloats) throw new Error(`LPIPS wasm: packed weights hold ${packed.length} floats, expected ${plan.weightsFloats}`);
     const ex = (await instantiateWasm(bytes)) as unknown as NetExports;
     new Float32Array(ex.memory.buffer, plan.weightsPtr, plan.weightsFloats).set(packed);
+    const net = new LpipsWasmNet(plan, ex);
     // Baseline-compiled code runs a few times slower; one pass makes the engine tier it up.
-    ex.forward();
-    return new LpipsWasmNet(plan, ex);
+    ex.forward(net.scratch());
+    return net;
   }
 
-  private setImage(img: RgbImage): void {
+  /** The scratch slot's base with every conv block to compute (plain, non-incremental calls). */
+  private scratch(): number {
+    const slot = this.plan.slots - 1;
+    this.filled[slot] = false;
+    this.setRects(dirtyRects(this.plan, 'all'));
+    return slot * this.plan.slotBytes;
+  }
+
+  private setRects(rects: Int32Array): void {
+    new Int32Array(this.ex.memory.buffer, this.plan.rectsPtr, rects.length).set(rects);
+  }
+
+  private rgbView(base: number): Float32Array {
+    const { width, height, rgbPtr } = this.plan;
+    return new Float32Array(this.ex.memory.buffer, rgbPtr + base, width * height * 3);
+  }
+
+  private setImage(img: RgbImage, base: number): void {
     const { width, height } = this.plan;
     if (img.width !== width || img.height !== height) throw new Error(`LPIPS wasm: image is ${img.width}x${img.height}, net is ${width}x${height}`);
-    new Float32Array(this.ex.memory.buffer, this.plan.rgbPtr, width * height * 3).set(img.data);
+    this.rgbView(base).set(img.data);
+  }
+
+  private setPhoto(photo: Float32Array): void {
+    if (photo.length !== this.plan.photoFloats) throw new Error(`LPIPS wasm: photo region holds ${photo.length} floats, expected ${this.plan.photoFloats}`);
+    new Float32Array(this.ex.memory.buffer, this.plan.photoPtr, this.plan.photoFloats).set(photo);
   }
 
   /** Normalised taps of `img` in the module layout (a copy of the photo region). */
   featuresRegion(img: RgbImage): Float32Array {
-    this.setImage(img);
-    this.ex.features();
+    const base = this.scratch();
+    this.setImage(img, base);
+    this.ex.features(base);
     return new Float32Array(this.ex.memory.buffer, this.plan.photoPtr, this.plan.photoFloats).slice();
   }
 
@@ -92,14 +123,32 @@ export class LpipsWasmNet {
 
   /** LPIPS between `img` and a photo whose taps are given in the module layout (photoRegion). */
   distanceToRegion(img: RgbImage, photo: Float32Array): number {
-    if (photo.length !== this.plan.photoFloats) throw new Error(`LPIPS wasm: photo region holds ${photo.length} floats, expected ${this.plan.photoFloats}`);
-    this.setImage(img);
-    new Float32Array(this.ex.memory.buffer, this.plan.photoPtr, this.plan.photoFloats).set(photo);
-    return this.ex.distance();
+    this.setPhoto(photo);
+    const base = this.scratch();
+    this.setImage(img, base);
+    return this.ex.distance(base);
   }
 
   distance(img: RgbImage, photo: LpipsFeatures): number {
     return this.distanceToRegion(img, photoRegion(photo, this.plan));
+  }
+
+  /**
+   * The same distance computed on `slot` (0 .. slots - 2), reusing the activations of the image
+   * the slot held before where they cannot have changed; `fresh` (or a slot's first use) computes
+   * everything. Callers give each view its own slot.
+   */
+  distanceInSlot(img: RgbImage, photo: Float32Array, slot: number, fresh = false): number {
+    if (!Number.isInteger(slot) || slot < 0 || slot >= this.plan.slots - 1) throw new Error(`LPIPS wasm: slot ${slot} is not one of 0..${this.plan.slots - 2}`);
+    this.setPhoto(photo);
+    const base = slot * this.plan.slotBytes;
+    const box = this.filled[slot] && !fresh ? changedBox(this.rgbView(base), img.data, img.width, img.height) : 'all';
+    this.filled[slot] = false; // until the call below has finished
+    this.setImage(img, base);
+    this.setRects(dirtyRects(this.plan, box));
+    const d = this.ex.distance(base);
+    this.filled[slot] = true;
+    return d;
   }
 }
 

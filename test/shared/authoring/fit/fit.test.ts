@@ -1,6 +1,9 @@
 // fitGaussians on a tiny synthetic problem (8 views of a known 4-Gaussian scene at 32x32):
 // the loss falls clearly, the result is bit-for-bit reproducible for a seed and inside the
-// player's limits, and an AbortSignal stops it.
+// player's limits, the loss curve equals the one recorded before issue 40's SSIM rewrite, and an
+// AbortSignal stops it.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cpuFitBackend } from '../../../../src/shared/authoring/fit/backend';
 import { fitGaussians, type FitProgress } from '../../../../src/shared/authoring/fit/fit';
@@ -26,6 +29,12 @@ describe('fitGaussians (CPU)', () => {
     expect(JSON.stringify(b.records)).toBe(JSON.stringify(a.records));
     const c = await fitGaussians({ ...input, seed: 8 }, cpuFitBackend());
     expect(JSON.stringify(c.records)).not.toBe(JSON.stringify(a.records));
+
+    // The curve of the previous implementation (test/fixtures/fit): the same to 1e-12 relative
+    // (bit for bit on this machine; the tolerance only allows another libm).
+    const recorded = (JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'fixtures', 'fit', 'loss-curve-32px-60.json'), 'utf8')) as { losses: number[] }).losses;
+    expect(recorded).toHaveLength(60);
+    a.losses.forEach((l, i) => expect(Math.abs(l - recorded[i])).toBeLessThanOrEqual(1e-12 * recorded[i]));
 
     for (const r of a.records) {
       for (const v of r.pos) expect(Math.abs(v)).toBeLessThanOrEqual(1.25);

@@ -39,6 +39,26 @@ describe('SsimTarget', () => {
     expect(target.evaluate(render.data)).toBe(value);
   });
 
+  it('has the gradient of central finite differences, border pixels included', () => {
+    const rng = new Random(17);
+    const [w, h] = [15, 13];
+    const photo = image(w, h, rng);
+    const render = image(w, h, rng);
+    const target = new SsimTarget(photo);
+    const grad = new Float64Array(w * h * 3);
+    target.evaluate(render.data, grad);
+    const eps = 1e-4;
+    // Corners, edges (where only the zero-padded adjoint reaches) and the interior.
+    for (const p of [0, w - 1, (h - 1) * w, w * h - 1, 2 * w + 1, (h - 2) * w + 3, 7 * w + 7]) {
+      for (let c = 0; c < 3; c++) {
+        const i = p * 3 + c;
+        const bumped = (d: number): number => target.evaluate(Float64Array.from(render.data, (v, j) => (j === i ? v + d : v)));
+        const fd = (bumped(eps) - bumped(-eps)) / (2 * eps);
+        expect(Math.abs(grad[i] - fd)).toBeLessThan(1e-8);
+      }
+    }
+  });
+
   it('is 1 for the photo itself and rejects tiny images', () => {
     const photo = image(16, 16, new Random(3));
     expect(new SsimTarget(photo).evaluate(photo.data)).toBeCloseTo(1, 12);

@@ -44,7 +44,7 @@ async function wasmConv(x: FeatureMap, layer: LpipsConv, m: number, n: number): 
       for (let xx = 0; xx < x.width; xx++) input[((y + p) * wp + xx + p) * c + i] = x.data[(i * x.height + y) * x.width + xx];
     }
   }
-  (ex[f.name] as (...a: number[]) => void)(inPtr, wPtr, bPtr, outPtr, ho, woBlocks, ocp / (4 * m), wp * c * 4, woBlocks * n * ocp * 4, 0);
+  (ex[f.name] as (...a: number[]) => void)(inPtr, wPtr, bPtr, outPtr, 0, ho, 0, woBlocks, woBlocks, ocp / (4 * m), wp * c * 4, woBlocks * n * ocp * 4, 0);
   const out = new Float32Array(mem, outPtr, ho * woBlocks * n * ocp);
   const data = new Float32Array(oc * ho * wo);
   for (let o = 0; o < oc; o++) {

@@ -1,6 +1,7 @@
 // LPIPS on wasm SIMD against the reference lpips.ts: features and distances on random images
-// with random AlexNet-shaped weights (always runs), the module layout round trip, and the
-// official test vectors with the real weights (skipped when the weights folder is absent).
+// with random AlexNet-shaped weights (always runs), the module layout round trip, incremental
+// distances in a slot bit-identical to full passes, and the official test vectors with the real
+// weights (skipped when the weights folder is absent).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +9,8 @@ import { readPngRgb } from '../../../../src/main/io/png';
 import { loadLpipsWeights, resolveLpipsDir } from '../../../../src/main/lpips/weights';
 import { lpipsFeatures, lpipsFromFeatures } from '../../../../src/shared/metrics/lpips';
 import { featuresFromRegion, LpipsWasm, LpipsWasmNet, photoRegion } from '../../../../src/shared/metrics/wasm/lpips-wasm';
-import { emitLpipsModule, packLpipsWeights } from '../../../../src/shared/metrics/wasm/lpips-module';
+import { changedBox, dirtyRects, emitLpipsModule, packLpipsWeights } from '../../../../src/shared/metrics/wasm/lpips-module';
+import type { RgbImage } from '../../../../src/shared/image/image';
 import { instantiateWasm, type WasmMemory } from '../../../../src/shared/metrics/wasm/runtime';
 import { ALEXNET_LAYERS } from '../../../../src/shared/metrics/lpips-weights';
 import { randomImage, seeded } from '../random';
@@ -77,7 +79,8 @@ describe('LpipsWasm with random AlexNet-shaped weights', () => {
       const mem = (ex.memory as WasmMemory).buffer;
       new Float32Array(mem, plan.weightsPtr, plan.weightsFloats).set(packed);
       new Float32Array(mem, plan.rgbPtr, w * h * 3).set(img.data);
-      (ex.features as () => void)();
+      new Int32Array(mem, plan.rectsPtr, plan.geometry.length * 4).set(dirtyRects(plan, 'all'));
+      (ex.features as (base: number) => void)(0);
       // Layers 0 and 1 must have skippable blocks (and layer 0 some not) for the test to mean anything.
       const flags = plan.blockMasks.map((m) => new Uint8Array(mem, m.ptr, m.length).reduce((a, b) => a + b, 0));
       expect(flags[0]).toBeGreaterThan(0);
@@ -95,6 +98,51 @@ describe('LpipsWasm with random AlexNet-shaped weights', () => {
     const net = await wasm.net(w, h);
     const got = featuresFromRegion(skipped, net.plan);
     got.forEach((t, k) => t.data.forEach((v, i) => expect(Math.abs(v - ref[k].data[i])).toBeLessThan(1e-5)));
+  });
+
+  it('gives incremental distances in a slot bit-identical to full passes', async () => {
+    const [w, h] = [120, 104];
+    const rand = seeded(21);
+    // A noisy object on white, as renders are; each edit changes a patch of it.
+    const base = randomImage(w, h, rand);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if ((x - 60) ** 2 + (y - 52) ** 2 > 40 ** 2) base.data.fill(1, (y * w + x) * 3, (y * w + x) * 3 + 3);
+    const patch = (img: RgbImage, x0: number, y0: number, x1: number, y1: number): RgbImage => {
+      const data = img.data.slice();
+      for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) for (let c = 0; c < 3; c++) data[(y * w + x) * 3 + c] = rand();
+      return { width: w, height: h, data };
+    };
+    const net = await wasm.net(w, h);
+    const photo = photoRegion(net.features(randomImage(w, h, rand)), net.plan);
+    const other = photoRegion(net.features(randomImage(w, h, rand)), net.plan);
+    const a1 = patch(base, 50, 40, 56, 47); // inside
+    const a2 = patch(a1, w - 3, h - 2, w - 1, h - 1); // bottom-right corner
+    const a3 = patch(a2, 0, 0, 1, 0); // top-left corner, one row
+    const a4 = patch(a3, 0, 30, w - 1, 31); // two full rows
+    const sequence: [RgbImage, Float32Array, number][] = [
+      [base, photo, 0],
+      [base, photo, 0], // unchanged: no conv work at all
+      [a1, photo, 0],
+      [randomImage(w, h, rand), other, 1], // another slot in between
+      [a2, photo, 0],
+      [a3, photo, 0],
+      [a4, other, 0], // another photo's distance in the same slot: the photo is not part of the slot's state
+      [base, photo, 0],
+    ];
+    for (const [img, ph, slot] of sequence) {
+      const full = net.distanceToRegion(img, ph);
+      expect(net.distanceInSlot(img, ph, slot)).toBe(full);
+    }
+    // The edits did skip work: a small change recomputes only part of the first two layers.
+    const box = changedBox(base.data, a1.data, w, h);
+    expect(box).toEqual({ x0: 50, y0: 40, x1: 56, y1: 47 });
+    const rects = dirtyRects(net.plan, box);
+    const all = dirtyRects(net.plan, 'all');
+    const area = (r: Int32Array, i: number): number => (r[i * 4 + 1] - r[i * 4]) * (r[i * 4 + 3] - r[i * 4 + 2]);
+    expect(area(rects, 0)).toBeGreaterThan(0);
+    expect(area(rects, 0)).toBeLessThan(area(all, 0) / 4);
+    expect(area(rects, 1)).toBeLessThanOrEqual(area(all, 1) / 2);
+    expect(changedBox(base.data, base.data, w, h)).toBeNull();
+    expect(() => net.distanceInSlot(base, photo, net.plan.slots - 1)).toThrow(/slot 8 is not one of 0..7/);
   });
 
   it('refuses images too small for the network', async () => {
