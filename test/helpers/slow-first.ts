@@ -17,6 +17,7 @@ export const SLOW_FILES = [
   'test/main/authoring/session/upload.test.ts',
   'test/shared/raster/gpu/radix-path.test.ts',
   'test/main/kinds/relation/sparrta-export.test.ts',
+  'test/main/kinds/relation/sparrta-import.test.ts',
   'test/main/queue/bullmq.test.ts',
   'test/main/formats/read-oracle.test.ts',
   'test/main/queue/stall.test.ts',
@@ -36,6 +37,7 @@ export const SLOW_FILES = [
   // The e2e suite (vitest.e2e.config.ts), slowest first.
   'test/e2e/restart-reconnect.e2e.ts',
   'test/e2e/relation-block.e2e.ts',
+  'test/e2e/relation-import.e2e.ts',
   'test/e2e/author-iterate.e2e.ts',
   'test/e2e/author.e2e.ts',
   'test/e2e/play-person.e2e.ts',
