@@ -18,6 +18,7 @@ export const SLOW_FILES = [
   'test/shared/raster/gpu/radix-path.test.ts',
   'test/main/kinds/relation/sparrta-export.test.ts',
   'test/main/kinds/relation/sparrta-import.test.ts',
+  'test/main/kinds/search/random-action.test.ts',
   'test/main/queue/bullmq.test.ts',
   'test/main/formats/read-oracle.test.ts',
   'test/main/queue/stall.test.ts',
