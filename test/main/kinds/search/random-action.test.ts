@@ -5,7 +5,10 @@
 // ground truth, the end and goal images) marks it. The exact checker's verdict is kept beside it
 // for the closed families. Views come from a stand-in renderer (a 2x2 image coding the camera's
 // pose) to keep the test lean: the views are tested elsewhere, the protocol here (which pose's
-// view goes to whom). Also: no committed question needs a compass word the room does not show.
+// view goes to whom). Over every committed start: the question's objects lie inside the start
+// view's frustum (occluded or not) in at least 90 % (E3VS's starts face the object), and no
+// start view (rendered at 16 px) is more than 90 % one colour. No committed question needs a
+// compass word the room does not show.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EvalConfigSchema } from '../../../../src/main/models/config';
@@ -14,6 +17,8 @@ import { loadAll } from '../../../../src/main/kinds/search/task-set';
 import { randomMotions, runRandomAction, type RandomActionSummary } from '../../../../src/main/kinds/search/random-action';
 import { checkAnswer } from '../../../../src/shared/kinds/search/answers';
 import { searchRules } from '../../../../src/shared/kinds/search/kind';
+import { poseCamera } from '../../../../src/shared/kinds/search/pose';
+import { findNode, nodeAabb } from '../../../../src/shared/kinds/search/room';
 import { renderViewAsync, type AsyncViewRenderer } from '../../../../src/shared/kinds/search/render';
 import { encodePng } from '../../../../src/main/io/png-encode';
 import { JUDGE_EXAMPLES } from '../../../../src/shared/kinds/search/judge-prompt';
@@ -22,6 +27,23 @@ import type { RoomScene } from '../../../../src/main/kinds/search/scene';
 import type { SearchTaskSpec } from '../../../../src/shared/kinds/search/kind';
 
 const dir = join(process.cwd(), 'tasks');
+/** Side of the rendered start views whose colours are counted. */
+const SHARE_SIZE = 16;
+
+/** Share of pixels within 0.08 (each channel) of the most common colour (bins of 1/8). */
+function colourShare(rgb: Float32Array): number {
+  const n = rgb.length / 3;
+  const bins = new Map<number, number[]>();
+  for (let i = 0; i < n; i++) {
+    const key = [0, 1, 2].reduce((k, c) => k * 8 + Math.min(7, Math.floor(rgb[i * 3 + c] * 8)), 0);
+    bins.set(key, [...(bins.get(key) ?? []), i]);
+  }
+  const mode = [...bins.values()].sort((a, b) => b.length - a.length)[0];
+  const mean = [0, 1, 2].map((c) => mode.reduce((s, i) => s + rgb[i * 3 + c], 0) / mode.length);
+  let near = 0;
+  for (let i = 0; i < n; i++) if ([0, 1, 2].every((c) => Math.abs(rgb[i * 3 + c] - mean[c]) <= 0.08)) near++;
+  return near / n;
+}
 const SIZE = 2;
 /** A 2x2 image coding the camera's extrinsics: different poses, different images. */
 const poseImage: AsyncViewRenderer = (_splats, camera) => {
@@ -112,6 +134,34 @@ describe('Random Action as E3VS runs it, over the committed search set', () => {
     expect(jEnd.equals(end)).toBe(true);
     expect(jGoal.equals(goal)).toBe(true);
   });
+
+  it('every start is made as E3VS makes them: the question\'s objects inside the start view, never a view of one colour', async () => {
+    let inside = 0;
+    const shares: { id: string; share: number }[] = [];
+    for (const { spec, scene } of all) {
+      const cam = poseCamera(spec.start, SHARE_SIZE);
+      const m = cam.world_to_camera;
+      const seen = spec.question.needs.every((id) => {
+        const b = nodeAabb(findNode(scene.room!, id));
+        const p = [0, 1, 2].map((k) => (b.min[k] + b.max[k]) / 2);
+        const z = m[8] * p[0] + m[9] * p[1] + m[10] * p[2] + m[11];
+        if (z <= 0) return false;
+        const u = (cam.fx * (m[0] * p[0] + m[1] * p[1] + m[2] * p[2] + m[3])) / z + cam.cx;
+        const v = (cam.fy * (m[4] * p[0] + m[5] * p[1] + m[6] * p[2] + m[7])) / z + cam.cy;
+        return u >= 0 && u <= cam.width && v >= 0 && v <= cam.height;
+      });
+      if (seen) inside++;
+      const img = await renderViewAsync(scene.splats, spec.start, undefined, SHARE_SIZE);
+      shares.push({ id: spec.task_id, share: colourShare(img.rgb) });
+    }
+    expect(inside / all.length).toBeGreaterThanOrEqual(0.9);
+    expect(shares.filter((s) => s.share > 0.9)).toEqual([]);
+    // The measure sees a blank view: a start turned to face the nearest wall up close is one colour.
+    const { spec, scene } = all[0];
+    const wall = await renderViewAsync(scene.splats, { x: 0.3, y: scene.room!.size[1] / 2, z: 1.2, yaw: 180, pitch: 0 }, undefined, SHARE_SIZE);
+    expect(colourShare(wall.rgb)).toBeGreaterThan(0.9);
+    expect(spec.start).toBeDefined();
+  }, 300_000);
 
   it('no committed question names a compass direction (nothing in a room shows one)', () => {
     const compass = all.filter((a) => /\b(north|south|east|west)\b/i.test(a.spec.question.text));
