@@ -19,6 +19,7 @@ import { exportEpisodes } from '../../kinds/search/export';
 import { checkTaskSet, generateTaskSet, loadAll, runBaseline, writeGoalImages } from '../../kinds/search/task-set';
 import { runStaticBaseline, STATIC_MODES, type StaticMode } from '../../kinds/search/static-baseline';
 import { runRandomAction } from '../../kinds/search/random-action';
+import { filterAnswerability, FILTER_RECORD } from '../../kinds/search/answerability-filter';
 import { parseArgs, stringOption } from '../args';
 import { CliError, type CliCommand } from '../command';
 import { intOption } from './author-options';
@@ -33,6 +34,7 @@ splatlab search check [--tasks DIR] [--task ID]
 splatlab search baseline [--tasks DIR] [--player random|blind|start-view|oracle|all] [--seed S] [--seeds K]
 splatlab search baseline --model SPEC [--player blind|start-view] [--config FILE] [--tasks DIR] [--task ID]
 splatlab search baseline --player random-action --model SPEC --judge SPEC [--config FILE] [--tasks DIR] [--task ID] [--seed S]
+splatlab search filter --model SPEC --judge SPEC [--config FILE] [--tasks DIR] [--task ID]
 splatlab search goals [--tasks DIR] [--task ID] --out OUTDIR
 splatlab search export [--tasks DIR] [--task ID] --out OUTDIR
 splatlab search annotation-task [--tasks DIR] --annotation ID
@@ -62,6 +64,10 @@ the start view): one answer through the stop tool, scored by the exact checker b
 then the model SPEC answers from the final view and the judge --judge SPEC marks it (5 or 1, the
 pinned prompt with the end and goal views); prints judge accuracy, the exact checker's accuracy on
 the closed families beside it, average steps and collision rate.
+filter: E3VS's answerability filter: the model SPEC answers each task blind and from the start
+view, the judge --judge SPEC marks both answers (the pinned prompt with the start and goal views),
+and a task with a mark of 3 or more is removed from the tasks folder and listed with its marks in
+search/answerability-filter.json; every kept task records its marks (answerability_filter).
 goals: renders each task's goal image (512x512 at 90 degrees from the goal viewpoint) into OUTDIR.
 export: writes OUTDIR/episodes/<task>.json (scene, question, answer, answer type, start, answerable
 poses, goal), OUTDIR/goals/<task>.png and the scenes beside them (OUTDIR/scenes/...), and index.json.
@@ -112,9 +118,9 @@ export const command: CliCommand = {
       io.out(`${r.tasks.length - bad.length}/${r.tasks.length} search tasks conform over ${r.rooms} rooms; splits by scene: ${Object.entries(r.splits).map(([k, v]) => `${k} ${v.rooms} rooms / ${v.episodes} episodes`).join(', ')}`);
       return bad.length || r.problems.length ? 1 : 0;
     }
-    if (sub === 'baseline' && stringOption(args, 'player') === 'random-action') {
+    if (sub === 'filter' || (sub === 'baseline' && stringOption(args, 'player') === 'random-action')) {
       const model = stringOption(args, 'model'), judgeSpec = stringOption(args, 'judge');
-      if (!model || !judgeSpec) throw new CliError('--player random-action needs --model SPEC (the answering model) and --judge SPEC');
+      if (!model || !judgeSpec) throw new CliError(`search ${sub === 'filter' ? 'filter' : 'baseline --player random-action'} needs --model SPEC (the answering model) and --judge SPEC`);
       let answerer, judge;
       try {
         const config = loadEvalConfig(stringOption(args, 'config'));
@@ -127,6 +133,11 @@ export const command: CliCommand = {
         throw new CliError((e as Error).message);
       }
       const task = stringOption(args, 'task');
+      if (sub === 'filter') {
+        const r = await filterAnswerability(dir, await loadAll(dir, task ? [task] : undefined), answerer, judge, { model, judge: judgeSpec, onProgress: io.out });
+        io.out(`answerability filter (${model}, judged by ${judgeSpec}): kept ${r.kept.length}, excluded ${r.excluded.length} (listed in ${FILTER_RECORD})`);
+        return 0;
+      }
       const s = await runRandomAction(await loadAll(dir, task ? [task] : undefined), answerer, judge, { judge: judgeSpec, seed: intOption(args, 'seed', 0), onProgress: io.out });
       io.out(`Random Action (${model}, judged by ${judgeSpec}): judge accuracy ${pct(s.judgeAccuracy).trim()}% over ${s.judged} judged answers (${s.unparseable} unparseable) of ${s.episodes} episodes; `
         + `exact checker on the ${s.closed} closed ones ${s.exactAccuracy === null ? '-' : `${pct(s.exactAccuracy).trim()}%`}; average steps ${s.steps.toFixed(1)}; collision rate ${s.collisionRate.toFixed(3)}`);
