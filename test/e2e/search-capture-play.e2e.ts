@@ -6,14 +6,14 @@
 // then the keys walk the A* path to the view of the cube, the answer is typed and Enter stops.
 // The log holds the collision and the correct answer. Screenshots:
 // test-results/search-capture-blocked.png, test-results/search-capture-goal.png.
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startServe, type ServeProcess } from './harness';
 import { writeGeneratedCapture } from '../main/kinds/search/capture-fixture';
-import { readTrajectory } from '../../src/main/env/trajectory';
+import { answerAndReadLog } from './search-flow';
 import { loadCapture } from '../../src/main/kinds/search/capture-scene';
 import { pathTo } from '../../src/shared/kinds/search/astar';
 import { SearchTaskSpecSchema } from '../../src/shared/kinds/search/kind';
@@ -76,14 +76,8 @@ describe.skipIf(skip)('a search room from a splat file, played by keyboard (brow
       await expect.poll(() => page.getByTestId('search-steps').textContent(), { timeout: 60_000 }).toContain(`step ${i + 2}/25`);
     }
     await page.screenshot({ path: join(RESULTS_DIR, 'search-capture-goal.png') });
-    await page.getByTestId('search-answer').fill('red');
-    await page.getByTestId('search-answer').press('Enter');
-    await page.getByTestId('search-done').waitFor({ timeout: 60_000 });
+    const traj = await answerAndReadLog(page, home, TASK, 'red');
     expect(errors).toEqual([]);
-    const dir = join(home, 'trajectories');
-    const file = readdirSync(dir).find((f) => f.startsWith(`${TASK}-`) && f.endsWith('.jsonl'));
-    expect(file).toBeDefined();
-    const traj = readTrajectory(join(dir, file!));
     expect(traj.end).toMatchObject({ reason: 'stop', correct: true, success: true, steps: moves.length + 2, collisions: 1, collision: 1 });
   }, 300_000);
 });
