@@ -74,8 +74,12 @@ export const SPHERE_SPAN = 0.6;
 /** Sphere radii grow by this factor per ring, out to MAX_RING_RADIUS (the lab's objects are small). */
 const RING_FACTOR = 1.5;
 const MAX_RING_RADIUS = 3.2;
-/** A start whose view is more than this share one colour (a blank wall, the ceiling) is refused. */
-export const MAX_COLOUR_SHARE = 0.9;
+/**
+ * A start whose ray grid is more than this share one colour (a blank wall, the ceiling, the side
+ * of a shelf up close) is refused: below the 90 % a rendered view must stay under, because the
+ * splats' blur makes a rendered view a little more uniform than its 12 x 12 rays.
+ */
+export const MAX_COLOUR_SHARE = 0.75;
 
 /**
  * A start as E3VS makes them: a viewpoint on a sphere around the question's objects, looking at

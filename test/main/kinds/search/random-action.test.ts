@@ -155,7 +155,7 @@ describe('Random Action as E3VS runs it, over the committed search set', () => {
       shares.push({ id: spec.task_id, share: colourShare(img.rgb) });
     }
     expect(inside / all.length).toBeGreaterThanOrEqual(0.9);
-    expect(shares.filter((s) => s.share > 0.9)).toEqual([]);
+    expect(shares.filter((s) => s.share > 0.9), JSON.stringify(shares.filter((s) => s.share > 0.85))).toEqual([]);
     // The measure sees a blank view: a start turned to face the nearest wall up close is one colour.
     const { spec, scene } = all[0];
     const wall = await renderViewAsync(scene.splats, { x: 0.3, y: scene.room!.size[1] / 2, z: 1.2, yaw: 180, pitch: 0 }, undefined, SHARE_SIZE);
