@@ -14,7 +14,7 @@ export const JUDGE_EXAMPLES: readonly { question: string; answer: string; respon
   { question: 'What colour is the mug on the shelf?', answer: 'green (also correct: lime)', response: 'It looks light green.', mark: 5 },
   { question: 'What object is inside the bin?', answer: 'ball (also correct: sphere, orb)', response: 'a small red sphere', mark: 5 },
   { question: 'How many objects stand directly on the table?', answer: '3', response: 'two or three', mark: 1 },
-  { question: 'What word is printed on the sign on the wall facing the floor lamp?', answer: 'exit', response: 'EXIT', mark: 5 },
+  { question: 'What word is printed on the sign on the west wall?', answer: 'exit', response: 'EXIT', mark: 5 },
   { question: 'What is on top of the blue cube?', answer: 'cone (also correct: traffic cone)', response: 'a cylinder', mark: 1 },
   { question: 'Is the red ball bigger than the yellow cube?', answer: 'no', response: 'I cannot tell from here.', mark: 1 },
 ];
