@@ -1,4 +1,4 @@
-// `splatlab search generate|check|baseline|goals|export|annotation-task|judge|make-prop`: the
+// `splatlab search generate|check|baseline|filter|goals|export|annotation-task|judge|make-prop`: the
 // search task set (docs/TASKS.md, search section); the tasks folder is --tasks DIR as elsewhere.
 // generate writes procedural rooms and their episodes into a tasks folder; check runs the
 // conformance check; baseline scores the random, blind, start-view and oracle players; export
@@ -33,7 +33,8 @@ const USAGE = `splatlab search generate [--tasks DIR] [--rooms N] [--questions Q
 splatlab search check [--tasks DIR] [--task ID]
 splatlab search baseline [--tasks DIR] [--player random|blind|start-view|oracle|all] [--seed S] [--seeds K]
 splatlab search baseline --model SPEC [--player blind|start-view] [--config FILE] [--tasks DIR] [--task ID]
-splatlab search baseline --player random-action --model SPEC --judge SPEC [--config FILE] [--tasks DIR] [--task ID] [--seed S]
+splatlab search baseline --player random-action --model SPEC --judge SPEC [--config FILE] [--tasks DIR]
+                         [--task ID] [--seed S]
 splatlab search filter --model SPEC --judge SPEC [--config FILE] [--tasks DIR] [--task ID]
 splatlab search goals [--tasks DIR] [--task ID] --out OUTDIR
 splatlab search export [--tasks DIR] [--task ID] --out OUTDIR
