@@ -2,13 +2,13 @@
 // BFS oracle's path to an answerable view, a screenshot of that goal view is saved for a person to
 // look at (test-results/search-goal.png), the answer is typed and Enter stops the episode; the
 // trajectory on disk then regrades identically and no message carried the answer.
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startServe, type ServeProcess } from './harness';
-import { readTrajectory } from '../../src/main/env/trajectory';
+import { answerAndReadLog } from './search-flow';
 import { loadAnyTask } from '../../src/main/kinds/registry';
 import { regradeSearch } from '../../src/main/kinds/search/regrade';
 import type { SearchTask } from '../../src/main/kinds/search/env';
@@ -64,15 +64,8 @@ describe.skipIf(skip)('play a search task by keyboard (browser mode)', () => {
     mkdirSync(RESULTS_DIR, { recursive: true });
     await page.getByTestId('search-view').screenshot({ path: join(RESULTS_DIR, 'search-goal.png') });
     await page.screenshot({ path: join(RESULTS_DIR, 'search-play.png') });
-    await page.getByTestId('search-answer').fill(answer);
-    await page.getByTestId('search-answer').press('Enter');
-    await page.getByTestId('search-done').waitFor({ timeout: 60_000 });
+    const traj = await answerAndReadLog(page, home, TASK, answer);
     expect(errors).toEqual([]);
-
-    const dir = join(home, 'trajectories');
-    const file = readdirSync(dir).find((f) => f.startsWith(`${TASK}-`) && f.endsWith('.jsonl'));
-    expect(file).toBeDefined();
-    const traj = readTrajectory(join(dir, file!));
     expect(traj.end).toMatchObject({ reason: 'stop', correct: true, success: true, steps: moves.length + 1, collision: 0 });
     expect(regradeSearch(task, traj).problems).toEqual([]);
     // The answerable viewpoints and the hidden part never reach the page.

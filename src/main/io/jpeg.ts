@@ -1,9 +1,22 @@
-// JPEG output through jpeg-js (a well-kept pure-JS baseline encoder): the lab's float RGB image
-// to the bytes of a baseline JFIF file at a stated quality. Input: RgbImage in [0, 1], quality
-// 1-100. Output: JPEG bytes. Invariant: values are clamped and rounded to 8 bits before encoding,
-// the same quantisation as the lab's PNGs, so a JPEG differs from its PNG only by compression.
+// JPEG through jpeg-js (a well-kept pure-JS baseline codec): the lab's float RGB image to the
+// bytes of a baseline JFIF file at a stated quality, and a JPEG file's bytes to 8-bit RGB pixels.
+// Input: RgbImage in [0, 1], quality 1-100; or JPEG bytes. Output: JPEG bytes; or pixels.
+// Invariant: values are clamped and rounded to 8 bits before encoding, the same quantisation as
+// the lab's PNGs, so a JPEG differs from its PNG only by compression; a decoded image keeps the
+// file's own size.
 import jpeg from 'jpeg-js';
 import type { RgbImage } from '../../shared/image/image';
+import type { Uint8Pixels } from './png-encode';
+
+/** The pixels of a JPEG file at its own size (RGB, 8 bits); `where` names it in an error. */
+export function decodeJpeg(bytes: Uint8Array, where: string): Uint8Pixels {
+  try {
+    const img = jpeg.decode(bytes, { useTArray: true, formatAsRGBA: false, maxResolutionInMP: 64 });
+    return { width: img.width, height: img.height, channels: 3, data: new Uint8Array(img.data) };
+  } catch (error) {
+    throw new Error(`${where}: not a readable JPEG (${(error as Error).message})`);
+  }
+}
 
 export function encodeJpeg(img: RgbImage, quality: number): Uint8Array {
   if (!Number.isInteger(quality) || quality < 1 || quality > 100) throw new Error(`JPEG quality must be a whole number 1-100 (got ${quality})`);

@@ -32,8 +32,8 @@ export const COMMANDS: Record<string, CommandEntry> = {
   eval: { summary: 'run models on tasks (OpenAI-compatible, Anthropic, scripted): resumable, embedded or BullMQ queue', load: async () => (await import('./eval')).command },
   report: { summary: 'analyses of humans and models side by side: charts (SVG) and tables (CSV)', load: async () => (await import('./report')).command },
   rl: { summary: 'HTTP JSON protocol for RL trainers: reset, step, reward (benchmark and training reward)', load: async () => (await import('./rl')).command },
-  relation: { summary: 'spatial-relation datasets (SpaRRTa-style): relation generate|check|export|sheets|tasks', load: async () => (await import('./relation')).command },
-  search: { summary: 'search tasks (view search in rooms): search generate|check|baseline|goals|export|annotation-task|judge|make-prop', load: async () => (await import('./search')).command },
+  relation: { summary: 'spatial-relation datasets (SpaRRTa-style): relation generate|check|export|import|sheets|tasks|block', load: async () => (await import('./relation')).command },
+  search: { summary: 'search tasks (view search in rooms): search generate|check|baseline|filter|goals|export|annotation-task|judge|make-prop', load: async () => (await import('./search')).command },
   study: { summary: 'a study on several lab stations: study plan|stations|join|archive|merge', load: async () => (await import('./study')).command },
   'build-ui': { summary: 'build the Electron main, preload and renderer bundles into out/', load: async () => (await import('./build-ui')).command },
 };

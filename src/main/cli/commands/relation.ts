@@ -1,4 +1,4 @@
-// `splatlab relation generate|check|export|sheets|tasks`: the SpaRRTa-style spatial-relation datasets
+// `splatlab relation generate|check|export|import|sheets|tasks|block`: the SpaRRTa-style spatial-relation datasets
 // (src/shared/kinds/relation): generate (resumable, Ctrl-C stops between images), check every label
 // against its parameters file, export in SpaRRTa's, the image-folder or a CSV layout, and
 // redraw the per-environment contact sheets.
@@ -10,6 +10,8 @@ import { EXPORT_FORMATS, exportDataset, type ExportFormat } from '../../kinds/re
 import { generateDataset } from '../../kinds/relation/generate';
 import { writeContactSheets } from '../../kinds/relation/sheets';
 import { writeRelationTasks } from '../../kinds/relation/tasks';
+import { importSparrta } from '../../kinds/relation/import-sparrta';
+import { DEFAULT_DISPLAY_PX } from '../../../shared/kinds/relation/task';
 import { resolveTasksDir } from '../../tasks/paths';
 import { parseArgs, requireOption, stringOption, type ParsedArgs } from '../args';
 import { CliError, type CliCommand } from '../command';
@@ -19,11 +21,13 @@ const USAGE = `splatlab relation generate --out DIR [--seed N] [--ego N] [--allo
                            [--swap-roles] [--allow-empty-splits]
 splatlab relation check --dataset DIR
 splatlab relation export --dataset DIR --format sparrta|imagefolder|csv --out DIR
+splatlab relation import --format sparrta DIR --out DATASET [--keep-flagged] [--splits 0.8,0.1,0.1] [--seed N]
 splatlab relation sheets --dataset DIR
 splatlab relation tasks [--tasks DIR] [--seed N] [--practice N]
 splatlab relation block --dataset DIR --name NAME [--tasks DIR] [--split test] [--per-cell 4]
                         [--seed N] [--practice 8] [--practice-split train] [--catch 4]
                         [--fixation-ms 500] [--deadline-ms MS] [--break-every 40] [--no-confidence]
+                        [--display-px 448]
 
 generate draws seeded three-object layouts in the five environments (${ENVIRONMENT_IDS.join(', ')}),
 --ego / --allo images per environment and task (default 5000 / 10000, dealt over its three
@@ -45,7 +49,14 @@ block writes a study's trial blocks from a dataset: relation__block__NAME (N sam
 per environment x task x class cell, 160 at N = 4, plus --catch attention checks; shown in an
 order seeded per participant, a fixation cross, the stimulus until an answer or --deadline-ms,
 a break every --break-every trials) and relation__block__NAME__practice (feedback after each
-answer, from --practice-split). A cell short of N samples is refused.`;
+answer, from --practice-split). A cell short of N samples is refused. Images are shown with
+their longer side at --display-px CSS pixels (default 448); the scale of each image size is printed.
+import reads SpaRRTa's released layout (DIR/{camera,human}/<environment key>/mid-objects/img_*.jpg
+beside params_*.json) as SpaRRTa's loader does, recomputes every label with its rule (margin 15
+deg camera, 10 deg human), and writes a dataset (the layout generate writes; images kept at
+their own size, decoded once). A sample whose stored label (a lab export's) differs from the
+recomputed one is flagged and left out (--keep-flagged keeps it with the recomputed label);
+splits come from DIR/splits.json when there, else a seeded per-class draw (--splits, --seed).`;
 
 function intArg(args: ParsedArgs, name: string, fallback: number): number {
   const raw = stringOption(args, name);
@@ -134,6 +145,27 @@ export const command: CliCommand = {
         io.out(`exported ${res.samples} samples as ${format} (${res.files} files) to ${stringOption(args, 'out')}`);
         return 0;
       }
+      if (sub === 'import') {
+        const args = parseArgs(rest, { values: ['format', 'out', 'splits', 'seed'], flags: ['keep-flagged'] });
+        const format = requireOption(args, 'format');
+        if (format !== 'sparrta') throw new CliError(`--format must be sparrta (got ${format})`);
+        const from = args.positionals[0];
+        if (args.positionals.length > 1) throw new CliError(`relation import reads one folder (got ${args.positionals.join(', ')})`);
+        if (!from) throw new CliError('relation import needs the folder to read: splatlab relation import --format sparrta DIR --out DATASET');
+        const splits = stringOption(args, 'splits')?.split(',').map(Number);
+        if (splits && (splits.length !== 3 || splits.some((v) => !(v >= 0)) || Math.abs(splits[0] + splits[1] + splits[2] - 1) > 1e-9)) throw new CliError(`--splits must be three fractions adding up to 1 (got ${stringOption(args, 'splits')})`);
+        const out = requireOption(args, 'out');
+        const res = importSparrta(from, out, {
+          keepFlagged: args.options.get('keep-flagged') === true, seed: intArg(args, 'seed', 1),
+          ...(splits ? { splits: splits as [number, number, number] } : {}),
+        });
+        io.out(`imported ${res.samples} samples from ${res.folders.length} folders into ${out}`);
+        for (const f of res.flagged) io.out(`flagged: ${f.source} (${f.id}) stores ${f.stored}, SpaRRTa's rule gives ${f.recomputed}${f.kept ? '; kept with the recomputed label' : '; left out'}`);
+        const why = new Map<string, number>();
+        for (const k of res.skipped) why.set(k.why, (why.get(k.why) ?? 0) + 1);
+        if (res.skipped.length > 0) io.out(`skipped as SpaRRTa's loader skips them: ${[...why].map(([k, n]) => `${n} ${k}`).join(', ')}`);
+        return 0;
+      }
       if (sub === 'tasks') {
         const args = parseArgs(rest, { values: ['tasks', 'seed', 'practice'] });
         const dir = resolveTasksDir(stringOption(args, 'tasks'));
@@ -143,7 +175,7 @@ export const command: CliCommand = {
       }
       if (sub === 'block') {
         const args = parseArgs(rest, {
-          values: ['dataset', 'name', 'tasks', 'split', 'per-cell', 'seed', 'practice', 'practice-split', 'catch', 'fixation-ms', 'deadline-ms', 'break-every'],
+          values: ['dataset', 'name', 'tasks', 'split', 'per-cell', 'seed', 'practice', 'practice-split', 'catch', 'fixation-ms', 'deadline-ms', 'break-every', 'display-px'],
           flags: ['no-confidence'],
         });
         const splitOf = (name: string, fallback: Split): Split => {
@@ -158,7 +190,9 @@ export const command: CliCommand = {
           perCell: intArg(args, 'per-cell', 4), seed: intArg(args, 'seed', 1), practice: intArg(args, 'practice', 8), catchTrials: intArg(args, 'catch', 4),
           fixationMs: intArg(args, 'fixation-ms', 500), deadlineMs: deadline === undefined ? null : intArg(args, 'deadline-ms', 0),
           breakEvery: intArg(args, 'break-every', 40), confidence: args.options.get('no-confidence') !== true,
+          displayPx: intArg(args, 'display-px', DEFAULT_DISPLAY_PX),
         });
+        for (const line of res.scaling) io.out(`images ${line}`);
         io.out(`wrote ${res.scored} (${res.trials} trials + ${res.catchTrials} attention checks)${res.practice ? ` and ${res.practice} (${res.practiceTrials} practice trials)` : ''} to ${dir}`);
         return 0;
       }
@@ -171,6 +205,6 @@ export const command: CliCommand = {
       if (error instanceof CliError) throw error;
       throw new CliError((error as Error).message);
     }
-    throw new CliError(`unknown relation command ${sub === undefined ? '(none)' : `'${sub}'`}: use generate, check, export, sheets, tasks or block`);
+    throw new CliError(`unknown relation command ${sub === undefined ? '(none)' : `'${sub}'`}: use generate, check, export, import, sheets, tasks or block`);
   },
 };

@@ -1,4 +1,4 @@
-// `splatlab search generate|check|baseline|goals|export|annotation-task|judge|make-prop`: the
+// `splatlab search generate|check|baseline|filter|goals|export|annotation-task|judge|make-prop`: the
 // search task set (docs/TASKS.md, search section); the tasks folder is --tasks DIR as elsewhere.
 // generate writes procedural rooms and their episodes into a tasks folder; check runs the
 // conformance check; baseline scores the random, blind, start-view and oracle players; export
@@ -18,6 +18,8 @@ import { exportAnnotation } from '../../kinds/search/annotations';
 import { exportEpisodes } from '../../kinds/search/export';
 import { checkTaskSet, generateTaskSet, loadAll, runBaseline, writeGoalImages } from '../../kinds/search/task-set';
 import { runStaticBaseline, STATIC_MODES, type StaticMode } from '../../kinds/search/static-baseline';
+import { runRandomAction } from '../../kinds/search/random-action';
+import { filterAnswerability, FILTER_RECORD } from '../../kinds/search/answerability-filter';
 import { parseArgs, stringOption } from '../args';
 import { CliError, type CliCommand } from '../command';
 import { intOption } from './author-options';
@@ -31,6 +33,9 @@ const USAGE = `splatlab search generate [--tasks DIR] [--rooms N] [--questions Q
 splatlab search check [--tasks DIR] [--task ID]
 splatlab search baseline [--tasks DIR] [--player random|blind|start-view|oracle|all] [--seed S] [--seeds K]
 splatlab search baseline --model SPEC [--player blind|start-view] [--config FILE] [--tasks DIR] [--task ID]
+splatlab search baseline --player random-action --model SPEC --judge SPEC [--config FILE] [--tasks DIR]
+                         [--task ID] [--seed S]
+splatlab search filter --model SPEC --judge SPEC [--config FILE] [--tasks DIR] [--task ID]
 splatlab search goals [--tasks DIR] [--task ID] --out OUTDIR
 splatlab search export [--tasks DIR] [--task ID] --out OUTDIR
 splatlab search annotation-task [--tasks DIR] --annotation ID
@@ -41,20 +46,29 @@ DIR is the tasks folder (default SPLATLAB_TASKS_DIR, else tasks; --dir and --tas
 spellings of --tasks).
 generate: N procedural rooms (seeds 1..N, default 30) with up to Q questions each (default 24) and
 K episodes per question (default 1). Every third room has a captured prop behind its cabinet
-(search/props/plant.ply, written from a seed when absent; --no-props: none). Each episode is made
-goal first: an answerable view, a seeded walk of 3..10 actions away from it to the start, kept when
-no view within two actions of the start answers; answers are balanced per question family (no
-answer above a third of its family) and rooms are split by scene into train, val and test.
+(search/props/plant.ply, written from a seed when absent; --no-props: none). Each episode's start is
+made as E3VS makes them: a viewpoint on spheres around the question's objects, looking at them,
+that does not answer and is not a view of one colour; the goal is the nearest answerable view by
+BFS, 3..10 actions away; answers are balanced per question family (no answer above a third of its
+family) and rooms are split by scene into train, val and test.
 check: every task's start is collision-free and unanswerable, an answerable view is reachable
 within the step budget (A* to the stored goal, else BFS), the stored answer equals the room's, and
 every room's tasks share one split; prints the rooms and episodes per split.
 baseline: accuracy, success, steps, path length and collision rate of a baseline player beside the
-analytic chance of the set (Random Action: uniform actions, then a uniform answer over each
-question's answer space; blind: the family's most common answer among the other tasks;
+analytic chance of the set (random, printed as answer-space chance: uniform actions, then a uniform
+answer over each question's answer space; blind: the family's most common answer among the other tasks;
 start-view: answers only when the start view answers; oracle: walks to the goal and answers).
 --seeds K averages the random player over seeds S..S+K-1. With --model SPEC (the clients and
 --config of splatlab eval) a model plays blind (the question alone) or start-view (the question and
 the start view): one answer through the stop tool, scored by the exact checker beside the chance.
+--player random-action is E3VS's Random Action: uniform random motions for each episode's budget,
+then the model SPEC answers from the final view and the judge --judge SPEC marks it (5 or 1, the
+pinned prompt with the end and goal views); prints judge accuracy, the exact checker's accuracy on
+the closed families beside it, average steps and collision rate.
+filter: E3VS's answerability filter: the model SPEC answers each task blind and from the start
+view, the judge --judge SPEC marks both answers (the pinned prompt with the start and goal views),
+and a task with a mark of 3 or more is removed from the tasks folder and listed with its marks in
+search/answerability-filter.json; every kept task records its marks (answerability_filter).
 goals: renders each task's goal image (512x512 at 90 degrees from the goal viewpoint) into OUTDIR.
 export: writes OUTDIR/episodes/<task>.json (scene, question, answer, answer type, start, answerable
 poses, goal), OUTDIR/goals/<task>.png and the scenes beside them (OUTDIR/scenes/...), and index.json.
@@ -86,7 +100,7 @@ export const command: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     const [sub, ...rest] = argv;
-    const args = parseArgs(rest, { values: ['tasks', 'dir', 'rooms', 'questions', 'per-question', 'seed', 'seeds', 'player', 'task', 'out', 'annotation', 'study', 'model', 'config'], flags: ['force', 'no-props'] });
+    const args = parseArgs(rest, { values: ['tasks', 'dir', 'rooms', 'questions', 'per-question', 'seed', 'seeds', 'player', 'task', 'out', 'annotation', 'study', 'model', 'judge', 'config'], flags: ['force', 'no-props'] });
     const dir = resolveTasksDir(stringOption(args, 'tasks') ?? stringOption(args, 'dir'));
     if (sub === 'generate') {
       const n = intOption(args, 'rooms', 30, 1);
@@ -104,6 +118,31 @@ export const command: CliCommand = {
       for (const p of r.problems) io.out(p);
       io.out(`${r.tasks.length - bad.length}/${r.tasks.length} search tasks conform over ${r.rooms} rooms; splits by scene: ${Object.entries(r.splits).map(([k, v]) => `${k} ${v.rooms} rooms / ${v.episodes} episodes`).join(', ')}`);
       return bad.length || r.problems.length ? 1 : 0;
+    }
+    if (sub === 'filter' || (sub === 'baseline' && stringOption(args, 'player') === 'random-action')) {
+      const model = stringOption(args, 'model'), judgeSpec = stringOption(args, 'judge');
+      if (!model || !judgeSpec) throw new CliError(`search ${sub === 'filter' ? 'filter' : 'baseline --player random-action'} needs --model SPEC (the answering model) and --judge SPEC`);
+      let answerer, judge;
+      try {
+        const config = loadEvalConfig(stringOption(args, 'config'));
+        const a = parseModelSpec(model), j = parseModelSpec(judgeSpec);
+        makeClient(a, config);
+        makeClient(j, config);
+        answerer = () => makeClient(a, config);
+        judge = () => makeClient(j, config);
+      } catch (e) {
+        throw new CliError((e as Error).message);
+      }
+      const task = stringOption(args, 'task');
+      if (sub === 'filter') {
+        const r = await filterAnswerability(dir, await loadAll(dir, task ? [task] : undefined), answerer, judge, { model, judge: judgeSpec, onProgress: io.out });
+        io.out(`answerability filter (${model}, judged by ${judgeSpec}): kept ${r.kept.length}, excluded ${r.excluded.length} (listed in ${FILTER_RECORD})`);
+        return 0;
+      }
+      const s = await runRandomAction(await loadAll(dir, task ? [task] : undefined), answerer, judge, { judge: judgeSpec, seed: intOption(args, 'seed', 0), onProgress: io.out });
+      io.out(`Random Action (${model}, judged by ${judgeSpec}): judge accuracy ${pct(s.judgeAccuracy).trim()}% over ${s.judged} judged answers (${s.unparseable} unparseable) of ${s.episodes} episodes; `
+        + `exact checker on the ${s.closed} closed ones ${s.exactAccuracy === null ? '-' : `${pct(s.exactAccuracy).trim()}%`}; average steps ${s.steps.toFixed(1)}; collision rate ${s.collisionRate.toFixed(3)}`);
+      return 0;
     }
     if (sub === 'baseline' && stringOption(args, 'model')) {
       const mode = stringOption(args, 'player') ?? 'blind';
@@ -128,7 +167,7 @@ export const command: CliCommand = {
       const players = which === 'all' ? [...BASELINES] : [which as Baseline];
       const seed = intOption(args, 'seed', 0);
       const seeds = intOption(args, 'seeds', 1, 1);
-      io.out('player      episodes  accuracy%  chance%  success%  steps  path_m  collision_rate');
+      io.out('player               episodes  accuracy%  chance%  success%  steps  path_m  collision_rate');
       let chanceLines: string[] = [];
       for (const p of players) {
         const runs = p === 'random' ? seeds : 1;
@@ -136,7 +175,7 @@ export const command: CliCommand = {
         const m = (f: (s: (typeof sums)[number]) => number) => sums.reduce((a, s) => a + f(s), 0) / sums.length;
         const s = sums[0];
         if (p === players[0]) chanceLines = chanceByGroup(sums[0].specs);
-        io.out(`${p.padEnd(11)} ${String(s.episodes * runs).padStart(8)}  ${pct(m((x) => x.correct)).padStart(9)}  ${pct(s.chance).padStart(7)}  ${pct(m((x) => x.success)).padStart(8)}  ${m((x) => x.steps).toFixed(1).padStart(5)}  ${m((x) => x.pathLength).toFixed(2).padStart(6)}  ${m((x) => x.collisionRate).toFixed(3).padStart(14)}`);
+        io.out(`${(p === 'random' ? 'answer-space chance' : p).padEnd(20)} ${String(s.episodes * runs).padStart(8)}  ${pct(m((x) => x.correct)).padStart(9)}  ${pct(s.chance).padStart(7)}  ${pct(m((x) => x.success)).padStart(8)}  ${m((x) => x.steps).toFixed(1).padStart(5)}  ${m((x) => x.pathLength).toFixed(2).padStart(6)}  ${m((x) => x.collisionRate).toFixed(3).padStart(14)}`);
       }
       for (const l of chanceLines) io.out(l);
       return 0;

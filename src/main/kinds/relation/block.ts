@@ -7,13 +7,13 @@
 // the counts. Invariant: a cell with fewer than N samples in the split is refused (nothing is
 // written); the same options write the same files; the parameters files are copied, so the
 // block does not depend on the dataset folder afterwards.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mulberry32 } from '../../../shared/math/random';
 import { hashSeed, type Split } from '../../../shared/kinds/relation/dataset';
 import { RELATION_CLASSES, RELATION_TASKS } from '../../../shared/kinds/relation/labels';
-import { catchQuestion, RELATION_TASK_PREFIX, RelationTaskSpecSchema, trialFor, MAX_BLOCK_TRIALS, type RelationTaskSpec } from '../../../shared/kinds/relation/task';
-import { readManifest, storedSamples, type StoredSample } from './files';
+import { catchQuestion, DEFAULT_DISPLAY_PX, RELATION_TASK_PREFIX, RelationTaskSpecSchema, trialFor, MAX_BLOCK_TRIALS, type RelationTaskSpec } from '../../../shared/kinds/relation/task';
+import { imagePath, readManifest, storedSamples, type StoredSample } from './files';
 
 export interface BlockOptions {
   name: string;
@@ -27,9 +27,13 @@ export interface BlockOptions {
   deadlineMs?: number | null;
   breakEvery?: number;
   confidence?: boolean;
+  /** CSS pixels the image is shown at (its longer side); default 448, twice the lab's 224. */
+  displayPx?: number;
 }
 
 export interface BlockResult {
+  /** The images' own sizes (width x height) and how the display scales each, so no resampling goes unsaid. */
+  scaling: string[];
   scored: string;
   practice: string | null;
   trials: number;
@@ -45,7 +49,7 @@ export function writeRelationBlock(tasksDir: string, datasetDir: string, o: Bloc
   const nPractice = o.practice ?? 8, practiceSplit = o.practiceSplit ?? 'train', nCatch = o.catchTrials ?? 4;
   if (practiceSplit === split && nPractice > 0) throw new Error(`practice trials come from another split than the scored ones (both ${split})`);
   const manifest = readManifest(datasetDir);
-  const stored = storedSamples(datasetDir, manifest.config);
+  const stored = storedSamples(datasetDir, manifest);
   const pick = (sp: Split, env: string, task: string, cls: string): StoredSample[] => {
     const c = stored.filter((s) => s.plan.split === sp && s.plan.environment === env && s.plan.task === task && s.params.relation.label === cls);
     return mulberry32(hashSeed(`${seed}/block/${sp}/${env}/${task}/${cls}`)).shuffle([...c]);
@@ -77,6 +81,8 @@ export function writeRelationBlock(tasksDir: string, datasetDir: string, o: Bloc
   const trialOf = (s: StoredSample) => {
     const file = `${folder}/${s.plan.id}.json`;
     writeFileSync(join(tasksDir, file), `${JSON.stringify(s.params, null, 1)}\n`);
+    // An imported image is the stimulus itself: it travels beside its parameters file.
+    if (s.params.stimulus) copyFileSync(imagePath(datasetDir, s.plan), join(tasksDir, folder, s.params.stimulus.file));
     return trialFor(s.params, file);
   };
   const trials: RelationTaskSpec['trials'] = scored.map(trialOf);
@@ -88,7 +94,7 @@ export function writeRelationBlock(tasksDir: string, datasetDir: string, o: Bloc
   }
   const block = {
     fixation_ms: o.fixationMs ?? 500, deadline_ms: o.deadlineMs ?? null, break_every: o.breakEvery ?? 40,
-    confidence: o.confidence ?? true, order_seed: seed,
+    confidence: o.confidence ?? true, order_seed: seed, display_px: o.displayPx ?? DEFAULT_DISPLAY_PX,
   };
   const id = `${RELATION_TASK_PREFIX}block__${o.name}`;
   const spec = RelationTaskSpecSchema.parse({
@@ -105,5 +111,9 @@ export function writeRelationBlock(tasksDir: string, datasetDir: string, o: Bloc
     });
     writeFileSync(join(tasksDir, `${practiceId}.json`), `${JSON.stringify(pspec, null, 2)}\n`);
   }
-  return { scored: id, practice: practiceId, trials: scored.length, catchTrials: nCatch, practiceTrials: practiceId ? nPractice : 0 };
+  const sizes = new Set([...scored, ...chosen].map((s) => {
+    const w = s.params.stimulus?.width ?? s.params.camera.intrinsics.width, h = s.params.stimulus?.height ?? s.params.camera.intrinsics.height;
+    return `${w}x${h} shown at ${block.display_px} px (x${(block.display_px / Math.max(w, h)).toFixed(2)})`;
+  }));
+  return { scaling: [...sizes], scored: id, practice: practiceId, trials: scored.length, catchTrials: nCatch, practiceTrials: practiceId ? nPractice : 0 };
 }

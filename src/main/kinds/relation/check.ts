@@ -4,9 +4,9 @@
 // empty split (a problem, or a warning when the config records `allowEmptySplits`), roles as
 // the config says. Input: a dataset folder. Output: a summary, the problems found (empty: the
 // dataset passes) and warnings.
-import { readManifest, storedSamples } from './files';
+import { datasetPlan, readManifest, storedSamples } from './files';
 import { verifyParams } from '../../../shared/kinds/relation/verify';
-import { emptySplits, planDataset } from '../../../shared/kinds/relation/dataset';
+import { emptySplits } from '../../../shared/kinds/relation/dataset';
 
 export interface DatasetCheck {
   samples: number;
@@ -20,7 +20,7 @@ export interface DatasetCheck {
 
 export function checkDataset(dir: string): DatasetCheck {
   const manifest = readManifest(dir);
-  const stored = storedSamples(dir, manifest.config);
+  const stored = storedSamples(dir, manifest);
   const problems: string[] = [];
   const byEnvironmentTask: Record<string, number> = {};
   const strata = new Map<string, Record<string, number>>();
@@ -53,7 +53,7 @@ export function checkDataset(dir: string): DatasetCheck {
     if (Math.abs(c.train - n * fTrain) > 1 || Math.abs(c.val - n * fVal) > 1) problems.push(`${key}: split ${c.train}/${c.val}/${c.test} is not stratified`);
   }
   const total = stored.length;
-  const plan = planDataset(manifest.config);
+  const plan = datasetPlan(manifest);
   // Judged on the plan, so a half-generated dataset is judged by what it will be.
   const empty = emptySplits(plan).map((e) => `empty split: ${e}`);
   const warnings: string[] = [];

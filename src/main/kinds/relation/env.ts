@@ -11,6 +11,7 @@
 // Invariant: the truth reaches the player only as practice feedback; scored trials reveal
 // nothing until the end record, which stays main-side.
 import { RelationRules, type RelationKindState, type RelationTrialResult } from '../../../shared/kinds/relation/kind';
+import type { RelationParams } from '../../../shared/kinds/relation/params';
 import { trialOrder } from '../../../shared/kinds/relation/task';
 import { replaySteps } from '../../../shared/kinds/replay';
 import type { ToolCall } from '../../../shared/env/episode';
@@ -82,7 +83,8 @@ export class RelationEnv extends CallsOnlyEnv<RelationRules> {
       trial: index + 1, trials: n, practice: this.task.spec.practice,
       question: this.task.spec.trials[index].question, feedback: this.feedback, done: this.rules.done,
       observer: this.task.params[index].observer,
-      ...(b ? { block: { fixation_ms: b.fixation_ms, deadline_ms: b.deadline_ms, break_every: b.break_every, confidence: b.confidence } } : {}),
+      image_px: imageSize(this.task.params[index]),
+      ...(b ? { block: { fixation_ms: b.fixation_ms, deadline_ms: b.deadline_ms, break_every: b.break_every, confidence: b.confidence, display_px: b.display_px } } : {}),
     };
   }
 
@@ -179,6 +181,11 @@ export class RelationEnv extends CallsOnlyEnv<RelationRules> {
     });
   }
 
+}
+
+/** A trial image's own size: an imported image's, else the rendered camera's. */
+function imageSize(p: RelationParams): [number, number] {
+  return p.stimulus ? [p.stimulus.width, p.stimulus.height] : [p.camera.intrinsics.width, p.camera.intrinsics.height];
 }
 
 /** The trial order a log's step 0 recorded, or the file's order (a log without one). */

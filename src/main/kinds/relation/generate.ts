@@ -39,6 +39,7 @@ export async function generateDataset(dir: string, config: DatasetConfig, opts: 
   const plan = checkedPlan(config);
   if (existsSync(manifestPath(dir))) {
     const stored = readManifest(dir);
+    if (stored.imported) throw new Error(`${dir} holds an imported dataset (from ${stored.imported.from}); generate into a new folder`);
     if (!isDeepStrictEqual(stored.config, config)) {
       throw new Error(`${dir} holds a relation dataset made with another config (${JSON.stringify(stored.config)}); resume with the same options or use a new folder`);
     }

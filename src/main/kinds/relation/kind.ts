@@ -1,16 +1,17 @@
 // The `relation` kind's main half (docs/DESIGN.md section 13, docs/RELATION.md): a task is its
 // spec plus each trial's hidden parameters file (tasks/relation/*.json); a trial's image is
-// rendered from that file when first shown (deterministic, never stored) and kept for the task.
+// rendered from that file when first shown (deterministic, never stored) and kept for the task;
+// an imported image (`stimulus` in the file) is read from beside it instead.
 // Inputs: a tasks folder and a spec head. Outputs: RelationTask, TaskSummary, RelationEnv.
 // Invariant: summaries carry no label and no position; a task of another kind is refused.
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { RelationRules, CALLS_PER_TRIAL } from '../../../shared/kinds/relation/kind';
-import { parseParams, type RelationParams } from '../../../shared/kinds/relation/params';
+import { parseParams, RelationParamsSchema, type RelationParams } from '../../../shared/kinds/relation/params';
 import { renderParams } from '../../../shared/kinds/relation/sample';
 import { RelationTaskSpecSchema, type RelationTaskSpec } from '../../../shared/kinds/relation/task';
 import type { TaskSpecHead, TaskSummary } from '../../../shared/task/schema';
-import { encodePng } from '../../io/png';
+import { decodePng, encodePng } from '../../io/png';
 import { readSpec, TaskLoadError } from '../../tasks/load';
 import type { KindTask, MainKindModule } from '../kind';
 import { RelationEnv } from './env';
@@ -66,8 +67,23 @@ export function loadRelationTask(tasksDir: string, head: TaskSpecHead): Relation
   });
   return {
     spec, dir: tasksDir, params,
-    image: (i: number) => cachedImage(keys[i], () => encodePng(renderParams(params[i], { samples: spec.samples }).rgb)),
+    image: (i: number) => cachedImage(keys[i], () => trialImage(tasksDir, spec.trials[i].params, params[i], spec.samples)),
   };
+}
+
+/**
+ * The PNG of a trial: an imported image's stored pixels (beside its parameters file, refused when
+ * its size is not the recorded one), else the scene rendered from the parameters.
+ */
+function trialImage(tasksDir: string, paramsFile: string, p: RelationParams, samples: number): Uint8Array {
+  if (!p.stimulus) return encodePng(renderParams(p, { samples }).rgb);
+  const path = join(tasksDir, dirname(paramsFile), p.stimulus.file);
+  const bytes = readFileSync(path);
+  const png = decodePng(bytes);
+  if (png.width !== p.stimulus.width || png.height !== p.stimulus.height) {
+    throw new TaskLoadError(`${path}: ${png.width}x${png.height}, its parameters say ${p.stimulus.width}x${p.stimulus.height}`);
+  }
+  return bytes;
 }
 
 /**
@@ -103,7 +119,12 @@ export const relationMain: MainKindModule = {
       startsFromInit: false, referenceViews: [],
     };
   },
-  dataFiles: (tasksDir, head) => readRelationSpec(tasksDir, head).trials.map((t) => join(tasksDir, t.params)),
+  // An imported image travels with its parameters file (the file names it; a missing one is the load's error).
+  dataFiles: (tasksDir, head) => readRelationSpec(tasksDir, head).trials.flatMap((t) => {
+    const path = join(tasksDir, t.params);
+    const p = existsSync(path) ? RelationParamsSchema.safeParse(JSON.parse(readFileSync(path, 'utf8'))) : null;
+    return p?.success && p.data.stimulus ? [path, join(dirname(path), p.data.stimulus.file)] : [path];
+  }),
   reset: (task, options) => RelationEnv.reset(asRelationTask(task), options),
   rules: (task) => new RelationRules(asRelationTask(task).spec),
 };

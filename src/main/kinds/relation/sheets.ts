@@ -13,7 +13,7 @@ const PER_CELL = 4;
 
 export function writeContactSheets(dir: string): string[] {
   const manifest = readManifest(dir);
-  const stored = storedSamples(dir, manifest.config);
+  const stored = storedSamples(dir, manifest);
   mkdirSync(join(dir, 'contact'), { recursive: true });
   const out: string[] = [];
   for (const env of manifest.config.environments) {

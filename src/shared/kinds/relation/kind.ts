@@ -66,7 +66,10 @@ export const RelationKindStateSchema = z.strictObject({
   /** A block's timing for a person's screen (src/shared/kinds/relation/task.ts, RelationBlockSchema). */
   block: z.strictObject({
     fixation_ms: z.number().int(), deadline_ms: z.number().int().nullable(), break_every: z.number().int(), confidence: z.boolean(),
+    display_px: z.number().int().optional(),
   }).optional(),
+  /** The current trial image's own size in pixels (width, height): the screen scales it to the block's display_px. */
+  image_px: z.tuple([z.number().int(), z.number().int()]).optional(),
 });
 export type RelationKindState = z.infer<typeof RelationKindStateSchema>;
 

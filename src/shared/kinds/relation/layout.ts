@@ -1,5 +1,5 @@
-// Seeded layouts of one relation sample: where the reference, the target and (allocentric) the
-// person stand, their yaws, the scenery and the camera pose; then the labels and the ray-cast
+// Seeded layouts of one relation sample: where the reference, the target and the person (the
+// observer of the allocentric task, a bystander in the egocentric one) stand, their yaws, the scenery and the camera pose; then the labels and the ray-cast
 // visibility check. Inputs: environment, triple, task, the class wanted and a seed. Output: a
 // complete parameters record (without its image).
 // Invariant: footprints never overlap; every role covers at least MIN_VISIBLE pixels of a
@@ -74,13 +74,13 @@ function attempt(req: LayoutRequest, env: EnvironmentSpec, rng: Random): Relatio
   actors.push({ role: 'reference', label: t.reference, position: [ref.x, ref.y, z0], yaw: rng.uniform(0, 360) });
   let observerXY: [number, number] = [eye[0], eye[1]];
   let personYaw = 0;
-  if (req.task === 'allo') {
-    const p = place(OBSERVER_MODEL, rng.uniform(-R, R), rng.uniform(-R, R));
-    if (!p) return null;
-    personYaw = rng.uniform(0, 360);
-    actors.push({ role: 'observer', label: OBSERVER_MODEL, position: [p.x, p.y, z0], yaw: personYaw });
-    observerXY = [p.x, p.y];
-  }
+  // The person stands in every image, as in SpaRRTa's (one scene serves both tasks): the
+  // observer of the allocentric task, a bystander (`person`) of the egocentric one.
+  const p = place(OBSERVER_MODEL, rng.uniform(-R, R), rng.uniform(-R, R));
+  if (!p) return null;
+  personYaw = rng.uniform(0, 360);
+  actors.push({ role: req.task === 'allo' ? 'observer' : 'person', label: OBSERVER_MODEL, position: [p.x, p.y, z0], yaw: personYaw });
+  if (req.task === 'allo') observerXY = [p.x, p.y];
   // The target: at the wanted class's angle from forward = reference - observer.
   const fwd = Math.atan2(ref.y - observerXY[1], ref.x - observerXY[0]);
   const ang = fwd + (angleInClass(req.wanted, margin, rng.next()) * Math.PI) / 180;

@@ -12,7 +12,11 @@ export const PARAMS_FORMAT = 'splatlab.relation.params/1';
 const num = z.number().refine(Number.isFinite, 'must be a finite number');
 const vec3 = z.tuple([num, num, num]);
 
-export const ROLES = ['reference', 'target', 'observer'] as const;
+/**
+ * `person`: the person standing in an egocentric image, whose view does not count there (SpaRRTa
+ * renders both tasks from one scene with the person in it; its egocentric images show them too).
+ */
+export const ROLES = ['reference', 'target', 'observer', 'person'] as const;
 
 /** SpaRRTa's roles, or the two objects' swapped (src/shared/kinds/relation/dataset.ts). */
 export const RELATION_ROLE_SETS = ['sparrta', 'swapped'] as const;
@@ -66,6 +70,18 @@ export const RelationParamsSchema = z.strictObject({
   facing: labelled.nullable(),
   /** Pixels of the 224x224 image each role covers (the visibility check). */
   visible_pixels: z.record(z.string(), z.number().int().nonnegative()),
+  /**
+   * An imported image (`relation import`, docs/RELATION.md "SpaRRTa import"): the PNG beside this
+   * file holds the decoded pixels of the source image at its own size, never resampled; the
+   * scene is not re-renderable (no scenery), so this image is the stimulus.
+   */
+  stimulus: z.strictObject({
+    file: z.string().regex(/^[A-Za-z0-9_.-]+\.png$/, 'a PNG file name beside the parameters file'),
+    source: z.string().min(1),
+    format: z.enum(['jpeg', 'png']),
+    width: z.number().int().positive(),
+    height: z.number().int().positive(),
+  }).optional(),
 });
 export type RelationParams = z.infer<typeof RelationParamsSchema>;
 

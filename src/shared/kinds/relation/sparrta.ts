@@ -74,10 +74,10 @@ export function sparrtaFolder(p: Pick<RelationParams, 'environment' | 'triple' |
 
 export function toSparrtaParams(p: RelationParams, split: string): SparrtaParams {
   const actors: SparrtaParams['actors'] = {};
-  // Only the triple's objects and the observer: props never share a label with them in the
+  // Only the triple's objects and the person (observer or bystander): props never share a label with them in the
   // loader's label-to-location map (a scenery rock would replace the desert's reference rock).
   p.actors.forEach((a, i) => {
-    const label = a.role === 'observer' ? SPARRTA_HUMAN_LABEL : sparrtaLabel(a.label);
+    const label = a.role === 'observer' || a.role === 'person' ? SPARRTA_HUMAN_LABEL : sparrtaLabel(a.label);
     actors[`StaticMeshActor_${i + 1}`] = { label, location: toUnreal(a.position), rotation: { pitch: 0, yaw: toUnrealYaw(a.yaw), roll: 0 } };
   });
   const ref = p.actors.find((a) => a.role === 'reference'), tgt = p.actors.find((a) => a.role === 'target');

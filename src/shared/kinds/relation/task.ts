@@ -12,6 +12,9 @@ import { actorOf, type RelationParams } from './params';
 
 export const RELATION_TASK_PREFIX = 'relation__';
 
+/** Screen size of a trial image when a block does not set one: twice the lab's 224 px. */
+export const DEFAULT_DISPLAY_PX = 448;
+
 const name = z.string().regex(/^[a-z_]+$/);
 
 /** One trial of a task: what the player is told, and where its hidden parameters are. */
@@ -45,6 +48,12 @@ export const RelationBlockSchema = z.strictObject({
   confidence: z.boolean().default(true),
   /** Trials shown in an order seeded by this and the player's id (null: the file's order). */
   order_seed: z.number().int().nullable().default(null),
+  /**
+   * CSS pixels of the image's longer side on screen, set by the experimenter (`relation block
+   * --display-px`); with each trial's own image size (its parameters file) it fixes the scale,
+   * which `relation block` prints and the trial page carries (data-scale).
+   */
+  display_px: z.number().int().min(64).max(2048).default(DEFAULT_DISPLAY_PX),
 });
 export type RelationBlock = z.infer<typeof RelationBlockSchema>;
 

@@ -1,18 +1,19 @@
-// Authoring of search episodes from a room: each question gets an answerable goal view and a start
-// walked away from it (goal first, so any start the generator makes has a known path), the
-// answerable viewpoints around the goal; filters drop starts with an answerable view within two
-// actions and balance the answers so a blind prior cannot win.
+// Authoring of search episodes from a room: each question gets a start as E3VS makes them (a
+// viewpoint on spheres around the question's objects, looking at them, that does not answer;
+// never a view of one colour) and, as goal, the nearest answerable view by BFS with the
+// answerable views around it; starts with an answerable view within two actions or none within
+// the budget are dropped, and answers are balanced so a blind prior cannot win.
 // Inputs: a RoomSpec, a seed and options. Output: SearchEpisode[] (plain data for tasks/*.json).
-// Invariant: deterministic in (room, seed, options); every episode's start is unanswerable and
-// its goal lies within maxDistance actions by the same stepPose the rules use.
+// Invariant: deterministic in (room, seed, options); every episode's start is unanswerable, faces
+// the question's objects, and its goal lies within minDistance..maxDistance actions by the same
+// stepPose the rules use.
 import { mulberry32 } from '../../math/random';
 import { PrimitiveCollider } from './collide';
-import { pathTo } from './astar';
-import { MOTION_ACTIONS, poseKey, viewDirection, type Pose } from './pose';
+import type { Pose } from './pose';
 import { generateQuestions, type Question } from './questions';
 import { findNode, nodeAabb, roomParts, type RoomSpec } from './room';
 import { RoomVisibility, DEFAULT_RULE, type VisibilityRule } from './visibility';
-import { motionWorld, stepPose, type MotionWorld } from './world';
+import { motionWorld, searchAnswerable, type MotionWorld } from './world';
 
 type Rng = ReturnType<typeof mulberry32>;
 
@@ -45,23 +46,6 @@ export function roomWorld(room: RoomSpec, radius?: number): MotionWorld {
   return motionWorld(new PrimitiveCollider(roomParts(room).map((p) => p.part)), radius);
 }
 
-const HEIGHTS = [0.5, 0.75, 1.0, 1.25, 1.5, 1.75];
-
-/** A random collision-free pose on the action lattice's headings (yaw multiple of 30, pitch 0 or -30). */
-export function randomStart(room: RoomSpec, collider: PrimitiveCollider, radius: number, rng: ReturnType<typeof mulberry32>): Pose | null {
-  for (let i = 0; i < 50; i++) {
-    const p: Pose = {
-      x: Math.round(rng.uniform(0.3, room.size[0] - 0.3) * 100) / 100,
-      y: Math.round(rng.uniform(0.3, room.size[1] - 0.3) * 100) / 100,
-      z: HEIGHTS[rng.int(HEIGHTS.length)],
-      yaw: 30 * rng.int(12),
-      pitch: rng.next() < 0.5 ? 0 : -30,
-    };
-    if (collider.distance([p.x, p.y, p.z]) > radius) return p;
-  }
-  return null;
-}
-
 /** Where a question's objects are: the centre of their boxes. */
 function needsCentre(room: RoomSpec, needs: readonly string[]): [number, number, number] {
   const c = [0, 0, 0];
@@ -72,42 +56,67 @@ function needsCentre(room: RoomSpec, needs: readonly string[]): [number, number,
   return c as [number, number, number];
 }
 
-const PITCHES = [0, -30, -60, 30];
+/** The largest side of the union box of a question's objects (metres). */
+function needsExtent(room: RoomSpec, needs: readonly string[]): number {
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  for (const id of needs) {
+    const b = nodeAabb(findNode(room, id));
+    for (let k = 0; k < 3; k++) { lo[k] = Math.min(lo[k], b.min[k]); hi[k] = Math.max(hi[k], b.max[k]); }
+  }
+  return Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
+}
 
-/** An answerable view of the question: looking at its objects from 0.5..2 m on the lattice's headings, or null. */
-function sampleGoal(room: RoomSpec, collider: PrimitiveCollider, vis: RoomVisibility, q: Question, radius: number, rule: VisibilityRule, rng: Rng): Pose | null {
+/** States one start's BFS may expand before it is given up (a start that far from any answer is dropped). */
+const BFS_STATES = 20_000;
+
+/** E3VS's share of the image the object's box spans on the sphere of viewpoints. */
+export const SPHERE_SPAN = 0.6;
+/** Sphere radii grow by this factor per ring, out to MAX_RING_RADIUS (the lab's objects are small). */
+const RING_FACTOR = 1.5;
+const MAX_RING_RADIUS = 3.2;
+/**
+ * A start whose ray grid is more than this share one colour (a blank wall, the ceiling, the side
+ * of a shelf up close) is refused: below the 90 % a rendered view must stay under, because the
+ * splats' blur makes a rendered view a little more uniform than its 12 x 12 rays.
+ */
+export const MAX_COLOUR_SHARE = 0.75;
+
+/**
+ * A start as E3VS makes them: a viewpoint on a sphere around the question's objects, looking at
+ * them (yaw and pitch rounded to the action lattice's 30 degrees, so they stay inside the 90-degree
+ * view), filtered to views that do not answer. The first sphere's radius is where the objects'
+ * box spans SPHERE_SPAN of the image (the paper's); the lab's objects are a few centimetres, so
+ * views there answer unless occluded, and the radius grows ring by ring (too far is the other
+ * way a view fails to answer). Refused: a pose outside the room or touching geometry, a view more
+ * than MAX_COLOUR_SHARE one colour, a view that answers.
+ */
+function sphereStart(room: RoomSpec, collider: PrimitiveCollider, vis: RoomVisibility, q: Question, radius: number, answers: (p: Pose) => boolean, rng: Rng): Pose | null {
   const c = needsCentre(room, q.needs);
-  for (let i = 0; i < 40; i++) {
-    const pose: Pose = { x: 0, y: 0, z: 0, yaw: 30 * rng.int(12), pitch: PITCHES[rng.int(PITCHES.length)] };
-    const [dx, dy, dz] = viewDirection(pose);
-    const d = rng.uniform(0.5, 2);
-    const r2 = (v: number) => Math.round(v * 100) / 100;
-    pose.x = r2(c[0] - d * dx);
-    pose.y = r2(c[1] - d * dy);
-    pose.z = r2(c[2] - d * dz);
-    if (pose.x < 0.2 || pose.y < 0.2 || pose.z < 0.3 || pose.x > room.size[0] - 0.2 || pose.y > room.size[1] - 0.2 || pose.z > room.size[2] - 0.3) continue;
-    if (collider.distance([pose.x, pose.y, pose.z]) <= radius) continue;
-    if (vis.answerable(pose, q.needs, rule)) return pose;
+  // 90-degree horizontal FOV: at distance d the image spans 2d, so the box spans extent / (2d).
+  const r0 = Math.max(radius * 2, needsExtent(room, q.needs) / (2 * SPHERE_SPAN));
+  const rings = Math.max(1, Math.ceil(Math.log(MAX_RING_RADIUS / r0) / Math.log(RING_FACTOR)) + 1);
+  const r2 = (v: number) => Math.round(v * 100) / 100;
+  for (let i = 0; i < 60; i++) {
+    const r = Math.min(MAX_RING_RADIUS, r0 * RING_FACTOR ** rng.int(rings));
+    const az = rng.uniform(0, 2 * Math.PI), el = (rng.uniform(-15, 60) * Math.PI) / 180;
+    const p = [c[0] + r * Math.cos(el) * Math.cos(az), c[1] + r * Math.cos(el) * Math.sin(az), c[2] + r * Math.sin(el)].map(r2);
+    if (p[0] < 0.2 || p[1] < 0.2 || p[2] < 0.3 || p[0] > room.size[0] - 0.2 || p[1] > room.size[1] - 0.2 || p[2] > room.size[2] - 0.3) continue;
+    if (collider.distance([p[0], p[1], p[2]]) <= radius) continue;
+    const dx = c[0] - p[0], dy = c[1] - p[1], dz = c[2] - p[2];
+    const yaw = ((Math.round((Math.atan2(dy, dx) * 180) / Math.PI / 30) * 30) % 360 + 360) % 360;
+    const pitch = Math.max(-60, Math.min(60, Math.round((Math.atan2(dz, Math.hypot(dx, dy)) * 180) / Math.PI / 30) * 30));
+    const pose: Pose = { x: p[0], y: p[1], z: p[2], yaw, pitch };
+    if (answers(pose) || vis.colourShare(pose) > MAX_COLOUR_SHARE) continue;
+    return pose;
   }
   return null;
 }
 
-/** Poses one action away (collision-free, changed). */
-function neighbours(w: MotionWorld, p: Pose): Pose[] {
-  const out: Pose[] = [];
-  for (const a of MOTION_ACTIONS) {
-    const s = stepPose(w, p, a);
-    if (!s.collided && poseKey(s.pose) !== poseKey(p)) out.push(s.pose);
-  }
-  return out;
-}
-
 /**
- * Episodes made goal first: an answerable view of the question is sampled, a seeded random walk of
- * minDistance..maxDistance collision-free actions leads away from it to the start, the start is kept
- * when no view within two actions of it answers (so the shortest path is at least 3), and the
- * shortest path back is found by A* (./astar.ts). Moves are reversible and sweeps symmetric, so the
- * walk's start always reaches its goal through the same stepPose the rules use.
+ * Episodes made goal first: an answerable view of the question is sampled, then a start on the
+ * spheres around the question's objects (sphereStart), kept when no view within two actions of it
+ * answers (so the shortest path is at least 3) and the goal is within minDistance..maxDistance
+ * actions by A* (./astar.ts) through the same stepPose the rules use.
  */
 export function buildEpisodes(room: RoomSpec, opts: BuildOptions): SearchEpisode[] {
   const rng = mulberry32(opts.seed);
@@ -123,24 +132,14 @@ export function buildEpisodes(room: RoomSpec, opts: BuildOptions): SearchEpisode
     let made = 0;
     const answers = (p: Pose) => vis.answerable(p, q.needs, rule);
     for (let t = 0; t < (opts.tries ?? 6) && made < (opts.episodesPerQuestion ?? 1); t++) {
-      const goal = sampleGoal(room, collider, vis, q, radius, rule, rng);
-      if (!goal) continue;
-      let start = goal;
-      const steps = minD + rng.int(maxD - minD + 1);
-      for (let k = 0; k < steps; k++) {
-        const next = neighbours(world, start);
-        if (!next.length) break;
-        // Two steps in three leave the answerable views where they can, so starts need looking for.
-        const away = next.filter((p) => !answers(p));
-        start = rng.next() < 0.67 && away.length ? away[rng.int(away.length)] : next[rng.int(next.length)];
-      }
-      const ring1 = neighbours(world, start);
-      if (answers(start) || ring1.some(answers) || ring1.some((p) => neighbours(world, p).some(answers))) continue;
-      const path = pathTo(world, start, goal, { maxDepth: maxD });
-      if (!path || path.length < minD) continue;
+      const start = sphereStart(room, collider, vis, q, radius, answers, rng);
+      if (!start) continue;
+      // The goal: the nearest answerable view (BFS over the rules' moves); at least minD away,
+      // so no view within two actions of the start answers.
+      const found = searchAnswerable(world, start, answers, { maxDepth: maxD, maxStates: BFS_STATES, keep: opts.keep ?? 12 });
+      if (!found || found.path.length < minD) continue;
       made++;
-      const around = neighbours(world, goal).filter(answers).slice(0, opts.keep ?? 12);
-      out.push({ id: `${q.id}-${made}`, question: q, start, goal, answerable: [goal, ...around], distance: path.length });
+      out.push({ id: `${q.id}-${made}`, question: q, start, goal: found.goal, answerable: found.answerable, distance: found.path.length });
     }
   }
   return out;

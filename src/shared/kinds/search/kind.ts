@@ -26,6 +26,21 @@ export const SearchQuestionSchema = z.strictObject({
   needs: z.array(z.string()).min(1),
 });
 
+const FilterAnswerSchema = z.strictObject({ answer: z.string().nullable(), mark: z.number().int().nullable() });
+
+/** One task's record of the answerability filter (src/main/kinds/search/answerability-filter.ts). */
+export const AnswerabilityFilterSchema = z.strictObject({
+  model: z.string(),
+  judge: z.string(),
+  prompt_hash: z.string(),
+  /** Judge marks at or above this exclude the task (E3VS: 3). */
+  threshold: z.number(),
+  blind: FilterAnswerSchema,
+  start_view: FilterAnswerSchema,
+  at: z.string(),
+});
+export type AnswerabilityFilter = z.infer<typeof AnswerabilityFilterSchema>;
+
 export const SearchTaskSpecSchema = TaskSpecHeadSchema.extend({
   kind: z.literal('search'),
   /** Room document, relative to the tasks folder: a procedural room (search/rooms/<name>.json) or a
@@ -54,6 +69,12 @@ export const SearchTaskSpecSchema = TaskSpecHeadSchema.extend({
   tolerance: z.strictObject({ position: z.number().positive().max(2), angle: z.number().positive().max(90) }).optional(),
   /** Captured rooms: the annotation document the task was exported from (search/annotations/<id>.json). */
   annotation: z.string().optional(),
+  /**
+   * E3VS's answerability filter, when run (`search filter`): a runner's blind and start-view
+   * answers, each marked by the judge; a task with a mark of 3 or more is excluded (listed in
+   * search/answerability-filter.json), so a kept task records marks below 3.
+   */
+  answerability_filter: AnswerabilityFilterSchema.optional(),
 });
 export type SearchTaskSpec = z.infer<typeof SearchTaskSpecSchema>;
 

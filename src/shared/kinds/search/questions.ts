@@ -6,7 +6,7 @@
 import { localHalfExtents } from '../../authoring/geometry';
 import type { Part } from '../../authoring/primitives';
 import type { Answer } from './answers';
-import { COLOR_SYNONYMS, findNode, type RoomNode, type RoomSpec } from './room';
+import { COLOR_SYNONYMS, findNode, nodeAabb, type RoomNode, type RoomSpec } from './room';
 
 export const QUESTION_FAMILIES = ['color', 'shape', 'count', 'size', 'stack', 'search', 'where', 'sign'] as const;
 export type QuestionFamily = (typeof QUESTION_FAMILIES)[number];
@@ -49,10 +49,20 @@ function textAnswer(correct: string, synonyms: readonly string[]): Answer {
   return { type: 'text', correct, synonyms: [...synonyms] };
 }
 
-/** The wall a sign hangs on, from the outward normal of its printed face. */
-export function signWall(n: readonly number[]): string {
-  if (Math.abs(n[0]) >= Math.abs(n[1])) return n[0] > 0 ? 'west' : 'east';
-  return n[1] > 0 ? 'south' : 'north';
+/**
+ * How a question names a sign by what the room shows (never a compass word, which nothing in a
+ * room lets a player resolve): the room's only sign is "the sign"; of two, the one on the wall
+ * the floor lamp stands by, or the one on the wall facing the lamp.
+ */
+export function signPlace(room: RoomSpec, sign: RoomNode): string {
+  const signs = room.nodes.filter((n) => n.role === 'sign' && n.label);
+  const lamp = room.nodes.find((n) => n.category === 'lamp');
+  if (signs.length < 2 || !lamp) return 'the sign';
+  const lampBox = nodeAabb(lamp), signBox = nodeAabb(sign);
+  const lampX = (lampBox.min[0] + lampBox.max[0]) / 2, signX = (signBox.min[0] + signBox.max[0]) / 2;
+  // Signs hang on the two walls across X; the lamp stands by one of them.
+  const lampWallX = lampX < room.size[0] / 2 ? 0 : room.size[0];
+  return Math.abs(signX - lampWallX) < room.size[0] / 2 ? 'the sign on the wall with the floor lamp' : 'the sign on the wall facing the floor lamp';
 }
 
 export function generateQuestions(room: RoomSpec): Question[] {
@@ -98,8 +108,7 @@ export function generateQuestions(room: RoomSpec): Question[] {
   }
   // Signs: the word printed on each wall's sign, read only from close enough (read_box).
   for (const sign of room.nodes.filter((n) => n.role === 'sign' && n.label)) {
-    const wall = signWall(sign.label!.normal);
-    add('sign', `What word is printed on the sign on the ${wall} wall?`, textAnswer(sign.label!.text.toLowerCase(), []), [sign.id]);
+    add('sign', `What word is printed on ${signPlace(room, sign)}?`, textAnswer(sign.label!.text.toLowerCase(), []), [sign.id]);
   }
   // Size: pairs on the same support, only when the volumes differ clearly.
   for (let i = 0; i < targets.length; i++) {

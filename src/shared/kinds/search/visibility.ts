@@ -34,6 +34,8 @@ const HIT_SLACK = 2e-3;
 
 export class RoomVisibility {
   private readonly parts: PreparedPart[];
+  /** Each prepared part's colour, for colourShare. */
+  private readonly colours: string[];
   private readonly samples = new Map<string, SurfaceSample[]>();
   private readonly spheres = new Map<string, { c: Vec3; r: number }>();
 
@@ -41,6 +43,7 @@ export class RoomVisibility {
     const all: Part[] = [];
     for (const n of room.nodes) for (const p of n.parts) all.push(p as Part);
     this.parts = prepareParts({ name: room.name, parts: all });
+    this.colours = all.map((p) => JSON.stringify(p.color ?? null));
   }
 
   private nodeSamples(id: string): SurfaceSample[] {
@@ -118,6 +121,48 @@ export class RoomVisibility {
   /** Every needed node passes the rule. */
   answerable(pose: Pose, ids: readonly string[], rule: VisibilityRule = DEFAULT_RULE): boolean {
     return ids.every((id) => this.mayPass(pose, id, rule)) && ids.every((id) => this.measure(pose, id, rule).ok);
+  }
+
+  /**
+   * The largest share of an n x n grid of pixel-centre rays whose first hit has one colour (a
+   * part's colour; nothing hit counts as one more colour): near 1 for a view of a blank wall or
+   * the ceiling. A textured part counts as one colour too, so the measure errs towards blank.
+   */
+  colourShare(pose: Pose, n = 12): number {
+    const cam = poseCamera(pose, n, this.hfov);
+    const m = cam.world_to_camera;
+    const c: Vec3 = [pose.x, pose.y, pose.z];
+    const counts = new Map<string, number>();
+    for (let j = 0; j < n; j++) {
+      for (let i = 0; i < n; i++) {
+        // Camera-space ray through the pixel centre, to world by the rotation's transpose.
+        const x = (i + 0.5 - cam.cx) / cam.fx, y = (j + 0.5 - cam.cy) / cam.fy;
+        const d: Vec3 = [m[0] * x + m[4] * y + m[8], m[1] * x + m[5] * y + m[9], m[2] * x + m[6] * y + m[10]];
+        const k = this.firstHit(c, d);
+        const key = k < 0 ? 'none' : this.colours[k];
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+    }
+    return Math.max(...counts.values()) / (n * n);
+  }
+
+  /** Index of the first part the ray from c along d hits, or -1. */
+  private firstHit(c: Vec3, dir: Vec3): number {
+    const len = Math.hypot(dir[0], dir[1], dir[2]);
+    const d: Vec3 = [dir[0] / len, dir[1] / len, dir[2] / len];
+    let best = Infinity, hit = -1;
+    this.parts.forEach((part, k) => {
+      const o: Vec3 = [c[0] - part.pos[0], c[1] - part.pos[1], c[2] - part.pos[2]];
+      const t0 = o[0] * d[0] + o[1] * d[1] + o[2] * d[2];
+      const px = o[0] - t0 * d[0], py = o[1] - t0 * d[1], pz = o[2] - t0 * d[2];
+      if (px * px + py * py + pz * pz > part.bound2 || -t0 - Math.sqrt(part.bound2) > best) return;
+      const m = part.toLocal;
+      const ol: Vec3 = [m[0] * o[0] + m[1] * o[1] + m[2] * o[2], m[3] * o[0] + m[4] * o[1] + m[5] * o[2], m[6] * o[0] + m[7] * o[1] + m[8] * o[2]];
+      const dl: Vec3 = [m[0] * d[0] + m[1] * d[1] + m[2] * d[2], m[3] * d[0] + m[4] * d[1] + m[5] * d[2], m[6] * d[0] + m[7] * d[1] + m[8] * d[2]];
+      const t = intersectLocal(part.kind, part.size, ol, dl, 0);
+      if (t < best) { best = t; hit = k; }
+    });
+    return hit;
   }
 
   /** True when the first surface on the ray from c towards p is at p. */

@@ -7,7 +7,7 @@ import { COMMANDS } from '../../../../src/main/cli/commands/index';
 import { command } from '../../../../src/main/cli/commands/search';
 import { runCli } from '../run';
 
-const SUBS = ['generate', 'check', 'baseline', 'goals', 'export', 'annotation-task', 'judge', 'make-prop'];
+const SUBS = ['generate', 'check', 'baseline', 'filter', 'goals', 'export', 'annotation-task', 'judge', 'make-prop'];
 const TASK = 'search__room-24__search-2-1';
 
 describe('splatlab search CLI', () => {

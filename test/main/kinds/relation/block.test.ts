@@ -53,7 +53,7 @@ describe('relation blocks', () => {
 
   it('draws N per environment x task x class cell, adds attention checks and a practice block from train', () => {
     const res = writeRelationBlock(tasksDir, dataset, { name: 'pilot', perCell: 2, practice: 4, catchTrials: 4, seed: 3 });
-    expect(res).toEqual({ scored: 'relation__block__pilot', practice: 'relation__block__pilot__practice', trials: 16, catchTrials: 4, practiceTrials: 4 });
+    expect(res).toEqual({ scored: 'relation__block__pilot', practice: 'relation__block__pilot__practice', trials: 16, catchTrials: 4, practiceTrials: 4, scaling: ['224x224 shown at 448 px (x2.00)'] });
     const task = loadRelationTask(tasksDir, { task_id: res.scored, kind: 'relation' });
     expect(task.spec.trials).toHaveLength(20);
     const cells = new Map<string, number>();

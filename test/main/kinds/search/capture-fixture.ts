@@ -1,5 +1,5 @@
 // A generated captured room for the search tests: a small procedural room's Gaussians written as
-// an INRIA .ply by an independent writer (PlayCanvas splat-transform, the format tests' oracle),
+// an INRIA .ply (optionally with degree-1 spherical harmonics) by an independent writer (PlayCanvas splat-transform, the format tests' oracle),
 // a collision mesh (.obj of the parts' boxes, optionally a 1 cm partition) and the capture
 // document pointing at both, all inside a temporary tasks folder. Nothing third-party is committed.
 // Inputs: a tasks folder. Output: the document's path inside it, the room and the files written.
@@ -38,8 +38,12 @@ export interface GeneratedCapture {
   count: number;
 }
 
-/** Writes the generated capture into `tasksDir` (search/captures/...). */
-export async function writeGeneratedCapture(tasksDir: string, opts: { partition?: boolean } = {}): Promise<GeneratedCapture> {
+/**
+ * Writes the generated capture into `tasksDir` (search/captures/...). `sh`: the .ply carries
+ * degree-1 spherical harmonics as a 3DGS training run writes them (nine f_rest columns, small
+ * view-dependent terms that vary per Gaussian), not only the base colour.
+ */
+export async function writeGeneratedCapture(tasksDir: string, opts: { partition?: boolean; sh?: boolean } = {}): Promise<GeneratedCapture> {
   const room = captureRoom();
   const s = splatRoom(room);
   const n = s.count;
@@ -52,6 +56,7 @@ export async function writeGeneratedCapture(tasksDir: string, opts: { partition?
     // Opacity 0.99 (the procedural splats' 1 has no finite logit).
     opacity: col(() => Math.log(0.99 / 0.01)),
   };
+  if (opts.sh) for (let j = 0; j < 9; j++) cols[`f_rest_${j}`] = col((i) => 0.04 * Math.sin(0.7 * i + 1.3 * j));
   const dataDir = join(tasksDir, 'search', 'captures', 'data');
   mkdirSync(dataDir, { recursive: true });
   const plyPath = await oracleWrite('ply', cols, dataDir);

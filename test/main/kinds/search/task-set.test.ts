@@ -1,6 +1,6 @@
 // The committed search set: at least 30 rooms and 500 episodes split by scene, a seeded sample of
 // tasks passing the conformance check (the whole set: `splatlab search check`), broken copies of
-// one task failing it, and the Random Action baseline within 2 points of the analytic chance.
+// one task failing it, and the answer-space chance player within 2 points of the analytic chance.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SearchTaskSpecSchema, searchRules } from '../../../../src/shared/kinds/search/kind';
@@ -46,7 +46,7 @@ describe('search task set', () => {
     expect(splitReport([spec, { ...spec, task_id: 'x', split: spec.split === 'test' ? 'train' : 'test' }]).problems.join('\n')).toMatch(/several splits/);
   }, 120_000);
 
-  it('Random Action scores within 2 points of the analytic chance over the set (4 seeds)', () => {
+  it('answer-space chance (uniform actions, a uniform answer) scores within 2 points of the analytic chance over the set (4 seeds)', () => {
     const colliders = new Map<string, PrimitiveCollider>();
     let correct = 0, n = 0;
     for (let seed = 0; seed < 4; seed++) {

@@ -33,7 +33,7 @@ describe('sampleLayout', () => {
   it('places the wanted class, the roles by name, and never overlapping footprints', () => {
     for (const [i, p] of layouts.entries()) {
       expect(p.relation.label).toBe(plan[i].wanted);
-      expect(p.actors.map((a) => a.role).sort()).toEqual(p.task === 'ego' ? ['reference', 'target'] : ['observer', 'reference', 'target']);
+      expect(p.actors.map((a) => a.role).sort()).toEqual(p.task === 'ego' ? ['person', 'reference', 'target'] : ['observer', 'reference', 'target']);
       const discs = [...p.actors, ...p.props].map((a) => ({ x: a.position[0], y: a.position[1], r: relationModel(a.label).footprint }));
       for (let a = 0; a < discs.length; a++) {
         for (let b = a + 1; b < discs.length; b++) {
