@@ -23,6 +23,7 @@ import { ConnectionLimits, DEFAULT_LIMITS, type LimitOptions } from './limits';
 import { parseTarget, rawRefusal, sendText } from './request';
 import { serveStatic } from './static';
 import { TurnQueue } from './turns';
+import { peekRequestId } from '../services/peek-id';
 
 export interface LabServer {
   url: string; // includes the token, for the person starting it
@@ -116,7 +117,7 @@ export async function startServer(services: LabServices, options: ServeOptions):
     ws.on('message', (data, isBinary) => {
       if (isBinary) return safeSend(ws, { id: null, ok: false, error: { code: 'bad_request', message: 'binary frames are not accepted' } });
       const admission = limits.admit();
-      if (!admission.ok) return safeSend(ws, { id: peekId(data.toString()), ok: false, error: { code: 'rate_limited', message: admission.reason } });
+      if (!admission.ok) return safeSend(ws, { id: peekRequestId(data.toString()), ok: false, error: { code: 'rate_limited', message: admission.reason } });
       const text = data.toString();
       turns.push(() => {
         dispatchText(services.handlers, text, connection)
@@ -178,11 +179,6 @@ function safeSend(ws: WebSocket, value: unknown): void {
 }
 
 /** The request id of a refused message, when it is cheap to see (refusals answer without parsing). */
-function peekId(text: string): number | null {
-  const m = /^\s*\{\s*"id"\s*:\s*(\d{1,15})\s*[,}]/.exec(text.slice(0, 64));
-  return m ? Number(m[1]) : null;
-}
-
 function listen(http: Server, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     http.once('error', reject);
