@@ -41,9 +41,11 @@ export function readTransforms(path: string): NerfTransforms {
 
 /** Absolute image path of a frame's file_path (".png" added when it has no extension). */
 export function framePath(dir: string, filePath: string): string {
-  // file_path comes from the capture's transforms file (an upload's, in the lab): confined to it.
-  const p = confinedPath(dir, filePath, 'frame file_path', 'the capture folder');
-  return extname(p) === '' ? `${p}.png` : p;
+  // file_path comes from the capture's transforms file (an upload's, in the lab): confined to it,
+  // with ".png" added first, so the file checked is the file read (a symlink "r_0.png" beside a
+  // file_path "r_0" escaped the check made before the extension; issue 38).
+  const given = extname(filePath) === '' ? `${filePath}.png` : filePath;
+  return confinedPath(dir, given, 'frame file_path', 'the capture folder');
 }
 
 /** Decodes one frame: RGBA required, square required, composited on white and resized. */
