@@ -93,7 +93,7 @@ export class StudyStore {
   }
 
   /** Creates the folder, study.json (default texts filled in) and an empty participants.json. */
-  create(input: NewStudy, knownTasks: ReadonlySet<string>, now = new Date(), textsOf?: (taskId: string) => ParticipantTexts): StudyConfig {
+  create(input: NewStudy, knownTasks: ReadonlySet<string>, now = new Date(), textsOf?: (taskId: string) => ParticipantTexts): Promise<StudyConfig> {
     return this.locked(() => this.createNow(input, knownTasks, now, textsOf));
   }
 
@@ -102,7 +102,7 @@ export class StudyStore {
    * lab processes on this home (src/main/io/process-lock.ts), so two cannot take the same id or
    * lose each other's change.
    */
-  private locked<T>(work: () => T): T {
+  private locked<T>(work: () => T): Promise<T> {
     mkdirSync(this.root, { recursive: true });
     return withFileLock(join(this.root, 'store.lock'), work);
   }
@@ -169,7 +169,7 @@ export class StudyStore {
    * A new pseudonymous participant with the next id and its counterbalanced task order: slot
    * (row of the Williams square) = creation index mod the cycle; the experimenter may reassign it.
    */
-  addParticipant(studyId: string, now = new Date()): Participant {
+  addParticipant(studyId: string, now = new Date()): Promise<Participant> {
     return this.locked(() => this.addParticipantNow(studyId, now));
   }
 
@@ -191,7 +191,7 @@ export class StudyStore {
   }
 
   /** Applies `change` to one participant and saves the file; returns the new record. */
-  updateParticipant(studyId: string, id: string, change: (p: Participant) => Participant): Participant {
+  updateParticipant(studyId: string, id: string, change: (p: Participant) => Participant): Promise<Participant> {
     return this.locked(() => this.updateParticipantNow(studyId, id, change));
   }
 
