@@ -20,7 +20,7 @@ import { z } from 'zod';
 import type { EpisodeSnapshot } from '../../shared/api/episode';
 import type { SessionState } from '../../shared/api/study';
 import { answersProblem, currentConsentVersion, type Answers, type Participant, type Question, type StudyConfig } from '../../shared/study/config';
-import { checkForPage, wrongAnswers, type AttentionCheck, type CheckForPage } from '../../shared/study/checks';
+import { checkForPage, MAX_COMPREHENSION_ATTEMPTS, wrongAnswers, type AttentionCheck, type CheckForPage } from '../../shared/study/checks';
 import { readTrajectory } from '../env/trajectory';
 import type { EpisodeManager } from '../episodes/manager';
 import { ProcessLock, ProcessLockBusy } from '../io/process-lock';
@@ -278,6 +278,9 @@ export class StudySessions {
       const at = new Date().toISOString();
       const checks = { comprehension: [], attention: [], ...p.checks };
       if (p.stage === 'comprehension') {
+        if (checks.comprehension.length >= MAX_COMPREHENSION_ATTEMPTS) {
+          throw new StudyError(`the comprehension check was tried ${checks.comprehension.length} times, the most a session allows: please ask the experimenter`);
+        }
         const items = config.checks.comprehension?.questions ?? [];
         const wrong = checked(() => wrongAnswers(items, answers));
         const passed = wrong.length === 0;
