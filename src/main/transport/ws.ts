@@ -17,7 +17,7 @@ import { MAX_MESSAGE_BYTES } from '../../shared/api/messages';
 import { Connection, type ConnectionRole } from '../services/connection';
 import { dispatchText } from '../services/dispatch';
 import type { LabServices } from '../services/lab';
-import { frontDoor, loopbackHost, originAllowed, tuneServer } from './door';
+import { frontDoor, loopbackHost, originAllowed, SERVER_OPTIONS, tuneServer } from './door';
 import { PARTICIPANT_LINK_CONNECTIONS } from '../services/roles';
 import { ConnectionLimits, DEFAULT_LIMITS, type LimitOptions } from './limits';
 import { parseTarget, rawRefusal, sendText } from './request';
@@ -49,7 +49,7 @@ export async function startServer(services: LabServices, options: ServeOptions):
   services.roles.useExperimenterToken(token);
   const credential = (given: string | null): ConnectionRole | null => services.roles.credential(given);
   let port = 0;
-  const http = createServer((req, res) => {
+  const http = createServer(SERVER_OPTIONS, (req, res) => {
     // The UI's files need no token (the page brings it to the WebSocket); the rest of the door holds.
     const door = frontDoor(req, { port: () => port, credential, open: () => true });
     if (!door.ok) return sendText(res, door.status, door.text);
