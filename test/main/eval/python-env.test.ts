@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRlServer, type RlServer } from '../../../src/main/eval/rl-http';
 import { testTasks } from '../env/fixtures';
+import { skipWithout } from '../../helpers/optional';
 
 const PYTHON = ['/usr/bin/python3', 'python3'].find((p) => spawnSync(p, ['--version']).status === 0);
 const CHECK = resolve(__dirname, '../../../docs/examples/splatlab_env_check.py');
@@ -31,7 +32,7 @@ afterAll(async () => {
   for (const s of servers) await s.close();
 });
 
-describe.skipIf(!PYTHON)('the Python env', () => {
+describe.skipIf(skipWithout('python', PYTHON !== undefined))('the Python env', () => {
   it('is a file the docs point at', () => {
     expect(existsSync(CHECK)).toBe(true);
   });

@@ -14,6 +14,7 @@ import { ssim } from '../../../src/shared/metrics/ssim';
 import { randomLpipsWeights } from '../../shared/metrics/wasm/random-weights';
 import { gpuDevice } from '../../helpers/gpu';
 import { fixtureTask } from '../tasks/fixture';
+import { skipWithout } from '../../helpers/optional';
 
 const weights = randomLpipsWeights(5);
 let built: TestTask;
@@ -63,7 +64,7 @@ describe('graderDevice', () => {
     expect(graderDevice(context('cpu', null))).toEqual({ device: null, preferCpu: true });
   });
 
-  it.skipIf(!gpuDevice)('gives a CPU grader on a device when preferCpu is set', async () => {
+  it.skipIf(skipWithout('gpu', gpuDevice !== null))('gives a CPU grader on a device when preferCpu is set', async () => {
     const g = await Grader.create({ device: gpuDevice, preferCpu: true, lpipsDir: null });
     expect(g.kind).toBe('cpu');
     g.destroy();

@@ -13,6 +13,7 @@ import { SearchTaskSpecSchema } from '../../../../src/shared/kinds/search/kind';
 import { MeshCollider, pointTriangleDistance } from '../../../../src/shared/kinds/search/mesh-collider';
 import { boxMesh, parseObj, ObjError } from '../../../../src/shared/kinds/search/obj';
 import { writeGeneratedCapture, type GeneratedCapture } from './capture-fixture';
+import { skipWithout } from '../../../helpers/optional';
 
 let dir: string;
 let gen: GeneratedCapture;
@@ -64,7 +65,7 @@ describe('captured rooms', () => {
 const LEGO = join(capturesRoot(join(process.cwd(), 'tasks')), 'nerf-synthetic-lego-24');
 const legoSplat = existsSync(LEGO) ? readdirSync(LEGO).find((f) => /\.(ply|spz|splat|sog)$/i.test(f)) : undefined;
 
-describe.skipIf(!legoSplat)('the shared lego capture', () => {
+describe.skipIf(skipWithout('lego', Boolean(legoSplat)))('the shared lego capture', () => {
   it('loads by absolute path under the captures folder with a voxel collider', async () => {
     writeFileSync(join(dir, 'search/captures/lego.json'), JSON.stringify({ type: 'capture', name: 'lego', capture: join(LEGO, legoSplat!), placement: { up: 'auto', recentre: 'bbox' } }));
     const loaded = await loadCapture(dir, 'search/captures/lego.json');
