@@ -31,6 +31,7 @@ export const SLOW_FILES = [
   'test/main/grader/grader.test.ts',
   'test/main/cli/orphan-npx.test.ts',
   'test/main/cli/drain.test.ts',
+  'test/main/security/nerf-upload.test.ts',
   'test/main/eval/analyses.test.ts',
   'test/main/eval/python-env.test.ts',
   'test/main/workers/pool.test.ts',
