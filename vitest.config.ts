@@ -18,6 +18,8 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
+          // Which optional parts (GPU adapter, Redis, Python, LPIPS) ran: printed after the run.
+          globalSetup: ['./test/helpers/optional-setup.ts'],
           include: ['test/shared/**/*.test.ts', 'test/main/**/*.test.ts', 'test/lint/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,

@@ -120,7 +120,7 @@ describe.skipIf(skip)('relation trials in a study (browser mode)', () => {
     await shot(page, 'relation-results');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('relation-export').click()]);
     expect(download.suggestedFilename()).toBe('relation-pilot-relation-trials.csv');
-    const csv = readFileSync((await download.path()) as string, 'utf8').trim().split('\n');
+    const csv = readFileSync((await download.path()) as string, 'utf8').trim().split('\r\n');
     expect(csv[0]).toBe('who,answerer,taskId,trial,environment,triple,task,truth,answer,correct,rtMs,confidence,serverMs,catch,timedOut,unparsed');
     expect(csv).toHaveLength(11);
     for (const t of TRIALS) expect(csv.some((l) => l.startsWith(`human,P01,${t},1,`))).toBe(true);

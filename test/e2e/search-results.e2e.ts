@@ -21,7 +21,7 @@ describe.skipIf(skip)('search results and the rater (browser mode)', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    const s = searchStudy();
+    const s = await searchStudy();
     await addHuman(s, { search__t1: 'scarlet', search__t2: 'yes' });
     await addHuman(s, { search__t1: 'tomato coloured', search__t2: 'no' });
     await addModel(s, 'scripted-basic', 'search__t1', 'red');

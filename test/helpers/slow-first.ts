@@ -34,6 +34,8 @@ export const SLOW_FILES = [
   'test/shared/metrics/wasm/lpips-wasm.test.ts',
   'test/main/grader/grader.test.ts',
   'test/main/cli/orphan-npx.test.ts',
+  'test/main/cli/drain.test.ts',
+  'test/main/security/nerf-upload.test.ts',
   'test/main/eval/analyses.test.ts',
   'test/main/workers/pool.test.ts',
   'test/main/studies/journal.test.ts',

@@ -7,72 +7,33 @@
 // Invariant: validation happens before anything is written, and the tasks folder changes only
 // when the whole build succeeded (staging folder, then renames).
 import { basename, join, resolve } from 'node:path';
-import {
-  cameraFromBlender, lookAtPoint, normalisationForBox, orbitAngles, selectFrames, visualHullBox,
-  IDENTITY_NORMALISATION, type Box, type Normalisation,
-} from '../../shared/authoring/import/nerf';
+import { cameraFromBlender, orbitAngles, selectFrames, type NerfTransforms } from '../../shared/authoring/import/nerf';
 import { PROCEDURAL_OBJECT_NAMES } from '../../shared/authoring/objects/index';
 import { cameraCentre } from '../../shared/camera/orbit';
 import type { Vec3 } from '../../shared/math/vec3';
-import type { Camera } from '../../shared/raster/types';
 import type { CamerasFile, ViewEntry } from '../../shared/task/schema';
 import { Grader } from '../grader/grader';
 import { resolveTasksDir } from '../tasks/paths';
 import { DEFAULT_BUILD_SEED, DEFAULT_BUILD_STEPS, DEFAULT_PARTS, PHOTO_SIZE, type BuildOptions, type BuildResult } from './build';
 import { cpuFit, taskFit } from './fit-default';
-import { findTransforms, NerfImportError, readFrames, readTransforms, type NerfFrame } from './nerf-frames';
+import { findTransforms, NerfImportError, readTransforms } from './nerf-frames';
+import { readCapture, type NerfCapture } from './nerf-capture';
 import { finishObject } from './pipeline';
 import { buildStaged } from './staging';
 import { formatJson, writeCameras, writeViews } from './task-files';
 import { writeFileSync } from 'node:fs';
 
 export { NerfImportError } from './nerf-frames';
+export { placeObject, type Placement } from './nerf-capture';
 
 export const NERF_REFERENCE_FRAMES = 8;
 export const NERF_HELDOUT_FRAMES = 8;
-const HULL_COARSE = 40;
-const HULL_FINE = 64;
-/** Carve only where a mask is nearly empty, so thin parts (partial pixel coverage) stay in the hull. */
-const HULL_MASK_THRESHOLD = 0.1;
 
 export interface NerfImportOptions extends Omit<BuildOptions, 'k'> {
   id: string;
   k?: number;
-}
-
-export interface Placement {
-  normalisation: Normalisation;
-  hull: Box; // in capture coordinates
-  warnings: string[];
-}
-
-/** Where the object sits in the capture: a coarse hull in the rig's view volume, then a fine one around it. */
-export function placeObject(frames: readonly NerfFrame[], angleX: number, size: number): Placement {
-  const cams: Camera[] = frames.map((f) => cameraFromBlender(f.c2w, angleX, size, IDENTITY_NORMALISATION));
-  const masks = frames.map((f) => f.mask);
-  const target = lookAtPoint(cams);
-  // Largest cube around the look-at point that every camera sees in full width.
-  const half = Math.min(...cams.map((c) => {
-    const e = cameraCentre(c);
-    return Math.hypot(e[0] - target[0], e[1] - target[1], e[2] - target[2]) * Math.tan(0.5 * angleX);
-  }));
-  const region: Box = { min: target.map((v) => v - half) as Vec3, max: target.map((v) => v + half) as Vec3 };
-  const warnings: string[] = [];
-  const coarse = visualHullBox(cams, masks, region, { resolution: HULL_COARSE, threshold: HULL_MASK_THRESHOLD });
-  if (!coarse) throw new NerfImportError('the masks agree on no common volume: the visual hull is empty (are the alpha channels and cameras consistent?)');
-  if (coarse.touches) warnings.push('the visual hull reaches the edge of the volume the cameras share; the object may extend beyond it');
-  const pad = [0, 1, 2].map((a) => 2 * (region.max[a] - region.min[a]) / HULL_COARSE);
-  const around: Box = {
-    min: coarse.box.min.map((v, a) => v - pad[a]) as Vec3,
-    max: coarse.box.max.map((v, a) => v + pad[a]) as Vec3,
-  };
-  const fine = visualHullBox(cams, masks, around, { resolution: HULL_FINE, threshold: HULL_MASK_THRESHOLD });
-  // One fine voxel of slack: thin parts can fall between voxel centres at the mask threshold.
-  const slack = [0, 1, 2].map((a) => (around.max[a] - around.min[a]) / HULL_FINE);
-  const hull: Box = fine
-    ? { min: fine.box.min.map((v, a) => v - slack[a]) as Vec3, max: fine.box.max.map((v, a) => v + slack[a]) as Vec3 }
-    : coarse.box;
-  return { normalisation: normalisationForBox(hull), hull, warnings };
+  /** Decodes and places the capture (the lab: a worker job, off the event loop); default in-process. */
+  read?: (dir: string, transforms: NerfTransforms, size: number) => Promise<NerfCapture>;
 }
 
 function round(v: number, digits = 1): number {
@@ -94,9 +55,8 @@ export async function importNerf(dir: string, opts: NerfImportOptions): Promise<
     throw new NerfImportError(`${transformsPath} lists ${transforms.frames.length} frames; at least ${NERF_REFERENCE_FRAMES + 1} are needed (${NERF_REFERENCE_FRAMES} reference + 1 held-out)`);
   }
   const t0 = Date.now();
-  const frames = readFrames(source, transforms, PHOTO_SIZE);
+  const { frames, placement } = opts.read ? await opts.read(source, transforms, PHOTO_SIZE) : readCapture(source, transforms, PHOTO_SIZE);
   log(`${id}: read ${frames.length} frames from ${basename(transformsPath)} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-  const placement = placeObject(frames, transforms.camera_angle_x, PHOTO_SIZE);
   for (const w of placement.warnings) log(`${id}: warning: ${w}`);
   const norm = placement.normalisation;
   const cameras = frames.map((f) => cameraFromBlender(f.c2w, transforms.camera_angle_x, PHOTO_SIZE, norm));

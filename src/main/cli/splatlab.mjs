@@ -4,10 +4,12 @@
 // step is needed after `npm ci` and no start pays for transpiling TypeScript. The sources run
 // through tsx instead when the bundle cannot be built, with SPLATLAB_NO_COMPILED=1, or when
 // SPLATLAB_KINDS names kind folders (their .ts halves load at run time and must share the lab's
-// module instances). Exits explicitly because Dawn's device keeps the event loop alive.
+// module instances). Exits explicitly because Dawn's device keeps the event loop alive, after
+// stdout and stderr have drained (exit-drained.mjs).
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { compiledCli } from './compiled-cli.mjs';
+import { exitDrained } from './exit-drained.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 // The bundle lives under node_modules/.cache, which may be linked from another checkout: the
@@ -23,4 +25,5 @@ if (bundle) {
   register();
   ({ main } = await import('./main.ts'));
 }
-process.exit(await main(process.argv.slice(2)));
+// Exits explicitly (Dawn's device keeps the loop alive), once stdout and stderr are drained.
+await exitDrained(await main(process.argv.slice(2)));

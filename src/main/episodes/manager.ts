@@ -316,7 +316,15 @@ export class EpisodeManager {
       writeAlive(e.logPath, now);
       const iso = (ms: number): string => new Date(ms).toISOString();
       const calls = (beat.calls ?? []).map((c) => ({ step: c.step, sent: iso(c.sentAt), shown: iso(c.shownAt) }));
-      if (beat.events?.length) appendProcessEvents(e.logPath, beat.events);
+      // Events first: when they cannot be written the beat fails before anything of it is, and
+      // the page sends the same events and timings again (issue 38 item 2).
+      if (beat.events?.length) {
+        try {
+          appendProcessEvents(e.logPath, beat.events);
+        } catch (error) {
+          throw new Error(`the page's process events were not written (${error instanceof Error ? error.message : String(error)}); they are sent again with the next beat`);
+        }
+      }
       if (calls.length) await this.markNow(e, 'heartbeat', { t: iso(now), client_t: iso(beat.sentAt), calls });
     }
     return this.clock(e);

@@ -23,7 +23,13 @@ export interface ModelStream {
 
 export function modelStream(log: string, fresh: boolean, now: () => number = Date.now): ModelStream {
   if (fresh) restartProcessLog(log);
-  const put = (t: number, d: Record<string, string | number | boolean>): void => appendProcessEvents(log, [{ t, e: 'model.message', d }]);
+  const put = (t: number, d: Record<string, string | number | boolean>): void => {
+    try {
+      appendProcessEvents(log, [{ t, e: 'model.message', d }]);
+    } catch {
+      // Descriptive only and acknowledged to no one: a full disk fails the run at its next log record.
+    }
+  };
   return {
     opened: (text) => put(now(), { role: 'user', turn: 0, text: text.slice(0, TEXT_MAX) }),
     reply: (turnNo, sentAt, turn) => {

@@ -23,10 +23,11 @@ import { taskRegistry } from '../kinds/task-registry';
 import type { EnvGrader, EnvImages } from '../env/types';
 import { stamp } from '../mcp/stamp';
 import { RequestIdSchema, ToolArgsSchema } from '../../shared/env/request-id';
-import { BodyTooLarge, frontDoor, readBody, sameToken, sendJson, tuneServer } from '../transport/door';
+import { BodyTooLarge, frontDoor, readBody, sameToken, sendJson, SERVER_OPTIONS, tuneServer } from '../transport/door';
 import { agentTools } from './episode';
 import type { DeferredGrades } from '../workers/grade-queue';
 import { defaultKind, KIND_MODULES } from '../../shared/kinds/registry';
+import { paramsShapeProblem } from '../services/dispatch';
 
 export interface RlDeps {
   tasksDir: string;
@@ -87,11 +88,17 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
     throw e instanceof BodyTooLarge ? new HttpError(413, e.message) : e;
   });
   const text = body.toString('utf8');
+  let json: unknown;
   try {
-    return text.trim() ? (JSON.parse(text) as unknown) : {};
+    json = text.trim() ? (JSON.parse(text) as unknown) : {};
   } catch {
     throw new HttpError(400, 'the body is not JSON');
   }
+  // The same depth and size limits as every LabApi row (issue 38: args nested 100,000 deep were
+  // taken, and logged as "[object Object]").
+  const problem = paramsShapeProblem(json);
+  if (problem) throw new HttpError(400, `the request's ${problem}`);
+  return json;
 }
 
 function parse<T>(schema: z.ZodType<T>, body: unknown): T {
@@ -206,7 +213,7 @@ export async function startRlServer(deps: RlDeps, opts: { port?: number; token: 
   };
 
   let port = 0;
-  const http = createServer((req, res) => {
+  const http = createServer(SERVER_OPTIONS, (req, res) => {
     const door = frontDoor(req, { port: () => port, credential: (given) => (sameToken(given, opts.token) ? true : null) });
     if (!door.ok) return reply(res, door.status, { error: door.status === 401 ? 'a valid token is required (Authorization: Bearer TOKEN)' : door.text });
     const route = routes[`${req.method} ${door.target.path}`];

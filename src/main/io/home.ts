@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { plainFsError } from './fs-errors';
 
 export function labHome(env: NodeJS.ProcessEnv = process.env): string {
   return env.SPLATLAB_HOME ? resolve(env.SPLATLAB_HOME) : join(homedir(), 'SplatLab');
@@ -39,12 +40,26 @@ export function homeToken(home: string, fresh = false): string {
     if ((statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600);
     return known;
   }
-  mkdirSync(home, { recursive: true });
   const token = randomBytes(32).toString('base64url');
-  // writeFileSync keeps the mode of a file that exists: tighten it before the token goes in.
-  if (existsSync(path)) chmodSync(path, 0o600);
-  writeFileSync(path, `${token}\n`, { mode: 0o600 });
+  writableHome(() => {
+    mkdirSync(home, { recursive: true });
+    // writeFileSync keeps the mode of a file that exists: tighten it before the token goes in.
+    if (existsSync(path)) chmodSync(path, 0o600);
+    writeFileSync(path, `${token}\n`, { mode: 0o600 });
+  });
   return token;
+}
+
+/**
+ * Runs a write into the home; a file-system failure (a read-only disk, a home that is a file) is
+ * one plain line that names the setting to change, never an errno name or a path (issue 38).
+ */
+export function writableHome<T>(write: () => T): T {
+  try {
+    return write();
+  } catch (error) {
+    throw new Error(`the lab home cannot be written (${plainFsError(error)}): set SPLATLAB_HOME to a folder this user can write`);
+  }
 }
 
 const PORT_FILE = 'serve-port';
@@ -60,6 +75,8 @@ export function lastServePort(home: string): number | null {
 }
 
 export function rememberServePort(home: string, port: number): void {
-  mkdirSync(home, { recursive: true });
-  writeFileSync(join(home, PORT_FILE), `${port}\n`);
+  writableHome(() => {
+    mkdirSync(home, { recursive: true });
+    writeFileSync(join(home, PORT_FILE), `${port}\n`);
+  });
 }

@@ -6,9 +6,15 @@
 //   session); a second holder in another process gets ProcessLockBusy with the pid (in this
 //   process too, unless the lock is `shared` here: then the file goes with the last release).
 // - `withFileLock(path, work)`: a short critical section (a read-modify-write of the study store),
-//   waited for (a few seconds at most) rather than refused.
+//   waited for (a few seconds at most, asynchronously: the event loop goes on serving other
+//   clients meanwhile) rather than refused.
+// A lock file is created with its owner in one step (issue 38 item 2): the pid is written to a
+// temporary file that is then hard-linked to the lock's name (link fails when the name exists),
+// so a full disk leaves no lock at all rather than an empty one that others wait on; a lock file
+// without a pid (left by an older writer) is stale at once.
 // Invariant: while a live process holds a lock file, no other acquire of the same path succeeds.
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 export class ProcessLockBusy extends Error {
@@ -46,11 +52,18 @@ export function lockHolder(path: string): number {
   }
 }
 
-function freshFile(path: string): boolean {
+/** Creates `path` already naming this process, or returns false when it exists. */
+function createOwned(path: string): boolean {
+  const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}`;
   try {
-    return Date.now() - statSync(path).mtimeMs < 10_000;
-  } catch {
-    return false;
+    writeFileSync(temp, `${process.pid}\n`, { flag: 'wx' });
+    linkSync(temp, path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    rmSync(temp, { force: true });
   }
 }
 
@@ -59,18 +72,14 @@ function tryTake(path: string): true | number {
   if (held.has(path)) return process.pid;
   mkdirSync(dirname(path), { recursive: true });
   for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      writeFileSync(path, `${process.pid}\n`, { flag: 'wx' });
+    if (createOwned(path)) {
       held.add(path);
       return true;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const pid = lockHolder(path);
-      // A file just created by another process may not hold its pid yet: live for a while.
-      if (pid === 0 && freshFile(path)) return 0;
-      if (pid !== 0 && processAlive(pid) && pid !== process.pid) return pid;
-      rmSync(path, { force: true }); // stale: its holder is gone
     }
+    const pid = lockHolder(path);
+    if (pid !== 0 && processAlive(pid) && pid !== process.pid) return pid;
+    // Stale: its holder is gone, or it names nobody (created whole, a lock always names its owner).
+    rmSync(path, { force: true });
   }
   return lockHolder(path);
 }
@@ -113,19 +122,18 @@ export class ProcessLock {
   }
 }
 
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
-
 /**
  * Runs `work` holding `lockPath`, waiting up to `waitMs` for another process's short critical
- * section to end (synchronous: the sections it guards are a read and a whole-file write).
+ * section to end. The wait is asynchronous (never Atomics.wait on the main thread); `work` itself
+ * is synchronous (a read and a whole-file write), so within this process nothing interleaves it.
  */
-export function withFileLock<T>(lockPath: string, work: () => T, waitMs = 5000): T {
+export async function withFileLock<T>(lockPath: string, work: () => T, waitMs = 5000): Promise<T> {
   if (held.has(lockPath)) return work(); // re-entered from inside the same section
   const deadline = Date.now() + waitMs;
   let got = tryTake(lockPath);
   while (got !== true) {
-    if (Date.now() > deadline) throw new ProcessLockBusy(`${lockPath} stayed locked by pid ${got} for ${waitMs} ms`, got);
-    Atomics.wait(sleeper, 0, 0, 5);
+    if (Date.now() > deadline) throw new ProcessLockBusy(`the store stayed locked by another lab process${got > 0 ? ` (pid ${got})` : ''} for ${waitMs} ms; try again`, got);
+    await new Promise((resolve) => setTimeout(resolve, 5));
     got = tryTake(lockPath);
   }
   try {

@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { BodyTooLarge, frontDoor, readBody, RETRY_AFTER_S, sameToken, tuneServer } from '../transport/door';
+import { BodyTooLarge, frontDoor, readBody, RETRY_AFTER_S, sameToken, SERVER_OPTIONS, tuneServer } from '../transport/door';
 import { COMMON_HEADERS } from '../transport/request';
 import { createMcpSession, type McpSession, type McpSessionDeps } from './session';
 
@@ -130,7 +130,7 @@ export async function startMcpHttp(deps: McpSessionDeps, options: McpHttpOptions
     if (!transport.sessionId) session.close();
   };
 
-  const http = createServer((req, res) => {
+  const http = createServer(SERVER_OPTIONS, (req, res) => {
     // Backpressure: past the limit a request is answered 503 at once (the client retries), so
     // work never piles up until sockets time out or are reset.
     if (inFlight >= maxInFlight) return busy(res, `the server is busy (${maxInFlight} requests in flight); retry in ${RETRY_AFTER_S} s`);

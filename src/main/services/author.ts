@@ -120,6 +120,8 @@ export function createAuthorHandlers(deps: LabContext): HandlersFor<typeof autho
     'author.upload.cancel': async (p) => ({ removed: ctx().uploads.remove(p.uploadId) }),
     'author.upload.preview': async (p) => previewSplatUpload(ctx().uploads.singleFile(p.uploadId), p.up, p.yawDeg),
     'author.upload.finish': async (p, caller) => {
+      // Decoding the frames and the visual hull run on the worker pool (job 'nerf.read'), so other
+      // clients are answered meanwhile (issue 38 item 1); the capture's budget is checked there first.
       const c = ctx();
       const upload = c.uploads.get(p.uploadId);
       checkFree(deps.tasksDir, p.name, p.overwrite);
@@ -131,7 +133,7 @@ export function createAuthorHandlers(deps: LabContext): HandlersFor<typeof autho
       const common = { tasksDir: deps.tasksDir, steps: p.steps ?? 2000, seed: p.seed ?? 0, k: p.k ?? 6, grader, fit, log };
       try {
         const built = upload.kind === 'nerf'
-          ? { result: await importNerf(upload.dir, { id: p.name, ...common }), warnings: [] as string[] }
+          ? { result: await importNerf(upload.dir, { id: p.name, ...common, read: (dir, transforms, size) => deps.pool.run('nerf.read', { dir, transforms, size }, { client: caller.id }) }), warnings: [] as string[] }
           : await importPlyTask(c.uploads.singleFile(p.uploadId), { id: p.name, size: 256, up: p.up, yawDeg: p.yawDeg, ...common });
         const checked = await conformance(built.result.specs, grader, deps.tasksDir);
         return {

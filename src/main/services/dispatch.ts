@@ -8,6 +8,7 @@ import { labMethods, isLabMethod } from '../../shared/api/lab';
 import { MAX_MESSAGE_BYTES, RequestEnvelope, type LabErrorCode, type ResponseEnvelope } from '../../shared/api/messages';
 import { DIRECT_CALLER, type Caller } from './connection';
 import { sanitizeMessage } from './sanitize';
+import { peekRequestId } from './peek-id';
 
 /** Deepest nesting of arrays/objects a call's params may have (tool args included). */
 export const MAX_PARAM_DEPTH = 32;
@@ -101,12 +102,13 @@ export function paramsShapeProblem(params: unknown): string | null {
 /** Entry point for text transports: size check, JSON parse, envelope check, then dispatch. */
 export async function dispatchText(handlers: Handlers, text: string, caller: Caller = DIRECT_CALLER): Promise<ResponseEnvelope> {
   const bytes = new TextEncoder().encode(text).byteLength;
-  if (bytes > MAX_MESSAGE_BYTES) return fail(null, 'too_large', `message of ${bytes} bytes exceeds the ${MAX_MESSAGE_BYTES}-byte limit`);
+  // Not parsed, but answered under its id, so the caller's call settles (issue 38 item 5).
+  if (bytes > MAX_MESSAGE_BYTES) return fail(peekRequestId(text), 'too_large', `message of ${bytes} bytes exceeds the ${MAX_MESSAGE_BYTES}-byte limit`);
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    return fail(null, 'bad_request', 'message is not valid JSON');
+    return fail(peekRequestId(text), 'bad_request', 'message is not valid JSON');
   }
   const envelope = RequestEnvelope.safeParse(json);
   if (!envelope.success) {

@@ -180,7 +180,7 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
     'study.stationArchive': async (p) => writeStationArchive(store, p.studyId),
     'study.stationInbox': async (p) => ({ folder: stationInbox(store), archives: inboxArchives(store, p.studyId) }),
     'study.merge': async (p) => {
-      const report = mergeStationArchive(store, p.studyId, readFileSync(confinedPath(stationInbox(store), p.name, 'station archive', 'the stations folder')));
+      const report = await mergeStationArchive(store, p.studyId, readFileSync(confinedPath(stationInbox(store), p.name, 'station archive', 'the stations folder')));
       return { summary: mergeSummary(report), added: report.participants.added, deleted: report.participants.deleted };
     },
     'study.exportChunk': async (p) => {
@@ -199,7 +199,8 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
     'study.session.next': async () => sessions.next(),
     'study.session.answer': async (p) => sessions.answer(p.values),
     'study.session.check': async (p) => sessions.check(p.answers),
-    'study.session.withdraw': async (p) => sessions.withdraw(p.reason, p.by),
+    // Only a screen the experimenter unlocked may record the withdrawal as theirs (issue 38 item 4).
+    'study.session.withdraw': async (p, caller) => sessions.withdraw(p.reason, caller.role === 'participant' ? 'participant' : p.by),
     'study.session.meta': async (p) => sessions.meta(p, ctx.version),
     'study.session.end': async () => sessions.end(),
   };

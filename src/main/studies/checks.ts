@@ -8,7 +8,7 @@ import { attentionTally } from '../../shared/study/checks';
 import { StudyError, type StudyStore } from './store';
 import { setExclusion } from './participant-data';
 
-export function applyAttentionRule(store: StudyStore, studyId: string, now = new Date()): { excluded: string[]; rule: number } {
+export async function applyAttentionRule(store: StudyStore, studyId: string, now = new Date()): Promise<{ excluded: string[]; rule: number }> {
   const config = store.config(studyId);
   const max = config.checks.maxAttentionFailures;
   if (max === undefined) throw new StudyError(`study '${studyId}' has no attention-check exclusion rule (checks.maxAttentionFailures)`);
@@ -19,7 +19,7 @@ export function applyAttentionRule(store: StudyStore, studyId: string, now = new
     const { failed, answered } = attentionTally(p.checks?.attention ?? []);
     if (failed <= max) continue;
     const reason = `failed ${failed} of ${answered} attention check(s) (rule: more than ${max})`;
-    for (const e of p.episodes) if (!e.practice && !e.excluded) setExclusion(store, studyId, p.id, e.taskId, reason, now);
+    for (const e of p.episodes) if (!e.practice && !e.excluded) await setExclusion(store, studyId, p.id, e.taskId, reason, now);
     excluded.push(p.id);
   }
   return { excluded, rule: max };

@@ -55,7 +55,7 @@ const participantOfLine = (line: string): string | null => {
 /** The participant a study-folder file belongs to (trajectories/<id>/...), if any. */
 const ownerOf = (rel: string): string | null => /^trajectories\/([^/]+)\//.exec(rel)?.[1] ?? null;
 
-export function mergeStationArchive(store: StudyStore, studyId: string, zipBytes: Uint8Array): MergeReport {
+export async function mergeStationArchive(store: StudyStore, studyId: string, zipBytes: Uint8Array): Promise<MergeReport> {
   const config = store.config(studyId);
   const zip = new ZipArchive(zipBytes);
   if (!zip.has(ARCHIVE_MANIFEST)) throw new StudyError(`not a station archive (no ${ARCHIVE_MANIFEST})`);
@@ -136,7 +136,7 @@ export function mergeStationArchive(store: StudyStore, studyId: string, zipBytes
 
   if (conflicts.length) throw new MergeConflict(conflicts);
 
-  store.transaction(() => {
+  await store.transaction(() => {
     // A deletion made at the station: this study's copy of the participant's data goes too.
     for (const id of deleteHere) {
       rmSync(confinedPath(store.dir(studyId), `trajectories/${id}`, 'folder', `study '${studyId}'`), { recursive: true, force: true });

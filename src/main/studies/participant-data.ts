@@ -52,7 +52,7 @@ export function readDeletions(store: StudyStore, studyId: string): DeletionRecor
 }
 
 /** Gives a participant who has not started another slot (row of the square) and its order. */
-export function assignSlot(store: StudyStore, config: StudyConfig, id: string, slot: number): Participant {
+export function assignSlot(store: StudyStore, config: StudyConfig, id: string, slot: number): Promise<Participant> {
   const cycle = config.share ? Number.POSITIVE_INFINITY : cycleLength(config.tasks.length, config.order);
   if (slot >= cycle) throw new StudyError(`slot ${slot + 1} does not exist: this study's cycle has ${cycle} order${cycle === 1 ? '' : 's'} (slots 1..${cycle})`);
   return store.updateParticipant(config.id, id, (p) => {
@@ -62,7 +62,7 @@ export function assignSlot(store: StudyStore, config: StudyConfig, id: string, s
 }
 
 /** Marks one of a participant's episodes excluded (reason) or back in (null). */
-export function setExclusion(store: StudyStore, studyId: string, id: string, taskId: string, reason: string | null, now = new Date()): Participant {
+export function setExclusion(store: StudyStore, studyId: string, id: string, taskId: string, reason: string | null, now = new Date()): Promise<Participant> {
   return store.updateParticipant(studyId, id, (p) => {
     const ep = p.episodes.find((e) => e.taskId === taskId);
     if (!ep) throw new StudyError(`participant ${id} has no episode of task '${taskId}'`);
@@ -76,7 +76,7 @@ export function setExclusion(store: StudyStore, studyId: string, id: string, tas
 }
 
 /** Records a withdrawal; the participant's session can never start again. */
-export function recordWithdrawal(store: StudyStore, studyId: string, id: string, by: 'participant' | 'experimenter', reason: string, now = new Date()): Participant {
+export function recordWithdrawal(store: StudyStore, studyId: string, id: string, by: 'participant' | 'experimenter', reason: string, now = new Date()): Promise<Participant> {
   return store.updateParticipant(studyId, id, (p) => {
     if (p.status === 'deleted') throw new StudyError(`participant ${id}'s data were deleted; there is nothing to withdraw`);
     if (p.withdrawal) throw new StudyError(`participant ${id} already withdrew (${p.withdrawal.at})`);
@@ -96,7 +96,7 @@ function filesUnder(dir: string): string[] {
  * Deletes a participant's data on request: their trajectories, their questionnaire answers,
  * consent and withdrawal details, and the study's earlier export archives; returns the record.
  */
-export function deleteParticipantData(store: StudyStore, studyId: string, id: string, requestedBy: 'participant' | 'experimenter', now = new Date()): DeletionRecord {
+export async function deleteParticipantData(store: StudyStore, studyId: string, id: string, requestedBy: 'participant' | 'experimenter', now = new Date()): Promise<DeletionRecord> {
   const p = store.participant(studyId, id);
   if (p.status === 'deleted') throw new StudyError(`participant ${id}'s data were already deleted (${p.deleted?.at ?? 'recorded'})`);
   const studyDir = store.dir(studyId);
@@ -123,9 +123,9 @@ export function deleteParticipantData(store: StudyStore, studyId: string, id: st
   }
   if (forgetSessionMeta(store, studyId, id) && !cleared.includes('sessions')) cleared.push('sessions');
   const at = now.toISOString();
-  store.updateParticipant(studyId, id, (x) => ({ id: x.id, created: x.created, order: x.order, ...(x.slot !== undefined ? { slot: x.slot } : {}), status: 'deleted', stage: 'thanks', taskIndex: 0, episodes: [], deleted: { at } }));
+  await store.updateParticipant(studyId, id, (x) => ({ id: x.id, created: x.created, order: x.order, ...(x.slot !== undefined ? { slot: x.slot } : {}), status: 'deleted', stage: 'thanks', taskIndex: 0, episodes: [], deleted: { at } }));
   // The journal's earlier lines still hold what was deleted: keep only the latest record per participant.
-  store.compactParticipants(studyId);
+  await store.compactParticipants(studyId);
   const record: DeletionRecord = { participant: id, at, requestedBy, by: 'experimenter', files, cleared, flow: flowFlags(p) };
   writeFileAtomic(join(studyDir, 'deletions.json'), `${JSON.stringify(DeletionsFileSchema.parse({ deletions: [...readDeletions(store, studyId), record] }), null, 2)}\n`);
   return record;

@@ -20,7 +20,7 @@ import { z } from 'zod';
 import type { EpisodeSnapshot } from '../../shared/api/episode';
 import type { SessionState } from '../../shared/api/study';
 import { answersProblem, currentConsentVersion, type Answers, type Participant, type Question, type StudyConfig } from '../../shared/study/config';
-import { checkForPage, wrongAnswers, type AttentionCheck, type CheckForPage } from '../../shared/study/checks';
+import { checkForPage, MAX_COMPREHENSION_ATTEMPTS, wrongAnswers, type AttentionCheck, type CheckForPage } from '../../shared/study/checks';
 import { readTrajectory } from '../env/trajectory';
 import type { EpisodeManager } from '../episodes/manager';
 import { ProcessLock, ProcessLockBusy } from '../io/process-lock';
@@ -133,14 +133,14 @@ export class StudySessions {
   }
 
   start(studyId: string, participantId: string): Promise<SessionState> {
-    return this.serial(() => {
+    return this.serial(async () => {
       this.assertUnlocked();
       const p = this.store.participant(studyId, participantId);
       if (p.status === 'completed') throw new StudyError(`participant ${participantId} has already completed study '${studyId}'`);
       if (p.status === 'declined') throw new StudyError(`participant ${participantId} declined consent (${p.consent?.at ?? 'recorded'}); add a new participant if they change their mind`);
       if (p.status === 'withdrawn') throw new StudyError(`participant ${participantId} withdrew (${p.withdrawal?.at ?? 'recorded'}); their session cannot start again`);
       if (p.status === 'deleted') throw new StudyError(`participant ${participantId}'s data were deleted on request; add a new participant`);
-      this.store.updateParticipant(studyId, participantId, (x) => ({ ...x, status: 'in-session' }));
+      await this.store.updateParticipant(studyId, participantId, (x) => ({ ...x, status: 'in-session' }));
       this.active = { studyId, participant: participantId, started: new Date().toISOString(), episodeId: null };
       this.save();
       return this.stateNow();
@@ -157,7 +157,7 @@ export class StudySessions {
    * instructions -> practice. The decision keeps the time and the consent version shown.
    */
   advance(accept: boolean | undefined): Promise<SessionState> {
-    return this.serial(() => {
+    return this.serial(async () => {
       const { a, p } = this.current();
       if (p.stage === 'consent') {
         if (p.status === 'declined') throw new StudyError('consent was declined: this session has ended; please tell the experimenter');
@@ -165,15 +165,15 @@ export class StudySessions {
         const at = new Date().toISOString();
         const version = currentConsentVersion(this.store.config(a.studyId));
         if (!accept) {
-          this.store.updateParticipant(a.studyId, p.id, (x) => ({ ...x, status: 'declined', consent: { decision: 'declined', at, version } }));
+          await this.store.updateParticipant(a.studyId, p.id, (x) => ({ ...x, status: 'declined', consent: { decision: 'declined', at, version } }));
           return this.stateNow();
         }
         const next = this.store.config(a.studyId).questionnaires.demographic.length ? 'demographics' : 'instructions';
-        this.store.updateParticipant(a.studyId, p.id, (x) => ({ ...x, stage: next, consentAt: at, consent: { decision: 'agreed', at, version } }));
+        await this.store.updateParticipant(a.studyId, p.id, (x) => ({ ...x, stage: next, consentAt: at, consent: { decision: 'agreed', at, version } }));
       } else if (p.stage === 'instructions') {
         // A comprehension check, when the study has one, stands between the instructions and the practice.
         const next = this.store.config(a.studyId).checks.comprehension ? 'comprehension' : 'practice';
-        this.store.updateParticipant(a.studyId, p.id, (x) => ({ ...x, stage: next }));
+        await this.store.updateParticipant(a.studyId, p.id, (x) => ({ ...x, stage: next }));
       } else {
         throw new StudyError(`cannot advance from the '${p.stage}' screen (${p.stage === 'demographics' || p.stage === 'post-task' ? 'send the questionnaire' : 'a task ends by submitting it'})`);
       }
@@ -204,7 +204,7 @@ export class StudySessions {
         const limit = p.stage === 'task' ? config.taskTimeLimitS : undefined; // practice: no limit
         snapshot = await this.manager.start({ taskId, protocol: config.protocol, player: p.id, logPath: path, options: config.protocolOptions, ...(limit ? { timeLimitS: limit } : {}) });
         const practice = p.stage === 'practice';
-        this.store.updateParticipant(a.studyId, p.id, (x) => ({
+        await this.store.updateParticipant(a.studyId, p.id, (x) => ({
           ...x,
           episodes: [...x.episodes.filter((e) => e.taskId !== taskId), { taskId, practice, log: rel, status: 'started', started: new Date().toISOString() }],
         }));
@@ -217,7 +217,7 @@ export class StudySessions {
 
   /** Leaves a finished task for the next screen (next task or thanks). */
   next(): Promise<SessionState> {
-    return this.serial(() => {
+    return this.serial(async () => {
       const { a, p, config } = this.current();
       const taskId = this.taskOf(p, config);
       if (!taskId) throw new StudyError(`there is no task to finish on the '${p.stage}' screen`);
@@ -225,7 +225,7 @@ export class StudySessions {
       if (a.episodeId) this.manager.close(a.episodeId);
       a.episodeId = null;
       const now = new Date().toISOString();
-      this.store.updateParticipant(a.studyId, p.id, (x) => {
+      await this.store.updateParticipant(a.studyId, p.id, (x) => {
         const episodes = x.episodes.map((e) => (e.taskId === taskId ? { ...e, status: 'submitted' as const, ended: now } : e));
         if (x.stage === 'practice') return { ...x, episodes, stage: 'task', taskIndex: 0 };
         if (config.questionnaires.postTask.length) return { ...x, episodes, stage: 'post-task' };
@@ -238,7 +238,7 @@ export class StudySessions {
 
   /** The page's session metadata, stored with the session's start and the lab's version. */
   meta(meta: SessionMeta, labVersion: string): Promise<{ recorded: boolean }> {
-    return this.serial(() => {
+    return this.serial(async () => {
       const { a, p } = this.current();
       appendSessionMeta(this.store, a.studyId, { ...meta, participant: p.id, started: a.started, at: new Date().toISOString(), labVersion });
       return { recorded: true };
@@ -250,14 +250,14 @@ export class StudySessions {
    * checks the answers against the study's questions, stores them with the time, moves on.
    */
   answer(values: Answers): Promise<SessionState> {
-    return this.serial(() => {
+    return this.serial(async () => {
       const { a, p, config } = this.current();
       const questions = questionsOf(p, config);
       if (p.stage !== 'demographics' && p.stage !== 'post-task') throw new StudyError(`there is no questionnaire on the '${p.stage}' screen`);
       const problem = answersProblem(questions, values);
       if (problem) throw new StudyError(problem);
       const at = new Date().toISOString();
-      this.store.updateParticipant(a.studyId, p.id, (x) => {
+      await this.store.updateParticipant(a.studyId, p.id, (x) => {
         const answers = { postTask: {}, ...x.answers };
         if (x.stage === 'demographics') return { ...x, answers: { ...answers, demographic: { at, values } }, stage: 'instructions' };
         const taskId = x.order[x.taskIndex];
@@ -273,23 +273,26 @@ export class StudySessions {
    * session goes on either way.
    */
   check(answers: Record<string, string>): Promise<SessionState> {
-    return this.serial(() => {
+    return this.serial(async () => {
       const { a, p, config } = this.current();
       const at = new Date().toISOString();
       const checks = { comprehension: [], attention: [], ...p.checks };
       if (p.stage === 'comprehension') {
+        if (checks.comprehension.length >= MAX_COMPREHENSION_ATTEMPTS) {
+          throw new StudyError(`the comprehension check was tried ${checks.comprehension.length} times, the most a session allows: please ask the experimenter`);
+        }
         const items = config.checks.comprehension?.questions ?? [];
         const wrong = checked(() => wrongAnswers(items, answers));
         const passed = wrong.length === 0;
         const attempt = { at, answers, wrong, passed };
-        this.store.updateParticipant(a.studyId, p.id, (x) => ({ ...x, checks: { ...checks, comprehension: [...checks.comprehension, attempt] }, stage: passed ? 'practice' : 'instructions' }));
+        await this.store.updateParticipant(a.studyId, p.id, (x) => ({ ...x, checks: { ...checks, comprehension: [...checks.comprehension, attempt] }, stage: passed ? 'practice' : 'instructions' }));
       } else if (p.stage === 'attention') {
         const item = dueAttention(p, config);
         if (!item) throw new StudyError('no attention check is due');
         checked(() => wrongAnswers([item], answers));
         const answer = answers[item.id] ?? '';
         const record = { id: item.id, at, answer, passed: answer === item.correct };
-        this.store.updateParticipant(a.studyId, p.id, (x) => afterTask({ ...x, checks: { ...checks, attention: [...checks.attention, record] } }, config));
+        await this.store.updateParticipant(a.studyId, p.id, (x) => afterTask({ ...x, checks: { ...checks, attention: [...checks.attention, record] } }, config));
       } else throw new StudyError(`there is no check on the '${p.stage}' screen`);
       return this.stateNow();
     });
@@ -301,10 +304,10 @@ export class StudySessions {
    * session ended and the lab unlocked.
    */
   withdraw(reason: string, by: 'participant' | 'experimenter'): Promise<{ ended: boolean; participant: Participant }> {
-    return this.serial(() => {
+    return this.serial(async () => {
       const { a, p } = this.current();
       if (a.episodeId) this.manager.close(a.episodeId);
-      const participant = recordWithdrawal(this.store, a.studyId, p.id, by, reason);
+      const participant = await recordWithdrawal(this.store, a.studyId, p.id, by, reason);
       this.active = null;
       this.save();
       appendSession(this.store, a.studyId, { participant: p.id, started: a.started, ended: participant.withdrawal?.at ?? new Date().toISOString(), outcome: 'withdrawn' });
@@ -320,14 +323,14 @@ export class StudySessions {
 
   /** The explicit end (or pause): closes the live episode, its log stays for a later resume. */
   end(): Promise<{ ended: boolean; participant: Participant | null }> {
-    return this.serial(() => {
+    return this.serial(async () => {
       const a = this.active;
       if (!a) return { ended: false, participant: null };
       if (a.episodeId) this.manager.close(a.episodeId);
       this.active = null;
       this.save();
       if (!this.store.exists(a.studyId)) return { ended: true, participant: null };
-      const participant = this.store.updateParticipant(a.studyId, a.participant, (x) => ({ ...x, status: x.status === 'declined' ? 'declined' : x.stage === 'thanks' ? 'completed' : 'paused' }));
+      const participant = await this.store.updateParticipant(a.studyId, a.participant, (x) => ({ ...x, status: x.status === 'declined' ? 'declined' : x.stage === 'thanks' ? 'completed' : 'paused' }));
       const outcome = participant.status === 'declined' ? 'declined' : participant.status === 'completed' ? 'completed' : 'paused';
       appendSession(this.store, a.studyId, { participant: participant.id, started: a.started || new Date().toISOString(), ended: new Date().toISOString(), outcome });
       return { ended: true, participant };

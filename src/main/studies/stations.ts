@@ -58,7 +58,7 @@ export function writeStationFiles(store: StudyStore, studyId: string, count: num
 }
 
 /** Joins a study as the station a station file names (idempotent); the tasks must be in this lab. */
-export function joinStation(store: StudyStore, text: string, knownTasks: ReadonlySet<string>): { config: StudyConfig; created: boolean } {
+export async function joinStation(store: StudyStore, text: string, knownTasks: ReadonlySet<string>): Promise<{ config: StudyConfig; created: boolean }> {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -72,7 +72,7 @@ export function joinStation(store: StudyStore, text: string, knownTasks: Readonl
   if (stationFingerprint(config) !== config.station.fingerprint) throw new StudyError('the station file was edited after it was made (its fingerprint does not match its configuration)');
   const missing = [config.practiceTask, ...config.tasks].filter((t) => !knownTasks.has(t));
   if (missing.length) throw new StudyError(`this lab lacks ${missing.length} of the study's tasks (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', ...' : ''}): install the same task set first`);
-  return { config, ...store.adopt(config) };
+  return { config, ...(await store.adopt(config)) };
 }
 
 /** Every file of a study folder (relative, '/'-separated), temporary files and locks left out. */

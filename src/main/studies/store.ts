@@ -123,7 +123,7 @@ export class StudyStore {
   }
 
   /** Creates the folder, study.json (default texts filled in) and an empty participants.json. */
-  create(input: NewStudy, knownTasks: ReadonlySet<string>, now = new Date(), textsOf?: (taskId: string) => ParticipantTexts): StudyConfig {
+  create(input: NewStudy, knownTasks: ReadonlySet<string>, now = new Date(), textsOf?: (taskId: string) => ParticipantTexts): Promise<StudyConfig> {
     return this.locked(() => this.createNow(input, knownTasks, now, textsOf));
   }
 
@@ -132,7 +132,7 @@ export class StudyStore {
    * lab processes on this home (src/main/io/process-lock.ts), so two cannot take the same id or
    * lose each other's change.
    */
-  private locked<T>(work: () => T): T {
+  private locked<T>(work: () => T): Promise<T> {
     mkdirSync(this.root, { recursive: true });
     return withFileLock(join(this.root, 'store.lock'), work);
   }
@@ -173,7 +173,7 @@ export class StudyStore {
    * configuration's own id; a second call with the same configuration changes nothing, and one
    * with another configuration under a taken id is refused.
    */
-  adopt(config: StudyConfig): { created: boolean } {
+  adopt(config: StudyConfig): Promise<{ created: boolean }> {
     return this.locked(() => {
       const parsed = StudyConfigSchema.parse(config);
       if (this.exists(parsed.id)) {
@@ -189,7 +189,7 @@ export class StudyStore {
   }
 
   /** Runs `work` holding the store's lock (a merge writes participants of many records at once). */
-  transaction<T>(work: () => T): T {
+  transaction<T>(work: () => T): Promise<T> {
     return this.locked(work);
   }
 
@@ -232,8 +232,8 @@ export class StudyStore {
    * Rewrites the journal with each participant's latest record only: after a deletion on request,
    * so no earlier line keeps what the participant asked to have deleted.
    */
-  compactParticipants(studyId: string): void {
-    this.locked(() => this.compactNow(studyId));
+  compactParticipants(studyId: string): Promise<void> {
+    return this.locked(() => this.compactNow(studyId));
   }
 
   /** compactParticipants for a caller already holding the lock (transaction). */
@@ -254,7 +254,7 @@ export class StudyStore {
    * A new pseudonymous participant with the next id and its counterbalanced task order: slot
    * (row of the Williams square) = creation index mod the cycle; the experimenter may reassign it.
    */
-  addParticipant(studyId: string, now = new Date()): Participant {
+  addParticipant(studyId: string, now = new Date()): Promise<Participant> {
     return this.locked(() => this.addParticipantNow(studyId, now));
   }
 
@@ -276,7 +276,7 @@ export class StudyStore {
   }
 
   /** Applies `change` to one participant and saves the file; returns the new record. */
-  updateParticipant(studyId: string, id: string, change: (p: Participant) => Participant): Participant {
+  updateParticipant(studyId: string, id: string, change: (p: Participant) => Participant): Promise<Participant> {
     return this.locked(() => this.updateParticipantNow(studyId, id, change));
   }
 

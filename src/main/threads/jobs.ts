@@ -10,6 +10,7 @@ import { drawGradients, drawPixel, drawView } from '../debug/draw';
 import { turnJob } from '../debug/frame';
 import { measureJob, renderJob, viewsJob } from '../grader/cpu-views';
 import { tileBinJob, tileStageJob } from '../raster/tile-jobs';
+import { nerfReadJob } from './jobs/nerf-read';
 import * as probe from './jobs/probe';
 import { raycastJob } from './jobs/raycast';
 import { readSplatJob } from './jobs/read-splat';
@@ -25,6 +26,7 @@ export const jobHandlers = {
   'grade.views': viewsJob,
   'grade.measure': measureJob,
   'author.raycast': raycastJob,
+  'nerf.read': nerfReadJob,
   'trajectory.parse': parseTrajectoryJob,
   'format.read': readSplatJob,
   'image.views': viewsSheetJob,

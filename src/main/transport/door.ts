@@ -23,10 +23,11 @@ export interface DoorRules<T> {
 
 export type DoorOutcome<T> = { ok: true; target: Target; role: T | null } | { ok: false; status: 400 | 401 | 403; text: string };
 
-/** The token a request presents: `Authorization: Bearer TOKEN`, else `?token=`. */
+/** The token a request presents: `Authorization: Bearer TOKEN` (the scheme in any case, RFC 9110), else `?token=`. */
 export function presentedToken(req: IncomingMessage, target: Target): string | null {
   const auth = req.headers.authorization;
-  if (typeof auth === 'string' && auth.startsWith('Bearer ')) return auth.slice(7).trim();
+  const bearer = typeof auth === 'string' ? /^bearer +(.+)$/i.exec(auth.trim()) : null;
+  if (bearer) return bearer[1].trim();
   return target.query.get('token');
 }
 
@@ -128,6 +129,13 @@ export interface ServerTuning {
  * headers must come within 30 s and a request within 2 minutes, idle keep-alive sockets stay
  * 65 s; a request the parser cannot read is a 400, never a thrown error.
  */
+/**
+ * Options for every lab HTTP server's createServer: Node checks the header and request timeouts
+ * only every connectionsCheckingInterval (30 s by default), so a slow-header socket outlived its
+ * header timeout by up to that much (issue 38); checked every second instead.
+ */
+export const SERVER_OPTIONS = { connectionsCheckingInterval: 1_000 } as const;
+
 export function tuneServer(http: Server, tuning: ServerTuning = {}): void {
   http.keepAliveTimeout = tuning.keepAliveMs ?? 65_000;
   http.headersTimeout = 30_000;

@@ -17,12 +17,13 @@ import { MAX_MESSAGE_BYTES } from '../../shared/api/messages';
 import { Connection, type ConnectionRole } from '../services/connection';
 import { dispatchText } from '../services/dispatch';
 import type { LabServices } from '../services/lab';
-import { frontDoor, loopbackHost, originAllowed, tuneServer } from './door';
+import { frontDoor, loopbackHost, originAllowed, SERVER_OPTIONS, tuneServer } from './door';
 import { PARTICIPANT_LINK_CONNECTIONS } from '../services/roles';
 import { ConnectionLimits, DEFAULT_LIMITS, type LimitOptions } from './limits';
 import { parseTarget, rawRefusal, sendText } from './request';
 import { serveStatic } from './static';
 import { TurnQueue } from './turns';
+import { peekRequestId } from '../services/peek-id';
 
 export interface LabServer {
   url: string; // includes the token, for the person starting it
@@ -48,7 +49,7 @@ export async function startServer(services: LabServices, options: ServeOptions):
   services.roles.useExperimenterToken(token);
   const credential = (given: string | null): ConnectionRole | null => services.roles.credential(given);
   let port = 0;
-  const http = createServer((req, res) => {
+  const http = createServer(SERVER_OPTIONS, (req, res) => {
     // The UI's files need no token (the page brings it to the WebSocket); the rest of the door holds.
     const door = frontDoor(req, { port: () => port, credential, open: () => true });
     if (!door.ok) return sendText(res, door.status, door.text);
@@ -116,7 +117,7 @@ export async function startServer(services: LabServices, options: ServeOptions):
     ws.on('message', (data, isBinary) => {
       if (isBinary) return safeSend(ws, { id: null, ok: false, error: { code: 'bad_request', message: 'binary frames are not accepted' } });
       const admission = limits.admit();
-      if (!admission.ok) return safeSend(ws, { id: peekId(data.toString()), ok: false, error: { code: 'rate_limited', message: admission.reason } });
+      if (!admission.ok) return safeSend(ws, { id: peekRequestId(data.toString()), ok: false, error: { code: 'rate_limited', message: admission.reason } });
       const text = data.toString();
       turns.push(() => {
         dispatchText(services.handlers, text, connection)
@@ -178,11 +179,6 @@ function safeSend(ws: WebSocket, value: unknown): void {
 }
 
 /** The request id of a refused message, when it is cheap to see (refusals answer without parsing). */
-function peekId(text: string): number | null {
-  const m = /^\s*\{\s*"id"\s*:\s*(\d{1,15})\s*[,}]/.exec(text.slice(0, 64));
-  return m ? Number(m[1]) : null;
-}
-
 function listen(http: Server, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     http.once('error', reject);

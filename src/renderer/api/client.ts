@@ -5,7 +5,7 @@
 import type { InjectionKey } from 'vue';
 import type { LabApi, LabEvent, LabEventData, LabMethod, LabParams, LabResult } from '../../shared/api/lab';
 import type { LabBridge } from '../../shared/api/bridge';
-import { LabCallError, ResponseEnvelope, EventEnvelope, type LabErrorCode } from '../../shared/api/messages';
+import { LabCallError, MAX_MESSAGE_BYTES, ResponseEnvelope, EventEnvelope, type LabErrorCode } from '../../shared/api/messages';
 import { backoffMs, createLink, type Link, type LinkDriver } from './link';
 
 export const LAB_KEY: InjectionKey<LabApi> = Symbol('lab');
@@ -163,9 +163,14 @@ export function socketClient(url: string | (() => string), options: SocketOption
       const ws = socket;
       if (!ws || ws.readyState !== WebSocketImpl.OPEN) throw new LabCallError('disconnected', LOST);
       const id = nextId++;
+      const text = JSON.stringify({ id, method, params });
+      // A message the server would refuse unread fails here, in words (issue 38 item 5).
+      if (text.length > MAX_MESSAGE_BYTES / 3 && new TextEncoder().encode(text).byteLength > MAX_MESSAGE_BYTES) {
+        throw new LabCallError('too_large', `${method}: the message is larger than the ${MAX_MESSAGE_BYTES / 1024 / 1024} MiB the lab accepts`);
+      }
       return new Promise<LabResult<M>>((resolve, reject) => {
         pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-        ws.send(JSON.stringify({ id, method, params }));
+        ws.send(text);
       });
     },
     on<E extends LabEvent>(event: E, listener: (data: LabEventData<E>) => void) {

@@ -132,6 +132,9 @@ export type EpisodeStepResult = z.infer<typeof EpisodeStepResultSchema>;
 
 const episodeId = z.string().min(1).max(64);
 
+/** A page clock time (epoch ms) a Date can hold: beyond 8.64e15 ms "Invalid time value" (issue 38). */
+const pageTime = z.number().nonnegative().max(8.64e15, 'a time past the largest date (8.64e15 ms)');
+
 export const episodeMethods = {
   'episode.start': {
     params: z.strictObject({
@@ -166,9 +169,9 @@ export const episodeMethods = {
   'episode.heartbeat': {
     params: z.strictObject({
       episodeId,
-      sentAt: z.number().nonnegative().describe("the page's clock when it sent the beat (epoch ms)"),
+      sentAt: pageTime.describe("the page's clock when it sent the beat (epoch ms)"),
       calls: z
-        .array(z.strictObject({ step: z.number().int().nonnegative(), sentAt: z.number().nonnegative(), shownAt: z.number().nonnegative() }))
+        .array(z.strictObject({ step: z.number().int().nonnegative(), sentAt: pageTime, shownAt: pageTime }))
         .max(64)
         .optional()
         .describe('calls whose answer the page has painted since the last beat: when it sent each and when the answer was first on screen (epoch ms, the page clock)'),

@@ -10,7 +10,6 @@
 // Invariants: one JSON object per line; an episode's stream never exceeds MAX_PROCESS_EVENTS
 // events or MAX_PROCESS_BYTES bytes (further events are dropped and one `truncated` event says so).
 import { z } from 'zod';
-import { parseJsonLines } from './json-lines';
 
 export const PROCESS_EVENT_KINDS = [
   'stage.add', 'stage.change', 'stage.remove', 'undo', 'redo', 'select', 'gizmo.start', 'gizmo.end', 'camera',
@@ -47,12 +46,51 @@ export function poseCamera(m: readonly number[], f: number, size = POSE_SIZE): {
 
 /** One line of the stream (what the writer appends and the size bounds count). */
 export function processLine(e: ProcessEvent): string {
-  return `${JSON.stringify(e)}\n`;
+  // `t` first, always: a reader finds a record glued after a torn line by its '{"t":' start.
+  return `${JSON.stringify({ t: e.t, e: e.e, ...(e.d === undefined ? {} : { d: e.d }) })}\n`;
 }
 
-/** Parses a stream, skipping lines that are not events (a line cut short by a crash). */
+/** An event parsed from `text`, or null. */
+function eventOf(text: string): ProcessEvent | null {
+  try {
+    const r = ProcessEventSchema.safeParse(JSON.parse(text));
+    return r.success ? r.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads a stream line by line (issue 38 item 2): a line that is not an event is torn (cut short by
+ * a crash or a full disk under an older writer); a whole record glued after the torn start
+ * (`{"t":1,"e":"camera","d":{"m"{"t":2,...}`) is kept, the torn part skipped and counted in `torn`.
+ */
+export function readProcessLog(text: string): { events: ProcessEvent[]; torn: number } {
+  const events: ProcessEvent[] = [];
+  let torn = 0;
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    const whole = eventOf(line);
+    if (whole) {
+      events.push(whole);
+      continue;
+    }
+    torn += 1;
+    // The record glued after a torn start begins at one of the later '{"t":' (a record's first key).
+    for (let at = line.indexOf('{"t":', 1); at > 0; at = line.indexOf('{"t":', at + 1)) {
+      const tail = eventOf(line.slice(at));
+      if (tail) {
+        events.push(tail);
+        break;
+      }
+    }
+  }
+  return { events, torn };
+}
+
+/** Parses a stream, skipping what is torn (readProcessLog). */
 export function parseProcessLog(text: string): ProcessEvent[] {
-  return parseJsonLines(text, ProcessEventSchema);
+  return readProcessLog(text).events;
 }
 
 /** The process log's path beside a trajectory log. */

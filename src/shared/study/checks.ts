@@ -47,6 +47,13 @@ export const StudyChecksSchema = z
   });
 export type StudyChecks = z.infer<typeof StudyChecksSchema>;
 
+/**
+ * Comprehension attempts a session allows (issue 38 item 4): each is stored, so a page failing the
+ * check in a loop grew participants.json without bound; past this the check is refused in one
+ * line and the experimenter takes over.
+ */
+export const MAX_COMPREHENSION_ATTEMPTS = 10;
+
 /** One comprehension attempt: the answers, which were wrong, and whether all were right. */
 export const ComprehensionAttemptSchema = z.strictObject({
   at: z.string(),

@@ -41,4 +41,12 @@ describe('homeToken', () => {
     rememberServePort(h, 41234);
     expect(lastServePort(h)).toBe(41234);
   });
+
+  it('says in one plain line, without a path, that a home it cannot write is unusable (issue 38)', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'splatlab-home-file-')), 'a-file');
+    writeFileSync(file, '');
+    const h = join(file, 'home'); // a home under a file: as unwritable as a read-only disk
+    expect(() => homeToken(h)).toThrow(/^the lab home cannot be written \(not a directory\): set SPLATLAB_HOME to a folder this user can write$/);
+    expect(() => rememberServePort(h, 1)).toThrow(/^the lab home cannot be written/);
+  });
 });

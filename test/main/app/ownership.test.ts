@@ -16,6 +16,7 @@ import type { EpisodeSnapshot } from '../../../src/shared/api/episode';
 import type { DebugSession } from '../../../src/shared/api/debug';
 import { testDevice } from '../../helpers/gpu';
 import { testTasks } from '../env/fixtures';
+import { skipWithout } from '../../helpers/optional';
 
 const gpuDevice = await testDevice();
 
@@ -84,7 +85,7 @@ describe('resources have owners', () => {
     expect(graders).toBeGreaterThan(0);
   });
 
-  it.skipIf(!gpuDevice)('GPU buffers stay flat across 20 episodes, a changed task and 10 debugger tabs', async () => {
+  it.skipIf(skipWithout('gpu', gpuDevice !== null))('GPU buffers stay flat across 20 episodes, a changed task and 10 debugger tabs', async () => {
     if (!gpuDevice) return;
     const { tasksDir } = await testTasks();
     const home = mkdtempSync(join(tmpdir(), 'splatlab-owners-gpu-'));

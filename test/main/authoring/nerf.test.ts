@@ -11,6 +11,7 @@ import { partAabb } from '../../../src/shared/authoring/geometry';
 import { getObject } from '../../../src/shared/authoring/objects/index';
 import { cameraCentre } from '../../../src/shared/camera/orbit';
 import { writeNerfFixture } from './nerf-fixture';
+import { skipWithout } from '../../helpers/optional';
 
 const root = mkdtempSync(join(tmpdir(), 'splatlab-nerf-'));
 const capture = join(root, 'capture');
@@ -101,7 +102,7 @@ describe('importNerf', () => {
   });
 
   const lego = join(sharedDataDir(), 'nerf-synthetic-lego-24');
-  it.skipIf(!existsSync(lego))('imports the 24-frame NeRF-Synthetic lego with a short fit', async () => {
+  it.skipIf(skipWithout('lego', existsSync(lego)))('imports the 24-frame NeRF-Synthetic lego with a short fit', async () => {
     const tasksDir = join(root, 'tasks-lego');
     const res = await importNerf(lego, { id: 'lego', steps: 2, tasksDir, grader });
     const task = await loadTask('lego__sculpt', { tasksDir });

@@ -13,6 +13,7 @@ import { rasterizeForward } from '../../../src/shared/raster/cpu';
 import { packSplats } from '../../../src/shared/scene/gaussian';
 import { parseSceneDocument } from '../../../src/shared/scene/input';
 import { TASK_POLICY } from '../../../src/shared/scene/policy';
+import { skipWithout } from '../../helpers/optional';
 
 const dir = mkdtempSync(join(tmpdir(), 'splatlab-cli-'));
 const file = (name: string, content: unknown) => {
@@ -60,7 +61,7 @@ describe('splatlab render', () => {
     expect(worst).toBeLessThanOrEqual(0.5 / 255 + 1e-6);
   });
 
-  it.skipIf(!gpuDevice)('--device gpu renders on whatever adapter exists (SwiftShader here) and names it', async () => {
+  it.skipIf(skipWithout('gpu', gpuDevice !== null))('--device gpu renders on whatever adapter exists (SwiftShader here) and names it', async () => {
     const cpuOut = join(dir, 'cpu-ref.png');
     const gpuOut = join(dir, 'gpu.png');
     await runCli('render', ['--scene', scene, '--camera', camera, '--out', cpuOut, '--device', 'cpu']);
@@ -140,7 +141,7 @@ describe('splatlab metrics', () => {
     expect((await runCli('metrics', [a, a, '--lpips-dir', join(dir, 'nowhere')])).err[0]).toMatch(/--no-lpips/);
   });
 
-  it.skipIf(!haveWeights)('checks the LPIPS weights against their manifest sha256', async () => {
+  it.skipIf(skipWithout('lpips', haveWeights))('checks the LPIPS weights against their manifest sha256', async () => {
     const a = join(dir, 'a.png');
     const copy = join(dir, 'lpips-copy');
     mkdirSync(copy);
@@ -151,7 +152,7 @@ describe('splatlab metrics', () => {
     expect(run.err[0]).toMatch(/sha256|lin0/);
   });
 
-  it.skipIf(!haveWeights)('computes LPIPS with the shared weights', async () => {
+  it.skipIf(skipWithout('lpips', haveWeights))('computes LPIPS with the shared weights', async () => {
     const run = await runCli('metrics', [join(lpipsDir, 'ex_ref.png'), join(lpipsDir, 'ex_p0.png'), '--json']);
     expect(JSON.parse(run.out[0]).lpips).toBeGreaterThan(0);
   });

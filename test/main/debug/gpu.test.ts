@@ -18,8 +18,9 @@ import { tileOccupancy } from '../../../src/shared/debug/tiles';
 import { packRecords } from '../../../src/shared/env/scene';
 import { orbitCamera } from '../../../src/shared/camera/orbit';
 import { plyBytes, shColumn } from '../../helpers/sh-scene';
+import { skipWithout } from '../../helpers/optional';
 
-describe.skipIf(!gpuDevice)('debug.view gpuDiff and tiles on a GPU', () => {
+describe.skipIf(skipWithout('gpu', gpuDevice !== null))('debug.view gpuDiff and tiles on a GPU', () => {
   it('renders on the WGSL rasterizer and differs from the CPU reference by rounding only; tiles are the GPU lists', async () => {
     const status = { path: 'swiftshader' as const, vendor: '', architecture: '', description: '', summary: 'test device' };
     const deps = { gpu: { device: gpuDevice, status }, tasksDir: '/tmp/none', version: '0', transport: 'direct' as const, listTasks: async () => [] };

@@ -3,12 +3,14 @@
 // gizmo drags, inspector typing, photos, the render viewer, outliner hide/solo, help, focus
 // changes), sent in heartbeat batches every 0.5 s, stays far under the bound;
 // its size is the figure in docs/STUDIES.md. A flood past the bound is cut with one `truncated`.
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appendProcessEvents } from '../../../src/main/episodes/process-writer';
-import { MAX_PROCESS_BYTES, parseProcessLog, processLogPath, type ProcessEvent } from '../../../src/shared/env/process-log';
+import { appendProcessEvents, ProcessLogWriteError } from '../../../src/main/episodes/process-writer';
+import type { LogFile } from '../../../src/main/env/log-file';
+import { FaultyDisk } from '../../../src/main/env/log-faults';
+import { MAX_PROCESS_BYTES, parseProcessLog, processLine, processLogPath, readProcessLog, type ProcessEvent } from '../../../src/shared/env/process-log';
 
 const T0 = Date.parse('2026-01-01T10:00:00Z');
 
@@ -59,5 +61,51 @@ describe('the process log writer', () => {
     const events = parseProcessLog(readFileSync(path, 'utf8'));
     expect(events.filter((e) => e.e === 'truncated')).toHaveLength(1);
     expect(events.at(-1)?.e).toBe('truncated');
+  });
+});
+
+describe('the process log on a full disk (issue 38 item 2)', () => {
+  const batch = (i: number): ProcessEvent[] => Array.from({ length: 3 }, (_, k) => ({ t: T0 + i * 500 + k, e: 'camera' as const, d: { m: [0.5, i, k], f: 443.4 } }));
+
+  it('writes each batch whole or throws, and a resent batch lands once: no torn or glued line at any byte', () => {
+    const total = Array.from({ length: 6 }, (_, i) => batch(i)).reduce((a, b) => a + b.map(processLine).join('').length, 0);
+    for (let k = 0; k <= total; k += 7) {
+      const log = join(mkdtempSync(join(tmpdir(), 'splatlab-process-full-')), 'ep.jsonl');
+      writeFileSync(processLogPath(log), '');
+      const disk = new FaultyDisk(k);
+      const file = disk.opener()(processLogPath(log));
+      const open = (): LogFile => ({ ...file, close: () => undefined });
+      let failures = 0;
+      for (let i = 0; i < 6; i++) {
+        try {
+          appendProcessEvents(log, batch(i), open);
+        } catch (error) {
+          expect(error).toBeInstanceOf(ProcessLogWriteError);
+          expect((error as Error).message).toBe('disk full: no space left on device');
+          failures += 1;
+          disk.heal(); // space came back: the page sends the same batch with its next beat
+          appendProcessEvents(log, batch(i), open);
+        }
+      }
+      file.close();
+      expect(failures).toBeLessThanOrEqual(1);
+      const text = readFileSync(processLogPath(log), 'utf8');
+      const read = readProcessLog(text);
+      expect(read.torn, `k=${k}`).toBe(0);
+      expect(read.events.map((e) => e.t), `k=${k}`).toEqual(Array.from({ length: 6 }, (_, i) => batch(i).map((e) => e.t)).flat());
+    }
+  });
+
+  it('the reader skips a torn start and keeps the record glued after it, counting it', () => {
+    const whole = processLine({ t: 2, e: 'camera', d: { m: [1, 2], f: 3 } });
+    const text = `${processLine({ t: 1, e: 'blur' })}{"t":1.5,"e":"camera","d":{"m"${whole}{"t":3,"e":"foc`;
+    expect(readProcessLog(text)).toEqual({ events: [{ t: 1, e: 'blur' }, { t: 2, e: 'camera', d: { m: [1, 2], f: 3 } }], torn: 2 });
+  });
+
+  it('starts a new line after a torn tail left by an older writer', () => {
+    const log = join(mkdtempSync(join(tmpdir(), 'splatlab-process-tail-')), 'ep.jsonl');
+    writeFileSync(processLogPath(log), `${processLine({ t: 1, e: 'blur' })}{"t":2,"e":"ca`);
+    appendProcessEvents(log, [{ t: 3, e: 'focus' }]);
+    expect(readProcessLog(readFileSync(processLogPath(log), 'utf8'))).toEqual({ events: [{ t: 1, e: 'blur' }, { t: 3, e: 'focus' }], torn: 1 });
   });
 });

@@ -57,4 +57,12 @@ describe('RL HTTP protocol', () => {
     expect(r.json.error).toMatch(/task_id|Unrecognized/);
     expect((await post('/reset', { task_id: 'no__such' })).status).toBe(404);
   });
+
+  it('refuses args nested past the LabApi depth before anything runs (issue 38)', async () => {
+    const reset = await post('/reset', { task_id: 'test__sculpt', player: 'deep' });
+    const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
+    const res = await fetch(`${server.url}/step`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: `{"episode_id":${JSON.stringify(reset.json.episode_id)},"tool":"add_gaussians","args":${deep}}` });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toBe("the request's params are nested deeper than 32 levels");
+  });
 });

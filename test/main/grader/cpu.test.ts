@@ -22,6 +22,7 @@ import { Random } from '../../../src/shared/math/random';
 import { cappedPsnr } from '../../../src/main/grader/cpu';
 import { randomSplats } from '../../shared/raster/cpu/random-scene';
 import { fixtureTask } from '../tasks/fixture';
+import { skipWithout } from '../../helpers/optional';
 
 const weights = randomLpipsWeights(5);
 let built: TestTask;
@@ -96,7 +97,7 @@ describe('graderDevice', () => {
     expect(graderDevice(context('cpu', null))).toEqual({ device: null, preferCpu: true });
   });
 
-  it.skipIf(!gpuDevice)('gives a CPU grader on a device when preferCpu is set', async () => {
+  it.skipIf(skipWithout('gpu', gpuDevice !== null))('gives a CPU grader on a device when preferCpu is set', async () => {
     const g = await Grader.create({ device: gpuDevice, preferCpu: true, lpipsDir: null });
     expect(g.kind).toBe('cpu');
     g.destroy();

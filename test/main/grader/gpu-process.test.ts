@@ -19,6 +19,7 @@ import { loadTask, type LoadedTask } from '../../../src/main/tasks/load';
 import { TEST_TASK_IDS } from '../../helpers/test-task';
 import { gpuDevice } from '../../helpers/gpu';
 import { fixtureTask } from '../tasks/fixture';
+import { skipWithout } from '../../helpers/optional';
 
 const GPU_TIMEOUT = 300_000;
 
@@ -60,7 +61,7 @@ async function waitGone(pid: number): Promise<void> {
 const lpips = null;
 let task: LoadedTask;
 
-describe.skipIf(!gpuDevice)('GPU grading in a child process', () => {
+describe.skipIf(skipWithout('gpu', gpuDevice !== null))('GPU grading in a child process', () => {
   beforeAll(async () => {
     const { task: built } = await fixtureTask();
     task = await loadTask(TEST_TASK_IDS.sculpt, { tasksDir: built.tasksDir });

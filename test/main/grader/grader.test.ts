@@ -9,6 +9,7 @@ import { emptySplats } from '../../../src/shared/scene/splats';
 import { resolveLpipsDir } from '../../../src/main/lpips/weights';
 import { gpuDevice } from '../../helpers/gpu';
 import { fixtureTask } from '../tasks/fixture';
+import { skipWithout } from '../../helpers/optional';
 
 const haveLpips = resolveLpipsDir() !== null;
 let built: TestTask;
@@ -57,7 +58,7 @@ describe('Grader (CPU)', () => {
     expect((await noLpips.grade(task, packRecords(built.fit))).score).toBe(100);
   });
 
-  it.skipIf(!haveLpips)('uses LPIPS as the third term when weights and anchors have it', async () => {
+  it.skipIf(skipWithout('lpips', haveLpips))('uses LPIPS as the third term when weights and anchors have it', async () => {
     expect(grader.lpipsAvailable).toBe(true);
     expect(task.anchors.lpips_model).toBe('alex-v0.1');
     const g = await grader.grade(task, packRecords(built.init));
@@ -84,7 +85,7 @@ describe('Grader (CPU)', () => {
   });
 });
 
-describe.skipIf(!gpuDevice)('Grader (GPU)', () => {
+describe.skipIf(skipWithout('gpu', gpuDevice !== null))('Grader (GPU)', () => {
   // SwiftShader compiles and runs the WGSL on the CPU: one scene, generous timeout.
   it('agrees with the CPU grade and is deterministic', { timeout: 300_000 }, async () => {
     const gpu = await Grader.create({ device: gpuDevice });

@@ -9,8 +9,9 @@ import { Grader } from '../../../src/main/grader/grader';
 import { GpuRasterizer } from '../../../src/shared/raster/gpu';
 import { orbitCamera } from '../../../src/shared/camera/orbit';
 import { randomScene } from '../../shared/raster/gpu/scenes';
+import { skipWithout } from '../../helpers/optional';
 
-describe.skipIf(!gpuDevice)('GPU grader on a shared rasterizer', () => {
+describe.skipIf(skipWithout('gpu', gpuDevice !== null))('GPU grader on a shared rasterizer', () => {
   const shared = gpuDevice ? GpuRasterizer.create(gpuDevice, loadShaderLibrary()) : null;
   afterAll(() => shared?.destroy());
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeNpy, encodeNpy, NpzError, readNpz, readSceneNpz, writeNpz, writeSceneNpz, type NpzScene } from '../../../src/main/io/npz';
+import { skipWithout } from '../../helpers/optional';
 
 const hasNumpy = spawnSync('python3', ['-c', 'import numpy'], { stdio: 'ignore' }).status === 0;
 
@@ -65,7 +66,7 @@ describe('npz', () => {
     expect(() => readNpz(new Uint8Array(40))).toThrow(NpzError);
   });
 
-  describe.skipIf(!hasNumpy)('with numpy', () => {
+  describe.skipIf(skipWithout('python', hasNumpy))('with numpy', () => {
     const dir = mkdtempSync(join(tmpdir(), 'npz-'));
 
     it('numpy.load reads what we write', () => {

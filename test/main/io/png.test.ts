@@ -6,6 +6,7 @@ import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { sharedDataDir } from '../../../src/main/io/data-dir';
 import { PngError, crc32, decodePng, encodePng, readPng, toRgb } from '../../../src/main/io/png';
+import { skipWithout } from '../../helpers/optional';
 
 function chunk(type: string, data: number[] | Uint8Array): number[] {
   const bytes = Uint8Array.from(data);
@@ -182,7 +183,7 @@ const dataDir = sharedDataDir();
 const lpipsDir = join(dataDir, 'lpips-alex');
 const lego = join(dataDir, 'nerf-synthetic-lego-24', 'train', 'r_0.png');
 
-describe.skipIf(!existsSync(lpipsDir))('real files: lpips-alex', () => {
+describe.skipIf(skipWithout('lpips', existsSync(lpipsDir)))('real files: lpips-alex', () => {
   it('decodes every PNG as 64x64 RGB and re-encodes it losslessly', () => {
     const files = readdirSync(lpipsDir).filter((f) => f.endsWith('.png'));
     expect(files.length).toBeGreaterThanOrEqual(3);
@@ -195,7 +196,7 @@ describe.skipIf(!existsSync(lpipsDir))('real files: lpips-alex', () => {
   });
 });
 
-describe.skipIf(!existsSync(lego))('real files: NeRF lego r_0', () => {
+describe.skipIf(skipWithout('lego', existsSync(lego)))('real files: NeRF lego r_0', () => {
   it('decodes the 800x800 RGBA photo with a transparent background', () => {
     const img = readPng(lego);
     expect(img).toMatchObject({ width: 800, height: 800, channels: 4 });

@@ -11,6 +11,7 @@ import { lockPathOf } from '../../../src/main/env/log-lock';
 import { lockHolder } from '../../../src/main/io/process-lock';
 import { testTasks } from '../env/fixtures';
 import { hasRedis, startRedis } from './redis';
+import { skipWithout } from '../../helpers/optional';
 
 const children: ChildProcess[] = [];
 let stopRedis: (() => void) | undefined;
@@ -44,7 +45,7 @@ function worker(url: string, tasksDir: string, output: string[]): ChildProcess {
 
 const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-describe.skipIf(!hasRedis)('eval on BullMQ', () => {
+describe.skipIf(skipWithout('redis', hasRedis))('eval on BullMQ', () => {
   it('runs 40 episodes on two workers, survives a killed worker, and a rerun does nothing new', async () => {
     const { tasksDir } = await testTasks();
     const redis = await startRedis();

@@ -16,6 +16,7 @@ import { enqueueRun, waitForRun } from '../../../src/main/queue/bullmq';
 import { planJobs } from '../../../src/main/queue/plan';
 import { testTasks } from '../env/fixtures';
 import { hasRedis, startRedis } from './redis';
+import { skipWithout } from '../../helpers/optional';
 
 const CHILD = join(__dirname, 'stall-worker.ts');
 const LOCK_MS = 1000;
@@ -42,7 +43,7 @@ function worker(url: string, tasksDir: string, stalls: number, lines: Line[], ga
   });
 }
 
-describe.skipIf(!hasRedis)('BullMQ with a stalled worker', () => {
+describe.skipIf(skipWithout('redis', hasRedis))('BullMQ with a stalled worker', () => {
   it('plays each episode once although the stalled worker\'s jobs are delivered twice', async () => {
     const { tasksDir } = await testTasks();
     const redis = await startRedis();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dispatchCall, dispatchText } from '../../../src/main/services/dispatch';
+import { peekRequestId } from '../../../src/main/services/peek-id';
 import { MAX_MESSAGE_BYTES } from '../../../src/shared/api/messages';
 import { fakeServices } from './fixtures';
 
@@ -32,7 +33,21 @@ describe('LabApi dispatch', () => {
 
   it('refuses oversized messages before parsing them', async () => {
     const huge = JSON.stringify({ id: 5, method: 'app.info', params: { pad: 'x'.repeat(MAX_MESSAGE_BYTES) } });
-    expect(await dispatchText(handlers, huge)).toMatchObject({ ok: false, error: { code: 'too_large' } });
+    expect(await dispatchText(handlers, huge)).toMatchObject({ id: 5, ok: false, error: { code: 'too_large' } });
+    // The id is read wherever it stands at the top level, never from inside params (issue 38 item 5).
+    const idLast = `{"method":"app.info","params":{"id":1,"pad":"${'x'.repeat(MAX_MESSAGE_BYTES)}","a":[{"id":2}]} , "id" : 9}`;
+    expect(await dispatchText(handlers, idLast)).toMatchObject({ id: 9, ok: false, error: { code: 'too_large' } });
+    expect(await dispatchText(handlers, '{"id": 12, "method": "app.info", "params": {')).toMatchObject({ id: 12, ok: false, error: { code: 'bad_request' } });
+  });
+
+  it('reads a request id without parsing, and only a top-level one', () => {
+    expect(peekRequestId('{"id":3}')).toBe(3);
+    expect(peekRequestId(' { "params" : { "id" : 4 }, "s": "\\"id\\":5", "id" :6 }')).toBe(6);
+    expect(peekRequestId('{"params":{"id":4}}')).toBeNull();
+    expect(peekRequestId('{"id":-1}')).toBeNull();
+    expect(peekRequestId('{"id":1.5}')).toBeNull();
+    expect(peekRequestId('[{"id":1}]')).toBeNull();
+    expect(peekRequestId('{"id":99999999999999999}')).toBeNull();
   });
 
   it('reports a handler failure as an error envelope, not a crash', async () => {

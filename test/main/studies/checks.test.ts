@@ -15,7 +15,7 @@ import { dispatchCall } from '../../../src/main/services/dispatch';
 import { createLabServices, type LabServices } from '../../../src/main/services/lab';
 import type { EpisodeSnapshot } from '../../../src/shared/api/episode';
 import type { SessionState, StudyDetail, StudyExport, StudyResults } from '../../../src/shared/api/study';
-import { StudyChecksSchema } from '../../../src/shared/study/checks';
+import { MAX_COMPREHENSION_ATTEMPTS, StudyChecksSchema } from '../../../src/shared/study/checks';
 import { StudyConfigSchema } from '../../../src/shared/study/config';
 import { testTasks } from '../env/fixtures';
 
@@ -41,6 +41,7 @@ const CHECKS = {
 };
 
 const pageStates: SessionState[] = [];
+let home = '';
 
 async function play(screen: Connection): Promise<SessionState> {
   const ep = await call<EpisodeSnapshot>('study.session.task', {}, screen);
@@ -89,7 +90,7 @@ async function session(participant: string, failFirst: boolean, attention: strin
 
 beforeAll(async () => {
   const { tasksDir, grader } = await testTasks();
-  const home = mkdtempSync(join(tmpdir(), 'splatlab-checks-'));
+  home = mkdtempSync(join(tmpdir(), 'splatlab-checks-'));
   services = createLabServices(createLabContext({ gpu: { device: null, status: { path: 'cpu', vendor: '', architecture: '', description: '', summary: '' } }, tasksDir, home, version: '0', transport: 'direct', grader: async () => grader }));
   await call('study.create', { name: 'Checks', tasks: ['test__sculpt', 'test__reassembly'], practiceTask: 'test__oneshot', protocol: 'matched', order: 'fixed', checks: CHECKS });
   await call('roles.setPin', { studyId: 'checks', pin: PIN });
@@ -152,5 +153,24 @@ describe('study checks', () => {
       'P02,comprehension,1,score,no,true,true',
       'P02,attention,1,instructed,purple,true,true',
     ]);
+  });
+});
+
+describe('comprehension attempts are capped (issue 38 item 4)', () => {
+  it('refuses the attempt after the last allowed one in one line, storing nothing more', async () => {
+    const p = await call<{ id: string }>('study.addParticipant', { studyId: 'checks' });
+    const screen = new Connection();
+    await call('study.session.start', { studyId: 'checks', participant: p.id }, screen);
+    await call('study.session.advance', { accept: true }, screen);
+    for (let i = 0; i < MAX_COMPREHENSION_ATTEMPTS; i++) {
+      await call('study.session.advance', {}, screen);
+      expect((await call<SessionState>('study.session.check', { answers: { budget: 'nothing', score: 'no' } }, screen)).stage).toBe('instructions');
+    }
+    await call('study.session.advance', {}, screen);
+    const before = readFileSync(join(home, 'studies', 'checks', 'participants.jsonl'), 'utf8');
+    await expect(call('study.session.check', { answers: { budget: 'nothing', score: 'no' } }, screen)).rejects.toThrow(/tried 10 times, the most a session allows: please ask the experimenter/);
+    expect(readFileSync(join(home, 'studies', 'checks', 'participants.jsonl'), 'utf8')).toBe(before);
+    await call('roles.unlock', { secret: PIN }, screen);
+    await call('study.session.end', {}, screen);
   });
 });

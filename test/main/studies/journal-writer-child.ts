@@ -7,11 +7,11 @@ const [home, studyId] = process.argv.slice(2);
 const store = new StudyStore(home);
 for (let n = 1; ; n++) {
   if (n % 10 === 1) {
-    const p = store.addParticipant(studyId);
+    const p = await store.addParticipant(studyId);
     process.stdout.write(`ack ${p.id} 0\n`);
   }
   const list = store.participants(studyId);
   const id = list[n % list.length].id;
-  const p = store.updateParticipant(studyId, id, (x) => ({ ...x, taskIndex: x.taskIndex + 1 }));
+  const p = await store.updateParticipant(studyId, id, (x) => ({ ...x, taskIndex: x.taskIndex + 1 }));
   process.stdout.write(`ack ${id} ${p.taskIndex}\n`);
 }

@@ -15,40 +15,40 @@ let home: string;
 let store: StudyStore;
 let studyId: string;
 
-beforeEach(() => {
+beforeEach(async () => {
   home = mkdtempSync(join(tmpdir(), 'splatlab-journal-'));
   store = new StudyStore(home);
-  studyId = store.create({ name: 'Journal', tasks: ['a__sculpt', 'b__sculpt'], practiceTask: 'c__sculpt' }, new Set(['a__sculpt', 'b__sculpt', 'c__sculpt'])).id;
+  studyId = (await store.create({ name: 'Journal', tasks: ['a__sculpt', 'b__sculpt'], practiceTask: 'c__sculpt' }, new Set(['a__sculpt', 'b__sculpt', 'c__sculpt']))).id;
 });
 afterEach(() => rmSync(home, { recursive: true, force: true }));
 
 describe('participant journal', () => {
-  it('appends one line per write; the latest line per participant wins, in creation order', () => {
-    const a = store.addParticipant(studyId);
-    const b = store.addParticipant(studyId);
-    store.updateParticipant(studyId, a.id, (p) => ({ ...p, taskIndex: 1 }));
+  it('appends one line per write; the latest line per participant wins, in creation order', async () => {
+    const a = await store.addParticipant(studyId);
+    const b = await store.addParticipant(studyId);
+    await store.updateParticipant(studyId, a.id, (p) => ({ ...p, taskIndex: 1 }));
     const text = readFileSync(join(store.dir(studyId), JOURNAL), 'utf8');
     expect(text.split('\n').filter(Boolean)).toHaveLength(3);
     expect(store.participants(studyId).map((p) => [p.id, p.taskIndex])).toEqual([[a.id, 1], [b.id, 0]]);
   });
 
-  it('skips a torn last line and starts the next record on a fresh line', () => {
-    const a = store.addParticipant(studyId);
+  it('skips a torn last line and starts the next record on a fresh line', async () => {
+    const a = await store.addParticipant(studyId);
     appendFileSync(join(store.dir(studyId), JOURNAL), '{"id":"P02","created":"2026-');
     expect(store.participants(studyId).map((p) => p.id)).toEqual([a.id]);
-    store.updateParticipant(studyId, a.id, (p) => ({ ...p, taskIndex: 2 }));
+    await store.updateParticipant(studyId, a.id, (p) => ({ ...p, taskIndex: 2 }));
     const lines = readFileSync(join(store.dir(studyId), JOURNAL), 'utf8').split('\n');
     expect(lines.filter((l) => l.startsWith('{"id":"P01"'))).toHaveLength(2);
     expect(store.participants(studyId)).toMatchObject([{ id: a.id, taskIndex: 2 }]);
   });
 
-  it('moves a study still on participants.json to the journal on its first write', () => {
+  it('moves a study still on participants.json to the journal on its first write', async () => {
     const dir = store.dir(studyId);
     rmSync(join(dir, JOURNAL));
     const old = { id: 'P01', created: '2026-01-01T00:00:00.000Z', order: ['a__sculpt', 'b__sculpt'], status: 'new', stage: 'consent', taskIndex: 0, episodes: [] };
     writeFileSync(join(dir, 'participants.json'), JSON.stringify({ participants: [old] }));
     expect(store.participants(studyId)).toMatchObject([{ id: 'P01' }]);
-    const next = store.addParticipant(studyId);
+    const next = await store.addParticipant(studyId);
     expect(next.id).toBe('P02');
     expect(existsSync(join(dir, JOURNAL))).toBe(true);
     expect(store.participants(studyId).map((p) => p.id)).toEqual(['P01', 'P02']);
@@ -79,7 +79,7 @@ describe('participant journal', () => {
     const stored = new Map(store.participants(studyId).map((p) => [p.id, p.taskIndex]));
     for (const [id, n] of acked) expect(stored.get(id), `participant ${id}`).toBeGreaterThanOrEqual(n);
     // Writes go on after the kill's aftermath: the store still appends and reads.
-    const p = store.addParticipant(studyId);
+    const p = await store.addParticipant(studyId);
     expect(store.participant(studyId, p.id).status).toBe('new');
   });
 });

@@ -111,3 +111,19 @@ describe('session metadata', () => {
     expect(new TextDecoder().decode(again[Object.keys(again).find((n) => n.endsWith('data/table-sessionmeta_data.csv')) ?? '']).trim().split('\r\n')).toHaveLength(1);
   });
 });
+
+describe('withdrawal roles (issue 38 item 4)', () => {
+  it("records a participant page's withdrawal as the participant's whatever `by` it sends; an unlocked screen may say experimenter", async () => {
+    const forged = await call<{ id: string }>('study.addParticipant', { studyId: 'flow' });
+    const screen = new Connection();
+    await call('study.session.start', { studyId: 'flow', participant: forged.id }, screen);
+    const out = await call<{ participant: { withdrawal?: { by: string } } }>('study.session.withdraw', { reason: 'left', by: 'experimenter' }, screen);
+    expect(out.participant.withdrawal?.by).toBe('participant');
+    const real = await call<{ id: string }>('study.addParticipant', { studyId: 'flow' });
+    const desk = new Connection();
+    await call('study.session.start', { studyId: 'flow', participant: real.id }, desk);
+    await call('roles.unlock', { secret: PIN }, desk);
+    const byDesk = await call<{ participant: { withdrawal?: { by: string } } }>('study.session.withdraw', { reason: 'not eligible', by: 'experimenter' }, desk);
+    expect(byDesk.participant.withdrawal?.by).toBe('experimenter');
+  });
+});

@@ -20,6 +20,11 @@ describe('frontDoor', () => {
     expect(frontDoor(req('/index.html'), { ...rules, open: () => true })).toMatchObject({ ok: true, role: null });
   });
 
+  it('reads the Bearer scheme in any case (RFC 9110; issue 38)', () => {
+    for (const auth of ['Bearer good', 'bearer good', 'BEARER  good']) expect(frontDoor(req('/mcp', { authorization: auth }), rules), auth).toMatchObject({ ok: true, role: 'role' });
+    expect(frontDoor(req('/mcp', { authorization: 'Basic good' }), rules)).toMatchObject({ ok: false, status: 401 });
+  });
+
   it('tunes a server for slow work', () => {
     const http = createServer();
     tuneServer(http);

@@ -56,6 +56,9 @@ describe('splatlab serve transport', () => {
     expect(await request(ws, JSON.stringify({ id: 1, method: 'app.info', params: {} }))).toMatchObject({ id: 1, ok: true });
     expect(await request(ws, JSON.stringify({ id: 2, method: 'lab.nope', params: {} }))).toMatchObject({ id: 2, ok: false, error: { code: 'unknown_method' } });
     expect(await request(ws, 'garbage')).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+    // A 9 MiB message (over the 8 MiB limit, under the frame's) is answered under its own id (issue 38 item 5).
+    const big = `{"method":"app.info","params":{"pad":"${'x'.repeat(9 * 1024 * 1024)}"},"id":3}`;
+    expect(await request(ws, big)).toMatchObject({ id: 3, ok: false, error: { code: 'too_large' } });
     ws.close();
   });
 

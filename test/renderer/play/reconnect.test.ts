@@ -8,7 +8,7 @@ import { socketClient } from '../../../src/renderer/api/client';
 import { backoffMs, createLink } from '../../../src/renderer/api/link';
 import type { LabApi } from '../../../src/shared/api/lab';
 import type { EpisodeSnapshot, PublicGaussian } from '../../../src/shared/api/episode';
-import { LabCallError } from '../../../src/shared/api/messages';
+import { LabCallError, MAX_MESSAGE_BYTES } from '../../../src/shared/api/messages';
 import { useEpisodeStore } from '../../../src/renderer/stores/episode';
 import { useStagingStore } from '../../../src/renderer/stores/staging';
 import { loadStaging } from '../../../src/renderer/stores/staging-persist';
@@ -48,6 +48,15 @@ const until = async (ok: () => boolean): Promise<void> => {
 
 describe('socket client reconnects', () => {
   beforeEach(() => (FakeSocket.made = []));
+
+  it('refuses a message over the lab limit in words, sending nothing (issue 38 item 5)', async () => {
+    const api = socketClient('ws://x/lab', { WebSocketImpl: FakeSocket as unknown as typeof WebSocket, link: createLink(), backoff: () => 10 });
+    const socket = FakeSocket.made[0];
+    socket.open();
+    const big = api.call('author.upload.put', { uploadId: 'u', path: 'a.png', data: 'x'.repeat(MAX_MESSAGE_BYTES), append: false });
+    await expect(big).rejects.toMatchObject({ code: 'too_large', message: expect.stringMatching(/author\.upload\.put: the message is larger than the 8 MiB/) });
+    expect(socket.sent).toEqual([]);
+  });
 
   it('fails the call in flight and calls made while lost at once, then reconnects and runs the hook', async () => {
     const link = createLink();

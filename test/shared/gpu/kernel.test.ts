@@ -7,8 +7,9 @@ import { RASTER_KERNELS } from '../../../src/shared/raster/gpu/layouts';
 import { RAYCAST_KERNEL } from '../../../src/shared/authoring/gpu/layout';
 import { gpuDevice } from '../../helpers/gpu';
 import { loadShaderLibrary } from '../../helpers/shaders';
+import { skipWithout } from '../../helpers/optional';
 
-describe.skipIf(!gpuDevice)('kernel cache', () => {
+describe.skipIf(skipWithout('gpu', gpuDevice !== null))('kernel cache', () => {
   const device = gpuDevice as GPUDevice;
   const library = loadShaderLibrary();
 

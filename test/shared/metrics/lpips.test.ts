@@ -8,6 +8,7 @@ import { loadLpipsWeights, resolveLpipsDir } from '../../../src/main/lpips/weigh
 import { conv2dRelu, lpips, lpipsFeatures, lpipsFromFeatures, maxPool, type FeatureMap } from '../../../src/shared/metrics/lpips';
 import type { LpipsConv } from '../../../src/shared/metrics/lpips-weights';
 import { randomImage, seeded } from './random';
+import { skipWithout } from '../../helpers/optional';
 
 function naiveConv(x: FeatureMap, l: LpipsConv, o: number, oy: number, ox: number): number {
   let acc = l.bias[o];
@@ -66,7 +67,7 @@ describe('conv2dRelu and maxPool', () => {
 const dir = resolveLpipsDir();
 const vectorsPath = dir ? join(dir, 'test-vectors.json') : '';
 
-describe.skipIf(!dir || !existsSync(vectorsPath))('lpips on the official test vectors', () => {
+describe.skipIf(skipWithout('lpips', dir !== null && existsSync(vectorsPath)))('lpips on the official test vectors', () => {
   const weights = dir ? loadLpipsWeights({ dir }) : null;
   const pairs = existsSync(vectorsPath) ? (JSON.parse(readFileSync(vectorsPath, 'utf8')) as { pairs: { a: string; b: string; lpips: number }[] }).pairs : [];
 

@@ -70,7 +70,7 @@ async function run(argv: string[], io: CliIO): Promise<number> {
       const args = parseArgs(rest, { values: ['tasks'] });
       const file = args.positionals[0];
       if (!file) throw new CliError('name the station file');
-      const { config, created } = joinStation(store, readFileSync(resolve(file), 'utf8'), new Set(taskIds(resolveTasksDir(stringOption(args, 'tasks')))));
+      const { config, created } = await joinStation(store, readFileSync(resolve(file), 'utf8'), new Set(taskIds(resolveTasksDir(stringOption(args, 'tasks')))));
       io.out(`${created ? 'joined' : 'already joined'} study '${config.id}' as station ${config.station?.index} of ${config.station?.count} (participants P${config.station?.index}001...)`);
       return 0;
     }
@@ -87,7 +87,7 @@ async function run(argv: string[], io: CliIO): Promise<number> {
       const id = studyArg(args, store);
       const archives = args.positionals.slice(1);
       if (!archives.length) throw new CliError('name at least one station archive');
-      for (const a of archives) io.out(mergeSummary(mergeStationArchive(store, id, readFileSync(resolve(a)))));
+      for (const a of archives) io.out(mergeSummary(await mergeStationArchive(store, id, readFileSync(resolve(a)))));
       return 0;
     }
   } catch (err) {

@@ -7,6 +7,7 @@
 // stored ones.
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { recordsCsv } from '../../../shared/analysis/csv';
 import { actorOf } from '../../../shared/kinds/relation/params';
 import { exportSparrta } from './export-sparrta';
 import { imagePath, paramsPath, storedSamples, type StoredSample } from './files';
@@ -51,16 +52,8 @@ function exportImageFolder(dir: string, dest: string, stored: StoredSample[]): E
   return { samples: stored.length, files: stored.length + 1 };
 }
 
-/** RFC 4180 field: quoted when it holds a comma, quote or line break. */
-function csvField(v: string | number | null): string {
-  const s = v === null ? '' : String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-}
-
 function exportCsv(dir: string, dest: string, stored: StoredSample[]): ExportResult {
   const rows = stored.map((s) => ({ ...metadata(s), image: imagePath(dir, s.plan), params: paramsPath(dir, s.plan) }));
-  const header = Object.keys(rows[0]);
-  const text = [header.join(','), ...rows.map((r) => header.map((h) => csvField(r[h as keyof typeof r])).join(','))].join('\n');
-  writeFileSync(join(dest, 'index.csv'), `${text}\n`);
+  writeFileSync(join(dest, 'index.csv'), recordsCsv(Object.keys(rows[0]), rows));
   return { samples: stored.length, files: 1 };
 }

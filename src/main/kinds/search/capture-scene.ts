@@ -4,7 +4,7 @@
 // through a BVH, else a voxel occupancy grid of the Gaussians.
 // Inputs: the tasks folder and the document's path inside it. Output: LoadedCapture.
 // Invariant: capture and mesh paths resolve inside the tasks folder or under the captures folder
-// (SPLATLAB_CAPTURES, default ../shared/data beside the repository); anything else is refused
+// (SPLATLAB_CAPTURES, default <lab home>/captures); anything else is refused
 // with one line, and nothing is copied.
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
@@ -16,6 +16,7 @@ import { VoxelGrid } from '../../../shared/kinds/search/voxels';
 import type { Splats } from '../../../shared/scene/splats';
 import { importSplatFile } from '../../formats/import';
 import { readJsonChecked } from '../../io/json-file';
+import { labHome } from '../../io/home';
 
 export interface LoadedCapture {
   doc: CaptureRoom;
@@ -27,9 +28,13 @@ export interface LoadedCapture {
   lines: string[];
 }
 
-/** The configured captures folder: SPLATLAB_CAPTURES, else ../shared/data beside the repository. */
-export function capturesRoot(tasksDir: string): string {
-  return resolve(process.env.SPLATLAB_CAPTURES ?? join(tasksDir, '..', '..', 'shared', 'data'));
+/**
+ * The configured captures folder: SPLATLAB_CAPTURES, else <lab home>/captures (the folder the
+ * debugger lists too). Never a default outside the project and the lab home (issue 38 item 8:
+ * it was ../shared/data beside the checkout, absent in a packaged app).
+ */
+export function capturesRoot(env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(env.SPLATLAB_CAPTURES ?? join(labHome(env), 'captures'));
 }
 
 function inside(root: string, path: string): boolean {
@@ -40,7 +45,7 @@ function inside(root: string, path: string): boolean {
 /** A document's file path on disk, or one line saying why it is refused. */
 export function resolveCapturePath(tasksDir: string, p: string): string {
   if (isAbsolute(p)) {
-    const root = capturesRoot(tasksDir);
+    const root = capturesRoot();
     const abs = resolve(p);
     if (!inside(root, abs)) throw new Error(`${p}: an absolute capture path must lie under the captures folder ${root} (set SPLATLAB_CAPTURES)`);
     return abs;

@@ -11,7 +11,7 @@ let s: SearchStudy;
 const saved = process.env.SPLATLAB_HOME;
 
 beforeAll(async () => {
-  s = searchStudy();
+  s = await searchStudy();
   await addHuman(s, { search__t1: 'scarlet', search__t2: 'yes' });
   await addModel(s, 'bot', 'search__t1', 'blue');
   process.env.SPLATLAB_HOME = s.home;

@@ -67,7 +67,7 @@ describe('generateDataset', () => {
     expect(rows.find((r) => r.task === 'ego')).toMatchObject({ observer: 'camera', facing_label: null });
     const csv = join(root, 'csv');
     exportDataset(dir, csv, 'csv');
-    const lines = readFileSync(join(csv, 'index.csv'), 'utf8').trim().split('\n');
+    const lines = readFileSync(join(csv, 'index.csv'), 'utf8').trim().split('\r\n');
     expect(lines[0]).toBe('id,split,environment,triple,task,reference,target,observer,label,angle_deg,facing_label,image,params');
     expect(lines).toHaveLength(13);
   });

@@ -27,7 +27,7 @@ async function call<T>(method: string, params: unknown): Promise<T> {
 }
 
 beforeAll(async () => {
-  s = searchStudy();
+  s = await searchStudy();
   await addHuman(s, { search__t1: 'it is scarlet', search__t2: 'yes' });
   await addHuman(s, { search__t1: 'crimson', search__t2: 'no' });
   await addModel(s, 'scripted-basic', 'search__t1', 'red-ish, like a tomato');

@@ -13,6 +13,8 @@ import { SearchTaskSpecSchema } from '../../../../src/shared/kinds/search/kind';
 import { MeshCollider, pointTriangleDistance } from '../../../../src/shared/kinds/search/mesh-collider';
 import { boxMesh, parseObj, ObjError } from '../../../../src/shared/kinds/search/obj';
 import { writeGeneratedCapture, type GeneratedCapture } from './capture-fixture';
+import { skipWithout } from '../../../helpers/optional';
+import { sharedDataDir } from '../../../../src/main/io/data-dir';
 
 let dir: string;
 let gen: GeneratedCapture;
@@ -60,14 +62,21 @@ describe('captured rooms', () => {
   });
 });
 
-// The real capture of the shared data folder, when it holds a splat file (read by path, never copied).
-const LEGO = join(capturesRoot(join(process.cwd(), 'tasks')), 'nerf-synthetic-lego-24');
+// The real capture of the shared data folder, when it holds a splat file (read by path, never
+// copied): the captures folder is set to it explicitly (its default is the lab home's captures/).
+const SHARED = sharedDataDir();
+const LEGO = join(SHARED, 'nerf-synthetic-lego-24');
 const legoSplat = existsSync(LEGO) ? readdirSync(LEGO).find((f) => /\.(ply|spz|splat|sog)$/i.test(f)) : undefined;
 
-describe.skipIf(!legoSplat)('the shared lego capture', () => {
+describe.skipIf(skipWithout('lego', Boolean(legoSplat)))('the shared lego capture', () => {
   it('loads by absolute path under the captures folder with a voxel collider', async () => {
     writeFileSync(join(dir, 'search/captures/lego.json'), JSON.stringify({ type: 'capture', name: 'lego', capture: join(LEGO, legoSplat!), placement: { up: 'auto', recentre: 'bbox' } }));
-    const loaded = await loadCapture(dir, 'search/captures/lego.json');
+    const prev = process.env.SPLATLAB_CAPTURES;
+    process.env.SPLATLAB_CAPTURES = SHARED;
+    const loaded = await loadCapture(dir, 'search/captures/lego.json').finally(() => {
+      if (prev === undefined) delete process.env.SPLATLAB_CAPTURES;
+      else process.env.SPLATLAB_CAPTURES = prev;
+    });
     expect(loaded.splats.count).toBeGreaterThan(0);
     expect(loaded.colliderKind).toMatch(/^voxels \(([1-9]\d*) occupied/);
   }, 120_000);
@@ -111,5 +120,12 @@ describe('schema backward compatibility', () => {
       expect(`${JSON.stringify(spec, null, 1)}\n`).toBe(text);
       expect('tolerance' in spec || 'annotation' in spec).toBe(false);
     }
+  });
+});
+
+describe('the captures folder (issue 38 item 8)', () => {
+  it('defaults to the lab home, never a folder beside the checkout', () => {
+    expect(capturesRoot({ SPLATLAB_HOME: '/labs/home' })).toBe('/labs/home/captures');
+    expect(capturesRoot({ SPLATLAB_HOME: '/labs/home', SPLATLAB_CAPTURES: '/data/caps' })).toBe('/data/caps');
   });
 });

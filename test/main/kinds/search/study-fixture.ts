@@ -50,24 +50,24 @@ export interface SearchStudy {
 }
 
 /** A study over search__t1 and search__t2 with no episodes yet. */
-export function searchStudy(): SearchStudy {
+export async function searchStudy(): Promise<SearchStudy> {
   const tasksDir = searchTasksDir();
   const home = mkdtempSync(join(tmpdir(), 'splatlab-search-home-'));
   const store = new StudyStore(home);
-  const study = store.create({ name: 'Search study', tasks: ['search__t1', 'search__t2'], practiceTask: 'search__p', order: 'fixed' }, new Set(['search__t1', 'search__t2', 'search__p']));
+  const study = await store.create({ name: 'Search study', tasks: ['search__t1', 'search__t2'], practiceTask: 'search__p', order: 'fixed' }, new Set(['search__t1', 'search__t2', 'search__p']));
   return { home, tasksDir, store, study };
 }
 
 /** A participant who played the given tasks with the given answers (episodes registered). */
 export async function addHuman(s: SearchStudy, answers: Record<string, string>): Promise<string> {
-  const p = s.store.addParticipant(s.study.id);
+  const p = await s.store.addParticipant(s.study.id);
   const episodes: ParticipantEpisode[] = [];
   for (const [taskId, answer] of Object.entries(answers)) {
     const log = s.store.trajectoryRel(p.id, taskId);
     await playLog(s.tasksDir, taskId, s.store.resolveIn(s.study.id, log), facing(answer), p.id);
     episodes.push({ taskId, practice: false, log, status: 'submitted', started: new Date().toISOString() });
   }
-  s.store.updateParticipant(s.study.id, p.id, (x) => ({ ...x, status: 'completed', episodes }));
+  await s.store.updateParticipant(s.study.id, p.id, (x) => ({ ...x, status: 'completed', episodes }));
   return p.id;
 }
 

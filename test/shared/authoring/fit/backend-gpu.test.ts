@@ -10,8 +10,9 @@ import { LossTarget } from '../../../../src/shared/authoring/fit/loss';
 import { GpuRasterizer } from '../../../../src/shared/raster/gpu';
 import { packSplats } from '../../../../src/shared/scene/gaussian';
 import { gaussian, syntheticViews } from './fit-helpers';
+import { skipWithout } from '../../../helpers/optional';
 
-describe.skipIf(!gpuDevice)('gpuFitBackend', () => {
+describe.skipIf(skipWithout('gpu', gpuDevice !== null))('gpuFitBackend', () => {
   const rasterizer = gpuDevice ? GpuRasterizer.create(gpuDevice, loadShaderLibrary()) : null;
   afterAll(() => rasterizer?.destroy());
   const views = syntheticViews(32);

@@ -12,6 +12,7 @@ import { randomScene } from '../../../../src/shared/authoring/random';
 import { raycastObject, type RaycastOutput } from '../../../../src/shared/authoring/raycast';
 import { orbitCamera } from '../../../../src/shared/camera/orbit';
 import type { ProceduralObject } from '../../../../src/shared/authoring/primitives';
+import { skipWithout } from '../../../helpers/optional';
 
 const SIZE = 64;
 // 2x2 supersamples keep the SwiftShader run short; the 1- and 3-sample case below covers the loop.
@@ -39,7 +40,7 @@ function compare(gpu: RaycastOutput, cpu: RaycastOutput): { outliers: number; wo
   return { outliers, worst, coverage: coverage / n };
 }
 
-describe.skipIf(!gpuDevice)('raycastObjectGpu matches raycastObject', () => {
+describe.skipIf(skipWithout('gpu', gpuDevice !== null))('raycastObjectGpu matches raycastObject', () => {
   const device = gpuDevice as GPUDevice;
   const library = loadShaderLibrary();
   const objects: [string, ProceduralObject][] = [

@@ -15,6 +15,7 @@ import { ssim } from '../../../../src/shared/metrics/ssim';
 import { gpuDevice } from '../../../helpers/gpu';
 import { loadShaderLibrary } from '../../../helpers/shaders';
 import { randomImage, seeded } from '../random';
+import { skipWithout } from '../../../helpers/optional';
 
 /** He-style random weights of the real shapes, so every layer is exercised without the files. */
 function randomWeights(rand: () => number): LpipsWeights {
@@ -43,7 +44,7 @@ function blobImage(w: number, h: number, rand: () => number, cx: number, noise: 
   return img;
 }
 
-describe.skipIf(!gpuDevice)('GpuMetrics parity with the CPU references', () => {
+describe.skipIf(skipWithout('gpu', gpuDevice !== null))('GpuMetrics parity with the CPU references', () => {
   const device = gpuDevice as GPUDevice;
   const library = loadShaderLibrary();
   const rand = seeded(2024);
@@ -108,7 +109,7 @@ describe.skipIf(!gpuDevice)('GpuMetrics parity with the CPU references', () => {
   });
 
   const dir = resolveLpipsDir();
-  it.skipIf(!dir || !existsSync(join(dir ?? '', 'test-vectors.json')))('reproduces the official LPIPS test vectors', async () => {
+  it.skipIf(skipWithout('lpips', dir !== null && existsSync(join(dir, 'test-vectors.json'))))('reproduces the official LPIPS test vectors', async () => {
     const real = GpuMetrics.create(device, library, loadLpipsWeights({ dir: dir ?? undefined }));
     const vectors = JSON.parse(readFileSync(join(dir ?? '', 'test-vectors.json'), 'utf8')) as { pairs: { a: string; b: string; lpips: number }[] };
     for (const p of vectors.pairs) {

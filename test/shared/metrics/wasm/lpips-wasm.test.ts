@@ -15,6 +15,7 @@ import { instantiateWasm, type WasmMemory } from '../../../../src/shared/metrics
 import { ALEXNET_LAYERS } from '../../../../src/shared/metrics/lpips-weights';
 import { randomImage, seeded } from '../random';
 import { randomLpipsWeights } from './random-weights';
+import { skipWithout } from '../../../helpers/optional';
 
 const weights = randomLpipsWeights(2024);
 
@@ -159,7 +160,7 @@ describe('LpipsWasm with random AlexNet-shaped weights', () => {
 const dir = resolveLpipsDir();
 const vectorsPath = dir ? join(dir, 'test-vectors.json') : '';
 
-describe.skipIf(!dir || !existsSync(vectorsPath))('LpipsWasm on the official test vectors', () => {
+describe.skipIf(skipWithout('lpips', dir !== null && existsSync(vectorsPath)))('LpipsWasm on the official test vectors', () => {
   const real = dir ? loadLpipsWeights({ dir }) : null;
   const pairs = existsSync(vectorsPath) ? (JSON.parse(readFileSync(vectorsPath, 'utf8')) as { pairs: { a: string; b: string; lpips: number }[] }).pairs : [];
 

@@ -18,6 +18,7 @@ import type { Camera, RasterOptions, RenderOutput } from '../../../../src/shared
 import { randomScene, relativeError, testCameras } from './scenes';
 import { withRandomSh } from '../cpu/random-scene';
 import { roomCamera, roomScene } from '../../../bench/room-scene';
+import { skipWithout } from '../../../helpers/optional';
 
 const PARITY_TOL = 1e-5;
 /** Relative L2 error accepted on each gradient (float32 accumulation over pixels and tiles). */
@@ -51,7 +52,7 @@ function scene(n: number, degree: 0 | 1 | 2 | 3, seed: number): Splats {
   return degree === 0 ? base : withRandomSh(mulberry32(seed + 1000), base, degree, 0.4);
 }
 
-describe.skipIf(!gpuDevice)('GPU vs CPU parity at 1e-5 (SH, antialiased, both paths)', () => {
+describe.skipIf(skipWithout('gpu', gpuDevice !== null))('GPU vs CPU parity at 1e-5 (SH, antialiased, both paths)', () => {
   const device = gpuDevice as GPUDevice;
   const library = loadShaderLibrary();
   const small = GpuRasterizer.create(device, library, { radixMinGaussians: Infinity });

@@ -13,6 +13,7 @@ import type { Splats } from '../../../../src/shared/scene/splats';
 import type { Camera, RasterOptions } from '../../../../src/shared/raster/types';
 import { maxAbsDiff, onThreshold, randomScene, relativeError, testCameras } from './scenes';
 import { withRandomSh } from '../cpu/random-scene';
+import { skipWithout } from '../../../helpers/optional';
 
 /** GPU float32 against the CPU float64 reference, as in rasterizer.test.ts. */
 const FORWARD_TOL = 1e-3;
@@ -21,7 +22,7 @@ const PARITY_TOL = 1e-5;
 /** Relative gradient error accepted per parameter: measured at most 6.2e-6 on these scenes. */
 const GRAD_TOL = 3e-5;
 
-describe.skipIf(!gpuDevice)('GpuRasterizer, radix path', () => {
+describe.skipIf(skipWithout('gpu', gpuDevice !== null))('GpuRasterizer, radix path', () => {
   const device = gpuDevice as GPUDevice;
   const library = loadShaderLibrary();
   const radix = GpuRasterizer.create(device, library, { radixMinGaussians: 0 });

@@ -6,6 +6,7 @@ import { loadShaderLibrary } from '../../../helpers/shaders';
 import { radixSortGpu, sortPasses } from '../../../../src/shared/raster/gpu/radix-sort';
 import { radixSortPairs } from '../../../../src/shared/raster/cpu/radix';
 import { mulberry32 } from '../../../../src/shared/math/random';
+import { skipWithout } from '../../../helpers/optional';
 
 describe('sortPasses', () => {
   it('is even and covers the key bits', () => {
@@ -13,7 +14,7 @@ describe('sortPasses', () => {
   });
 });
 
-describe.skipIf(!gpuDevice)('radixSortGpu', () => {
+describe.skipIf(skipWithout('gpu', gpuDevice !== null))('radixSortGpu', () => {
   const device = gpuDevice as GPUDevice;
   const library = loadShaderLibrary();
   const cases: Array<[string, number, number, number]> = [

@@ -12,6 +12,7 @@ import { mulberry32 } from '../../../../src/shared/math/random';
 import { emptySplats, type Splats } from '../../../../src/shared/scene/splats';
 import type { Camera } from '../../../../src/shared/raster/types';
 import { maxAbsDiff, onThreshold, randomScene, relativeError, testCameras } from './scenes';
+import { skipWithout } from '../../../helpers/optional';
 
 const FORWARD_TOL = 1e-3;
 /** Pixels undecidablePixels leaves decidable agree to this (parity.test.ts has the full matrix). */
@@ -19,7 +20,7 @@ const PARITY_TOL = 1e-5;
 /** Relative gradient error accepted per parameter: measured at most 6.2e-6 on these scenes. */
 const GRAD_TOL = 3e-5;
 
-describe.skipIf(!gpuDevice)('GpuRasterizer', () => {
+describe.skipIf(skipWithout('gpu', gpuDevice !== null))('GpuRasterizer', () => {
   const device = gpuDevice as GPUDevice;
   const raster = GpuRasterizer.create(device, loadShaderLibrary());
   afterAll(() => raster.destroy());

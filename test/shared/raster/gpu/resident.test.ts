@@ -13,6 +13,7 @@ import type { Splats } from '../../../../src/shared/scene/splats';
 import type { Camera, RenderOutput } from '../../../../src/shared/raster/types';
 import { randomScene, testCameras } from './scenes';
 import { withRandomSh } from '../cpu/random-scene';
+import { skipWithout } from '../../../helpers/optional';
 
 const library = gpuDevice ? loadShaderLibrary() : null;
 const made: GpuRasterizer[] = [];
@@ -48,7 +49,7 @@ function copyOf(s: Splats): Splats {
   return { ...s, means: s.means.slice(), scales: s.scales.slice(), quats: s.quats.slice(), colors: s.colors.slice(), opacities: s.opacities.slice(), ...(s.sh ? { sh: { degree: s.sh.degree, rest: s.sh.rest.slice() } } : {}) };
 }
 
-describe.skipIf(!gpuDevice)('resident GPU scene', () => {
+describe.skipIf(skipWithout('gpu', gpuDevice !== null))('resident GPU scene', () => {
   const cams = Object.values(testCameras(40, 32));
   const stride = 15 * 3; // SH degree 3: 15 coefficients x 3 channels per Gaussian
 

@@ -7,6 +7,7 @@
 // block's trials are matched in the order its log's step 0 recorded; answers are read with the
 // episode's own robust reader (unparseable ones kept and flagged).
 import { existsSync } from 'node:fs';
+import { recordsCsv } from '../../../../shared/analysis/csv';
 import type { RelationTrialRow } from '../../../../shared/kinds/relation/api';
 import { readAnswer, type RecordedAnswer } from '../../../../shared/kinds/relation/kind';
 import { RELATION_TASK_PREFIX } from '../../../../shared/kinds/relation/task';
@@ -82,10 +83,7 @@ export function studyRelationTrials(store: StudyStore, studyId: string, tasksDir
 
 const HEADER = ['who', 'answerer', 'taskId', 'trial', 'environment', 'triple', 'task', 'truth', 'answer', 'correct', 'rtMs', 'confidence', 'serverMs', 'catch', 'timedOut', 'unparsed'] as const;
 
+/** The trials as CSV through the lab's one writer (formula guard included: answers are the participant's text). */
 export function relationCsv(rows: readonly RelationTrialRow[]): string {
-  const field = (v: unknown) => {
-    const s = v === null || v === undefined ? '' : String(v);
-    return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-  };
-  return `${[HEADER.join(','), ...rows.map((r) => HEADER.map((h) => field(r[h])).join(','))].join('\n')}\n`;
+  return recordsCsv(HEADER, rows);
 }
