@@ -1,6 +1,7 @@
-// JPEG output through jpeg-js (a well-kept pure-JS baseline encoder): the lab's float RGB image
-// to the bytes of a baseline JFIF file at a stated quality. Input: RgbImage in [0, 1], quality
-// 1-100. Output: JPEG bytes. Invariant: values are clamped and rounded to 8 bits before encoding,
+// JPEG through jpeg-js (a well-kept pure-JS baseline codec): the lab's float RGB image to the
+// bytes of a baseline JFIF file at a stated quality, and a JPEG's bytes back to float RGB (the
+// photos of a photographed capture). Input: RgbImage in [0, 1], quality 1-100; or bytes.
+// Output: JPEG bytes; or [H, W, 3] floats in [0, 1]. Invariant: values are clamped and rounded to 8 bits before encoding,
 // the same quantisation as the lab's PNGs, so a JPEG differs from its PNG only by compression.
 import jpeg from 'jpeg-js';
 import type { RgbImage } from '../../shared/image/image';
@@ -14,4 +15,16 @@ export function encodeJpeg(img: RgbImage, quality: number): Uint8Array {
     rgba[i * 4 + 3] = 255;
   }
   return new Uint8Array(jpeg.encode({ width: img.width, height: img.height, data: rgba }, quality).data);
+}
+
+/** Decodes a JPEG to RGB floats in [0, 1]; `maxPixels` bounds what a file may claim. */
+export function decodeJpeg(bytes: Uint8Array, maxPixels = 64e6): RgbImage {
+  const img = jpeg.decode(bytes, { useTArray: true, formatAsRGBA: false, maxResolutionInMP: maxPixels / 1e6, maxMemoryUsageInMB: 2048 });
+  const n = img.width * img.height;
+  const channels = img.data.length / n;
+  const out = new Float32Array(n * 3);
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < 3; k++) out[i * 3 + k] = img.data[i * channels + (channels >= 3 ? k : 0)] / 255;
+  }
+  return { width: img.width, height: img.height, data: out };
 }
