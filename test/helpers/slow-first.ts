@@ -10,6 +10,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 export const SLOW_FILES = [
   'test/main/env/conformance-committed-a.test.ts',
   'test/main/env/conformance-committed-b.test.ts',
+  'test/main/authoring/capture.test.ts',
   'test/main/env/kill.test.ts',
   'test/shared/raster/gpu/parity.test.ts',
   'test/main/authoring/rebuild.test.ts',

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importCapture } from '../../../src/main/authoring/capture';
 import { buildTaskSet, MANIFEST_FILE } from '../../../src/main/authoring/task-set';
+import { buildSetCommand } from '../../../src/main/cli/commands/build-set';
 import { checkTask } from '../../../src/main/episodes/conformance';
 import { Grader } from '../../../src/main/grader/grader';
 import { sharedDataDir } from '../../../src/main/io/data-dir';
@@ -136,6 +137,32 @@ describe('tasks build of the seed set from captures', () => {
     expect(again.built).toEqual([]);
     expect(again.skipped.sort()).toEqual(['capbin', 'capllff', 'capmvs', 'captxt', 'lego']);
   }, 600_000);
+
+  it('stops on cancel without a half task and resumes after the objects already built', async () => {
+    const out = join(root, 'tasks-cancel');
+    const abort = new AbortController();
+    const captures = [{ name: 'first', dir: join(root, 'capture', 'mvsnet') }, { name: 'second', dir: join(root, 'capture', 'llff') }];
+    // Cancel inside the second object's build, once its photos are staged and the fit starts.
+    const log = (l: string): void => { if (/^second: object scaled by/.test(l)) abort.abort(); };
+    const err = await buildTaskSet({ tasksDir: out, procedural: false, steps: 2, grader, captures, log, signal: abort.signal }).then(() => null, (e: Error) => e);
+    expect(err).not.toBeNull();
+    expect(readdirSync(out).sort()).toEqual(['first__oneshot.json', 'first__reassembly.json', 'first__sculpt.json', 'objects', MANIFEST_FILE]);
+    expect(readdirSync(join(out, 'objects'))).toEqual(['first']);
+    const again = await buildTaskSet({ tasksDir: out, procedural: false, steps: 2, grader, captures });
+    expect(again.skipped).toEqual(['first']);
+    expect(again.built).toEqual(['second']);
+  }, 300_000);
+
+  it('tasks build: exit 1 when a present object fails, one line per failure; an unknown set is refused', async () => {
+    const out: string[] = [];
+    const io = { out: (l: string) => out.push(l), err: () => undefined };
+    const dir = join(root, 'no-such-capture');
+    const code = await buildSetCommand(['splatbench', '--no-procedural', '--no-lpips', '--capture', `ghost=${dir}`, '--tasks', join(root, 'tasks-cli')], io);
+    expect(code).toBe(1);
+    expect(out).toContain(`failed: ghost: no such folder ${dir}`);
+    await expect(buildSetCommand(['nosuchset'], io)).rejects.toThrow(/tasks build takes a task set name: splatbench \(got 'nosuchset'\)/);
+    await expect(buildSetCommand(['splatbench', '--capture', 'a__b=/x'], io)).rejects.toThrow(/--capture takes OBJECT=DIR/);
+  });
 
   const broken: [string, (dir: string) => void, RegExp][] = [
     ['a missing mask', (d) => rmSync(join(d, 'masks', 'img_004.jpg.png')), /^no mask for 1 of 30 photos in .*masks \(img_004\.jpg;/],
