@@ -12,7 +12,7 @@ import type { PartsTruth } from '../../shared/authoring/scramble/truth';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
 import { packSplats } from '../../shared/scene/gaussian';
 import type { Anchors, TaskSpec } from '../../shared/task/schema';
-import { objectSourceOf } from '../../shared/task/source';
+import { objectSourceOf } from '../../shared/analysis/object-source';
 import type { Grader } from '../grader/grader';
 import type { FitSource } from './fit/run';
 import { readCameras, readFit, readViews, type RefView } from '../tasks/load';

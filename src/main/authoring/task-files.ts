@@ -10,7 +10,7 @@ import { OPACITY_MAX, OPACITY_MIN, SCALE_MAX, SCALE_MIN } from '../../shared/sce
 import type { RgbImage } from '../../shared/image/image';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
 import type { Anchors, CamerasFile, SplatKind, TaskSpec } from '../../shared/task/schema';
-import type { ObjectSource } from '../../shared/task/source';
+import type { ObjectSource } from '../../shared/analysis/object-source';
 import { sceneFileJson } from '../../shared/scene/input';
 import { writeSceneNpz } from '../io/npz';
 import { writePng } from '../io/png';

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { PROCEDURAL_OBJECT_NAMES } from '../../shared/authoring/objects/index';
-import { OBJECT_SOURCES, type ObjectSource } from '../../shared/task/source';
+import { OBJECT_SOURCES, type ObjectSource } from '../../shared/analysis/object-source';
 import type { Grader } from '../grader/grader';
 import { writeFileAtomic } from '../io/write-atomic';
 import { buildObject, DEFAULT_BUILD_SEED, DEFAULT_BUILD_STEPS } from './build';

@@ -3,7 +3,7 @@
 // Inputs: parsed JSON. Outputs: typed values. Invariant: TaskSummary carries no held-out view,
 // anchor, fit or score data, so anything built from it is safe to send to a player.
 import { z } from 'zod';
-import { ObjectSourceSchema } from './source';
+import { ObjectSourceSchema } from '../analysis/object-source';
 import { CameraSchema } from '../camera/schema';
 
 /**
