@@ -1,7 +1,8 @@
 // Results with models beside people, in a real Chromium against `splatlab serve`: a study whose
 // two participants played their sessions and whose models/ folder holds a scripted model's runs
 // from `splatlab eval --study`; the experimenter computes the analyses and sees every chart
-// (scores with CIs, score over calls, best vs final, mirror test, heading errors, one-shot vs
+// (scores with CIs, score over calls, best vs final, scores per object source, the mirror test beside
+// its ceiling, heading errors, one-shot vs
 // full, cost and time, effort) naming unit and n, and exports one as CSV.
 // Screenshot: test-results/results-analyses.png, for a person to look at.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -96,13 +97,16 @@ describe.skipIf(skip)('Results: analyses of models beside people (browser mode)'
     await page.getByTestId('nav-results').click();
     await page.getByTestId('run-analyses').click();
     await page.getByTestId('figure-score-sculpt').waitFor();
-    for (const id of ['score-sculpt', 'score-reassembly', 'curve-sculpt', 'best-final-sculpt', 'mirror', 'heading', 'heading-parts', 'oneshot-full', 'cost-time', 'effort']) {
+    for (const id of ['score-sculpt', 'score-reassembly', 'curve-sculpt', 'best-final-sculpt', 'score-by-source', 'mirror', 'heading', 'heading-parts', 'oneshot-full', 'cost-time', 'effort']) {
       expect(await page.getByTestId(`figure-${id}`).count()).toBe(1);
     }
     const scores = await page.getByTestId('figure-score-sculpt').innerText();
     expect(scores).toContain('participants (n=2)');
     expect(scores).toContain('scripted:basic@high (n=2)');
     expect(scores).toContain('SplatScore (points');
+    // Per object source (the test object is procedural: the pooled row), and the mirror test beside its ceiling.
+    expect(await page.getByTestId('figure-score-by-source').innerText()).toContain('Sculpt: participants (all) (n=2)');
+    expect(await page.getByTestId('figure-mirror').innerText()).toContain('reference fit (ceiling)');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-heading-csv').click()]);
     const csv = readFileSync((await download.path()) as string, 'utf8');
     expect(csv).toMatch(/^group,episodes,parts,within_15deg,share,mean_error_deg/);
