@@ -8,8 +8,10 @@
 // Inputs: Gaussian records; per-view IoUs of the build and of its mirror. Outputs: mirrored
 // records; {iou, mirroredIou, drop}. Invariants: mirroring twice gives the records back; a build
 // symmetric about the plane has drop 0. Reflection M = I - 2 n n^T (n the plane's unit normal):
-// positions reflected about the plane, rotations R -> M R M, which for a quaternion (w, v) is
-// (w, 2 (v.n) n - v); for n = x that is (w, x, -y, -z).
+// positions reflected about the plane and each covariance R S^2 R^T -> M R S^2 R^T M, i.e. the
+// rotation R -> M R D with D = diag(-1, 1, 1) in the Gaussian's own frame (D commutes with S, and
+// M R D is proper). As quaternions, M = -rot(n, 180) and D = -rot(x, 180), so q -> (0, n) q (0, 1, 0, 0);
+// for n = x that is (w, x, -y, -z).
 import type { GaussianRecord } from '../scene/gaussian';
 import { mean } from './bootstrap';
 
@@ -39,11 +41,15 @@ export function mirrorAcross(records: readonly GaussianRecord[], plane: MirrorPl
   return records.map((r) => {
     const d = (r.pos[0] - plane.x) * n[0] + (r.pos[1] - plane.y) * n[1];
     const [w, x, y, z] = r.quat;
-    const vn = x * n[0] + y * n[1];
+    // (0, n) (w, x, y, z) with n_z = 0, then times (0, 1, 0, 0) on the right.
+    const a0 = -(n[0] * x + n[1] * y);
+    const a1 = n[0] * w + n[1] * z;
+    const a2 = n[1] * w - n[0] * z;
+    const a3 = n[0] * y - n[1] * x;
     return {
       ...r,
       pos: [r.pos[0] - 2 * d * n[0], r.pos[1] - 2 * d * n[1], r.pos[2]],
-      quat: [w, 2 * vn * n[0] - x, 2 * vn * n[1] - y, -z],
+      quat: [-a1, a0, a3, -a2],
       scale: [...r.scale],
       color: [...r.color],
     };

@@ -40,25 +40,36 @@ describe('mirror test', () => {
     at0.forEach((m, i) => {
       const old = mirrorRecord(recs[i]);
       old.pos.forEach((v, k) => expect(m.pos[k]).toBeCloseTo(v, 12));
-      old.quat.forEach((v, k) => expect(m.quat[k]).toBeCloseTo(v, 12));
+      // The same rotation (a quaternion and its negative are one rotation).
+      const sign = Math.sign(old.quat.reduce((acc, v, k) => acc + v * m.quat[k], 0));
+      old.quat.forEach((v, k) => expect(sign * m.quat[k]).toBeCloseTo(v, 12));
     });
     // The plane through (1, 1) with normal (1, -1)/sqrt2 (heading 135 deg) swaps x - 1 and y - 1.
     const m = mirrorAcross([rec(0, [3, 2, 5], q)], { x: 1, y: 1, angleDeg: 135 })[0];
     [2, 3, 5].forEach((v, k) => expect(m.pos[k]).toBeCloseTo(v, 12));
-    // Its rotation is M R M with M = I - 2 n n^T.
+    // Its covariance is M S M with M = I - 2 n n^T (S = R diag(scale^2) R^T), and its rotation is proper.
     const n = [Math.SQRT1_2, -Math.SQRT1_2, 0];
     const M = [0, 1, 2].flatMap((i) => [0, 1, 2].map((j) => (i === j ? 1 : 0) - 2 * n[i] * n[j]));
-    const r = quatToMat3(q);
-    const mr = quatToMat3(m.quat);
+    const cov = (quat: [number, number, number, number], sc: number[]): number[] => {
+      const r = quatToMat3(quat);
+      return [0, 1, 2].flatMap((i) => [0, 1, 2].map((j) => [0, 1, 2].reduce((acc, k) => acc + r[3 * i + k] * sc[k] * sc[k] * r[3 * j + k], 0)));
+    };
+    const sc = [0.1, 0.05, 0.02];
+    const before = cov(q, sc);
+    const after = cov(m.quat, sc);
     for (let i = 0; i < 3; i++) {
       for (let j = 0; j < 3; j++) {
         let v = 0;
-        for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) v += M[3 * i + a] * r[3 * a + b] * M[3 * b + j];
-        expect(mr[3 * i + j]).toBeCloseTo(v, 12);
+        for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) v += M[3 * i + a] * before[3 * a + b] * M[3 * b + j];
+        expect(after[3 * i + j]).toBeCloseTo(v, 12);
       }
     }
+    expect(Math.hypot(...m.quat)).toBeCloseTo(Math.hypot(...q), 12);
     const back = mirrorAcross(mirrorAcross(recs, { x: 0.2, y: -0.3, angleDeg: 75 }), { x: 0.2, y: -0.3, angleDeg: 75 });
-    back.forEach((b, i) => b.pos.concat(b.quat).forEach((v, k) => expect(v).toBeCloseTo(recs[i].pos.concat(recs[i].quat)[k], 12)));
+    back.forEach((b, i) => {
+      b.pos.forEach((v, k) => expect(v).toBeCloseTo(recs[i].pos[k], 12));
+      b.quat.forEach((v, k) => expect(v).toBeCloseTo(recs[i].quat[k], 12));
+    });
     const c = boxCentreXY(recs);
     expect(c.x).toBeCloseTo(-0.05, 12);
     expect(c.y).toBeCloseTo(0.45, 12);
