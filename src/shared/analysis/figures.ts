@@ -15,6 +15,7 @@ export interface Figure {
 }
 
 const KIND_NAME = { sculpt: 'Sculpt', reassembly: 'Reassembly', oneshot: 'One-shot' } as const;
+const KIND_SHORT = { sculpt: 'sculpt', reassembly: 'reass.', oneshot: '1-shot' } as const;
 
 export function reportFigures(r: AnalysisReport): Figure[] {
   const figs: Figure[] = [];
@@ -67,7 +68,7 @@ export function reportFigures(r: AnalysisReport): Figure[] {
     figs.push({
       id: 'score-by-source',
       title: 'SplatScore per object source',
-      svg: barChart('SplatScore per object source (procedural, NeRF-Synthetic, photographed), mean and clustered 95% bootstrap CI', 'SplatScore (points; 100 = gradient-descent fit)', rows.map((x) => ({ label: `${KIND_NAME[x.taskKind]}: ${x.group} (${x.source})`, value: x.mean, low: x.low, high: x.high, n: x.n })), 'n = finished episodes; "all" pools every source; a source row appears when the tasks span more than one.'),
+      svg: barChart('SplatScore per object source, mean and clustered 95% CI', 'SplatScore (points; 100 = gradient-descent fit)', rows.map((x) => ({ label: `${KIND_SHORT[x.taskKind]} ${x.group} (${x.source})`, value: x.mean, low: x.low, high: x.high, n: x.n })), 'n = finished episodes; sources: procedural, synthetic (NeRF), photographed; "all" pools them.'),
       csv: toCsv([
         { name: 'task_kind', value: (x: (typeof rows)[number]) => x.taskKind },
         { name: 'group', value: (x) => x.group },
@@ -85,7 +86,7 @@ export function reportFigures(r: AnalysisReport): Figure[] {
     figs.push({
       id: 'mirror',
       title: 'Mirror test and its ceiling',
-      svg: pairedBarChart('Mirror test: held-out silhouette IoU lost when mirrored across the plane where the reference fit loses most', 'IoU lost (0-1, mean over held-out views)', ['build', 'reference fit (ceiling)'], r.mirror.map((m) => ({ label: label(m), a: m.drop, b: m.ceiling, n: m.n })), 'n = finished build episodes (sculpt and one-shot); the plane is vertical, through the object\'s centre; a build near its ceiling follows the object\'s layout.'),
+      svg: pairedBarChart('Mirror test: held-out IoU lost when mirrored, beside its ceiling', 'IoU lost (0-1, mean over held-out views)', ['build', 'reference fit (ceiling)'], r.mirror.map((m) => ({ label: label(m), a: m.drop, b: m.ceiling, n: m.n })), 'n = sculpt + one-shot builds; vertical plane through the centre where the fit loses most.'),
       csv: toCsv([
         { name: 'group', value: (m: AnalysisReport['mirror'][number]) => m.group },
         { name: 'source', value: (m) => m.source },

@@ -30,6 +30,6 @@ describe('AnalysesPanel', () => {
     expect(csv).toContain('participants,all,2,0.6');
     expect(csv).toContain('participants,photographed,1,0.6,0.4,0.2,0.25');
     // Per object source: the pooled row and one per source present, with their n.
-    expect(w.get('[data-testid="figure-score-by-source"]').text()).toContain('Sculpt: participants (photographed) (n=1)');
+    expect(w.get('[data-testid="figure-score-by-source"]').text()).toContain('sculpt participants (photographed) (n=1)');
   });
 });
