@@ -6,7 +6,7 @@
 // Invariant: every layout describes the same cameras in the same capture world.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { undistortPoint, type Distortion } from '../../../src/shared/authoring/import/capture';
+import { bilinear, undistortPoint, type Distortion } from '../../../src/shared/authoring/import/capture';
 import { getObject } from '../../../src/shared/authoring/objects/index';
 import { raycastObject } from '../../../src/shared/authoring/raycast';
 import { orbitCamera } from '../../../src/shared/camera/orbit';
@@ -54,22 +54,6 @@ function quatOf(r: readonly number[]): [number, number, number, number] {
   q[1 + j] = (r[3 * j + i] + r[3 * i + j]) / s;
   q[1 + k] = (r[3 * k + i] + r[3 * i + k]) / s;
   return q as [number, number, number, number];
-}
-
-function bilinear(src: Float32Array, c: number, x: number, y: number, out: Float32Array, o: number): void {
-  const sx = Math.min(W - 1, Math.max(0, x - 0.5));
-  const sy = Math.min(H - 1, Math.max(0, y - 0.5));
-  const x0 = Math.floor(sx);
-  const y0 = Math.floor(sy);
-  const x1 = Math.min(W - 1, x0 + 1);
-  const y1 = Math.min(H - 1, y0 + 1);
-  const fx = sx - x0;
-  const fy = sy - y0;
-  for (let k = 0; k < c; k++) {
-    const a = src[(y0 * W + x0) * c + k] * (1 - fx) + src[(y0 * W + x1) * c + k] * fx;
-    const b = src[(y1 * W + x0) * c + k] * (1 - fx) + src[(y1 * W + x1) * c + k] * fx;
-    out[o + k] = a * (1 - fy) + b * fy;
-  }
 }
 
 const bin = (parts: (['i32' | 'u64' | 'f64', number] | ['str', string])[]): Uint8Array => {
@@ -137,8 +121,8 @@ export function writeCaptureFixture(root: string, opts: { object?: string; camer
     for (let y = 0; y < H; y++) {
       for (let x = 0; x < W; x++) {
         const [ux, uy] = undistortPoint(LENS, (x + 0.5 - cx) / fx, (y + 0.5 - cy) / fx);
-        bilinear(rgb, 3, fx * ux + cx, fx * uy + cy, drgb, (y * W + x) * 3);
-        bilinear(out.mask, 1, fx * ux + cx, fx * uy + cy, dmask, y * W + x);
+        bilinear(rgb, W, H, 3, fx * ux + cx, fx * uy + cy, drgb, (y * W + x) * 3);
+        bilinear(out.mask, W, H, 1, fx * ux + cx, fx * uy + cy, dmask, y * W + x);
       }
     }
     const q = quatOf(r);

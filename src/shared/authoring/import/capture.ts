@@ -27,17 +27,10 @@ export interface Distortion {
 }
 export const NO_DISTORTION: Readonly<Distortion> = { k1: 0, k2: 0, p1: 0, p2: 0 };
 
-/** One photo's camera: full-size pixel intrinsics, distortion, OpenCV world-to-camera (row-major 4x4). */
-export interface CaptureCamera {
+/** One photo's camera: full-size pixel intrinsics and OpenCV world-to-camera (as Camera), its name and lens distortion. */
+export interface CaptureCamera extends Camera {
   name: string; // the photo's file name as the capture names it
-  width: number;
-  height: number;
-  fx: number;
-  fy: number;
-  cx: number;
-  cy: number;
   distortion: Distortion;
-  world_to_camera: number[];
 }
 
 /** Intrinsics and distortion of a COLMAP model's parameter list; throws CaptureError on a bad count. */
@@ -82,6 +75,23 @@ export function hasDistortion(d: Distortion): boolean {
   return d.k1 !== 0 || d.k2 !== 0 || d.p1 !== 0 || d.p2 !== 0;
 }
 
+/** Bilinear sample of a [h, w, channels] image at pixel position (x, y) (centres at i + 0.5), clamped to its edge, into out[o..]. */
+export function bilinear(src: ArrayLike<number>, w: number, h: number, channels: number, x: number, y: number, out: Float32Array, o: number): void {
+  const sx = Math.min(w - 1, Math.max(0, x - 0.5));
+  const sy = Math.min(h - 1, Math.max(0, y - 0.5));
+  const x0 = Math.floor(sx);
+  const y0 = Math.floor(sy);
+  const x1 = Math.min(w - 1, x0 + 1);
+  const y1 = Math.min(h - 1, y0 + 1);
+  const fx = sx - x0;
+  const fy = sy - y0;
+  for (let c = 0; c < channels; c++) {
+    const a = src[(y0 * w + x0) * channels + c] * (1 - fx) + src[(y0 * w + x1) * channels + c] * fx;
+    const b = src[(y1 * w + x0) * channels + c] * (1 - fx) + src[(y1 * w + x1) * channels + c] * fx;
+    out[o + c] = a * (1 - fy) + b * fy;
+  }
+}
+
 /**
  * Resamples a [h, w, channels] image taken through `cam`'s lens onto the pinhole camera with the
  * same intrinsics: each output pixel reads the distorted position of its ray, bilinearly, clamped
@@ -94,20 +104,7 @@ export function undistortImage(src: Float32Array, channels: number, cam: Capture
   for (let j = 0; j < h; j++) {
     for (let i = 0; i < w; i++) {
       const [xd, yd] = distort(cam.distortion, (i + 0.5 - cam.cx) / cam.fx, (j + 0.5 - cam.cy) / cam.fy);
-      const sx = Math.min(w - 1, Math.max(0, cam.fx * xd + cam.cx - 0.5));
-      const sy = Math.min(h - 1, Math.max(0, cam.fy * yd + cam.cy - 0.5));
-      const x0 = Math.floor(sx);
-      const y0 = Math.floor(sy);
-      const x1 = Math.min(w - 1, x0 + 1);
-      const y1 = Math.min(h - 1, y0 + 1);
-      const fx = sx - x0;
-      const fy = sy - y0;
-      const o = (j * w + i) * channels;
-      for (let c = 0; c < channels; c++) {
-        const a = src[(y0 * w + x0) * channels + c] * (1 - fx) + src[(y0 * w + x1) * channels + c] * fx;
-        const b = src[(y1 * w + x0) * channels + c] * (1 - fx) + src[(y1 * w + x1) * channels + c] * fx;
-        out[o + c] = a * (1 - fy) + b * fy;
-      }
+      bilinear(src, w, h, channels, cam.fx * xd + cam.cx, cam.fy * yd + cam.cy, out, (j * w + i) * channels);
     }
   }
   return out;

@@ -1,4 +1,4 @@
-// Where a captured object sits (docs/TASKS.md "Objects from captures"): a coarse visual hull of the
+// Where a captured object sits (docs/TASKS.md "Photographed objects"): a coarse visual hull of the
 // masks inside the largest cube every camera sees around the point the rig looks at, then a fine
 // hull around the coarse one; its box (one fine voxel of slack) becomes the bounds cube.
 // Inputs: pinhole cameras and their masks (same size as each camera). Output: the hull box and
