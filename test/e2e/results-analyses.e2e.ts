@@ -1,10 +1,11 @@
 // Results with models beside people, in a real Chromium against `splatlab serve`: a study whose
 // two participants played their sessions and whose models/ folder holds a scripted model's runs
 // from `splatlab eval --study`; the experimenter computes the analyses and sees every chart
-// (scores with CIs, score over calls, best vs final, mirror test, heading errors, one-shot vs
+// (scores with CIs, score over calls, best vs final, scores per object source, the mirror test beside
+// its ceiling, heading errors, one-shot vs
 // full, cost and time, effort) naming unit and n, and exports one as CSV.
 // Screenshot: test-results/results-analyses.png, for a person to look at.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,7 +38,15 @@ function writeStartTruth(dir: string, init: { id: number; pos: [number, number, 
   return labels;
 }
 
+/** A copy of the test object under another name whose tasks say they are photographed (per-source rows). */
+function photographedCopy(tasksDir: string): void {
+  cpSync(join(tasksDir, 'objects', 'test'), join(tasksDir, 'objects', 'testcap'), { recursive: true });
+  const spec = JSON.parse(readFileSync(join(tasksDir, 'test__sculpt.json'), 'utf8'));
+  writeFileSync(join(tasksDir, 'testcap__sculpt.json'), JSON.stringify({ ...spec, task_id: 'testcap__sculpt', object: 'testcap', source: 'photographed' }));
+}
+
 async function seed(tasksDir: string, home: string, grader: Grader): Promise<void> {
+  photographedCopy(tasksDir);
   const reass = await loadTask('test__reassembly', { tasksDir });
   const labels = writeStartTruth(reass.dir, reass.init ?? []);
   const ctx = createLabContext({ gpu: { device: null, status: { path: 'cpu', vendor: '', architecture: '', description: '', summary: '' } }, tasksDir, home, version: '0', transport: 'direct', listTasks: async () => [], grader: async () => grader });
@@ -47,13 +56,13 @@ async function seed(tasksDir: string, home: string, grader: Grader): Promise<voi
     if (!out.ok) throw new Error(`${method}: ${out.message}`);
     return out.result as T;
   };
-  await call('study.create', { name: 'Pilot', tasks: ['test__sculpt', 'test__reassembly'], practiceTask: 'test__oneshot', protocol: 'matched', order: 'counterbalanced' });
+  await call('study.create', { name: 'Pilot', tasks: ['test__sculpt', 'test__reassembly', 'testcap__sculpt'], practiceTask: 'test__oneshot', protocol: 'matched', order: 'counterbalanced' });
   for (const [k, who] of ['P01', 'P02'].entries()) {
     await call('study.addParticipant', { studyId: 'pilot' });
     await call('study.session.start', { studyId: 'pilot', participant: who });
     await call('study.session.advance', { accept: true });
     await call('study.session.advance', {});
-    for (let t = 0; t < 3; t++) {
+    for (let t = 0; t < 4; t++) {
       const s = await call<EpisodeSnapshot>('study.session.task');
       const calls = s.kind === 'reassembly' ? [{ tool: 'transform_group', args: { group: labels[k], rotate_deg: 30 + 60 * k } }] : [{ tool: 'add_gaussians', args: { gaussians: [{ pos: [0.1 * k, 0, 0], scale: [0.25, 0.15, 0.35], color: '#c08040' }] } }, { tool: 'render_views', args: {} }];
       for (const c of calls) if (s.kind !== 'oneshot' || c.tool === 'add_gaussians') await call('episode.step', { episodeId: s.episodeId, ...c });
@@ -96,13 +105,20 @@ describe.skipIf(skip)('Results: analyses of models beside people (browser mode)'
     await page.getByTestId('nav-results').click();
     await page.getByTestId('run-analyses').click();
     await page.getByTestId('figure-score-sculpt').waitFor();
-    for (const id of ['score-sculpt', 'score-reassembly', 'curve-sculpt', 'best-final-sculpt', 'mirror', 'heading', 'heading-parts', 'oneshot-full', 'cost-time', 'effort']) {
+    for (const id of ['score-sculpt', 'score-reassembly', 'curve-sculpt', 'best-final-sculpt', 'score-by-source', 'mirror', 'heading', 'heading-parts', 'oneshot-full', 'cost-time', 'effort']) {
       expect(await page.getByTestId(`figure-${id}`).count()).toBe(1);
     }
     const scores = await page.getByTestId('figure-score-sculpt').innerText();
-    expect(scores).toContain('participants (n=2)');
+    expect(scores).toContain('participants (n=4)');
     expect(scores).toContain('scripted:basic@high (n=2)');
     expect(scores).toContain('SplatScore (points');
+    // Per object source: the pooled row, then the procedural test object and its photographed copy.
+    const bySource = await page.getByTestId('figure-score-by-source').innerText();
+    expect(bySource).toContain('sculpt participants (procedural) (n=2)');
+    expect(bySource).toContain('sculpt participants (photographed) (n=2)');
+    // The mirror test beside its ceiling.
+    expect(await page.getByTestId('figure-score-by-source').innerText()).toContain('sculpt participants (all) (n=4)');
+    expect(await page.getByTestId('figure-mirror').innerText()).toContain('reference fit (ceiling)');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-heading-csv').click()]);
     const csv = readFileSync((await download.path()) as string, 'utf8');
     expect(csv).toMatch(/^group,episodes,parts,within_15deg,share,mean_error_deg/);

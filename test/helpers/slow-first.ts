@@ -11,6 +11,7 @@ export const SLOW_FILES = [
   'test/main/eval/python-package.test.ts',
   'test/main/env/conformance-committed-a.test.ts',
   'test/main/env/conformance-committed-b.test.ts',
+  'test/main/authoring/capture.test.ts',
   'test/main/env/kill.test.ts',
   'test/shared/raster/gpu/parity.test.ts',
   'test/main/authoring/rebuild.test.ts',

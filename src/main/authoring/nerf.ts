@@ -6,22 +6,17 @@
 // source.json; then fit, scramble and anchors as for procedural objects (pipeline.ts).
 // Invariant: validation happens before anything is written, and the tasks folder changes only
 // when the whole build succeeded (staging folder, then renames).
-import { basename, join, resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { cameraFromBlender, orbitAngles, selectFrames, type NerfTransforms } from '../../shared/authoring/import/nerf';
 import { PROCEDURAL_OBJECT_NAMES } from '../../shared/authoring/objects/index';
 import { cameraCentre } from '../../shared/camera/orbit';
 import type { Vec3 } from '../../shared/math/vec3';
-import type { CamerasFile, ViewEntry } from '../../shared/task/schema';
-import { Grader } from '../grader/grader';
-import { resolveTasksDir } from '../tasks/paths';
-import { DEFAULT_BUILD_SEED, DEFAULT_BUILD_STEPS, DEFAULT_PARTS, PHOTO_SIZE, type BuildOptions, type BuildResult } from './build';
-import { cpuFit, taskFit } from './fit-default';
+import type { Camera } from '../../shared/raster/types';
+import type { ViewEntry } from '../../shared/task/schema';
+import { DEFAULT_BUILD_SEED, DEFAULT_BUILD_STEPS, PHOTO_SIZE, type BuildOptions, type BuildResult } from './build';
+import { buildImported } from './imported';
 import { findTransforms, NerfImportError, readTransforms } from './nerf-frames';
 import { readCapture, type NerfCapture } from './nerf-capture';
-import { finishObject } from './pipeline';
-import { buildStaged } from './staging';
-import { formatJson, writeCameras, writeViews } from './task-files';
-import { writeFileSync } from 'node:fs';
 
 export { NerfImportError } from './nerf-frames';
 export { placeObject, type Placement } from './nerf-capture';
@@ -34,6 +29,27 @@ export interface NerfImportOptions extends Omit<BuildOptions, 'k'> {
   k?: number;
   /** Decodes and places the capture (the lab: a worker job, off the event loop); default in-process. */
   read?: (dir: string, transforms: NerfTransforms, size: number) => Promise<NerfCapture>;
+}
+
+/** A chosen frame: its view entry and which frame of the capture it is. */
+export type PickedView = ViewEntry & { frame: number };
+
+/**
+ * The reference and held-out views of a capture from its camera centres (object at the origin):
+ * farthest-point sampling on viewing directions, each list sorted by azimuth, named V0.. and H0...
+ */
+export function pickViews(centres: readonly Vec3[], cameraOf: (frame: number) => Camera): { reference: PickedView[]; heldout: PickedView[] } {
+  const dirs = centres.map((c): Vec3 => {
+    const n = Math.hypot(c[0], c[1], c[2]);
+    return [c[0] / n, c[1] / n, c[2] / n];
+  });
+  const pick = selectFrames(dirs, NERF_REFERENCE_FRAMES, NERF_HELDOUT_FRAMES);
+  const byAzimuth = (list: number[]): number[] => [...list].sort((a, b) => orbitAngles(centres[a]).azimuth - orbitAngles(centres[b]).azimuth || a - b);
+  const entry = (prefix: string) => (frame: number, i: number): PickedView => {
+    const ang = orbitAngles(centres[frame]);
+    return { name: `${prefix}${i}`, azimuth: round(ang.azimuth), elevation: round(ang.elevation), camera: cameraOf(frame), frame };
+  };
+  return { reference: byAzimuth(pick.reference).map(entry('V')), heldout: byAzimuth(pick.heldout).map(entry('H')) };
 }
 
 function round(v: number, digits = 1): number {
@@ -60,48 +76,23 @@ export async function importNerf(dir: string, opts: NerfImportOptions): Promise<
   for (const w of placement.warnings) log(`${id}: warning: ${w}`);
   const norm = placement.normalisation;
   const cameras = frames.map((f) => cameraFromBlender(f.c2w, transforms.camera_angle_x, PHOTO_SIZE, norm));
-  const centres = cameras.map((c) => cameraCentre(c));
-  const dirs = centres.map((c): Vec3 => {
-    const n = Math.hypot(c[0], c[1], c[2]);
-    return [c[0] / n, c[1] / n, c[2] / n];
-  });
-  const pick = selectFrames(dirs, NERF_REFERENCE_FRAMES, NERF_HELDOUT_FRAMES);
-  const byAzimuth = (list: number[]): number[] => [...list].sort((a, b) => orbitAngles(centres[a]).azimuth - orbitAngles(centres[b]).azimuth || a - b);
-  const entry = (prefix: string) => (frame: number, i: number): ViewEntry & { frame: number } => {
-    const ang = orbitAngles(centres[frame]);
-    return { name: `${prefix}${i}`, azimuth: round(ang.azimuth), elevation: round(ang.elevation), camera: cameras[frame], frame };
-  };
-  const ref = byAzimuth(pick.reference).map(entry('V'));
-  const held = byAzimuth(pick.heldout).map(entry('H'));
+  const { reference: ref, heldout: held } = pickViews(cameras.map((c) => cameraCentre(c)), (frame) => cameras[frame]);
   log(`${id}: object scaled by ${norm.scale.toFixed(4)} about [${norm.centre.map((v) => v.toFixed(3)).join(', ')}]; reference frames ${ref.map((e) => e.frame).join(', ')}; held-out ${held.map((e) => e.frame).join(', ')}`);
 
-  const tasksDir = resolveTasksDir(opts.tasksDir);
-  const grader = opts.grader ?? (await Grader.create({ device: opts.device ?? null, ...(opts.lpipsDir !== undefined ? { lpipsDir: opts.lpipsDir } : {}) }));
-  try {
-    const result = await buildStaged(tasksDir, id, async (staged) => {
-      const strip = ({ frame: _frame, ...e }: ViewEntry & { frame: number }): ViewEntry => e;
-      const camerasFile: CamerasFile = { reference: ref.map(strip), heldout: held.map(strip) };
-      writeCameras(staged.objectDir, camerasFile);
-      const views = (list: (ViewEntry & { frame: number })[]) => list.map((e) => ({ name: e.name, photo: frames[e.frame].photo, mask: frames[e.frame].mask }));
-      writeViews(staged.objectDir, 'ref', views(ref));
-      writeViews(staged.objectDir, 'heldout', views(held));
-      const sourceInfo = {
-        dataset: basename(source),
-        transforms: basename(transformsPath),
-        camera_angle_x: transforms.camera_angle_x,
-        normalisation: { centre: norm.centre, scale: norm.scale, note: 'task world = scale * (capture world - centre)' },
-        hull: placement.hull,
-        frames: Object.fromEntries([...ref, ...held].map((e) => [e.name, transforms.frames[e.frame].file_path])),
-        warnings: placement.warnings,
-      };
-      writeFileSync(join(staged.objectDir, 'source.json'), `${formatJson(sourceInfo, 2)}\n`);
-      const res = await finishObject(staged, id, {
-        steps, seed, k: opts.k ?? DEFAULT_PARTS, fit: opts.fit ?? (opts.device ? taskFit('gpu') : cpuFit), grader, log, provenance: { source: `nerf-synthetic:${basename(source)}` },
-      });
-      return { object: id, objectDir: join(tasksDir, 'objects', id), specs: res.specs, anchors: res.anchors, gaussians: res.fit.length, steps, seed, finalLoss: res.finalLoss };
-    });
-    return { ...result, warnings: placement.warnings };
-  } finally {
-    if (!opts.grader) grader.destroy();
-  }
+  const result = await buildImported(id, {
+    reference: ref,
+    heldout: held,
+    viewImages: (v) => frames[v.frame],
+    sourceInfo: {
+      dataset: basename(source),
+      transforms: basename(transformsPath),
+      camera_angle_x: transforms.camera_angle_x,
+      normalisation: { centre: norm.centre, scale: norm.scale, note: 'task world = scale * (capture world - centre)' },
+      hull: placement.hull,
+      frames: Object.fromEntries([...ref, ...held].map((e) => [e.name, transforms.frames[e.frame].file_path])),
+      warnings: placement.warnings,
+    },
+    provenance: `nerf-synthetic:${basename(source)}`,
+  }, { ...opts, steps, seed });
+  return { ...result, warnings: placement.warnings };
 }

@@ -12,6 +12,7 @@ import type { PartsTruth } from '../../shared/authoring/scramble/truth';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
 import { packSplats } from '../../shared/scene/gaussian';
 import type { Anchors, TaskSpec } from '../../shared/task/schema';
+import { objectSourceOf } from '../../shared/analysis/object-source';
 import type { Grader } from '../grader/grader';
 import type { FitSource } from './fit/run';
 import { readCameras, readFit, readViews, type RefView } from '../tasks/load';
@@ -109,9 +110,9 @@ export async function finishObject(staged: Staged, object: string, opts: Pipelin
   const fmt = (m: Anchors['fit']): string => `PSNR ${m.psnr.toFixed(2)}, SSIM ${m.ssim.toFixed(3)}, LPIPS ${m.lpips === null ? 'n/a' : m.lpips.toFixed(3)}, IoU ${m.iou.toFixed(3)}`;
   opts.log(`${object}: anchors on ${heldout.length} held-out views: empty ${fmt(anchors.empty)}; fit ${fmt(anchors.fit)}`);
 
-  const specs = writeSpecs(staged.root, object, budgets);
-  const loss = finalLoss === null ? null : Number(finalLoss.toPrecision(6));
   const source = typeof opts.provenance?.source === 'string' ? opts.provenance.source : 'unknown';
+  const specs = writeSpecs(staged.root, object, budgets, objectSourceOf(source));
+  const loss = finalLoss === null ? null : Number(finalLoss.toPrecision(6));
   const action = typeof opts.provenance?.action === 'string' ? opts.provenance.action : 'build';
   const entry: BuildHistoryEntry = { action, photos: source, steps: opts.steps, seed: opts.seed, k: opts.k, gaussians: fit.length, final_loss: loss };
   const build = {

@@ -10,6 +10,7 @@ import { OPACITY_MAX, OPACITY_MIN, SCALE_MAX, SCALE_MIN } from '../../shared/sce
 import type { RgbImage } from '../../shared/image/image';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
 import type { Anchors, CamerasFile, SplatKind, TaskSpec } from '../../shared/task/schema';
+import type { ObjectSource } from '../../shared/analysis/object-source';
 import { sceneFileJson } from '../../shared/scene/input';
 import { writeSceneNpz } from '../io/npz';
 import { writePng } from '../io/png';
@@ -49,7 +50,7 @@ function kindBudgets(kind: SplatKind, b: Budgets): Pick<TaskSpec, 'max_gaussians
   return { max_gaussians: b.gaussians, max_tool_calls: b.calls, max_renders: b.renders };
 }
 
-export function taskSpecs(object: string, budgets?: Partial<Budgets>): TaskSpec[] {
+export function taskSpecs(object: string, budgets?: Partial<Budgets>, source?: ObjectSource): TaskSpec[] {
   const b = fullBudgets(budgets);
   return TASK_KINDS.map((kind) => ({
     task_id: taskId(object, kind),
@@ -57,6 +58,7 @@ export function taskSpecs(object: string, budgets?: Partial<Budgets>): TaskSpec[
     object,
     ...kindBudgets(kind, b),
     init_npz: kind === 'reassembly' ? `objects/${object}/${INIT_NPZ}` : null,
+    ...(source ? { source } : {}),
   }));
 }
 
@@ -146,8 +148,8 @@ export function writeReassembly(objectDir: string, records: readonly GaussianRec
   writeJson(join(objectDir, 'parts_truth.json'), truth, 3);
 }
 
-export function writeSpecs(root: string, object: string, budgets?: Partial<Budgets>): TaskSpec[] {
-  const specs = taskSpecs(object, budgets);
+export function writeSpecs(root: string, object: string, budgets?: Partial<Budgets>, source?: ObjectSource): TaskSpec[] {
+  const specs = taskSpecs(object, budgets, source);
   for (const s of specs) writeJson(join(root, `${s.task_id}.json`), s);
   return specs;
 }

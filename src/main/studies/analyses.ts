@@ -1,13 +1,16 @@
 // Builds the analysis rows (src/shared/analysis/report.ts) from trajectory logs: a study's
 // participants and models, and any `splatlab eval` results folder. Per episode: the final score
-// and the hidden score after each call (from the log), the mirror test (the final scene and its
-// mirror rendered from the task's held-out cameras, silhouettes against the held-out masks), the
+// and the hidden score after each call (from the log), the object's source (procedural,
+// synthetic, photographed), the mirror test (the final scene and its mirror across the task's
+// ceiling plane, where the reference fit loses most, rendered from the task's held-out cameras,
+// silhouettes against the held-out masks; the fit's own drop beside it), the
 // reassembly heading errors (against parts_truth.json), cost, time, model and effort (from the
 // .meta.json beside a model's log). Inputs: log sources, tasks folder, a renderer.
 // Invariant: experimenter-side only; held-out views are read here and never leave as images.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { mirrorRecords, mirrorResult } from '../../shared/analysis/mirror';
+import { boxCentreXY, ceilingPlane, mirrorAcross, mirrorResult, MIRROR_PLANE_ANGLES, type MirrorPlane } from '../../shared/analysis/mirror';
+import { objectSourceOf, type ObjectSource } from '../../shared/analysis/object-source';
 import { scoreCurve } from '../../shared/analysis/curves';
 import type { AnalysisEpisode } from '../../shared/analysis/report';
 import { partHeadingError, PartsTruthSchema, type PartsTruth } from '../../shared/authoring/scramble/truth';
@@ -17,7 +20,7 @@ import type { Camera, RenderOutput } from '../../shared/raster/types';
 import type { Splats } from '../../shared/scene/splats';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
 import { episodeTimes } from '../../shared/env/person-time';
-import { loadTask, type LoadedTask } from '../tasks/load';
+import { loadTask, readFit, type LoadedTask } from '../tasks/load';
 import { studyResults } from './results';
 import { clusterOf } from '../../shared/study/results';
 import type { StudyStore } from './store';
@@ -66,6 +69,35 @@ function headingOf(truth: PartsTruth | null, final: GaussianRecord[]): Pick<Anal
   return { headingErrors: errors.map((e) => e.headingErrorDeg), headingParts: errors.map((e) => e.label) };
 }
 
+/** The task's object source: its spec's, else from build.json's `source` tag (tasks built before specs carried one). */
+export function taskSource(task: LoadedTask): ObjectSource {
+  if (task.spec.source) return task.spec.source;
+  const path = join(task.dir, 'build.json');
+  try {
+    const tag = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as { source?: unknown }).source : undefined;
+    return objectSourceOf(typeof tag === 'string' ? tag : undefined);
+  } catch {
+    return 'procedural';
+  }
+}
+
+export interface MirrorCeiling {
+  plane: MirrorPlane;
+  /** The reference fit's held-out IoU, mirrored IoU and drop across that plane. */
+  fit: ReturnType<typeof mirrorResult>;
+}
+
+/** The vertical plane through the fit's centre where the reference fit loses the most held-out overlap. */
+export async function mirrorCeiling(task: LoadedTask, render: RenderFn): Promise<MirrorCeiling> {
+  const fit = readFit(task.dir, `mirror ceiling of ${task.spec.task_id}`);
+  const centre = boxCentreXY(fit);
+  const own = await heldoutIous(fit, task, render);
+  const results = [];
+  for (const angleDeg of MIRROR_PLANE_ANGLES) results.push(mirrorResult(own, await heldoutIous(mirrorAcross(fit, { ...centre, angleDeg }), task, render)));
+  const best = ceilingPlane(centre, results);
+  return { plane: best.plane, fit: best.result };
+}
+
 /** Active seconds of a finished log (the one clock: pauses and downtime left out), or null. */
 const activeSeconds = (t: Trajectory): number | null => {
   const started = t.header?.started;
@@ -82,6 +114,7 @@ export interface AnalysisProgress {
 export async function analysisEpisodes(sources: readonly LogSource[], tasksDir: string, render: RenderFn | null, progress: AnalysisProgress = {}): Promise<AnalysisEpisode[]> {
   const tasks = new Map<string, LoadedTask | null>();
   const truths = new Map<string, PartsTruth | null>();
+  const ceilings = new Map<string, MirrorCeiling | null>();
   const out: AnalysisEpisode[] = [];
   let done = 0;
   for (const src of sources) {
@@ -100,7 +133,12 @@ export async function analysisEpisodes(sources: readonly LogSource[], tasksDir: 
     const final = finalRecords(t, task);
     let mirror: AnalysisEpisode['mirror'] = null;
     if (render && complete && kind !== 'reassembly' && task.heldout.length) {
-      mirror = mirrorResult(await heldoutIous(final, task, render), await heldoutIous(mirrorRecords(final), task, render));
+      if (!ceilings.has(task.dir)) ceilings.set(task.dir, await mirrorCeiling(task, render).catch(() => null));
+      const ceiling = ceilings.get(task.dir) ?? null;
+      // Without a readable fit there is no ceiling: the plane x = 0 through the origin, as before.
+      const plane: MirrorPlane = ceiling?.plane ?? { x: 0, y: 0, angleDeg: 0 };
+      const m = mirrorResult(await heldoutIous(final, task, render), await heldoutIous(mirrorAcross(final, plane), task, render));
+      mirror = { ...m, planeDeg: plane.angleDeg, ...(ceiling ? { ceiling: ceiling.fit.drop } : {}) };
     }
     const truth = kind === 'reassembly' && complete ? partsTruth(task, truths) : null;
     const rs = src.run ? runScore(t, src.run) : null;
@@ -110,6 +148,7 @@ export async function analysisEpisodes(sources: readonly LogSource[], tasksDir: 
       cluster: meta ? `run ${meta.run}` : src.cluster,
       taskId,
       object: task.spec.object,
+      source: taskSource(task),
       taskKind: kind,
       practice: src.practice,
       complete,

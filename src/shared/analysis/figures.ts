@@ -15,6 +15,7 @@ export interface Figure {
 }
 
 const KIND_NAME = { sculpt: 'Sculpt', reassembly: 'Reassembly', oneshot: 'One-shot' } as const;
+const KIND_SHORT = { sculpt: 'sculpt', reassembly: 'reass.', oneshot: '1-shot' } as const;
 
 export function reportFigures(r: AnalysisReport): Figure[] {
   const figs: Figure[] = [];
@@ -62,17 +63,38 @@ export function reportFigures(r: AnalysisReport): Figure[] {
       ], bf),
     });
   }
+  if (r.sources.length) {
+    const rows = r.sources;
+    figs.push({
+      id: 'score-by-source',
+      title: 'SplatScore per object source',
+      svg: barChart('SplatScore per object source, mean and clustered 95% CI', 'SplatScore (points; 100 = gradient-descent fit)', rows.map((x) => ({ label: `${KIND_SHORT[x.taskKind]} ${x.group} (${x.source})`, value: x.mean, low: x.low, high: x.high, n: x.n })), 'n = finished episodes; sources: procedural, synthetic (NeRF), photographed; "all" pools them.'),
+      csv: toCsv([
+        { name: 'task_kind', value: (x: (typeof rows)[number]) => x.taskKind },
+        { name: 'group', value: (x) => x.group },
+        { name: 'source', value: (x) => x.source },
+        { name: 'n_episodes', value: (x) => x.n },
+        { name: 'n_clusters', value: (x) => x.clusters },
+        { name: 'mean_score', value: (x) => x.mean },
+        { name: 'ci95_low', value: (x) => x.low },
+        { name: 'ci95_high', value: (x) => x.high },
+      ], rows),
+    });
+  }
   if (r.mirror.length) {
+    const label = (m: AnalysisReport['mirror'][number]): string => (m.source === 'all' ? m.group : `${m.group} (${m.source})`);
     figs.push({
       id: 'mirror',
-      title: 'Mirror test',
-      svg: pairedBarChart('Mirror test: held-out silhouette IoU, build vs its mirror image (x = 0)', 'silhouette IoU (0-1, mean over held-out views)', ['build', 'mirrored build'], r.mirror.map((m) => ({ label: m.group, a: m.iou, b: m.mirroredIou, n: m.n })), 'n = finished build episodes (sculpt and one-shot); a large drop means the build follows the object\'s layout.'),
+      title: 'Mirror test and its ceiling',
+      svg: pairedBarChart('Mirror test: held-out IoU lost when mirrored, beside its ceiling', 'IoU lost (0-1, mean over held-out views)', ['build', 'reference fit (ceiling)'], r.mirror.map((m) => ({ label: label(m), a: m.drop, b: m.ceiling, n: m.n })), 'n = sculpt + one-shot builds; vertical plane through the centre where the fit loses most.'),
       csv: toCsv([
         { name: 'group', value: (m: AnalysisReport['mirror'][number]) => m.group },
+        { name: 'source', value: (m) => m.source },
         { name: 'n', value: (m) => m.n },
         { name: 'iou', value: (m) => m.iou },
         { name: 'mirrored_iou', value: (m) => m.mirroredIou },
         { name: 'drop', value: (m) => m.drop },
+        { name: 'fit_drop_ceiling', value: (m) => m.ceiling },
       ], r.mirror),
     });
   }

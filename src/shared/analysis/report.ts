@@ -1,6 +1,8 @@
 // The seed's analyses over humans and models side by side, per task kind and player group:
 // SplatScore with clustered 95% bootstrap CIs, score over calls, best intermediate vs final,
-// the mirror test, reassembly heading errors, one-shot vs full, cost and time, effort sweeps.
+// the mirror test with its ceiling, reassembly heading errors, one-shot vs full, cost and time,
+// effort sweeps; SplatScore and the mirror test also per object source (procedural, synthetic,
+// photographed; docs/TASKS.md "Results per object source").
 // Input: AnalysisEpisode rows (built in main from the logs). Output: AnalysisReport (all means
 // with their n). Invariants: practice and unfinished episodes never enter an analysis; the
 // bootstrap is seeded per (kind, group) so the report reproduces; participants form one group.
@@ -10,6 +12,7 @@ import { meanOrNull } from './bootstrap';
 import { bestAndFinal, curveBand } from './curves';
 import { headingSummary } from './heading';
 import { fnv1a } from '../math/hash';
+import { ALL_SOURCES, OBJECT_SOURCES, ObjectSourceSchema, type ObjectSource } from './object-source';
 
 const num = z.number().nullable();
 
@@ -27,7 +30,13 @@ export const AnalysisEpisodeSchema = z.strictObject({
   score: num,
   /** Hidden score after 0..calls calls. */
   curve: z.array(num),
-  mirror: z.strictObject({ iou: z.number(), mirroredIou: z.number(), drop: z.number() }).nullable(),
+  /** Where the object comes from (absent: procedural, as every task before sources were recorded). */
+  source: ObjectSourceSchema.optional(),
+  /**
+   * The build mirrored across the task's ceiling plane (heading `planeDeg` of its normal), and
+   * `ceiling`, the reference fit's own drop there (what a build that follows the object can lose).
+   */
+  mirror: z.strictObject({ iou: z.number(), mirroredIou: z.number(), drop: z.number(), planeDeg: z.number().optional(), ceiling: z.number().optional() }).nullable(),
   /** Per part (reassembly only): absolute heading error in degrees, null when unmatched. */
   headingErrors: z.array(num).nullable(),
   /** Part labels in the order of headingErrors. */
@@ -47,7 +56,10 @@ export const AnalysisReportSchema = z.strictObject({
   scores: z.array(z.strictObject({ taskKind: kindEnum, group: z.string(), kind: z.enum(['human', 'model']), n: z.number().int(), clusters: z.number().int(), mean: num, low: num, high: num })),
   curves: z.array(z.strictObject({ taskKind: kindEnum, group: z.string(), n: z.number().int(), points: z.array(band) })),
   bestFinal: z.array(z.strictObject({ taskKind: kindEnum, group: z.string(), n: z.number().int(), best: num, final: num })),
-  mirror: z.array(z.strictObject({ group: z.string(), n: z.number().int(), iou: num, mirroredIou: num, drop: num })),
+  /** Per group: 'all', then each object source when the episodes span more than one. */
+  mirror: z.array(z.strictObject({ group: z.string(), source: z.string(), n: z.number().int(), iou: num, mirroredIou: num, drop: num, ceiling: num })),
+  /** SplatScore per task kind, group and object source ('all' and each source present). */
+  sources: z.array(z.strictObject({ taskKind: kindEnum, group: z.string(), source: z.string(), n: z.number().int(), clusters: z.number().int(), mean: num, low: num, high: num })),
   heading: z.array(z.strictObject({ group: z.string(), episodes: z.number().int(), parts: z.number().int(), within: z.number().int(), share: num, meanDeg: num })),
   /** Per object and part: the group's mean heading error over its episodes (the seed's table). */
   headingParts: z.array(z.strictObject({ group: z.string(), object: z.string(), part: z.string(), n: z.number().int(), within: z.number().int(), meanDeg: num })),
@@ -58,6 +70,15 @@ export const AnalysisReportSchema = z.strictObject({
 export type AnalysisReport = z.infer<typeof AnalysisReportSchema>;
 
 const KINDS = ['sculpt', 'reassembly', 'oneshot'] as const;
+
+const sourceOf = (r: AnalysisEpisode): ObjectSource => r.source ?? 'procedural';
+
+/** 'all', then each source the rows hold (in OBJECT_SOURCES order) when they hold more than one. */
+function sourceSplits(rows: readonly AnalysisEpisode[]): { source: string; rows: AnalysisEpisode[] }[] {
+  const present = OBJECT_SOURCES.filter((s) => rows.some((r) => sourceOf(r) === s));
+  const each = present.length > 1 ? present.map((source) => ({ source, rows: rows.filter((r) => sourceOf(r) === source) })) : [];
+  return [{ source: ALL_SOURCES, rows: [...rows] }, ...each];
+}
 
 
 function seedOf(key: string): number {
@@ -76,7 +97,7 @@ const nums = (xs: readonly (number | null)[]): number[] => xs.filter((x): x is n
 export function analyse(all: readonly AnalysisEpisode[], opts: { resamples?: number } = {}): AnalysisReport {
   const rows = all.filter((r) => !r.practice && r.complete);
   const groups = groupsOf(rows);
-  const report: AnalysisReport = { scores: [], curves: [], bestFinal: [], mirror: [], heading: [], headingParts: [], oneShot: [], cost: [], effort: [] };
+  const report: AnalysisReport = { scores: [], curves: [], bestFinal: [], mirror: [], sources: [], heading: [], headingParts: [], oneShot: [], cost: [], effort: [] };
   for (const taskKind of KINDS) {
     for (const group of groups) {
       const mine = rows.filter((r) => r.taskKind === taskKind && r.group === group);
@@ -87,12 +108,24 @@ export function analyse(all: readonly AnalysisEpisode[], opts: { resamples?: num
       report.curves.push({ taskKind, group, n: mine.length, points: curveBand(mine.map((r) => r.curve)) });
       const bf = mine.map((r) => bestAndFinal(r.curve, r.score)).filter((b) => b.best !== null && b.final !== null);
       report.bestFinal.push({ taskKind, group, n: bf.length, best: meanOrNull(bf.map((b) => b.best as number)), final: meanOrNull(bf.map((b) => b.final as number)) });
+      for (const split of sourceSplits(scored)) {
+        const c = split.source === ALL_SOURCES ? ci : clusteredBootstrapCi(split.rows.map((r) => ({ cluster: r.cluster, value: r.score as number })), { seed: seedOf(`${taskKind}\u0000${group}\u0000${split.source}`), ...(opts.resamples ? { resamples: opts.resamples } : {}) });
+        report.sources.push({ taskKind, group, source: split.source, n: c.n, clusters: c.clusters, mean: c.mean, low: c.low, high: c.high });
+      }
     }
   }
   for (const group of groups) {
     const mine = rows.filter((r) => r.group === group);
-    const mirrored = mine.filter((r) => r.mirror !== null && r.taskKind !== 'reassembly').map((r) => r.mirror as NonNullable<AnalysisEpisode['mirror']>);
-    if (mirrored.length) report.mirror.push({ group, n: mirrored.length, iou: meanOrNull(mirrored.map((m) => m.iou)), mirroredIou: meanOrNull(mirrored.map((m) => m.mirroredIou)), drop: meanOrNull(mirrored.map((m) => m.drop)) });
+    for (const split of sourceSplits(mine.filter((r) => r.mirror !== null && r.taskKind !== 'reassembly'))) {
+      const mirrored = split.rows.map((r) => r.mirror as NonNullable<AnalysisEpisode['mirror']>);
+      if (!mirrored.length) continue;
+      const ceilings = mirrored.map((m) => m.ceiling).filter((c): c is number => c !== undefined);
+      report.mirror.push({
+        group, source: split.source, n: mirrored.length,
+        iou: meanOrNull(mirrored.map((m) => m.iou)), mirroredIou: meanOrNull(mirrored.map((m) => m.mirroredIou)), drop: meanOrNull(mirrored.map((m) => m.drop)),
+        ceiling: ceilings.length === mirrored.length ? meanOrNull(ceilings) : null,
+      });
+    }
     const reass = mine.filter((r) => r.headingErrors !== null);
     if (reass.length) report.heading.push({ group, episodes: reass.length, ...headingSummary(reass.flatMap((r) => r.headingErrors ?? [])) });
     const parts = new Map<string, (number | null)[]>();

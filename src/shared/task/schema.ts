@@ -3,6 +3,7 @@
 // Inputs: parsed JSON. Outputs: typed values. Invariant: TaskSummary carries no held-out view,
 // anchor, fit or score data, so anything built from it is safe to send to a player.
 import { z } from 'zod';
+import { ObjectSourceSchema } from '../analysis/object-source';
 import { CameraSchema } from '../camera/schema';
 
 /**
@@ -47,6 +48,8 @@ export const TaskSpecSchema = z
     max_tool_calls: z.number().int().positive().max(MAX_BUDGET.toolCalls),
     max_renders: z.number().int().nonnegative().max(MAX_BUDGET.renders),
     init_npz: z.string().min(1).nullable(),
+    /** Where the object comes from (docs/TASKS.md "Results per object source"); older specs: build.json's. */
+    source: ObjectSourceSchema.optional(),
   })
   .superRefine((spec, ctx) => {
     if (spec.kind === 'reassembly' && spec.init_npz === null) {

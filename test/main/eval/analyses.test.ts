@@ -1,5 +1,5 @@
 // Analyses from real logs: a scripted model run by `splatlab eval` beside a person's episodes on
-// the test tasks; the mirror test of a build symmetric about x = 0 loses nothing; a reassembly
+// the test tasks; the mirror test takes each task's ceiling plane and the fit's own drop; a reassembly
 // part turned by 90 degrees away from its (test) true pose counts as outside 15 degrees; and
 // `splatlab report` writes every figure as SVG and CSV naming its unit and n.
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { findChromium } from '../../../src/main/eval/chart-png';
 import { PNG } from 'pngjs';
 import { EpisodeManager } from '../../../src/main/episodes/manager';
 import { analyse } from '../../../src/shared/analysis/report';
+import { MIRROR_PLANE_ANGLES } from '../../../src/shared/analysis/mirror';
 import { testTask, testTasks } from '../env/fixtures';
 import { writeStartPoseTruth } from './truth-fixture';
 
@@ -53,7 +54,10 @@ describe('analyses from logs', () => {
     expect(new Set(model.map((r) => r.cluster))).toEqual(new Set(['run 1', 'run 2']));
     const sym = model.find((r) => r.taskKind === 'sculpt');
     expect(sym?.mirror?.iou).toBeGreaterThan(0);
-    expect(sym?.mirror?.drop).toBeCloseTo(0, 12);
+    // Mirrored across the task's ceiling plane, beside the reference fit's own drop there.
+    expect(MIRROR_PLANE_ANGLES).toContain(sym?.mirror?.planeDeg);
+    expect(sym?.mirror?.ceiling).toBeGreaterThan(0);
+    expect(sym?.source).toBe('procedural');
     const reass = model.find((r) => r.taskKind === 'reassembly');
     expect(reass?.headingErrors?.every((e) => e !== null && e < 1e-6)).toBe(true);
     const turned = rows.find((r) => r.kind === 'human' && r.taskKind === 'reassembly');

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { clusteredBootstrapCi } from '../../../src/shared/analysis/cluster-bootstrap';
 import { bestAndFinal, curveBand, scoreCurve } from '../../../src/shared/analysis/curves';
 import { headingSummary } from '../../../src/shared/analysis/heading';
-import { mirrorRecord, mirrorRecords, mirrorResult } from '../../../src/shared/analysis/mirror';
+import { boxCentreXY, ceilingPlane, mirrorAcross, mirrorRecord, mirrorRecords, mirrorResult, MIRROR_PLANE_ANGLES } from '../../../src/shared/analysis/mirror';
 import { analyse, type AnalysisEpisode } from '../../../src/shared/analysis/report';
 import { partHeadingError, type PartsTruth } from '../../../src/shared/authoring/scramble/truth';
 import { quatAboutZ, quatFromAxisAngle, quatToMat3 } from '../../../src/shared/math/quaternion';
@@ -31,6 +31,56 @@ describe('mirror test', () => {
     for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) expect(mr[3 * i + j]).toBeCloseTo(sign[i] * r[3 * i + j] * sign[j], 12);
     const recs = [rec(0, [0.1, 0.2, 0.3], unit, 'a')];
     expect(mirrorRecords(mirrorRecords(recs))).toEqual(recs.map((g) => ({ ...g, quat: g.quat.map((v) => v + 0) })));
+  });
+
+  it('mirrors across any vertical plane: x = 0 as before, a plane at 135 deg swaps x and y about its centre, twice is the identity', () => {
+    const q = quatFromAxisAngle([0.3, -0.5, 0.8], 50);
+    const recs = [rec(0, [0.3, 0.2, 0.1], q), rec(1, [-0.4, 0.7, -0.2], quatAboutZ(30))];
+    const at0 = mirrorAcross(recs, { x: 0, y: 0, angleDeg: 0 });
+    at0.forEach((m, i) => {
+      const old = mirrorRecord(recs[i]);
+      old.pos.forEach((v, k) => expect(m.pos[k]).toBeCloseTo(v, 12));
+      // The same rotation (a quaternion and its negative are one rotation).
+      const sign = Math.sign(old.quat.reduce((acc, v, k) => acc + v * m.quat[k], 0));
+      old.quat.forEach((v, k) => expect(sign * m.quat[k]).toBeCloseTo(v, 12));
+    });
+    // The plane through (1, 1) with normal (1, -1)/sqrt2 (heading 135 deg) swaps x - 1 and y - 1.
+    const m = mirrorAcross([rec(0, [3, 2, 5], q)], { x: 1, y: 1, angleDeg: 135 })[0];
+    [2, 3, 5].forEach((v, k) => expect(m.pos[k]).toBeCloseTo(v, 12));
+    // Its covariance is M S M with M = I - 2 n n^T (S = R diag(scale^2) R^T), and its rotation is proper.
+    const n = [Math.SQRT1_2, -Math.SQRT1_2, 0];
+    const M = [0, 1, 2].flatMap((i) => [0, 1, 2].map((j) => (i === j ? 1 : 0) - 2 * n[i] * n[j]));
+    const cov = (quat: [number, number, number, number], sc: number[]): number[] => {
+      const r = quatToMat3(quat);
+      return [0, 1, 2].flatMap((i) => [0, 1, 2].map((j) => [0, 1, 2].reduce((acc, k) => acc + r[3 * i + k] * sc[k] * sc[k] * r[3 * j + k], 0)));
+    };
+    const sc = [0.1, 0.05, 0.02];
+    const before = cov(q, sc);
+    const after = cov(m.quat, sc);
+    for (let i = 0; i < 3; i++) {
+      for (let j = 0; j < 3; j++) {
+        let v = 0;
+        for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) v += M[3 * i + a] * before[3 * a + b] * M[3 * b + j];
+        expect(after[3 * i + j]).toBeCloseTo(v, 12);
+      }
+    }
+    expect(Math.hypot(...m.quat)).toBeCloseTo(Math.hypot(...q), 12);
+    const back = mirrorAcross(mirrorAcross(recs, { x: 0.2, y: -0.3, angleDeg: 75 }), { x: 0.2, y: -0.3, angleDeg: 75 });
+    back.forEach((b, i) => {
+      b.pos.forEach((v, k) => expect(v).toBeCloseTo(recs[i].pos[k], 12));
+      b.quat.forEach((v, k) => expect(v).toBeCloseTo(recs[i].quat[k], 12));
+    });
+    const c = boxCentreXY(recs);
+    expect(c.x).toBeCloseTo(-0.05, 12);
+    expect(c.y).toBeCloseTo(0.45, 12);
+  });
+
+  it('takes the ceiling plane where the fit loses the most (the first on ties)', () => {
+    const drops = MIRROR_PLANE_ANGLES.map((a) => (a === 60 || a === 120 ? 0.3 : 0.1));
+    const best = ceilingPlane({ x: 0.1, y: 0 }, drops.map((d) => mirrorResult([0.9], [0.9 - d])));
+    expect(best.plane).toEqual({ x: 0.1, y: 0, angleDeg: 60 });
+    expect(best.result.drop).toBeCloseTo(0.3, 12);
+    expect(() => ceilingPlane({ x: 0, y: 0 }, [])).toThrow(/12 planes/);
   });
 
   it('averages per-view IoUs and reports the drop', () => {

@@ -1,21 +1,25 @@
 // `splatlab tasks [--kind K] [--split S] [--json] [--tasks DIR]`: every task of the tasks folder
 // from the one task registry (src/main/kinds/task-registry.ts), with kind, family, budgets, split,
 // source and content hash. Unreadable tasks are named on stderr and make the exit status 1.
+// `splatlab tasks build NAME ...` builds a whole task set (build-set.ts).
 import { TASK_SPLITS } from '../../../shared/task/registry';
 import { taskRegistry } from '../../kinds/task-registry';
 import { resolveTasksDir } from '../../tasks/paths';
 import { parseArgs, stringOption } from '../args';
 import { CliError, type CliCommand } from '../command';
+import { BUILD_SET_USAGE, buildSetCommand } from './build-set';
 
 export const command: CliCommand = {
   name: 'tasks',
   usage: `splatlab tasks [--kind K] [--split S] [--json] [--tasks DIR]
+${BUILD_SET_USAGE}
 
 Lists every task of the tasks folder (--tasks, default SPLATLAB_TASKS_DIR or tasks/) with its kind,
 family, budgets (calls / Gaussians / renders), split (${TASK_SPLITS.join(', ')}), source (the data it is
 made from) and content hash (sha256 of the spec and its data). --kind and --split filter; --json
 prints the entries as a JSON array (the same entries as the RL protocol's GET /tasks).`,
   async run(argv, io) {
+    if (argv[0] === 'build') return buildSetCommand(argv.slice(1), io);
     const args = parseArgs(argv, { values: ['kind', 'split', 'tasks'], flags: ['json'] });
     const kind = stringOption(args, 'kind');
     const split = stringOption(args, 'split');
