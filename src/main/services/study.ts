@@ -143,6 +143,8 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
       const model = p.model ?? traj.header.player;
       const nameProblem = modelNameProblem(model, store.participants(p.studyId).map((x) => x.id));
       if (nameProblem) throw new Error(nameProblem);
+      const copy = store.duplicateRun(p.studyId, p.text);
+      if (copy) throw new Error(`this run is already in the study as ${copy} (the same calls at the same times): not imported again`);
       const importRun = mainKind(readSpecHead(tasksDir, traj.header.task).kind).importRun;
       if (importRun) {
         // A run regraded from its calls (search: no scene to grade); the regrade is the score.
@@ -150,7 +152,7 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
         const log = store.saveModelLog(p.studyId, model, traj.header.task, p.text, null);
         keepProcess(p.studyId, log, p.process);
         const claimed = typeof traj.end?.score === 'number' ? traj.end.score : null;
-        return { model: log.split('/')[1], taskId: traj.header.task, log, score: outcome.score, fileScore: claimed, mismatch: false };
+        return { model, taskId: traj.header.task, log, score: outcome.score, fileScore: claimed, mismatch: false };
       }
       const task = await ctx.tasks.get(traj.header.task);
       const problem = importProblem(traj, task);
@@ -158,14 +160,18 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
       const verdict = await verifyModelLog(traj, task, await getGrader());
       const log = store.saveModelLog(p.studyId, model, traj.header.task, p.text, verdict);
       keepProcess(p.studyId, log, p.process);
-      return { model: log.split('/')[1], taskId: traj.header.task, log, score: verdict.score, fileScore: verdict.fileScore, mismatch: verdict.mismatch };
+      return { model, taskId: traj.header.task, log, score: verdict.score, fileScore: verdict.fileScore, mismatch: verdict.mismatch };
     },
     'study.assignSlot': async (p) => assignSlot(store, store.config(p.studyId), p.participant, p.slot),
     'study.exclude': async (p) => setExclusion(store, p.studyId, p.participant, p.taskId, p.reason),
     'study.applyAttentionRule': async (p) => applyAttentionRule(store, p.studyId),
     'study.withdraw': async (p) => recordWithdrawal(store, p.studyId, p.participant, 'experimenter', p.reason),
     'study.deleteParticipant': async (p) => deleteParticipantData(store, p.studyId, p.participant, p.requestedBy),
-    'study.export': async (p) => exportStudy(store, p.studyId, { tasksDir, version: ctx.version }),
+    'study.export': async (p) => {
+      // The archive carries the paper's tables (paper/), the mirror test drawn by the lab's renderer.
+      const r = await getRenderer();
+      return exportStudy(store, p.studyId, { tasksDir, version: ctx.version, paper: { render: (splats, cameras) => r.renderViews(splats, cameras) } });
+    },
     'study.exportChunk': async (p) => {
       const { data, total } = readExportChunk(store, p.studyId, p.name, p.offset, EXPORT_CHUNK_BYTES);
       return { data: Buffer.from(data).toString('base64'), offset: p.offset, total, done: p.offset + data.length >= total };

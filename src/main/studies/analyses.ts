@@ -22,6 +22,7 @@ import { studyResults } from './results';
 import { clusterOf } from '../../shared/study/results';
 import type { StudyStore } from './store';
 import { readMeta, metaPathOf } from '../models/meta';
+import { partNames, type NamedPrimitive } from '../../shared/analysis/part-names';
 import { runScore, type RunOf } from './run-score';
 
 export interface LogSource {
@@ -60,10 +61,31 @@ function partsTruth(task: LoadedTask, cache: Map<string, PartsTruth | null>): Pa
   return cache.get(task.dir) ?? null;
 }
 
-function headingOf(truth: PartsTruth | null, final: GaussianRecord[]): Pick<AnalysisEpisode, 'headingErrors' | 'headingParts'> {
-  if (!truth) return { headingErrors: null, headingParts: null };
+/** The object's authored primitives with their groups (object.json), for naming parts; [] without. */
+function primitivesOf(dir: string): NamedPrimitive[] {
+  const path = join(dir, 'object.json');
+  if (!existsSync(path)) return [];
+  try {
+    const parts = (JSON.parse(readFileSync(path, 'utf8')) as { parts?: unknown }).parts;
+    if (!Array.isArray(parts)) return [];
+    return parts.flatMap((p: { pos?: unknown; group?: unknown }) => (Array.isArray(p.pos) && p.pos.length === 3 && p.pos.every((v) => typeof v === 'number')
+      ? [{ pos: p.pos as [number, number, number], group: typeof p.group === 'string' ? p.group : undefined }] : []));
+  } catch {
+    return [];
+  }
+}
+
+function headingOf(truth: PartsTruth | null, final: GaussianRecord[], dir: string): Pick<AnalysisEpisode, 'headingErrors' | 'headingParts' | 'headingNames'> {
+  if (!truth) return { headingErrors: null, headingParts: null, headingNames: null };
   const errors = partHeadingError(truth, final);
-  return { headingErrors: errors.map((e) => e.headingErrorDeg), headingParts: errors.map((e) => e.label) };
+  const names = partNames(truth.parts.map((p) => ({ label: p.label, positions: p.true_positions })), primitivesOf(dir));
+  return { headingErrors: errors.map((e) => e.headingErrorDeg), headingParts: errors.map((e) => e.label), headingNames: errors.map((e) => names.get(e.label) ?? e.label) };
+}
+
+/** The task's object source (the task file's `source`; procedural when it names none). */
+function objectSourceOf(spec: object): string {
+  const s = (spec as { source?: unknown }).source;
+  return typeof s === 'string' && s ? s : 'procedural';
 }
 
 /** Active seconds of a finished log (the one clock: pauses and downtime left out), or null. */
@@ -116,7 +138,8 @@ export async function analysisEpisodes(sources: readonly LogSource[], tasksDir: 
       score: rs ? rs.score : (t.end?.score ?? null),
       curve: scoreCurve(t.steps.map((s, i) => ({ step: s.step, score: rs ? rs.steps[i] : (s.hidden?.score ?? null) })), calls),
       mirror,
-      ...headingOf(truth, final),
+      ...headingOf(truth, final, task.dir),
+      objectSource: objectSourceOf(task.spec),
       costUsd: meta?.cost_usd ?? null,
       // The one clock for people and models alike: active time up to the ending call (issue 24).
       seconds: activeSeconds(t),

@@ -38,6 +38,7 @@ import type { StudyExport } from '../../shared/api/study';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
 import { episodeTimes } from '../../shared/env/person-time';
 import { runScore } from './run-score';
+import { paperFiles, type PaperOptions } from './paper';
 import { readSessionMeta } from './session-meta';
 import { processLogPath } from '../../shared/env/process-log';
 import { checkRows } from '../../shared/study/checks';
@@ -168,7 +169,7 @@ export interface ExportOptions {
 }
 
 /** The archive's members (path -> bytes), for writing or for a test to read back. */
-export function studyArchiveFiles(store: StudyStore, studyId: string, opts: ExportOptions): { files: Map<string, Uint8Array>; taskSetHash: string; warnings: string[] } {
+export function studyArchiveFiles(store: StudyStore, studyId: string, opts: ExportOptions): { files: Map<string, Uint8Array>; taskSetHash: string; warnings: string[]; tables: { file: string; description: string }[] } {
   const config = store.config(studyId);
   const participants = store.participants(studyId);
   const dir = store.dir(studyId);
@@ -250,15 +251,40 @@ export function studyArchiveFiles(store: StudyStore, studyId: string, opts: Expo
   files.set('dataset_description.json', enc.encode(`${JSON.stringify(description, null, 2)}\n`));
   // The lab's free-play episodes ride along in free-play/, outside the study's tables and statistics.
   for (const [name, bytes] of freePlayArchiveFiles(join(store.dir(studyId), '..', '..', 'trajectories'), opts.tasksDir)) files.set(name, bytes);
-  return { files, taskSetHash: hash, warnings };
+  return { files, taskSetHash: hash, warnings, tables: tables.map(([t]) => ({ file: t.file, description: t.description })) };
 }
 
 const stamp = (d: Date): string => d.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
 
-/** Writes the archive under <home>/exports/<study>/ and says what it holds. */
-export function exportStudy(store: StudyStore, studyId: string, opts: ExportOptions): StudyExport {
+/** The archive's README: every file it holds, by group, with what each table is. */
+export function archiveReadme(name: string, files: ReadonlyMap<string, Uint8Array>, tables: readonly { file: string; description: string }[]): string {
+  const names = [...files.keys()].sort();
+  const described = new Map(tables.map((t) => [t.file, t.description]));
+  const group = (title: string, of: (f: string) => boolean, say: (f: string) => string = () => ''): string[] => {
+    const mine = names.filter(of);
+    return mine.length ? [`## ${title}`, '', ...mine.map((f) => `- \`${f}\`${say(f) ? `: ${say(f)}` : ''}`), ''] : [];
+  };
+  const lines = [
+    `# ${name}`,
+    '',
+    'A SplatLab study archive (docs/STUDIES.md, "The export archive"). Columns of every data table are in dataset_description.json.',
+    '',
+    ...group('Study', (f) => !f.includes('/')),
+    ...group('Data tables', (f) => f.startsWith('data/'), (f) => described.get(f) ?? ''),
+    ...group('The paper\'s tables and figures (paper/README.md says what each is)', (f) => f.startsWith('paper/')),
+    ...group('Figures', (f) => f.startsWith('figures/')),
+    ...group('Trajectories, process logs and model runs', (f) => f.startsWith('trajectories/') || f.startsWith('models/')),
+    ...group('Other', (f) => f.includes('/') && !/^(data|paper|figures|trajectories|models)\//.test(f)),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** Writes the archive under <home>/exports/<study>/ and says what it holds, the paper's tables in paper/. */
+export async function exportStudy(store: StudyStore, studyId: string, opts: ExportOptions & { paper?: Omit<PaperOptions, 'tasksDir'> }): Promise<StudyExport> {
   const now = opts.now ?? new Date();
-  const { files, taskSetHash: hash, warnings } = studyArchiveFiles(store, studyId, { ...opts, now });
+  const { files, taskSetHash: hash, warnings, tables } = studyArchiveFiles(store, studyId, { ...opts, now });
+  for (const [name, bytes] of await paperFiles(store, studyId, { ...opts.paper, tasksDir: opts.tasksDir })) files.set(`paper/${name}`, bytes);
+  files.set('README.md', enc.encode(archiveReadme(`${store.config(studyId).name} (${studyId})`, files, tables)));
   const root = `${studyId}-${stamp(now)}`;
   const zippable: Zippable = {};
   for (const [name, bytes] of files) zippable[`${root}/${name}`] = [bytes, { level: name.endsWith('.jsonl') || name.endsWith('.csv') ? 6 : 0, mtime: now }];

@@ -9,6 +9,7 @@ import { readSceneJson, taskFit, trajectoryScene, writePlyFile } from '../../aut
 import { labHome } from '../../io/home';
 import { packageVersion } from '../../app/paths';
 import { exportStudy } from '../../studies/export';
+import { findChromium, svgsToPng } from '../../eval/chart-png';
 import { StudyStore } from '../../studies/store';
 import { resolveTasksDir } from '../../tasks/paths';
 import { parseArgs, requireOption, stringOption } from '../args';
@@ -31,7 +32,9 @@ async function exportStudyCommand(rest: string[], io: { out: (l: string) => void
   const store = new StudyStore(labHome());
   if (!store.exists(id)) throw new CliError(`no study '${id}' in ${store.root}`);
   io.err(`exporting study '${id}'...`);
-  const out = exportStudy(store, id, { tasksDir: resolveTasksDir(stringOption(args, 'tasks')), version: packageVersion() });
+  const browser = findChromium();
+  const png = browser ? (figs: readonly { id: string; svg: string }[]) => svgsToPng(figs, browser) : null;
+  const out = await exportStudy(store, id, { tasksDir: resolveTasksDir(stringOption(args, 'tasks')), version: packageVersion(), paper: { png } });
   const dest = stringOption(args, 'out');
   if (dest) copyFileSync(out.path, resolve(dest));
   for (const w of out.warnings) io.err(`warning: ${w}`);
