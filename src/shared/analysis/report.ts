@@ -100,7 +100,7 @@ export function analyse(all: readonly AnalysisEpisode[], opts: { resamples?: num
     const reass = mine.filter((r) => r.headingErrors !== null);
     if (reass.length) report.heading.push({ group, episodes: reass.length, ...headingSummary(reass.flatMap((r) => r.headingErrors ?? [])) });
     const parts = new Map<string, (number | null)[]>();
-    for (const r of reass) (r.headingParts ?? []).forEach((label, i) => parts.set(`${r.object}\u0000${label}`, [...(parts.get(`${r.object}\u0000${label}`) ?? []), r.headingErrors?.[i] ?? null]));
+    for (const r of reass) (r.headingNames ?? r.headingParts ?? []).forEach((label, i) => parts.set(`${r.object}\u0000${label}`, [...(parts.get(`${r.object}\u0000${label}`) ?? []), r.headingErrors?.[i] ?? null]));
     for (const [key, errs] of [...parts].sort((a, b) => a[0].localeCompare(b[0]))) {
       const [object, part] = key.split('\u0000');
       const h = headingSummary(errs);
