@@ -53,7 +53,7 @@ async function play(person: number): Promise<void> {
   const s = await call<EpisodeSnapshot>('study.session.task');
   const step = (tool: string, args: unknown = {}) => call('episode.step', { episodeId: s.episodeId, tool, args });
   if (s.taskId.startsWith('search__')) {
-    for (const c of facing(person === 1 ? 'red' : 'blue')) await step(c.tool, c.args ?? {});
+    for (const c of facing(person === 1 ? 'red' : 'blue')) await step(String(c.tool), c.args ?? {});
   } else if (s.taskId.startsWith('relation__')) {
     await step('answer', { relation: person === 1 ? 'left' : 'front', rt_ms: 900 + 300 * person });
   } else if (s.taskId === 'test__reassembly') {
