@@ -33,11 +33,13 @@ import {
   type AnswerRow,
   type CallRow,
   type ParticipantRow,
+  type SessionRow,
 } from '../../shared/study/export-tables';
 import type { StudyExport } from '../../shared/api/study';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
 import { episodeTimes } from '../../shared/env/person-time';
 import { runScore } from './run-score';
+import type { EpisodeResult } from '../../shared/study/results';
 import { paperFiles, type PaperOptions } from './paper';
 import { readSessionMeta } from './session-meta';
 import { processLogPath } from '../../shared/env/process-log';
@@ -87,6 +89,23 @@ export function taskSetHash(tasksDir: string, taskIds: readonly string[]): strin
     if (dir) for (const f of listFiles(dir)) h.update(`\u0000${f}\u0000`).update(readFileSync(join(dir, f)));
   }
   return h.digest('hex');
+}
+
+/**
+ * A session's time as the person spent it: its wall time, and of it the active, paused and down
+ * time of the episodes begun in it; the rest is the screens between tasks (consent,
+ * instructions, questionnaires, breaks between tasks), which is no task's active time.
+ */
+function sessionRow(s: { participant: string; started: string; ended: string; outcome: string }, episodes: readonly EpisodeResult[]): SessionRow {
+  const from = Date.parse(s.started);
+  const to = Date.parse(s.ended);
+  const mine = episodes.filter((e) => e.kind === 'human' && e.participant === s.participant && Date.parse(e.started) >= from && Date.parse(e.started) <= to);
+  const sum = (f: (e: EpisodeResult) => number | null | undefined): number => mine.reduce((a, e) => a + (f(e) ?? 0), 0);
+  const seconds = secondsBetween(s.started, s.ended);
+  const active = sum((e) => e.seconds);
+  const paused = sum((e) => e.pausedSeconds);
+  const down = sum((e) => e.downSeconds);
+  return { ...s, seconds, activeSeconds: active, pausedSeconds: paused, downSeconds: down, otherSeconds: seconds === null ? null : Math.max(0, seconds - active - paused - down) };
 }
 
 const secondsBetween = (a: string, b: string): number | null => {
@@ -209,7 +228,7 @@ export function studyArchiveFiles(store: StudyStore, studyId: string, opts: Expo
   const warnings = [...(balance.warning ? [balance.warning] : []), ...summary.filter((r) => r.warning).map((r) => `${r.source} / ${r.taskId}: ${r.warning}`)];
 
   const kinds = new Map<string, string>([...config.questionnaires.demographic.map((q) => [`d:${q.id}`, q.kind] as const), ...config.questionnaires.postTask.map((q) => [`p:${q.id}`, q.kind] as const)]);
-  const sessions = readSessions(store, studyId).map((s) => ({ ...s, seconds: secondsBetween(s.started, s.ended) }));
+  const sessions = readSessions(store, studyId).map((s) => sessionRow(s, episodes));
   const flow = participantFlow(participants, readDeletions(store, studyId));
   files.set('figures/participant-flow.svg', enc.encode(flowSvg(flow, `Participant flow: ${config.name}`)));
   const deletions = readDeletions(store, studyId).map((d) => ({ participant: d.participant, at: d.at, requestedBy: d.requestedBy, by: d.by, files: d.files.length, cleared: d.cleared.join(' ') }));

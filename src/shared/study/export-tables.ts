@@ -59,6 +59,11 @@ export interface SessionRow {
   ended: string;
   outcome: string;
   seconds: number | null;
+  /** Of the session: the active, paused and down time of the episodes begun in it, and the rest (screens between tasks). */
+  activeSeconds: number;
+  pausedSeconds: number;
+  downSeconds: number;
+  otherSeconds: number | null;
 }
 
 export interface ParticipantRow {
@@ -242,7 +247,11 @@ export const SESSIONS_TABLE: Table<SessionRow> = {
     { name: 'started', description: 'ISO 8601 start of the session', value: (r) => r.started },
     { name: 'ended', description: 'ISO 8601 end of the session', value: (r) => r.ended },
     { name: 'outcome', description: 'paused, completed, declined or withdrawn', value: (r) => r.outcome },
-    { name: 'seconds', description: 'session duration', unit: 's', value: (r) => r.seconds },
+    { name: 'seconds', description: 'session duration, wall time from start to end', unit: 's', value: (r) => r.seconds },
+    { name: 'active_seconds', description: 'active time of the episodes begun in the session (paused and down time left out)', unit: 's', value: (r) => r.activeSeconds },
+    { name: 'paused_seconds', description: 'time those episodes were paused (pauses, a relation block\'s breaks)', unit: 's', value: (r) => r.pausedSeconds },
+    { name: 'down_seconds', description: 'time the lab was down or no page held those episodes (restarts, lost connections)', unit: 's', value: (r) => r.downSeconds },
+    { name: 'other_seconds', description: 'the rest of the session: consent, instructions, questionnaires and the screens between tasks (no task\'s active time)', unit: 's', value: (r) => r.otherSeconds },
   ],
 };
 
