@@ -8,7 +8,7 @@
 // withdrawn participant) are in any table; each kind adds its tables through its study part.
 import { analyse, type AnalysisEpisode } from '../../shared/analysis/report';
 import { reportFigures, type Figure } from '../../shared/analysis/figures';
-import { paperCsv, paperLatex, paperMarkdown, type PaperTable } from '../../shared/analysis/paper-table';
+import { paperCsv, paperLatex, paperMarkdown, paperPage, type PaperTable } from '../../shared/analysis/paper-table';
 import { splatbenchPaperTables } from '../../shared/analysis/paper-splatbench';
 import { toCsv } from '../../shared/analysis/csv';
 import { statisticRows } from '../../shared/study/results';
@@ -75,7 +75,7 @@ function readme(studyName: string, tables: readonly PaperTable[], figures: reado
     '## Tables (each as .csv, .md and .tex)',
     '',
     ...tables.map((t) => `- \`${t.id}.csv\`, \`${t.id}.md\`, \`${t.id}.tex\`: ${t.title}`),
-    '- `tables.md`, `tables.tex`: all of them in one file',
+    '- `tables.md`, `tables.tex`: all of them in one file; `index.html`: every table and figure on one page',
     '',
     '## Figures',
     '',
@@ -113,6 +113,7 @@ export async function paperFiles(store: StudyStore, studyId: string, opts: Paper
   }
   files.set('tables.md', enc.encode(`# ${config.name}: the paper's tables\n\n${tables.map(paperMarkdown).join('\n')}`));
   files.set('tables.tex', enc.encode(tables.map(paperLatex).join('\n')));
+  files.set('index.html', enc.encode(paperPage(`${config.name}: the paper's tables`, tables, figures)));
   for (const f of figures) {
     files.set(`figures/${f.id}.svg`, enc.encode(f.svg));
     files.set(`figures/${f.id}.csv`, enc.encode(f.csv));

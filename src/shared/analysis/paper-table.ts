@@ -1,8 +1,9 @@
 // A table of the paper (`splatlab paper`, docs/STUDIES.md "The paper's tables"): formatted cells
 // in the form the seeds print them, with what every reader needs beside the numbers (the unit,
-// n, what the interval resamples, mean or median), written as CSV, Markdown and LaTeX.
+// n, what the interval resamples, mean or median), written as CSV, Markdown, LaTeX and HTML.
 // Inputs: rows of formatted cells. Outputs: the three texts. Invariants: the three forms carry the
-// same cells; an interval from fewer than SMALL_CLUSTERS clusters is marked in its cell itself
+// same cells (and the HTML page that shows them all); an interval from fewer than SMALL_CLUSTERS
+// clusters is marked in its cell itself
 // (ciCell), never only in a footnote; CSV goes through the shared writer (./csv.ts).
 import { toCsv } from './csv';
 import { clusteredBootstrapCi, type ClusteredCi, type ClusteredValue } from './cluster-bootstrap';
@@ -72,7 +73,7 @@ export function tableNotes(t: PaperTable): string[] {
     `Unit: ${t.unit}.`,
     `n: ${t.n}.`,
     `Statistic: ${t.statistic}.`,
-    `Interval: ${t.interval}. k = clusters resampled; a cell marked (k=..<${SMALL_CLUSTERS}) rests on fewer than ${SMALL_CLUSTERS} and is not trustworthy.`,
+    /^none/.test(t.interval) ? `Interval: ${t.interval}.` : `Interval: ${t.interval}. k = clusters resampled; a cell marked (k=..<${SMALL_CLUSTERS}) rests on fewer than ${SMALL_CLUSTERS} and is not trustworthy.`,
     ...(t.notes ?? []),
   ];
 }
@@ -123,4 +124,31 @@ export function paperLatex(t: PaperTable): string {
     '\\end{table}',
   ];
   return `${lines.join('\n')}\n`;
+}
+
+const htmlEscape = (t: string): string => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** One table as an HTML section (the paper's index.html puts them on one page). */
+export function paperHtml(t: PaperTable): string {
+  return [
+    `<section id="${htmlEscape(t.id)}"><h2>${htmlEscape(t.title)}</h2>`,
+    `<table><thead><tr>${t.columns.map((c, i) => `<th${i ? ' class="num"' : ''}>${htmlEscape(c)}</th>`).join('')}</tr></thead><tbody>`,
+    ...t.rows.map((r) => `<tr>${t.columns.map((_, i) => `<td${i ? ' class="num"' : ''}>${htmlEscape(r[i] ?? '')}</td>`).join('')}</tr>`),
+    '</tbody></table>',
+    `<ul class="notes">${tableNotes(t).map((n) => `<li>${htmlEscape(n)}</li>`).join('')}</ul>`,
+    `<p class="files">${['csv', 'md', 'tex'].map((e) => `<a href="${htmlEscape(t.id)}.${e}">${htmlEscape(t.id)}.${e}</a>`).join(' · ')}</p></section>`,
+  ].join('\n');
+}
+
+/** The page of every table and figure. */
+export function paperPage(title: string, tables: readonly PaperTable[], figures: readonly { id: string; title: string }[]): string {
+  return [
+    '<!doctype html><html lang="en"><meta charset="utf-8">',
+    `<title>${htmlEscape(title)}</title>`,
+    '<style>body{font:14px/1.4 system-ui,sans-serif;margin:24px;max-width:1200px;color:#1c1c1c}table{border-collapse:collapse;margin:6px 0}th,td{padding:3px 10px;border-bottom:1px solid #ddd;text-align:left;white-space:nowrap}th{color:#555;font-weight:600;border-bottom:2px solid #999}.num{text-align:right;font-variant-numeric:tabular-nums}.notes{color:#555;font-size:12px;margin:4px 0 0 0;padding-left:18px}.files{font-size:12px}h2{font-size:16px;margin-top:28px}img{max-width:100%;border:1px solid #eee}</style>',
+    `<h1>${htmlEscape(title)}</h1>`,
+    ...tables.map(paperHtml),
+    ...figures.map((f) => `<section><h2>${htmlEscape(f.title)}</h2><img src="figures/${htmlEscape(f.id)}.svg" alt="${htmlEscape(f.title)}"></section>`),
+    '</html>',
+  ].join('\n') + '\n';
 }
