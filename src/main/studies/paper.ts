@@ -63,6 +63,8 @@ export function splatEpisodesCsv(rows: readonly AnalysisEpisode[]): string {
 }
 
 const enc = new TextEncoder();
+/** The stem of the two files that hold every table at once (Markdown and LaTeX). */
+const ALL_TABLES = 'tables';
 
 function readme(studyName: string, tables: readonly PaperTable[], figures: readonly Figure[], pngs: boolean, data: readonly string[]): string {
   const lines = [
@@ -75,7 +77,7 @@ function readme(studyName: string, tables: readonly PaperTable[], figures: reado
     '## Tables (each as .csv, .md and .tex)',
     '',
     ...tables.map((t) => `- \`${t.id}.csv\`, \`${t.id}.md\`, \`${t.id}.tex\`: ${t.title}`),
-    '- `tables.md`, `tables.tex`: all of them in one file; `index.html`: every table and figure on one page',
+    `- \`${ALL_TABLES}.md\`, \`${ALL_TABLES}.tex\`: all of them in one file; \`index.html\`: every table and figure on one page`,
     '',
     '## Figures',
     '',
@@ -111,8 +113,8 @@ export async function paperFiles(store: StudyStore, studyId: string, opts: Paper
     files.set(`${t.id}.md`, enc.encode(paperMarkdown(t)));
     files.set(`${t.id}.tex`, enc.encode(paperLatex(t)));
   }
-  files.set('tables.md', enc.encode(`# ${config.name}: the paper's tables\n\n${tables.map(paperMarkdown).join('\n')}`));
-  files.set('tables.tex', enc.encode(tables.map(paperLatex).join('\n')));
+  files.set(`${ALL_TABLES}.md`, enc.encode(`# ${config.name}: the paper's tables\n\n${tables.map(paperMarkdown).join('\n')}`));
+  files.set(`${ALL_TABLES}.tex`, enc.encode(tables.map(paperLatex).join('\n')));
   files.set('index.html', enc.encode(paperPage(`${config.name}: the paper's tables`, tables, figures)));
   for (const f of figures) {
     files.set(`figures/${f.id}.svg`, enc.encode(f.svg));

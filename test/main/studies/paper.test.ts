@@ -160,7 +160,7 @@ describe('splatlab paper', () => {
     expect(heading).toMatch(/\| Final score \| -?\d+\.\d \|/);
     const readme = readFileSync(join(out, 'README.md'), 'utf8');
     for (const t of tables) expect(readme).toContain(`\`${t}.csv\``);
-    const board = readFileSync(join(out, 'splatbench-leaderboard.md'), 'utf8');
+    const board = readFileSync(`${join(out, 'splatbench-leaderboard')}.md`, 'utf8');
     expect(board).toMatch(/\| People \| -?\d+\.\d \[-?\d+\.\d, -?\d+\.\d\] \(k=2<5\) \|/);
     expect(board).toContain('Unit: SplatScore');
     const py = spawnSync('python3', [join('test', 'fixtures', 'paper', 'recompute.py'), out], { encoding: 'utf8' });

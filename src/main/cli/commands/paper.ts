@@ -23,7 +23,8 @@ object source, the effort table, one-shot vs full, reassembly heading errors per
 the final score, the mirror test, best vs final and score over calls; view search's judge
 accuracy, steps and collision rate per question family; spatial relations' accuracy per
 environment x ego/allo, reaction times, the confusion matrix and the probe accuracies SpaRRTa
-reports (cited). Writes <table>.csv/.md/.tex, tables.md, tables.tex, figures/*.svg and .png
+reports (cited). Writes <table>.csv/.md/.tex, all tables in one Markdown and one LaTeX file,
+index.html (every table and figure on one page), figures/*.svg and .png
 (a headless Chromium: SPLATLAB_CHROMIUM, else one installed; --no-png skips them), data/ (the
 rows each table is computed from) and README.md. --no-mirror skips the mirror test (it renders
 every build twice from each held-out view). Progress goes to stderr; Ctrl+C cancels.`,
