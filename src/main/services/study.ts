@@ -143,12 +143,11 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
       const model = p.model ?? traj.header.player;
       const nameProblem = modelNameProblem(model, store.participants(p.studyId).map((x) => x.id));
       if (nameProblem) throw new Error(nameProblem);
-      const copy = store.duplicateRun(p.studyId, p.text);
-      if (copy) throw new Error(`this run is already in the study as ${copy} (the same calls at the same times): not imported again`);
       const importRun = mainKind(readSpecHead(tasksDir, traj.header.task).kind).importRun;
       if (importRun) {
         // A run regraded from its calls (search: no scene to grade); the regrade is the score.
         const outcome = await importRun(traj, tasksDir, traj.header.task);
+        refuseCopy(p.studyId, p.text);
         const log = store.saveModelLog(p.studyId, model, traj.header.task, p.text, null);
         keepProcess(p.studyId, log, p.process);
         const claimed = typeof traj.end?.score === 'number' ? traj.end.score : null;
@@ -157,6 +156,7 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
       const task = await ctx.tasks.get(traj.header.task);
       const problem = importProblem(traj, task);
       if (problem) throw new Error(problem);
+      refuseCopy(p.studyId, p.text);
       const verdict = await verifyModelLog(traj, task, await getGrader());
       const log = store.saveModelLog(p.studyId, model, traj.header.task, p.text, verdict);
       keepProcess(p.studyId, log, p.process);
@@ -192,6 +192,12 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
     'study.session.meta': async (p) => sessions.meta(p, ctx.version),
     'study.session.end': async () => sessions.end(),
   };
+
+  /** A copy of a run already in the study (the same calls at the same times) is refused, whatever its header or end record says. */
+  function refuseCopy(studyId: string, text: string): void {
+    const copy = store.duplicateRun(studyId, text);
+    if (copy) throw new Error(`this run is already in the study as ${copy} (the same calls at the same times): not imported again`);
+  }
 
   const locked = async (run: () => Promise<unknown>): Promise<unknown> => {
     sessions.assertUnlocked();

@@ -19,7 +19,7 @@ import { readTrajectory, type Trajectory } from '../env/trajectory';
 import { episodeTimes } from '../../shared/env/person-time';
 import { loadTask, type LoadedTask } from '../tasks/load';
 import { studyResults } from './results';
-import { clusterOf } from '../../shared/study/results';
+import { clusterOf, statisticRows } from '../../shared/study/results';
 import type { StudyStore } from './store';
 import { readMeta, metaPathOf } from '../models/meta';
 import { partNames, type NamedPrimitive } from '../../shared/analysis/part-names';
@@ -163,10 +163,14 @@ export function resultsFolderSources(dir: string): LogSource[] {
   return out;
 }
 
-/** A study's played episodes (participants and models/) as log sources. */
-export function studySources(store: StudyStore, studyId: string): LogSource[] {
+/**
+ * A study's played episodes (participants and models/) as log sources; with `statisticsOnly`
+ * only those that enter the statistics (scored, finished, graded, not excluded: the paper's).
+ */
+export function studySources(store: StudyStore, studyId: string, opts: { tasksDir?: string; statisticsOnly?: boolean } = {}): LogSource[] {
   const verdicts = new Map(store.modelLogs(studyId).map((m) => [m.rel, m.verdict]));
-  return studyResults(store, studyId).map((r) => ({
+  const rows = studyResults(store, studyId, opts.tasksDir);
+  return (opts.statisticsOnly ? statisticRows(rows) : rows).map((r) => ({
     path: store.resolveIn(studyId, r.log),
     kind: r.kind,
     group: r.source,

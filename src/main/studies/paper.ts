@@ -11,11 +11,8 @@ import { reportFigures, type Figure } from '../../shared/analysis/figures';
 import { paperCsv, paperLatex, paperMarkdown, paperPage, type PaperTable } from '../../shared/analysis/paper-table';
 import { splatbenchPaperTables } from '../../shared/analysis/paper-splatbench';
 import { toCsv } from '../../shared/analysis/csv';
-import { statisticRows } from '../../shared/study/results';
-import { analysisEpisodes, type AnalysisProgress, type LogSource, type RenderFn } from './analyses';
+import { analysisEpisodes, studySources, type AnalysisProgress, type RenderFn } from './analyses';
 import { studyParts } from './kind-parts';
-import { studyResults } from './results';
-import { clusterOf } from '../../shared/study/results';
 import type { StudyStore } from './store';
 
 export interface PaperOptions extends AnalysisProgress {
@@ -24,20 +21,6 @@ export interface PaperOptions extends AnalysisProgress {
   render?: RenderFn | null;
   /** Draws the SVG figures as PNG (a headless browser); without it only SVGs are written. */
   png?: ((figures: readonly { id: string; svg: string }[]) => Promise<Map<string, Uint8Array>>) | null;
-}
-
-/** The study's episodes that enter the statistics, as analysis sources (a model's cluster is its run). */
-function statisticSources(store: StudyStore, studyId: string, tasksDir: string): LogSource[] {
-  const verdicts = new Map(store.modelLogs(studyId).map((m) => [m.rel, m.verdict]));
-  // Unfinished ones too stay out (statisticRows); an ungraded model run has no score to show.
-  return statisticRows(studyResults(store, studyId, tasksDir)).map((r) => ({
-    path: store.resolveIn(studyId, r.log),
-    kind: r.kind,
-    group: r.source,
-    cluster: r.kind === 'model' ? clusterOf(r) : r.participant,
-    practice: r.practice,
-    run: r.kind === 'model' ? { kind: 'model', verdict: verdicts.get(r.log) ?? null } : { kind: 'human' },
-  }));
 }
 
 /** The per-episode rows the SplatBench tables read (paper/data/splatbench-episodes.csv). */
@@ -95,7 +78,7 @@ function readme(studyName: string, tables: readonly PaperTable[], figures: reado
 /** paper/ of a study: name (relative to paper/) -> bytes. */
 export async function paperFiles(store: StudyStore, studyId: string, opts: PaperOptions): Promise<Map<string, Uint8Array>> {
   const config = store.config(studyId);
-  const rows = await analysisEpisodes(statisticSources(store, studyId, opts.tasksDir), opts.tasksDir, opts.render ?? null, opts);
+  const rows = await analysisEpisodes(studySources(store, studyId, { tasksDir: opts.tasksDir, statisticsOnly: true }), opts.tasksDir, opts.render ?? null, opts);
   const report = analyse(rows);
   const tables: PaperTable[] = [...splatbenchPaperTables(rows, report)];
   // Without a renderer no build was mirrored: no mirror table rather than an empty one.

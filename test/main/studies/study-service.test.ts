@@ -233,7 +233,11 @@ describe('results, replay and export', () => {
     // run of the same model and task is kept side by side (nothing overwritten).
     const tampered = text.replace(/"type":"end","reason":"(\w+)","score":[-0-9.e]+/, '"type":"end","reason":"$1","score":99');
     expect(tampered).not.toBe(text);
-    const second = await call<{ log: string; score: number; fileScore: number; mismatch: boolean }>('study.importModel', { studyId: 'pilot-a', text: tampered });
+    // A copy (the same calls at the same times) is refused, whatever its end record says (issue 36).
+    expect(await refused('study.importModel', { studyId: 'pilot-a', text: tampered })).toMatch(/already in the study as models\/gpt-x\/test__sculpt__r1\.jsonl/);
+    // The same calls a year later are another run.
+    const later = tampered.replace(/"t":"(\d{4})-/g, (_m, y: string) => `"t":"${Number(y) + 1}-`);
+    const second = await call<{ log: string; score: number; fileScore: number; mismatch: boolean }>('study.importModel', { studyId: 'pilot-a', text: later });
     expect(second).toMatchObject({ log: 'models/gpt-x/test__sculpt__r2.jsonl', fileScore: 99, mismatch: true });
     expect(second.score).toBeCloseTo(imported.score, 9);
     const budgets = text.replace('"max_tool_calls":40', '"max_tool_calls":400');

@@ -230,7 +230,9 @@ describe('export archive and deletion', () => {
       dataDictionary: Record<string, { columns: { name: string; description: string }[] }>;
     };
     expect(description).toMatchObject({ '@type': 'Dataset', softwareVersion: '9.8.7-test', taskSetHash: first.taskSetHash });
-    const csvs = [...files.keys()].filter((f) => f.endsWith('.csv'));
+    // The data tables (the paper's tables under paper/ carry their own notes and README).
+    const csvs = [...files.keys()].filter((f) => f.endsWith('.csv') && !f.startsWith('paper/'));
+    expect(files.has('paper/README.md')).toBe(true);
     expect(csvs.length).toBeGreaterThanOrEqual(9);
     expect(Object.keys(description.dataDictionary).sort()).toEqual(csvs.sort());
     const measured = new Map(description.variableMeasured.map((v) => [v.name, v.description]));

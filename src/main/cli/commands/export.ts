@@ -9,7 +9,6 @@ import { readSceneJson, taskFit, trajectoryScene, writePlyFile } from '../../aut
 import { labHome } from '../../io/home';
 import { packageVersion } from '../../app/paths';
 import { exportStudy } from '../../studies/export';
-import { findChromium, svgsToPng } from '../../eval/chart-png';
 import { StudyStore } from '../../studies/store';
 import { resolveTasksDir } from '../../tasks/paths';
 import { parseArgs, requireOption, stringOption } from '../args';
@@ -32,9 +31,8 @@ async function exportStudyCommand(rest: string[], io: { out: (l: string) => void
   const store = new StudyStore(labHome());
   if (!store.exists(id)) throw new CliError(`no study '${id}' in ${store.root}`);
   io.err(`exporting study '${id}'...`);
-  const browser = findChromium();
-  const png = browser ? (figs: readonly { id: string; svg: string }[]) => svgsToPng(figs, browser) : null;
-  const out = await exportStudy(store, id, { tasksDir: resolveTasksDir(stringOption(args, 'tasks')), version: packageVersion(), paper: { png } });
+  // The paper's figures as SVG, as from Results (`splatlab paper` draws the PNGs too).
+  const out = await exportStudy(store, id, { tasksDir: resolveTasksDir(stringOption(args, 'tasks')), version: packageVersion() });
   const dest = stringOption(args, 'out');
   if (dest) copyFileSync(out.path, resolve(dest));
   for (const w of out.warnings) io.err(`warning: ${w}`);
