@@ -183,7 +183,8 @@ describe.skipIf(skip)('a relation block in a study, with a crash mid-block (brow
     expect(await page.getByTestId('relation-cell-human-forest-ego').textContent()).toContain(egoPct);
     expect(await page.getByTestId('relation-cell-human-forest-ego').textContent()).toMatch(/\[\d+%, \d+%\] n=8/);
     // The scripted model says front to every trial: a quarter of each task's trials.
-    const model = (id: string) => page.locator(`[data-testid^="${id}-model:scripted-front"]`);
+    // One name per model (issue 36): the runner's player name, scripted:front.
+    const model = (id: string) => page.locator(`[data-testid^="${id}-model:scripted:front"]`);
     expect(await model('relation-cell').and(page.locator('[data-testid$="-forest-allo"]')).textContent()).toContain('25%');
     await page.getByTestId('relation-matrix-human-ego').waitFor();
     await model('relation-matrix').and(page.locator('[data-testid$="-allo"]')).waitFor();
