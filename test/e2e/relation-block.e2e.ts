@@ -2,7 +2,8 @@
 // 20-trial scored block drawn from a dataset's test split (2 per environment x task x class
 // cell of the forest, and 4 attention checks), played by keyboard only in a real Chromium
 // against `splatlab serve`. Every trial opens with a fixation cross (500 ms) and its reaction
-// time runs from the image's paint; a break screen comes after trial 10. After the 8th answer
+// time runs from the image's paint; a break screen comes after trial 10 (the participant rests
+// there 2 s: paused time, out of trial 11's server time). After the 8th answer
 // the server is killed (kill -9) and started again on the same home and port: the same page
 // reconnects and the block resumes at trial 9. The log holds every trial once with its reaction
 // time and the server's receipt time. A scripted model then runs the same block (`splatlab eval
@@ -17,6 +18,7 @@ import type { Browser, Page } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startServe, startTestLab, type ServeProcess } from './harness';
 import { studyToFirstTask } from './study-flow';
 import { readTrajectory } from '../../src/main/env/trajectory';
+import { episodeTimes } from '../../src/shared/env/person-time';
 import { RelationEndSchema } from '../../src/shared/kinds/relation/kind';
 import { DatasetConfigSchema } from '../../src/shared/kinds/relation/dataset';
 import { generateDataset } from '../../src/main/kinds/relation/generate';
@@ -120,6 +122,8 @@ describe.skipIf(skip)('a relation block in a study, with a crash mid-block (brow
       if (n === 11) {
         await page.getByTestId('relation-break').waitFor();
         await shot(page, 'relation-block-break');
+        // The participant rests 2 s on the break screen: paused time, not trial 11's (issue 36).
+        await page.waitForTimeout(2000);
       }
       await answerTrial(page, n);
     }
@@ -151,6 +155,11 @@ describe.skipIf(skip)('a relation block in a study, with a crash mid-block (brow
     expect(end.trials.every((t) => t.answer !== null && (t.rt_ms ?? 0) >= 120 && typeof t.server_ms === 'number')).toBe(true);
     expect(end.trials.filter((t) => t.catch)).toHaveLength(4);
     expect(new Set(end.trials.map((t) => t.params)).size).toBe(16);
+    // The break is rest: paused in the log, and out of trial 11's server time (which would
+    // otherwise hold the 2 s break besides the fixation and the reaction time).
+    const clock = episodeTimes({ started: traj.header?.started ?? '', steps: traj.steps, times: traj.times, end: traj.end ?? { t: '' } }).clock;
+    expect(clock.pausedMs).toBeGreaterThanOrEqual(2000);
+    expect(end.trials[10].server_ms ?? Infinity).toBeLessThan((end.trials[10].rt_ms ?? 0) + 2000);
 
     // The experimenter takes the screen back; a scripted model runs the same block.
     await page.getByTestId('session-end').click();
@@ -174,7 +183,8 @@ describe.skipIf(skip)('a relation block in a study, with a crash mid-block (brow
     expect(await page.getByTestId('relation-cell-human-forest-ego').textContent()).toContain(egoPct);
     expect(await page.getByTestId('relation-cell-human-forest-ego').textContent()).toMatch(/\[\d+%, \d+%\] n=8/);
     // The scripted model says front to every trial: a quarter of each task's trials.
-    const model = (id: string) => page.locator(`[data-testid^="${id}-model:scripted-front"]`);
+    // One name per model (issue 36): the runner's player name, scripted:front.
+    const model = (id: string) => page.locator(`[data-testid^="${id}-model:scripted:front"]`);
     expect(await model('relation-cell').and(page.locator('[data-testid$="-forest-allo"]')).textContent()).toContain('25%');
     await page.getByTestId('relation-matrix-human-ego').waitFor();
     await model('relation-matrix').and(page.locator('[data-testid$="-allo"]')).waitFor();

@@ -13,11 +13,13 @@ export interface Caller {
   readonly role: Role;
   /** The study session a participant connection was handed; null for the other roles. */
   readonly session: SessionBinding | null;
+  /** A participant screen the experimenter handed over on their own page (not a participant link). */
+  readonly handed?: boolean;
   readonly isClosed: boolean;
   onClose(hook: () => void): void;
 }
 
-export type ConnectionRole = { role: 'experimenter' } | { role: 'participant'; session: SessionBinding } | { role: 'process' };
+export type ConnectionRole = { role: 'experimenter' } | { role: 'participant'; session: SessionBinding; handed?: boolean } | { role: 'process' };
 
 export class Connection implements Caller {
   readonly id = randomBytes(6).toString('hex');
@@ -35,6 +37,10 @@ export class Connection implements Caller {
 
   get session(): SessionBinding | null {
     return this.current.role === 'participant' ? this.current.session : null;
+  }
+
+  get handed(): boolean {
+    return this.current.role === 'participant' && this.current.handed === true;
   }
 
   /** The unlock (PIN or experimenter token) or a session handed over: the services decide when. */

@@ -110,7 +110,8 @@ export class Roles {
 
   /** A participant link whose session ended (or whose lifetime passed): it may do nothing. */
   linkOver(caller: Caller): boolean {
-    return caller.role === 'participant' && caller.session?.started !== undefined && !this.ownSession(caller);
+    // The experimenter's own page, handed over to a participant, is never over: its PIN takes it back.
+    return caller.role === 'participant' && caller.handed !== true && caller.session?.started !== undefined && !this.ownSession(caller);
   }
 
   /** Which link a connection came in by (for per-link PIN tries and connection caps). */
@@ -184,7 +185,7 @@ export class Roles {
   handOver(caller: Connection): WhoAmI {
     const running = this.runningSession();
     if (!running) throw new LabFailure('no participant session is running: there is nothing to hand over');
-    caller.setRole({ role: 'participant', session: running });
+    caller.setRole({ role: 'participant', session: running, handed: true });
     return this.whoami(caller);
   }
 

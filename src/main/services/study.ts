@@ -156,25 +156,31 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
       if (importRun) {
         // A run regraded from its calls (search: no scene to grade); the regrade is the score.
         const outcome = await importRun(traj, tasksDir, traj.header.task);
+        refuseCopy(p.studyId, p.text);
         const log = store.saveModelLog(p.studyId, model, traj.header.task, p.text, null);
         keepProcess(p.studyId, log, p.process);
         const claimed = typeof traj.end?.score === 'number' ? traj.end.score : null;
-        return { model: log.split('/')[1], taskId: traj.header.task, log, score: outcome.score, fileScore: claimed, mismatch: false };
+        return { model, taskId: traj.header.task, log, score: outcome.score, fileScore: claimed, mismatch: false };
       }
       const task = await ctx.tasks.get(traj.header.task);
       const problem = importProblem(traj, task);
       if (problem) throw new Error(problem);
+      refuseCopy(p.studyId, p.text);
       const verdict = await verifyModelLog(traj, task, await getGrader());
       const log = store.saveModelLog(p.studyId, model, traj.header.task, p.text, verdict);
       keepProcess(p.studyId, log, p.process);
-      return { model: log.split('/')[1], taskId: traj.header.task, log, score: verdict.score, fileScore: verdict.fileScore, mismatch: verdict.mismatch };
+      return { model, taskId: traj.header.task, log, score: verdict.score, fileScore: verdict.fileScore, mismatch: verdict.mismatch };
     },
     'study.assignSlot': async (p) => assignSlot(store, store.config(p.studyId), p.participant, p.slot),
     'study.exclude': async (p) => setExclusion(store, p.studyId, p.participant, p.taskId, p.reason),
     'study.applyAttentionRule': async (p) => applyAttentionRule(store, p.studyId),
     'study.withdraw': async (p) => recordWithdrawal(store, p.studyId, p.participant, 'experimenter', p.reason),
     'study.deleteParticipant': async (p) => deleteParticipantData(store, p.studyId, p.participant, p.requestedBy),
-    'study.export': async (p) => exportStudy(store, p.studyId, { tasksDir, version: ctx.version }),
+    'study.export': async (p) => {
+      // The archive carries the paper's tables (paper/), the mirror test drawn by the lab's renderer.
+      const r = await getRenderer();
+      return exportStudy(store, p.studyId, { tasksDir, version: ctx.version, paper: { render: (splats, cameras) => r.renderViews(splats, cameras) } });
+    },
     'study.stations': async (p) => ({ files: writeStationFiles(store, p.studyId, p.count) }),
     'study.joinStation': async (p) => joinStation(store, p.text, new Set(taskIds(tasksDir))),
     'study.stationArchive': async (p) => writeStationArchive(store, p.studyId),
@@ -204,6 +210,12 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
     'study.session.meta': async (p) => sessions.meta(p, ctx.version),
     'study.session.end': async () => sessions.end(),
   };
+
+  /** A copy of a run already in the study (the same calls at the same times) is refused, whatever its header or end record says. */
+  function refuseCopy(studyId: string, text: string): void {
+    const copy = store.duplicateRun(studyId, text);
+    if (copy) throw new Error(`this run is already in the study as ${copy} (the same calls at the same times): not imported again`);
+  }
 
   const locked = async (run: () => Promise<unknown>): Promise<unknown> => {
     sessions.assertUnlocked();

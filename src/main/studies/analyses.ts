@@ -22,9 +22,10 @@ import { readTrajectory, type Trajectory } from '../env/trajectory';
 import { episodeTimes } from '../../shared/env/person-time';
 import { loadTask, readFit, type LoadedTask } from '../tasks/load';
 import { studyResults } from './results';
-import { clusterOf } from '../../shared/study/results';
+import { clusterOf, statisticRows } from '../../shared/study/results';
 import type { StudyStore } from './store';
 import { readMeta, metaPathOf } from '../models/meta';
+import { partNames, type NamedPrimitive } from '../../shared/analysis/part-names';
 import { runScore, type RunOf } from './run-score';
 
 export interface LogSource {
@@ -63,10 +64,31 @@ function partsTruth(task: LoadedTask, cache: Map<string, PartsTruth | null>): Pa
   return cache.get(task.dir) ?? null;
 }
 
-function headingOf(truth: PartsTruth | null, final: GaussianRecord[]): Pick<AnalysisEpisode, 'headingErrors' | 'headingParts'> {
-  if (!truth) return { headingErrors: null, headingParts: null };
+/** The object's authored primitives with their groups (object.json), for naming parts; [] without. */
+function primitivesOf(dir: string): NamedPrimitive[] {
+  const path = join(dir, 'object.json');
+  if (!existsSync(path)) return [];
+  try {
+    const parts = (JSON.parse(readFileSync(path, 'utf8')) as { parts?: unknown }).parts;
+    if (!Array.isArray(parts)) return [];
+    return parts.flatMap((p: { pos?: unknown; group?: unknown }) => (Array.isArray(p.pos) && p.pos.length === 3 && p.pos.every((v) => typeof v === 'number')
+      ? [{ pos: p.pos as [number, number, number], group: typeof p.group === 'string' ? p.group : undefined }] : []));
+  } catch {
+    return [];
+  }
+}
+
+function headingOf(truth: PartsTruth | null, final: GaussianRecord[], dir: string): Pick<AnalysisEpisode, 'headingErrors' | 'headingParts' | 'headingNames'> {
+  if (!truth) return { headingErrors: null, headingParts: null, headingNames: null };
   const errors = partHeadingError(truth, final);
-  return { headingErrors: errors.map((e) => e.headingErrorDeg), headingParts: errors.map((e) => e.label) };
+  const names = partNames(truth.parts.map((p) => ({ label: p.label, positions: p.true_positions })), primitivesOf(dir));
+  return { headingErrors: errors.map((e) => e.headingErrorDeg), headingParts: errors.map((e) => e.label), headingNames: errors.map((e) => names.get(e.label) ?? e.label) };
+}
+
+/** The task's object source (the task file's `source`; procedural when it names none). */
+function objectSourceOf(spec: object): string {
+  const s = (spec as { source?: unknown }).source;
+  return typeof s === 'string' && s ? s : 'procedural';
 }
 
 /** The task's object source: its spec's, else from build.json's `source` tag (tasks built before specs carried one). */
@@ -155,7 +177,8 @@ export async function analysisEpisodes(sources: readonly LogSource[], tasksDir: 
       score: rs ? rs.score : (t.end?.score ?? null),
       curve: scoreCurve(t.steps.map((s, i) => ({ step: s.step, score: rs ? rs.steps[i] : (s.hidden?.score ?? null) })), calls),
       mirror,
-      ...headingOf(truth, final),
+      ...headingOf(truth, final, task.dir),
+      objectSource: objectSourceOf(task.spec),
       costUsd: meta?.cost_usd ?? null,
       // The one clock for people and models alike: active time up to the ending call (issue 24).
       seconds: activeSeconds(t),
@@ -179,10 +202,14 @@ export function resultsFolderSources(dir: string): LogSource[] {
   return out;
 }
 
-/** A study's played episodes (participants and models/) as log sources. */
-export function studySources(store: StudyStore, studyId: string): LogSource[] {
+/**
+ * A study's played episodes (participants and models/) as log sources; with `statisticsOnly`
+ * only those that enter the statistics (scored, finished, graded, not excluded: the paper's).
+ */
+export function studySources(store: StudyStore, studyId: string, opts: { tasksDir?: string; statisticsOnly?: boolean } = {}): LogSource[] {
   const verdicts = new Map(store.modelLogs(studyId).map((m) => [m.rel, m.verdict]));
-  return studyResults(store, studyId).map((r) => ({
+  const rows = studyResults(store, studyId, opts.tasksDir);
+  return (opts.statisticsOnly ? statisticRows(rows) : rows).map((r) => ({
     path: store.resolveIn(studyId, r.log),
     kind: r.kind,
     group: r.source,

@@ -33,11 +33,14 @@ import {
   type AnswerRow,
   type CallRow,
   type ParticipantRow,
+  type SessionRow,
 } from '../../shared/study/export-tables';
 import type { StudyExport } from '../../shared/api/study';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
 import { episodeTimes } from '../../shared/env/person-time';
 import { runScore } from './run-score';
+import type { EpisodeResult } from '../../shared/study/results';
+import { paperFiles, type PaperOptions } from './paper';
 import { readSessionMeta } from './session-meta';
 import { processLogPath } from '../../shared/env/process-log';
 import { checkRows } from '../../shared/study/checks';
@@ -87,6 +90,23 @@ export function taskSetHash(tasksDir: string, taskIds: readonly string[]): strin
     if (dir) for (const f of listFiles(dir)) h.update(`\u0000${f}\u0000`).update(readFileSync(join(dir, f)));
   }
   return h.digest('hex');
+}
+
+/**
+ * A session's time as the person spent it: its wall time, and of it the active, paused and down
+ * time of the episodes begun in it; the rest is the screens between tasks (consent,
+ * instructions, questionnaires, breaks between tasks), which is no task's active time.
+ */
+function sessionRow(s: { participant: string; started: string; ended: string; outcome: string }, episodes: readonly EpisodeResult[]): SessionRow {
+  const from = Date.parse(s.started);
+  const to = Date.parse(s.ended);
+  const mine = episodes.filter((e) => e.kind === 'human' && e.participant === s.participant && Date.parse(e.started) >= from && Date.parse(e.started) <= to);
+  const sum = (f: (e: EpisodeResult) => number | null | undefined): number => mine.reduce((a, e) => a + (f(e) ?? 0), 0);
+  const seconds = secondsBetween(s.started, s.ended);
+  const active = sum((e) => e.seconds);
+  const paused = sum((e) => e.pausedSeconds);
+  const down = sum((e) => e.downSeconds);
+  return { ...s, seconds, activeSeconds: active, pausedSeconds: paused, downSeconds: down, otherSeconds: seconds === null ? null : Math.max(0, seconds - active - paused - down) };
 }
 
 const secondsBetween = (a: string, b: string): number | null => {
@@ -169,7 +189,7 @@ export interface ExportOptions {
 }
 
 /** The archive's members (path -> bytes), for writing or for a test to read back. */
-export function studyArchiveFiles(store: StudyStore, studyId: string, opts: ExportOptions): { files: Map<string, Uint8Array>; taskSetHash: string; warnings: string[] } {
+export function studyArchiveFiles(store: StudyStore, studyId: string, opts: ExportOptions): { files: Map<string, Uint8Array>; taskSetHash: string; warnings: string[]; tables: { file: string; description: string }[] } {
   const config = store.config(studyId);
   const participants = store.participants(studyId);
   const dir = store.dir(studyId);
@@ -210,7 +230,7 @@ export function studyArchiveFiles(store: StudyStore, studyId: string, opts: Expo
   const warnings = [...(balance.warning ? [balance.warning] : []), ...shareWarnings, ...summary.filter((r) => r.warning).map((r) => `${r.source} / ${r.taskId}: ${r.warning}`)];
 
   const kinds = new Map<string, string>([...config.questionnaires.demographic.map((q) => [`d:${q.id}`, q.kind] as const), ...config.questionnaires.postTask.map((q) => [`p:${q.id}`, q.kind] as const)]);
-  const sessions = readSessions(store, studyId).map((s) => ({ ...s, seconds: secondsBetween(s.started, s.ended) }));
+  const sessions = readSessions(store, studyId).map((s) => sessionRow(s, episodes));
   const flow = participantFlow(participants, readDeletions(store, studyId));
   files.set('figures/participant-flow.svg', enc.encode(flowSvg(flow, `Participant flow: ${config.name}`)));
   const deletions = readDeletions(store, studyId).map((d) => ({ participant: d.participant, at: d.at, requestedBy: d.requestedBy, by: d.by, files: d.files.length, cleared: d.cleared.join(' ') }));
@@ -252,15 +272,40 @@ export function studyArchiveFiles(store: StudyStore, studyId: string, opts: Expo
   files.set('dataset_description.json', enc.encode(`${JSON.stringify(description, null, 2)}\n`));
   // The lab's free-play episodes ride along in free-play/, outside the study's tables and statistics.
   for (const [name, bytes] of freePlayArchiveFiles(join(store.dir(studyId), '..', '..', 'trajectories'), opts.tasksDir)) files.set(name, bytes);
-  return { files, taskSetHash: hash, warnings };
+  return { files, taskSetHash: hash, warnings, tables: tables.map(([t]) => ({ file: t.file, description: t.description })) };
 }
 
 const stamp = (d: Date): string => d.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
 
-/** Writes the archive under <home>/exports/<study>/ and says what it holds. */
-export function exportStudy(store: StudyStore, studyId: string, opts: ExportOptions): StudyExport {
+/** The archive's README: every file it holds, by group, with what each table is. */
+export function archiveReadme(name: string, files: ReadonlyMap<string, Uint8Array>, tables: readonly { file: string; description: string }[]): string {
+  const names = [...files.keys()].sort();
+  const described = new Map(tables.map((t) => [t.file, t.description]));
+  const group = (title: string, of: (f: string) => boolean, say: (f: string) => string = () => ''): string[] => {
+    const mine = names.filter(of);
+    return mine.length ? [`## ${title}`, '', ...mine.map((f) => `- \`${f}\`${say(f) ? `: ${say(f)}` : ''}`), ''] : [];
+  };
+  const lines = [
+    `# ${name}`,
+    '',
+    'A SplatLab study archive (docs/STUDIES.md, "The export archive"). Columns of every data table are in dataset_description.json.',
+    '',
+    ...group('Study', (f) => !f.includes('/')),
+    ...group('Data tables', (f) => f.startsWith('data/'), (f) => described.get(f) ?? ''),
+    ...group('The paper\'s tables and figures (paper/README.md says what each is)', (f) => f.startsWith('paper/')),
+    ...group('Figures', (f) => f.startsWith('figures/')),
+    ...group('Trajectories, process logs and model runs', (f) => f.startsWith('trajectories/') || f.startsWith('models/')),
+    ...group('Other', (f) => f.includes('/') && !/^(data|paper|figures|trajectories|models)\//.test(f)),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** Writes the archive under <home>/exports/<study>/ and says what it holds, the paper's tables in paper/. */
+export async function exportStudy(store: StudyStore, studyId: string, opts: ExportOptions & { paper?: Omit<PaperOptions, 'tasksDir'> }): Promise<StudyExport> {
   const now = opts.now ?? new Date();
-  const { files, taskSetHash: hash, warnings } = studyArchiveFiles(store, studyId, { ...opts, now });
+  const { files, taskSetHash: hash, warnings, tables } = studyArchiveFiles(store, studyId, { ...opts, now });
+  for (const [name, bytes] of await paperFiles(store, studyId, { ...opts.paper, tasksDir: opts.tasksDir })) files.set(`paper/${name}`, bytes);
+  files.set('README.md', enc.encode(archiveReadme(`${store.config(studyId).name} (${studyId})`, files, tables)));
   const root = `${studyId}-${stamp(now)}`;
   const zippable: Zippable = {};
   for (const [name, bytes] of files) zippable[`${root}/${name}`] = [bytes, { level: name.endsWith('.jsonl') || name.endsWith('.csv') ? 6 : 0, mtime: now }];

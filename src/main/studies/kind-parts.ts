@@ -6,6 +6,8 @@
 // Input: a study. Output: tables (with their dictionary entries) and study-relative file paths.
 // Invariant: a kind's CSV goes through tableCsv, so its header is its dictionary's column list.
 import type { DictionaryTable } from '../../shared/study/export-tables';
+import type { PaperTable } from '../../shared/analysis/paper-table';
+import { relationStudyPart } from '../kinds/relation/study/paper';
 import { searchStudyPart } from '../kinds/search/study/export';
 import type { StudyStore } from './store';
 
@@ -16,12 +18,21 @@ export interface KindExport {
   files: string[];
 }
 
+/** A kind's part of the paper (src/main/studies/paper.ts): its tables and the per-episode data they are computed from. */
+export interface KindPaper {
+  tables: PaperTable[];
+  /** paper/data/<file>: the rows the tables are computed from, for anyone to recompute them. */
+  data: { file: string; csv: string }[];
+}
+
 export interface KindStudyPart {
   readonly family: string;
   exportTables(store: StudyStore, studyId: string, tasksDir: string): KindExport;
+  /** The kind's tables of the paper, people beside every model (none when the study has no such episodes). */
+  paper?(store: StudyStore, studyId: string, tasksDir: string): KindPaper;
 }
 
-const STUDY_PARTS: KindStudyPart[] = [searchStudyPart];
+const STUDY_PARTS: KindStudyPart[] = [searchStudyPart, relationStudyPart];
 
 export function studyParts(): readonly KindStudyPart[] {
   return STUDY_PARTS;

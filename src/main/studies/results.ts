@@ -37,7 +37,7 @@ const seconds = (from: string, to: string): number | null => {
  * names it), else from the task file when the tasks folder is known. A log of a kind no module
  * serves any more keeps its kind's name as its family, so it still pools with nothing else.
  */
-export function familyOfLog(traj: Trajectory, taskId: string, tasksDir?: string): { family: string; measure: string } {
+export function familyOfLog(traj: Trajectory, taskId: string, tasksDir?: string): { family: string; measure: string; taskKind?: string } {
   let kind = traj.header?.kind;
   if (kind === undefined && tasksDir) {
     try {
@@ -49,9 +49,9 @@ export function familyOfLog(traj: Trajectory, taskId: string, tasksDir?: string)
   if (kind === undefined) return { family: 'unknown', measure: 'score' };
   try {
     const m = kindModule(kind);
-    return { family: m.family, measure: m.score.unit };
+    return { family: m.family, measure: m.score.unit, taskKind: kind };
   } catch {
-    return { family: kind, measure: 'score' };
+    return { family: kind, measure: 'score', taskKind: kind };
   }
 }
 
@@ -133,7 +133,7 @@ export function studyResults(store: StudyStore, studyId: string, tasksDir?: stri
       const path = store.resolveIn(studyId, ep.log);
       if (!existsSync(path)) continue;
       const row = episodeResult(readTrajectory(path), ep.log, { source: 'human', kind: 'human', participant: p.id, practice: ep.practice }, ep.taskId, tasksDir);
-      rows.push({ ...row, excluded: exclusionOf(p, ep), orderPosition: orderPositionOf(p, ep) });
+      rows.push({ ...row, excluded: exclusionOf(p, ep), orderPosition: orderPositionOf(p, ep), run: null });
     }
   }
   for (const m of store.modelLogs(studyId)) {
@@ -143,7 +143,7 @@ export function studyResults(store: StudyStore, studyId: string, tasksDir?: stri
     const v = m.verdict;
     const rs = runScore(traj, { kind: 'model', verdict: v, regrade: v ? null : kindRegrade(traj, m.taskId) });
     const metrics = v ? { reward: v.reward, psnr: v.psnr, ssim: v.ssim, iou: v.iou, lpips: v.lpips } : { reward: null, psnr: null, ssim: null, iou: null, lpips: null };
-    rows.push({ ...row, ...metrics, score: rs.score, scoreMismatch: rs.claimed });
+    rows.push({ ...row, ...metrics, score: rs.score, scoreMismatch: rs.claimed, run: m.run });
   }
   return rows;
 }

@@ -35,6 +35,52 @@ import { assignedOrder, slotForIndex } from '../../shared/study/order';
 import { nextStationParticipantId } from '../../shared/study/station';
 import { DEFAULT_PROTOCOL_OPTIONS } from '../../shared/env/protocol';
 import { ModelVerdictSchema, type ModelVerdict } from './verify';
+import { metaPathOf, readMeta } from '../models/meta';
+import { parseTrajectory } from '../env/trajectory';
+
+/** A model run of a study (StudyStore.modelLogs). */
+export interface ModelRun {
+  /** The canonical name of the model and its setting (canonicalModelName). */
+  model: string;
+  /** Its folder under models/. */
+  folder: string;
+  taskId: string;
+  /** 1-based run number of this model on this task. */
+  run: number;
+  rel: string;
+  verdict: ModelVerdict | null;
+}
+
+/** The file beside an imported model's runs that keeps the name it was imported under. */
+const MODEL_NAME_FILE = 'model.json';
+
+function readImportName(folder: string): string | null {
+  const path = join(folder, MODEL_NAME_FILE);
+  if (!existsSync(path)) return null;
+  try {
+    const v = JSON.parse(readFileSync(path, 'utf8')) as { name?: unknown };
+    return typeof v.name === 'string' && v.name.trim() ? v.name.trim() : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * One name per model and setting in every table: the runner's player name (provider:model,
+ * @effort and t= when set; what `splatlab eval` writes in its meta), else the name the run was
+ * imported under, else the folder's name with an eval folder's default settings dropped.
+ */
+export function canonicalModelName(folder: string, player: string | null, imported: string | null): string {
+  if (player) return player;
+  if (imported) return imported;
+  return folder.replace(/__effort=default_temp=default$/, '');
+}
+
+/** The calls of a log text as one string (tool, arguments, arrival time), or null without calls. */
+function callsFingerprint(text: string): string | null {
+  const steps = parseTrajectory(text.endsWith('\n') ? text : `${text}\n`).steps.filter((r) => r.step > 0);
+  return steps.length ? steps.map((r) => JSON.stringify([r.step, r.tool, r.args, r.t])).join('\n') : null;
+}
 
 export class StudyError extends Error {
   override name = 'StudyError';
@@ -295,24 +341,47 @@ export class StudyStore {
     return ['trajectories', participant, `${taskId}.jsonl`].join('/');
   }
 
-  /** Imported model logs: [{model, taskId, rel}] (models/<model>/<task>.jsonl). */
   /**
-   * Model runs of the study: models/<model>/<task>__r<n>.jsonl (several runs side by side; a
+   * Model runs of the study: models/<folder>/<task>__r<n>.jsonl (several runs side by side; a
    * plain <task>.jsonl of an older import is run 1), each with its verdict when the lab graded it.
+   * `model` is the one canonical name of the model and its setting in every view
+   * (canonicalModelName): the runner's player name, or the name given at import.
    */
-  modelLogs(studyId: string): { model: string; taskId: string; run: number; rel: string; verdict: ModelVerdict | null }[] {
+  modelLogs(studyId: string): ModelRun[] {
     const base = join(this.dir(studyId), 'models');
     if (!existsSync(base)) return [];
-    const out: { model: string; taskId: string; run: number; rel: string; verdict: ModelVerdict | null }[] = [];
+    const out: ModelRun[] = [];
     for (const m of readdirSync(base, { withFileTypes: true }).filter((e) => e.isDirectory()).sort((a, b) => a.name.localeCompare(b.name))) {
+      const given = readImportName(join(base, m.name));
       for (const f of readdirSync(join(base, m.name)).filter((n) => n.endsWith('.jsonl')).sort()) {
         const run = modelRunName(f);
         if (!run) continue;
         const rel = ['models', m.name, f].join('/');
-        out.push({ model: m.name, ...run, rel, verdict: this.verdict(studyId, rel) });
+        const meta = readMeta(metaPathOf(join(base, m.name, f)));
+        out.push({ model: canonicalModelName(m.name, meta?.player ?? null, given), folder: m.name, ...run, rel, verdict: this.verdict(studyId, rel) });
       }
     }
-    return out;
+    // Runs of one model under two folders (an import and an eval) are numbered 1.. in name order.
+    const seen = new Map<string, number>();
+    return out.map((r) => {
+      const key = `${r.model}\u0000${r.taskId}`;
+      const n = (seen.get(key) ?? 0) + 1;
+      seen.set(key, n);
+      return { ...r, run: n };
+    });
+  }
+
+  /**
+   * The study's model run with the same calls at the same times as `text` (a copy of a run
+   * already imported), or null. Compared on each call's tool, arguments and arrival time.
+   */
+  duplicateRun(studyId: string, text: string): string | null {
+    const key = callsFingerprint(text);
+    if (key === null) return null;
+    for (const r of this.modelLogs(studyId)) {
+      if (callsFingerprint(readFileSync(this.resolveIn(studyId, r.rel), 'utf8')) === key) return r.rel;
+    }
+    return null;
   }
 
   private verdict(studyId: string, rel: string): ModelVerdict | null {
@@ -335,6 +404,9 @@ export class StudyStore {
    */
   saveModelLog(studyId: string, model: string, taskId: string, text: string, verdict: ModelVerdict | null): string {
     const dir = ['models', modelSlug(model)].join('/');
+    mkdirSync(this.resolveIn(studyId, dir), { recursive: true });
+    // The name as given (the folder is its slug), so every view shows it unchanged.
+    if (!readImportName(this.resolveIn(studyId, dir))) writeFileAtomic(this.resolveIn(studyId, `${dir}/${MODEL_NAME_FILE}`), json({ name: model }));
     // The runs already stored, from the file names alone (no log or verdict is read).
     const folder = this.resolveIn(studyId, dir);
     const names = existsSync(folder) ? readdirSync(folder) : [];

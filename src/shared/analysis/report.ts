@@ -41,6 +41,10 @@ export const AnalysisEpisodeSchema = z.strictObject({
   headingErrors: z.array(num).nullable(),
   /** Part labels in the order of headingErrors. */
   headingParts: z.array(z.string()).nullable(),
+  /** The same parts named from the object's authoring (head, left leg, ...; ./part-names.ts), when it has named groups. */
+  headingNames: z.array(z.string()).nullable().optional(),
+  /** Where the object comes from (procedural, synthetic, photographed; the task's `source`, default procedural). */
+  objectSource: z.string().optional(),
   costUsd: num,
   seconds: num,
   /** provider:model without settings (models only), for the effort sweep. */
@@ -129,7 +133,7 @@ export function analyse(all: readonly AnalysisEpisode[], opts: { resamples?: num
     const reass = mine.filter((r) => r.headingErrors !== null);
     if (reass.length) report.heading.push({ group, episodes: reass.length, ...headingSummary(reass.flatMap((r) => r.headingErrors ?? [])) });
     const parts = new Map<string, (number | null)[]>();
-    for (const r of reass) (r.headingParts ?? []).forEach((label, i) => parts.set(`${r.object}\u0000${label}`, [...(parts.get(`${r.object}\u0000${label}`) ?? []), r.headingErrors?.[i] ?? null]));
+    for (const r of reass) (r.headingNames ?? r.headingParts ?? []).forEach((label, i) => parts.set(`${r.object}\u0000${label}`, [...(parts.get(`${r.object}\u0000${label}`) ?? []), r.headingErrors?.[i] ?? null]));
     for (const [key, errs] of [...parts].sort((a, b) => a[0].localeCompare(b[0]))) {
       const [object, part] = key.split('\u0000');
       const h = headingSummary(errs);

@@ -59,6 +59,11 @@ export interface SessionRow {
   ended: string;
   outcome: string;
   seconds: number | null;
+  /** Of the session: the active, paused and down time of the episodes begun in it, and the rest (screens between tasks). */
+  activeSeconds: number;
+  pausedSeconds: number;
+  downSeconds: number;
+  otherSeconds: number | null;
 }
 
 export interface ParticipantRow {
@@ -137,8 +142,10 @@ export const EPISODES_TABLE: Table<EpisodeResult> = {
   columns: [
     { name: 'source', description: "'human' for participants, else the model name", value: (r) => r.source },
     { ...who, value: (r) => r.participant },
+    { name: 'run', description: "a model's run number on this task (1, 2, ...); empty for a participant", value: (r) => r.run ?? null },
     { ...task, value: (r) => r.taskId },
     { name: 'kind_family', description: 'kind family of the task (splatbench, search, relation, ...): rows of different families are never pooled', value: (r) => r.family },
+    { name: 'task_kind', description: 'task kind (sculpt, reassembly, oneshot, search, relation): an (all ... tasks) row pools one kind only', value: (r) => r.taskKind ?? r.family },
     { name: 'measure', description: 'what the score columns of this row measure (SplatScore, accuracy %, ...)', value: (r) => r.measure },
     { name: 'order_position', description: "1-based position in the participant's scored order; 0 practice; empty for a model", value: (r) => r.orderPosition ?? null },
     { name: 'practice', description: 'true for the practice task', value: (r) => r.practice },
@@ -174,11 +181,12 @@ export const EPISODES_TABLE: Table<EpisodeResult> = {
 
 export const SUMMARY_TABLE: Table<SummaryRow> = {
   file: 'data/table-summary_data.csv',
-  description: 'Mean score per source, kind family and task (and over the family\'s tasks) with a 95% clustered percentile bootstrap interval; families are never pooled.',
+  description: 'Mean score per source, task kind and task (and over the kind\'s tasks) with a 95% clustered percentile bootstrap interval; kinds are never pooled.',
   columns: [
     { name: 'source', description: "'human' or the model name", value: (r) => r.source },
-    { name: 'task', description: "task id, or '(all <family> tasks)'", value: (r) => r.taskId },
+    { name: 'task', description: "task id, or '(all <kind> tasks)' (one task kind: sculpt, reassembly and one-shot apart)", value: (r) => r.taskId },
     { name: 'kind_family', description: 'kind family of the task (splatbench, search, relation, ...): rows of different families are never pooled', value: (r) => r.family },
+    { name: 'task_kind', description: 'task kind (sculpt, reassembly, oneshot, search, relation): an (all ... tasks) row pools one kind only', value: (r) => r.taskKind ?? r.family },
     { name: 'measure', description: 'what the score columns of this row measure (SplatScore, accuracy %, ...)', value: (r) => r.measure },
 
     { name: 'n', description: 'episodes in the mean', value: (r) => r.n },
@@ -195,11 +203,12 @@ export const SUMMARY_TABLE: Table<SummaryRow> = {
 
 export const PAIRED_TABLE: Table<PairedDifferenceRow> = {
   file: 'data/table-paired_data.csv',
-  description: 'Humans minus each model per task (and the mean over a family\'s tasks) with a 95% bootstrap interval resampling participants and runs; families are never pooled.',
+  description: 'Humans minus each model per task (and the mean over a task kind\'s tasks) with a 95% bootstrap interval resampling participants and runs; kinds are never pooled.',
   columns: [
     { name: 'model', description: 'model name', value: (r) => r.model },
-    { name: 'task', description: "task id, or '(all <family> tasks)' (mean of the per-task differences)", value: (r) => r.taskId },
+    { name: 'task', description: "task id, or '(all <kind> tasks)' (mean of the per-task differences over one task kind)", value: (r) => r.taskId },
     { name: 'kind_family', description: 'kind family of the task (splatbench, search, relation, ...): rows of different families are never pooled', value: (r) => r.family },
+    { name: 'task_kind', description: 'task kind (sculpt, reassembly, oneshot, search, relation): an (all ... tasks) row pools one kind only', value: (r) => r.taskKind ?? r.family },
     { name: 'measure', description: 'what the score columns of this row measure (SplatScore, accuracy %, ...)', value: (r) => r.measure },
     { name: 'human_mean', description: "participants' mean final score, in the row's measure", value: (r) => r.humanMean },
     { name: 'model_mean', description: "the model's mean final score over its runs, in the row's measure", value: (r) => r.modelMean },
@@ -215,10 +224,11 @@ export const PAIRED_TABLE: Table<PairedDifferenceRow> = {
 
 export const PARTICIPANT_SUMMARY_TABLE: Table<ParticipantSummary> = {
   file: 'data/table-participantsummary_data.csv',
-  description: 'One row per participant and kind family over their scored episodes that enter the statistics.',
+  description: 'One row per participant and task kind over their scored episodes that enter the statistics.',
   columns: [
     { ...who, value: (r) => r.participant },
     { name: 'kind_family', description: 'kind family of the task (splatbench, search, relation, ...): rows of different families are never pooled', value: (r) => r.family },
+    { name: 'task_kind', description: 'task kind (sculpt, reassembly, oneshot, search, relation): an (all ... tasks) row pools one kind only', value: (r) => r.taskKind ?? r.family },
     { name: 'measure', description: 'what the score columns of this row measure (SplatScore, accuracy %, ...)', value: (r) => r.measure },
 
     { name: 'tasks', description: 'scored episodes in the statistics', value: (r) => r.tasks },
@@ -237,7 +247,11 @@ export const SESSIONS_TABLE: Table<SessionRow> = {
     { name: 'started', description: 'ISO 8601 start of the session', value: (r) => r.started },
     { name: 'ended', description: 'ISO 8601 end of the session', value: (r) => r.ended },
     { name: 'outcome', description: 'paused, completed, declined or withdrawn', value: (r) => r.outcome },
-    { name: 'seconds', description: 'session duration', unit: 's', value: (r) => r.seconds },
+    { name: 'seconds', description: 'session duration, wall time from start to end', unit: 's', value: (r) => r.seconds },
+    { name: 'active_seconds', description: 'active time of the episodes begun in the session (paused and down time left out)', unit: 's', value: (r) => r.activeSeconds },
+    { name: 'paused_seconds', description: 'time those episodes were paused (pauses, a relation block\'s breaks)', unit: 's', value: (r) => r.pausedSeconds },
+    { name: 'down_seconds', description: 'time the lab was down or no page held those episodes (restarts, lost connections)', unit: 's', value: (r) => r.downSeconds },
+    { name: 'other_seconds', description: 'the rest of the session: consent, instructions, questionnaires and the screens between tasks (no task\'s active time)', unit: 's', value: (r) => r.otherSeconds },
   ],
 };
 

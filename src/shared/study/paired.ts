@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { mulberry32 } from '../math/random';
 import { BOOTSTRAP_DEFAULTS, meanOrNull, quantileSorted, type BootstrapOptions } from '../analysis/bootstrap';
-import { allTasksOf, clusterOf, episodesSeed, familiesOf, keySeed, smallNWarning, statisticRows, type EpisodeResult } from './results';
+import { allTasksOf, clusterOf, episodesSeed, keySeed, poolOf, poolsOf, smallNWarning, statisticRows, type EpisodeResult } from './results';
 
 const num = z.number().nullable();
 
@@ -18,8 +18,10 @@ export const PairedDifferenceRowSchema = z.strictObject({
   model: z.string(),
   /** The kind family of the row's tasks, and what its means and difference measure. */
   family: z.string(),
+  /** The task kind of the row's tasks (sculpt, reassembly, oneshot, search, relation). */
+  taskKind: z.string().optional(),
   measure: z.string(),
-  /** A task id, or '(all <family> tasks)': the mean of the per-task differences. */
+  /** A task id, or '(all <kind> tasks)': the mean of the per-task differences over that task kind. */
   taskId: z.string(),
   humanMean: num,
   modelMean: num,
@@ -37,8 +39,9 @@ export type PairedDifferenceRow = z.infer<typeof PairedDifferenceRowSchema>;
 
 export const ParticipantSummarySchema = z.strictObject({
   participant: z.string(),
-  /** One row per participant and kind family; meanScore is in `measure`. */
+  /** One row per participant and task kind; meanScore is in `measure`. */
   family: z.string(),
+  taskKind: z.string().optional(),
   measure: z.string(),
   /** Scored episodes that enter the statistics. */
   tasks: z.number().int(),
@@ -95,7 +98,7 @@ function meanDifference(h: Map<string, number>, m: Map<string, number>, tasks: r
   return c ? s / c : null;
 }
 
-function differenceRow(model: string, taskId: string, human: Side, machine: Side, tasks: readonly string[], opts: BootstrapOptions, of: { family: string; measure: string; episodes: readonly EpisodeResult[] }): PairedDifferenceRow {
+function differenceRow(model: string, taskId: string, human: Side, machine: Side, tasks: readonly string[], opts: BootstrapOptions, of: { family: string; taskKind: string; measure: string; episodes: readonly EpisodeResult[] }): PairedDifferenceRow {
   const hGroups = [...human.entries()].filter(([, g]) => tasks.some((t) => g.has(t))).sort(([a], [b]) => a.localeCompare(b)).map(([, g]) => g);
   const mGroups = [...machine.entries()].filter(([, g]) => tasks.some((t) => g.has(t))).sort(([a], [b]) => a.localeCompare(b)).map(([, g]) => g);
   const hm = taskMeans(hGroups, tasks);
@@ -125,7 +128,7 @@ function differenceRow(model: string, taskId: string, human: Side, machine: Side
   const pw = smallNWarning(hGroups.length, 'participants');
   const rw = mGroups.length < 2 ? `only ${mGroups.length} run${mGroups.length === 1 ? '' : 's'} of the model: the interval reflects the participants only` : null;
   const warning = difference === null ? 'no task played by both' : [pw, rw].filter(Boolean).join('; ') || null;
-  return { model, family: of.family, measure: of.measure, taskId, humanMean: pooled(hm), modelMean: pooled(mm), difference, low, high, participants: hGroups.length, runs: mGroups.length, tasks: shared.length, warning };
+  return { model, family: of.family, taskKind: of.taskKind, measure: of.measure, taskId, humanMean: pooled(hm), modelMean: pooled(mm), difference, low, high, participants: hGroups.length, runs: mGroups.length, tasks: shared.length, warning };
 }
 
 /** Per model and family: one row per task both played, then the family's all-tasks row; models by name. */
@@ -136,16 +139,17 @@ export function pairedDifferences(rows: readonly EpisodeResult[], opts: Bootstra
   const out: PairedDifferenceRow[] = [];
   for (const model of models) {
     const mine = scored.filter((r) => r.source === model);
-    for (const family of familiesOf(mine)) {
-      const ofModel = mine.filter((r) => r.family === family);
-      const ofHumans = humans.filter((r) => r.family === family);
+    for (const pool of poolsOf(mine)) {
+      const ofModel = mine.filter((r) => poolOf(r) === pool);
+      const ofHumans = humans.filter((r) => poolOf(r) === pool);
+      const family = ofModel[0].family;
       const human = sideOf(ofHumans);
       const machine = sideOf(ofModel);
       const measure = ofModel[0].measure;
       const tasks = [...new Set(ofModel.map((r) => r.taskId))].filter((t) => ofHumans.some((h) => h.taskId === t)).sort();
       const episodesOf = (ts: readonly string[]) => [...ofHumans, ...ofModel].filter((r) => ts.includes(r.taskId));
-      for (const t of tasks) out.push(differenceRow(model, t, human, machine, [t], opts, { family, measure, episodes: episodesOf([t]) }));
-      if (tasks.length) out.push(differenceRow(model, allTasksOf(family), human, machine, tasks, opts, { family, measure, episodes: episodesOf(tasks) }));
+      for (const t of tasks) out.push(differenceRow(model, t, human, machine, [t], opts, { family, taskKind: pool, measure, episodes: episodesOf([t]) }));
+      if (tasks.length) out.push(differenceRow(model, allTasksOf(pool), human, machine, tasks, opts, { family, taskKind: pool, measure, episodes: episodesOf(tasks) }));
     }
   }
   return out;
@@ -158,13 +162,15 @@ export function participantSummaries(rows: readonly EpisodeResult[]): Participan
   const used = new Set(statisticRows(humans));
   return ids.flatMap((participant) => {
     const theirs = humans.filter((r) => r.participant === participant);
-    return familiesOf(theirs).map((family) => {
-      const mine = theirs.filter((r) => r.family === family);
+    return poolsOf(theirs).map((pool) => {
+      const mine = theirs.filter((r) => poolOf(r) === pool);
+      const family = mine[0].family;
       const kept = mine.filter((r) => used.has(r));
       const secs = kept.map((r) => r.seconds).filter((s): s is number => s !== null);
       return {
         participant,
         family,
+        taskKind: pool,
         measure: mine[0].measure,
         tasks: kept.length,
         excluded: mine.filter((r) => r.excluded).length,

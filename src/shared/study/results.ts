@@ -26,6 +26,10 @@ export const EpisodeResultSchema = z.strictObject({
   family: z.string(),
   /** What `score` measures for that family (SplatScore, accuracy %, ...: the kind module's score.unit). */
   measure: z.string(),
+  /** The task's kind (sculpt, reassembly, oneshot, search, relation): the "(all ... tasks)" rows pool one kind only. */
+  taskKind: z.string().optional(),
+  /** A model's run number on this task (1, 2, ...); null for a person. */
+  run: z.number().int().positive().nullable().optional(),
   practice: z.boolean(),
   protocol: z.string(),
   complete: z.boolean(),
@@ -72,7 +76,9 @@ export const SummaryRowSchema = z.strictObject({
   family: z.string(),
   /** What `mean`, `low` and `high` measure (the family's score unit). */
   measure: z.string(),
-  /** A task id, or allTasksOf(family) for every scored episode of the source in that family. */
+  /** The task kind every episode of the row belongs to (sculpt, reassembly, oneshot, search, relation). */
+  taskKind: z.string().optional(),
+  /** A task id, or allTasksOf(kind) for every scored episode of the source of that task kind. */
   taskId: z.string(),
   n: z.number().int(),
   mean: num,
@@ -90,14 +96,27 @@ export const SummaryRowSchema = z.strictObject({
 });
 export type SummaryRow = z.infer<typeof SummaryRowSchema>;
 
-/** The task label of a row over every task of one family: `(all splatbench tasks)`. */
-export function allTasksOf(family: string): string {
-  return `(all ${family} tasks)`;
+/** The task label of a row over every task of one task kind: `(all sculpt tasks)`. */
+export function allTasksOf(kind: string): string {
+  return `(all ${kind} tasks)`;
 }
 
-/** True for a row over every task of its family. */
-export function isAllTasks(row: { taskId: string; family: string }): boolean {
-  return row.taskId === allTasksOf(row.family);
+/** True for a row over every task of one kind. */
+export function isAllTasks(row: { taskId: string }): boolean {
+  return /^\(all .+ tasks\)$/.test(row.taskId);
+}
+
+/**
+ * What an "(all ... tasks)" row may pool: the task's kind (sculpt, reassembly and one-shot are
+ * reported apart, as the seed does), else its family for an old row without one.
+ */
+export function poolOf(r: { taskKind?: string | undefined; family: string }): string {
+  return r.taskKind ?? r.family;
+}
+
+/** The pools of the rows, in name order. */
+export function poolsOf(rows: readonly { taskKind?: string | undefined; family: string }[]): string[] {
+  return [...new Set(rows.map(poolOf))].sort();
 }
 
 /** The families of the rows, in name order. */
@@ -117,6 +136,7 @@ export const SMALL_N = 5;
 /** The unit an episode belongs to: its participant, or for a model the run its log names. */
 export function clusterOf(r: EpisodeResult): string {
   if (r.kind === 'human') return r.participant;
+  if (typeof r.run === 'number') return `run ${r.run}`;
   const run = /__r(\d+)\.jsonl$/.exec(r.log);
   return run ? `run ${run[1]}` : r.log;
 }
@@ -140,6 +160,7 @@ export function episodesSeed(group: readonly EpisodeResult[], seed = 0): number 
 /** The mean score of a group with its clustered 95% interval (one family's episodes only). */
 export function intervalOf(group: readonly EpisodeResult[], opts: BootstrapOptions = {}): ReturnType<typeof clusteredBootstrapCi> {
   if (familiesOf(group).length > 1) throw new Error(`cannot pool the scores of different task kinds (${familiesOf(group).join(', ')})`);
+  if (poolsOf(group).length > 1) throw new Error(`cannot pool the scores of different task kinds (${poolsOf(group).join(', ')})`);
   return clusteredBootstrapCi(
     group.map((r) => ({ cluster: clusterOf(r), value: r.score as number })),
     { ...(opts.resamples !== undefined ? { resamples: opts.resamples } : {}), ...(opts.level !== undefined ? { level: opts.level } : {}), seed: episodesSeed(group, opts.seed ?? 0) },
@@ -158,16 +179,17 @@ export function summarize(rows: readonly EpisodeResult[], opts: BootstrapOptions
   const out: SummaryRow[] = [];
   for (const source of sources) {
     const mine = scored.filter((r) => r.source === source);
-    for (const family of familiesOf(mine)) {
-      const ofFamily = mine.filter((r) => r.family === family);
-      const tasks = [...new Set(ofFamily.map((r) => r.taskId))].sort();
-      const all = allTasksOf(family);
+    for (const pool of poolsOf(mine)) {
+      const ofPool = mine.filter((r) => poolOf(r) === pool);
+      const family = ofPool[0].family;
+      const tasks = [...new Set(ofPool.map((r) => r.taskId))].sort();
+      const all = allTasksOf(pool);
       for (const taskId of [...tasks, all]) {
-        const group = taskId === all ? ofFamily : ofFamily.filter((r) => r.taskId === taskId);
+        const group = taskId === all ? ofPool : ofPool.filter((r) => r.taskId === taskId);
         const unit = group[0]?.kind === 'model' ? 'runs' : 'participants';
         const ci = intervalOf(group, opts);
         const secs = group.map((r) => r.seconds).filter((x): x is number => x !== null);
-        out.push({ source, family, measure: group[0].measure, taskId, n: ci.n, mean: ci.mean, low: ci.low, high: ci.high, meanSeconds: meanOrNull(secs), unit, clusters: ci.clusters, warning: smallNWarning(ci.clusters, unit), lpipsMissing: group.filter((r) => r.lpipsMissing).length });
+        out.push({ source, family, taskKind: pool, measure: group[0].measure, taskId, n: ci.n, mean: ci.mean, low: ci.low, high: ci.high, meanSeconds: meanOrNull(secs), unit, clusters: ci.clusters, warning: smallNWarning(ci.clusters, unit), lpipsMissing: group.filter((r) => r.lpipsMissing).length });
       }
     }
   }

@@ -214,4 +214,21 @@ describe('the unlock and participant tokens (Roles alone)', () => {
     // The experimenter's token still unlocks the finished link's page.
     expect(roles.unlock(tab, 'T'.repeat(32)).role).toBe('experimenter');
   });
+
+  it('takes the PIN on the experimenter\'s own page after a participant withdrew there (issue 36)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'splatlab-roles-handed-'));
+    mkdirSync(join(dir, 'studies', 's'), { recursive: true });
+    writeFileSync(join(dir, 'studies', 's', 'study.json'), '{}');
+    writeFileSync(join(dir, 'studies', 'session.json'), JSON.stringify({ studyId: 's', participant: 'P01', started: '2026-01-01T10:00:00.000Z', episodeId: null }));
+    const roles = new Roles(dir);
+    roles.setPin('s', '4321');
+    const own = new Connection();
+    roles.handOver(own);
+    expect(own.role).toBe('participant');
+    // The participant withdraws on this page: the session ends.
+    rmSync(join(dir, 'studies', 'session.json'));
+    expect(roles.linkOver(own)).toBe(false);
+    expect(() => roles.unlock(own, '0000')).toThrow(/wrong PIN/);
+    expect(roles.unlock(own, '4321').role).toBe('experimenter');
+  });
 });

@@ -188,9 +188,11 @@ describe('results, replay and export', () => {
     expect(r.episodes.find((e) => e.participant === 'P02')).toMatchObject({ complete: false, score: null, practice: true });
     const sculpt = r.summary.find((s) => s.source === 'human' && s.taskId === 'test__sculpt');
     expect(sculpt).toMatchObject({ n: 1, mean: p1[1].score, low: null, high: null });
-    const all = r.summary.find((s) => s.taskId === '(all splatbench tasks)');
-    expect(all?.n).toBe(2);
-    // Two episodes of one participant: the interval resamples participants, so there is none.
+    // Sculpt and one-shot are never pooled (issue 36): one "(all ...)" row per task kind.
+    expect(r.summary.some((s) => s.taskId === '(all splatbench tasks)')).toBe(false);
+    const all = r.summary.find((s) => s.taskId === '(all sculpt tasks)');
+    expect(all?.n).toBe(1);
+    // One participant: the interval resamples participants, so there is none.
     expect(all).toMatchObject({ unit: 'participants', clusters: 1, low: null, high: null, warning: 'only 1 participant: no interval' });
     expect(r.bootstrap).toEqual({ resamples: 2000, level: 0.95, seed: expect.any(Number) });
   });
@@ -231,7 +233,11 @@ describe('results, replay and export', () => {
     // run of the same model and task is kept side by side (nothing overwritten).
     const tampered = text.replace(/"type":"end","reason":"(\w+)","score":[-0-9.e]+/, '"type":"end","reason":"$1","score":99');
     expect(tampered).not.toBe(text);
-    const second = await call<{ log: string; score: number; fileScore: number; mismatch: boolean }>('study.importModel', { studyId: 'pilot-a', text: tampered });
+    // A copy (the same calls at the same times) is refused, whatever its end record says (issue 36).
+    expect(await refused('study.importModel', { studyId: 'pilot-a', text: tampered })).toMatch(/already in the study as models\/gpt-x\/test__sculpt__r1\.jsonl/);
+    // The same calls a year later are another run.
+    const later = tampered.replace(/"t":"(\d{4})-/g, (_m, y: string) => `"t":"${Number(y) + 1}-`);
+    const second = await call<{ log: string; score: number; fileScore: number; mismatch: boolean }>('study.importModel', { studyId: 'pilot-a', text: later });
     expect(second).toMatchObject({ log: 'models/gpt-x/test__sculpt__r2.jsonl', fileScore: 99, mismatch: true });
     expect(second.score).toBeCloseTo(imported.score, 9);
     const budgets = text.replace('"max_tool_calls":40', '"max_tool_calls":400');
@@ -246,7 +252,7 @@ describe('results, replay and export', () => {
     expect(r.episodes.at(-1)?.score).toBeCloseTo(imported.score, 9);
     expect(r.episodes.at(-1)?.scoreMismatch).toBe(99);
     expect(r.episodes.at(-2)?.scoreMismatch).toBeNull();
-    expect(r.summary.map((s) => `${s.source}/${s.taskId}`)).toEqual(['human/test__oneshot', 'human/test__sculpt', 'human/(all splatbench tasks)', 'gpt-x/test__sculpt', 'gpt-x/(all splatbench tasks)']);
+    expect(r.summary.map((s) => `${s.source}/${s.taskId}`)).toEqual(['human/test__oneshot', 'human/(all oneshot tasks)', 'human/test__sculpt', 'human/(all sculpt tasks)', 'gpt-x/test__sculpt', 'gpt-x/(all sculpt tasks)']);
     const summary = await call<{ csv: string }>('study.exportCsv', { studyId: 'pilot-a', table: 'summary' });
     expect(summary.csv.split('\r\n')[0]).toBe('source,task,kind_family,measure,n,mean_score,ci95_low,ci95_high,mean_seconds,ci_unit,n_units,warning,lpips_missing');
   });

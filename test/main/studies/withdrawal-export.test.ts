@@ -182,27 +182,28 @@ describe('slots, exclusion and statistics', () => {
     const before = await call<StudyResults>('study.results', { studyId: study.id });
     const humanRows = (r: StudyResults): string[] => r.summary.filter((s) => s.source === 'human').map((s) => `${s.taskId}/${s.n}`);
     // P02's open (incomplete) episode never counted; P01's two scored tasks do.
-    expect(humanRows(before)).toEqual(['test__oneshot/1', 'test__sculpt/1', '(all splatbench tasks)/2']);
+    expect(humanRows(before)).toEqual(['test__oneshot/1', '(all oneshot tasks)/1', 'test__sculpt/1', '(all sculpt tasks)/1']);
     expect(before.episodes.filter((e) => e.participant === 'P02').every((e) => e.excluded === 'participant withdrew')).toBe(true);
     const excluded = await call<Participant>('study.exclude', { studyId: study.id, participant: 'P01', taskId: 'test__oneshot', reason: 'fire alarm during the task' });
     expect(excluded.episodes.find((e) => e.taskId === 'test__oneshot')?.excluded?.reason).toBe('fire alarm during the task');
     expect(await refused('study.exclude', { studyId: study.id, participant: 'P01', taskId: 'nope', reason: 'x' })).toMatch(/no episode of task 'nope'/);
     const after = await call<StudyResults>('study.results', { studyId: study.id });
-    expect(humanRows(after)).toEqual(['test__sculpt/1', '(all splatbench tasks)/1']);
+    expect(humanRows(after)).toEqual(['test__sculpt/1', '(all sculpt tasks)/1']);
     expect(after.episodes.find((e) => e.participant === 'P01' && e.taskId === 'test__oneshot')).toMatchObject({ excluded: 'fire alarm during the task', orderPosition: p1.order.indexOf('test__oneshot') + 1 });
-    expect(after.participants?.find((p) => p.participant === 'P01')).toMatchObject({ tasks: 1, excluded: 1 });
+    // One row per participant and task kind: the sculpt counts, the one-shot is excluded.
+    expect(after.participants?.filter((p) => p.participant === 'P01').map((p) => [p.taskKind, p.tasks, p.excluded])).toEqual([['oneshot', 0, 1], ['sculpt', 1, 0]]);
 
     const human = readFileSync(join(home, 'studies', study.id, 'trajectories', 'P01', 'test__sculpt.jsonl'), 'utf8');
     await call('study.importModel', { studyId: study.id, text: human.replace('"player":"P01"', '"player":"gpt-x"').replace('"protocol":"matched"', '"protocol":"agent"') });
     const paired = (await call<StudyResults>('study.results', { studyId: study.id })).paired ?? [];
-    expect(paired.map((r) => `${r.model}/${r.taskId}`)).toEqual(['gpt-x/test__sculpt', 'gpt-x/(all splatbench tasks)']);
+    expect(paired.map((r) => `${r.model}/${r.taskId}`)).toEqual(['gpt-x/test__sculpt', 'gpt-x/(all sculpt tasks)']);
     // The model replayed P01's own calls: the same scene, so the difference is zero.
     expect(paired[0]).toMatchObject({ participants: 1, runs: 1, low: null, high: null });
     expect(paired[0].difference).toBeCloseTo(0, 9);
     expect(paired[0].warning).toMatch(/only 1 participant/);
     // Back in: the episode counts again.
     await call('study.exclude', { studyId: study.id, participant: 'P01', taskId: 'test__oneshot', reason: null });
-    expect(humanRows(await call<StudyResults>('study.results', { studyId: study.id }))).toEqual(['test__oneshot/1', 'test__sculpt/1', '(all splatbench tasks)/2']);
+    expect(humanRows(await call<StudyResults>('study.results', { studyId: study.id }))).toEqual(['test__oneshot/1', '(all oneshot tasks)/1', 'test__sculpt/1', '(all sculpt tasks)/1']);
     await call('study.exclude', { studyId: study.id, participant: 'P01', taskId: 'test__oneshot', reason: 'fire alarm during the task' });
   });
 });
@@ -230,7 +231,9 @@ describe('export archive and deletion', () => {
       dataDictionary: Record<string, { columns: { name: string; description: string }[] }>;
     };
     expect(description).toMatchObject({ '@type': 'Dataset', softwareVersion: '9.8.7-test', taskSetHash: first.taskSetHash });
-    const csvs = [...files.keys()].filter((f) => f.endsWith('.csv'));
+    // The data tables (the paper's tables under paper/ carry their own notes and README).
+    const csvs = [...files.keys()].filter((f) => f.endsWith('.csv') && !f.startsWith('paper/'));
+    expect(files.has('paper/README.md')).toBe(true);
     expect(csvs.length).toBeGreaterThanOrEqual(9);
     expect(Object.keys(description.dataDictionary).sort()).toEqual(csvs.sort());
     const measured = new Map(description.variableMeasured.map((v) => [v.name, v.description]));

@@ -117,8 +117,8 @@ describe('participantSummaries', () => {
   it('summarises each participant over the episodes in the statistics', () => {
     const rows = [row({ participant: 'P02', score: 30, calls: 5 }), row({ participant: 'P01', score: 40, seconds: 60 }), row({ participant: 'P01', taskId: 'b', score: 80, seconds: 120, excluded: 'x' }), row({ participant: 'P01', taskId: 'p', practice: true, score: 99 }), model(1, 1)];
     expect(participantSummaries(rows)).toEqual([
-      { participant: 'P01', family: 'splatbench', measure: 'SplatScore', tasks: 1, excluded: 1, meanScore: 40, meanSeconds: 60, calls: 8 },
-      { participant: 'P02', family: 'splatbench', measure: 'SplatScore', tasks: 1, excluded: 0, meanScore: 30, meanSeconds: 100, calls: 5 },
+      { participant: 'P01', family: 'splatbench', taskKind: 'splatbench', measure: 'SplatScore', tasks: 1, excluded: 1, meanScore: 40, meanSeconds: 60, calls: 8 },
+      { participant: 'P02', family: 'splatbench', taskKind: 'splatbench', measure: 'SplatScore', tasks: 1, excluded: 0, meanScore: 30, meanSeconds: 100, calls: 5 },
     ]);
   });
 });

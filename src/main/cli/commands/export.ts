@@ -31,7 +31,8 @@ async function exportStudyCommand(rest: string[], io: { out: (l: string) => void
   const store = new StudyStore(labHome());
   if (!store.exists(id)) throw new CliError(`no study '${id}' in ${store.root}`);
   io.err(`exporting study '${id}'...`);
-  const out = exportStudy(store, id, { tasksDir: resolveTasksDir(stringOption(args, 'tasks')), version: packageVersion() });
+  // The paper's figures as SVG, as from Results (`splatlab paper` draws the PNGs too).
+  const out = await exportStudy(store, id, { tasksDir: resolveTasksDir(stringOption(args, 'tasks')), version: packageVersion() });
   const dest = stringOption(args, 'out');
   if (dest) copyFileSync(out.path, resolve(dest));
   for (const w of out.warnings) io.err(`warning: ${w}`);

@@ -31,6 +31,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   mcp: { summary: 'MCP server: one session = one episode (stdio, or Streamable HTTP with --http)', load: async () => (await import('./mcp')).command },
   eval: { summary: 'run models on tasks (OpenAI-compatible, Anthropic, scripted): resumable, embedded or BullMQ queue', load: async () => (await import('./eval')).command },
   report: { summary: 'analyses of humans and models side by side: charts (SVG) and tables (CSV)', load: async () => (await import('./report')).command },
+  paper: { summary: "a study's paper tables (every seed table: people beside each model) as CSV, Markdown and LaTeX, figures as SVG and PNG", load: async () => (await import('./paper')).command },
   rl: { summary: 'HTTP JSON protocol for RL trainers: reset, step, reward (benchmark and training reward)', load: async () => (await import('./rl')).command },
   relation: { summary: 'spatial-relation datasets (SpaRRTa-style): relation generate|check|export|import|sheets|tasks|block', load: async () => (await import('./relation')).command },
   search: { summary: 'search tasks (view search in rooms): search generate|check|baseline|filter|goals|export|annotation-task|judge|make-prop', load: async () => (await import('./search')).command },

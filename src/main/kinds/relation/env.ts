@@ -22,6 +22,7 @@ import { CallsOnlyEnv } from '../calls-only-env';
 import type { KindEnvOptions } from '../kind';
 import { orderedTask, type RelationTask } from './kind';
 import type { CapName } from '../../../shared/env/caps';
+import type { TimeRecord } from '../../../shared/env/trajectory-schema';
 import { endingOf } from '../../../shared/env/step-info';
 
 export class RelationEnv extends CallsOnlyEnv<RelationRules> {
@@ -30,6 +31,9 @@ export class RelationEnv extends CallsOnlyEnv<RelationRules> {
   private shownAt = Date.now();
   private rts: (number | null)[] = [];
   private serverMs: (number | null)[] = [];
+  /** Paused and down time since the current image went out (a block's break, a lost page): out of its server time. */
+  private stoppedMs = 0;
+  private pausedAt: number | null = null;
 
   private constructor(readonly task: RelationTask, rules: RelationRules, opts: KindEnvOptions) {
     super(rules, rules.maxCalls, opts);
@@ -75,6 +79,22 @@ export class RelationEnv extends CallsOnlyEnv<RelationRules> {
     return { env: this, obs: { text, image: this.task.image(index), done: this.rules.done, info: this.currentInfo() } };
   }
 
+  /** Keeps the paused and down time since the current image went out, then logs the record. */
+  override mark(record: TimeRecord): Promise<void> {
+    const t = Date.parse(record.t);
+    if (Number.isFinite(t)) {
+      if (record.event === 'pause' && this.pausedAt === null) this.pausedAt = t;
+      else if (record.event === 'resume' && this.pausedAt !== null) {
+        this.stoppedMs += Math.max(0, t - Math.max(this.pausedAt, this.shownAt));
+        this.pausedAt = null;
+      } else if ((record.event === 'reconnect' || record.event === 'restart') && record.since) {
+        const since = Date.parse(record.since);
+        if (Number.isFinite(since)) this.stoppedMs += Math.max(0, t - Math.max(since, this.shownAt));
+      }
+    }
+    return super.mark(record);
+  }
+
   kindState(): RelationKindState {
     const n = this.task.spec.trials.length;
     const index = Math.min(this.rules.current, n - 1);
@@ -100,7 +120,8 @@ export class RelationEnv extends CallsOnlyEnv<RelationRules> {
     const answeredNow = this.rules.current > before;
     let body = result.body;
     let feedback: string | null = null;
-    const serverMs = t0 - this.shownAt;
+    // The trial's server time as the person spent it: a break (paused) or a lost page (down) is not in it.
+    const serverMs = Math.max(0, t0 - this.shownAt - this.stoppedMs - (this.pausedAt !== null ? t0 - Math.max(this.pausedAt, this.shownAt) : 0));
     if (answeredNow && this.task.spec.practice) {
       const truth = this.truthOf(before);
       const a = this.rules.answers()[before];
@@ -136,6 +157,7 @@ export class RelationEnv extends CallsOnlyEnv<RelationRules> {
     if (answeredNow && !result.done) {
       out.image = this.task.image(this.rules.current);
       this.shownAt = Date.now();
+      this.stoppedMs = 0;
     }
     return out;
   }

@@ -12,9 +12,10 @@ import { renderParams } from '../../../shared/kinds/relation/sample';
 import { RelationTaskSpecSchema, type RelationTaskSpec } from '../../../shared/kinds/relation/task';
 import type { TaskSpecHead, TaskSummary } from '../../../shared/task/schema';
 import { decodePng, encodePng } from '../../io/png';
-import { readSpec, TaskLoadError } from '../../tasks/load';
+import { readSpec, readSpecHead, TaskLoadError } from '../../tasks/load';
 import type { KindTask, MainKindModule } from '../kind';
 import { RelationEnv } from './env';
+import { relationAccuracy, trialsOfTrajectory, verifyRelationImport } from './log-trials';
 
 export interface RelationTask extends KindTask {
   readonly spec: RelationTaskSpec;
@@ -127,4 +128,14 @@ export const relationMain: MainKindModule = {
   }),
   reset: (task, options) => RelationEnv.reset(asRelationTask(task), options),
   rules: (task) => new RelationRules(asRelationTask(task).spec),
+  // A run is scored from its logged answers against the hidden labels, never its end record.
+  importRun: (traj, tasksDir, taskId) => verifyRelationImport(traj, tasksDir, taskId),
+  runScore: (traj, tasksDir, taskId) => {
+    if (!traj.end) return null;
+    try {
+      return relationAccuracy(trialsOfTrajectory(traj, loadRelationTask(tasksDir, readSpecHead(tasksDir, taskId)), 'model', traj.header?.player ?? 'model'));
+    } catch {
+      return null;
+    }
+  },
 };

@@ -139,7 +139,7 @@ describe('a study with search tasks', () => {
     expect(files.has(pending[0].ref.replace(/\.jsonl$/, '.rating.json'))).toBe(true);
     const dict = JSON.parse(files.get('dataset_description.json') ?? '{}') as { dataDictionary: Record<string, unknown> };
     expect(Object.keys(dict.dataDictionary)).toContain(SEARCH_TABLE.file);
-    expect(readdirSync(join(home, 'studies', study.id, 'models', 'bot-1'))).toEqual(['search__t1__r1.jsonl']);
+    expect(readdirSync(join(home, 'studies', study.id, 'models', 'bot-1')).sort()).toEqual(['model.json', 'search__t1__r1.jsonl']);
   }, 60_000);
 
   it('ends a search task whose time ran out with the kind\'s give-up (stop, unanswered)', async () => {

@@ -9,45 +9,16 @@
 import { existsSync } from 'node:fs';
 import { recordsCsv } from '../../../../shared/analysis/csv';
 import type { RelationTrialRow } from '../../../../shared/kinds/relation/api';
-import { readAnswer, type RecordedAnswer } from '../../../../shared/kinds/relation/kind';
 import { RELATION_TASK_PREFIX } from '../../../../shared/kinds/relation/task';
 import { readTrajectory } from '../../../env/trajectory';
 import { readSpecHead } from '../../../tasks/load';
-import { loadRelationTask, orderedTask, type RelationTask } from '../kind';
+import { loadRelationTask, type RelationTask } from '../kind';
+import { trialsOfTrajectory } from '../log-trials';
 import type { StudyStore } from '../../../studies/store';
 
 /** Trials of one relation log: the answers of its accepted `answer` calls, in order. */
 export function trialsOfLog(path: string, base: RelationTask, who: 'human' | 'model', answerer: string): RelationTrialRow[] {
-  const traj = readTrajectory(path);
-  const n = base.spec.trials.length;
-  const logged = (traj.steps.find((s) => s.step === 0)?.args as { order?: unknown } | undefined)?.order;
-  const order = Array.isArray(logged) && logged.length === n && new Set(logged).size === n && logged.every((i) => Number.isInteger(i) && i >= 0 && i < n)
-    ? (logged as number[]) : base.spec.trials.map((_, i) => i);
-  const task = orderedTask(base, order);
-  const answers: { a: RecordedAnswer; rt: number | null; server: number | null }[] = [];
-  let gaveUp = false;
-  for (const s of traj.steps) {
-    if (s.step === 0 || s.tool !== 'answer' || s.ok === false || gaveUp) continue;
-    const r = readAnswer(s.args);
-    if (!r.ok) continue;
-    if (r.answer.give_up) {
-      gaveUp = true;
-      continue;
-    }
-    const server = (s as { server_ms?: unknown }).server_ms;
-    answers.push({ a: r.answer, rt: r.answer.rt_ms ?? s.ms, server: typeof server === 'number' ? server : null });
-  }
-  return task.spec.trials.map((t, i) => {
-    const truth = t.catch ?? task.params[i].relation.label;
-    const got = answers[i];
-    const answer = got?.a.relation ?? null;
-    return {
-      who, answerer, taskId: task.spec.task_id, trial: i + 1, environment: t.environment, triple: t.triple, task: t.perspective,
-      truth, answer, correct: answer === truth, rtMs: got && !got.a.timed_out ? got.rt : null, confidence: got?.a.confidence ?? null,
-      ...(t.catch ? { catch: true } : {}), ...(got?.a.timed_out ? { timedOut: true } : {}),
-      ...(got?.a.unparsed !== undefined ? { unparsed: got.a.unparsed } : {}), ...(got ? { serverMs: got.server } : {}),
-    };
-  });
+  return trialsOfTrajectory(readTrajectory(path), base, who, answerer);
 }
 
 export function studyRelationTrials(store: StudyStore, studyId: string, tasksDir: string): RelationTrialRow[] {
