@@ -85,12 +85,6 @@ function headingOf(truth: PartsTruth | null, final: GaussianRecord[], dir: strin
   return { headingErrors: errors.map((e) => e.headingErrorDeg), headingParts: errors.map((e) => e.label), headingNames: errors.map((e) => names.get(e.label) ?? e.label) };
 }
 
-/** The task's object source (the task file's `source`; procedural when it names none). */
-function objectSourceOf(spec: object): string {
-  const s = (spec as { source?: unknown }).source;
-  return typeof s === 'string' && s ? s : 'procedural';
-}
-
 /** The task's object source: its spec's, else from build.json's `source` tag (tasks built before specs carried one). */
 export function taskSource(task: LoadedTask): ObjectSource {
   if (task.spec.source) return task.spec.source;
@@ -178,7 +172,6 @@ export async function analysisEpisodes(sources: readonly LogSource[], tasksDir: 
       curve: scoreCurve(t.steps.map((s, i) => ({ step: s.step, score: rs ? rs.steps[i] : (s.hidden?.score ?? null) })), calls),
       mirror,
       ...headingOf(truth, final, task.dir),
-      objectSource: objectSourceOf(task.spec),
       costUsd: meta?.cost_usd ?? null,
       // The one clock for people and models alike: active time up to the ending call (issue 24).
       seconds: activeSeconds(t),

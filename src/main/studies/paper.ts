@@ -32,7 +32,7 @@ export function splatEpisodesCsv(rows: readonly AnalysisEpisode[]): string {
     { name: 'task', value: (r) => r.taskId },
     { name: 'task_kind', value: (r) => r.taskKind },
     { name: 'object', value: (r) => r.object },
-    { name: 'object_source', value: (r) => r.objectSource ?? 'procedural' },
+    { name: 'object_source', value: (r) => r.source ?? 'procedural' },
     { name: 'score', value: (r) => r.score },
     { name: 'cost_usd', value: (r) => r.costUsd },
     { name: 'seconds', value: (r) => r.seconds },

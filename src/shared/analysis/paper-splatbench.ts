@@ -192,8 +192,8 @@ export function splatbenchPaperTables(all: readonly AnalysisEpisode[], report: A
   const rows = scored(all);
   if (!rows.length) return [];
   const kindCols = KINDS.filter((k) => rows.some((r) => r.taskKind === k)).map((k) => ({ name: KIND_NAME[k], of: (r: AnalysisEpisode) => r.taskKind === k }));
-  const sources = [...OBJECT_SOURCES, ...new Set(rows.map((r) => r.objectSource ?? 'procedural').filter((s) => !(OBJECT_SOURCES as readonly string[]).includes(s)))];
-  const sourceCols = sources.filter((s) => rows.some((r) => (r.objectSource ?? 'procedural') === s)).map((s) => ({ name: s, of: (r: AnalysisEpisode) => (r.objectSource ?? 'procedural') === s }));
+  const sources = [...OBJECT_SOURCES, ...new Set(rows.map((r) => r.source ?? 'procedural').filter((s) => !(OBJECT_SOURCES as readonly string[]).includes(s)))];
+  const sourceCols = sources.filter((s) => rows.some((r) => (r.source ?? 'procedural') === s)).map((s) => ({ name: s, of: (r: AnalysisEpisode) => (r.source ?? 'procedural') === s }));
   const oneShot = rows.filter((r) => r.taskKind === 'oneshot' || r.taskKind === 'sculpt');
   const tables = [
     leaderboard(rows),

@@ -43,8 +43,6 @@ export const AnalysisEpisodeSchema = z.strictObject({
   headingParts: z.array(z.string()).nullable(),
   /** The same parts named from the object's authoring (head, left leg, ...; ./part-names.ts), when it has named groups. */
   headingNames: z.array(z.string()).nullable().optional(),
-  /** Where the object comes from (procedural, synthetic, photographed; the task's `source`, default procedural). */
-  objectSource: z.string().optional(),
   costUsd: num,
   seconds: num,
   /** provider:model without settings (models only), for the effort sweep. */
