@@ -14,6 +14,7 @@ import { toCsv } from '../../shared/analysis/csv';
 import { analysisEpisodes, studySources, type AnalysisProgress, type RenderFn } from './analyses';
 import { studyParts } from './kind-parts';
 import type { StudyStore } from './store';
+import { shareStatus, type TaskShare } from '../../shared/study/shares';
 
 export interface PaperOptions extends AnalysisProgress {
   tasksDir: string;
@@ -76,6 +77,22 @@ function readme(studyName: string, tables: readonly PaperTable[], figures: reado
 }
 
 /** paper/ of a study: name (relative to paper/) -> bytes. */
+/** Participants per task of a study with task shares (shares.ts), with the study's minimum. */
+function shareTable(tasks: readonly string[], share: TaskShare, participants: Parameters<typeof shareStatus>[1]): PaperTable {
+  const status = shareStatus({ tasks, share }, participants);
+  return {
+    id: 'task-shares',
+    title: `Participants per task: each played ${share.perParticipant} of ${tasks.length} tasks (balanced incomplete blocks, seed ${share.seed})`,
+    unit: 'participants',
+    n: 'participants not declined, withdrawn or deleted',
+    interval: 'none',
+    statistic: 'counts; played = submitted and not excluded',
+    notes: [`expected per task in the plan: ${status.expected.toFixed(2)}`, ...(share.minPerTask > 0 ? [`the study's minimum per task: ${share.minPerTask}`] : []), ...status.warnings],
+    columns: ['task', 'planned', 'assigned', 'played', 'below minimum'],
+    rows: status.perTask.map((t) => [t.task, String(t.planned), String(t.assigned), String(t.played), share.minPerTask > 0 && t.played < share.minPerTask ? 'yes' : 'no']),
+  };
+}
+
 export async function paperFiles(store: StudyStore, studyId: string, opts: PaperOptions): Promise<Map<string, Uint8Array>> {
   const config = store.config(studyId);
   const rows = await analysisEpisodes(studySources(store, studyId, { tasksDir: opts.tasksDir, statisticsOnly: true }), opts.tasksDir, opts.render ?? null, opts);
@@ -89,6 +106,7 @@ export async function paperFiles(store: StudyStore, studyId: string, opts: Paper
     tables.push(...p.tables);
     data.push(...p.data);
   }
+  if (config.share) tables.push(shareTable(config.tasks, config.share, store.participants(studyId)));
   const figures = reportFigures(report);
   const files = new Map<string, Uint8Array>();
   for (const t of tables) {

@@ -47,6 +47,7 @@ let main: Lab;
 let stationA: Lab;
 let stationB: Lab;
 let study: StudyConfig;
+let tasks: string;
 
 async function lab(tasksDir: string, grader: Awaited<ReturnType<typeof testTasks>>['grader']): Promise<Lab> {
   const home = mkdtempSync(join(tmpdir(), 'splatlab-station-'));
@@ -102,6 +103,7 @@ const snapshot = (home: string): string => studyFolderFiles(new StudyStore(home)
 
 beforeAll(async () => {
   const { tasksDir, grader } = await testTasks();
+  tasks = tasksDir;
   main = await lab(tasksDir, grader);
   stationA = await lab(tasksDir, grader);
   stationB = await lab(tasksDir, grader);
@@ -209,6 +211,14 @@ describe('a study with task shares', () => {
       "test__sculpt: 0 counted participants, fewer than the study's minimum of 1",
       "test__oneshot: 0 counted participants, fewer than the study's minimum of 1",
     ]);
+    // The paper's tables count the participants per task too, with the warnings.
+    const out = mkdtempSync(join(tmpdir(), 'splatlab-shares-paper-'));
+    homes.push(out);
+    const paper = await withHome(main.home, () => runCli('paper', [s.id, '--out', out, '--tasks', tasks, '--no-mirror', '--no-png']));
+    expect(paper.code, paper.err.join('\n')).toBe(0);
+    const csv = readFileSync(join(out, 'task-shares.csv'), 'utf8').trim().split(/\r?\n/);
+    expect(csv.slice(1)).toEqual(['test__sculpt,2,2,0,yes', 'test__oneshot,2,2,0,yes']);
+    expect(readFileSync(join(out, 'task-shares.md'), 'utf8')).toContain("test__sculpt: 0 counted participants, fewer than the study's minimum of 1");
     expect(await main.refused('study.create', { name: 'Too big', tasks: ['test__sculpt', 'test__oneshot'], practiceTask: 'test__reassembly', share: { perParticipant: 2, seed: 1 } })).toMatch(/cover 1 object /);
   });
 });
