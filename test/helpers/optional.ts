@@ -18,6 +18,7 @@ export const OPTIONAL_PARTS = {
   python3: { what: 'python3 (the Python package\'s standard-library core)', ci: true },
   venv: { what: 'python3 with its venv module (Debian: python3-venv) for the Python package\'s install test', ci: true },
   lpips: { what: 'the LPIPS weights and test vectors (../shared/data/lpips-alex or SPLATLAB_LPIPS_DIR)', ci: true },
+  pipIndex: { what: "a local pip package index with gymnasium and transformers (pip.conf's file:// index-url; the Python package's gym and trl extras)", ci: false },
   lego: { what: 'the NeRF-Synthetic lego capture (../shared/data/nerf-synthetic-lego-24)', ci: false },
 } as const;
 export type OptionalPart = keyof typeof OPTIONAL_PARTS;

