@@ -218,7 +218,8 @@ describe('a study with task shares', () => {
     expect(paper.code, paper.err.join('\n')).toBe(0);
     const csv = readFileSync(join(out, 'task-shares.csv'), 'utf8').trim().split(/\r?\n/);
     expect(csv.slice(1)).toEqual(['test__sculpt,2,2,0,yes', 'test__oneshot,2,2,0,yes']);
-    expect(readFileSync(join(out, 'task-shares.md'), 'utf8')).toContain("test__sculpt: 0 counted participants, fewer than the study's minimum of 1");
+    const table = join(out, 'task-shares');
+    expect(readFileSync(`${table}.md`, 'utf8')).toContain("test__sculpt: 0 counted participants, fewer than the study's minimum of 1");
     expect(await main.refused('study.create', { name: 'Too big', tasks: ['test__sculpt', 'test__oneshot'], practiceTask: 'test__reassembly', share: { perParticipant: 2, seed: 1 } })).toMatch(/cover 1 object /);
   });
 });

@@ -113,7 +113,7 @@ describe('the fourth kind, from SPLATLAB_KINDS only', () => {
     const ex = await call<StudyExport>('study.export', { studyId: study.id });
     const files = new Map<string, string>();
     for (const [name, bytes] of Object.entries(unzipSync(readFileSync(ex.path)))) files.set(name.slice(name.indexOf('/') + 1), new TextDecoder().decode(bytes));
-    expect(files.get('data/table-summary_data.csv')).toContain('(all brightest tasks),brightest,correct %,2,50');
+    expect(files.get('data/table-summary_data.csv')).toContain('(all brightest tasks),brightest,brightest,correct %,2,50');
     expect(files.get('data/table-episodes_data.csv')?.split('\r\n').filter((l) => l.includes(',brightest,'))).toHaveLength(3);
   });
 
