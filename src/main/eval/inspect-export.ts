@@ -83,7 +83,8 @@ function messages(traj: Trajectory, kind: TaskKind, model: string): Json[] {
     out.push({ role: 'assistant', content: '', source: 'generate', model, tool_calls: [{ id, function: s.tool, arguments: args, type: 'function', parse_error: parseError }] });
     out.push({ role: 'tool', content: s.text, tool_call_id: id, function: s.tool, error: s.ok === false ? { type: 'parsing', message: s.text.split('\n')[0] } : null });
   }
-  return out;
+  // Every message its own id, as Inspect writes them (its viewer keys the conversation by them).
+  return out.map((m, i) => ({ id: `msg_${i}`, ...m }));
 }
 
 /** One Inspect ToolEvent per call: when it ran (seconds into the sample), how long, its result. */
@@ -97,7 +98,7 @@ function toolEvents(traj: Trajectory): Json[] {
       const working = Math.max(0, s.ms / 1000);
       const begin = Number.isFinite(start) && Number.isFinite(t) ? Math.max(0, (t - start) / 1000 - working) : 0;
       return {
-        event: 'tool', timestamp: s.t, working_start: begin, type: 'function', id: `call_${s.step}`, function: s.tool, arguments: args,
+        uuid: `event_call_${s.step}`, event: 'tool', timestamp: s.t, working_start: begin, type: 'function', id: `call_${s.step}`, function: s.tool, arguments: args,
         result: s.text, events: [], completed: s.t, working_time: working,
         error: s.ok === false ? { type: 'parsing', message: s.text.split('\n')[0] } : null,
       };
