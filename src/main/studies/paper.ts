@@ -42,6 +42,7 @@ export function splatEpisodesCsv(rows: readonly AnalysisEpisode[]): string {
     { name: 'curve', value: (r) => r.curve.map((v) => (v === null ? '' : String(v))).join(' ') },
     { name: 'mirror_iou', value: (r) => r.mirror?.iou ?? null },
     { name: 'mirrored_iou', value: (r) => r.mirror?.mirroredIou ?? null },
+    { name: 'mirror_ceiling', value: (r) => r.mirror?.ceiling ?? null },
     { name: 'heading', value: (r) => (r.headingErrors ? r.headingErrors.map((e, i) => `${(r.headingNames ?? r.headingParts ?? [])[i]}=${e === null ? '' : e}`).join(';') : null) },
   ], rows);
 }

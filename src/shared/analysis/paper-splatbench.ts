@@ -12,13 +12,12 @@ import { meanOrNull } from './bootstrap';
 import { bestAndFinal } from './curves';
 import { HEADING_THRESHOLD_DEG } from './heading';
 import { ciOf, numCell, paperInterval, type PaperTable } from './paper-table';
+import { ALL_SOURCES, OBJECT_SOURCES } from './object-source';
 import type { AnalysisEpisode, AnalysisReport } from './report';
 
 export const PEOPLE = 'People';
 const KIND_NAME = { sculpt: 'Sculpt', reassembly: 'Reassembly', oneshot: 'One-shot' } as const;
 const KINDS = ['sculpt', 'reassembly', 'oneshot'] as const;
-/** The object sources of the seed, in its order; a task without one is procedural. */
-export const OBJECT_SOURCES = ['procedural', 'synthetic', 'photographed'] as const;
 const EFFORT_ORDER = ['minimal', 'low', 'medium', 'default', 'high', 'max', 'xhigh'];
 
 const CLUSTER_NOTE = 'clustered percentile bootstrap, 2000 resamples of whole participants (People) or whole runs (a model)';
@@ -142,9 +141,10 @@ function mirrorTable(report: AnalysisReport): PaperTable {
     unit: 'silhouette IoU (0 to 1) over the held-out views',
     n: 'finished sculpt and one-shot builds per row',
     interval: 'none',
-    statistic: 'mean over builds; drop = IoU minus mirrored IoU (near 0: the build fits the mirrored object as well as the object)',
-    columns: ['Player', 'IoU', 'Mirrored IoU', 'Drop', 'n'],
-    rows: report.mirror.map((m) => [groupName(m.group), numCell(m.iou, 3), numCell(m.mirroredIou, 3), numCell(m.drop, 3), String(m.n)]),
+    statistic: "mean over builds; drop = IoU minus mirrored IoU (near 0: the build fits the mirrored object as well as the object); ceiling = the reference fit's own drop across the same plane (what a build that follows the object can lose)",
+    columns: ['Player', 'IoU', 'Mirrored IoU', 'Drop', 'Ceiling', 'n'],
+    // Each player's row over every object source (per-source rows are in the by-source table).
+    rows: report.mirror.filter((m) => m.source === ALL_SOURCES).map((m) => [groupName(m.group), numCell(m.iou, 3), numCell(m.mirroredIou, 3), numCell(m.drop, 3), numCell(m.ceiling, 3), String(m.n)]),
   };
 }
 
@@ -192,8 +192,7 @@ export function splatbenchPaperTables(all: readonly AnalysisEpisode[], report: A
   const rows = scored(all);
   if (!rows.length) return [];
   const kindCols = KINDS.filter((k) => rows.some((r) => r.taskKind === k)).map((k) => ({ name: KIND_NAME[k], of: (r: AnalysisEpisode) => r.taskKind === k }));
-  const sources = [...OBJECT_SOURCES, ...new Set(rows.map((r) => r.source ?? 'procedural').filter((s) => !(OBJECT_SOURCES as readonly string[]).includes(s)))];
-  const sourceCols = sources.filter((s) => rows.some((r) => (r.source ?? 'procedural') === s)).map((s) => ({ name: s, of: (r: AnalysisEpisode) => (r.source ?? 'procedural') === s }));
+  const sourceCols = OBJECT_SOURCES.filter((s) => rows.some((r) => (r.source ?? 'procedural') === s)).map((s) => ({ name: s, of: (r: AnalysisEpisode) => (r.source ?? 'procedural') === s }));
   const oneShot = rows.filter((r) => r.taskKind === 'oneshot' || r.taskKind === 'sculpt');
   const tables = [
     leaderboard(rows),
