@@ -175,7 +175,7 @@ describe.skipIf(skip)('play-view aids (browser mode)', () => {
     expect(wide.x).toBeGreaterThanOrEqual(wideVp.x + wideVp.width - 1);
     await page.screenshot({ path: join(RESULTS_DIR, 'play-aids-1920.png') });
 
-    // A crowd (a staged fill of 150 more): auto draws the unselected ones as dots; looked at in both sizes.
+    // A crowd (a staged fill of 150 more): auto draws solid bodies, as opaque as the render; looked at in both sizes.
     await page.getByTestId('photo-tools-toggle').click();
     await page.getByTestId('ol-select-body').click();
     await page.getByTestId('aids-toggle').click();
@@ -184,7 +184,7 @@ describe.skipIf(skip)('play-view aids (browser mode)', () => {
     await page.getByTestId('fill').click();
     await expect.poll(() => page.getByTestId('budget-gaussians').textContent()).toContain('→ 157');
     await page.keyboard.press('Escape');
-    expect(await page.getByTestId('outline-style').locator('option:checked').textContent()).toBe('auto (dots)');
+    expect(await page.getByTestId('outline-style').locator('option:checked').textContent()).toBe('auto (solid bodies)');
     await page.screenshot({ path: join(RESULTS_DIR, 'play-aids-1920-crowd.png') });
     await page.setViewportSize({ width: 1280, height: 720 });
     await page.screenshot({ path: join(RESULTS_DIR, 'play-aids-1280-crowd.png') });

@@ -1,5 +1,5 @@
 // View-only state of the play screen (Pinia setup store): what the viewport hides or solos, how
-// unselected Gaussians are outlined (the legend's choice; 'auto' thins them out in a crowd), the
+// unselected Gaussians are drawn (the legend's choice; 'auto' draws solid bodies, as a render shows them), the
 // uniform-scale lock, the new-Gaussian colour and group, the Transform panel's typed and not yet
 // staged values per target, whether a multi-call commit still asks, and the part view's part.
 // Nothing here is sent anywhere or costs a call; all of it is back to its defaults when a new
@@ -17,13 +17,13 @@ import type { OutlineStyle } from '../viewport/outlines';
 import { emptyForm, type TransformForm } from './typed-fields';
 
 export type OutlineChoice = 'auto' | OutlineStyle;
-/** Above this many Gaussians 'auto' draws the unselected ones as dots (three rings each stop reading). */
-export const AUTO_RINGS_MAX = 60;
-
-/** The style the viewport draws for a choice and a scene of n Gaussians. */
-export function resolveOutlineStyle(choice: OutlineChoice, n: number): OutlineStyle {
-  if (choice !== 'auto') return choice;
-  return n <= AUTO_RINGS_MAX ? 'rings' : 'points';
+/**
+ * The style the viewport draws for a choice. 'auto' draws solid bodies at every scene size: a fill
+ * renders opaque, and rings of its Gaussians read as a see-through cage (issue 42's "a soft fill
+ * looks translucent"); solids also stay readable in a crowd, where rings do not.
+ */
+export function resolveOutlineStyle(choice: OutlineChoice): OutlineStyle {
+  return choice === 'auto' ? 'solid' : choice;
 }
 
 export const usePlayViewStore = defineStore('play-view', () => {

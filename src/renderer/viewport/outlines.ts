@@ -6,9 +6,11 @@
 // viewport, plus an invisible ellipsoid of the same size for picking. Object names carry the id.
 // Crowded scenes read better with less per Gaussian: the outline style draws every Gaussian with
 // three rings ('rings'), one ring in the plane of its two longest axes ('ring'), or only a dot
-// ('points'); the selection always gets all three rings. The part view draws a part 'solid': each
-// Gaussian as a lit, opaque ellipsoid of its half-alpha size in its own colour (no render needed
-// to read its shape; issue 42).
+// ('points'); the selection always gets all three rings. 'solid' (the default, and the part view's)
+// draws each Gaussian as a lit ellipsoid of its half-alpha size in its own colour, opaque at
+// opacity 1, so a fill reads as the opaque body its render shows (rings of its Gaussians read as a
+// see-through cage) and a part's shape reads without a render (issue 42); the selection's orange
+// rings are drawn on top of the bodies.
 // Invariant: geometry is shared (one circle, one sphere); materials are per Gaussian and disposed
 // with its group, so rebuilding the scene leaks nothing.
 import {
@@ -131,10 +133,21 @@ export function gaussianOutline(r: GaussianRecord, selected: boolean, style: Out
   shape.scale.set(...(r.scale.map((s) => s * OUTLINE_SIGMAS) as [number, number, number]));
   const color = selected ? new Color(1, 0.62, 0.1) : new Color(...outlineColor(r.color));
   const material = new LineBasicMaterial({ color, transparent: !selected, opacity: selected ? 1 : Math.max(0.35, r.opacity) });
-  const kind = selected && style !== 'solid' ? 'rings' : style;
-  if (kind === 'solid') shape.add(new Mesh(SOLID_SPHERE, new MeshLambertMaterial({ color: new Color(...r.color), emissive: selected ? new Color(0.35, 0.2, 0) : new Color(0, 0, 0) })));
-  else if (kind === 'points') group.add(new Points(DOT, new PointsMaterial({ color, size: 4, sizeAttenuation: false, transparent: true, opacity: material.opacity })));
-  else for (const c of kind === 'ring' ? [mainCircle(r.scale)] : CIRCLES) shape.add(new LineLoop(c, material));
+  if (style === 'solid') {
+    // Opaque where the render is (opacity 1, as fills are); a fainter Gaussian is drawn as faint.
+    const faint = r.opacity < 1;
+    shape.add(new Mesh(SOLID_SPHERE, new MeshLambertMaterial({ color: new Color(...r.color), emissive: selected ? new Color(0.35, 0.2, 0) : new Color(0, 0, 0), transparent: faint, opacity: Math.max(0.15, r.opacity), depthWrite: !faint })));
+    // The selection's rings are drawn through the bodies in front of it (one inside a fill stays visible).
+    if (selected) {
+      const onTop = new LineBasicMaterial({ color, depthTest: false, transparent: true });
+      for (const c of CIRCLES) {
+        const ring = new LineLoop(c, onTop);
+        ring.renderOrder = 1;
+        shape.add(ring);
+      }
+    }
+  } else if (style === 'points' && !selected) group.add(new Points(DOT, new PointsMaterial({ color, size: 4, sizeAttenuation: false, transparent: true, opacity: material.opacity })));
+  else for (const c of style === 'ring' && !selected ? [mainCircle(r.scale)] : CIRCLES) shape.add(new LineLoop(c, material));
   group.add(shape);
   const pick = new Mesh(PICK_SPHERE, PICK_MATERIAL);
   pick.scale.set(...(r.scale.map((s) => Math.max(PICK_MIN_RADIUS, s * OUTLINE_SIGMAS)) as [number, number, number]));

@@ -11,7 +11,7 @@ import { projectPoint } from '../../../src/shared/camera/triangulate';
 import { orbitCamera } from '../../../src/shared/camera/orbit';
 import { useStagingStore } from '../../../src/renderer/stores/staging';
 import { arrayCopies, fillShape, fogHint, mirrorCopies, inheritFrom, solidCount, SOLID_SIGMA } from '../../../src/renderer/stores/staging-aids';
-import { resolveOutlineStyle, AUTO_RINGS_MAX } from '../../../src/renderer/stores/play-view';
+import { resolveOutlineStyle } from '../../../src/renderer/stores/play-view';
 import { sameRotation } from '../../../src/renderer/stores/staging-ops';
 import GroupTransform from '../../../src/renderer/components/play/GroupTransform.vue';
 import Outliner from '../../../src/renderer/components/play/Outliner.vue';
@@ -169,11 +169,11 @@ describe('fills, outliner, outlines', () => {
     expect(fogHint(big, [big, rec(2, [0.05, 0, 0])])).toBeNull();
   });
 
-  it('draws a crowd as dots in auto, and the legend choice wins', () => {
-    expect(resolveOutlineStyle('auto', AUTO_RINGS_MAX)).toBe('rings');
-    expect(resolveOutlineStyle('auto', AUTO_RINGS_MAX + 1)).toBe('points');
-    expect(resolveOutlineStyle('ring', 300)).toBe('ring');
-    expect(resolveOutlineStyle('rings', 300)).toBe('rings');
+  it('draws solid bodies in auto (a fill looks as opaque as its render), and the legend choice wins', () => {
+    expect(resolveOutlineStyle('auto')).toBe('solid');
+    expect(resolveOutlineStyle('ring')).toBe('ring');
+    expect(resolveOutlineStyle('rings')).toBe('rings');
+    expect(resolveOutlineStyle('points')).toBe('points');
   });
 
   it('folds every group (and the ungrouped) to one row until unfolded', async () => {
