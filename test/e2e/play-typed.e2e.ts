@@ -2,8 +2,10 @@
 // a typed "each σ ×" 1.25, Enter, then apply scales once; a typed, unapplied scale factor
 // survives a "centre at" (it stays in its field, marked pending, and is staged by Stage);
 // a commit that spends 3 calls asks first, and "don't ask again this episode" stops the asking.
-// Checks read the trajectory on disk. Screenshots go to test-results/typed-*.png.
-import { readdirSync, readFileSync } from 'node:fs';
+// In the shipped robot reassembly the part view shows each of the six parts alone, framed, with the
+// heading the part has, at every window size without scrolling, and the dial stages one
+// transform_group. Checks read the trajectory on disk. Screenshots go to test-results/typed-*.png.
+import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -17,6 +19,23 @@ import { partHeading, wrapDeg } from '../../src/renderer/stores/part-view';
 const skip = browserMissing();
 
 const stagedCount = (page: Page): Promise<number> => page.locator('[data-testid="staged-ops"] li').count();
+const ROBOT = 'robot__reassembly';
+
+/**
+ * How the viewport shows a part: how many Gaussians it draws, the share of the view the part's
+ * half-alpha extents (centre ± 1.18 σ along each world axis) span, and whether they stay inside.
+ */
+async function framing(page: Page, members: readonly { pos: number[]; scale: number[] }[]): Promise<{ n: number; frac: number; inside: boolean }> {
+  const extent = members.flatMap((r) => [0, 1, 2].flatMap((k) => [-1, 1].map((sgn) => r.pos.map((p, j) => (j === k ? p + sgn * Math.sqrt(2 * Math.LN2) * Math.max(...r.scale) : p)))));
+  return page.evaluate((pts) => {
+    const vp = (globalThis as unknown as { splatlabViewport: { screenCentres(): unknown[]; toScreen(p: number[]): { x: number; y: number } | null; renderer: { domElement: { getBoundingClientRect(): { left: number; top: number; width: number; height: number } } } } }).splatlabViewport;
+    const box = vp.renderer.domElement.getBoundingClientRect();
+    const xy = pts.map((p) => vp.toScreen(p)).filter((q): q is { x: number; y: number } => q !== null);
+    const xs = xy.map((q) => q.x - box.left);
+    const ys = xy.map((q) => q.y - box.top);
+    return { n: vp.screenCentres().length, frac: Math.max((Math.max(...xs) - Math.min(...xs)) / box.width, (Math.max(...ys) - Math.min(...ys)) / box.height), inside: Math.min(...xs) >= 0 && Math.max(...xs) <= box.width && Math.min(...ys) >= 0 && Math.max(...ys) <= box.height };
+  }, extent);
+}
 
 describe.skipIf(skip)('typed values do what they show; multi-call commits ask', () => {
   let serve: ServeProcess;
@@ -104,9 +123,12 @@ describe.skipIf(skip)('typed values do what they show; multi-call commits ask', 
     expect(errors).toEqual([]);
   });
 
-  it('reassembly: the part view shows each part alone and large with no render, its true heading, and the dial stages one transform_group', async () => {
-    const { page, errors } = await startFreeEpisode(browser, serve.url, 'test__reassembly', { width: 1440, height: 900 });
-    const init = recordsFromNpz(readSceneNpz(readFileSync(join(tasksDir, 'objects', 'test', 'init_reassembly.npz'))));
+  it('robot reassembly: the part view shows each part alone and large with no render, its true heading, and the dial stages one transform_group', async () => {
+    // The shipped robot task (six parts of 43-62 Gaussians), beside the test tasks.
+    cpSync(join('tasks', `${ROBOT}.json`), join(tasksDir, `${ROBOT}.json`));
+    cpSync(join('tasks', 'objects', 'robot'), join(tasksDir, 'objects', 'robot'), { recursive: true });
+    const { page, errors } = await startFreeEpisode(browser, serve.url, ROBOT, { width: 1440, height: 900 });
+    const init = recordsFromNpz(readSceneNpz(readFileSync(join(tasksDir, 'objects', 'robot', 'init_reassembly.npz'))));
     const groups = [...new Set(init.map((r) => r.group))];
     await page.getByTestId('part-view-toggle').click();
     await page.getByTestId('part-view').waitFor();
@@ -121,20 +143,13 @@ describe.skipIf(skip)('typed values do what they show; multi-call commits ask', 
       // Alone and at a useful size: only its Gaussians are drawn, and their half-alpha extents
       // (centre ± 1.18 σ along each world axis) span more than 45 % of the view and stay inside it.
       const members = init.filter((r) => r.group === g);
-      const extent = members.flatMap((r) => [0, 1, 2].flatMap((k) => [-1, 1].map((sgn) => r.pos.map((p, j) => (j === k ? p + sgn * Math.sqrt(2 * Math.LN2) * Math.max(...r.scale) : p)))));
-      const seen = await page.evaluate((pts) => {
-        const vp = (globalThis as unknown as { splatlabViewport: { screenCentres(): unknown[]; toScreen(p: number[]): { x: number; y: number } | null; renderer: { domElement: { getBoundingClientRect(): { left: number; top: number; width: number; height: number } } } } }).splatlabViewport;
-        const box = vp.renderer.domElement.getBoundingClientRect();
-        const xy = pts.map((p) => vp.toScreen(p)).filter((q): q is { x: number; y: number } => q !== null);
-        const xs = xy.map((q) => q.x - box.left);
-        const ys = xy.map((q) => q.y - box.top);
-        return { n: vp.screenCentres().length, frac: Math.max((Math.max(...xs) - Math.min(...xs)) / box.width, (Math.max(...ys) - Math.min(...ys)) / box.height), inside: Math.min(...xs) >= 0 && Math.max(...xs) <= box.width && Math.min(...ys) >= 0 && Math.max(...ys) <= box.height };
-      }, extent);
+      const seen = await framing(page, members);
       expect(seen.n).toBe(members.length);
       expect(seen.frac).toBeGreaterThan(0.45);
       expect(seen.inside).toBe(true);
-      await page.screenshot({ path: join(RESULTS_DIR, `typed-part-${i}.png`) });
+      await page.screenshot({ path: join(RESULTS_DIR, `typed-robot-part-${i}.png`) });
     }
+    expect(groups).toHaveLength(6);
     expect(await page.getByTestId('budget-renders').textContent()).toContain('renders left 16/16');
 
     // The dial: pressed and released at heading + 45 degrees stages one transform_group of 45.
@@ -149,18 +164,31 @@ describe.skipIf(skip)('typed values do what they show; multi-call commits ask', 
     await page.mouse.up();
     expect(await stagedCount(page)).toBe(1);
     expect(Math.abs(wrapDeg((await shownHeading()) - (h0 + 45)))).toBeLessThanOrEqual(0.11);
-    await page.screenshot({ path: join(RESULTS_DIR, 'typed-part-turned.png') });
-    // The layout with the part view and the shade bar open at the two other sizes (looked at by hand).
-    await page.getByTestId('shade-toggle').click();
-    for (const [width, height] of [[1280, 720], [1920, 1080]]) {
+    await page.screenshot({ path: join(RESULTS_DIR, 'typed-robot-part-turned.png') });
+    // Every size: the whole panel in sight without scrolling (its close button too), and the part
+    // framed again, alone and large, after the resize (screenshots looked at by hand).
+    const members = init.filter((r) => r.group === g);
+    for (const [width, height] of [[1280, 720], [1920, 1080], [1440, 900]]) {
       await page.setViewportSize({ width, height });
       await expect.poll(() => page.getByTestId('part-view').isVisible()).toBe(true);
-      await page.screenshot({ path: join(RESULTS_DIR, `typed-part-${width}.png`) });
+      const fit = await page.evaluate(() => {
+        const d = globalThis as unknown as { document: { querySelector(q: string): { scrollHeight: number; clientHeight: number; getBoundingClientRect(): { right: number; bottom: number } } | null }; innerHeight: number };
+        const side = d.document.querySelector('[data-testid="viewport-side"]');
+        const panel = d.document.querySelector('[data-testid="part-view"]');
+        const close = d.document.querySelector('[data-testid="part-exit"]');
+        if (!side || !panel || !close) throw new Error('no part panel');
+        const p = panel.getBoundingClientRect();
+        const c = close.getBoundingClientRect();
+        return { scrolls: side.scrollHeight > side.clientHeight, below: p.bottom > d.innerHeight, closeOut: c.right > p.right };
+      });
+      expect(fit, `${width}x${height}`).toEqual({ scrolls: false, below: false, closeOut: false });
+      await expect.poll(async () => (await framing(page, members)).frac, { message: `${width}x${height}` }).toBeGreaterThan(0.45);
+      expect((await framing(page, members)).inside).toBe(true);
+      await page.screenshot({ path: join(RESULTS_DIR, `typed-robot-part-${width}.png`) });
     }
-    await page.setViewportSize({ width: 1440, height: 900 });
     await page.getByTestId('commit').click();
     await expect.poll(() => page.getByTestId('budget-calls').textContent()).toContain('calls left 39/40');
-    const step = trajectoryOf('test__reassembly').steps[1];
+    const step = trajectoryOf(ROBOT).steps[1];
     expect(step.tool).toBe('transform_group');
     expect(step.args).toEqual({ group: g, rotate_deg: 45 });
     expect(errors).toEqual([]);
