@@ -7,7 +7,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
 import { arrayCopies, fillShape, mirrorCopies } from '../../../src/renderer/stores/staging-aids';
 import { useStagingStore } from '../../../src/renderer/stores/staging';
-import { MIN_OUTLINE_LUMINANCE, OUTLINE_SIGMAS, outlineColor } from '../../../src/renderer/viewport/outlines';
+import { LineBasicMaterial, LineLoop, Mesh, MeshLambertMaterial, type Group } from 'three';
+import { gaussianOutline, MIN_OUTLINE_LUMINANCE, OUTLINE_SIGMAS, outlineColor } from '../../../src/renderer/viewport/outlines';
 import { covariance3d } from '../../../src/shared/math/covariance';
 import { eulerToQuat } from '../../../src/shared/math/quaternion';
 import type { GaussianRecord } from '../../../src/shared/scene/gaussian';
@@ -103,6 +104,30 @@ describe('placement aids', () => {
     const dark = outlineColor([0.02, 0.02, 0.05]);
     expect(0.2126 * dark[0] + 0.7152 * dark[1] + 0.0722 * dark[2]).toBeCloseTo(MIN_OUTLINE_LUMINANCE, 9);
     expect(dark[2]).toBeGreaterThan(dark[0]); // still bluish
+  });
+
+  it('draws solid bodies opaque at opacity 1 (a fill reads as its render), faint below, and the selection\'s rings on top', () => {
+    const parts = (g: Group): { bodies: MeshLambertMaterial[]; rings: LineBasicMaterial[] } => {
+      const bodies: MeshLambertMaterial[] = [];
+      const rings: LineBasicMaterial[] = [];
+      g.traverse((o) => {
+        if (o instanceof Mesh && o.material instanceof MeshLambertMaterial) bodies.push(o.material);
+        if (o instanceof LineLoop) rings.push(o.material as LineBasicMaterial);
+      });
+      return { bodies, rings };
+    };
+    const opaque = parts(gaussianOutline(rec(0, [0, 0, 0]), false, 'solid'));
+    expect(opaque.bodies).toHaveLength(1);
+    expect(opaque.bodies[0].transparent).toBe(false);
+    expect(opaque.bodies[0].depthWrite).toBe(true);
+    expect(opaque.rings).toHaveLength(0);
+    const faint = parts(gaussianOutline({ ...rec(1, [0, 0, 0]), opacity: 0.3 }, false, 'solid'));
+    expect(faint.bodies[0].transparent).toBe(true);
+    expect(faint.bodies[0].opacity).toBeCloseTo(0.3, 9);
+    const chosen = parts(gaussianOutline(rec(2, [0, 0, 0]), true, 'solid'));
+    expect(chosen.bodies).toHaveLength(1);
+    expect(chosen.rings).toHaveLength(3);
+    for (const m of chosen.rings) expect(m.depthTest).toBe(false);
   });
 
   it('joins consecutive typed edits of the same Gaussian into one entry; undo steps back one value', () => {
