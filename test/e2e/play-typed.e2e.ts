@@ -165,9 +165,11 @@ describe.skipIf(skip)('typed values do what they show; multi-call commits ask', 
     expect(await stagedCount(page)).toBe(1);
     expect(Math.abs(wrapDeg((await shownHeading()) - (h0 + 45)))).toBeLessThanOrEqual(0.11);
     await page.screenshot({ path: join(RESULTS_DIR, 'typed-robot-part-turned.png') });
-    // Every size: the whole panel in sight without scrolling (its close button too), and the part
-    // framed again, alone and large, after the resize (screenshots looked at by hand).
+    // Every size, the shade bar open above the viewport as well: the whole panel in sight without
+    // scrolling (its close button too), and the part framed again, alone and large, after the
+    // resize (screenshots looked at by hand).
     const members = init.filter((r) => r.group === g);
+    await page.getByTestId('shade-toggle').click();
     for (const [width, height] of [[1280, 720], [1920, 1080], [1440, 900]]) {
       await page.setViewportSize({ width, height });
       await expect.poll(() => page.getByTestId('part-view').isVisible()).toBe(true);
