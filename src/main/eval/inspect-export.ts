@@ -71,24 +71,24 @@ function modelName(traj: Trajectory, meta: EpisodeMeta | null): string {
 }
 
 /** The conversation as the model had it, rebuilt from the log (times and images are not in it). */
-function messages(traj: Trajectory, kind: TaskKind, model: string): Json[] {
+function messages(traj: Trajectory, kind: TaskKind, model: string, tag: string): Json[] {
   const out: Json[] = [{ role: 'system', content: kindModule(kind).agent.system, source: 'input' }];
   const first = traj.steps.find((s) => s.step === 0);
   if (first) out.push({ role: 'user', content: first.text, source: 'input' });
   for (const s of traj.steps) {
     if (s.step === 0) continue;
-    const id = `call_${s.step}`;
+    const id = `call_${tag}_${s.step}`;
     const args = s.args !== null && typeof s.args === 'object' && !Array.isArray(s.args) ? (s.args as Json) : {};
     const parseError = args === s.args ? null : `the arguments were not a JSON object: ${JSON.stringify(s.args).slice(0, 200)}`;
     out.push({ role: 'assistant', content: '', source: 'generate', model, tool_calls: [{ id, function: s.tool, arguments: args, type: 'function', parse_error: parseError }] });
     out.push({ role: 'tool', content: s.text, tool_call_id: id, function: s.tool, error: s.ok === false ? { type: 'parsing', message: s.text.split('\n')[0] } : null });
   }
-  // Every message its own id, as Inspect writes them (its viewer keys the conversation by them).
-  return out.map((m, i) => ({ id: `msg_${i}`, ...m }));
+  // Every message its own id, unique across the log as Inspect's are (its viewer keys lists by them).
+  return out.map((m, i) => ({ id: `msg_${tag}_${i}`, ...m }));
 }
 
 /** One Inspect ToolEvent per call: when it ran (seconds into the sample), how long, its result. */
-function toolEvents(traj: Trajectory): Json[] {
+function toolEvents(traj: Trajectory, tag: string): Json[] {
   const start = Date.parse(traj.header?.started ?? '');
   return traj.steps
     .filter((s) => s.step > 0)
@@ -98,7 +98,7 @@ function toolEvents(traj: Trajectory): Json[] {
       const working = Math.max(0, s.ms / 1000);
       const begin = Number.isFinite(start) && Number.isFinite(t) ? Math.max(0, (t - start) / 1000 - working) : 0;
       return {
-        uuid: `event_call_${s.step}`, event: 'tool', timestamp: s.t, working_start: begin, type: 'function', id: `call_${s.step}`, function: s.tool, arguments: args,
+        uuid: `event_${tag}_${s.step}`, event: 'tool', timestamp: s.t, working_start: begin, type: 'function', id: `call_${tag}_${s.step}`, function: s.tool, arguments: args,
         result: s.text, events: [], completed: s.t, working_time: working,
         error: s.ok === false ? { type: 'parsing', message: s.text.split('\n')[0] } : null,
       };
@@ -129,7 +129,9 @@ async function sample(path: string, traj: Trajectory, task: KindTask, opts: Insp
   const kind = task.spec.kind;
   const scores: Record<string, EpisodeScore> = {};
   for (const s of scorersFor(kind, opts.scorers)) scores[s.name] = await s.score({ path, traj, task, grader: opts.grader });
-  const msgs = messages(traj, kind, model);
+  // The sample's own tag in every id (messages, tool calls, events): unique across epochs and logs.
+  const tag = createHash('sha256').update(`${path}\u0000${traj.header?.started ?? ''}`).digest('hex').slice(0, 12);
+  const msgs = messages(traj, kind, model, tag);
   const last = [...msgs].reverse().find((m) => m.role === 'assistant') ?? { role: 'assistant', content: '' };
   const end = traj.end;
   const started = traj.header?.started ?? null;
@@ -140,6 +142,7 @@ async function sample(path: string, traj: Trajectory, task: KindTask, opts: Insp
     scores,
     sample: {
       id: task.spec.task_id,
+      uuid: `sample_${tag}`,
       epoch: meta?.run ?? 1,
       input: traj.steps.find((s) => s.step === 0)?.text ?? '',
       target: '',
@@ -159,7 +162,7 @@ async function sample(path: string, traj: Trajectory, task: KindTask, opts: Insp
         images: 'not kept in the trajectory (tool results carry their text)',
       },
       store: {},
-      events: toolEvents(traj),
+      events: toolEvents(traj, tag),
       model_usage: { [model]: usage },
       role_usage: {},
       attachments: {},
