@@ -40,6 +40,8 @@ export const SLOW_FILES = [
   'test/main/security/nerf-upload.test.ts',
   'test/main/eval/analyses.test.ts',
   'test/main/eval/killed-attempt-cost.test.ts',
+  'test/main/eval/inspect-export.test.ts',
+  'test/main/eval/inspect-schema.test.ts',
   'test/main/workers/pool.test.ts',
   'test/main/studies/journal.test.ts',
   'test/main/studies/stations.test.ts',
