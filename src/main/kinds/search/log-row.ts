@@ -1,5 +1,6 @@
-// One scored search episode from its log (docs/SEARCH.md): the numbers of its end record (success,
-// steps, path length, collision) and the answer of its `stop` call checked again, with the accuracy
+// One scored search episode from its log (docs/STUDIES.md, the search kind's results): the numbers
+// of its end record (success, steps, path length, collision) and the answer of its `stop` call
+// checked again, with the accuracy
 // from its rater and judge marks (src/shared/kinds/search/aggregate.ts `episodeAccuracy`). Study
 // results (./study/results.ts) and `splatlab report` (./report.ts) build their rows here.
 // Input: a reference (who played, in which group), a trajectory. Output: a SearchEpisodeRow.
