@@ -7,7 +7,8 @@
 // answered (a tool result), refused with 503 and retried with the same request_id (backpressure:
 // charged once), timed out (the SDK's timeout: the issue's failure) or lost (no answer). Targets:
 // 0 lost, 0 timeouts, p99 of each tool within 10 s. Run: npm run bench -- mcp-load [--sessions N]
-// [--calls N] [--spin]. Prints markdown with `uptime` before and after.
+// [--calls N] [--spin]. Prints markdown with `uptime` before and after. SPLATLAB_MCP_NODE_ARGS
+// passes node flags to the server (profiling: '--cpu-prof --cpu-prof-dir=DIR').
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -31,7 +32,9 @@ const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[M
 function startMcp(tasksDir: string): Promise<{ url: string; token: string; child: ChildProcess }> {
   const cli = join(process.cwd(), 'src', 'main', 'cli', 'splatlab.mjs');
   const logDir = mkdtempSync(join(tmpdir(), 'splatlab-mcp-bench-'));
-  const child = spawn(process.execPath, [cli, 'mcp', '--http', '--port', '0', '--tasks', tasksDir, '--task', 'test__sculpt', '--device', 'cpu', '--no-lpips', '--log-dir', logDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // SPLATLAB_MCP_NODE_ARGS (e.g. '--cpu-prof --cpu-prof-dir=DIR') go to the server's node, for profiling it.
+  const nodeArgs = (process.env.SPLATLAB_MCP_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, cli, 'mcp', '--http', '--port', '0', '--tasks', tasksDir, '--task', 'test__sculpt', '--device', 'cpu', '--no-lpips', '--log-dir', logDir], { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let log = '';
     const onData = (d: Buffer): void => {

@@ -90,6 +90,21 @@ function freshMeta(job: EpisodeJob): EpisodeMeta {
   };
 }
 
+/** Input tokens billed: the answered requests' and the estimate for requests whose answer was lost. */
+const billedInput = (meta: EpisodeMeta): number => meta.input_tokens + (meta.lost_input_tokens ?? 0);
+
+/**
+ * A resumed attempt counts the requests an earlier attempt sent but never saw answered (its worker
+ * was killed while they were in flight): the provider billed them, so they stay in the cost, each
+ * at the last answered request's input tokens.
+ */
+function countLostRequests(meta: EpisodeMeta): void {
+  const lost = (meta.requests ?? meta.turns) - meta.turns - (meta.lost_requests ?? 0);
+  if (lost <= 0) return;
+  meta.lost_requests = (meta.lost_requests ?? 0) + lost;
+  meta.lost_input_tokens = (meta.lost_input_tokens ?? 0) + lost * (meta.last_input_tokens ?? 0);
+}
+
 export async function runEpisode(job: EpisodeJob, deps: EpisodeDeps): Promise<EpisodeMeta> {
   const metaPath = metaPathOf(job.log);
   const state = logState(job.log);
@@ -98,11 +113,12 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeDeps): Promise<Ep
   // (the log's header and first record land before it), so it counts.
   const before = prior?.attempts ?? (state === 'partial' ? 1 : 0);
   const meta: EpisodeMeta = { ...(prior ?? freshMeta(job)), status: 'running', error: null, attempts: before + 1 };
+  countLostRequests(meta);
   const t0 = Date.now();
   const wall0 = meta.wall_s;
   const save = (): void => {
     meta.wall_s = wall0 + (Date.now() - t0) / 1000;
-    meta.cost_usd = costUsd(deps.config, job.spec.model, meta.input_tokens, meta.output_tokens);
+    meta.cost_usd = costUsd(deps.config, job.spec.model, billedInput(meta), meta.output_tokens);
     writeMeta(metaPath, meta);
   };
   mkdirSync(dirname(job.log), { recursive: true });
@@ -137,20 +153,30 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeDeps): Promise<Ep
       while (!env.done) {
         if (deps.signal?.aborted) throw new Error('cancelled');
         meter.messages = meta.turns;
-        const cap = meter.reached({ tokens: meta.input_tokens + meta.output_tokens, cost_usd: costUsd(deps.config, job.spec.model, meta.input_tokens, meta.output_tokens) });
+        const cap = meter.reached({ tokens: billedInput(meta) + meta.output_tokens, cost_usd: costUsd(deps.config, job.spec.model, billedInput(meta), meta.output_tokens) });
         if (cap) {
           await meter.truncate(env, cap);
           meta.truncated_by = cap;
           break;
         }
         const sentAt = Date.now();
-        const turn = await client.next();
+        // Counted before it is sent and its tokens saved as soon as it is answered, so a worker
+        // killed while the request is in flight or while the calls run leaves its cost behind.
+        meta.requests = (meta.requests ?? meta.turns) + 1;
+        save();
+        // A request the API refused (an error after its retries) was not answered and not billed.
+        const turn = await client.next().catch((e: unknown) => {
+          meta.requests = (meta.requests ?? 1) - 1;
+          throw e;
+        });
         meta.turns += 1;
         stream.reply(meta.turns, sentAt, turn);
         meta.input_tokens += turn.inputTokens;
         meta.output_tokens += turn.outputTokens;
+        meta.last_input_tokens = turn.inputTokens;
         meta.retries += turn.retries;
         meta.model_version = turn.model ?? meta.model_version;
+        save();
         if (turn.calls.length === 0) {
           meta.idle_turns += 1;
           idle += 1;

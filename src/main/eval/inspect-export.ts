@@ -10,7 +10,8 @@
 // model usage from the run's .meta.json and the task's registry entry as metadata.
 // Inputs: trajectory files, the tasks folder, the lab's grader. Output: EvalLog JSON documents.
 // Invariant: held-out data leave only as the scorers' scores; images are not in trajectories, so
-// tool results carry their text only (and say so in the sample's metadata).
+// they are made again by replaying the logged calls (./replay-images.ts) and ride in the messages
+// as Inspect's ContentImage, each stored once in the sample's attachments.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,12 +19,13 @@ import { kindModule } from '../../shared/kinds/registry';
 import { meanOrNull } from '../../shared/analysis/bootstrap';
 import type { TaskKind } from '../../shared/task/schema';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
-import type { EnvGrader } from '../env/types';
+import type { EnvGrader, EnvImages } from '../env/types';
 import { loadAnyTask } from '../kinds/registry';
 import type { KindTask } from '../kinds/kind';
 import { taskEntry } from '../kinds/task-registry';
 import { metaPathOf, readMeta, type EpisodeMeta } from '../models/meta';
 import { scorersFor, type EpisodeScore } from './scorers';
+import { replayImages } from './replay-images';
 
 type Json = Record<string, unknown>;
 
@@ -31,6 +33,11 @@ export interface InspectExportOptions {
   tasksDir: string;
   grader: () => Promise<EnvGrader>;
   version: string;
+  /**
+   * The images of the calls (./replay-images.ts: the episode played again from its calls): default
+   * the lab's builders; other builders (tests' fakes); false leaves images out.
+   */
+  images?: EnvImages | false;
   /** Scorer names; default every scorer for each kind. */
   scorers?: string[];
   onProgress?: (done: number, total: number, path: string) => void;
@@ -70,25 +77,37 @@ function modelName(traj: Trajectory, meta: EpisodeMeta | null): string {
   return traj.header?.protocol === 'agent' ? `splatlab/${p}` : `human/${p}`;
 }
 
-/** The conversation as the model had it, rebuilt from the log (times and images are not in it). */
-function messages(traj: Trajectory, kind: TaskKind, model: string): Json[] {
+/** The conversation as the model had it, rebuilt from the log and the replayed images. */
+/**
+ * A message's content: its text, and the call's image as Inspect's ContentImage when it had one.
+ * The image itself goes to the sample's attachments under its hash (`attachment://<sha256>`, as
+ * Inspect stores large content), so a sheet shown many times is stored once.
+ */
+function content(text: string, png: Uint8Array | undefined, attachments: Record<string, string>): string | Json[] {
+  if (!png) return text;
+  const hash = createHash('sha256').update(png).digest('hex');
+  attachments[hash] ??= `data:image/png;base64,${Buffer.from(png).toString('base64')}`;
+  return [{ type: 'text', text }, { type: 'image', image: `attachment://${hash}`, detail: 'auto' }];
+}
+
+function messages(traj: Trajectory, kind: TaskKind, model: string, tag: string, images: ReadonlyMap<number, Uint8Array>, attachments: Record<string, string>): Json[] {
   const out: Json[] = [{ role: 'system', content: kindModule(kind).agent.system, source: 'input' }];
   const first = traj.steps.find((s) => s.step === 0);
-  if (first) out.push({ role: 'user', content: first.text, source: 'input' });
+  if (first) out.push({ role: 'user', content: content(first.text, images.get(0), attachments), source: 'input' });
   for (const s of traj.steps) {
     if (s.step === 0) continue;
-    const id = `call_${s.step}`;
+    const id = `call_${tag}_${s.step}`;
     const args = s.args !== null && typeof s.args === 'object' && !Array.isArray(s.args) ? (s.args as Json) : {};
     const parseError = args === s.args ? null : `the arguments were not a JSON object: ${JSON.stringify(s.args).slice(0, 200)}`;
     out.push({ role: 'assistant', content: '', source: 'generate', model, tool_calls: [{ id, function: s.tool, arguments: args, type: 'function', parse_error: parseError }] });
-    out.push({ role: 'tool', content: s.text, tool_call_id: id, function: s.tool, error: s.ok === false ? { type: 'parsing', message: s.text.split('\n')[0] } : null });
+    out.push({ role: 'tool', content: content(s.text, images.get(s.step), attachments), tool_call_id: id, function: s.tool, error: s.ok === false ? { type: 'parsing', message: s.text.split('\n')[0] } : null });
   }
-  // Every message its own id, as Inspect writes them (its viewer keys the conversation by them).
-  return out.map((m, i) => ({ id: `msg_${i}`, ...m }));
+  // Every message its own id, unique across the log as Inspect's are (its viewer keys lists by them).
+  return out.map((m, i) => ({ id: `msg_${tag}_${i}`, ...m }));
 }
 
 /** One Inspect ToolEvent per call: when it ran (seconds into the sample), how long, its result. */
-function toolEvents(traj: Trajectory): Json[] {
+function toolEvents(traj: Trajectory, tag: string): Json[] {
   const start = Date.parse(traj.header?.started ?? '');
   return traj.steps
     .filter((s) => s.step > 0)
@@ -98,7 +117,7 @@ function toolEvents(traj: Trajectory): Json[] {
       const working = Math.max(0, s.ms / 1000);
       const begin = Number.isFinite(start) && Number.isFinite(t) ? Math.max(0, (t - start) / 1000 - working) : 0;
       return {
-        uuid: `event_call_${s.step}`, event: 'tool', timestamp: s.t, working_start: begin, type: 'function', id: `call_${s.step}`, function: s.tool, arguments: args,
+        uuid: `event_${tag}_${s.step}`, event: 'tool', timestamp: s.t, working_start: begin, type: 'function', id: `call_${tag}_${s.step}`, function: s.tool, arguments: args,
         result: s.text, events: [], completed: s.t, working_time: working,
         error: s.ok === false ? { type: 'parsing', message: s.text.split('\n')[0] } : null,
       };
@@ -129,7 +148,11 @@ async function sample(path: string, traj: Trajectory, task: KindTask, opts: Insp
   const kind = task.spec.kind;
   const scores: Record<string, EpisodeScore> = {};
   for (const s of scorersFor(kind, opts.scorers)) scores[s.name] = await s.score({ path, traj, task, grader: opts.grader });
-  const msgs = messages(traj, kind, model);
+  // The sample's own tag in every id (messages, tool calls, events): unique across epochs and logs.
+  const tag = createHash('sha256').update(`${path}\u0000${traj.header?.started ?? ''}`).digest('hex').slice(0, 12);
+  const attachments: Record<string, string> = {};
+  const images = opts.images === false ? new Map<number, Uint8Array>() : await replayImages(traj, task, await opts.grader(), opts.images);
+  const msgs = messages(traj, kind, model, tag, images, attachments);
   const last = [...msgs].reverse().find((m) => m.role === 'assistant') ?? { role: 'assistant', content: '' };
   const end = traj.end;
   const started = traj.header?.started ?? null;
@@ -140,6 +163,7 @@ async function sample(path: string, traj: Trajectory, task: KindTask, opts: Insp
     scores,
     sample: {
       id: task.spec.task_id,
+      uuid: `sample_${tag}`,
       epoch: meta?.run ?? 1,
       input: traj.steps.find((s) => s.step === 0)?.text ?? '',
       target: '',
@@ -156,13 +180,13 @@ async function sample(path: string, traj: Trajectory, task: KindTask, opts: Insp
         cap: end?.cap ?? null,
         calls_used: end?.calls_used ?? traj.steps.filter((s) => s.step > 0).length,
         trajectory: path,
-        images: 'not kept in the trajectory (tool results carry their text)',
+        images: opts.images === false ? 'left out (tool results carry their text)' : 'replayed from the logged calls (not kept in trajectories)',
       },
       store: {},
-      events: toolEvents(traj),
+      events: toolEvents(traj, tag),
       model_usage: { [model]: usage },
       role_usage: {},
-      attachments: {},
+      attachments,
       started_at: started,
       completed_at: end?.t ?? null,
       total_time: wall,

@@ -77,6 +77,27 @@ export function callsOnlyBudgets(callsLeft: number, maxCalls: number): EpisodeBu
   return { gaussians: 0, maxGaussians: 0, callsLeft, maxToolCalls: maxCalls, rendersLeft: 0, maxRenders: 0 };
 }
 
+/**
+ * One episode log handed to a kind's part of `splatlab report` (src/main/cli/commands/report.ts):
+ * its player group (participants, or the model with its settings) and bootstrap cluster.
+ */
+export interface KindReportLog {
+  readonly path: string;
+  readonly kind: 'human' | 'model';
+  readonly group: string;
+  readonly cluster: string;
+  readonly practice: boolean;
+}
+
+/** A kind's own part of a report: its metrics (report.json) and their CSV tables, each naming its unit and n. */
+export interface KindReport {
+  readonly family: string;
+  /** Episodes of this kind the metrics count (finished, not practice). */
+  readonly episodes: number;
+  readonly metrics: unknown;
+  readonly tables: readonly { readonly id: string; readonly title: string; readonly csv: string }[];
+}
+
 export interface MainKindModule {
   readonly family: string;
   /** Loads a task from its spec head (the module validates the whole file with its schema). */
@@ -98,4 +119,10 @@ export interface MainKindModule {
   importRun?(traj: Trajectory, tasksDir: string, taskId: string): Promise<{ score: number }>;
   /** The lab's score of an imported run's log for Results, from the logged calls and the task only (null: no score). */
   runScore?(traj: Trajectory, tasksDir: string, taskId: string): number | null;
+  /**
+   * The kind's own analyses for `splatlab report`: it picks the logs of its tasks out of `logs`
+   * (others are not its own) and returns its metrics, or null when none is its own. SplatBench's
+   * are the shared analyses (src/shared/analysis/report.ts) and need no member.
+   */
+  report?(logs: readonly KindReportLog[], tasksDir: string): Promise<KindReport | null>;
 }

@@ -21,7 +21,7 @@ import type { TaskKind } from '../../shared/task/schema';
 import type { ToolOut } from '../env/env';
 import { CapMeter, stepCapped } from '../env/capped';
 import type { EpisodeCaps } from '../../shared/env/caps';
-import type { KindEnv } from '../kinds/kind';
+import type { KindEnv, KindTask } from '../kinds/kind';
 import { loadAnyTask, mainKind } from '../kinds/registry';
 import type { EnvGrader, EnvImages } from '../env/types';
 import { readSpecHead, taskIds } from '../tasks/load';
@@ -31,6 +31,11 @@ import type { AsyncViewRenderer } from '../../shared/kinds/search/render';
 
 export interface McpSessionDeps {
   tasksDir: string;
+  /**
+   * The process's loaded tasks (a TaskRepository's getAny): each task is read and decoded once, and
+   * its reference sheet drawn once, however many sessions start it; default a fresh load per start.
+   */
+  loadTask?: (taskId: string) => Promise<KindTask>;
   /** The process's one grader (shared by every session, created on first use). */
   grader: () => Promise<EnvGrader>;
   images?: EnvImages;
@@ -145,7 +150,7 @@ export function createMcpSession(deps: McpSessionDeps): McpSession {
   };
 
   const start = async (taskId: string): Promise<ToolOut> => {
-    const task = await loadAnyTask(taskId, { tasksDir: deps.tasksDir });
+    const task = await (deps.loadTask ? deps.loadTask(taskId) : loadAnyTask(taskId, { tasksDir: deps.tasksDir }));
     mkdirSync(deps.logDir, { recursive: true });
     log = join(deps.logDir, `${task.spec.task_id}-${stamp(new Date())}-${randomBytes(4).toString('hex')}.jsonl`);
     const reset = await mainKind(task).reset(task, {

@@ -25,7 +25,16 @@ export const EpisodeMetaSchema = z.strictObject({
   auto_submitted: z.boolean(),
   input_tokens: z.number().int(),
   output_tokens: z.number().int(),
+  /** Price-table cost of input_tokens + lost_input_tokens and output_tokens. */
   cost_usd: z.number().nullable(),
+  /** Model requests sent over all attempts (written before each is sent; turns counts those answered). */
+  requests: z.number().int().optional(),
+  /** Requests whose answer an attempt never received (its worker was killed while they were in flight). */
+  lost_requests: z.number().int().optional(),
+  /** Their input tokens, estimated as the last answered request's (the conversation only grows); in cost_usd. */
+  lost_input_tokens: z.number().int().optional(),
+  /** The last answered request's input tokens (the estimate for a request lost after it). */
+  last_input_tokens: z.number().int().optional(),
   retries: z.number().int(),
   /** Seconds spent in this runner over all attempts (model and environment together). */
   wall_s: z.number(),

@@ -8,7 +8,9 @@
 // work of an episode (grading, renders) runs on worker threads, so the event loop that renews
 // the locks stays free; locks are renewed every quarter of their duration (three chances before
 // they lapse); and a job delivered twice anyway is a no-op (executeJob waits for the log's
-// writer and reads its end record). A lapsed lock's late completion is logged in one line.
+// writer and reads its end record). Under load (issue 37) a lapsed lock says so once per job, not
+// at every renewal tick or again at its late completion; a redelivered job (taken over after its
+// worker died or lost the lock) reports `resumed`, never `skipped`.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { FlowProducer, Job, Queue, Worker } from 'bullmq';
@@ -93,10 +95,42 @@ export interface WorkerOptions {
   onError?: (line: string) => void;
 }
 
-/** Lock settings of a worker: renewals every quarter of the lock, stall checks once per lock. */
+/**
+ * Lock settings of a worker: renewals every quarter of the lock (BullMQ looks every eighth and
+ * renews what is due, so a lock has three renewals in hand before it lapses), stall checks once
+ * per lock, and a job that stalls three times fails rather than circling between workers.
+ */
 export function lockSettings(lockDuration: number): { lockDuration: number; lockRenewTime: number; stalledInterval: number; maxStalledCount: number } {
   return { lockDuration, lockRenewTime: Math.max(50, Math.floor(lockDuration / 4)), stalledInterval: Math.max(500, lockDuration), maxStalledCount: 3 };
 }
+
+/**
+ * The job a BullMQ lock message names, or null: a lapsed renewal, or the late completion (and the
+ * retry BullMQ then tries) of a job whose lock another worker now holds or nobody does.
+ */
+export function lapsedLockJob(message: string): string | null {
+  return /^could not renew lock for job (\S+)/.exec(message)?.[1] ?? /^(?:Missing lock|Lock mismatch) for job (\S+?)\. /.exec(message)?.[1] ?? null;
+}
+
+/**
+ * The worker's error lines, one per job for a lapsed lock (BullMQ repeats it at every renewal tick
+ * and again when the late completion and its retry find the lock gone), others as they come.
+ */
+export function workerErrorLines(onError: ((line: string) => void) | undefined): (e: Error) => void {
+  const told = new Set<string>();
+  return (e) => {
+    const job = lapsedLockJob(e.message);
+    if (job === null) return onError?.(`queue worker: ${e.message.split('\n')[0]}`);
+    if (told.has(job)) return;
+    // Bounded: a long-lived worker forgets the oldest jobs it told about.
+    if (told.size >= 4096) told.delete(told.values().next().value as string);
+    told.add(job);
+    onError?.(`queue worker: episode ${job} lost its lock (a busy machine or a lost connection); another worker may take it over, its log decides who ends it`);
+  };
+}
+
+/** The queue delivered this job before: its worker died, its lock lapsed, or an attempt failed. */
+const redelivered = (job: Job): boolean => job.attemptsStarted > 1 || job.stalledCounter > 0 || job.attemptsMade > 0;
 
 export function startWorkers(url: string, ctx: WorkerContext, opts: WorkerOptions): { close: () => Promise<void> } {
   const connection = connectionOf(url);
@@ -107,7 +141,7 @@ export function startWorkers(url: string, ctx: WorkerContext, opts: WorkerOption
       new Worker<EpisodeJobData, EpisodeOutcome>(
         episodeQueue(family),
         async (job) => {
-          const outcome = await executeJob(job.data, ctx, tasks);
+          const outcome = await executeJob(job.data, ctx, tasks, { redelivered: redelivered(job), startedAt: job.processedOn ?? Date.now() });
           opts.onEpisode?.(job.data, outcome);
           return outcome;
         },
@@ -128,6 +162,7 @@ export function startWorkers(url: string, ctx: WorkerContext, opts: WorkerOption
       { connection, ...lockSettings(lockDuration) },
     ),
   );
-  for (const w of workers) (w as Worker).on('error', (e) => opts.onError?.(`queue worker: ${e.message.split('\n')[0]}`));
+  const onError = workerErrorLines(opts.onError);
+  for (const w of workers) (w as Worker).on('error', onError);
   return { close: async () => void (await Promise.all(workers.map((w) => w.close()))) };
 }

@@ -21,9 +21,10 @@ export async function runEmbedded(jobs: readonly EpisodeJobData[], ctx: WorkerCo
     while (next < jobs.length && !ctx.signal?.aborted) {
       const i = next++;
       let outcome: EpisodeOutcome | Error = new Error('not run');
+      const startedAt = Date.now();
       for (let a = 0; a < (opts.attempts ?? 2); a++) {
         try {
-          outcome = await executeJob(jobs[i], ctx, tasks);
+          outcome = await executeJob(jobs[i], ctx, tasks, { redelivered: a > 0, startedAt });
           break;
         } catch (e) {
           outcome = e as Error;

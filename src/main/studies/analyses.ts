@@ -27,6 +27,7 @@ import type { StudyStore } from './store';
 import { readMeta, metaPathOf } from '../models/meta';
 import { partNames, type NamedPrimitive } from '../../shared/analysis/part-names';
 import { runScore, type RunOf } from './run-score';
+import type { KindReportLog } from '../kinds/kind';
 
 export interface LogSource {
   path: string;
@@ -181,6 +182,17 @@ export async function analysisEpisodes(sources: readonly LogSource[], tasksDir: 
   }
   progress.onProgress?.(done, sources.length);
   return out;
+}
+
+/**
+ * The sources as a kind's report reads them (MainKindModule.report): a model's group is its meta's
+ * player name (the folder's name without one) and its cluster its run, as in analysisEpisodes.
+ */
+export function reportLogs(sources: readonly LogSource[]): KindReportLog[] {
+  return sources.map((src) => {
+    const meta = src.kind === 'model' ? readMeta(metaPathOf(src.path)) : null;
+    return { path: src.path, kind: src.kind, group: src.kind === 'human' ? 'participants' : (meta?.player ?? src.group), cluster: meta ? `run ${meta.run}` : src.cluster, practice: src.practice };
+  });
 }
 
 /** Model logs of an eval results folder: <results>/<model__settings>/<task>__rN.jsonl. */

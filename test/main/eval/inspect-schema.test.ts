@@ -4,7 +4,8 @@
 // inspect-openapi.json), validated with ajv (JSON Schema 2020-12, which OpenAPI 3.1 uses). Scripted
 // runs of one task at two efforts, two runs each: one log per generate config, each (sample id,
 // epoch) once per log, epochs in eval.config, the effort in model_generate_config, one tool event
-// per call, working time, mean and stderr metrics.
+// per call, working time, mean and stderr metrics; and a run's images (the first observation,
+// render_views, view_references) as ContentImage in its messages, stored once as attachments.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020';
@@ -13,6 +14,7 @@ import { EvalConfigSchema } from '../../../src/main/models/config';
 import { runEpisode } from '../../../src/main/eval/episode';
 import { exportInspect, trajectoryFiles } from '../../../src/main/eval/inspect-export';
 import { makeClient, parseModelSpec } from '../../../src/main/models/spec';
+import type { ModelClient } from '../../../src/main/models/clients/types';
 import { fakeImages, testTask, testTasks, tmpLog } from '../env/fixtures';
 
 const openapi = JSON.parse(readFileSync(join(__dirname, 'inspect-openapi.json'), 'utf8')) as Record<string, unknown>;
@@ -61,6 +63,28 @@ describe('Inspect export against the published log schema', () => {
         expect(typeof s.working_time).toBe('number');
       }
     }
+    // Images ride in the messages (replayed from the logged calls): the first observation's
+    // reference sheet and render_views' sheet as ContentImage, each stored once as an attachment.
+    const imgDir = join(dir, 'images');
+    mkdirSync(imgDir, { recursive: true });
+    const turns = [[{ id: 'a', name: 'add_gaussians', args: { gaussians: [{ pos: [0, 0, 0], color: '#c8413a', scale: 0.3 }] } }], [{ id: 'r', name: 'render_views', args: { views: [0] } }], [{ id: 'v', name: 'view_references', args: {} }], [{ id: 's', name: 'submit', args: {} }]];
+    const client: ModelClient = { start: () => undefined, next: () => Promise.resolve({ calls: turns.shift() ?? [], text: '', inputTokens: 0, outputTokens: 0, model: null, retries: 0 }), results: () => undefined, say: () => undefined };
+    await runEpisode({ jobId: 'img1', task, run: 1, spec: parseModelSpec('scripted:basic'), log: join(imgDir, 'test__sculpt__r1.jsonl') }, { grader, images: fakeImages, config: EvalConfigSchema.parse({}), client: () => client });
+    const withImages = await exportInspect(trajectoryFiles(imgDir), { tasksDir, grader: async () => grader, version: '0.0.0-test' });
+    expect(withImages.problems).toEqual([]);
+    const imgLog = withImages.logs[0].log as unknown as { samples: { attachments: Record<string, string>; messages: { role: string; function?: string; content: unknown }[] }[] };
+    expect(validate(imgLog), JSON.stringify(validate.errors?.slice(0, 5), null, 1)).toBe(true);
+    const sample0 = imgLog.samples[0];
+    const imageOf = (m: { content: unknown }): string | undefined => (Array.isArray(m.content) ? (m.content as { type: string; image?: string }[]).find((c) => c.type === 'image')?.image : undefined);
+    const shown = sample0.messages.filter((m) => imageOf(m) !== undefined).map((m) => m.function ?? m.role);
+    expect(shown).toEqual(['user', 'render_views', 'view_references']);
+    for (const m of sample0.messages.filter((x) => imageOf(x))) {
+      const ref = imageOf(m)?.replace(/^attachment:\/\//, '') ?? '';
+      expect(sample0.attachments[ref]).toMatch(/^data:image\/png;base64,iVBORw0KGgo/);
+    }
+    // The reference sheet of the first observation and of view_references is one attachment.
+    expect(Object.keys(sample0.attachments)).toHaveLength(2);
+    expect(validate({ ...imgLog, samples: [{ ...sample0, messages: sample0.messages.map((m) => (m.function === 'render_views' ? { ...m, content: [{ type: 'image' }] } : m)) }] })).toBe(false);
     // The schema is not a formality: a log without its eval spec is refused.
     expect(validate({ ...(out.logs[0].log as Record<string, unknown>), eval: undefined })).toBe(false);
     const first = out.logs[0].log as unknown as Log;

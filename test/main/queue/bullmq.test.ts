@@ -1,6 +1,7 @@
 // 40 episodes as a BullMQ flow on a private redis-server with two worker processes; one worker
 // is killed mid-run; the run completes with each episode finished exactly once (one end record,
-// contiguous steps), and running the same command again enqueues nothing.
+// contiguous steps), the taken-over episode reported resumed in the run's aggregate (issue 37), and
+// running the same command again enqueues nothing.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -89,8 +90,17 @@ describe.skipIf(skipWithout('redis', hasRedis))('eval on BullMQ', () => {
     expect(resumed, `no log was resumed; the workers said:\n${said.join('').slice(-2000)}`).toBeGreaterThan(0);
     const summary = readdirSync(join(results, 'runs'));
     expect(summary).toHaveLength(1);
-    const agg = JSON.parse(readFileSync(join(results, 'runs', summary[0]), 'utf8')) as { episodes: { jobId: string }[] };
+    const agg = JSON.parse(readFileSync(join(results, 'runs', summary[0]), 'utf8')) as { episodes: { jobId: string; skipped: boolean; resumed: boolean; attempts: number }[] };
     expect(new Set(agg.episodes.map((e) => e.jobId)).size).toBe(40);
+    // The killed worker's episode was taken over: reported resumed (its second attempt), never skipped.
+    expect(agg.episodes.filter((e) => e.skipped)).toEqual([]);
+    const taken = agg.episodes.filter((e) => e.attempts > 1);
+    expect(taken.length).toBeGreaterThan(0);
+    for (const e of taken) expect(e, JSON.stringify(e)).toMatchObject({ resumed: true });
+    // Without noise: BullMQ's own lock messages never reach the output, a lapsed lock is one line per job and worker.
+    const told = said.join('').split('\n').filter((l) => /lock/i.test(l));
+    expect(told.filter((l) => /could not renew|Lock mismatch|Missing lock/.test(l))).toEqual([]);
+    for (const e of agg.episodes) expect(told.filter((l) => l.includes(`${e.jobId} `)).length, told.join('\n')).toBeLessThanOrEqual(2);
 
     const before = files.map((f) => statSync(f).mtimeMs);
     const again: string[] = [];

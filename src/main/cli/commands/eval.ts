@@ -52,7 +52,8 @@ async function gradeRuns(study: string, ctx: WorkerContext, io: CliIO): Promise<
 function line(done: number, total: number, job: EpisodeJobData, outcome: EpisodeOutcome | Error): string {
   const head = `[${done}/${total}] ${job.taskId} run ${job.run}`;
   if (outcome instanceof Error) return `${head}: broken (${outcome.message}); rerun to resume`;
-  return `${head}: ${outcome.skipped ? 'already finished' : 'finished'}${outcome.costUsd !== null ? `, $${outcome.costUsd.toFixed(4)}` : ''}, ${outcome.wallS.toFixed(1)} s`;
+  const did = outcome.skipped ? 'already finished' : !outcome.played ? 'finished by its earlier delivery' : outcome.resumed ? 'resumed and finished' : 'finished';
+  return `${head}: ${did}${outcome.costUsd !== null ? `, $${outcome.costUsd.toFixed(4)}` : ''}, ${outcome.wallS.toFixed(1)} s`;
 }
 
 export const command: CliCommand = {

@@ -12,6 +12,8 @@ import { serveStdio } from '../../mcp/stdio';
 import { acquireGpu } from '../../gpu/device';
 import { labViews } from '../../raster/views';
 import { WorkerPool } from '../../workers/pool';
+import { poolImages } from '../../env/images-pool';
+import { TaskRepository } from '../../kinds/repository';
 import { resolveTasksDir } from '../../tasks/paths';
 import { parseArgs, stringOption, type ParsedArgs } from '../args';
 import { untilStopped } from '../stop';
@@ -27,9 +29,13 @@ export function mcpDeps(args: ParsedArgs, io: CliIO): McpSessionDeps {
   const log = (line: string): void => io.err(line);
   const task = stringOption(args, 'task');
   const caps = capsOption(args);
+  const tasksDir = resolveTasksDir(stringOption(args, 'tasks'));
+  // One load per task for the process: sixteen sessions starting one task decode its views once.
+  const tasks = new TaskRepository(tasksDir);
   return {
     ...(caps ? { caps } : {}),
-    tasksDir: resolveTasksDir(stringOption(args, 'tasks')),
+    tasksDir,
+    loadTask: (id) => tasks.getAny(id),
     grader: sharedGrader({ device, lpips: !args.options.has('no-lpips') }, log),
     logDir: stringOption(args, 'log-dir') ?? join(labHome(), 'trajectories', 'agents'),
     version: packageVersion(),
@@ -68,7 +74,9 @@ truncated. --idle-timeout-s (default 1800): a session without a request for that
     // of a frame), as under `serve --mcp`, not on the thread that answers the other sessions.
     const pool = new WorkerPool({});
     const views = labViews({ gpu: await acquireGpu({ forceCpu: true }), pool, gpuRasterizer: () => null });
-    const server = await startMcpHttp({ ...deps, viewRenderer: views.render }, { port, token, ...(idle ? { idleTimeoutS: idle } : {}) });
+    // The render_views sheets and render_angle images are drawn and PNG-encoded on the same pool
+    // (src/main/env/images-pool.ts), not on the thread that answers every session.
+    const server = await startMcpHttp({ ...deps, viewRenderer: views.render, images: poolImages(pool) }, { port, token, ...(idle ? { idleTimeoutS: idle } : {}) });
     io.err(`search views: ${views.on}`);
     io.err(`SplatLab MCP (Streamable HTTP) at ${server.url}`);
     io.err(`token: ${token}`);

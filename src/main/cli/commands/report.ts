@@ -1,12 +1,15 @@
 // `splatlab report`: the seed's analyses for a study and/or eval results folders, written as
-// report.json, one SVG chart and one CSV table per figure, episodes.csv and an index.html.
+// report.json, one SVG chart and one CSV table per figure, episodes.csv and an index.html; the
+// other kinds' own metrics come from each kind's main module (MainKindModule.report), so no kind is named here.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { reportFigures } from '../../../shared/analysis/figures';
 import { analyse, type AnalysisEpisode } from '../../../shared/analysis/report';
 import { toCsv } from '../../../shared/analysis/csv';
 import { labHome } from '../../io/home';
-import { analysisEpisodes, resultsFolderSources, studySources, type LogSource } from '../../studies/analyses';
+import { analysisEpisodes, reportLogs, resultsFolderSources, studySources, type LogSource } from '../../studies/analyses';
+import { mainKinds } from '../../kinds/registry';
+import type { KindReport } from '../../kinds/kind';
 import { sharedGrader } from '../../eval/runtime';
 import { findChromium, svgsToPng } from '../../eval/chart-png';
 import { StudyStore } from '../../studies/store';
@@ -41,7 +44,9 @@ export const command: CliCommand = {
 
 Analyses humans and models side by side per task kind and player group: SplatScore with
 clustered 95% bootstrap CIs, score over calls, best intermediate vs final, the mirror test,
-reassembly heading errors (share within 15 deg), one-shot vs full, cost and time, effort sweeps.
+reassembly heading errors (share within 15 deg), one-shot vs full, cost and time, effort sweeps;
+and every other task kind's own metrics, from its kind module (docs/AGENTS.md "Analyses"), in
+report.json under "kinds" and as one CSV table each.
 Sources: a study's participants and models/ (--study) and eval results folders (--results,
 repeatable with commas). Writes report.json, episodes.csv, <figure>.svg + <figure>.csv, index.html,
 and <figure>.png beside each SVG, drawn by a headless Chromium (SPLATLAB_CHROMIUM, else one found
@@ -74,20 +79,31 @@ installed; --no-png skips them). Progress goes to stderr; Ctrl+C cancels.
         io.err(`[${done}/${total}] episodes analysed`);
       }
     };
-    const rows = await analysisEpisodes(sources, resolveTasksDir(stringOption(args, 'tasks')), grader ? (s, c) => grader.renderViews(s, c) : null, { onProgress, signal: abort.signal })
+    const tasksDir = resolveTasksDir(stringOption(args, 'tasks'));
+    const rows = await analysisEpisodes(sources, tasksDir, grader ? (s, c) => grader.renderViews(s, c) : null, { onProgress, signal: abort.signal })
       .catch((e: Error) => {
         throw new CliError(abort.signal.aborted ? 'cancelled (Ctrl+C): nothing was written' : e.message);
       })
       .finally(() => process.off('SIGINT', stop));
     const report = analyse(rows);
+    // Every other kind's own metrics, each from its main module (search, relation, ...).
+    const kinds: KindReport[] = [];
+    const logs = reportLogs(sources);
+    for (const m of mainKinds()) {
+      if (abort.signal.aborted) throw new CliError('cancelled (Ctrl+C): nothing was written');
+      const part = await m.report?.(logs, tasksDir);
+      if (part) kinds.push(part);
+    }
     mkdirSync(out, { recursive: true });
-    writeFileSync(join(out, 'report.json'), JSON.stringify(report, null, 1) + '\n');
+    writeFileSync(join(out, 'report.json'), JSON.stringify({ ...report, kinds: Object.fromEntries(kinds.map((k) => [k.family, { episodes: k.episodes, ...(k.metrics as object) }])) }, null, 1) + '\n');
     writeFileSync(join(out, 'episodes.csv'), episodesCsv(rows));
     const figures = reportFigures(report);
     for (const f of figures) {
       writeFileSync(join(out, `${f.id}.svg`), f.svg);
       writeFileSync(join(out, `${f.id}.csv`), f.csv);
     }
+    const tables = kinds.flatMap((k) => k.tables);
+    for (const t of tables) writeFileSync(join(out, `${t.id}.csv`), t.csv);
     let pngs = 0;
     if (!args.options.has('no-png')) {
       const browser = findChromium();
@@ -102,11 +118,13 @@ installed; --no-png skips them). Progress goes to stderr; Ctrl+C cancels.
     const esc = (t: string): string => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
     const page = [
       '<!doctype html><meta charset="utf-8"><title>SplatLab report</title><body style="font-family: sans-serif">',
-      `<h1>SplatLab report</h1><p>${rows.length} episodes from ${sources.length} logs.</p>`,
+      `<h1>SplatLab report</h1><p>${rows.length + kinds.reduce((n, k) => n + k.episodes, 0)} episodes from ${sources.length} logs.</p>`,
       ...figures.map((f) => `<h2>${esc(f.title)}</h2><img src="${f.id}.svg" alt="${esc(f.title)}"><p><a href="${f.id}.csv">${f.id}.csv</a></p>`),
+      ...tables.map((t) => `<h2>${esc(t.title)}</h2><p><a href="${t.id}.csv">${t.id}.csv</a></p>`),
     ];
     writeFileSync(join(out, 'index.html'), page.join('\n') + '\n');
-    io.out(`wrote ${figures.length} figures (SVG, CSV${pngs ? ', PNG' : ''}) for ${rows.length} episodes to ${out}`);
+    const others = kinds.map((k) => `, ${k.family}: ${k.episodes} episodes, ${k.tables.length} tables`).join('');
+    io.out(`wrote ${figures.length} figures (SVG, CSV${pngs ? ', PNG' : ''}) for ${rows.length} episodes${others} to ${out}`);
     grader?.destroy();
     return 0;
   },

@@ -10,6 +10,7 @@ import { parseArgs, stringOption } from '../args';
 import { CliError, type CliCommand } from '../command';
 import { buildUi } from './build-ui';
 import { startMcpHttp } from '../../mcp/http';
+import { poolImages } from '../../env/images-pool';
 import { untilStopped } from '../stop';
 
 export const command: CliCommand = {
@@ -48,12 +49,12 @@ any free port), protected by the same token ('Authorization: Bearer TOKEN'); see
     const info = await services.handlers['app.info']({}, DIRECT_CALLER);
     io.out(info.gpu.summary);
     io.out(`SplatLab is serving at ${server.url}`);
-    // MCP sessions share the lab's one grader, view renderer and tasks folder; their logs go under
-    // the lab home.
+    // MCP sessions share the lab's one grader, view renderer, loaded tasks and image pool; their
+    // logs go under the lab home.
     const ctx = services.context;
     const mcp = args.options.has('mcp')
       ? await startMcpHttp(
-          { tasksDir: ctx.tasksDir, grader: ctx.grader, viewRenderer: ctx.views.render, logDir: join(ctx.home, 'trajectories', 'agents'), version: ctx.version, log: (line) => io.err(line) },
+          { tasksDir: ctx.tasksDir, loadTask: (id) => ctx.tasks.getAny(id), images: poolImages(ctx.pool), grader: ctx.grader, viewRenderer: ctx.views.render, logDir: join(ctx.home, 'trajectories', 'agents'), version: ctx.version, log: (line) => io.err(line) },
           { port: mcpPort, token: server.token },
         )
       : null;

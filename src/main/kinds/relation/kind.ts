@@ -16,6 +16,7 @@ import { readSpec, readSpecHead, TaskLoadError } from '../../tasks/load';
 import type { KindTask, MainKindModule } from '../kind';
 import { RelationEnv } from './env';
 import { relationAccuracy, trialsOfTrajectory, verifyRelationImport } from './log-trials';
+import { relationReport } from './report';
 
 export interface RelationTask extends KindTask {
   readonly spec: RelationTaskSpec;
@@ -138,4 +139,5 @@ export const relationMain: MainKindModule = {
       return null;
     }
   },
+  report: (logs, tasksDir) => Promise.resolve(relationReport(logs, tasksDir)),
 };

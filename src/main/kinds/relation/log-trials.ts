@@ -2,9 +2,10 @@
 // taken from the logged `answer` calls in order and scored against the task's hidden parameters
 // files, so a run's accuracy never depends on what its end record claims. Used by the study's
 // tables (./study/trials.ts), Results (MainKindModule.runScore) and a model import (importRun).
-// Inputs: a trajectory and its relation task. Outputs: RelationTrialRow records, accuracy in %.
+// Inputs: a trajectory and its relation task. Outputs: RelationTrialRow records, their CSV, accuracy in %.
 // Invariant: a trial never answered counts as wrong; a block's trials are matched in the order
 // its log's step 0 recorded; answers are read with the episode's own robust reader.
+import { recordsCsv } from '../../../shared/analysis/csv';
 import type { RelationTrialRow } from '../../../shared/kinds/relation/api';
 import { readAnswer, type RecordedAnswer } from '../../../shared/kinds/relation/kind';
 import type { Trajectory } from '../../env/trajectory';
@@ -69,4 +70,11 @@ export function verifyRelationImport(traj: Trajectory, tasksDir: string, taskId:
   const task = loadRelationTask(tasksDir, readSpecHead(tasksDir, taskId));
   const score = relationAccuracy(trialsOfTrajectory(traj, task, 'model', traj.header.player));
   return score === null ? Promise.reject(new Error(`task '${taskId}' has no trials`)) : Promise.resolve({ score });
+}
+
+const HEADER = ['who', 'answerer', 'taskId', 'trial', 'environment', 'triple', 'task', 'truth', 'answer', 'correct', 'rtMs', 'confidence', 'serverMs', 'catch', 'timedOut', 'unparsed'] as const;
+
+/** The trials as CSV through the lab's one writer (formula guard included: answers are the participant's text). */
+export function relationCsv(rows: readonly RelationTrialRow[]): string {
+  return recordsCsv(HEADER, rows);
 }

@@ -13,6 +13,7 @@ import { readSpec, TaskLoadError } from '../../tasks/load';
 import type { KindTask, MainKindModule } from '../kind';
 import { verifySearchImport } from './import';
 import { exactSearchScore, searchSpecs } from './log-score';
+import { searchReport } from './report';
 
 function asSearchTask(task: KindTask): SearchTask {
   if (task.spec.kind !== 'search' || !('scene' in task)) throw new TaskLoadError(`task ${task.spec.task_id} is a '${task.spec.kind}' task, not a search task`);
@@ -59,4 +60,5 @@ export const searchMain: MainKindModule = {
     const spec = searchSpecs(tasksDir)(taskId);
     return spec && traj.end ? exactSearchScore(spec, traj) : null;
   },
+  report: (logs, tasksDir) => Promise.resolve(searchReport(logs, tasksDir)),
 };

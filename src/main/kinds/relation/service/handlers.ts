@@ -4,7 +4,8 @@
 import type { relationMethods } from '../../../../shared/kinds/relation/api';
 import { summariseRelation } from '../../../../shared/kinds/relation/results';
 import { summariseStudy } from '../../../../shared/kinds/relation/study-summary';
-import { relationCsv, studyRelationTrials } from '../study/trials';
+import { studyRelationTrials } from '../study/trials';
+import { relationCsv } from '../log-trials';
 import { StudyStore } from '../../../studies/store';
 import type { LabContext } from '../../../services/context';
 import type { HandlersFor } from '../../../services/dispatch';

@@ -2,12 +2,11 @@
 // episodes (practice left out) and imported model runs. Each answer is taken from the logged
 // `answer` calls in order and scored against the task's hidden parameters files, so the numbers
 // never depend on what a log's end record claims. Inputs: a StudyStore, a study id, the tasks
-// folder. Outputs: RelationTrialRow records and their CSV.
+// folder. Outputs: RelationTrialRow records (their CSV: ../log-trials.ts relationCsv).
 // Invariant: an episode of another kind is skipped; a trial never answered counts as wrong; a
 // block's trials are matched in the order its log's step 0 recorded; answers are read with the
 // episode's own robust reader (unparseable ones kept and flagged).
 import { existsSync } from 'node:fs';
-import { recordsCsv } from '../../../../shared/analysis/csv';
 import type { RelationTrialRow } from '../../../../shared/kinds/relation/api';
 import { RELATION_TASK_PREFIX } from '../../../../shared/kinds/relation/task';
 import { readTrajectory } from '../../../env/trajectory';
@@ -50,11 +49,4 @@ export function studyRelationTrials(store: StudyStore, studyId: string, tasksDir
     if (task) rows.push(...trialsOfLog(store.resolveIn(studyId, m.rel), task, 'model', m.model));
   }
   return rows;
-}
-
-const HEADER = ['who', 'answerer', 'taskId', 'trial', 'environment', 'triple', 'task', 'truth', 'answer', 'correct', 'rtMs', 'confidence', 'serverMs', 'catch', 'timedOut', 'unparsed'] as const;
-
-/** The trials as CSV through the lab's one writer (formula guard included: answers are the participant's text). */
-export function relationCsv(rows: readonly RelationTrialRow[]): string {
-  return recordsCsv(HEADER, rows);
 }

@@ -10,15 +10,14 @@ import { existsSync } from 'node:fs';
 import type { PendingRating } from '../../../../shared/kinds/search/api-scores';
 import type { SearchEpisodeRow } from '../../../../shared/kinds/search/scores';
 import type { SearchTaskSpec } from '../../../../shared/kinds/search/kind';
-import { episodeAccuracy } from '../../../../shared/kinds/search/aggregate';
-import { checkAnswer } from '../../../../shared/kinds/search/answers';
 import { BASELINES } from '../../../../shared/kinds/search/players';
-import { readTrajectory, type Trajectory } from '../../../env/trajectory';
+import { readTrajectory } from '../../../env/trajectory';
 import { stopAnswer } from '../judge';
 import { searchSpecs } from '../log-score';
 import type { StudyStore } from '../../../studies/store';
 import { exclusionOf } from '../../../studies/results';
 import { readJudgements, readRatings } from '../judge-store';
+import { endNumbers, searchRow } from '../log-row';
 import type { LoadedCapture } from '../capture-scene';
 import { loadTaskScene, type RoomScene } from '../scene';
 import { baselineEpisode } from '../task-set';
@@ -54,24 +53,6 @@ export function studySearchLogs(store: StudyStore, studyId: string, tasksDir: st
   return out;
 }
 
-interface EndNumbers { success: boolean; steps: number; path_length: number; collision: 0 | 1 }
-
-function endNumbers(traj: Trajectory): EndNumbers | null {
-  const e = traj.end as Record<string, unknown> | null;
-  if (!e || typeof e.steps !== 'number' || typeof e.path_length !== 'number') return null;
-  return { success: e.success === true, steps: e.steps, path_length: e.path_length, collision: e.collision === 1 ? 1 : 0 };
-}
-
-function row(ref: Omit<SearchLogRef, 'path' | 'who'> & { who: SearchEpisodeRow['who'] }, answer: string | null, end: EndNumbers, judged: { judges: ReturnType<typeof readJudgements>; raters: ReturnType<typeof readRatings> }): SearchEpisodeRow {
-  const q = ref.spec.question;
-  const correct = answer !== null && checkAnswer(q.answer, answer);
-  const { accuracy, scoredBy } = episodeAccuracy(answer, correct, q.answer.type === 'text', judged.judges, judged.raters);
-  return {
-    ref: ref.rel, who: ref.who, source: ref.source, answerer: ref.answerer, taskId: ref.spec.task_id, family: q.family, answerType: q.answer.type,
-    answer, correct, accuracy, scoredBy, ...end, excluded: ref.excluded,
-  };
-}
-
 /** The scored rows of a study's finished search logs (an unfinished log has no end and is left out). */
 export function studySearchRows(store: StudyStore, studyId: string, tasksDir: string): SearchEpisodeRow[] {
   const rows: SearchEpisodeRow[] = [];
@@ -79,7 +60,7 @@ export function studySearchRows(store: StudyStore, studyId: string, tasksDir: st
     const traj = readTrajectory(ref.path);
     const end = endNumbers(traj);
     if (!end) continue;
-    rows.push(row(ref, stopAnswer(traj), end, { judges: readJudgements(ref.path), raters: readRatings(ref.path) }));
+    rows.push(searchRow(ref, stopAnswer(traj), end, { judges: readJudgements(ref.path), raters: readRatings(ref.path) }));
   }
   return rows;
 }
@@ -94,7 +75,7 @@ export async function baselineRows(tasksDir: string, specs: readonly SearchTaskS
     for (const player of BASELINES) {
       const o = baselineEpisode(player, specs, i, scene, seed);
       const ref = { rel: `baseline:${player}/${spec.task_id}`, who: 'baseline' as const, source: player, answerer: player, spec, excluded: null };
-      rows.push(row(ref, o.answer, { success: o.success, steps: o.steps, path_length: o.path_length, collision: o.collision }, { judges: [], raters: [] }));
+      rows.push(searchRow(ref, o.answer, { success: o.success, steps: o.steps, path_length: o.path_length, collision: o.collision }, { judges: [], raters: [] }));
     }
   }
   return rows;
