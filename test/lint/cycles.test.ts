@@ -29,6 +29,9 @@ export function specifiers(code: string): string[] {
   return out;
 }
 
+// A kind-folder part (kinds/<kind>/study) or a registry of the kinds in a higher tier (kinds/handlers.ts), as eslint.config.js reads them.
+const isPart = (f: string): boolean => f.includes('*') || f.startsWith('kinds/');
+
 /**
  * The tier entry of a path inside src/<runtime>: a part of a kind's folder that sits in a higher
  * tier (a kind's study/ or service/ folder, its api*.ts rows) when the table has one, else its
@@ -37,8 +40,11 @@ export function specifiers(code: string): string[] {
 function folderOf(runtime: Runtime, absPath: string): string | null {
   const rel = relative(join(ROOT, 'src', runtime), absPath).split(sep);
   if (rel.length <= 1 || rel[0] === '..') return null;
-  const parts = runtimeTiers[runtime].flat().filter((f) => f.includes('*'));
+  const parts = runtimeTiers[runtime].flat().filter(isPart);
   if (rel[0] === 'kinds' && rel.length > 3 && parts.includes(`kinds/*/${rel[2]}`)) return `kinds/*/${rel[2]}`;
+  // A registry of the kinds in a higher tier (kinds/handlers.ts) or a kind's file there (kinds/*/cli.ts).
+  if (rel[0] === 'kinds' && rel.length === 2 && parts.includes(`kinds/${rel[1]}`)) return `kinds/${rel[1]}`;
+  if (rel[0] === 'kinds' && rel.length === 3 && parts.includes(`kinds/*/${rel[2]}`)) return `kinds/*/${rel[2]}`;
   const file = rel.length === 3 ? rel[2].replace(/\.(ts|vue)$/, '') : null;
   if (rel[0] === 'kinds' && file !== null) {
     const part = parts.find((f) => f.endsWith('*.ts') && file.startsWith(f.slice('kinds/*/'.length, -'*.ts'.length)));
@@ -130,7 +136,7 @@ describe.each(RUNTIMES)('the folders of src/%s', (runtime) => {
   it('import one another without a cycle', () => {
     // A kind's part in a higher tier (its LabApi rows, study readers, handlers) belongs to that
     // tier's layer, which composes it: for cycles it counts as the tier's own folder.
-    const layerOf = (f: string): string => (f.includes('*') ? (tiers[tierOf.get(f) ?? 0].find((x) => !x.includes('*')) ?? f) : f);
+    const layerOf = (f: string): string => (isPart(f) ? (tiers[tierOf.get(f) ?? 0].find((x) => !isPart(x)) ?? f) : f);
     const layered = new Map<string, Set<string>>();
     for (const [from, edges] of graph) {
       const set = layered.get(layerOf(from)) ?? new Set<string>();

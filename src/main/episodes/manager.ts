@@ -32,7 +32,7 @@ import type { EnvGradeResult, EnvGrader, EnvImages } from '../env/types';
 import type { TaskRepository } from '../kinds/repository';
 import { CallActivity, GradeQueue } from '../workers/grade-queue';
 import { pngDataUrl, publicScene } from '../env/public';
-import type { AsyncViewRenderer } from '../../shared/kinds/search/render';
+import type { AsyncViewRenderer } from '../../shared/raster/types';
 
 export interface EpisodeManagerDeps {
   tasksDir: string;

@@ -15,10 +15,11 @@ import type { ToolCall } from '../../shared/env/episode';
 import type { CapName } from '../../shared/env/caps';
 import type { TimeRecord } from '../../shared/env/trajectory-schema';
 import type { TaskSpecHead, TaskSummary } from '../../shared/task/schema';
-import type { AsyncViewRenderer } from '../../shared/kinds/search/render';
+import type { AsyncViewRenderer } from '../../shared/raster/types';
 import type { ReplayedSummary, SplatEnvOptions, ToolOut } from '../env/env';
 import type { EnvGradeResult } from '../env/types';
 import type { Trajectory } from '../env/trajectory';
+import type { Grader } from '../grader/grader';
 
 /** A loaded task of any kind: its spec (the kind's whole file) and the folder of its data. */
 export interface KindTask {
@@ -88,6 +89,13 @@ export interface MainKindModule {
   reset(task: KindTask, options: KindEnvOptions): Promise<{ env: KindEnv; obs: ToolOut }>;
   /** A fresh pure episode of a loaded task (for replay, regrading, results). */
   rules(task: KindTask): KindRules;
+  /**
+   * Its runs are graded by the lab's grader from the replayed scene (SplatBench): a study's model
+   * runs are verified that way (src/main/studies/verify.ts). Absent: scored from the log's calls.
+   */
+  readonly sceneGraded?: true;
+  /** Frees what the lab's grader holds for a task leaving the repository (SplatBench: its photos on the device). */
+  unload?(task: KindTask, grader: Grader): void;
   /** The views Results' replay can draw a step's scene in (SplatBench: the held-out views); none when absent. */
   replayViews?(task: KindTask): string[];
   /**

@@ -11,6 +11,10 @@ import { readEachTask, readSpecHead, type LoadOptions, type TaskScan } from '../
 import { resolveTasksDir } from '../tasks/paths';
 import type { KindTask, MainKindModule } from './kind';
 import { splatbenchMain } from './splatbench/kind';
+
+// SplatBench's machinery that predates the kind folders (its grader, authoring, the study's model
+// verification) narrows a task to its own with these, from here rather than from its folder.
+export { asSplatTask, isSplatTask } from './splatbench/kind';
 import { relationMain } from './relation/kind';
 import { searchMain } from './search/kind';
 

@@ -10,6 +10,8 @@ export interface RendererKindModule {
   readonly playView: Component;
   /** The kind's own panel in a study's Results (props: `studyId`), if it has one. */
   readonly resultsPanel?: Component;
+  /** Top-level views the kind adds to the app, by their name in the nav store (search: `annotate`); default none. */
+  readonly views?: Readonly<Record<string, Component>>;
 }
 
 /** One `SPLATLAB_KINDS` folder as the renderer build bundles it (src/main/kinds/vite-kinds.ts). */

@@ -30,6 +30,18 @@ export function playViewFor(kind: TaskKind): Component {
   return view;
 }
 
+/** The top-level views the kinds add (by nav name); a name two kinds add is refused with one line. */
+export function kindViews(): Record<string, Component> {
+  const views: Record<string, Component> = {};
+  for (const k of RENDERER_KINDS) {
+    for (const [name, view] of Object.entries(k.views ?? {})) {
+      if (views[name]) throw new Error(`kind '${k.family}': a view named '${name}' is already added by another kind`);
+      views[name] = view;
+    }
+  }
+  return views;
+}
+
 /** The Results panels of the kinds that have one, in registry order. */
 export function resultsPanels(): { family: string; panel: Component }[] {
   return RENDERER_KINDS.flatMap((k) => (k.resultsPanel ? [{ family: k.family, panel: k.resultsPanel }] : []));
