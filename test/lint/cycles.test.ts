@@ -70,6 +70,31 @@ function folderGraph(runtime: Runtime): Map<string, Map<string, string>> {
   return graph;
 }
 
+/**
+ * The graph of units (issue 39): each kind's folder (kinds/<kind>/, all its tiers together) one
+ * unit, each file of kinds/ itself (the interfaces, the registries) one, every other folder one.
+ */
+function unitGraph(runtime: Runtime): Map<string, Map<string, string>> {
+  const unitOf = (absPath: string): string | null => {
+    const rel = relative(join(ROOT, 'src', runtime), absPath).split(sep);
+    if (rel.length <= 1 || rel[0] === '..') return null;
+    return rel[0] === 'kinds' ? `kinds/${rel[1].replace(/\.(ts|vue)$/, '')}` : rel[0];
+  };
+  const graph = new Map<string, Map<string, string>>();
+  for (const file of sourceFiles(join(ROOT, 'src', runtime))) {
+    const from = unitOf(file);
+    if (from === null) continue;
+    for (const spec of specifiers(readFileSync(file, 'utf8'))) {
+      const to = unitOf(resolve(dirname(file), spec));
+      if (to === null || to === from) continue;
+      const edges = graph.get(from) ?? new Map<string, string>();
+      if (!edges.has(to)) edges.set(to, `${relative(ROOT, file)} imports ${spec}`);
+      graph.set(from, edges);
+    }
+  }
+  return graph;
+}
+
 /** One cycle of a directed graph as a path [a, b, ..., a], or null when it has none. */
 export function findCycle(graph: ReadonlyMap<string, Iterable<string>>): string[] | null {
   const state = new Map<string, 'open' | 'done'>();
@@ -147,6 +172,17 @@ describe.each(RUNTIMES)('the folders of src/%s', (runtime) => {
     const example = (a: string, b: string): string | undefined =>
       [...graph].flatMap(([from, edges]) => [...edges].filter(([to]) => layerOf(from) === a && layerOf(to) === b).map(([, e]) => e))[0];
     const why = cycle?.slice(1).map((to, i) => example(cycle[i], to)).join('; ');
+    expect(cycle, why).toBeNull();
+  });
+
+  // Main still has one (issue 39, open): its kinds' registries sit at the kinds tier and are read by
+  // the episodes, studies and services below the kind folders' own study, service and CLI parts;
+  // ending it needs the registries filled from the composition roots. Marked so, this test fails
+  // the day main has none, to be made a plain test then.
+  (runtime === 'main' ? it.fails : it)('form no cycle with each kind folder a unit', () => {
+    const units = unitGraph(runtime);
+    const cycle = findCycle(new Map([...units].map(([from, edges]) => [from, [...edges.keys()]])));
+    const why = cycle?.slice(1).map((to, i) => units.get(cycle[i])?.get(to)).join('; ');
     expect(cycle, why).toBeNull();
   });
 

@@ -20,10 +20,23 @@ import { readTrajectory, TrajectoryWriter, type StepRecord } from '../../env/tra
 import type { EnvGradeResult } from '../../env/types';
 import { CallsOnlyEnv } from '../calls-only-env';
 import type { KindEnvOptions } from '../kind';
-import { orderedTask, type RelationTask } from './kind';
+import type { RelationTask } from './kind';
 import type { CapName } from '../../../shared/env/caps';
 import type { TimeRecord } from '../../../shared/env/trajectory-schema';
 import { endingOf } from '../../../shared/env/step-info';
+
+/**
+ * The task as a player sees it: trials, parameters and images in `order` (a block's
+ * per-participant order, src/shared/kinds/relation/task.ts trialOrder); the identity returns it.
+ */
+export function orderedTask(task: RelationTask, order: readonly number[]): RelationTask {
+  if (order.every((v, i) => v === i)) return task;
+  return {
+    spec: { ...task.spec, trials: order.map((i) => task.spec.trials[i]) }, dir: task.dir,
+    params: order.map((i) => task.params[i]),
+    image: (i: number) => task.image(order[i]),
+  };
+}
 
 export class RelationEnv extends CallsOnlyEnv<RelationRules> {
   private feedback: string | null = null;
