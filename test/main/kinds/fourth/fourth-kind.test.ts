@@ -16,6 +16,7 @@ import { readTrajectory } from '../../../../src/main/env/trajectory';
 import { loadKindPlugins } from '../../../../src/main/kinds/plugins';
 import { loadAnyTask, scanAllTasks } from '../../../../src/main/kinds/registry';
 import { scorersFor } from '../../../../src/main/eval/scorers';
+import { commands } from '../../../../src/main/cli/commands/index';
 import { startMcpHttp } from '../../../../src/main/mcp/http';
 import { createLabContext } from '../../../../src/main/services/context';
 import { dispatchCall, type Handlers } from '../../../../src/main/services/dispatch';
@@ -57,6 +58,13 @@ beforeAll(async () => {
 });
 
 describe('the fourth kind, from SPLATLAB_KINDS only', () => {
+  it('brings a CLI command of its own', async () => {
+    const lines: string[] = [];
+    const command = await commands().brightest.load();
+    expect(await command.run(['oracle', tasksDir, 'brightest__a'], { out: (l) => lines.push(l), err: (l) => lines.push(l) })).toBe(0);
+    expect(JSON.parse(lines[0])).toEqual(brightestPixel('brightest__a'));
+  });
+
   it('is listed with its own family and its tools', () => {
     expect(scanAllTasks(tasksDir).tasks.map((t) => `${t.id}:${t.kind}`)).toEqual(['brightest__a:brightest', 'brightest__b:brightest', 'brightest__p:brightest']);
     expect(kindModule('brightest').toolSpecs().map((t) => t.name)).toEqual(['answer']);
