@@ -191,6 +191,11 @@ export class SplatEnv {
     return this.episode.done;
   }
 
+  /** The scene and the next id as the manager shows them (KindEnv.scene). */
+  scene(): { records: GaussianRecord[]; nextId: number } {
+    return { records: this.state(), nextId: this.nextId };
+  }
+
   state(): GaussianRecord[] {
     return this.episode.records().map((r) => ({ ...r, pos: [...r.pos], scale: [...r.scale], quat: [...r.quat], color: [...r.color] }));
   }

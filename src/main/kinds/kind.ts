@@ -36,10 +36,20 @@ export type KindEnvOptions = SplatEnvOptions & {
   viewRenderer?: AsyncViewRenderer;
 };
 
-/** A live episode of any kind, as the manager drives it. */
+/**
+ * What every kind's final grade says (docs/DESIGN.md section 13): its score, in its module's
+ * `score.unit`, and the rewards of the RL protocol. SplatBench's grade adds its image metrics
+ * (src/main/env/types.ts EnvGradeResult); no other kind writes them.
+ */
+export interface KindGrade {
+  score: number;
+  reward: number;
+  trainingReward: number;
+}
+
+/** A live episode of any kind, as the manager drives it: only what every kind has, the Gaussian scene optional. */
 export interface KindEnv {
   readonly done: boolean;
-  readonly nextId: number;
   /**
    * One call; with a request id at most once (a retry gets the stored result, marked recalled, and
    * charges nothing). Rejects with nothing charged when its record cannot be written.
@@ -47,8 +57,8 @@ export interface KindEnv {
   step(call: ToolCall, requestId?: string): Promise<ToolOut>;
   /** The result of the call sent with `requestId` (awaited while it runs), or null: never received. */
   recall(requestId: string): Promise<ToolOut> | null;
-  /** The Gaussian scene (SplatBench); kinds without one return []. */
-  state(): GaussianRecord[];
+  /** The Gaussian scene and the id the next added Gaussian gets (SplatBench); absent for a kind without one. */
+  scene?(): { records: GaussianRecord[]; nextId: number };
   budgets(): BudgetState;
   /** The budgets as the player sees them (counters of the play view). */
   publicBudgets(): EpisodeBudgets;
@@ -60,7 +70,7 @@ export interface KindEnv {
   /** The budget footer as the episode stands (every result text ends with it). */
   footer(): string;
   resumed(): readonly ReplayedSummary[];
-  finalGrade(): EnvGradeResult | null;
+  finalGrade(): KindGrade | null;
   /**
    * Ends the episode at a per-episode cap (src/shared/env/caps.ts), after the calls before it: the
    * end record says reason 'cap', which cap, and ending 'truncated'; the answer's text is `text`

@@ -63,9 +63,9 @@ export async function verifyModelLog(traj: Trajectory, task: LoadedTask, grader:
   // Every scene-changing call is graded again, so the per-call scores are the lab's too.
   const curve: { step: number; score: number }[] = [];
   for (const { record, result } of replaySteps(rules, traj.steps, { strict: true, source: 'the imported log' })) {
-    if (result.changed) curve.push({ step: record.step, score: (await grader.grade(task, packRecords(rules.records()))).score });
+    if (result.changed) curve.push({ step: record.step, score: (await grader.grade(task, packRecords(rules.records?.() ?? []))).score });
   }
-  const g = await grader.grade(task, packRecords(rules.records()));
+  const g = await grader.grade(task, packRecords(rules.records?.() ?? []));
   const fileScore = traj.end?.score ?? null;
   return {
     score: g.score,

@@ -16,12 +16,11 @@ export interface KindRules {
   readonly done: boolean;
   /** Calls charged so far. */
   readonly stepCount: number;
-  readonly nextId: number;
   firstObservation(): string;
   step(call: ToolCall): StepResult;
   budgets(): BudgetState;
-  /** The scene as Gaussians (SplatBench); a kind without a Gaussian scene returns []. */
-  records(): readonly GaussianRecord[];
+  /** The scene as Gaussians (SplatBench); absent for a kind without a Gaussian scene. */
+  records?(): readonly GaussianRecord[];
 }
 
 export interface ToolSpec {

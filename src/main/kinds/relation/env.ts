@@ -17,9 +17,8 @@ import { replaySteps } from '../../../shared/kinds/replay';
 import type { ToolCall } from '../../../shared/env/episode';
 import { replayedSummary, type ToolOut } from '../../env/env';
 import { readTrajectory, TrajectoryWriter, type StepRecord } from '../../env/trajectory';
-import type { EnvGradeResult } from '../../env/types';
 import { CallsOnlyEnv } from '../calls-only-env';
-import type { KindEnvOptions } from '../kind';
+import type { KindEnvOptions, KindGrade } from '../kind';
 import type { RelationTask } from './kind';
 import type { CapName } from '../../../shared/env/caps';
 import type { TimeRecord } from '../../../shared/env/trajectory-schema';
@@ -195,13 +194,13 @@ export class RelationEnv extends CallsOnlyEnv<RelationRules> {
     });
   }
 
-  private grade(): EnvGradeResult {
+  private grade(): KindGrade {
     const all = this.trialResults();
     // Attention checks are not scored trials (unless a task is nothing else).
     const results = all.some((r) => !r.catch) ? all.filter((r) => !r.catch) : all;
     const accuracy = results.filter((r) => r.correct).length / results.length;
     const score = 100 * accuracy;
-    return { score, psnr: 0, ssim: 0, lpips: null, iou: 0, reward: accuracy, trainingReward: (score + 50) / 150, lpipsMissing: false };
+    return { score, reward: accuracy, trainingReward: (score + 50) / 150 };
   }
 
   protected finish(extra?: { cap: CapName }): void {

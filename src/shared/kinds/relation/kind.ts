@@ -152,8 +152,6 @@ export class RelationRules implements KindRules {
     return this.calls;
   }
 
-  readonly nextId = 0;
-
   /** 0-based index of the trial the next answer is for (trials.length once all are answered). */
   get current(): number {
     return this.answered.length;
@@ -161,10 +159,6 @@ export class RelationRules implements KindRules {
 
   answers(): readonly RecordedAnswer[] {
     return this.answered;
-  }
-
-  records(): [] {
-    return [];
   }
 
   budgets(): BudgetState {
