@@ -17,7 +17,6 @@ import type { TimeRecord } from '../../shared/env/trajectory-schema';
 import type { TaskSpecHead, TaskSummary } from '../../shared/task/schema';
 import type { AsyncViewRenderer } from '../../shared/raster/types';
 import type { ReplayedSummary, SplatEnvOptions, ToolOut } from '../env/env';
-import type { EnvGradeResult } from '../env/types';
 import type { Trajectory } from '../env/trajectory';
 import type { Grader } from '../grader/grader';
 
