@@ -9,7 +9,7 @@
 // Input: the environment. Output: the families registered. Invariant: a folder is loaded at most
 // once per process, and a folder missing a half is refused with one line naming it.
 import { pathToFileURL } from 'node:url';
-import type { TaskKindModule } from '../../shared/kinds/kind';
+import type { KindModuleInput } from '../../shared/kinds/kind';
 import { registerKind } from '../../shared/kinds/registry';
 import type { CommandEntry } from '../cli/command';
 import type { MainKindModule } from './kind';
@@ -53,7 +53,7 @@ export async function loadKindPlugins(env: NodeJS.ProcessEnv = process.env): Pro
   const families: string[] = [];
   for (const folder of kindFolders(env)) {
     if (loaded.has(folder)) continue;
-    const shared = await defaultExport<TaskKindModule>(kindHalf(folder, 'shared'));
+    const shared = await defaultExport<KindModuleInput>(kindHalf(folder, 'shared'));
     const main = await defaultExport<MainKindManifest>(kindHalf(folder, 'main'));
     kindHalf(folder, 'renderer');
     if (main.module?.family !== shared.family) throw new Error(`SPLATLAB_KINDS: ${folder}: the main half serves '${main.module?.family}', the shared half '${shared.family}'`);

@@ -2,7 +2,7 @@
 // the app. The app shell, the participant session and Results open a kind's parts only through
 // src/renderer/kinds/registry.ts. Invariant: a component here receives only public episode data.
 import type { Component } from 'vue';
-import type { TaskKindModule } from '../../shared/kinds/kind';
+import type { KindModuleInput } from '../../shared/kinds/kind';
 
 export interface RendererKindModule {
   readonly family: string;
@@ -16,6 +16,6 @@ export interface RendererKindModule {
 
 /** One `SPLATLAB_KINDS` folder as the renderer build bundles it (src/main/kinds/vite-kinds.ts). */
 export interface BundledKind {
-  readonly shared: TaskKindModule;
+  readonly shared: KindModuleInput;
   readonly renderer: RendererKindModule;
 }

@@ -13,7 +13,7 @@ import { EndRecordSchema, StepRecordSchema, TrajectoryHeaderSchema } from '../..
 import { RELATION_CLASSES, RELATION_TASKS } from './labels';
 import { normaliseAnswerArgs } from './answer-parse';
 import { RelationTaskSpecSchema, type RelationTaskSpec } from './task';
-import type { KindRules, TaskKindModule, ToolSpec } from '../kind';
+import { toolSpecsOf, type KindRules, type TaskKindModule } from '../kind';
 
 export const AnswerArgsSchema = z.strictObject({
   relation: z.enum(RELATION_CLASSES).optional().describe('where the target is relative to the reference, as the observer sees it'),
@@ -109,12 +109,6 @@ export const RelationStepSchema = StepRecordSchema.extend({
   trial: z.number().int().positive().optional().describe('relation: the trial this call answered'),
   server_ms: z.number().optional().describe('relation: ms from the trial\'s image leaving main to this answer\'s receipt'),
 });
-
-function toolSpecs(): ToolSpec[] {
-  const parameters = z.toJSONSchema(AnswerArgsSchema, { io: 'input' }) as Record<string, unknown>;
-  delete parameters.description;
-  return [{ name: 'answer', description: AnswerArgsSchema.description ?? '', parameters }];
-}
 
 /** `[trial 2/4 | calls left 7]` */
 export function relationFooter(trial: number, trials: number, callsLeft: number): string {
@@ -265,7 +259,7 @@ export const relationKind: TaskKindModule = {
   kinds: ['relation'],
   specSchema: RelationTaskSpecSchema,
   tools: RELATION_TOOLS,
-  toolSpecs,
+  toolSpecs: () => toolSpecsOf(RELATION_TOOLS),
   giveUp: { tool: 'answer', args: { give_up: true } },
   score: { unit: 'accuracy %', what: 'trials answered correctly, per cent' },
   participant: {
