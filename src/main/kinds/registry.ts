@@ -20,11 +20,6 @@ import { searchMain } from './search/kind';
 
 const MAIN_KINDS: MainKindModule[] = [splatbenchMain, searchMain, relationMain];
 
-/** Every registered main half, the lab's own first. */
-export function mainKinds(): readonly MainKindModule[] {
-  return MAIN_KINDS;
-}
-
 /** Adds a kind's main half (its shared half must be registered first, src/shared/kinds/registry.ts). */
 export function registerMainKind(m: MainKindModule): void {
   if (MAIN_KINDS.some((k) => k.family === m.family)) throw new Error(`a main kind module of family '${m.family}' is already registered`);

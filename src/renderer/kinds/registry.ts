@@ -18,11 +18,6 @@ for (const k of bundledKinds) {
   RENDERER_KINDS.push(k.renderer);
 }
 
-/** Every kind's renderer half, the lab's own first. */
-export function rendererKinds(): readonly RendererKindModule[] {
-  return RENDERER_KINDS;
-}
-
 export function playViewFor(kind: TaskKind): Component {
   const family = kindModule(kind).family;
   const view = RENDERER_KINDS.find((k) => k.family === family)?.playView;
