@@ -31,12 +31,12 @@ export const layerRules = {
 export const runtimeTiers = {
   shared: [
     ['math'], ['scene'], ['gpu'], ['raster'], ['camera', 'image'], ['metrics'], ['formats', 'analysis'],
-    ['env', 'task'], ['authoring', 'debug'], ['kinds'], ['study', 'kinds/*/export*.ts'], ['api', 'kinds/*/api*.ts'],
+    ['env', 'task'], ['authoring', 'debug'], ['kinds'], ['study', 'kinds/*/export*.ts'], ['api', 'kinds/*/api*.ts', 'kinds/api.ts'],
   ],
   main: [
     ['io', 'models'], ['gpu', 'lpips', 'formats'], ['workers'], ['raster'], ['tasks'], ['grader'], ['env'], ['kinds'],
-    ['episodes'], ['studies', 'authoring', 'debug', 'kinds/*/study'], ['services', 'kinds/*/service'], ['transport', 'mcp'], ['eval'], ['queue'],
-    ['electron', 'cli', 'app', 'threads'],
+    ['episodes'], ['studies', 'authoring', 'debug', 'kinds/*/study', 'kinds/study-part.ts', 'kinds/study-kinds.ts'], ['services', 'kinds/*/service', 'kinds/handlers.ts'], ['transport', 'mcp'], ['eval'], ['queue'],
+    ['electron', 'cli', 'app', 'threads', 'kinds/*/cli.ts', 'kinds/commands.ts', 'kinds/plugins.ts'],
   ],
   renderer: [
     ['api', 'styles'], ['viewport', 'preview', 'study'], ['author'], ['stores'], ['components'], ['kinds'], ['views'],
@@ -46,7 +46,8 @@ export const runtimeTiers = {
 const tierWhy = (runtime, tiers, at) =>
   `src/${runtime}/${tiers[at].join(', ')} may not import ${tiers.slice(at + 1).flat().join(', ')}, which sit above`;
 
-const isPart = (f) => f.includes('*');
+// A kind-folder part (`kinds/*/...`) or a registry of the kinds in a higher tier (`kinds/<file>.ts`).
+const isPart = (f) => f.includes('*') || f.startsWith('kinds/');
 const globOf = (runtime, f) => (f.endsWith('.ts') ? `src/${runtime}/${f}` : `src/${runtime}/${f}/**/*.{ts,vue}`);
 
 export const innerLayers = Object.entries(runtimeTiers).flatMap(([runtime, tiers]) => {
@@ -77,11 +78,10 @@ const innerRuleConfigs = innerLayers.map((l) => ({
 // machinery asks the kind interface instead. SPLATBENCH_MACHINERY lists the folders that serve
 // SplatBench alone and predate the kind folders (its Episode, spec schema, grader, authoring and
 // analyses); they may name SplatBench's own kinds (sculpt, reassembly, oneshot), never another
-// family's. A kind's own CLI command (KIND_COMMANDS) is named after its family.
+// family's. A kind's own CLI command is its folder's `cli.ts` (src/main/kinds/<kind>/cli.ts).
 export const KIND_FAMILIES = ['splatbench', 'search', 'relation'];
 export const SPLAT_KINDS = ['sculpt', 'reassembly', 'oneshot'];
 export const SPLATBENCH_MACHINERY = ['src/shared/env/**', 'src/shared/task/**', 'src/shared/analysis/**', 'src/main/env/**', 'src/main/grader/**', 'src/main/authoring/**', 'src/main/studies/analyses.ts', 'src/main/episodes/conformance.ts', 'src/main/cli/commands/author*.ts'];
-export const KIND_COMMANDS = ['src/main/cli/commands/search.ts', 'src/main/cli/commands/relation.ts'];
 const kindNameSelectors = (names) => {
   const alt = names.join('|');
   const message = 'a kind name or task-id prefix outside src/<runtime>/kinds/: ask the kind interface instead (docs/ARCHITECTURE.md, "Kind names stay in the kinds").';
@@ -92,7 +92,18 @@ const kindNameSelectors = (names) => {
     { selector: `Literal[regex.pattern=/(${alt})__/]`, message },
   ];
 };
-const kindNameRules = (names) => ({ 'no-restricted-syntax': ['error', ...kindNameSelectors(names)], 'vue/no-restricted-syntax': ['error', ...kindNameSelectors(names)] });
+// No file outside src/<runtime>/kinds/ imports a specific kind's folder (issue 39): the machinery
+// reads what a kind supplies from the kinds' registries (docs/ARCHITECTURE.md, "The composition
+// root and task kinds"); test/lint/kind-names.test.ts proves the rule fires.
+const kindImportSelectors = () => {
+  const message = 'a specific kind imported outside src/<runtime>/kinds/: read it from the kinds\' registry (docs/ARCHITECTURE.md, "Kind names stay in the kinds").';
+  const source = `[source.value=/kinds.(${KIND_FAMILIES.join('|')})($|[^-a-z])/]`;
+  return ['ImportDeclaration', 'ImportExpression', 'ExportNamedDeclaration', 'ExportAllDeclaration'].map((node) => ({ selector: `${node}${source}`, message }));
+};
+const kindNameRules = (names) => {
+  const selectors = [...kindNameSelectors(names), ...kindImportSelectors()];
+  return { 'no-restricted-syntax': ['error', ...selectors], 'vue/no-restricted-syntax': ['error', ...selectors] };
+};
 const outsideKinds = ['src/*/kinds/**'];
 
 const restrict = (patterns) => ({
@@ -138,7 +149,7 @@ export default tseslint.config(
   },
   { files: ['src/main/**/*.ts'], rules: restrict(layerRules.main) },
   ...innerRuleConfigs,
-  { files: ['src/**/*.{ts,vue}'], ignores: [...outsideKinds, ...KIND_COMMANDS], rules: kindNameRules([...KIND_FAMILIES, ...SPLAT_KINDS]) },
+  { files: ['src/**/*.{ts,vue}'], ignores: outsideKinds, rules: kindNameRules([...KIND_FAMILIES, ...SPLAT_KINDS]) },
   { files: SPLATBENCH_MACHINERY, ignores: outsideKinds, rules: kindNameRules(KIND_FAMILIES) },
   {
     files: ['src/preload/**/*.ts'],

@@ -1,7 +1,7 @@
 // Unit test projects: shared + main run in Node, the renderer in happy-dom.
 // The end-to-end suite has its own config (vitest.e2e.config.ts) because it needs a built UI.
 // Workers: vitest's default is one fewer than the cores, which on the 2-core CI machine is one
-// worker for 295 files; two keep both cores busy (docs/DEVELOPING.md, "Test-suite time"). The
+// worker for the whole suite (some 340 files); two keep both cores busy (docs/DEVELOPING.md, "Test-suite time"). The
 // sequencer starts the files known to be slow first, so none of them is left for the end.
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';

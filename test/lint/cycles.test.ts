@@ -29,6 +29,9 @@ export function specifiers(code: string): string[] {
   return out;
 }
 
+// A kind-folder part (kinds/<kind>/study) or a registry of the kinds in a higher tier (kinds/handlers.ts), as eslint.config.js reads them.
+const isPart = (f: string): boolean => f.includes('*') || f.startsWith('kinds/');
+
 /**
  * The tier entry of a path inside src/<runtime>: a part of a kind's folder that sits in a higher
  * tier (a kind's study/ or service/ folder, its api*.ts rows) when the table has one, else its
@@ -37,8 +40,11 @@ export function specifiers(code: string): string[] {
 function folderOf(runtime: Runtime, absPath: string): string | null {
   const rel = relative(join(ROOT, 'src', runtime), absPath).split(sep);
   if (rel.length <= 1 || rel[0] === '..') return null;
-  const parts = runtimeTiers[runtime].flat().filter((f) => f.includes('*'));
+  const parts = runtimeTiers[runtime].flat().filter(isPart);
   if (rel[0] === 'kinds' && rel.length > 3 && parts.includes(`kinds/*/${rel[2]}`)) return `kinds/*/${rel[2]}`;
+  // A registry of the kinds in a higher tier (kinds/handlers.ts) or a kind's file there (kinds/*/cli.ts).
+  if (rel[0] === 'kinds' && rel.length === 2 && parts.includes(`kinds/${rel[1]}`)) return `kinds/${rel[1]}`;
+  if (rel[0] === 'kinds' && rel.length === 3 && parts.includes(`kinds/*/${rel[2]}`)) return `kinds/*/${rel[2]}`;
   const file = rel.length === 3 ? rel[2].replace(/\.(ts|vue)$/, '') : null;
   if (rel[0] === 'kinds' && file !== null) {
     const part = parts.find((f) => f.endsWith('*.ts') && file.startsWith(f.slice('kinds/*/'.length, -'*.ts'.length)));
@@ -55,6 +61,31 @@ function folderGraph(runtime: Runtime): Map<string, Map<string, string>> {
     if (from === null) continue;
     for (const spec of specifiers(readFileSync(file, 'utf8'))) {
       const to = folderOf(runtime, resolve(dirname(file), spec));
+      if (to === null || to === from) continue;
+      const edges = graph.get(from) ?? new Map<string, string>();
+      if (!edges.has(to)) edges.set(to, `${relative(ROOT, file)} imports ${spec}`);
+      graph.set(from, edges);
+    }
+  }
+  return graph;
+}
+
+/**
+ * The graph of units (issue 39): each kind's folder (kinds/<kind>/, all its tiers together) one
+ * unit, each file of kinds/ itself (the interfaces, the registries) one, every other folder one.
+ */
+function unitGraph(runtime: Runtime): Map<string, Map<string, string>> {
+  const unitOf = (absPath: string): string | null => {
+    const rel = relative(join(ROOT, 'src', runtime), absPath).split(sep);
+    if (rel.length <= 1 || rel[0] === '..') return null;
+    return rel[0] === 'kinds' ? `kinds/${rel[1].replace(/\.(ts|vue)$/, '')}` : rel[0];
+  };
+  const graph = new Map<string, Map<string, string>>();
+  for (const file of sourceFiles(join(ROOT, 'src', runtime))) {
+    const from = unitOf(file);
+    if (from === null) continue;
+    for (const spec of specifiers(readFileSync(file, 'utf8'))) {
+      const to = unitOf(resolve(dirname(file), spec));
       if (to === null || to === from) continue;
       const edges = graph.get(from) ?? new Map<string, string>();
       if (!edges.has(to)) edges.set(to, `${relative(ROOT, file)} imports ${spec}`);
@@ -130,7 +161,7 @@ describe.each(RUNTIMES)('the folders of src/%s', (runtime) => {
   it('import one another without a cycle', () => {
     // A kind's part in a higher tier (its LabApi rows, study readers, handlers) belongs to that
     // tier's layer, which composes it: for cycles it counts as the tier's own folder.
-    const layerOf = (f: string): string => (f.includes('*') ? (tiers[tierOf.get(f) ?? 0].find((x) => !x.includes('*')) ?? f) : f);
+    const layerOf = (f: string): string => (isPart(f) ? (tiers[tierOf.get(f) ?? 0].find((x) => !isPart(x)) ?? f) : f);
     const layered = new Map<string, Set<string>>();
     for (const [from, edges] of graph) {
       const set = layered.get(layerOf(from)) ?? new Set<string>();
@@ -141,6 +172,17 @@ describe.each(RUNTIMES)('the folders of src/%s', (runtime) => {
     const example = (a: string, b: string): string | undefined =>
       [...graph].flatMap(([from, edges]) => [...edges].filter(([to]) => layerOf(from) === a && layerOf(to) === b).map(([, e]) => e))[0];
     const why = cycle?.slice(1).map((to, i) => example(cycle[i], to)).join('; ');
+    expect(cycle, why).toBeNull();
+  });
+
+  // Main still has one (issue 39, open): its kinds' registries sit at the kinds tier and are read by
+  // the episodes, studies and services below the kind folders' own study, service and CLI parts;
+  // ending it needs the registries filled from the composition roots. Marked so, this test fails
+  // the day main has none, to be made a plain test then.
+  (runtime === 'main' ? it.fails : it)('form no cycle with each kind folder a unit', () => {
+    const units = unitGraph(runtime);
+    const cycle = findCycle(new Map([...units].map(([from, edges]) => [from, [...edges.keys()]])));
+    const why = cycle?.slice(1).map((to, i) => units.get(cycle[i])?.get(to)).join('; ');
     expect(cycle, why).toBeNull();
   });
 

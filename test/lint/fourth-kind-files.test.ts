@@ -5,6 +5,7 @@
 // line in each runtime's registry.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = process.cwd();
@@ -20,7 +21,7 @@ function walk(dir: string): string[] {
 describe('the fourth kind', () => {
   it('is these files, one folder per runtime, and nothing else', () => {
     expect(walk(FIXTURE).map((f) => relative(FIXTURE, f)).sort()).toEqual([
-      'main/kind.ts', // load, summary, image, live episode, resume through the one replay
+      'main/kind.ts', // its main manifest: load, summary, image, live episode, resume through the one replay, its scorer and command
       'renderer/BrightestPlayView.vue', // the play view
       'renderer/kind.ts', // the renderer module (play view)
       'shared/kind.ts', // spec, tool, rules, trajectory fields, prompts, score unit
@@ -40,5 +41,20 @@ describe('the fourth kind', () => {
       ['src/renderer/kinds/registry.ts', /for \(const k of bundledKinds\)/],
     ];
     for (const [file, hook] of hooks) expect(readFileSync(join(ROOT, file), 'utf8'), file).toMatch(hook);
+  });
+
+  // Copied into the lab's own folders (src/<runtime>/kinds/brightest/), the fixture passes the lint
+  // as it stands there, layers, kind names and the components-through-stores rule included (issue 39).
+  it('passes the lint once copied into src/<runtime>/kinds/', async () => {
+    const eslint = new ESLint({ cwd: ROOT });
+    const copied = walk(FIXTURE).filter((f) => /^(shared|main|renderer)\//.test(relative(FIXTURE, f)));
+    const problems: string[] = [];
+    for (const file of copied) {
+      const [runtime, ...rest] = relative(FIXTURE, file).split('/');
+      const [result] = await eslint.lintText(readFileSync(file, 'utf8'), { filePath: join(ROOT, 'src', runtime, 'kinds', 'brightest', ...rest) });
+      problems.push(...result.messages.map((m) => `${runtime}/${rest.join('/')}:${m.line} ${m.ruleId}: ${m.message}`));
+    }
+    expect(copied).toHaveLength(4);
+    expect(problems).toEqual([]);
   });
 });

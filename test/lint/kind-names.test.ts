@@ -1,6 +1,8 @@
 // Kind names stay in the kinds (docs/ARCHITECTURE.md; eslint.config.js kindNameRules): outside
 // src/<runtime>/kinds/ a literal, template or regex naming a kind or a task-id prefix is an error;
 // inside a kind's folder it is not; SplatBench's own machinery may name SplatBench's kinds only.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
@@ -35,5 +37,43 @@ describe('kind names outside the kinds', () => {
   ];
   it.each(allowed)('accepts %s: %s', async (file, code) => {
     expect(await kindNameErrors(file, code)).toBe(0);
+  });
+});
+
+// No file outside src/<runtime>/kinds/ imports a specific kind (issue 39): the machinery reads the
+// kinds' registries. Counted by the rule's own message, so a kind name in the path is not what fires.
+async function kindImportErrors(filePath: string, code: string): Promise<number> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result.messages.filter((m) => m.message.startsWith('a specific kind imported outside')).length;
+}
+
+describe('kind imports outside the kinds', () => {
+  const refused: [string, string][] = [
+    ['src/main/services/probe.ts', "import { createSearchHandlers } from '../kinds/search/service/handlers';\nexport const h = createSearchHandlers;\n"],
+    ['src/main/eval/probe.ts', "export { relationScorer } from '../kinds/relation/study/scorer';\n"],
+    ['src/main/episodes/probe.ts', "export const m = () => import('../kinds/splatbench/kind');\n"],
+    ['src/shared/api/probe.ts', "import type { SearchTaskSpec } from '../kinds/search/kind';\nexport type S = SearchTaskSpec;\n"],
+    ['src/main/env/probe.ts', "export * from '../../shared/kinds/splatbench/kind';\n"],
+    ['src/renderer/components/probe.vue', '<script setup lang="ts">\nimport AnnotateView from \'../kinds/search/AnnotateView.vue\';\n</script>\n<template><AnnotateView /></template>\n'],
+  ];
+  it.each(refused)('refuses in %s: %s', async (file, code) => {
+    expect(await kindImportErrors(file, code)).toBe(1);
+  });
+
+  const allowed: [string, string][] = [
+    ['src/main/services/probe.ts', "import { mainKind } from '../kinds/registry';\nexport const m = mainKind;\n"],
+    ['src/main/kinds/handlers.ts', "import { createSearchHandlers } from './search/service/handlers';\nexport const h = createSearchHandlers;\n"],
+    ['src/shared/kinds/api.ts', "export { relationMethods } from './relation/api';\n"],
+    ['src/main/services/probe.ts', "import { x } from '../kinds/searching';\nexport const y = x;\n"],
+  ];
+  it.each(allowed)('accepts %s: %s', async (file, code) => {
+    expect(await kindImportErrors(file, code)).toBe(0);
+  });
+
+  it('finds none in the sources (every import form, read from the files: the lint run covers the same)', () => {
+    const files = (readdirSync('src', { recursive: true }) as string[]).map((f) => join('src', f)).filter((f) => /\.(ts|vue)$/.test(f) && !/^src[\\/]\w+[\\/]kinds[\\/]/.test(f));
+    const specifier = /(?:\bfrom|\bimport)\s*\(?\s*['"]([^'"]+)['"]/g;
+    const hits = files.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(specifier)].filter((m) => /kinds\/(splatbench|search|relation)(\/|$)/.test(m[1])).map((m) => `${f}: ${m[1]}`));
+    expect(hits).toEqual([]);
   });
 });

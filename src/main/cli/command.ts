@@ -12,5 +12,11 @@ export interface CliCommand {
   run(argv: string[], io: CliIO): Promise<number>; // exit status
 }
 
+/** A command as commands/index.ts lists it: its one-line summary, its module loaded lazily. */
+export interface CommandEntry {
+  summary: string;
+  load: () => Promise<CliCommand>;
+}
+
 /** A user error: printed as one line, exit status 1, never a stack trace. */
 export class CliError extends Error {}

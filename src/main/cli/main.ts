@@ -2,7 +2,7 @@
 // Invariant: a user error exits 1 with one readable line and no stack trace.
 import { loadKindPlugins } from '../kinds/plugins';
 import { CliError, type CliIO } from './command';
-import { COMMANDS } from './commands/index';
+import { commands, type CommandEntry } from './commands/index';
 import { exitWithParent } from './orphan';
 
 const io: CliIO = {
@@ -10,8 +10,8 @@ const io: CliIO = {
   err: (line) => process.stderr.write(line + '\n'),
 };
 
-function help(): string {
-  const names = Object.keys(COMMANDS);
+function help(all: Record<string, CommandEntry>): string {
+  const names = Object.keys(all);
   const width = Math.max(...names.map((n) => n.length));
   return [
     'splatlab: a lab for SplatBench-style spatial-reasoning benchmarks on 3D Gaussian splatting',
@@ -19,17 +19,25 @@ function help(): string {
     'usage: splatlab <command> [options]      splatlab <command> --help',
     '',
     'commands:',
-    ...names.map((n) => `  ${n.padEnd(width)}  ${COMMANDS[n].summary}`),
+    ...names.map((n) => `  ${n.padEnd(width)}  ${all[n].summary}`),
   ].join('\n');
 }
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  // Kinds of SPLATLAB_KINDS folders join the registries (their commands among them) before any lookup.
+  try {
+    await loadKindPlugins();
+  } catch (error) {
+    io.err(`splatlab: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+  const all = commands();
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    io.out(help());
+    io.out(help(all));
     return name ? 0 : 1;
   }
-  const entry = Object.prototype.hasOwnProperty.call(COMMANDS, name) ? COMMANDS[name] : undefined;
+  const entry = Object.prototype.hasOwnProperty.call(all, name) ? all[name] : undefined;
   if (!entry) {
     io.err(`splatlab: unknown command '${name}' (see splatlab --help)`);
     return 1;
@@ -47,8 +55,6 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   try {
-    // Kinds of SPLATLAB_KINDS folders join the registries before any command reads them.
-    await loadKindPlugins();
     return await command.run(rest, io);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -11,7 +11,7 @@ import type { EpisodeBudgets, PublicView } from '../../shared/api/episode';
 import { publicBudgets, publicViews } from './public';
 import { copyFileSync } from 'node:fs';
 import { orbitCamera } from '../../shared/camera/orbit';
-import { splatbenchKind } from '../../shared/kinds/splatbench/kind';
+import { splatbenchKind } from '../../shared/kinds/registry';
 import { Episode, type EpisodeConfig, type ImageRequest, type StepResult, type ToolCall } from '../../shared/env/episode';
 import type { BudgetState } from '../../shared/env/format';
 import { shortNum } from '../../shared/math/format';
@@ -189,6 +189,11 @@ export class SplatEnv {
 
   get done(): boolean {
     return this.episode.done;
+  }
+
+  /** The scene and the next id as the manager shows them (KindEnv.scene). */
+  scene(): { records: GaussianRecord[]; nextId: number } {
+    return { records: this.state(), nextId: this.nextId };
   }
 
   state(): GaussianRecord[] {

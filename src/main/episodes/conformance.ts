@@ -6,7 +6,6 @@ import { packRecords, sceneProblems } from '../../shared/env/scene';
 import { budgetFooter } from '../../shared/env/format';
 import { loadTask, readFit, readSpecHead, type LoadedTask } from '../tasks/load';
 import { kindModule } from '../../shared/kinds/registry';
-import { splatbenchKind } from '../../shared/kinds/splatbench/kind';
 import { loadAnyTask, mainKind } from '../kinds/registry';
 import { resolveTasksDir } from '../tasks/paths';
 import { SplatEnv } from '../env/env';
@@ -28,7 +27,8 @@ export async function checkTask(taskId: string, grader: EnvGrader, tasksDir?: st
   let task: LoadedTask;
   try {
     const head = readSpecHead(resolveTasksDir(tasksDir), taskId);
-    if (kindModule(head.kind) !== splatbenchKind) return checkOtherKind(taskId, grader, tasksDir);
+    // The full check below is SplatBench's (its grader, its scene); other kinds get the generic one.
+    if (!mainKind(head.kind).sceneGraded) return checkOtherKind(taskId, grader, tasksDir);
     task = await loadTask(taskId, { tasksDir });
   } catch (error) {
     return { taskId, problems: [`does not load: ${(error as Error).message}`], notes };

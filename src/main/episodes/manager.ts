@@ -18,7 +18,7 @@ import { episodeClock } from '../../shared/env/time';
 import type { TimeEvent, TimeRecord } from '../../shared/env/trajectory-schema';
 import { DEFAULT_PROTOCOL_OPTIONS } from '../../shared/env/protocol';
 import type { ToolOut } from '../env/env';
-import type { KindEnv, KindTask } from '../kinds/kind';
+import type { KindEnv, KindGrade, KindTask } from '../kinds/kind';
 import { loadAnyTask, mainKind } from '../kinds/registry';
 import { envImages } from '../env/images';
 import { readTrajectory } from '../env/trajectory';
@@ -28,11 +28,11 @@ import { EpisodeRecall, lastAlive } from './recall';
 import { forgetAlive, readAlive, writeAlive } from './alive';
 import { appendProcessEvents } from './process-writer';
 import type { ProcessEvent } from '../../shared/env/process-log';
-import type { EnvGradeResult, EnvGrader, EnvImages } from '../env/types';
+import type { EnvGrader, EnvImages } from '../env/types';
 import type { TaskRepository } from '../kinds/repository';
 import { CallActivity, GradeQueue } from '../workers/grade-queue';
 import { pngDataUrl, publicScene } from '../env/public';
-import type { AsyncViewRenderer } from '../../shared/kinds/search/render';
+import type { AsyncViewRenderer } from '../../shared/raster/types';
 
 export interface EpisodeManagerDeps {
   tasksDir: string;
@@ -395,7 +395,7 @@ export class EpisodeManager {
       done: out.done,
       info,
       budgets: e.env.publicBudgets(),
-      scene: publicScene(e.env.state()),
+      scene: publicScene(e.env.scene?.().records ?? []),
       time: this.clock(e),
       ...(image ? { image } : {}),
       ...withKindState(e.env),
@@ -413,7 +413,7 @@ export class EpisodeManager {
   }
 
   /** The held-out grade after the end (main side only: for the experimenter, never a player). */
-  finalGrade(episodeId: string): EnvGradeResult | null {
+  finalGrade(episodeId: string): KindGrade | null {
     return this.get(episodeId).env.finalGrade();
   }
 
@@ -487,8 +487,9 @@ export class EpisodeManager {
       text: e.first.text,
       image: pngDataUrl(e.first.image),
       budgets: e.env.publicBudgets(),
-      scene: publicScene(e.env.state()),
-      nextId: e.env.nextId,
+      // A kind without a Gaussian scene shows an empty one.
+      scene: publicScene(e.env.scene?.().records ?? []),
+      nextId: e.env.scene?.().nextId ?? 0,
       referenceViews: e.env.publicViews(),
       ...withKindState(e.env),
       done: e.env.done,

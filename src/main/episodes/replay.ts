@@ -16,7 +16,7 @@ export async function regradeTrajectory(path: string, task: LoadedTask, grader: 
   const episode = rulesFor(task);
   const out: { step: number; hidden: HiddenMetrics }[] = [];
   const grade = async (step: number): Promise<void> => {
-    out.push({ step, hidden: hiddenOf(await grader.grade(task, packRecords(episode.records()))) });
+    out.push({ step, hidden: hiddenOf(await grader.grade(task, packRecords(episode.records?.() ?? []))) });
   };
   if (log.steps[0]?.step === 0 && log.steps[0].hidden) await grade(0);
   for (const { record } of replaySteps(episode, log.steps)) {

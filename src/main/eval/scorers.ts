@@ -2,14 +2,13 @@
 // own (src/main/kinds/scorer.ts; the kind's study tier, src/main/kinds/<kind>/study/scorer.ts),
 // and the file's own claim (end_record) serves every kind. `splatlab export inspect --scorer NAME`
 // picks them; the default is every scorer of the task's kind family except the file's claim.
-// Adding a kind with a scorer adds one line to KIND_SCORERS (or calls registerKindScorer).
+// The kinds' scorers come from the kinds' study list (src/main/kinds/study-kinds.ts), which refuses
+// a kind without one at registration.
 // Input: a task kind and optional scorer names. Output: the scorers to run.
 // Invariant: nothing here names a kind; a scorer is matched to a task by its kind's family.
 import { kindModule } from '../../shared/kinds/registry';
-import type { EpisodeScore, KindScorer, ScoreInput } from '../kinds/scorer';
-import { splatScorer } from '../kinds/splatbench/study/scorer';
-import { searchScorer } from '../kinds/search/study/scorer';
-import { relationScorer } from '../kinds/relation/study/scorer';
+import type { EpisodeScore, ScoreInput } from '../kinds/scorer';
+import { studyKinds } from '../kinds/study-kinds';
 
 export type { EpisodeScore, ScoreInput };
 
@@ -20,8 +19,6 @@ export interface Scorer {
   readonly family: string | null;
   score(input: ScoreInput): Promise<EpisodeScore>;
 }
-
-const KIND_SCORERS: KindScorer[] = [splatScorer, searchScorer, relationScorer];
 
 const endRecord: Scorer = {
   name: 'end_record',
@@ -36,13 +33,7 @@ const endRecord: Scorer = {
 
 /** Every scorer: the kinds' own, then the file's claim. */
 export function allScorers(): readonly Scorer[] {
-  return [...KIND_SCORERS, endRecord];
-}
-
-/** Adds a kind's scorer (a kind kept outside the lab); its name must be new. */
-export function registerKindScorer(scorer: KindScorer): void {
-  if (allScorers().some((s) => s.name === scorer.name)) throw new Error(`a scorer named '${scorer.name}' is already registered`);
-  KIND_SCORERS.push(scorer);
+  return [...studyKinds().map((k) => k.scorer), endRecord];
 }
 
 /** The scorers to run for a task kind: the named ones (each must exist), else every one of its family except the file's claim. */
@@ -54,5 +45,8 @@ export function scorersFor(kind: string, names?: readonly string[]): Scorer[] {
     if (unknown) throw new Error(`unknown scorer '${unknown}' (scorers: ${all.map((s) => s.name).join(', ')})`);
     return all.filter((s) => names.includes(s.name) && (s.family === null || s.family === family));
   }
-  return all.filter((s) => s.family === family);
+  const own = all.filter((s) => s.family === family);
+  // Every kind registers a scorer (src/main/kinds/study-kinds.ts); an empty list is a broken registry, said here.
+  if (!own.length) throw new Error(`kind '${kind}' (family '${family}') has no Inspect scorer registered (src/main/kinds/study-kinds.ts)`);
+  return own;
 }

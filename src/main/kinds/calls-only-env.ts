@@ -13,12 +13,10 @@ import type { ToolCall } from '../../shared/env/episode';
 import type { BudgetState } from '../../shared/env/format';
 import type { StepInfo } from '../../shared/env/step-info';
 import type { TimeRecord } from '../../shared/env/trajectory-schema';
-import type { GaussianRecord } from '../../shared/scene/gaussian';
 import { loggedResult, type ReplayedSummary, type ToolOut } from '../env/env';
 import { RequestLedger } from '../env/ledger';
 import type { TrajectoryHeader, TrajectoryWriter } from '../env/trajectory';
-import type { EnvGradeResult } from '../env/types';
-import { callsOnlyBudgets, type KindEnv, type KindEnvOptions } from './kind';
+import { callsOnlyBudgets, type KindEnv, type KindEnvOptions, type KindGrade } from './kind';
 
 /** What the shared half needs of a kind's pure rules. */
 export interface CallsOnlyRules {
@@ -34,7 +32,7 @@ export interface CallsOnlyRules {
 
 export abstract class CallsOnlyEnv<R extends CallsOnlyRules> implements KindEnv {
   protected writer: TrajectoryWriter | null = null;
-  protected final: EnvGradeResult | null = null;
+  protected final: KindGrade | null = null;
   /** The calls of a resumed log, as the fresh rules replayed them. */
   protected replayed: ReplayedSummary[] = [];
   private queue: Promise<unknown> = Promise.resolve();
@@ -50,12 +48,6 @@ export abstract class CallsOnlyEnv<R extends CallsOnlyRules> implements KindEnv 
 
   get done(): boolean {
     return this.rules.done;
-  }
-  get nextId(): number {
-    return 0;
-  }
-  state(): GaussianRecord[] {
-    return [];
   }
   budgets(): BudgetState {
     return this.rules.budgets();
@@ -76,7 +68,7 @@ export abstract class CallsOnlyEnv<R extends CallsOnlyRules> implements KindEnv 
   resumed(): readonly ReplayedSummary[] {
     return this.replayed;
   }
-  finalGrade(): EnvGradeResult | null {
+  finalGrade(): KindGrade | null {
     return this.final;
   }
 

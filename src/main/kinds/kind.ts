@@ -15,10 +15,10 @@ import type { ToolCall } from '../../shared/env/episode';
 import type { CapName } from '../../shared/env/caps';
 import type { TimeRecord } from '../../shared/env/trajectory-schema';
 import type { TaskSpecHead, TaskSummary } from '../../shared/task/schema';
-import type { AsyncViewRenderer } from '../../shared/kinds/search/render';
+import type { AsyncViewRenderer } from '../../shared/raster/types';
 import type { ReplayedSummary, SplatEnvOptions, ToolOut } from '../env/env';
-import type { EnvGradeResult } from '../env/types';
 import type { Trajectory } from '../env/trajectory';
+import type { Grader } from '../grader/grader';
 
 /** A loaded task of any kind: its spec (the kind's whole file) and the folder of its data. */
 export interface KindTask {
@@ -35,10 +35,20 @@ export type KindEnvOptions = SplatEnvOptions & {
   viewRenderer?: AsyncViewRenderer;
 };
 
-/** A live episode of any kind, as the manager drives it. */
+/**
+ * What every kind's final grade says (docs/DESIGN.md section 13): its score, in its module's
+ * `score.unit`, and the rewards of the RL protocol. SplatBench's grade adds its image metrics
+ * (src/main/env/types.ts EnvGradeResult); no other kind writes them.
+ */
+export interface KindGrade {
+  score: number;
+  reward: number;
+  trainingReward: number;
+}
+
+/** A live episode of any kind, as the manager drives it: only what every kind has, the Gaussian scene optional. */
 export interface KindEnv {
   readonly done: boolean;
-  readonly nextId: number;
   /**
    * One call; with a request id at most once (a retry gets the stored result, marked recalled, and
    * charges nothing). Rejects with nothing charged when its record cannot be written.
@@ -46,8 +56,8 @@ export interface KindEnv {
   step(call: ToolCall, requestId?: string): Promise<ToolOut>;
   /** The result of the call sent with `requestId` (awaited while it runs), or null: never received. */
   recall(requestId: string): Promise<ToolOut> | null;
-  /** The Gaussian scene (SplatBench); kinds without one return []. */
-  state(): GaussianRecord[];
+  /** The Gaussian scene and the id the next added Gaussian gets (SplatBench); absent for a kind without one. */
+  scene?(): { records: GaussianRecord[]; nextId: number };
   budgets(): BudgetState;
   /** The budgets as the player sees them (counters of the play view). */
   publicBudgets(): EpisodeBudgets;
@@ -59,7 +69,7 @@ export interface KindEnv {
   /** The budget footer as the episode stands (every result text ends with it). */
   footer(): string;
   resumed(): readonly ReplayedSummary[];
-  finalGrade(): EnvGradeResult | null;
+  finalGrade(): KindGrade | null;
   /**
    * Ends the episode at a per-episode cap (src/shared/env/caps.ts), after the calls before it: the
    * end record says reason 'cap', which cap, and ending 'truncated'; the answer's text is `text`
@@ -109,6 +119,13 @@ export interface MainKindModule {
   reset(task: KindTask, options: KindEnvOptions): Promise<{ env: KindEnv; obs: ToolOut }>;
   /** A fresh pure episode of a loaded task (for replay, regrading, results). */
   rules(task: KindTask): KindRules;
+  /**
+   * Its runs are graded by the lab's grader from the replayed scene (SplatBench): a study's model
+   * runs are verified that way (src/main/studies/verify.ts). Absent: scored from the log's calls.
+   */
+  readonly sceneGraded?: true;
+  /** Frees what the lab's grader holds for a task leaving the repository (SplatBench: its photos on the device). */
+  unload?(task: KindTask, grader: Grader): void;
   /** The views Results' replay can draw a step's scene in (SplatBench: the held-out views); none when absent. */
   replayViews?(task: KindTask): string[];
   /**

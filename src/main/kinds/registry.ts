@@ -11,12 +11,16 @@ import { readEachTask, readSpecHead, type LoadOptions, type TaskScan } from '../
 import { resolveTasksDir } from '../tasks/paths';
 import type { KindTask, MainKindModule } from './kind';
 import { splatbenchMain } from './splatbench/kind';
+
+// SplatBench's machinery that predates the kind folders (its grader, authoring, the study's model
+// verification) narrows a task to its own with these, from here rather than from its folder.
+export { asSplatTask, isSplatTask } from './splatbench/kind';
 import { relationMain } from './relation/kind';
 import { searchMain } from './search/kind';
 
 const MAIN_KINDS: MainKindModule[] = [splatbenchMain, searchMain, relationMain];
 
-/** Every registered main half, the lab's own first. */
+/** Every kind's main half, in registration order (`splatlab report` asks each for its own part). */
 export function mainKinds(): readonly MainKindModule[] {
   return MAIN_KINDS;
 }

@@ -8,8 +8,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KindTask } from './kind';
-import { loadAnyTask, mainKind } from './registry';
-import { asSplatTask } from './splatbench/kind';
+import { asSplatTask, loadAnyTask, mainKind } from './registry';
 import { readSpecHead, type LoadedTask } from '../tasks/load';
 
 type UnloadListener = (task: KindTask) => void;

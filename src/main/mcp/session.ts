@@ -27,7 +27,7 @@ import type { EnvGrader, EnvImages } from '../env/types';
 import { readSpecHead, taskIds } from '../tasks/load';
 import { stamp } from './stamp';
 import type { DeferredGrades } from '../workers/grade-queue';
-import type { AsyncViewRenderer } from '../../shared/kinds/search/render';
+import type { AsyncViewRenderer } from '../../shared/raster/types';
 
 export interface McpSessionDeps {
   tasksDir: string;

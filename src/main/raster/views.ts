@@ -9,7 +9,7 @@
 // threads belong to the pool (destroy() only drops the cached frame).
 import type { RenderOutput } from '../../shared/raster/types';
 import type { GpuRasterizer } from '../../shared/raster/gpu';
-import type { AsyncViewRenderer } from '../../shared/kinds/search/render';
+import type { AsyncViewRenderer } from '../../shared/raster/types';
 import type { GpuContext } from '../gpu/device';
 import type { WorkerPool } from '../workers/pool';
 import { poolThreads, TileRasterPool } from './tile-pool';

@@ -15,8 +15,8 @@ import { loadShaders } from '../gpu/shaders';
 import { sharedGrader, type Grader } from '../grader/grader';
 import { GpuRasterizer } from '../../shared/raster/gpu';
 import { listRegistryTasks } from '../kinds/task-registry';
-import { isSplatTask } from '../kinds/splatbench/kind';
 import { TaskRepository } from '../kinds/repository';
+import { mainKind } from '../kinds/registry';
 import { resolveTasksDir } from '../tasks/paths';
 import { labViews, type LabViews } from '../raster/views';
 import { CallActivity, GradeQueue } from '../workers/grade-queue';
@@ -86,7 +86,7 @@ export function createLabContext(o: LabContextOptions): LabContext {
   const getGrader = async (): Promise<Grader> => (built = await grader());
   // A task that leaves the repository takes its photos off the grader's device with it.
   tasks.onUnload((task) => {
-    if (isSplatTask(task)) built?.release(task);
+    if (built) mainKind(task).unload?.(task, built);
   });
   // Deferred grades run when no LabApi call is in flight (the services count calls on `activity`).
   const activity = new CallActivity();

@@ -47,7 +47,7 @@ import { checkRows } from '../../shared/study/checks';
 import { flowRows, flowSvg, participantFlow } from '../../shared/study/flow';
 import { objectDir } from '../tasks/paths';
 import { readSpec } from '../tasks/load';
-import { studyParts } from './kind-parts';
+import { studyParts } from '../kinds/study-kinds';
 import { exclusionOf, orderPositionOf, studyResults } from './results';
 import { exportsDir, readDeletions, readSessions } from './participant-data';
 import type { StudyStore } from './store';

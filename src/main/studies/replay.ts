@@ -28,8 +28,8 @@ export async function replayFrame(task: LoadedTask, traj: Trajectory, step: numb
 export async function replayFrameFrom(task: LoadedTask, traj: Trajectory, step: number, camera: Camera, renderer: SceneRenderer): Promise<{ png: Uint8Array; gaussians: number }> {
   const episode = rulesFor(task);
   replayAll(episode, traj.steps, { upTo: step });
-  const [render] = await renderer.renderViews(packRecords(episode.records()), [camera]);
+  const [render] = await renderer.renderViews(packRecords(episode.records?.() ?? []), [camera]);
   // No burnt-in label: the replay panel names the view and the call beside the image.
   const image = drawOverlay({ width: render.width, height: render.height, data: render.rgb }, camera);
-  return { png: encodePng(image), gaussians: episode.records().length };
+  return { png: encodePng(image), gaussians: episode.records?.().length ?? 0 };
 }

@@ -17,7 +17,6 @@ import { join, resolve } from 'node:path';
 import { confinedPath } from '../io/confine';
 import type { z } from 'zod';
 import {
-  DEFAULT_TEXTS,
   defaultTexts,
   type ParticipantTexts,
   NewStudySchema,
@@ -35,6 +34,7 @@ import { assignedOrder, slotForIndex } from '../../shared/study/order';
 import { nextStationParticipantId } from '../../shared/study/station';
 import { DEFAULT_PROTOCOL_OPTIONS } from '../../shared/env/protocol';
 import { ModelVerdictSchema, type ModelVerdict } from './verify';
+import { defaultKind, kindModule } from '../../shared/kinds/registry';
 import { metaPathOf, readMeta } from '../models/meta';
 import { parseTrajectory } from '../env/trajectory';
 
@@ -188,7 +188,7 @@ export class StudyStore {
     for (const t of [...p.tasks, p.practiceTask]) if (!knownTasks.has(t)) throw new StudyError(`unknown task '${t}' (not in the tasks folder)`);
     const taken = new Set(existsSync(this.root) ? readdirSync(this.root) : []);
     // Default texts speak of the study's own kinds of task (practice first, then the scored ones).
-    const texts: StudyTexts = { ...(textsOf ? defaultTexts([p.practiceTask, ...p.tasks].map(textsOf)) : DEFAULT_TEXTS), ...p.texts };
+    const texts: StudyTexts = { ...(textsOf ? defaultTexts([p.practiceTask, ...p.tasks].map(textsOf)) : defaultTexts([kindModule(defaultKind()).participant])), ...p.texts };
     const config = StudyConfigSchema.safeParse({
       id: studySlug(p.name, taken),
       name: p.name,

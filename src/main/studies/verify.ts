@@ -10,8 +10,7 @@ import { replaySteps } from '../../shared/kinds/replay';
 import { packRecords } from '../../shared/env/scene';
 import type { Trajectory } from '../env/trajectory';
 import type { EnvGrader } from '../env/types';
-import { loadAnyTask, rulesFor } from '../kinds/registry';
-import { isSplatTask } from '../kinds/splatbench/kind';
+import { asSplatTask, loadAnyTask, mainKind, rulesFor } from '../kinds/registry';
 import type { LoadedTask } from '../tasks/load';
 import { readTrajectory } from '../env/trajectory';
 import type { StudyStore } from './store';
@@ -64,9 +63,9 @@ export async function verifyModelLog(traj: Trajectory, task: LoadedTask, grader:
   // Every scene-changing call is graded again, so the per-call scores are the lab's too.
   const curve: { step: number; score: number }[] = [];
   for (const { record, result } of replaySteps(rules, traj.steps, { strict: true, source: 'the imported log' })) {
-    if (result.changed) curve.push({ step: record.step, score: (await grader.grade(task, packRecords(rules.records()))).score });
+    if (result.changed) curve.push({ step: record.step, score: (await grader.grade(task, packRecords(rules.records?.() ?? []))).score });
   }
-  const g = await grader.grade(task, packRecords(rules.records()));
+  const g = await grader.grade(task, packRecords(rules.records?.() ?? []));
   const fileScore = traj.end?.score ?? null;
   return {
     score: g.score,
@@ -96,11 +95,11 @@ export async function gradeStudyRuns(store: StudyStore, studyId: string, tasksDi
   for (const run of store.modelLogs(studyId)) {
     if (run.verdict) continue;
     const task = await loadAnyTask(run.taskId, { tasksDir }).catch(() => null);
-    if (!task || !isSplatTask(task)) continue;
+    if (!task || !mainKind(task).sceneGraded) continue;
     const traj = readTrajectory(store.resolveIn(studyId, run.rel));
     if (!traj.end) continue;
     try {
-      store.saveVerdict(studyId, run.rel, await verifyModelLog(traj, task, grader));
+      store.saveVerdict(studyId, run.rel, await verifyModelLog(traj, asSplatTask(task), grader));
       graded++;
     } catch (e) {
       problems.push(`${run.rel}: ${(e as Error).message}`);

@@ -18,16 +18,23 @@ for (const k of bundledKinds) {
   RENDERER_KINDS.push(k.renderer);
 }
 
-/** Every kind's renderer half, the lab's own first. */
-export function rendererKinds(): readonly RendererKindModule[] {
-  return RENDERER_KINDS;
-}
-
 export function playViewFor(kind: TaskKind): Component {
   const family = kindModule(kind).family;
   const view = RENDERER_KINDS.find((k) => k.family === family)?.playView;
   if (!view) throw new Error(`no play view for task kind '${kind}'`);
   return view;
+}
+
+/** The top-level views the kinds add (by nav name); a name two kinds add is refused with one line. */
+export function kindViews(): Record<string, Component> {
+  const views: Record<string, Component> = {};
+  for (const k of RENDERER_KINDS) {
+    for (const [name, view] of Object.entries(k.views ?? {})) {
+      if (views[name]) throw new Error(`kind '${k.family}': a view named '${name}' is already added by another kind`);
+      views[name] = view;
+    }
+  }
+  return views;
 }
 
 /** The Results panels of the kinds that have one, in registry order. */

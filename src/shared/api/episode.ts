@@ -9,6 +9,7 @@ import { ProtocolOptionsSchema } from '../env/protocol';
 import { StepInfoSchema } from '../env/step-info';
 import { RequestIdSchema, ToolArgsSchema } from '../env/request-id';
 import { CameraSchema, TaskKindSchema } from '../task/schema';
+import { PngDataUrl } from '../kinds/schemas';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const vec3 = z.tuple([finite, finite, finite]);
@@ -18,8 +19,8 @@ export const PlayProtocolSchema = z.enum(['matched', 'free']);
 export type PlayProtocol = z.infer<typeof PlayProtocolSchema>;
 
 
-/** A PNG image as a `data:image/png;base64,...` URL. */
-export const PngDataUrl = z.string().startsWith('data:image/png;base64,');
+/** A PNG image as a `data:image/png;base64,...` URL (../kinds/schemas.ts, which the kinds' rows share). */
+export { PngDataUrl };
 
 /** One Gaussian of the player's scene, normalised (unit quaternion, RGB in [0, 1]). */
 export const PublicGaussianSchema = z.strictObject({

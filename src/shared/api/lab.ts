@@ -10,9 +10,7 @@ import { episodeMethods } from './episode';
 import { studyMethods } from './study';
 import { debugMethods } from './debug';
 import { authorEvents, authorMethods } from './author';
-import { relationMethods } from '../kinds/relation/api';
-import { searchMethods } from '../kinds/search/api';
-import { searchScoreMethods } from '../kinds/search/api-scores';
+import { kindMethods } from '../kinds/api';
 import { roleMethods } from './roles';
 import { freePlayMethods } from './free-play';
 
@@ -30,9 +28,8 @@ export const labMethods = {
   ...studyMethods,
   ...debugMethods,
   ...authorMethods,
-  ...relationMethods,
-  ...searchMethods,
-  ...searchScoreMethods,
+  // Each kind's own rows (src/shared/kinds/api.ts).
+  ...kindMethods,
   ...roleMethods,
   ...freePlayMethods,
 } as const satisfies Record<string, MethodSpec>;

@@ -45,4 +45,5 @@ export const AppInfoParams = z.strictObject({
   loopWindowS: z.number().positive().max(120).optional(),
 });
 
-export const Empty = z.strictObject({});
+// Shared with the kinds' rows (../kinds/schemas.ts).
+export { Empty } from '../kinds/schemas';

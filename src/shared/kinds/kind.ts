@@ -5,7 +5,7 @@
 // src/main/kinds/kind.ts) and a play view (src/renderer/kinds/registry.ts).
 // Invariant: the tools' zod schemas are the single source of their JSON Schema, their validation
 // and their docs; rules() is pure and deterministic, so one replay rebuilds any episode exactly.
-import type { z } from 'zod';
+import { toJSONSchema, type z } from 'zod';
 import type { EpisodeConfig, StepResult, ToolCall } from '../env/episode';
 import type { BudgetState } from '../env/format';
 import type { GaussianRecord } from '../scene/gaussian';
@@ -16,12 +16,11 @@ export interface KindRules {
   readonly done: boolean;
   /** Calls charged so far. */
   readonly stepCount: number;
-  readonly nextId: number;
   firstObservation(): string;
   step(call: ToolCall): StepResult;
   budgets(): BudgetState;
-  /** The scene as Gaussians (SplatBench); a kind without a Gaussian scene returns []. */
-  records(): readonly GaussianRecord[];
+  /** The scene as Gaussians (SplatBench); absent for a kind without a Gaussian scene. */
+  records?(): readonly GaussianRecord[];
 }
 
 export interface ToolSpec {
@@ -43,6 +42,7 @@ export interface TaskKindModule {
   readonly specSchema: z.ZodType<TaskSpecHead>;
   /** Each tool's argument schema: validation in the rules, JSON Schema for agents, docs. */
   readonly tools: Readonly<Record<string, z.ZodType>>;
+  /** The tools' specs for agents; the registry's default derives them from `tools` (toolSpecsOf). */
   toolSpecs(): ToolSpec[];
   /** The call that ends an episode for a player who stopped playing (a model idle too long). */
   readonly giveUp: { tool: string; args: Record<string, unknown> };
@@ -63,6 +63,18 @@ export interface TaskKindModule {
   readonly score: { readonly unit: string; readonly what: string };
   /** What a trajectory of this kind adds to the common records (docs/API.md). */
   readonly trajectory: { readonly header: z.ZodType; readonly step: z.ZodType; readonly end: z.ZodType };
+}
+
+/** A kind module as a kind writes it: `toolSpecs` may be left to the registry's default. */
+export type KindModuleInput = Omit<TaskKindModule, 'toolSpecs'> & { toolSpecs?(): ToolSpec[] };
+
+/** Each tool's spec from its zod schema: the schema's description, its input JSON Schema without it. */
+export function toolSpecsOf(tools: Readonly<Record<string, z.ZodType>>): ToolSpec[] {
+  return Object.entries(tools).map(([name, schema]) => {
+    const parameters = toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
+    delete parameters.description;
+    return { name, description: schema.description ?? '', parameters };
+  });
 }
 
 /** SplatBench's module adds its episode config and its pure Episode (docs/DESIGN.md section 13). */

@@ -25,6 +25,9 @@ export interface RenderOutput {
   alpha: Float32Array; // [H, W], coverage = 1 - T_final
 }
 
+/** A renderer of one view off the calling thread (the lab's worker pool, a GPU), as the lab hands it to the kinds that render observations. */
+export type AsyncViewRenderer = (splats: Splats, camera: Camera) => Promise<RenderOutput> | RenderOutput;
+
 /** Upstream gradients of a scalar loss with respect to the rendered image. */
 export interface ImageGrads {
   v_rgb: Floats; // [H, W, 3]

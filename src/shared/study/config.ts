@@ -7,7 +7,6 @@ import { FlowFlagsSchema } from './flow';
 import { ParticipantChecksSchema, StudyChecksSchema } from './checks';
 import { z } from 'zod';
 import { DEFAULT_PROTOCOL_OPTIONS, ProtocolOptionsSchema } from '../env/protocol';
-import { splatbenchKind } from '../kinds/splatbench/kind';
 import { StudyTimeFields } from './time';
 import { shareProblem, TaskShareSchema } from './shares';
 import { StationSchema } from './station';
@@ -45,8 +44,6 @@ export function defaultTexts(kinds: readonly ParticipantTexts[]): { consent: str
   };
 }
 
-/** The default texts of a SplatBench study. */
-export const DEFAULT_TEXTS = defaultTexts([splatbenchKind.participant]);
 
 export const StudyTextsSchema = z.strictObject({
   consent: z.string().min(1).max(20_000),

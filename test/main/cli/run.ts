@@ -1,5 +1,5 @@
 // Runs one CLI command in-process and captures its output, as a user would see it.
-import { COMMANDS } from '../../../src/main/cli/commands/index';
+import { commands } from '../../../src/main/cli/commands/index';
 import { CliError } from '../../../src/main/cli/command';
 
 export interface CliRun {
@@ -11,7 +11,7 @@ export interface CliRun {
 export async function runCli(name: string, argv: string[]): Promise<CliRun> {
   const out: string[] = [];
   const err: string[] = [];
-  const command = await COMMANDS[name].load();
+  const command = await commands()[name].load();
   try {
     const code = await command.run(argv, { out: (l) => out.push(l), err: (l) => err.push(l) });
     return { code, out, err };

@@ -6,9 +6,14 @@ import { delimiter, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { kindFolders, kindHalf } from '../../../src/main/kinds/folders';
-import { loadKindPlugins } from '../../../src/main/kinds/plugins';
+import { loadKindPlugins, registerMainManifest, type MainKindManifest } from '../../../src/main/kinds/plugins';
+import { mainKind } from '../../../src/main/kinds/registry';
+import { splatbenchMain } from '../../../src/main/kinds/splatbench/kind';
+import { splatScorer } from '../../../src/main/kinds/splatbench/study/scorer';
+import { studyKinds } from '../../../src/main/kinds/study-kinds';
 import { kindsModuleSource } from '../../../src/main/kinds/vite-kinds';
-import { registerKind } from '../../../src/shared/kinds/registry';
+import { kindModule, registerKind } from '../../../src/shared/kinds/registry';
+import { toolSpecsOf } from '../../../src/shared/kinds/kind';
 import { splatbenchKind } from '../../../src/shared/kinds/splatbench/kind';
 import { BRIGHTEST_KIND_DIR } from '../../fixtures/kinds/brightest/tasks';
 
@@ -29,6 +34,24 @@ describe('SPLATLAB_KINDS', () => {
   it('refuses a family or kind that is served already', () => {
     expect(() => registerKind(splatbenchKind)).toThrow(/family 'splatbench' is already registered/);
     expect(() => registerKind({ ...splatbenchKind, family: 'other' })).toThrow(/task kind 'sculpt' is already served/);
+  });
+
+  it('refuses a main manifest without a scorer, or with another family\'s, at registration and registers nothing', () => {
+    const module = { ...splatbenchMain, family: 'nothing' };
+    expect(() => registerMainManifest({ module } as unknown as MainKindManifest)).toThrow("kind 'nothing' supplies no Inspect scorer (src/main/kinds/scorer.ts): every kind needs one");
+    expect(() => registerMainManifest({ module, scorer: splatScorer })).toThrow("kind 'nothing': its scorer 'splatscore' scores family 'splatbench'");
+    expect(() => mainKind({ spec: { task_id: 'x', kind: 'nothing' }, dir: '' })).toThrow();
+    expect(studyKinds().map((k) => k.family)).not.toContain('nothing');
+  });
+
+  it('refuses a shared module missing what every kind declares, and derives omitted tool specs from its tools', () => {
+    const { toolSpecs: _specs, ...bare } = splatbenchKind;
+    expect(() => registerKind({ ...bare, family: 'bare', kinds: ['bare'], giveUp: { tool: 'nope', args: {} } })).toThrow("task-kind module 'bare' declares no give-up call among its tools (giveUp.tool 'nope')");
+    expect(() => registerKind({ ...bare, family: 'bare', kinds: ['bare'], score: { unit: '', what: '' } })).toThrow("task-kind module 'bare' declares no score unit");
+    expect(() => kindModule('bare')).toThrow("no task-kind module serves kind 'bare'");
+    registerKind({ ...bare, family: 'bare', kinds: ['bare'] });
+    expect(kindModule('bare').toolSpecs()).toEqual(toolSpecsOf(splatbenchKind.tools));
+    expect(kindModule('bare').toolSpecs().map((t) => t.name)).toEqual(splatbenchKind.toolSpecs().map((t) => t.name));
   });
 
   it('bundles each folder\'s shared and renderer halves for the renderer build', () => {

@@ -12,7 +12,11 @@ import { LAB_KEY } from '../../../src/renderer/api/client';
 import type { LabApi } from '../../../src/shared/api/lab';
 import type { WhoAmI } from '../../../src/shared/api/roles';
 import { LabCallError } from '../../../src/shared/api/messages';
-import { DEFAULT_TEXTS } from '../../../src/shared/study/config';
+import { defaultTexts } from '../../../src/shared/study/config';
+import { defaultKind, kindModule } from '../../../src/shared/kinds/registry';
+
+/** A study's default texts: its default kind's (SplatBench's). */
+const DEFAULT_TEXTS = defaultTexts([kindModule(defaultKind()).participant]);
 
 const participant: WhoAmI = { role: 'participant', connection: 'c1', session: { studyId: 's', participant: 'P07' }, participantToken: null, pinSet: true };
 const experimenter: WhoAmI = { ...participant, role: 'experimenter', session: null };

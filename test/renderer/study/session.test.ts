@@ -9,7 +9,11 @@ import { useStudyStore } from '../../../src/renderer/stores/study';
 import { LAB_KEY } from '../../../src/renderer/api/client';
 import type { LabApi } from '../../../src/shared/api/lab';
 import type { SessionState } from '../../../src/shared/api/study';
-import { DEFAULT_TEXTS } from '../../../src/shared/study/config';
+import { defaultTexts } from '../../../src/shared/study/config';
+import { defaultKind, kindModule } from '../../../src/shared/kinds/registry';
+
+/** A study's default texts: its default kind's (SplatBench's). */
+const DEFAULT_TEXTS = defaultTexts([kindModule(defaultKind()).participant]);
 
 function state(over: Partial<SessionState> = {}): SessionState {
   return {

@@ -3,7 +3,11 @@
 // older check in paired.test.ts only asked for a failure, which other issues could also give
 // (docs/MUTATION.md, study survivors).
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TEXTS, StudyConfigSchema } from '../../../src/shared/study/config';
+import { defaultTexts, StudyConfigSchema } from '../../../src/shared/study/config';
+import { defaultKind, kindModule } from '../../../src/shared/kinds/registry';
+
+/** A study's default texts: its default kind's (SplatBench's). */
+const DEFAULT_TEXTS = defaultTexts([kindModule(defaultKind()).participant]);
 
 const base = { id: 's', name: 's', created: '', tasks: ['a'], practiceTask: 'p', protocol: 'matched', order: 'fixed', texts: DEFAULT_TEXTS };
 const withQuestions = (demographic: unknown[]) => StudyConfigSchema.safeParse({ ...base, questionnaires: { demographic, postTask: [] } });

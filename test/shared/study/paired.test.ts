@@ -6,7 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { pairedDifferences, participantSummaries } from '../../../src/shared/study/paired';
 import { summarize, type EpisodeResult } from '../../../src/shared/study/results';
 import { counterbalanceStatus } from '../../../src/shared/study/order';
-import { DEFAULT_QUESTIONNAIRES, StudyConfigSchema, answersProblem, DEFAULT_TEXTS } from '../../../src/shared/study/config';
+import { DEFAULT_QUESTIONNAIRES, StudyConfigSchema, answersProblem, defaultTexts } from '../../../src/shared/study/config';
+import { defaultKind, kindModule } from '../../../src/shared/kinds/registry';
+
+/** A study's default texts: its default kind's (SplatBench's). */
+const DEFAULT_TEXTS = defaultTexts([kindModule(defaultKind()).participant]);
 
 function row(over: Partial<EpisodeResult>): EpisodeResult {
   return { source: 'human', kind: 'human', participant: 'P01', taskId: 'a', family: 'splatbench', measure: 'SplatScore', practice: false, protocol: 'matched', complete: true, score: 50, psnr: 20, ssim: 0.5, iou: 0.5, lpips: null, lpipsMissing: true, reward: 0.5, calls: 4, renders: 1, gaussians: 3, seconds: 100, toolSeconds: 2, started: '2025-01-01T00:00:00Z', log: 'l', ...over };

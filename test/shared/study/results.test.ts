@@ -2,7 +2,11 @@
 // all-tasks row per source), seeded intervals, CSV columns; config helpers (ids, slugs, schema).
 import { describe, expect, it } from 'vitest';
 import { episodesCsv, summarize, summaryCsv, type EpisodeResult } from '../../../src/shared/study/results';
-import { DEFAULT_TEXTS, StudyConfigSchema, nextParticipantId, studySlug } from '../../../src/shared/study/config';
+import { defaultTexts, StudyConfigSchema, nextParticipantId, studySlug } from '../../../src/shared/study/config';
+import { defaultKind, kindModule } from '../../../src/shared/kinds/registry';
+
+/** A study's default texts: its default kind's (SplatBench's). */
+const DEFAULT_TEXTS = defaultTexts([kindModule(defaultKind()).participant]);
 
 function row(over: Partial<EpisodeResult>): EpisodeResult {
   return { source: 'human', kind: 'human', participant: 'P01', taskId: 'a', family: 'splatbench', measure: 'SplatScore', practice: false, protocol: 'matched', complete: true, score: 50, psnr: 20, ssim: 0.5, iou: 0.5, lpips: null, lpipsMissing: true, reward: 0.5, calls: 4, renders: 1, gaussians: 3, seconds: 100, toolSeconds: 2, started: '2025-01-01T00:00:00Z', log: 'l', ...over };

@@ -2,10 +2,14 @@
 // texts): a SplatBench study keeps its texts word for word, a relation or search study is not
 // told about Gaussians, and a mixed study describes each kind once.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TEXTS, defaultTexts } from '../../../src/shared/study/config';
+import { defaultTexts } from '../../../src/shared/study/config';
+import { defaultKind, kindModule } from '../../../src/shared/kinds/registry';
 import { relationKind } from '../../../src/shared/kinds/relation/kind';
 import { searchKind } from '../../../src/shared/kinds/search/kind';
 import { splatbenchKind } from '../../../src/shared/kinds/splatbench/kind';
+
+/** A study's default texts: its default kind's (SplatBench's). */
+const DEFAULT_TEXTS = defaultTexts([kindModule(defaultKind()).participant]);
 
 describe('default study texts per kind', () => {
   it('a SplatBench study keeps the texts it always had', () => {

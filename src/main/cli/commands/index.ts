@@ -1,11 +1,9 @@
 // Every `splatlab` subcommand with its one-line summary, in the order `--help` lists them.
 // Commands load lazily so `--help` and light commands never pay for Dawn or the rasterizer.
-import type { CliCommand } from '../command';
+import type { CommandEntry } from '../command';
+import { kindCommands } from '../../kinds/commands';
 
-export interface CommandEntry {
-  summary: string;
-  load: () => Promise<CliCommand>;
-}
+export type { CommandEntry };
 
 export const COMMANDS: Record<string, CommandEntry> = {
   start: { summary: 'open the lab (Electron window, or the browser UI when no window can open)', load: async () => (await import('./start')).command },
@@ -33,8 +31,14 @@ export const COMMANDS: Record<string, CommandEntry> = {
   report: { summary: 'analyses of humans and models side by side: charts (SVG) and tables (CSV)', load: async () => (await import('./report')).command },
   paper: { summary: "a study's paper tables (every seed table: people beside each model) as CSV, Markdown and LaTeX, figures as SVG and PNG", load: async () => (await import('./paper')).command },
   rl: { summary: 'HTTP JSON protocol for RL trainers: reset, step, reward (benchmark and training reward)', load: async () => (await import('./rl')).command },
-  relation: { summary: 'spatial-relation datasets (SpaRRTa-style): relation generate|check|export|import|sheets|tasks|block', load: async () => (await import('./relation')).command },
-  search: { summary: 'search tasks (view search in rooms): search generate|check|baseline|filter|goals|export|annotation-task|judge|make-prop', load: async () => (await import('./search')).command },
   study: { summary: 'a study on several lab stations: study plan|stations|join|archive|merge', load: async () => (await import('./study')).command },
   'build-ui': { summary: 'build the Electron main, preload and renderer bundles into out/', load: async () => (await import('./build-ui')).command },
 };
+
+/** The lab's commands, then each kind's own (src/main/kinds/commands.ts, SPLATLAB_KINDS' included once loaded). */
+export function commands(): Record<string, CommandEntry> {
+  const kinds = kindCommands();
+  const clash = Object.keys(kinds).find((name) => Object.prototype.hasOwnProperty.call(COMMANDS, name));
+  if (clash) throw new Error(`a kind's command '${clash}' has the name of a lab command`);
+  return { ...COMMANDS, ...kinds };
+}

@@ -83,7 +83,7 @@ export const command: CliCommand = {
     }
     env.close();
     const grade = env.finalGrade();
-    if (grade) io.err(`hidden score ${grade.score.toFixed(2)} (reward ${grade.reward.toFixed(3)}${grade.lpipsMissing ? ', LPIPS missing' : ''})`);
+    if (grade) io.err(`hidden score ${grade.score.toFixed(2)} (reward ${grade.reward.toFixed(3)}${'lpipsMissing' in grade && grade.lpipsMissing ? ', LPIPS missing' : ''})`);
     else io.err(`episode not finished: ${calls.length} calls played, ${env.budgets().callsLeft} calls left`);
     grader.destroy();
     return 0;

@@ -1,5 +1,5 @@
 // `splatlab tools [--json]`: the ten tools with their arguments, from the zod schemas.
-import { splatbenchKind } from '../../../shared/kinds/splatbench/kind';
+import { defaultKind, kindModule } from '../../../shared/kinds/registry';
 import { toolsMarkdown, typeText } from '../../../shared/env/tools-doc';
 import { parseArgs } from '../args';
 import type { CliCommand } from '../command';
@@ -18,7 +18,7 @@ export const command: CliCommand = {
       process.stdout.write(toolsMarkdown());
       return 0;
     }
-    const tools = splatbenchKind.toolSpecs();
+    const tools = kindModule(defaultKind()).toolSpecs();
     if (args.options.get('json')) {
       io.out(JSON.stringify(tools, null, 2));
       return 0;

@@ -17,13 +17,25 @@ import { replaySteps } from '../../../shared/kinds/replay';
 import type { ToolCall } from '../../../shared/env/episode';
 import { replayedSummary, type ToolOut } from '../../env/env';
 import { readTrajectory, TrajectoryWriter, type StepRecord } from '../../env/trajectory';
-import type { EnvGradeResult } from '../../env/types';
 import { CallsOnlyEnv } from '../calls-only-env';
-import type { KindEnvOptions } from '../kind';
-import { orderedTask, type RelationTask } from './kind';
+import type { KindEnvOptions, KindGrade } from '../kind';
+import type { RelationTask } from './kind';
 import type { CapName } from '../../../shared/env/caps';
 import type { TimeRecord } from '../../../shared/env/trajectory-schema';
 import { endingOf } from '../../../shared/env/step-info';
+
+/**
+ * The task as a player sees it: trials, parameters and images in `order` (a block's
+ * per-participant order, src/shared/kinds/relation/task.ts trialOrder); the identity returns it.
+ */
+export function orderedTask(task: RelationTask, order: readonly number[]): RelationTask {
+  if (order.every((v, i) => v === i)) return task;
+  return {
+    spec: { ...task.spec, trials: order.map((i) => task.spec.trials[i]) }, dir: task.dir,
+    params: order.map((i) => task.params[i]),
+    image: (i: number) => task.image(order[i]),
+  };
+}
 
 export class RelationEnv extends CallsOnlyEnv<RelationRules> {
   private feedback: string | null = null;
@@ -182,13 +194,13 @@ export class RelationEnv extends CallsOnlyEnv<RelationRules> {
     });
   }
 
-  private grade(): EnvGradeResult {
+  private grade(): KindGrade {
     const all = this.trialResults();
     // Attention checks are not scored trials (unless a task is nothing else).
     const results = all.some((r) => !r.catch) ? all.filter((r) => !r.catch) : all;
     const accuracy = results.filter((r) => r.correct).length / results.length;
     const score = 100 * accuracy;
-    return { score, psnr: 0, ssim: 0, lpips: null, iou: 0, reward: accuracy, trainingReward: (score + 50) / 150, lpipsMissing: false };
+    return { score, reward: accuracy, trainingReward: (score + 50) / 150 };
   }
 
   protected finish(extra?: { cap: CapName }): void {

@@ -88,19 +88,6 @@ function trialImage(tasksDir: string, paramsFile: string, p: RelationParams, sam
   return bytes;
 }
 
-/**
- * The task as a player sees it: trials, parameters and images in `order` (a block's
- * per-participant order, src/shared/kinds/relation/task.ts trialOrder); the identity returns it.
- */
-export function orderedTask(task: RelationTask, order: readonly number[]): RelationTask {
-  if (order.every((v, i) => v === i)) return task;
-  return {
-    spec: { ...task.spec, trials: order.map((i) => task.spec.trials[i]) }, dir: task.dir,
-    params: order.map((i) => task.params[i]),
-    image: (i: number) => task.image(order[i]),
-  };
-}
-
 function isRelationTask(task: KindTask): task is RelationTask {
   return task.spec.kind === 'relation' && 'params' in task;
 }

@@ -10,7 +10,8 @@ import type { RelationTrialRow } from '../../../shared/kinds/relation/api';
 import { readAnswer, type RecordedAnswer } from '../../../shared/kinds/relation/kind';
 import type { Trajectory } from '../../env/trajectory';
 import { readSpecHead } from '../../tasks/load';
-import { loadRelationTask, orderedTask, type RelationTask } from './kind';
+import { loadRelationTask, type RelationTask } from './kind';
+import { orderedTask } from './env';
 
 /**
  * The lab's accuracy of a relation run in per cent, as the episode grades it: correct answers

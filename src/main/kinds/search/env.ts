@@ -16,10 +16,9 @@ import type { SearchRules } from '../../../shared/kinds/search/rules';
 import { replaySteps } from '../../../shared/kinds/replay';
 import { replayedSummary, type ToolOut } from '../../env/env';
 import { readTrajectory, TrajectoryWriter, type StepRecord } from '../../env/trajectory';
-import type { EnvGradeResult } from '../../env/types';
 import { encodePng } from '../../io/png-encode';
 import { CallsOnlyEnv } from '../calls-only-env';
-import type { KindEnvOptions, KindTask } from '../kind';
+import type { KindEnvOptions, KindGrade, KindTask } from '../kind';
 import type { CapName } from '../../../shared/env/caps';
 import { endingOf } from '../../../shared/env/step-info';
 import type { RoomScene } from './scene';
@@ -129,9 +128,9 @@ export class SearchEnv extends CallsOnlyEnv<SearchRules> {
     return encodePng({ width: out.width, height: out.height, data: out.rgb });
   }
 
-  private grade(): EnvGradeResult {
+  private grade(): KindGrade {
     const o = searchOutcome(this.task, this.rules);
-    return { score: o.score, psnr: 0, ssim: 0, lpips: null, iou: 0, reward: o.reward, trainingReward: o.training_reward, lpipsMissing: false };
+    return { score: o.score, reward: o.reward, trainingReward: o.training_reward };
   }
 
   protected finish(extra?: { cap: CapName }): void {

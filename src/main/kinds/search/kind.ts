@@ -9,7 +9,7 @@ import { TaskSummarySchema, type TaskSpecHead } from '../../../shared/task/schem
 import { SearchEnv, type SearchTask } from './env';
 import { readCaptureDoc, resolveCapturePath } from './capture-scene';
 import { isCaptureRoomFile, loadTaskScene, readRoom } from './scene';
-import { readSpec, TaskLoadError } from '../../tasks/load';
+import { readSpec, readSpecHead, TaskLoadError } from '../../tasks/load';
 import type { KindTask, MainKindModule } from '../kind';
 import { verifySearchImport } from './import';
 import { exactSearchScore, searchSpecs } from './log-score';
@@ -55,7 +55,7 @@ export const searchMain: MainKindModule = {
     const t = asSearchTask(task);
     return searchRules(t.spec, t.scene.collider);
   },
-  importRun: (traj, tasksDir, taskId) => verifySearchImport(traj, tasksDir, taskId),
+  importRun: async (traj, tasksDir, taskId) => verifySearchImport(traj, await searchMain.load(tasksDir, readSpecHead(tasksDir, taskId))),
   runScore: (traj, tasksDir, taskId) => {
     const spec = searchSpecs(tasksDir)(taskId);
     return spec && traj.end ? exactSearchScore(spec, traj) : null;

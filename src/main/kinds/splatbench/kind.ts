@@ -38,6 +38,8 @@ export const splatbenchMain: MainKindModule = {
     return files;
   },
   reset: (task, options) => SplatEnv.reset(asSplatTask(task), options),
+  sceneGraded: true,
+  unload: (task, grader) => grader.release(asSplatTask(task)),
   replayViews: (task) => asSplatTask(task).heldout.map((v) => v.name),
   rules: (task) => {
     const t = asSplatTask(task);

@@ -13,7 +13,7 @@ import { EndRecordSchema, StepRecordSchema, TrajectoryHeaderSchema } from '../..
 import { RELATION_CLASSES, RELATION_TASKS } from './labels';
 import { normaliseAnswerArgs } from './answer-parse';
 import { RelationTaskSpecSchema, type RelationTaskSpec } from './task';
-import type { KindRules, TaskKindModule, ToolSpec } from '../kind';
+import { toolSpecsOf, type KindRules, type TaskKindModule } from '../kind';
 
 export const AnswerArgsSchema = z.strictObject({
   relation: z.enum(RELATION_CLASSES).optional().describe('where the target is relative to the reference, as the observer sees it'),
@@ -110,12 +110,6 @@ export const RelationStepSchema = StepRecordSchema.extend({
   server_ms: z.number().optional().describe('relation: ms from the trial\'s image leaving main to this answer\'s receipt'),
 });
 
-function toolSpecs(): ToolSpec[] {
-  const parameters = z.toJSONSchema(AnswerArgsSchema, { io: 'input' }) as Record<string, unknown>;
-  delete parameters.description;
-  return [{ name: 'answer', description: AnswerArgsSchema.description ?? '', parameters }];
-}
-
 /** `[trial 2/4 | calls left 7]` */
 export function relationFooter(trial: number, trials: number, callsLeft: number): string {
   return `[trial ${trial}/${trials} | calls left ${callsLeft}]`;
@@ -152,8 +146,6 @@ export class RelationRules implements KindRules {
     return this.calls;
   }
 
-  readonly nextId = 0;
-
   /** 0-based index of the trial the next answer is for (trials.length once all are answered). */
   get current(): number {
     return this.answered.length;
@@ -161,10 +153,6 @@ export class RelationRules implements KindRules {
 
   answers(): readonly RecordedAnswer[] {
     return this.answered;
-  }
-
-  records(): [] {
-    return [];
   }
 
   budgets(): BudgetState {
@@ -271,7 +259,7 @@ export const relationKind: TaskKindModule = {
   kinds: ['relation'],
   specSchema: RelationTaskSpecSchema,
   tools: RELATION_TOOLS,
-  toolSpecs,
+  toolSpecs: () => toolSpecsOf(RELATION_TOOLS),
   giveUp: { tool: 'answer', args: { give_up: true } },
   score: { unit: 'accuracy %', what: 'trials answered correctly, per cent' },
   participant: {

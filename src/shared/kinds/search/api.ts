@@ -9,8 +9,7 @@ import { z } from 'zod';
 import { AgreementSchema, AnnotationIdSchema, AnnotationSchema, AnnotatorIdSchema, MarkSchema } from './annotation';
 import { MOTION_ACTIONS } from './pose';
 import { QUESTION_FAMILIES } from './questions';
-import { PngDataUrl } from '../../api/episode';
-import { Empty } from '../../api/schemas';
+import { Empty, PngDataUrl } from '../schemas';
 
 const finite = z.number().refine(Number.isFinite, 'must be finite');
 export const ViewPoseSchema = z.strictObject({ x: finite, y: finite, z: finite, yaw: finite, pitch: finite });

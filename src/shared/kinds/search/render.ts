@@ -5,13 +5,12 @@
 // thread (rasterizeTiles: the dense reference's image, parity tested); the lab renders the same
 // image on its worker pool (src/main/raster/tile-pool.ts, bit for bit) or on a hardware GPU.
 import { rasterizeTiles } from '../../raster/cpu/tiles';
-import type { Camera, RenderOutput } from '../../raster/types';
+import type { AsyncViewRenderer, Camera, RenderOutput } from '../../raster/types';
 import type { Splats } from '../../scene/splats';
 import { poseCamera, type Pose } from './pose';
 
 export type ViewRenderer = (splats: Splats, camera: Camera) => RenderOutput;
-/** A renderer off the calling thread (the lab's worker pool, a GPU). */
-export type AsyncViewRenderer = (splats: Splats, camera: Camera) => Promise<RenderOutput> | RenderOutput;
+export type { AsyncViewRenderer };
 
 /** The tile-binned CPU rasterizer on the calling thread: the dense reference's image (parity at
  * 1e-5, test/shared/raster/cpu/tiles.test.ts) at a fraction of its cost on room-sized scenes. */

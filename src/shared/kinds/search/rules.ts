@@ -11,7 +11,6 @@ import type { BudgetState } from '../../env/format';
 import { decodeArgs, EPISODE_OVER, errorText, NAMELESS_TOOL, namelessRefusal, toolNameOf } from '../../env/outcome';
 import { endingOf, outcomeOf, type EndReason, type OutcomeCode, type StepInfo } from '../../env/step-info';
 import type { KindRules } from '../kind';
-import type { GaussianRecord } from '../../scene/gaussian';
 import type { Collider } from './collide';
 import { MOTION_ACTIONS, type MotionAction, type MotionConfig, type Pose } from './pose';
 import { SEARCH_TOOL_SCHEMAS } from './tools';
@@ -72,9 +71,6 @@ export class SearchRules implements KindRules {
   get stepCount(): number {
     return this.used;
   }
-  get nextId(): number {
-    return 0;
-  }
   get endReason(): EndReason | null {
     return this.ended;
   }
@@ -90,10 +86,6 @@ export class SearchRules implements KindRules {
   /** Metres actually moved (collisions move nothing). */
   pathLength(): number {
     return this.travelled;
-  }
-
-  records(): readonly GaussianRecord[] {
-    return [];
   }
 
   budgets(): BudgetState {

@@ -3,8 +3,8 @@
 // a committed task checked by id with its chance, and one-line errors.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../../../src/main/cli/commands/index';
-import { command } from '../../../../src/main/cli/commands/search';
+import { commands } from '../../../../src/main/cli/commands/index';
+import { command } from '../../../../src/main/kinds/search/cli';
 import { runCli } from '../run';
 
 const SUBS = ['generate', 'check', 'baseline', 'filter', 'goals', 'export', 'annotation-task', 'judge', 'make-prop'];
@@ -18,7 +18,7 @@ describe('splatlab search CLI', () => {
     }
     expect(command.usage).not.toContain('\\n');
     expect(command.usage.split('\n').every((l) => l.length <= 120)).toBe(true);
-    expect(COMMANDS.search.summary).toContain(SUBS.join('|'));
+    expect(commands().search.summary).toContain(SUBS.join('|'));
   });
 
   it('checks one committed task by id with --tasks, --dir or --tasks-dir', async () => {

@@ -14,7 +14,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { EpisodeManager } from '../../../../src/main/episodes/manager';
 import { readTrajectory } from '../../../../src/main/env/trajectory';
 import { loadKindPlugins } from '../../../../src/main/kinds/plugins';
-import { scanAllTasks } from '../../../../src/main/kinds/registry';
+import { loadAnyTask, scanAllTasks } from '../../../../src/main/kinds/registry';
+import { scorersFor } from '../../../../src/main/eval/scorers';
+import { commands } from '../../../../src/main/cli/commands/index';
 import { startMcpHttp } from '../../../../src/main/mcp/http';
 import { createLabContext } from '../../../../src/main/services/context';
 import { dispatchCall, type Handlers } from '../../../../src/main/services/dispatch';
@@ -56,6 +58,13 @@ beforeAll(async () => {
 });
 
 describe('the fourth kind, from SPLATLAB_KINDS only', () => {
+  it('brings a CLI command of its own', async () => {
+    const lines: string[] = [];
+    const command = await commands().brightest.load();
+    expect(await command.run(['oracle', tasksDir, 'brightest__a'], { out: (l) => lines.push(l), err: (l) => lines.push(l) })).toBe(0);
+    expect(JSON.parse(lines[0])).toEqual(brightestPixel('brightest__a'));
+  });
+
   it('is listed with its own family and its tools', () => {
     expect(scanAllTasks(tasksDir).tasks.map((t) => `${t.id}:${t.kind}`)).toEqual(['brightest__a:brightest', 'brightest__b:brightest', 'brightest__p:brightest']);
     expect(kindModule('brightest').toolSpecs().map((t) => t.name)).toEqual(['answer']);
@@ -78,6 +87,11 @@ describe('the fourth kind, from SPLATLAB_KINDS only', () => {
     const traj = readTrajectory(join(home, 'trajectories', path));
     expect(traj.header?.kind).toBe('brightest');
     expect(traj.end).toMatchObject({ score: 100, correct: true, calls_used: 2 });
+    // The Inspect export scores it with the scorer of its manifest (issue 39), never with an empty list.
+    const scorers = scorersFor('brightest');
+    expect(scorers.map((sc) => sc.name)).toEqual(['brightest_correct']);
+    const task = await loadAnyTask('brightest__a', { tasksDir });
+    await expect(scorers[0].score({ path: join(home, 'trajectories', path), traj, task, grader: async () => ({}) as never })).resolves.toMatchObject({ value: 1 });
   });
 
   it('refuses to resume a log whose text does not replay', async () => {

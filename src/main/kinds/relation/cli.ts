@@ -3,18 +3,18 @@
 // against its parameters file, export in SpaRRTa's, the image-folder or a CSV layout, and
 // redraw the per-environment contact sheets.
 import { DatasetConfigSchema, SPLITS, type Split } from '../../../shared/kinds/relation/dataset';
-import { writeRelationBlock } from '../../kinds/relation/block';
+import { writeRelationBlock } from './block';
 import { ENVIRONMENT_IDS } from '../../../shared/kinds/relation/environments';
-import { checkDataset } from '../../kinds/relation/check';
-import { EXPORT_FORMATS, exportDataset, type ExportFormat } from '../../kinds/relation/export';
-import { generateDataset } from '../../kinds/relation/generate';
-import { writeContactSheets } from '../../kinds/relation/sheets';
-import { writeRelationTasks } from '../../kinds/relation/tasks';
-import { importSparrta } from '../../kinds/relation/import-sparrta';
+import { checkDataset } from './check';
+import { EXPORT_FORMATS, exportDataset, type ExportFormat } from './export';
+import { generateDataset } from './generate';
+import { writeContactSheets } from './sheets';
+import { writeRelationTasks } from './tasks';
+import { importSparrta } from './import-sparrta';
 import { DEFAULT_DISPLAY_PX } from '../../../shared/kinds/relation/task';
 import { resolveTasksDir } from '../../tasks/paths';
-import { parseArgs, requireOption, stringOption, type ParsedArgs } from '../args';
-import { CliError, type CliCommand } from '../command';
+import { parseArgs, requireOption, stringOption, type ParsedArgs } from '../../cli/args';
+import { CliError, type CliCommand } from '../../cli/command';
 
 const USAGE = `splatlab relation generate --out DIR [--seed N] [--ego N] [--allo N] [--env E1,E2]
                            [--splits 0.8,0.1,0.1] [--samples S] [--renderer raycast|splats]

@@ -1,15 +1,13 @@
 // The kinds' parts in the study machinery (docs/ARCHITECTURE.md, "The composition root and task
 // kinds"): what a kind adds to a study's export archive, its own tables and the files that travel
 // beside its logs. Each kind's part lives in its folder's study tier
-// (src/main/kinds/<kind>/study/); the archive (./export.ts) is written once over this list.
-// Adding a kind with export tables adds one line to STUDY_PARTS.
+// (src/main/kinds/<kind>/study/) and is listed in ./study-kinds.ts; the archive
+// (src/main/studies/export.ts) is written once over that list.
 // Input: a study. Output: tables (with their dictionary entries) and study-relative file paths.
 // Invariant: a kind's CSV goes through tableCsv, so its header is its dictionary's column list.
 import type { DictionaryTable } from '../../shared/study/export-tables';
 import type { PaperTable } from '../../shared/analysis/paper-table';
-import { relationStudyPart } from '../kinds/relation/study/paper';
-import { searchStudyPart } from '../kinds/search/study/export';
-import type { StudyStore } from './store';
+import type { StudyStore } from '../studies/store';
 
 export interface KindExport {
   /** The kind's tables (a study without its tasks still gets them, empty but for the header). */
@@ -30,16 +28,4 @@ export interface KindStudyPart {
   exportTables(store: StudyStore, studyId: string, tasksDir: string): KindExport;
   /** The kind's tables of the paper, people beside every model (none when the study has no such episodes). */
   paper?(store: StudyStore, studyId: string, tasksDir: string): KindPaper;
-}
-
-const STUDY_PARTS: KindStudyPart[] = [searchStudyPart, relationStudyPart];
-
-export function studyParts(): readonly KindStudyPart[] {
-  return STUDY_PARTS;
-}
-
-/** Adds a kind's study part (a kind kept outside the lab). */
-export function registerStudyPart(part: KindStudyPart): void {
-  if (STUDY_PARTS.some((p) => p.family === part.family)) throw new Error(`a study part of family '${part.family}' is already registered`);
-  STUDY_PARTS.push(part);
 }

@@ -1,0 +1,42 @@
+// The kinds' LabApi handlers (docs/ARCHITECTURE.md, "The composition root and task kinds"): each
+// kind's handlers of its own rows (src/shared/kinds/<kind>/api*.ts, composed by
+// src/shared/kinds/api.ts), one entry per kind; createLabServices (src/main/services/lab.ts)
+// reads only this list. A kind kept outside adds its entry from its main manifest (./plugins.ts).
+// Input: the lab's context. Output: the handlers of every kind's rows.
+// Invariant: a kind answers only rows no other part of the lab answers; a second handler of a row
+// is refused when the handlers are built, with one line naming the row.
+import type { Handlers } from '../services/dispatch';
+import type { LabContext } from '../services/context';
+import { refuseDuringSession } from '../services/session-lock';
+import { createRelationHandlers } from './relation/service/handlers';
+import { createSearchHandlers } from './search/service/handlers';
+import { createSearchScoreHandlers } from './search/service/scores';
+
+/** A kind's handlers, made once per LabContext. */
+export type KindHandlers = (ctx: LabContext) => Partial<Handlers>;
+
+const KIND_HANDLERS: { family: string; make: KindHandlers }[] = [
+  { family: 'relation', make: (ctx) => createRelationHandlers(ctx) },
+  // Annotations carry answers: like authoring, refused while a participant session runs.
+  { family: 'search', make: (ctx) => ({ ...refuseDuringSession(createSearchHandlers(ctx), ctx.home), ...createSearchScoreHandlers(ctx) }) },
+];
+
+/** Adds a kind's handlers (a SPLATLAB_KINDS kind's); one entry per family. */
+export function registerKindHandlers(family: string, make: KindHandlers): void {
+  if (KIND_HANDLERS.some((k) => k.family === family)) throw new Error(`kind '${family}': its LabApi handlers are already registered`);
+  KIND_HANDLERS.push({ family, make });
+}
+
+/** Every kind's handlers over one context; a row answered twice is refused. */
+export function kindHandlers(ctx: LabContext, taken: readonly string[]): Partial<Handlers> {
+  const out: Record<string, unknown> = {};
+  const seen = new Set(taken);
+  for (const { family, make } of KIND_HANDLERS) {
+    for (const [row, handler] of Object.entries(make(ctx))) {
+      if (seen.has(row)) throw new Error(`kind '${family}': LabApi row '${row}' already has a handler`);
+      seen.add(row);
+      out[row] = handler;
+    }
+  }
+  return out as Partial<Handlers>;
+}
