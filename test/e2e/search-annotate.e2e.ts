@@ -4,8 +4,10 @@
 // sets the start; annotator 2 verifies blind from the start with their own answer and marks; the
 // agreement shows; the agreed annotation becomes a task, which is then played by keyboard to an
 // answer; the trajectory is correct, successful and regrades identically; the set exports from the
-// view's button. Screenshots of the
-// annotation and the goal view are saved for a person to look at (test-results/search-annotate*.png).
+// view's button. Run twice (issue 35): on the capture with a collision mesh, and on the capture
+// whose .ply carries degree-1 spherical harmonics and no mesh, so collisions come from the splats'
+// density, as a 3DGS reconstruction of a room arrives. Screenshots of the annotation and the goal
+// view are saved for a person to look at (test-results/search-annotate*.png).
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +21,11 @@ import type { SearchTask } from '../../src/main/kinds/search/env';
 import { writeGeneratedCapture } from '../main/kinds/search/capture-fixture';
 
 const skip = browserMissing();
-const TASK = 'search__gen-capture__cube-colour';
+/** The two captures of one generated room: a mesh collider, or the density of its SH splats. */
+const CAPTURES = [
+  { name: 'gen-capture', collider: /collider: mesh/, shot: 'search-annotate' },
+  { name: 'gen-capture-voxels', collider: /collider: voxels/, shot: 'search-annotate-density' },
+] as const;
 
 /** Waits until the navigator is idle (its view rendered), presses a key, and waits for the new pose. */
 async function press(page: Page, key: string, times = 1): Promise<void> {
@@ -31,7 +37,8 @@ async function press(page: Page, key: string, times = 1): Promise<void> {
   }
 }
 
-describe.skipIf(skip)('annotate a captured room, verify, export and play (browser mode)', () => {
+describe.skipIf(skip).each(CAPTURES)('annotate a captured room ($name), verify, export and play (browser mode)', ({ name, collider, shot }) => {
+  const TASK = `search__${name}__cube-colour`;
   let serve: ServeProcess;
   let browser: Browser;
   let home: string;
@@ -41,7 +48,7 @@ describe.skipIf(skip)('annotate a captured room, verify, export and play (browse
     const root = mkdtempSync(join(tmpdir(), 'splatlab-annotate-e2e-'));
     tasksDir = join(root, 'tasks');
     home = join(root, 'home');
-    await writeGeneratedCapture(tasksDir);
+    await writeGeneratedCapture(tasksDir, { sh: name === 'gen-capture-voxels' });
     serve = await startServe(['--device', 'cpu'], { SPLATLAB_TASKS_DIR: tasksDir, SPLATLAB_HOME: home, SPLATLAB_LPIPS_DIR: join(root, 'no-lpips') });
     browser = await launchBrowser();
   });
@@ -56,17 +63,17 @@ describe.skipIf(skip)('annotate a captured room, verify, export and play (browse
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(serve.url);
     await page.getByTestId('nav-annotate').click();
-    await page.getByTestId('annotate-room').selectOption('search/captures/gen-capture.json');
+    await page.getByTestId('annotate-room').selectOption(`search/captures/${name}.json`);
     await page.getByTestId('annotate-open').click();
     await page.getByTestId('annotate-view').waitFor({ timeout: 60_000 });
-    expect(await page.getByTestId('annotate-note').textContent()).toMatch(/collider: mesh/);
+    expect(await page.getByTestId('annotate-note').textContent()).toMatch(collider);
     // From the middle of the room (1.5, 1.5, 1.25, yaw 0): three steps left, look down at the cube.
     await press(page, 'a', 3);
     await press(page, 'ArrowDown');
     await expect.poll(() => page.getByTestId('annotate-mark-yes').isEnabled()).toBe(true);
     await page.getByTestId('annotate-mark-yes').click();
     await expect.poll(() => page.getByTestId('annotate-marks').locator('li').count()).toBe(1);
-    await page.screenshot({ path: join(RESULTS_DIR, 'search-annotate.png') });
+    await page.screenshot({ path: join(RESULTS_DIR, `${shot}.png`) });
     // Turn away: the cube leaves the frame; that viewpoint is unanswerable and the start.
     await press(page, 'ArrowUp');
     await press(page, 'ArrowLeft', 3);
@@ -102,7 +109,7 @@ describe.skipIf(skip)('annotate a captured room, verify, export and play (browse
     const agreement = await page.getByTestId('verify-agreement').textContent();
     expect(agreement).toMatch(/Agreed/);
     expect(agreement).toMatch(/2\/2 shared viewpoints agree \(100%\), kappa 1\.00/);
-    await page.screenshot({ path: join(RESULTS_DIR, 'search-annotate-verify.png') });
+    await page.screenshot({ path: join(RESULTS_DIR, `${shot}-verify.png`) });
     const doc = JSON.parse(readFileSync(join(tasksDir, 'search', 'annotations', 'cube-colour.json'), 'utf8'));
     expect(doc.first.annotator).toBe('ann-a');
     expect(doc.first.marks.map((m: { answerable: boolean }) => m.answerable)).toEqual([true, false]);
@@ -122,7 +129,7 @@ describe.skipIf(skip)('annotate a captured room, verify, export and play (browse
       await page.keyboard.press(key);
       await expect.poll(() => page.getByTestId('search-steps').textContent(), { timeout: 30_000 }).toContain(`step ${i + 1}/25`);
     }
-    await page.getByTestId('search-view').screenshot({ path: join(RESULTS_DIR, 'search-annotate-goal.png') });
+    await page.getByTestId('search-view').screenshot({ path: join(RESULTS_DIR, `${shot}-goal.png`) });
     await page.getByTestId('search-answer').fill('crimson');
     await page.getByTestId('search-answer').press('Enter');
     await page.getByTestId('search-done').waitFor({ timeout: 60_000 });

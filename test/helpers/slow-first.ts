@@ -51,6 +51,7 @@ export const SLOW_FILES = [
   'test/e2e/relation-block.e2e.ts',
   'test/e2e/relation-import.e2e.ts',
   'test/e2e/search-capture-play.e2e.ts',
+  'test/e2e/search-annotate.e2e.ts',
   'test/e2e/author-iterate.e2e.ts',
   'test/e2e/author.e2e.ts',
   'test/e2e/play-person.e2e.ts',

@@ -60,7 +60,7 @@ export async function filterAnswerability(
     const seen = await staticAnswer(makeAnswerer(), spec, 'start-view', start);
     const rec = AnswerabilityFilterSchema.parse({
       model: o.model, judge: o.judge, prompt_hash: JUDGE_HASH, threshold: FILTER_THRESHOLD,
-      blind: { answer: blind, mark: await mark(blind) }, start_view: { answer: seen, mark: await mark(seen) }, at,
+      blind: { answer: blind, mark: await mark(blind) }, start_view: { answer: seen, mark: await mark(seen) }, ...(size === OBS_SIZE ? {} : { image_size: size }), at,
     });
     records.push({ spec, rec });
     o.onProgress?.(`${spec.task_id}: blind ${rec.blind.mark ?? '-'}, start view ${rec.start_view.mark ?? '-'}`);

@@ -20,6 +20,7 @@ import { checkTaskSet, generateTaskSet, loadAll, runBaseline, writeGoalImages } 
 import { runStaticBaseline, STATIC_MODES, type StaticMode } from './static-baseline';
 import { runRandomAction } from './random-action';
 import { filterAnswerability, FILTER_RECORD } from './answerability-filter';
+import { OBS_SIZE } from '../../../shared/kinds/search/render';
 import { parseArgs, stringOption } from '../../cli/args';
 import { CliError, type CliCommand } from '../../cli/command';
 import { intOption } from '../../cli/commands/author-options';
@@ -29,13 +30,13 @@ import { capturedPlant } from '../../../shared/kinds/search/capture-like';
 import { setChance } from '../../../shared/kinds/search/chance';
 import type { SearchTaskSpec } from '../../../shared/kinds/search/kind';
 
-const USAGE = `splatlab search generate [--tasks DIR] [--rooms N] [--questions Q] [--per-question K] [--seed S] [--no-props]
+const USAGE = `splatlab search generate [--tasks DIR] [--rooms N] [--questions Q] [--per-question K] [--seed S] [--no-props] [--closed]
 splatlab search check [--tasks DIR] [--task ID]
 splatlab search baseline [--tasks DIR] [--player random|blind|start-view|oracle|all] [--seed S] [--seeds K]
 splatlab search baseline --model SPEC [--player blind|start-view] [--config FILE] [--tasks DIR] [--task ID]
 splatlab search baseline --player random-action --model SPEC --judge SPEC [--config FILE] [--tasks DIR]
                          [--task ID] [--seed S]
-splatlab search filter --model SPEC --judge SPEC [--config FILE] [--tasks DIR] [--task ID]
+splatlab search filter --model SPEC --judge SPEC [--config FILE] [--tasks DIR] [--task ID] [--size PX]
 splatlab search goals [--tasks DIR] [--task ID] --out OUTDIR
 splatlab search export [--tasks DIR] [--task ID] --out OUTDIR
 splatlab search annotation-task [--tasks DIR] --annotation ID
@@ -50,7 +51,8 @@ K episodes per question (default 1). Every third room has a captured prop behind
 made as E3VS makes them: a viewpoint on spheres around the question's objects, looking at them,
 that does not answer and is not a view of one colour; the goal is the nearest answerable view by
 BFS, 3..10 actions away; answers are balanced per question family (no answer above a third of its
-family) and rooms are split by scene into train, val and test.
+family) and rooms are split by scene into train, val and test. Questions are open (free-text
+answers the judge scores, as E3VS's); --closed gives the closed forms the exact checker scores.
 check: every task's start is collision-free and unanswerable, an answerable view is reachable
 within the step budget (A* to the stored goal, else BFS), the stored answer equals the room's, and
 every room's tasks share one split; prints the rooms and episodes per split.
@@ -69,6 +71,7 @@ filter: E3VS's answerability filter: the model SPEC answers each task blind and 
 view, the judge --judge SPEC marks both answers (the pinned prompt with the start and goal views),
 and a task with a mark of 3 or more is removed from the tasks folder and listed with its marks in
 search/answerability-filter.json; every kept task records its marks (answerability_filter).
+--size PX renders the start and goal views at PX (default 512, recorded when not 512).
 goals: renders each task's goal image (512x512 at 90 degrees from the goal viewpoint) into OUTDIR.
 export: writes OUTDIR/episodes/<task>.json (scene, question, answer, answer type, start, answerable
 poses, goal), OUTDIR/goals/<task>.png and the scenes beside them (OUTDIR/scenes/...), and index.json.
@@ -100,13 +103,13 @@ export const command: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     const [sub, ...rest] = argv;
-    const args = parseArgs(rest, { values: ['tasks', 'dir', 'rooms', 'questions', 'per-question', 'seed', 'seeds', 'player', 'task', 'out', 'annotation', 'study', 'model', 'judge', 'config'], flags: ['force', 'no-props'] });
+    const args = parseArgs(rest, { values: ['tasks', 'dir', 'rooms', 'questions', 'per-question', 'seed', 'seeds', 'player', 'task', 'out', 'annotation', 'study', 'model', 'judge', 'config', 'size'], flags: ['force', 'no-props', 'closed'] });
     const dir = resolveTasksDir(stringOption(args, 'tasks') ?? stringOption(args, 'dir'));
     if (sub === 'generate') {
       const n = intOption(args, 'rooms', 30, 1);
       const ids = await generateTaskSet(dir, {
         rooms: Array.from({ length: n }, (_, i) => i + 1), questions: intOption(args, 'questions', 24, 1), perQuestion: intOption(args, 'per-question', 1, 1),
-        seed: intOption(args, 'seed', 0), propEvery: args.options.has('no-props') ? 0 : 3, onProgress: io.out,
+        seed: intOption(args, 'seed', 0), propEvery: args.options.has('no-props') ? 0 : 3, closed: args.options.has('closed'), onProgress: io.out,
       });
       io.out(`wrote ${ids.length} search tasks over ${n} rooms to ${dir}`);
       return 0;
@@ -135,7 +138,7 @@ export const command: CliCommand = {
       }
       const task = stringOption(args, 'task');
       if (sub === 'filter') {
-        const r = await filterAnswerability(dir, await loadAll(dir, task ? [task] : undefined), answerer, judge, { model, judge: judgeSpec, onProgress: io.out });
+        const r = await filterAnswerability(dir, await loadAll(dir, task ? [task] : undefined), answerer, judge, { model, judge: judgeSpec, size: intOption(args, 'size', OBS_SIZE, 16), onProgress: io.out });
         io.out(`answerability filter (${model}, judged by ${judgeSpec}): kept ${r.kept.length}, excluded ${r.excluded.length} (listed in ${FILTER_RECORD})`);
         return 0;
       }

@@ -38,8 +38,8 @@ export function regradeSearch(task: SearchTask, log: Trajectory): SearchRegrade 
   if (log.end) {
     const end = log.end as Record<string, unknown>;
     for (const [k, v] of Object.entries(outcome)) {
-      // Logs written before the checker said what it read have no answer_read.
-      if (k === 'answer_read' && !(k in end)) continue;
+      // Logs written before the checker said what it read (or which scorer scores it) lack these keys.
+      if ((k === 'answer_read' || k === 'scored_by') && !(k in end)) continue;
       if (JSON.stringify(end[k]) !== JSON.stringify(v)) problems.push(`end: ${k} ${JSON.stringify(end[k])} != ${JSON.stringify(v)}`);
     }
   } else if (rules.done) problems.push('the replay ended but the log has no end record');

@@ -1,7 +1,7 @@
 // A scripted "model" for cheap batch runs, demos and tests: no network, a fixed plan per task
 // kind (reassembly: nudge each group; builds: one blob, one render, submit; relation: 'front' for
 // every trial of a task or block;
-// search: turn, step, stop with 'red'). Without tools it is a judge: mark 5 when an accepted
+// search: turn, step, stop with 'red'; a static search question: stop with 'red' at once). Without tools it is a judge: mark 5 when an accepted
 // answer appears in the response, else 1 (`scripted:garbage` replies with no mark at all).
 // `scripted:slow` waits 100 ms per turn so a batch is slow enough to interrupt.
 // `scripted:random` plays random calls drawn from the episode's seed (src/shared/env/random-player.ts).
@@ -30,7 +30,12 @@ export class ScriptedClient implements ModelClient {
       this.reply = this.name === 'garbage' ? 'I would rather not say.' : `Your mark: ${judgeMark(text)}`;
       return;
     }
-    // A search episode: two moves, then stop with a fixed answer.
+    // A search episode: two moves, then stop with a fixed answer; a static question (the stop
+    // tool alone: blind or start-view) is answered at once with the same fixed answer.
+    if (tools.length === 1 && tools[0].name === 'stop') {
+      this.plan = [{ name: 'stop', args: { answer: 'red' } }];
+      return;
+    }
     if (tools.some((t) => t.name === 'stop') && tools.some((t) => t.name === 'turn_left')) {
       this.plan = [{ name: 'turn_left', args: {} }, { name: 'move_forward', args: {} }, { name: 'stop', args: { answer: 'red' } }];
       return;

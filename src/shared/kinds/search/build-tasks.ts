@@ -40,6 +40,8 @@ export interface BuildOptions {
   keep?: number;
   radius?: number;
   rule?: VisibilityRule;
+  /** Closed answer forms (choices, yes/no, a number) instead of the default open ones. */
+  closed?: boolean;
 }
 
 export function roomWorld(room: RoomSpec, radius?: number): MotionWorld {
@@ -128,7 +130,7 @@ export function buildEpisodes(room: RoomSpec, opts: BuildOptions): SearchEpisode
   const minD = Math.max(3, opts.minDistance ?? 3);
   const maxD = opts.maxDistance ?? 10;
   const out: SearchEpisode[] = [];
-  for (const q of pickQuestions(generateQuestions(room), opts.questions ?? Infinity, rng)) {
+  for (const q of pickQuestions(generateQuestions(room, { closed: opts.closed === true }), opts.questions ?? Infinity, rng)) {
     let made = 0;
     const answers = (p: Pose) => vis.answerable(p, q.needs, rule);
     for (let t = 0; t < (opts.tries ?? 6) && made < (opts.episodesPerQuestion ?? 1); t++) {

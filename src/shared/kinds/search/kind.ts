@@ -37,6 +37,8 @@ export const AnswerabilityFilterSchema = z.strictObject({
   threshold: z.number(),
   blind: FilterAnswerSchema,
   start_view: FilterAnswerSchema,
+  /** Side in pixels of the start view the runner saw and of the start and goal views the judge saw (absent: the observation's 512). */
+  image_size: z.number().int().positive().optional(),
   at: z.string(),
 });
 export type AnswerabilityFilter = z.infer<typeof AnswerabilityFilterSchema>;
@@ -91,6 +93,7 @@ export const SearchEndRecordSchema = EndRecordSchema.extend({
   answer: z.string().nullable().describe('search: the answer given at stop (null when the steps ran out)'),
   answer_read: z.string().nullable().optional().describe('search: what the exact checker read in the answer (docs/TASKS.md, "Answer checking"); null when it read nothing'),
   correct: z.boolean().describe('search: the answer is exactly right (checker of its answer type)'),
+  scored_by: z.enum(['exact', 'judge']).optional().describe('search: which scorer the accuracy comes from: exact (closed answer type, this score is final) or judge (open answer: this score is the exact checker\'s provisional reading until the judge marks it)'),
   success: z.boolean().describe('search: stopped at an answerable viewpoint'),
   steps: z.number().int().describe('search: steps used'),
   path_length: z.number().describe('search: metres moved'),
@@ -133,7 +136,7 @@ export const searchKind: TaskKindModule = {
   tools: SEARCH_TOOL_SCHEMAS,
   toolSpecs: () => searchToolSpecs(),
   giveUp: { tool: 'stop', args: { answer: 'I do not know' } },
-  score: { unit: 'accuracy %', what: 'answer accuracy 0-100 (the exact checker at the end record; Results regrades with raters and the judge)' },
+  score: { unit: 'accuracy %', what: 'answer accuracy 0-100 (the exact checker at the end record, final for closed answers; open answers, the default, are scored by the judge in Results; the end record\'s scored_by says which)' },
   participant: {
     about: 'You will move a viewpoint through a virtual room with the keyboard until you can answer a question about it, with a limited number of steps.',
     instructions: [

@@ -25,6 +25,12 @@ export interface SearchOutcome {
   /** What the exact checker read in the answer (a choice, yes/no, a number, a colour family, the accepted phrase), or null. */
   answer_read: string | null;
   correct: boolean;
+  /**
+   * Which scorer the question's accuracy comes from: `exact` for a closed answer type (this score is
+   * final), `judge` for an open one (this score is the exact checker's provisional reading; the
+   * judge's mark scores it in Results and in the paper's metric).
+   */
+  scored_by: 'exact' | 'judge';
   success: boolean;
   steps: number;
   path_length: number;
@@ -48,6 +54,7 @@ export function searchOutcome(spec: SearchTaskSpec, vis: Answerability, rules: S
     answer,
     answer_read: reading?.read ?? null,
     correct,
+    scored_by: spec.question.answer.type === 'text' ? 'judge' : 'exact',
     success: answer !== null && final.answerable,
     steps: rules.stepCount,
     path_length: r6(rules.pathLength()),

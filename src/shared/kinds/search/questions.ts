@@ -1,8 +1,11 @@
 // Questions with exact answers generated from a room's scene graph: attributes (colour, shape,
 // size), counting, spatial relations (on top of, where), object search (inside, behind,
 // under) and the words printed on signs, each naming the nodes a view must show to answer it.
-// Inputs: a RoomSpec. Output: Question[] in a fixed order. Invariant: every question describes
-// its objects uniquely within the room, and its answer is read off the spec, never guessed.
+// Open by default, as E3VS asks (docs/TASKS.md, "E3VS's quantities and the lab's"): every answer is
+// free text the judge scores; `{ closed: true }` gives the closed forms (shape and place from a
+// list, yes/no, a count) that the exact checker scores. Inputs: a RoomSpec and the form. Output:
+// Question[] in a fixed order (the same ids and order in either form). Invariant: every question
+// describes its objects uniquely within the room, and its answer is read off the spec, never guessed.
 import { localHalfExtents } from '../../authoring/geometry';
 import type { Part } from '../../authoring/primitives';
 import type { Answer } from './answers';
@@ -28,6 +31,16 @@ export const CATEGORY_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
 export const TARGET_CATEGORIES = ['ball', 'cube', 'mug', 'cone', 'plant'] as const;
 export const SHAPES = ['sphere', 'cube', 'cylinder', 'cone'] as const;
 export const WHERE_CHOICES = ['on the table', 'on the shelf', 'inside the bin', 'under the table', 'behind the cabinet', 'on top of another object'];
+/** Words the open shape question also accepts (the judge reads them; the exact checker as well). */
+export const SHAPE_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+  sphere: ['ball', 'spherical', 'round'], cube: ['box', 'block', 'cubic'], cylinder: ['cylindrical', 'tube'], cone: ['conical'],
+};
+const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+
+export interface QuestionForm {
+  /** The closed forms (choices, yes/no, a number) the exact checker scores; default false: open text. */
+  closed?: boolean;
+}
 
 /** Where a node is, as words: "on the table", "on top of the red cube". */
 export function placePhrase(room: RoomSpec, n: RoomNode): string {
@@ -65,7 +78,8 @@ export function signPlace(room: RoomSpec, sign: RoomNode): string {
   return Math.abs(signX - lampWallX) < room.size[0] / 2 ? 'the sign on the wall with the floor lamp' : 'the sign on the wall facing the floor lamp';
 }
 
-export function generateQuestions(room: RoomSpec): Question[] {
+export function generateQuestions(room: RoomSpec, form: QuestionForm = {}): Question[] {
+  const closed = form.closed === true;
   const targets = room.nodes.filter((n) => n.role === 'target');
   const out: Question[] = [];
   const add = (family: QuestionFamily, text: string, answer: Answer, needs: string[]) =>
@@ -79,18 +93,24 @@ export function generateQuestions(room: RoomSpec): Question[] {
       add('color', `What colour is the ${t.category} ${place}?`, textAnswer(t.color, COLOR_SYNONYMS[t.color] ?? []), [t.id]);
     }
     if (t.shape && unique((m) => `${m.color}|${placePhrase(room, m)}`, t)) {
-      add('shape', `What shape is the ${t.color} object ${place}?`, { type: 'choice', choices: [...SHAPES], correct: t.shape ?? 'cube' }, [t.id]);
+      const shape = t.shape;
+      add('shape', `What shape is the ${t.color} object ${place}?`, closed ? { type: 'choice', choices: [...SHAPES], correct: shape } : textAnswer(shape, SHAPE_SYNONYMS[shape] ?? []), [t.id]);
     }
     if (unique(byColorCat, t)) {
       const of = t.place ? findNode(room, t.place.of) : null;
       const where = of?.role === 'target' ? 'on top of another object' : place;
-      if (WHERE_CHOICES.includes(where)) add('where', `Where is the ${t.color} ${t.category}?`, { type: 'choice', choices: WHERE_CHOICES, correct: where }, [t.id]);
+      if (WHERE_CHOICES.includes(where)) {
+        // Open: where it is in the room's own words (a stacked target names what it stands on).
+        add('where', `Where is the ${t.color} ${t.category}?`, closed ? { type: 'choice', choices: WHERE_CHOICES, correct: where } : textAnswer(place, []), [t.id]);
+      }
     }
   }
   // Counting: objects standing directly on a piece of furniture.
   for (const support of ['table', 'shelf']) {
     const on = targets.filter((t) => t.place?.relation === 'on' && t.place.of === support);
-    if (on.length > 0) add('count', `How many objects stand directly on the ${support}?`, { type: 'number', correct: on.length }, on.map((t) => t.id));
+    if (on.length === 0) continue;
+    const answer: Answer = closed ? { type: 'number', correct: on.length } : textAnswer(String(on.length), NUMBER_WORDS[on.length] ? [NUMBER_WORDS[on.length]] : []);
+    add('count', `How many objects stand directly on the ${support}?`, answer, on.map((t) => t.id));
   }
   // Stacks: what is on top of a target.
   for (const top of targets.filter((t) => t.place && findNode(room, t.place.of).role === 'target')) {
@@ -117,7 +137,11 @@ export function generateQuestions(room: RoomSpec): Question[] {
       if (a.place?.of !== b.place?.of || !unique(byColorCat, a) || !unique(byColorCat, b)) continue;
       const va = volume(a), vb = volume(b);
       if (Math.max(va, vb) / Math.min(va, vb) < 1.5) continue;
-      add('size', `Is the ${a.color} ${a.category} bigger than the ${b.color} ${b.category}?`, { type: 'yesno', correct: va > vb ? 'yes' : 'no' }, [a.id, b.id]);
+      if (closed) add('size', `Is the ${a.color} ${a.category} bigger than the ${b.color} ${b.category}?`, { type: 'yesno', correct: va > vb ? 'yes' : 'no' }, [a.id, b.id]);
+      else {
+        const big = va > vb ? a : b;
+        add('size', `Which is bigger, the ${a.color} ${a.category} or the ${b.color} ${b.category}?`, textAnswer(`the ${big.color} ${big.category}`, [`${big.color} ${big.category}`]), [a.id, b.id]);
+      }
     }
   }
   return out;

@@ -43,7 +43,7 @@ describe('the answerability filter (E3VS)', () => {
     for (const id of res.kept) {
       expect(readSpec(dir, id, SearchTaskSpecSchema).answerability_filter).toEqual({
         model: 'openai-chat:answerer', judge: 'openai-chat:judge', prompt_hash: expect.any(String) as string, threshold: 3,
-        blind: { answer: 'red', mark: 1 }, start_view: { answer: 'red', mark: 1 }, at: '2026-12-04T00:00:00.000Z',
+        blind: { answer: 'red', mark: 1 }, start_view: { answer: 'red', mark: 1 }, image_size: 32, at: '2026-12-04T00:00:00.000Z',
       });
     }
     // Served requests (the scripted servers refuse their first and third once): blind without an

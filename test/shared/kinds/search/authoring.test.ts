@@ -21,18 +21,21 @@ describe('room generator and questions', () => {
     for (const t of targets) expect(t.place).toBeDefined();
   });
 
-  it('reads every answer off the scene graph', () => {
+  it.each([false, true])('reads every answer off the scene graph (closed form: %s)', (closed) => {
     const room = generateRoom(3);
-    const qs = generateQuestions(room);
+    const qs = generateQuestions(room, { closed });
     expect(new Set(qs.map((q) => q.family)).size).toBeGreaterThanOrEqual(6);
+    // Open questions (the default) hold the count as text ("2"); the closed form as a number.
+    const count = (n: number) => (closed ? n : String(n));
     for (const q of qs) {
       if (q.family === 'color') expect(q.answer.correct).toBe(findNode(room, q.needs[0]).color);
       if (q.family === 'shape') expect(q.answer.correct).toBe(findNode(room, q.needs[0]).shape);
       if (q.family === 'count') {
         const support = q.text.includes('table') ? 'table' : 'shelf';
-        expect(q.answer.correct).toBe(room.nodes.filter((n) => n.place?.relation === 'on' && n.place.of === support).length);
+        expect(q.answer.correct).toBe(count(room.nodes.filter((n) => n.place?.relation === 'on' && n.place.of === support).length));
       }
       if (q.family === 'stack') expect(q.answer.correct).toBe(findNode(room, q.needs[0]).category);
+      if (!closed) expect(q.answer.type).toBe('text');
     }
   });
 });
