@@ -4,11 +4,11 @@
 // Inputs: a tasks folder and object names. Outputs: summaries, the parsed definition, the
 // previous build record. Invariant: read-only; a broken object.json or build.json is reported
 // with its path, never half-used.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseObject, type ProceduralObject } from '../../shared/authoring/primitives';
 import { PROCEDURAL_OBJECT_NAMES } from '../../shared/authoring/objects/index';
-import { objectDir } from '../tasks/paths';
+import { layeredEntries, readObjectDir, taskFile } from '../tasks/paths';
 import type { BuildHistoryEntry } from './pipeline';
 import type { Budgets } from './task-files';
 
@@ -39,7 +39,7 @@ const RECIPE_KEYS = new Set(['object', 'steps', 'seed', 'k', 'gaussians', 'final
 
 /** Budgets of the object's existing sculpt spec (older builds recorded them only there). */
 function specBudgets(tasksDir: string, name: string): Partial<Budgets> {
-  const path = join(tasksDir, `${name}__sculpt.json`);
+  const path = taskFile(tasksDir, `${name}__sculpt.json`);
   if (!existsSync(path)) return {};
   try {
     const spec = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
@@ -55,7 +55,7 @@ function specBudgets(tasksDir: string, name: string): Partial<Budgets> {
 
 /** The object's previous build record; empty when it has none. */
 export function readPreviousBuild(tasksDir: string, name: string): PreviousBuild {
-  const path = join(objectDir(tasksDir, name), 'build.json');
+  const path = join(readObjectDir(tasksDir, name), 'build.json');
   if (!existsSync(path)) return { budgets: specBudgets(tasksDir, name), history: [], extra: {} };
   let raw: Record<string, unknown>;
   try {
@@ -82,7 +82,7 @@ export function readPreviousBuild(tasksDir: string, name: string): PreviousBuild
 
 /** The object's primitive definition, or null when it has none (an import). */
 export function readObjectDefinition(tasksDir: string, name: string): ProceduralObject | null {
-  const path = join(objectDir(tasksDir, name), 'object.json');
+  const path = join(readObjectDir(tasksDir, name), 'object.json');
   if (!existsSync(path)) return null;
   try {
     return parseObject(JSON.parse(readFileSync(path, 'utf8')));
@@ -93,10 +93,8 @@ export function readObjectDefinition(tasksDir: string, name: string): Procedural
 
 /** Every object folder of the task set, sorted by name; unreadable ones are left out. */
 export function listObjectDocuments(tasksDir: string): ObjectDocument[] {
-  const root = join(tasksDir, 'objects');
-  if (!existsSync(root)) return [];
   const out: ObjectDocument[] = [];
-  for (const name of readdirSync(root).sort()) {
+  for (const { name, dir: root } of layeredEntries(tasksDir, 'objects').sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     if (name.startsWith('.') || name.includes('.old-')) continue;
     const dir = join(root, name);
     if (!existsSync(join(dir, 'cameras.json'))) continue;

@@ -10,7 +10,7 @@ import type { ProceduralObject } from '../../shared/authoring/primitives';
 import { composeGaussians, gaussianBox, generateScene, placeObjects, type PlacedObject, type SceneGenOptions } from '../../shared/authoring/scene-gen';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
 import { readFit } from '../tasks/load';
-import { objectDir } from '../tasks/paths';
+import { readObjectDir } from '../tasks/paths';
 import { buildGaussianObject } from './gaussian-build';
 import type { Grader } from '../grader/grader';
 import { resolveTasksDir } from '../tasks/paths';
@@ -62,7 +62,7 @@ export function fittedLibrary(tasksDir: string, names?: string[]): Record<string
   const chosen = names ?? known;
   const missing = chosen.filter((n) => !known.includes(n));
   if (missing.length) throw new Error(`not a built object of the task set: ${missing.join(', ')} (objects: ${known.join(', ') || 'none'}; build one with 'splatlab author build NAME')`);
-  return Object.fromEntries(chosen.map((n) => [n, readFit(objectDir(tasksDir, n), `object ${n}`)]));
+  return Object.fromEntries(chosen.map((n) => [n, readFit(readObjectDir(tasksDir, n), `object ${n}`)]));
 }
 
 const rounded = (p: PlacedObject): Record<string, unknown> => ({ ...p, scale: Number(p.scale.toFixed(6)), heading_deg: Number(p.heading_deg.toFixed(4)), hue_deg: Number(p.hue_deg.toFixed(4)), radius: Number(p.radius.toFixed(6)), centre: p.centre.map((v) => Number(v.toFixed(6))) });

@@ -2,7 +2,6 @@
 // ply` can write: a task's fit, a scene file, or the scene of a trajectory after a given step.
 // Inputs: paths. Outputs: records / files. Invariant: errors are one line naming the file.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { serialisePly } from '../../shared/authoring/import/ply';
 import { fromCompactRecord } from '../../shared/env/scene';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
@@ -10,7 +9,7 @@ import { parseSceneFile, sceneFileJson } from '../../shared/scene/input';
 import { readTrajectory } from '../env/trajectory';
 import { readSceneNpz } from '../io/npz';
 import { readFit, readSpec, recordsFromNpz } from '../tasks/load';
-import { objectDir, resolveTasksDir } from '../tasks/paths';
+import { readObjectDir, resolveTasksDir, taskFile } from '../tasks/paths';
 import { formatJson } from './task-files';
 
 export function writePlyFile(path: string, records: readonly GaussianRecord[]): void {
@@ -49,7 +48,7 @@ export function readSceneJson(path: string): GaussianRecord[] {
 export function taskFit(taskId: string, tasksDir?: string): GaussianRecord[] {
   const dir = resolveTasksDir(tasksDir);
   const spec = readSpec(dir, taskId);
-  return readFit(objectDir(dir, spec.object), `task ${taskId}`);
+  return readFit(readObjectDir(dir, spec.object), `task ${taskId}`);
 }
 
 /** The starting scene of a task: its init_npz, or empty. */
@@ -57,7 +56,7 @@ export function taskStart(taskId: string, tasksDir?: string): GaussianRecord[] {
   const dir = resolveTasksDir(tasksDir);
   const spec = readSpec(dir, taskId);
   if (spec.init_npz === null) return [];
-  return recordsFromNpz(readSceneNpz(new Uint8Array(readFileSync(join(dir, spec.init_npz)))));
+  return recordsFromNpz(readSceneNpz(new Uint8Array(readFileSync(taskFile(dir, spec.init_npz)))));
 }
 
 /**

@@ -10,7 +10,7 @@ import { copyFileSync, cpSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { getObject, PROCEDURAL_OBJECT_NAMES } from '../../shared/authoring/objects/index';
 import type { Grader } from '../grader/grader';
-import { objectDir, resolveTasksDir } from '../tasks/paths';
+import { objectDir, readObjectDir, resolveTasksDir } from '../tasks/paths';
 import { buildObject, DEFAULT_BUILD_SEED, DEFAULT_BUILD_STEPS, DEFAULT_PARTS, type BuildOptions, type BuildResult } from './build';
 import { listObjectDocuments, readObjectDefinition, readPreviousBuild } from './documents';
 import { cpuFit } from './fit-default';
@@ -44,7 +44,7 @@ export function buildableObjects(tasksDir: string): string[] {
 /** Refits an object from the photos already in its folder (imports, or `splatlab fit`). */
 export async function refitFromPhotos(name: string, opts: RebuildOptions): Promise<BuildResult> {
   const tasksDir = resolveTasksDir(opts.tasksDir);
-  const dir = objectDir(tasksDir, name);
+  const dir = readObjectDir(tasksDir, name);
   if (!existsSync(join(dir, 'cameras.json'))) throw new Error(`object '${name}' has no photos in ${tasksDir} (no ${join(dir, 'cameras.json')})`);
   const previous = readPreviousBuild(tasksDir, name);
   const steps = opts.steps ?? previous.steps ?? DEFAULT_BUILD_STEPS;
@@ -64,7 +64,7 @@ export async function refitFromPhotos(name: string, opts: RebuildOptions): Promi
       budgets: opts.budgets ?? previous.budgets,
       history: previous.history,
     });
-    return { object: name, objectDir: dir, specs: res.specs, anchors: res.anchors, gaussians: res.fit.length, steps, seed, finalLoss: res.finalLoss };
+    return { object: name, objectDir: objectDir(tasksDir, name), specs: res.specs, anchors: res.anchors, gaussians: res.fit.length, steps, seed, finalLoss: res.finalLoss };
   });
 }
 
@@ -73,7 +73,7 @@ export async function rebuildObject(name: string, opts: RebuildOptions): Promise
   const tasksDir = resolveTasksDir(opts.tasksDir);
   const builtIn = PROCEDURAL_OBJECT_NAMES.includes(name);
   const definition = readObjectDefinition(tasksDir, name) ?? (builtIn ? getObject(name) : null);
-  if (!definition && !existsSync(objectDir(tasksDir, name))) {
+  if (!definition && !existsSync(readObjectDir(tasksDir, name))) {
     throw new Error(`unknown object '${name}' (objects here: ${buildableObjects(tasksDir).join(', ')})`);
   }
   if (!definition || opts.keepPhotos) return refitFromPhotos(name, opts);

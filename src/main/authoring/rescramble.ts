@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { scramble, scrambleSeed } from '../../shared/authoring/scramble/scramble';
 import type { PartsTruth } from '../../shared/authoring/scramble/truth';
 import { readFit, readSpec } from '../tasks/load';
-import { objectDir, resolveTasksDir } from '../tasks/paths';
+import { checkNotBuiltIn, objectDir, resolveTasksDir } from '../tasks/paths';
 import { INIT_NPZ, taskSpecs, writeJson, writeReassembly } from './task-files';
 
 export interface RescrambleOptions {
@@ -19,6 +19,7 @@ export interface RescrambleOptions {
 
 export function rescrambleTask(taskId: string, opts: RescrambleOptions = {}): { object: string; truth: PartsTruth; specWritten: boolean } {
   const tasksDir = resolveTasksDir(opts.tasksDir);
+  checkNotBuiltIn(tasksDir, [taskId]);
   const spec = readSpec(tasksDir, taskId);
   const dir = objectDir(tasksDir, spec.object);
   const fit = readFit(dir, `task ${taskId}`);

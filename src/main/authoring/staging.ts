@@ -3,10 +3,11 @@
 // Input: the tasks folder, an object name and a builder that fills the staging folder with
 // `objects/<object>/...` and `<task_id>.json` files. Output: the installed paths.
 // Invariant: on any error the staging folder is removed and the tasks folder is unchanged; an
-// existing object folder is only replaced once its successor is complete.
+// existing object folder is only replaced once its successor is complete; an object or task of the
+// built-in set is never written into a lab home's layered folder (tasks/paths.ts checkNotBuiltIn).
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { objectDir } from '../tasks/paths';
+import { checkNotBuiltIn, objectDir } from '../tasks/paths';
 
 export interface Staged {
   root: string; // staging folder (same layout as a tasks folder)
@@ -15,6 +16,7 @@ export interface Staged {
 
 /** Runs `build` in a fresh staging folder, then installs its object folder and task specs. */
 export async function buildStaged<T>(tasksDir: string, object: string, build: (staged: Staged) => Promise<T>): Promise<T> {
+  checkNotBuiltIn(tasksDir, [], object);
   mkdirSync(tasksDir, { recursive: true });
   const root = mkdtempSync(join(tasksDir, `.staging-${object}-`));
   try {
@@ -29,6 +31,7 @@ export async function buildStaged<T>(tasksDir: string, object: string, build: (s
 }
 
 function install(root: string, tasksDir: string, object: string): void {
+  checkNotBuiltIn(tasksDir, readdirSync(root).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)), object);
   const target = objectDir(tasksDir, object);
   mkdirSync(join(tasksDir, 'objects'), { recursive: true });
   const old = `${target}.old-${process.pid}`;

@@ -1,5 +1,7 @@
-// Locates the repository root and the shared data folder (test images, LPIPS weights).
-// Input: environment (SPLATLAB_DATA_DIR) and this module's location. Output: absolute paths.
+// Locates the repository root and the data folder (captures such as NeRF-Synthetic's lego that
+// `splatlab doctor` looks for). Input: environment (SPLATLAB_DATA_DIR, SPLATLAB_HOME) and this
+// module's location. Output: absolute paths. No default points outside the project and the lab
+// home (issue 38 item 8); the test suite's shared data folder is test/helpers/data.ts's.
 // Invariant: the repo root is the nearest ancestor of this file holding package.json, so the
 // answer is the same from sources (tsx, vitest) and from the bundled out/main; the `splatlab`
 // launcher sets $SPLATLAB_ROOT to its own checkout, because the CLI bundle it runs lives under
@@ -7,6 +9,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { labHome } from './home';
 
 /** Nearest ancestor of `from` (default: this module's folder) that contains package.json. */
 export function repoRoot(from?: string): string {
@@ -20,7 +23,7 @@ export function repoRoot(from?: string): string {
   }
 }
 
-/** Shared data folder: $SPLATLAB_DATA_DIR, else ../shared/data beside the repo root. */
+/** The data folder: $SPLATLAB_DATA_DIR, else <lab home>/data. */
 export function sharedDataDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.SPLATLAB_DATA_DIR ? resolve(env.SPLATLAB_DATA_DIR) : resolve(repoRoot(), '..', 'shared', 'data');
+  return env.SPLATLAB_DATA_DIR ? resolve(env.SPLATLAB_DATA_DIR) : join(labHome(env), 'data');
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { KindTask } from './kind';
 import { asSplatTask, loadAnyTask, mainKind } from './registry';
 import { readSpecHead, type LoadedTask } from '../tasks/load';
+import { taskFile } from '../tasks/paths';
 
 type UnloadListener = (task: KindTask) => void;
 
@@ -83,7 +84,7 @@ export class TaskRepository {
   }
 
   private stamp(taskId: string): string {
-    const specPath = join(this.tasksDir, `${taskId}.json`);
+    const specPath = taskFile(this.tasksDir, `${taskId}.json`);
     if (!existsSync(specPath)) return 'missing';
     const spec0 = statSync(specPath);
     const parts = [`spec:${spec0.mtimeMs}:${spec0.size}`];

@@ -9,11 +9,11 @@
 // share object folders reads every file once, not once per task.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { kindModule } from '../../shared/kinds/registry';
 import { TASK_SPLITS, TaskEntrySchema, TaskListItemSchema, type TaskEntry, type TaskListItem } from '../../shared/task/registry';
 import { readEachTask, readSpecHead } from '../tasks/load';
-import { resolveTasksDir } from '../tasks/paths';
+import { resolveTasksDir, taskFile, taskRelative } from '../tasks/paths';
 import { mainKind } from './registry';
 
 export interface TaskRegistry {
@@ -47,7 +47,7 @@ function contentHash(tasksDir: string, files: readonly string[]): string {
   const h = createHash('sha256');
   const all = [...new Set(files.flatMap(filesUnder))].sort();
   for (const f of all) {
-    h.update(relative(tasksDir, f).split('\\').join('/'));
+    h.update(taskRelative(tasksDir, f));
     h.update('\0');
     h.update(fileDigest(f));
     h.update('\0');
@@ -71,7 +71,7 @@ export function taskListItem(tasksDir: string, id: string): TaskListItem {
   const head = readSpecHead(tasksDir, id);
   const m = mainKind(head.kind);
   const summary = m.summary(tasksDir, head);
-  const specPath = join(tasksDir, `${id}.json`);
+  const specPath = taskFile(tasksDir, `${id}.json`);
   const raw = JSON.parse(readFileSync(specPath, 'utf8')) as Record<string, unknown>;
   const data = m.dataFiles(tasksDir, head);
   const entry = TaskEntrySchema.parse({
@@ -80,7 +80,7 @@ export function taskListItem(tasksDir: string, id: string): TaskListItem {
     family: kindModule(head.kind).family,
     budgets: { max_tool_calls: summary.budgets.maxToolCalls, max_gaussians: summary.budgets.maxGaussians, max_renders: summary.budgets.maxRenders },
     split: splitOf(raw),
-    source: data.length ? relative(tasksDir, data[0]).split('\\').join('/') : `${id}.json`,
+    source: data.length ? taskRelative(tasksDir, data[0]) : `${id}.json`,
     content_hash: contentHash(tasksDir, [specPath, ...data]),
   });
   return TaskListItemSchema.parse({ ...summary, entry });

@@ -70,8 +70,9 @@ export interface LabContextOptions {
 }
 
 export function createLabContext(o: LabContextOptions): LabContext {
-  const tasksDir = resolveTasksDir(o.tasksDir);
   const home = o.home ?? labHome();
+  // Without a tasks folder named, the lab's is <home>/tasks, layered over the built-in set (tasks/paths.ts).
+  const tasksDir = resolveTasksDir(o.tasksDir, o.home ? { ...process.env, SPLATLAB_HOME: o.home } : process.env);
   const tasks = new TaskRepository(tasksDir);
   const pool = new WorkerPool(o.poolSize === undefined ? {} : { size: o.poolSize });
   // One WGSL rasterizer per lab: the grader, the debugger and search views share its resident scene.

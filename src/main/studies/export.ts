@@ -45,7 +45,7 @@ import { readSessionMeta } from './session-meta';
 import { processLogPath } from '../../shared/env/process-log';
 import { checkRows } from '../../shared/study/checks';
 import { flowRows, flowSvg, participantFlow } from '../../shared/study/flow';
-import { objectDir } from '../tasks/paths';
+import { readObjectDir, taskFile } from '../tasks/paths';
 import { readSpec } from '../tasks/load';
 import { studyParts } from '../kinds/study-kinds';
 import { exclusionOf, orderPositionOf, studyResults } from './results';
@@ -75,7 +75,7 @@ export function taskSetHash(tasksDir: string, taskIds: readonly string[]): strin
   const h = createHash('sha256');
   for (const id of [...new Set(taskIds)].sort()) {
     h.update(`task\u0000${id}\u0000`);
-    const spec = join(tasksDir, `${id}.json`);
+    const spec = taskFile(tasksDir, `${id}.json`);
     if (!existsSync(spec)) {
       h.update('missing\u0000');
       continue;
@@ -83,7 +83,7 @@ export function taskSetHash(tasksDir: string, taskIds: readonly string[]): strin
     h.update(readFileSync(spec));
     let dir: string | null = null;
     try {
-      dir = objectDir(tasksDir, readSpec(tasksDir, id).object);
+      dir = readObjectDir(tasksDir, readSpec(tasksDir, id).object);
     } catch {
       h.update('unreadable\u0000');
     }

@@ -29,7 +29,7 @@ import { readSceneNpz, type NpzScene } from '../io/npz';
 import { readPng, readPngRgb, toRgb } from '../io/png';
 import { checkSafeId } from '../io/confine';
 import { readJsonChecked } from '../io/json-file';
-import { objectDir, resolveTasksDir } from './paths';
+import { layerBelow, readObjectDir, resolveTasksDir, taskFile } from './paths';
 
 export interface RefView {
   name: string;
@@ -62,13 +62,20 @@ export function readJson<T>(path: string, schema: z.ZodType<T>, what: string): T
   return readJsonChecked(path, schema, { what, error: TaskLoadError });
 }
 
-/** Ids of every `<id>.json` spec in the folder, sorted. */
-export function taskIds(tasksDir: string): string[] {
+/** Ids of every `<id>.json` spec in the folder alone (not its built-in layer), sorted. */
+export function ownTaskIds(tasksDir: string): string[] {
   if (!existsSync(tasksDir)) return [];
   return readdirSync(tasksDir, { withFileTypes: true })
     .filter((e) => e.isFile() && e.name.endsWith('.json'))
     .map((e) => e.name.slice(0, -5))
     .sort();
+}
+
+/** Ids of every task of the folder and, when it is layered (tasks/paths.ts), of the built-in set, sorted. */
+export function taskIds(tasksDir: string): string[] {
+  const below = layerBelow(tasksDir);
+  if (!below) return ownTaskIds(tasksDir);
+  return [...new Set([...ownTaskIds(tasksDir), ...ownTaskIds(below)])].sort();
 }
 
 /** What `read` makes of every task id in the folder (in id order), and one line per task it could not read. */
@@ -90,7 +97,7 @@ export function readSpec(tasksDir: string, taskId: string): TaskSpec;
 export function readSpec<T extends TaskSpecHead>(tasksDir: string, taskId: string, schema: z.ZodType<T>): T;
 export function readSpec(tasksDir: string, taskId: string, schema: z.ZodType<TaskSpecHead> = TaskSpecSchema): TaskSpecHead {
   checkSafeId(taskId, 'task id');
-  const path = join(tasksDir, `${taskId}.json`);
+  const path = taskFile(tasksDir, `${taskId}.json`);
   if (!existsSync(path)) {
     const known = taskIds(tasksDir);
     const list = known.length ? known.join(', ') : 'none';
@@ -177,7 +184,7 @@ export function recordsFromNpz(scene: NpzScene): GaussianRecord[] {
 
 function readInit(tasksDir: string, spec: TaskSpec, what: string): GaussianRecord[] | null {
   if (spec.init_npz === null) return null;
-  const path = join(tasksDir, spec.init_npz);
+  const path = taskFile(tasksDir, spec.init_npz);
   if (!existsSync(path)) throw new TaskLoadError(`${what}: missing init_npz ${path}`);
   try {
     return recordsFromNpz(readSceneNpz(new Uint8Array(readFileSync(path))));
@@ -205,7 +212,7 @@ export async function loadTask(taskId: string, opts: LoadOptions = {}): Promise<
   const tasksDir = resolveTasksDir(opts.tasksDir);
   const spec = readSpec(tasksDir, taskId);
   const what = `task ${taskId}`;
-  const dir = objectDir(tasksDir, spec.object);
+  const dir = readObjectDir(tasksDir, spec.object);
   if (!existsSync(dir)) throw new TaskLoadError(`${what}: missing object folder ${dir}`);
   const cameras = readCameras(dir, what);
   return {
@@ -229,7 +236,7 @@ export function scanTasks(tasksDir?: string): TaskScan {
   const dir = resolveTasksDir(tasksDir);
   const { items, problems } = readEachTask(dir, (id) => {
     const spec = readSpec(dir, id);
-    const cameras = readCameras(objectDir(dir, spec.object), `task ${id}`);
+    const cameras = readCameras(readObjectDir(dir, spec.object), `task ${id}`);
     return TaskSummarySchema.parse(taskSummary(spec, cameras.reference));
   });
   return { tasks: items, problems };

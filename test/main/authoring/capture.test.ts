@@ -12,7 +12,7 @@ import { buildTaskSet, MANIFEST_FILE } from '../../../src/main/authoring/task-se
 import { buildSetCommand } from '../../../src/main/cli/commands/build-set';
 import { checkTask } from '../../../src/main/episodes/conformance';
 import { Grader } from '../../../src/main/grader/grader';
-import { sharedDataDir } from '../../../src/main/io/data-dir';
+import { testDataDir } from '../../helpers/data';
 import { loadTask } from '../../../src/main/tasks/load';
 import { partAabb } from '../../../src/shared/authoring/geometry';
 import { getObject } from '../../../src/shared/authoring/objects/index';
@@ -21,7 +21,7 @@ import { packSplats } from '../../../src/shared/scene/gaussian';
 import { writeCaptureFixture, type CaptureFixture } from './capture-fixture';
 
 const root = mkdtempSync(join(tmpdir(), 'splatlab-capture-'));
-const lego = join(sharedDataDir(), 'nerf-synthetic-lego-24');
+const lego = join(testDataDir(), 'nerf-synthetic-lego-24');
 const LAYOUTS = { captxt: 'colmap-text', capbin: 'colmap-binary', capllff: 'llff', capmvs: 'mvsnet' } as const;
 let fixture: CaptureFixture;
 let grader: Grader;

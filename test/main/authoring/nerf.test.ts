@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importNerf } from '../../../src/main/authoring/nerf';
 import { Grader } from '../../../src/main/grader/grader';
-import { sharedDataDir } from '../../../src/main/io/data-dir';
+import { testDataDir } from '../../helpers/data';
 import { encodePng } from '../../../src/main/io/png';
 import { loadTask } from '../../../src/main/tasks/load';
 import { partAabb } from '../../../src/shared/authoring/geometry';
@@ -101,7 +101,7 @@ describe('importNerf', () => {
     await expect(importNerf(capture, { id: 'a__b', tasksDir: join(root, 't2'), grader })).rejects.toThrow(/no '__'/);
   });
 
-  const lego = join(sharedDataDir(), 'nerf-synthetic-lego-24');
+  const lego = join(testDataDir(), 'nerf-synthetic-lego-24');
   it.skipIf(skipWithout('lego', existsSync(lego)))('imports the 24-frame NeRF-Synthetic lego with a short fit', async () => {
     const tasksDir = join(root, 'tasks-lego');
     const res = await importNerf(lego, { id: 'lego', steps: 2, tasksDir, grader });

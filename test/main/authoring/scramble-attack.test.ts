@@ -14,7 +14,7 @@ import type { GaussianRecord } from '../../../src/shared/scene/gaussian';
 import { rotateAboutZ } from '../../../src/shared/authoring/scramble/scramble';
 import { partHeadingError, PartsTruthSchema } from '../../../src/shared/authoring/scramble/truth';
 import { readSpec, readSpecHead, recordsFromNpz, taskIds } from '../../../src/main/tasks/load';
-import { resolveTasksDir } from '../../../src/main/tasks/paths';
+import { builtInTasksDir } from '../../../src/main/tasks/paths';
 
 const SOLVED_DEG = 15;
 
@@ -57,7 +57,7 @@ function attack(records: GaussianRecord[], estimate: (q: Quat[]) => number): Gau
 }
 
 describe('reassembly scramble: the common rot-z attack gains nothing', () => {
-  const tasksDir = resolveTasksDir();
+  const tasksDir = builtInTasksDir();
   const tasks = taskIds(tasksDir).filter((id) => readSpecHead(tasksDir, id).kind === 'reassembly').map((id) => readSpec(tasksDir, id)).filter((s) => s.init_npz !== null);
 
   it.each([['common yaw', commonYaw], ['median per-Gaussian yaw', medianYaw]] as const)('%s: no better than a random heading on every task', (_name, estimate) => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readPng, readPngRgb } from '../../../src/main/io/png';
-import { sharedDataDir } from '../../../src/main/io/data-dir';
+import { testDataDir } from '../../helpers/data';
 import { runCli } from './run';
 import { gpuDevice } from '../../helpers/gpu';
 import { cameraFromFile } from '../../../src/shared/camera/spec';
@@ -108,7 +108,7 @@ describe('splatlab render', () => {
 });
 
 describe('splatlab metrics', () => {
-  const lpipsDir = join(sharedDataDir(), 'lpips-alex');
+  const lpipsDir = join(testDataDir(), 'lpips-alex');
   const haveWeights = existsSync(join(lpipsDir, 'manifest.json'));
 
   it('compares two renders', async () => {

@@ -8,7 +8,7 @@ import { checkTask } from '../../../src/main/episodes/conformance';
 import { Grader, graderDevice } from '../../../src/main/grader/grader';
 import { acquireGpu } from '../../../src/main/gpu/device';
 import { taskIds } from '../../../src/main/tasks/load';
-import { resolveTasksDir } from '../../../src/main/tasks/paths';
+import { builtInTasksDir } from '../../../src/main/tasks/paths';
 import { mulberry32 } from '../../../src/shared/math/random';
 
 export const HALVES = 2;
@@ -22,7 +22,7 @@ export function committedSample(dir: string): { ids: string[]; all: number } {
 
 /** Registers the test over half `half` (0-based) of the sample: ids at positions half, half + HALVES, ... */
 export function checkCommittedHalf(half: number): void {
-  const dir = resolveTasksDir();
+  const dir = builtInTasksDir();
   const { ids, all } = committedSample(dir);
   const mine = ids.filter((_, i) => i % HALVES === half);
   it.skipIf(mine.length === 0)(`checks ${mine.length} of the ${ids.length} sampled of the ${all} committed tasks (half ${half + 1} of ${HALVES})`, async () => {

@@ -4,7 +4,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { sharedDataDir } from '../../../src/main/io/data-dir';
+import { testDataDir } from '../../helpers/data';
 import { PngError, crc32, decodePng, encodePng, readPng, toRgb } from '../../../src/main/io/png';
 import { skipWithout } from '../../helpers/optional';
 
@@ -179,7 +179,7 @@ describe('toRgb', () => {
   });
 });
 
-const dataDir = sharedDataDir();
+const dataDir = testDataDir();
 const lpipsDir = join(dataDir, 'lpips-alex');
 const lego = join(dataDir, 'nerf-synthetic-lego-24', 'train', 'r_0.png');
 

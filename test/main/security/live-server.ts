@@ -20,7 +20,11 @@ export interface LiveServer {
   stop(): Promise<void>;
 }
 
-export async function startLiveServer(tasksDir: string): Promise<LiveServer> {
+/**
+ * `tasksDir` null: no tasks folder named and none of the lab's folder variables set, so the server
+ * runs on its defaults (the home's layered task folder, issue 38 item 8); `env` adds variables.
+ */
+export async function startLiveServer(tasksDir: string | null, env: NodeJS.ProcessEnv = {}): Promise<LiveServer> {
   const base = mkdtempSync(join(tmpdir(), 'splatlab-attack-'));
   const home = join(base, 'home');
   const ui = join(base, 'ui');
@@ -33,9 +37,11 @@ export async function startLiveServer(tasksDir: string): Promise<LiveServer> {
   symlinkSync(secret, join(ui, 'leak.json'));
   // SPLATLAB_SERVE_NODE_ARGS: Node flags for the server alone (a bench's --cpu-prof).
   const nodeArgs = (process.env.SPLATLAB_SERVE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, 'src/main/cli/splatlab.mjs', 'serve', '--port', '0', '--tasks', tasksDir, '--device', 'cpu'], {
+  const own: NodeJS.ProcessEnv = { ...process.env, SPLATLAB_HOME: home, SPLATLAB_UI_ROOT: ui, ...env };
+  if (tasksDir === null) for (const v of ['SPLATLAB_TASKS_DIR', 'SPLATLAB_CAPTURES', 'SPLATLAB_DATA_DIR']) delete own[v];
+  const child = spawn(process.execPath, [...nodeArgs, 'src/main/cli/splatlab.mjs', 'serve', '--port', '0', ...(tasksDir === null ? [] : ['--tasks', tasksDir]), '--device', 'cpu'], {
     cwd: process.cwd(),
-    env: { ...process.env, SPLATLAB_HOME: home, SPLATLAB_UI_ROOT: ui },
+    env: own,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listTasks, loadTask, scanTasks, TaskLoadError } from '../../../src/main/tasks/load';
-import { resolveTasksDir } from '../../../src/main/tasks/paths';
+import { builtInTasksDir, resolveTasksDir } from '../../../src/main/tasks/paths';
 import { TEST_TASK_IDS, type TestTask } from '../../helpers/test-task';
 import { repoRoot } from '../../../src/main/io/data-dir';
 import { FIXTURE_SIZE, fixtureTask } from './fixture';
@@ -99,11 +99,12 @@ describe('listTasks', () => {
 });
 
 describe('resolveTasksDir', () => {
-  it('prefers the option, then SPLATLAB_TASKS_DIR, then tasks/ at the repo root', () => {
+  it('prefers the option, then SPLATLAB_TASKS_DIR, then <lab home>/tasks over the built-in tasks/ at the repo root', () => {
     expect(resolveTasksDir('/x/y', { SPLATLAB_TASKS_DIR: '/a' })).toBe('/x/y');
     expect(resolveTasksDir(undefined, { SPLATLAB_TASKS_DIR: '/a' })).toBe('/a');
+    expect(resolveTasksDir(undefined, { SPLATLAB_HOME: '/h' })).toBe('/h/tasks');
     const root = repoRoot();
-    expect(resolveTasksDir(undefined, {})).toBe(join(root, 'tasks'));
+    expect(builtInTasksDir()).toBe(join(root, 'tasks'));
     expect(existsSync(join(root, 'package.json'))).toBe(true);
   });
 });

@@ -14,7 +14,7 @@ import { packSplats, type GaussianRecord } from '../../../shared/scene/gaussian'
 import { sceneFileJson } from '../../../shared/scene/input';
 import type { TaskSpec } from '../../../shared/task/schema';
 import { encodePng } from '../../io/png';
-import { objectDir, resolveTasksDir } from '../../tasks/paths';
+import { readObjectDir, resolveTasksDir } from '../../tasks/paths';
 import { readCameras, readSpec, readViews, type RefView } from '../../tasks/load';
 import { chooseFitBackend, type FitDevice } from './backend';
 import { lossPlot } from './plot';
@@ -56,7 +56,7 @@ export interface FitTaskResult {
 export function readFitSource(taskId: string, tasksDir?: string): FitSource {
   const root = resolveTasksDir(tasksDir);
   const spec = readSpec(root, taskId);
-  const dir = objectDir(root, spec.object);
+  const dir = readObjectDir(root, spec.object);
   const what = `task ${taskId}`;
   const cameras = readCameras(dir, what);
   return { spec, dir, reference: readViews(dir, 'ref', cameras.reference, what) };

@@ -17,7 +17,7 @@ import { checkTask } from '../../episodes/conformance';
 import type { Grader } from '../../grader/grader';
 import { encodePng } from '../../io/png';
 import { readCameras, readFit, readViews, type RefView } from '../../tasks/load';
-import { objectDir } from '../../tasks/paths';
+import { checkNotBuiltIn, objectDir } from '../../tasks/paths';
 import { lossPlot } from '../fit/plot';
 import { FIT_FILE, FIT_PLOT_FILE } from '../fit/run';
 import { buildStaged } from '../staging';
@@ -46,6 +46,7 @@ export interface SaveInput {
 
 /** Refuses to replace an existing object or task spec unless asked to. */
 export function checkFree(tasksDir: string, name: string, overwrite: boolean | undefined): void {
+  checkNotBuiltIn(tasksDir, taskSpecs(name).map((s) => s.task_id), name);
   if (overwrite) return;
   const taken = [objectDir(tasksDir, name), ...taskSpecs(name).map((s) => join(tasksDir, `${s.task_id}.json`))].filter((p) => existsSync(p));
   if (taken.length > 0) throw new Error(`a task named '${name}' already exists (${taken[0]}); choose another name or allow overwriting`);

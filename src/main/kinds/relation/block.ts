@@ -14,6 +14,7 @@ import { hashSeed, type Split } from '../../../shared/kinds/relation/dataset';
 import { RELATION_CLASSES, RELATION_TASKS } from '../../../shared/kinds/relation/labels';
 import { catchQuestion, DEFAULT_DISPLAY_PX, RELATION_TASK_PREFIX, RelationTaskSpecSchema, trialFor, MAX_BLOCK_TRIALS, type RelationTaskSpec } from '../../../shared/kinds/relation/task';
 import { imagePath, readManifest, storedSamples, type StoredSample } from './files';
+import { checkNoBuiltInFiles, checkNotBuiltIn } from '../../tasks/paths';
 
 export interface BlockOptions {
   name: string;
@@ -77,6 +78,8 @@ export function writeRelationBlock(tasksDir: string, datasetDir: string, o: Bloc
   }
   if (chosen.length < nPractice) throw new Error(`split ${practiceSplit} has only ${chosen.length} samples for ${nPractice} practice trials`);
   const folder = `relation/block__${o.name}`;
+  checkNotBuiltIn(tasksDir, [`${RELATION_TASK_PREFIX}block__${o.name}`, `${RELATION_TASK_PREFIX}block__${o.name}__practice`]);
+  checkNoBuiltInFiles(tasksDir, [folder]);
   mkdirSync(join(tasksDir, folder), { recursive: true });
   const trialOf = (s: StoredSample) => {
     const file = `${folder}/${s.plan.id}.json`;

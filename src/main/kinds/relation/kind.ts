@@ -17,6 +17,7 @@ import type { KindTask, MainKindModule } from '../kind';
 import { RelationEnv } from './env';
 import { relationAccuracy, trialsOfTrajectory, verifyRelationImport } from './log-trials';
 import { relationReport } from './report';
+import { taskFile } from '../../tasks/paths';
 
 export interface RelationTask extends KindTask {
   readonly spec: RelationTaskSpec;
@@ -50,7 +51,7 @@ function readRelationSpec(tasksDir: string, head: TaskSpecHead): RelationTaskSpe
 export function loadRelationTask(tasksDir: string, head: TaskSpecHead): RelationTask {
   const spec = readRelationSpec(tasksDir, head);
   const params = spec.trials.map((t) => {
-    const path = join(tasksDir, t.params);
+    const path = taskFile(tasksDir, t.params);
     let json: unknown;
     try {
       json = JSON.parse(readFileSync(path, 'utf8'));
@@ -64,7 +65,7 @@ export function loadRelationTask(tasksDir: string, head: TaskSpecHead): Relation
     }
   });
   const keys = spec.trials.map((t) => {
-    const path = join(tasksDir, t.params);
+    const path = taskFile(tasksDir, t.params);
     return `${path}:${statSync(path).mtimeMs}:${spec.samples}`;
   });
   return {
@@ -79,7 +80,7 @@ export function loadRelationTask(tasksDir: string, head: TaskSpecHead): Relation
  */
 function trialImage(tasksDir: string, paramsFile: string, p: RelationParams, samples: number): Uint8Array {
   if (!p.stimulus) return encodePng(renderParams(p, { samples }).rgb);
-  const path = join(tasksDir, dirname(paramsFile), p.stimulus.file);
+  const path = join(dirname(taskFile(tasksDir, paramsFile)), p.stimulus.file);
   const bytes = readFileSync(path);
   const png = decodePng(bytes);
   if (png.width !== p.stimulus.width || png.height !== p.stimulus.height) {
@@ -110,7 +111,7 @@ export const relationMain: MainKindModule = {
   },
   // An imported image travels with its parameters file (the file names it; a missing one is the load's error).
   dataFiles: (tasksDir, head) => readRelationSpec(tasksDir, head).trials.flatMap((t) => {
-    const path = join(tasksDir, t.params);
+    const path = taskFile(tasksDir, t.params);
     const p = existsSync(path) ? RelationParamsSchema.safeParse(JSON.parse(readFileSync(path, 'utf8'))) : null;
     return p?.success && p.data.stimulus ? [path, join(dirname(path), p.data.stimulus.file)] : [path];
   }),

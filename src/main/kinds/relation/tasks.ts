@@ -8,11 +8,15 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sampleLayout } from '../../../shared/kinds/relation/layout';
 import { planTrials, RELATION_TASK_PREFIX, RelationTaskSpecSchema, trialFor, type RelationTaskSpec } from '../../../shared/kinds/relation/task';
+import { checkNoBuiltInFiles, checkNotBuiltIn } from '../../tasks/paths';
 
 export const PRACTICE_TASK_ID = `${RELATION_TASK_PREFIX}practice`;
 
 export function writeRelationTasks(tasksDir: string, opts: { seed?: number; practice?: number } = {}): string[] {
   const plans = planTrials(opts.seed ?? 16, opts.practice ?? 4);
+  // The set's ids and files are the built-in set's: a lab home's layered folder refuses them before anything is written.
+  checkNotBuiltIn(tasksDir, [PRACTICE_TASK_ID, ...plans.map((p) => `${RELATION_TASK_PREFIX}${p.id}`)]);
+  checkNoBuiltInFiles(tasksDir, plans.map((p) => `relation/${RELATION_TASK_PREFIX}${p.practice ? 'practice__' : ''}${p.id}.json`));
   mkdirSync(join(tasksDir, 'relation'), { recursive: true });
   const ids: string[] = [];
   const practice: RelationTaskSpec['trials'] = [];

@@ -16,6 +16,7 @@ import { pathNear } from '../../../shared/kinds/search/astar';
 import { readJsonChecked } from '../../io/json-file';
 import { checkSearchTask, type CheckReport } from './task-set';
 import { loadRoomDoc } from './rooms';
+import { checkNotBuiltIn } from '../../tasks/paths';
 
 export const ANNOTATIONS_DIR = 'search/annotations';
 
@@ -104,6 +105,7 @@ export async function exportAnnotation(tasksDir: string, id: string): Promise<{ 
   const room = await loadRoomDoc(tasksDir, spec.room);
   const report = checkSearchTask(spec, room.sceneFor(spec));
   if (report.problems.length) throw new AnnotationError(`annotation '${id}' does not make a conforming task: ${report.problems.join('; ')}`);
+  checkNotBuiltIn(tasksDir, [spec.task_id]);
   writeFileSync(join(tasksDir, `${spec.task_id}.json`), `${JSON.stringify(spec, null, 1)}\n`);
   return { taskId: spec.task_id, report };
 }

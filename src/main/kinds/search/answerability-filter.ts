@@ -15,6 +15,7 @@ import { writeFileAtomic } from '../../io/write-atomic';
 import { judgeOne, JUDGE_HASH, type JudgeClient } from './judge';
 import type { RoomScene } from './scene';
 import { staticAnswer, type StaticClient } from './static-baseline';
+import { checkNotBuiltIn } from '../../tasks/paths';
 
 /** E3VS drops a question a blind or start-view model answers with a judge score of 3 or more. */
 export const FILTER_THRESHOLD = 3;
@@ -45,6 +46,8 @@ function truthOf(spec: SearchTaskSpec): string {
 export async function filterAnswerability(
   tasksDir: string, all: readonly { spec: SearchTaskSpec; scene: RoomScene }[], makeAnswerer: () => StaticClient, makeJudge: () => JudgeClient, o: FilterOptions,
 ): Promise<FilterResult> {
+  // The filter rewrites and removes task files: the built-in set's are refused in a lab home's layered folder.
+  checkNotBuiltIn(tasksDir, all.map((t) => t.spec.task_id));
   const size = o.size ?? OBS_SIZE;
   const at = (o.now ?? (() => new Date()))().toISOString();
   const png = async (scene: RoomScene, pose: SearchTaskSpec['start']) => {

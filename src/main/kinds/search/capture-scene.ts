@@ -17,6 +17,7 @@ import type { Splats } from '../../../shared/scene/splats';
 import { importSplatFile } from '../../formats/import';
 import { readJsonChecked } from '../../io/json-file';
 import { labHome } from '../../io/home';
+import { taskFile } from '../../tasks/paths';
 
 export interface LoadedCapture {
   doc: CaptureRoom;
@@ -52,11 +53,11 @@ export function resolveCapturePath(tasksDir: string, p: string): string {
   }
   const abs = resolve(tasksDir, p);
   if (!inside(resolve(tasksDir), abs)) throw new Error(`${p}: a relative capture path must stay inside the tasks folder`);
-  return abs;
+  return taskFile(tasksDir, relative(resolve(tasksDir), abs));
 }
 
 export function readCaptureDoc(tasksDir: string, docPath: string): CaptureRoom {
-  return readJsonChecked(join(tasksDir, docPath), CaptureRoomSchema, { what: 'room', error: Error });
+  return readJsonChecked(taskFile(tasksDir, docPath), CaptureRoomSchema, { what: 'room', error: Error });
 }
 
 export async function loadCapture(tasksDir: string, docPath: string, signal?: AbortSignal): Promise<LoadedCapture> {

@@ -13,6 +13,7 @@ import { encodePng } from '../../io/png-encode';
 import { readCaptureDoc, resolveCapturePath } from './capture-scene';
 import { isCaptureRoomFile } from './scene';
 import { loadAll } from './task-set';
+import { taskFile } from '../../tasks/paths';
 
 export const EPISODES_FORMAT = 'splatlab-search-episodes';
 
@@ -53,8 +54,8 @@ function episodeOf(spec: SearchTaskSpec): Record<string, unknown> {
 function copyScene(tasksDir: string, room: string, out: string): string[] {
   const target = join(out, 'scenes', room);
   mkdirSync(dirname(target), { recursive: true });
-  if (!isCaptureRoomFile(join(tasksDir, room))) {
-    copyFileSync(join(tasksDir, room), target);
+  if (!isCaptureRoomFile(taskFile(tasksDir, room))) {
+    copyFileSync(taskFile(tasksDir, room), target);
     return [target];
   }
   const doc = readCaptureDoc(tasksDir, room);

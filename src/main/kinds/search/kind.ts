@@ -3,7 +3,6 @@
 // answerability once, the live
 // episode is SearchEnv. Input: a spec head. Output: SearchTask, TaskSummary, SearchEnv, SearchRules.
 // Invariant: a task of another kind is refused with one line before anything is read.
-import { join } from 'node:path';
 import { searchKind, searchRules, SearchTaskSpecSchema } from '../../../shared/kinds/search/kind';
 import { TaskSummarySchema, type TaskSpecHead } from '../../../shared/task/schema';
 import { SearchEnv, type SearchTask } from './env';
@@ -14,6 +13,7 @@ import type { KindTask, MainKindModule } from '../kind';
 import { verifySearchImport } from './import';
 import { exactSearchScore, searchSpecs } from './log-score';
 import { searchReport } from './report';
+import { taskFile } from '../../tasks/paths';
 
 function asSearchTask(task: KindTask): SearchTask {
   if (task.spec.kind !== 'search' || !('scene' in task)) throw new TaskLoadError(`task ${task.spec.task_id} is a '${task.spec.kind}' task, not a search task`);
@@ -42,12 +42,12 @@ export const searchMain: MainKindModule = {
   },
   dataFiles: (tasksDir, head) => {
     const room = readSpec(tasksDir, head.task_id, SearchTaskSpecSchema).room;
-    const files = [join(tasksDir, room)];
+    const files = [taskFile(tasksDir, room)];
     // A captured room's files are data of the task too (a changed capture or mesh reloads it).
-    if (isCaptureRoomFile(join(tasksDir, room))) {
+    if (isCaptureRoomFile(taskFile(tasksDir, room))) {
       const doc = readCaptureDoc(tasksDir, room);
       files.push(resolveCapturePath(tasksDir, doc.capture), ...(doc.mesh ? [resolveCapturePath(tasksDir, doc.mesh)] : []));
-    } else files.push(...readRoom(join(tasksDir, room)).nodes.flatMap((n) => (n.capture ? [join(tasksDir, n.capture.file)] : [])));
+    } else files.push(...readRoom(taskFile(tasksDir, room)).nodes.flatMap((n) => (n.capture ? [taskFile(tasksDir, n.capture.file)] : [])));
     return files;
   },
   reset: (task, options) => SearchEnv.reset(asSearchTask(task), options),

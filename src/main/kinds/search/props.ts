@@ -6,13 +6,13 @@
 // Inputs: a procedural RoomScene, the tasks folder. Output: the scene with its props' Gaussians.
 // Invariant: the proxy box stays the prop's collider and visibility solid, so collisions and
 // answerability are those of the room spec; a file that cannot be read fails the room in one line.
-import { join } from 'node:path';
 import { emptySplats, type Splats } from '../../../shared/scene/splats';
 import type { RoomNode } from '../../../shared/kinds/search/room';
 import { localHalfExtents } from '../../../shared/authoring/geometry';
 import type { Part } from '../../../shared/authoring/primitives';
 import { importSplatFile } from '../../formats/import';
 import type { RoomScene } from './scene';
+import { taskFile } from '../../tasks/paths';
 
 /** Gaussians below this opacity do not count towards the object's extent (floaters). */
 const SOLID = 0.2;
@@ -72,7 +72,7 @@ export async function withProps<S extends RoomScene>(scene: S, tasksDir: string,
   if (!props.length) return scene;
   const placed: Splats[] = [scene.splats];
   for (const n of props) {
-    const file = join(tasksDir, n.capture!.file);
+    const file = taskFile(tasksDir, n.capture!.file);
     let imported;
     try {
       imported = await importSplatFile(file, { up: 'auto', placement: { yawDeg: 0, recentre: 'none', scale: 'metric' }, precision: 'f32', signal });

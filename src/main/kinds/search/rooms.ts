@@ -4,8 +4,7 @@
 // Inputs: the tasks folder, a room document path inside it. Output: RoomDoc.
 // Invariant: the same loaders as tasks (./scene.ts, ./capture-scene.ts), so what an annotator
 // walks through is what a player of the exported task walks through.
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import type { SearchTaskSpec } from '../../../shared/kinds/search/kind';
 import type { Collider } from '../../../shared/kinds/search/collide';
 import type { Pose } from '../../../shared/kinds/search/pose';
@@ -15,6 +14,7 @@ import { loadCapture } from './capture-scene';
 import { withProps } from './props';
 import { captureTaskScene, isCaptureRoomFile, loadRoomScene, type RoomScene } from './scene';
 import { MarkedAnswerability, DEFAULT_TOLERANCE } from '../../../shared/kinds/search/answerability';
+import { layeredEntries, taskFile } from '../../tasks/paths';
 
 /** Procedural room specs and captured-room documents, inside a tasks folder. */
 export const ROOMS_DIR = 'search/rooms';
@@ -32,12 +32,10 @@ export interface RoomDocRow {
 export function listRoomDocs(tasksDir: string): RoomDocRow[] {
   const out: RoomDocRow[] = [];
   for (const folder of ROOM_FOLDERS) {
-    const dir = join(tasksDir, folder);
-    if (!existsSync(dir)) continue;
-    for (const f of readdirSync(dir).filter((n) => n.endsWith('.json')).sort()) {
+    for (const f of layeredEntries(tasksDir, folder).map((e) => e.name).filter((n) => n.endsWith('.json')).sort()) {
       const path = `${folder}/${f}`;
       try {
-        out.push({ path, kind: isCaptureRoomFile(join(tasksDir, path)) ? 'capture' : 'procedural', name: f.slice(0, -5) });
+        out.push({ path, kind: isCaptureRoomFile(taskFile(tasksDir, path)) ? 'capture' : 'procedural', name: f.slice(0, -5) });
       } catch {
         // An unreadable document is not a room; opening it reports why.
       }
@@ -72,7 +70,7 @@ function middle(s: Splats): Pose {
 
 export async function loadRoomDoc(tasksDir: string, path: string, signal?: AbortSignal): Promise<RoomDoc> {
   if (!/^[A-Za-z0-9_./-]+\.json$/.test(path) || path.split('/').includes('..')) throw new Error(`room ${path}: a room is a .json path inside the tasks folder`);
-  const file = join(tasksDir, path);
+  const file = taskFile(tasksDir, path);
   if (!existsSync(file)) throw new Error(`room ${path}: no such file in ${tasksDir}`);
   if (isCaptureRoomFile(file)) {
     const c = await loadCapture(tasksDir, path, signal);

@@ -18,6 +18,7 @@ import { RoomVisibility } from '../../../shared/kinds/search/visibility';
 import type { Splats } from '../../../shared/scene/splats';
 import { loadCapture, type LoadedCapture } from './capture-scene';
 import { withProps } from './props';
+import { taskFile } from '../../tasks/paths';
 
 export interface RoomScene {
   /** The procedural room (null for a captured room). */
@@ -74,7 +75,7 @@ export function captureTaskScene(loaded: LoadedCapture, spec: SearchTaskSpec): R
  * one set (a capture is read once).
  */
 export async function loadTaskScene(tasksDir: string, spec: SearchTaskSpec, cache?: Map<string, RoomScene | LoadedCapture>): Promise<RoomScene> {
-  const path = `${tasksDir}/${spec.room}`;
+  const path = taskFile(tasksDir, spec.room);
   const hit = cache?.get(spec.room);
   if (hit && 'doc' in hit) return captureTaskScene(hit, spec);
   if (!hit && isCaptureRoomFile(path)) {

@@ -25,6 +25,7 @@ import { readSpec, taskIds } from '../../tasks/load';
 import { loadTaskScene, type RoomScene } from './scene';
 import type { LoadedCapture } from './capture-scene';
 import { PROPS_DIR, ROOMS_DIR } from './rooms';
+import { checkNoBuiltInFiles, taskFile } from '../../tasks/paths';
 
 export interface GenerateOptions {
   rooms: number[];
@@ -59,10 +60,13 @@ export function splitRooms(rooms: readonly number[], seed: number): Map<number, 
  * whole set (no answer above a third of its question family). Returns the task ids.
  */
 export async function generateTaskSet(dir: string, opts: GenerateOptions): Promise<string[]> {
-  mkdirSync(join(dir, ROOMS_DIR), { recursive: true });
   const prop = opts.prop ?? DEFAULT_PROP;
   const every = opts.propEvery ?? 3;
-  if (every > 0 && opts.rooms.some((r) => r % every === 0) && !existsSync(join(dir, prop.file))) {
+  const rooms = opts.rooms.map((seed) => ({ seed, room: generateRoom(seed, every > 0 && seed % every === 0 ? { prop } : {}) }));
+  // The procedural rooms are the built-in set's: a lab home's layered folder refuses them before anything is written.
+  checkNoBuiltInFiles(dir, rooms.map(({ room }) => `${ROOMS_DIR}/${room.name}.json`));
+  mkdirSync(join(dir, ROOMS_DIR), { recursive: true });
+  if (every > 0 && opts.rooms.some((r) => r % every === 0) && !existsSync(taskFile(dir, prop.file))) {
     if (prop.file !== DEFAULT_PROP.file) throw new Error(`search generate: no prop file ${prop.file} in ${dir}`);
     mkdirSync(join(dir, PROPS_DIR), { recursive: true });
     await writeSplatFile(join(dir, prop.file), capturedPlant(1), { format: 'ply', up: '+y' });
@@ -70,9 +74,8 @@ export async function generateTaskSet(dir: string, opts: GenerateOptions): Promi
   }
   const splits = splitRooms(opts.rooms, opts.seed ?? 0);
   const all: { roomFile: string; e: SearchEpisode; split: 'train' | 'val' | 'test' }[] = [];
-  for (const seed of opts.rooms) {
+  for (const { seed, room } of rooms) {
     if (opts.signal?.aborted) throw new Error('search generate: cancelled');
-    const room = generateRoom(seed, every > 0 && seed % every === 0 ? { prop } : {});
     const roomFile = `${ROOMS_DIR}/${room.name}.json`;
     writeFileSync(join(dir, roomFile), `${JSON.stringify(room, null, 1)}\n`);
     const eps = buildEpisodes(room, { seed: (opts.seed ?? 0) * 1000 + seed, questions: opts.questions ?? 12, tries: 16, episodesPerQuestion: opts.perQuestion ?? 1, keep: 6, closed: opts.closed });

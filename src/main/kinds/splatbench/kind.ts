@@ -3,13 +3,12 @@
 // Input: a spec head or a loaded task. Output: LoadedTask, TaskSummary, SplatEnv, the pure Episode.
 // Invariant: a task of another kind is refused with one line before anything is read.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { kindModule } from '../../../shared/kinds/registry';
 import { splatbenchKind } from '../../../shared/kinds/splatbench/kind';
 import { taskSummary, TaskSummarySchema, type TaskSpecHead } from '../../../shared/task/schema';
 import { SplatEnv } from '../../env/env';
 import { loadTask, readCameras, readSpec, TaskLoadError, type LoadedTask } from '../../tasks/load';
-import { objectDir } from '../../tasks/paths';
+import { readObjectDir, taskFile } from '../../tasks/paths';
 import type { KindTask, MainKindModule } from '../kind';
 
 /** True when the task is a SplatBench task (sculpt, reassembly, one-shot). */
@@ -28,13 +27,13 @@ export const splatbenchMain: MainKindModule = {
   load: (tasksDir, head) => loadTask(head.task_id, { tasksDir }),
   summary: (tasksDir: string, head: TaskSpecHead) => {
     const spec = readSpec(tasksDir, head.task_id);
-    const cameras = readCameras(objectDir(tasksDir, spec.object), `task ${head.task_id}`);
+    const cameras = readCameras(readObjectDir(tasksDir, spec.object), `task ${head.task_id}`);
     return TaskSummarySchema.parse(taskSummary(spec, cameras.reference));
   },
   dataFiles: (tasksDir, head) => {
     const spec = readSpec(tasksDir, head.task_id);
-    const files = [objectDir(tasksDir, spec.object)];
-    if (spec.init_npz && existsSync(join(tasksDir, spec.init_npz))) files.push(join(tasksDir, spec.init_npz));
+    const files = [readObjectDir(tasksDir, spec.object)];
+    if (spec.init_npz && existsSync(taskFile(tasksDir, spec.init_npz))) files.push(taskFile(tasksDir, spec.init_npz));
     return files;
   },
   reset: (task, options) => SplatEnv.reset(asSplatTask(task), options),

@@ -14,7 +14,7 @@ import { MeshCollider, pointTriangleDistance } from '../../../../src/shared/kind
 import { boxMesh, parseObj, ObjError } from '../../../../src/shared/kinds/search/obj';
 import { writeGeneratedCapture, type GeneratedCapture } from './capture-fixture';
 import { skipWithout } from '../../../helpers/optional';
-import { sharedDataDir } from '../../../../src/main/io/data-dir';
+import { testDataDir } from '../../../helpers/data';
 
 let dir: string;
 let gen: GeneratedCapture;
@@ -64,7 +64,7 @@ describe('captured rooms', () => {
 
 // The real capture of the shared data folder, when it holds a splat file (read by path, never
 // copied): the captures folder is set to it explicitly (its default is the lab home's captures/).
-const SHARED = sharedDataDir();
+const SHARED = testDataDir();
 const LEGO = join(SHARED, 'nerf-synthetic-lego-24');
 const legoSplat = existsSync(LEGO) ? readdirSync(LEGO).find((f) => /\.(ply|spz|splat|sog)$/i.test(f)) : undefined;
 
