@@ -19,8 +19,10 @@ const USAGE = `splatlab author build NAME...|--all [--steps N] [--seed S] [--k K
 splatlab author generate --count N [options]   (see splatlab author generate --help)
 splatlab author compose NAME --place ...      (see splatlab author compose --help)
 
-Builds tasks/<name>__sculpt.json, __reassembly.json and __oneshot.json with the object's folder
-tasks/objects/<name>/ (photos, masks, cameras, fit, scramble, anchors, build.json with its history).
+Builds DIR/<name>__sculpt.json, __reassembly.json and __oneshot.json with the object's folder
+DIR/objects/<name>/ (photos, masks, cameras, fit, scramble, anchors, build.json with its history).
+DIR is --tasks (default SPLATLAB_TASKS_DIR, else the lab home's tasks/, where the built-in set's
+objects are refused: --tasks tasks rebuilds the committed set).
 NAME is a built-in (${PROCEDURAL_OBJECT_NAMES.join(', ')}) or any object of the task set: one with an
 object.json (authored, generated) is ray-cast again from it; an imported one keeps its photos and
 is refitted. --all builds the built-ins and every object of the task set.

@@ -66,7 +66,7 @@ splatlab eval --queue redis://HOST:PORT --worker [--concurrency K] [--lock-ms MS
 
 SPEC is PROVIDER:MODEL[@EFFORT] with PROVIDER openai-chat, openai-responses, anthropic or
 scripted (a built-in scripted player, e.g. scripted:basic). GLOB matches task ids (* and ?,
-comma-separated) in the tasks folder (--tasks-folder, default SPLATLAB_TASKS_DIR or tasks/; here
+comma-separated) in the tasks folder (--tasks-folder, default SPLATLAB_TASKS_DIR, else the lab home's over the built-in set; here
 --tasks is the glob). Logs (trajectory + .meta.json with tokens, cost, wall time, retries, model
 version) go to --results (default ~/SplatLab/eval)/<provider-model>__<settings>/<task>__rN.jsonl;
 --study ID puts them in that study's models/ folder, so Results shows them beside the participants.

@@ -14,7 +14,7 @@ export const command: CliCommand = {
   usage: `splatlab tasks [--kind K] [--split S] [--json] [--tasks DIR]
 ${BUILD_SET_USAGE}
 
-Lists every task of the tasks folder (--tasks, default SPLATLAB_TASKS_DIR or tasks/) with its kind,
+Lists every task of the tasks folder (--tasks, default SPLATLAB_TASKS_DIR, else the lab home's tasks beside the built-in set) with its kind,
 family, budgets (calls / Gaussians / renders), split (${TASK_SPLITS.join(', ')}), source (the data it is
 made from) and content hash (sha256 of the spec and its data). --kind and --split filter; --json
 prints the entries as a JSON array (the same entries as the RL protocol's GET /tasks).`,

@@ -43,7 +43,8 @@ splatlab search annotation-task [--tasks DIR] --annotation ID
 splatlab search judge --study ID --model SPEC [--config FILE] [--tasks DIR] [--force]
 splatlab search make-prop --out FILE [--seed S]
 
-DIR is the tasks folder (default SPLATLAB_TASKS_DIR, else tasks; --dir and --tasks-dir are older
+DIR is the tasks folder (default SPLATLAB_TASKS_DIR, else <lab home>/tasks over the built-in set,
+which refuses the built-in rooms: --tasks tasks regenerates them; --dir and --tasks-dir are older
 spellings of --tasks).
 generate: N procedural rooms (seeds 1..N, default 30) with up to Q questions each (default 24) and
 K episodes per question (default 1). Every third room has a captured prop behind its cabinet
