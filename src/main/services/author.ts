@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { authorMethods } from '../../shared/api/author';
 import { importNerf } from '../authoring/nerf';
 import { listObjectDocuments, openObject } from '../authoring/documents';
-import { chooseFitBackend, type FitDevice } from '../authoring/fit/backend';
+import { chooseFitBackend, type ChosenBackend, type FitDevice } from '../authoring/fit/backend';
+import { poolRunner } from '../authoring/fit/compute';
 import { fitTask } from '../authoring/fit/run';
 import type { FitFn } from '../authoring/pipeline';
 import { importPlyTask } from '../authoring/session/ply-task';
@@ -18,6 +19,7 @@ import { anchorsOut, checkFree, conformance } from '../authoring/session/save';
 import { AuthorSession, namedCamera } from '../authoring/session/session';
 import { Uploads } from '../authoring/session/uploads';
 import type { Grader } from '../grader/grader';
+import type { WorkerPool } from '../workers/pool';
 import type { Caller } from './connection';
 import type { LabContext } from './context';
 import type { HandlersFor } from './dispatch';
@@ -25,12 +27,16 @@ import type { EventHub } from './events';
 
 /** The worker pool's queue of the authoring view (one author at a time per lab). */
 const AUTHOR_CLIENT = 'author';
+/** The CPU fit backend's name (src/shared/authoring/fit/backend.ts): such fits run on the pool. */
+const CPU_FIT = 'cpu';
 
 interface AuthorContext {
   session: AuthorSession;
   uploads: Uploads;
   grader: () => Promise<Grader>;
   fitDevice: FitDevice;
+  /** Whether fits run on the CPU (then on the worker pool): no hardware GPU. */
+  cpuFits: boolean;
 }
 
 /** Who started each fit job: its events go to that connection alone. */
@@ -59,25 +65,32 @@ function authorContext(deps: LabContext, fits: FitAddressees): AuthorContext {
   const cpuCast: CpuCast = (obj, cameras, opts) => deps.pool.run('author.raycast', { obj, cameras: [...cameras], opts }, { client: AUTHOR_CLIENT });
   const caster = new PhotoCaster(deps.gpu.status.path === 'hardware' ? deps.gpu.device : null, cpuCast);
   const fitDevice: FitDevice = deps.gpu.device ? 'auto' : 'cpu';
+  // A CPU fit runs on the worker pool (job 'author.fit'), never on the event loop (issue 38 item 1).
+  const onPool = (c: ChosenBackend): ChosenBackend => (c.backend.name === CPU_FIT ? { ...c, runner: poolRunner(deps.pool, AUTHOR_CLIENT), description: `${c.description} (on the worker pool)` } : c);
   const session = new AuthorSession({
     tasksDir: deps.tasksDir,
     caster,
     grader: getGrader,
-    fitBackend: () => chooseFitBackend(fitDevice),
+    fitBackend: () => chooseFitBackend(fitDevice).then(onPool),
     onFitProgress: (e) => toStarter(e.jobId, (to) => events.publish('author.fit', e, to)),
     onFitSnapshot: (e) => toStarter(e.jobId, (to) => events.publish('author.fitSnapshot', e, to)),
     onFitEnd: (s) => toStarter(s.jobId, (to) => events.publish('author.fitEnd', s, to)),
   });
-  return { session, uploads: new Uploads(join(deps.home, 'uploads')), grader: getGrader, fitDevice };
+  return { session, uploads: new Uploads(join(deps.home, 'uploads')), grader: getGrader, fitDevice, cpuFits: deps.gpu.status.path !== 'hardware' };
 }
 
-/** The import build's fit: fitTask with its progress published as 'progress' events. */
-function publishingFit(events: EventHub, label: string, device: FitDevice, to: Caller): FitFn {
+/**
+ * The import build's fit: fitTask with its progress published as 'progress' events; a CPU fit on
+ * the worker pool (the event loop stays free), stopped by `signal` (the upload's cancel).
+ */
+function publishingFit(events: EventHub, label: string, device: FitDevice, to: Caller, pool: WorkerPool | null, signal: AbortSignal): FitFn {
   return async (source, request) => {
     const res = await fitTask(source, {
       steps: request.steps,
       seed: request.seed,
       device,
+      signal,
+      ...(pool ? { runner: poolRunner(pool, to.id) } : {}),
       onProgress: (p) => {
         request.onProgress?.(p.step, p.steps, p.loss);
         if (p.step === p.steps || p.step % 10 === 0) events.publish('progress', { task: label, done: p.step, total: p.steps, message: `fit step ${p.step}/${p.steps}, loss ${p.loss.toFixed(4)}` }, to);
@@ -91,6 +104,8 @@ export function createAuthorHandlers(deps: LabContext): HandlersFor<typeof autho
   const events = deps.events;
   let made: AuthorContext | undefined;
   const fits = new FitAddressees();
+  // Each import under way, by upload id: author.upload.cancel stops it (nothing is written).
+  const imports = new Map<string, AbortController>();
   const ctx = (): AuthorContext => (made ??= authorContext(deps, fits));
   return {
     'author.objects': async () => ({ objects: listObjectDocuments(deps.tasksDir) }),
@@ -117,24 +132,41 @@ export function createAuthorHandlers(deps: LabContext): HandlersFor<typeof autho
     'author.save': async (p) => ctx().session.save(p.name, p.overwrite),
     'author.upload.begin': async (p) => ({ uploadId: ctx().uploads.begin(p.kind).id }),
     'author.upload.put': async (p) => ({ bytes: ctx().uploads.put(p.uploadId, p.path, p.data, p.append) }),
-    'author.upload.cancel': async (p) => ({ removed: ctx().uploads.remove(p.uploadId) }),
+    'author.upload.cancel': async (p) => {
+      const running = imports.get(p.uploadId);
+      if (running) {
+        // The import's finish removes the staging folder once its stages have stopped.
+        running.abort();
+        return { removed: true };
+      }
+      return { removed: ctx().uploads.remove(p.uploadId) };
+    },
     'author.upload.preview': async (p) => previewSplatUpload(ctx().uploads.singleFile(p.uploadId), p.up, p.yawDeg),
     'author.upload.finish': async (p, caller) => {
-      // Decoding the frames and the visual hull run on the worker pool (job 'nerf.read'), so other
-      // clients are answered meanwhile (issue 38 item 1); the capture's budget is checked there first.
+      // Decoding the frames, the visual hull and a CPU fit run on the worker pool (jobs 'nerf.read'
+      // and 'author.fit'), so other clients are answered meanwhile (issue 38 item 1); the capture's
+      // budget is checked there first; author.upload.cancel stops the import at any stage.
       const c = ctx();
       const upload = c.uploads.get(p.uploadId);
       checkFree(deps.tasksDir, p.name, p.overwrite);
+      if (imports.has(p.uploadId)) throw new Error(`upload ${p.uploadId} is being imported already`);
+      const stop = new AbortController();
+      imports.set(p.uploadId, stop);
       const start = Date.now();
       const label = `import ${p.name}`;
-      const grader = await c.grader();
-      const fit = publishingFit(events, label, c.fitDevice, caller);
-      const log = (line: string): void => events.publish('progress', { task: label, done: 0, total: 0, message: line }, caller);
-      const common = { tasksDir: deps.tasksDir, steps: p.steps ?? 2000, seed: p.seed ?? 0, k: p.k ?? 6, grader, fit, log };
+      let installed = false;
       try {
+        const grader = await c.grader();
+        const fit = publishingFit(events, label, c.fitDevice, caller, c.cpuFits ? deps.pool : null, stop.signal);
+        const log = (line: string): void => {
+          stop.signal.throwIfAborted();
+          events.publish('progress', { task: label, done: 0, total: 0, message: line }, caller);
+        };
+        const common = { tasksDir: deps.tasksDir, steps: p.steps ?? 2000, seed: p.seed ?? 0, k: p.k ?? 6, grader, fit, log };
         const built = upload.kind === 'nerf'
-          ? { result: await importNerf(upload.dir, { id: p.name, ...common, read: (dir, transforms, size) => deps.pool.run('nerf.read', { dir, transforms, size }, { client: caller.id }) }), warnings: [] as string[] }
+          ? { result: await importNerf(upload.dir, { id: p.name, ...common, read: (dir, transforms, size) => deps.pool.run('nerf.read', { dir, transforms, size }, { client: caller.id, signal: stop.signal }) }), warnings: [] as string[] }
           : await importPlyTask(c.uploads.singleFile(p.uploadId), { id: p.name, size: 256, up: p.up, yawDeg: p.yawDeg, ...common });
+        installed = true;
         const checked = await conformance(built.result.specs, grader, deps.tasksDir);
         return {
           object: p.name,
@@ -145,7 +177,11 @@ export function createAuthorHandlers(deps: LabContext): HandlersFor<typeof autho
           warnings: built.warnings,
           ms: Date.now() - start,
         };
+      } catch (error) {
+        if (stop.signal.aborted && !installed) throw new Error(`${label}: cancelled, nothing written`);
+        throw error;
       } finally {
+        imports.delete(p.uploadId);
         c.uploads.remove(p.uploadId);
       }
     },

@@ -10,6 +10,7 @@ import { drawGradients, drawPixel, drawView } from '../debug/draw';
 import { turnJob } from '../debug/frame';
 import { measureJob, renderJob, viewsJob } from '../grader/cpu-views';
 import { tileBinJob, tileStageJob } from '../raster/tile-jobs';
+import { fitJob } from './jobs/fit';
 import { nerfReadJob } from './jobs/nerf-read';
 import * as probe from './jobs/probe';
 import { raycastJob } from './jobs/raycast';
@@ -26,6 +27,7 @@ export const jobHandlers = {
   'grade.views': viewsJob,
   'grade.measure': measureJob,
   'author.raycast': raycastJob,
+  'author.fit': fitJob,
   'nerf.read': nerfReadJob,
   'trajectory.parse': parseTrajectoryJob,
   'format.read': readSplatJob,

@@ -10,6 +10,7 @@ import { gpuFitBackend } from '../../../shared/authoring/fit/backend-gpu';
 import { GpuRasterizer } from '../../../shared/raster/gpu';
 import { acquireGpu } from '../../gpu/device';
 import { loadShaders } from '../../gpu/shaders';
+import type { FitRunner } from './compute';
 
 export type FitDevice = 'auto' | 'gpu' | 'cpu';
 
@@ -17,6 +18,8 @@ export interface ChosenBackend {
   backend: FitBackend;
   description: string; // one line for the user
   release: () => void;
+  /** Where the fit runs when not on this thread (the worker pool's poolRunner, fit/compute.ts). */
+  runner?: FitRunner;
 }
 
 export async function chooseFitBackend(device: FitDevice): Promise<ChosenBackend> {

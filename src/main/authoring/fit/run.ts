@@ -5,23 +5,25 @@
 // Output: FitTaskResult (paths, records, losses, reference-view PSNR, timing).
 // Invariant: both files are written atomically (temp file + rename), so a crash or a cancelled
 // fit never leaves a partial fit.json; anchors are not touched (the authoring build recomputes them).
+// The fit itself runs through a FitRunner (fit/compute.ts): on this thread, or on the worker pool.
 import { writeFileAtomic } from '../../io/write-atomic';
 import { join } from 'node:path';
-import { DEFAULT_FIT_STEPS, fitGaussians, type FitProgress, type FitView } from '../../../shared/authoring/fit/fit';
+import { DEFAULT_FIT_STEPS, type FitProgress, type FitView } from '../../../shared/authoring/fit/fit';
 import type { FitBackend } from '../../../shared/authoring/fit/backend';
-import { psnr } from '../../../shared/metrics/psnr';
-import { packSplats, type GaussianRecord } from '../../../shared/scene/gaussian';
+import type { GaussianRecord } from '../../../shared/scene/gaussian';
 import { sceneFileJson } from '../../../shared/scene/input';
 import type { TaskSpec } from '../../../shared/task/schema';
 import { encodePng } from '../../io/png';
 import { readObjectDir, resolveTasksDir } from '../../tasks/paths';
 import { readCameras, readSpec, readViews, type RefView } from '../../tasks/load';
 import { chooseFitBackend, type FitDevice } from './backend';
+import { localRunner, type FitRunner } from './compute';
 import { lossPlot } from './plot';
 
 export const FIT_FILE = 'fit.json';
 export const FIT_PLOT_FILE = 'fit_loss.png';
 export const DEFAULT_FIT_SEED = 0;
+const CPU_BACKEND = 'cpu';
 
 /** What a fit needs of a task: its spec, object folder and reference views. */
 export interface FitSource {
@@ -39,6 +41,8 @@ export interface FitTaskOptions {
   onBackend?: (description: string) => void;
   onProgress?: (p: FitProgress) => void;
   signal?: AbortSignal;
+  /** Where the fit runs (the worker pool's poolRunner, fit/compute.ts); overrides `device` and `backend`. */
+  runner?: FitRunner;
 }
 
 export interface FitTaskResult {
@@ -65,44 +69,28 @@ export function readFitSource(taskId: string, tasksDir?: string): FitSource {
 
 export async function fitTask(task: string | FitSource, options: FitTaskOptions = {}): Promise<FitTaskResult> {
   const source = typeof task === 'string' ? readFitSource(task, options.tasksDir) : task;
-  const chosen = options.backend
-    ? { backend: options.backend, description: `fit on the ${options.backend.name} backend`, release: () => {} }
-    : await chooseFitBackend(options.device ?? 'auto');
+  const chosen: { run: FitRunner; name: string; description: string; release: () => void } = options.runner
+    ? { run: options.runner, name: CPU_BACKEND, description: 'fit on the CPU reference rasterizer on the worker pool', release: () => {} }
+    : options.backend
+      ? { run: localRunner(options.backend), name: options.backend.name, description: `fit on the ${options.backend.name} backend`, release: () => {} }
+      : await chooseFitBackend(options.device ?? 'auto').then((c) => ({ ...c, run: localRunner(c.backend), name: c.backend.name }));
   options.onBackend?.(chosen.description);
   const start = Date.now();
   try {
     const views: FitView[] = source.reference.map((v) => ({ camera: v.camera, photo: v.photo, mask: v.mask }));
-    const { records, losses } = await fitGaussians(
-      {
-        views,
-        maxGaussians: source.spec.max_gaussians,
-        steps: options.steps ?? DEFAULT_FIT_STEPS,
-        seed: options.seed ?? DEFAULT_FIT_SEED,
-      },
-      chosen.backend,
-      options.onProgress,
-      options.signal,
-    );
-    const referencePsnr = await referenceViewPsnr(chosen.backend, records, source.reference);
+    const input = { views, maxGaussians: source.spec.max_gaussians, steps: options.steps ?? DEFAULT_FIT_STEPS, seed: options.seed ?? DEFAULT_FIT_SEED, referencePsnr: true };
+    const { records, losses, referencePsnr: psnrs } = await chosen.run(input, (t) => {
+      if (t.losses.length) options.onProgress?.({ step: t.step, steps: t.steps, loss: t.losses[t.losses.length - 1], elapsedMs: t.elapsedMs });
+    }, options.signal);
+    const referencePsnr = source.reference.map((v, i) => ({ name: v.name, psnr: psnrs[i] }));
     const fitPath = join(source.dir, FIT_FILE);
     const plotPath = join(source.dir, FIT_PLOT_FILE);
     writeFileAtomic(fitPath, `${JSON.stringify(sceneFileJson(records))}\n`);
-    const title = `${source.spec.object}: ${losses.length} steps, ${records.length} Gaussians, ${chosen.backend.name}`;
+    const title = `${source.spec.object}: ${losses.length} steps, ${records.length} Gaussians, ${chosen.name}`;
     writeFileAtomic(plotPath, encodePng(lossPlot(losses, title)));
     const mean = referencePsnr.reduce((a, v) => a + v.psnr, 0) / Math.max(1, referencePsnr.length);
-    return { fitPath, plotPath, records, losses, referencePsnr, meanReferencePsnr: mean, backend: chosen.backend.name, elapsedMs: Date.now() - start };
+    return { fitPath, plotPath, records, losses, referencePsnr, meanReferencePsnr: mean, backend: chosen.name, elapsedMs: Date.now() - start };
   } finally {
     chosen.release();
   }
-}
-
-/** PSNR of the fitted scene on each reference view, rendered with the fit's own backend. */
-async function referenceViewPsnr(backend: FitBackend, records: GaussianRecord[], views: RefView[]): Promise<{ name: string; psnr: number }[]> {
-  const splats = packSplats(records, 'f64');
-  const out: { name: string; psnr: number }[] = [];
-  for (const v of views) {
-    const r = await backend.forward(splats, v.camera);
-    out.push({ name: v.name, psnr: psnr({ width: r.width, height: r.height, data: Float32Array.from(r.rgb) }, v.photo) });
-  }
-  return out;
 }

@@ -4,25 +4,24 @@
 // AbortSignal, and the empty/fit anchor metrics once it is done.
 // Inputs: reference and held-out views (as a saved task reads them), steps, seed, a backend.
 // Outputs: FitStatus updates through callbacks; the fitted records as fit.json would give them.
-// Invariant: the backend is wrapped only to observe the scene each step renders (the fit itself
-// is exactly fitGaussians, so a session fit equals the CLI fit of the same photos and seed).
-import { fitGaussians } from '../../../shared/authoring/fit/fit';
+// Invariant: the fit itself is exactly fitGaussians through a FitRunner (fit/compute.ts: on the
+// worker pool in the lab, so the event loop stays free; else on this thread), so a session fit
+// equals the CLI fit of the same photos and seed.
 import type { FitBackend } from '../../../shared/authoring/fit/backend';
 import type { FitProgressEvent, FitSnapshotEvent, FitStatus } from '../../../shared/api/author';
-import { HELDOUT_VIEWS, viewCameras } from '../../../shared/camera/views';
-import { rasterizeForward } from '../../../shared/raster/cpu';
 import { packSplats, type GaussianRecord } from '../../../shared/scene/gaussian';
 import type { Splats } from '../../../shared/scene/splats';
 import { parseSceneFile, sceneFileJson } from '../../../shared/scene/input';
 import type { Anchors } from '../../../shared/task/schema';
 import type { RefView } from '../../tasks/load';
-import { imageDataUrl } from './photos';
+import { localRunner, snapshotViews, type FitRunner, type SnapshotView } from '../fit/compute';
 import { anchorsOut } from './save';
+
+export { SNAPSHOT_SIZE, snapshotViews } from '../fit/compute';
 
 /** Gaussian cap of the reference fit: the tasks' budget (docs/DESIGN.md section 5). */
 export const FIT_MAX_GAUSSIANS = 300;
-/** Snapshot renders: this many pixels a side, at most this often. */
-export const SNAPSHOT_SIZE = 96;
+/** Snapshot renders (fit/compute.ts: SNAPSHOT_SIZE pixels a side) at most this often. */
 export const SNAPSHOT_EVERY_MS = 2500;
 const PROGRESS_EVERY_MS = 100;
 
@@ -33,7 +32,8 @@ export interface FitJobOptions {
   steps: number;
   seed: number;
   size: number;
-  backend: { backend: FitBackend; release: () => void };
+  /** The chosen backend; its `runner` (the worker pool's, fit/compute.ts) runs the fit when given. */
+  backend: { backend: FitBackend; release: () => void; runner?: FitRunner };
   anchors: (heldout: RefView[], fit: Splats) => Promise<Anchors>;
   onProgress?: (e: FitProgressEvent) => void;
   onSnapshot?: (e: FitSnapshotEvent) => void;
@@ -44,14 +44,6 @@ export interface FitJobOptions {
 /** Records exactly as they come back from fit.json (sceneFileJson, then parseSceneFile). */
 export function storedRecords(records: readonly GaussianRecord[]): GaussianRecord[] {
   return parseSceneFile(JSON.parse(JSON.stringify(sceneFileJson(records))));
-}
-
-/** Renders of a scene from the held-out cameras at snapshot size (CPU reference rasterizer). */
-export function snapshotViews(splats: Splats): { name: string; image: string }[] {
-  return viewCameras(HELDOUT_VIEWS, SNAPSHOT_SIZE).map((camera, i) => {
-    const r = rasterizeForward(splats, camera);
-    return { name: HELDOUT_VIEWS[i].name, image: imageDataUrl({ width: r.width, height: r.height, data: r.rgb }) };
-  });
 }
 
 export class FitJob {
@@ -77,53 +69,39 @@ export class FitJob {
 
   private async run(): Promise<FitStatus> {
     const { opts, status } = this;
-    let latest: Splats | null = null;
-    const inner = opts.backend.backend;
-    // Observes the scene of each step's render; everything else goes to the real backend.
-    const observed: FitBackend = {
-      name: inner.name,
-      deterministic: inner.deterministic,
-      forward: (splats, camera) => {
-        latest = splats;
-        return inner.forward(splats, camera);
-      },
-      backward: (grads) => inner.backward(grads),
-    };
+    // The fit runs where the backend says (the worker pool in the lab, off the event loop), else here.
+    const runner = opts.backend.runner ?? localRunner(opts.backend.backend);
     let reported = 0;
     let lastReport = 0;
-    let lastSnapshot = Date.now();
-    const every = opts.snapshotEveryMs ?? SNAPSHOT_EVERY_MS;
     const report = (): void => {
       if (status.step === reported) return;
       opts.onProgress?.({ jobId: opts.jobId, step: status.step, steps: status.steps, fromStep: reported, losses: status.losses.slice(reported), elapsedMs: status.elapsedMs });
       reported = status.step;
     };
-    const snapshot = (splats: Splats): void => {
-      status.snapshot = snapshotViews(splats);
+    const snapshot = (views: SnapshotView[]): void => {
+      status.snapshot = views;
       status.snapshotStep = status.step;
       opts.onSnapshot?.({ jobId: opts.jobId, step: status.step, views: status.snapshot });
     };
     try {
       const views = opts.reference.map((v) => ({ camera: v.camera, photo: v.photo, mask: v.mask }));
-      const result = await fitGaussians({ views, maxGaussians: FIT_MAX_GAUSSIANS, steps: opts.steps, seed: opts.seed }, observed, (p) => {
-        status.step = p.step;
-        status.losses.push(p.loss);
-        status.elapsedMs = p.elapsedMs;
+      const input = { views, maxGaussians: FIT_MAX_GAUSSIANS, steps: opts.steps, seed: opts.seed, snapshotEveryMs: opts.snapshotEveryMs ?? SNAPSHOT_EVERY_MS };
+      const result = await runner(input, (t) => {
+        status.step = t.step;
+        status.losses.push(...t.losses);
+        status.elapsedMs = t.elapsedMs;
         const now = Date.now();
         if (now - lastReport >= PROGRESS_EVERY_MS) {
           lastReport = now;
           report();
         }
-        if (latest && now - lastSnapshot >= every) {
-          snapshot(latest);
-          lastSnapshot = Date.now();
-        }
+        if (t.snapshot) snapshot(t.snapshot);
       }, this.abort.signal);
       report();
       this.records = storedRecords(result.records);
       status.gaussians = this.records.length;
       const splats = packSplats(this.records);
-      snapshot(splats);
+      snapshot(snapshotViews(splats));
       if (this.records.length === 0) throw new Error('the fit has no Gaussians: nothing survived the visual hull (is the object visible in the photos?)');
       status.anchors = anchorsOut(await opts.anchors(opts.heldout, splats));
       status.state = 'done';

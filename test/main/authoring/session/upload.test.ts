@@ -1,10 +1,12 @@
 // Importing through the lab's upload rows (what the browser's file picker drives): a 3DGS .ply
 // and a NeRF-Synthetic folder become tasks that pass the conformance check and appear in the
-// task list; a corrupt upload is one clear error and leaves nothing behind.
+// task list; an import cancelled while its fit runs (on the worker pool) writes nothing; a corrupt
+// upload is one clear error and leaves nothing behind.
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { Connection } from '../../../../src/main/services/connection';
 import { dispatchCall } from '../../../../src/main/services/dispatch';
 import { createLabServices } from '../../../../src/main/services/lab';
 import { listRegistryTasks as listTasks } from '../../../../src/main/kinds/task-registry';
@@ -66,6 +68,23 @@ describe('author uploads', () => {
     const saved = await call(handlers, 'author.upload.finish', { uploadId, name: 'capture', steps: 4 });
     expect(saved.ok).toBe(true);
     expect((await listTasks(tasksDir)).some((t) => t.id === 'capture__sculpt')).toBe(true);
+  }, 180_000);
+
+  it('cancels an import while its fit runs on the worker pool, writing nothing', async () => {
+    const tasksDir = join(mkdtempSync(join(tmpdir(), 'splatlab-upload-')), 'tasks');
+    const lab = services(tasksDir);
+    const who = new Connection();
+    const fitting = new Promise<void>((resolve) => lab.events.attach(who, (event, data) => {
+      if (event === 'progress' && /fit step/.test(String((data as { message?: string }).message))) resolve();
+    }));
+    const uploadId = await upload(lab.handlers, 'ply', [{ path: 'figure.ply', bytes: serialisePly(testFigure()) }]);
+    const finish = dispatchCall(lab.handlers, 'author.upload.finish', { uploadId, name: 'figure', steps: 20_000, k: 2 }, who);
+    await Promise.race([fitting, finish.then((o) => Promise.reject(new Error(`the import ended before its fit: ${JSON.stringify(o)}`)))]);
+    expect(await call(lab.handlers, 'author.upload.cancel', { uploadId })).toEqual({ removed: true });
+    const out = await finish;
+    expect(out.ok).toBe(false);
+    expect(!out.ok && out.message).toBe('author.upload.finish: import figure: cancelled, nothing written');
+    expect(existsSync(tasksDir) ? readdirSync(tasksDir) : []).toEqual([]);
   }, 180_000);
 
   it('refuses a corrupt .ply with one line and writes no task', async () => {
