@@ -36,6 +36,7 @@ import { StudySessions } from '../studies/session';
 import { StudyError, StudyStore } from '../studies/store';
 import { importProblem, modelNameProblem, verifyModelLog } from '../studies/verify';
 import type { EnvGrader } from '../env/types';
+import type { Zippable } from 'fflate';
 
 type StudyHandlers = HandlersFor<typeof studyMethods>;
 
@@ -176,10 +177,12 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
     'study.applyAttentionRule': async (p) => applyAttentionRule(store, p.studyId),
     'study.withdraw': async (p) => recordWithdrawal(store, p.studyId, p.participant, 'experimenter', p.reason),
     'study.deleteParticipant': async (p) => deleteParticipantData(store, p.studyId, p.participant, p.requestedBy),
-    'study.export': async (p) => {
+    'study.export': async (p, caller) => {
       // The archive carries the paper's tables (paper/), the mirror test drawn by the lab's renderer.
       const r = await getRenderer();
-      return exportStudy(store, p.studyId, { tasksDir, version: ctx.version, paper: { render: (splats, cameras) => r.renderViews(splats, cameras) } });
+      // The archive is compressed on the worker pool (job 'archive.zip'), off the event loop.
+      const zip = (members: Zippable): Promise<Uint8Array> => ctx.pool.run('archive.zip', members, { client: caller.id });
+      return exportStudy(store, p.studyId, { tasksDir, version: ctx.version, zip, paper: { render: (splats, cameras) => r.renderViews(splats, cameras) } });
     },
     'study.stations': async (p) => ({ files: writeStationFiles(store, p.studyId, p.count) }),
     'study.joinStation': async (p) => joinStation(store, p.text, new Set(taskIds(tasksDir))),

@@ -186,6 +186,8 @@ export interface ExportOptions {
   tasksDir: string;
   version: string;
   now?: Date;
+  /** Zips the members (the lab: the worker pool's job 'archive.zip'); default fflate's zipSync here. */
+  zip?: (members: Zippable) => Promise<Uint8Array>;
 }
 
 /** The archive's members (path -> bytes), for writing or for a test to read back. */
@@ -309,7 +311,7 @@ export async function exportStudy(store: StudyStore, studyId: string, opts: Expo
   const root = `${studyId}-${stamp(now)}`;
   const zippable: Zippable = {};
   for (const [name, bytes] of files) zippable[`${root}/${name}`] = [bytes, { level: name.endsWith('.jsonl') || name.endsWith('.csv') ? 6 : 0, mtime: now }];
-  const zip = zipSync(zippable);
+  const zip = opts.zip ? await opts.zip(zippable) : zipSync(zippable);
   const out = exportsDir(store, studyId);
   mkdirSync(out, { recursive: true });
   const name = `${root}.zip`;

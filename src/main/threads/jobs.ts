@@ -17,6 +17,7 @@ import { raycastJob } from './jobs/raycast';
 import { readSplatJob } from './jobs/read-splat';
 import { angleImageJob, viewsSheetJob } from './jobs/sheets';
 import { parseTrajectoryJob } from './jobs/trajectory';
+import { zipJob } from './jobs/zip';
 
 export const jobHandlers = {
   'debug.view': drawView,
@@ -30,6 +31,7 @@ export const jobHandlers = {
   'author.fit': fitJob,
   'nerf.read': nerfReadJob,
   'trajectory.parse': parseTrajectoryJob,
+  'archive.zip': zipJob,
   'format.read': readSplatJob,
   'image.views': viewsSheetJob,
   'image.angle': angleImageJob,

@@ -1,8 +1,10 @@
 // The lab's heavy work as worker-pool jobs gives what the main thread gives: author previews (the
-// CPU ray cast), large trajectory logs parsed on a worker, and the context closing its pool.
+// CPU ray cast), large trajectory logs parsed on a worker, a study archive zipped on a worker, and
+// the context closing its pool.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { zipSync, type Zippable } from 'fflate';
 import { describe, expect, it, vi } from 'vitest';
 import type { AuthorObject } from '../../../src/shared/api/author';
 import { raycastObject } from '../../../src/shared/authoring/raycast';
@@ -35,6 +37,18 @@ function logText(steps: number): string {
 }
 
 describe('jobs on the pool', () => {
+  it("a study archive's zip (job archive.zip) is the main thread's zipSync, byte for byte", async () => {
+    const ctx = lab();
+    try {
+      const mtime = new Date('2026-12-05T00:00:00Z');
+      const members = (): Zippable => ({ 's/log.jsonl': [new TextEncoder().encode(logText(200)), { level: 6, mtime }], 's/photo.png': [new Uint8Array(4096).fill(7), { level: 0, mtime }] });
+      const zipped = await ctx.pool.run('archive.zip', members(), { client: 'test' });
+      expect(Buffer.from(zipped).equals(Buffer.from(zipSync(members())))).toBe(true);
+    } finally {
+      await ctx.close();
+    }
+  });
+
   it("author.preview's CPU ray cast runs on the pool and equals the main thread's", async () => {
     const ctx = lab();
     try {
