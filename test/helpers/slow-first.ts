@@ -39,6 +39,7 @@ export const SLOW_FILES = [
   'test/main/cli/drain.test.ts',
   'test/main/security/nerf-upload.test.ts',
   'test/main/security/home-writes.test.ts',
+  'test/lint/optional-ci.test.ts',
   'test/main/eval/analyses.test.ts',
   'test/main/eval/killed-attempt-cost.test.ts',
   'test/main/eval/inspect-export.test.ts',
