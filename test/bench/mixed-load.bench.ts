@@ -4,7 +4,8 @@
 // frames) again and again, and one client imports a legal NeRF capture (40 frames of 800x800,
 // decoded on the pool, then a fit of FIT_STEPS steps: the fit runs on the pool, job 'author.fit').
 // Reported: the server's own event-loop delay over the measured window (app.info
-// eventLoopRecent), the players' per-call p50/p99, the import's time and the refusals. Before
+// eventLoopRecent), another client's app.info, the players' per-call p50/p99, the import's time
+// and the refusals. Before
 // that, in this process: one fit of the same size on the main thread (as the lab ran it before)
 // and on the pool, each with the loop delay it caused (monitorEventLoopDelay at 10 ms).
 // Run: npm run bench -- mixed-load. Prints markdown; the load (`uptime`) goes beside the figures.
@@ -88,6 +89,7 @@ let summary = '';
 let delay: EventLoopDelay | null = null;
 const adds: number[] = [];
 const starts: number[] = [];
+const infos: number[] = [];
 try {
   await player(server, [], []); // warm-up: grader, task cache, JIT, the pool's threads
   const since = performance.now();
@@ -109,12 +111,23 @@ try {
     c.close();
     return { ms: performance.now() - t0, ok: saved.ok, tasks: saved.taskIds.length };
   })();
+  // Another client's app.info while all of it runs (the Done-when's "under 200 ms").
+  const prober = (async () => {
+    const c = await openClient(server);
+    while (!stop.done) {
+      const t0 = performance.now();
+      await c.call('app.info', {});
+      infos.push(performance.now() - t0);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    c.close();
+  })();
   const players = (async () => {
     while (!stop.done) await Promise.all(Array.from({ length: PLAYERS }, () => player(server, adds, starts)));
   })();
   const imported = await importer;
   stop.done = true;
-  await Promise.all([hostileLoop, players]);
+  await Promise.all([hostileLoop, players, prober]);
   const c = await openClient(server);
   const info = await c.call<{ eventLoopRecent: EventLoopDelay }>('app.info', { loopWindowS: Math.min(120, (performance.now() - since) / 1000) });
   c.close();
@@ -131,4 +144,5 @@ process.stdout.write(`A live serve under ${PLAYERS} playing clients, the amplifi
 process.stdout.write('| measure | n | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|\n');
 if (delay) process.stdout.write(`| server event-loop delay over ${delay.sinceS} s (app.info eventLoopRecent) | - | ${delay.p50Ms} | ${delay.p99Ms} | ${delay.maxMs} |\n`);
 process.stdout.write(`| add_gaussians | ${adds.length} | ${pct(adds, 0.5).toFixed(0)} | ${pct(adds, 0.99).toFixed(0)} | ${Math.max(0, ...adds).toFixed(0)} |\n`);
+process.stdout.write(`| app.info of another client, every 200 ms | ${infos.length} | ${pct(infos, 0.5).toFixed(0)} | ${pct(infos, 0.99).toFixed(0)} | ${Math.max(0, ...infos).toFixed(0)} |\n`);
 process.stdout.write(`| episode.start | ${starts.length} | ${pct(starts, 0.5).toFixed(0)} | ${pct(starts, 0.99).toFixed(0)} | ${Math.max(0, ...starts).toFixed(0)} |\n`);
