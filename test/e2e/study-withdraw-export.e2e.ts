@@ -110,6 +110,8 @@ describe.skipIf(skip)('study withdrawal, questionnaires and export (browser mode
     const names = Object.keys(files).map((n) => n.slice(n.indexOf('/') + 1));
     expect(names).toEqual(expect.arrayContaining(['dataset_description.json', 'data/table-calls_data.csv', 'data/table-paired_data.csv', 'trajectories/P01/test__sculpt.jsonl']));
     expect(names.filter((n) => n.startsWith('models/') && n.endsWith('.jsonl')).length).toBeGreaterThanOrEqual(4);
+    // The paper (issue 36) comes with the archive the Results button downloads: SplatBench's tables in three forms.
+    for (const t of ['splatbench-leaderboard', 'splatbench-by-kind', 'splatbench-mirror']) for (const ext of ['csv', 'md', 'tex']) expect(names, `${t}.${ext}`).toContain(`paper/${t}.${ext}`);
     await page.getByTestId('export-last').waitFor();
     expect(errors).toEqual([]);
   });

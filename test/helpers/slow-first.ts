@@ -62,6 +62,7 @@ export const SLOW_FILES = [
   'test/e2e/relation-trials.e2e.ts',
   'test/e2e/play.e2e.ts',
   'test/e2e/participant-isolation.e2e.ts',
+  'test/e2e/paper.e2e.ts',
 ];
 
 export class SlowFirstSequencer extends BaseSequencer {
