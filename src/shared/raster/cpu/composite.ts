@@ -46,14 +46,33 @@ export interface CompositeResult {
   acc: Float64Array | null; // [H, W, 3] accumulated colour (without the background), when colours are given
 }
 
-/** Walks the composite; `done` may arrive with pixels already stopped (the decidability replay's near-plane marks). */
-export function compositeFrontToBack(input: CompositeInput, hooks: CompositeHooks = {}, done?: Uint8Array): CompositeResult {
+/** Planes a caller keeps between walks of one size (the fit's thousands of steps): reset, not reallocated. */
+export interface CompositePlanes {
+  T: Float64Array; // [H, W]
+  done: Uint8Array; // [H, W]
+  lastRank: Int32Array; // [H, W]
+  acc: Float64Array; // [H, W, 3]
+}
+
+/** Planes for walks of a width x height image. */
+export function compositePlanes(width: number, height: number): CompositePlanes {
+  const npix = width * height;
+  return { T: new Float64Array(npix), done: new Uint8Array(npix), lastRank: new Int32Array(npix), acc: new Float64Array(npix * 3) };
+}
+
+/**
+ * Walks the composite; `done` may arrive with pixels already stopped (the decidability replay's
+ * near-plane marks). With `planes` (of this size; not with `done`), the result's planes are those,
+ * reset first, so a caller that reuses them must be done with the previous result.
+ */
+export function compositeFrontToBack(input: CompositeInput, hooks: CompositeHooks = {}, done?: Uint8Array, planes?: CompositePlanes): CompositeResult {
   const { width, height, order, means2d, conics, radii, opacities, colors } = input;
   const npix = width * height;
-  const T = new Float64Array(npix).fill(1);
-  const stopped = done ?? new Uint8Array(npix);
-  const lastRank = new Int32Array(npix).fill(-1);
-  const acc = colors ? new Float64Array(npix * 3) : null;
+  if (planes && (done || planes.T.length !== npix)) throw new Error('compositeFrontToBack: planes of another size, or with a done mask');
+  const T = planes ? planes.T.fill(1) : new Float64Array(npix).fill(1);
+  const stopped = done ?? (planes ? planes.done.fill(0) : new Uint8Array(npix));
+  const lastRank = (planes ? planes.lastRank : new Int32Array(npix)).fill(-1);
+  const acc = colors ? (planes ? planes.acc.fill(0) : new Float64Array(npix * 3)) : null;
   const { evaluate, admit, composite, stop } = hooks;
   const win = input.window ?? { x0: 0, x1: width - 1, y0: 0, y1: height - 1 };
   // Without an evaluate hook (which sees every pixel of the box), each row walks only the span

@@ -20,7 +20,17 @@ export interface ProjectionGrads {
   v_opacities: Float64Array; // [N] on the composited (compensated, when antialiased) opacity
 }
 
-export function rasterizeBackwardPixels(splats: Splats, state: ForwardState, grads: ImageGrads): ProjectionGrads {
+/** Per-pixel planes of the backward walk, kept by a caller across passes of one size. */
+export interface BackwardScratch {
+  T: Float64Array; // [H, W]
+  S: Float64Array; // [H, W, 3]
+}
+
+export function backwardScratch(width: number, height: number): BackwardScratch {
+  return { T: new Float64Array(width * height), S: new Float64Array(width * height * 3) };
+}
+
+export function rasterizeBackwardPixels(splats: Splats, state: ForwardState, grads: ImageGrads, scratch?: BackwardScratch): ProjectionGrads {
   const n = splats.count;
   const { width, height, order, lastRank, transmittance } = state;
   const { means2d, conics, radii } = state.projection;
@@ -35,8 +45,10 @@ export function rasterizeBackwardPixels(splats: Splats, state: ForwardState, gra
   const npix = width * height;
   // Per pixel while walking back to front: T = transmittance in front of the current Gaussian
   // (starts at T_final), S = colour accumulated behind it including the background.
-  const T = Float64Array.from(transmittance);
-  const S = new Float64Array(npix * 3);
+  if (scratch && scratch.T.length !== npix) throw new Error('rasterizeBackwardPixels: scratch of another size');
+  const T = scratch ? scratch.T : new Float64Array(npix);
+  T.set(transmittance);
+  const S = scratch ? scratch.S : new Float64Array(npix * 3);
   for (let p = 0; p < npix; p++) for (let k = 0; k < 3; k++) S[p * 3 + k] = transmittance[p] * BACKGROUND;
 
   const span = new Int32Array(2);
@@ -128,9 +140,10 @@ export function rasterizeBackward(
   grads: ImageGrads,
   state?: ForwardState,
   opts: RasterOptions = state?.options ?? {},
+  scratch?: BackwardScratch,
 ): SplatGrads {
   const forward = state ?? rasterizeForwardState(splats, camera, opts);
-  const g2d = rasterizeBackwardPixels(splats, forward, grads);
+  const g2d = rasterizeBackwardPixels(splats, forward, grads, scratch);
   // Antialiased: composited opacity = o * compensation(cov2d).
   let v_opacities = g2d.v_opacities;
   let v_comp: Float64Array | undefined;
