@@ -6,6 +6,8 @@
 import type { Floats, Splats } from '../../scene/splats';
 import type { Camera, ImageGrads, SplatGrads } from '../../raster/types';
 import { rasterizeBackward, rasterizeForwardState, type ForwardState } from '../../raster/cpu';
+import { forwardScratch, type ForwardScratch } from '../../raster/cpu/rasterize-forward';
+import { backwardScratch, type BackwardScratch } from '../../raster/cpu/rasterize-backward';
 
 export interface FitRender {
   width: number;
@@ -27,17 +29,20 @@ export interface FitBackend {
 /** CPU reference backend: exact float64 forward and backward. */
 export function cpuFitBackend(): FitBackend {
   let last: { splats: Splats; camera: Camera; state: ForwardState } | null = null;
+  let planes: { key: string; forward: ForwardScratch; backward: BackwardScratch } | null = null;
   return {
     name: 'cpu',
     deterministic: true,
     async forward(splats, camera) {
-      const state = rasterizeForwardState(splats, camera);
+      const key = `${camera.width}x${camera.height}`;
+      if (planes?.key !== key) planes = { key, forward: forwardScratch(camera.width, camera.height), backward: backwardScratch(camera.width, camera.height) };
+      const state = rasterizeForwardState(splats, camera, {}, planes.forward);
       last = { splats, camera, state };
       return { width: state.width, height: state.height, rgb: state.rgb, alpha: state.alpha };
     },
     async backward(grads) {
       if (!last) throw new Error('cpu fit backend: backward() before forward()');
-      return rasterizeBackward(last.splats, last.camera, grads, last.state);
+      return rasterizeBackward(last.splats, last.camera, grads, last.state, undefined, planes?.backward);
     },
   };
 }

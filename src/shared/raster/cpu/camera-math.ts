@@ -73,3 +73,35 @@ export function pixelRange(
     y1: Math.min(height - 1, Math.ceil(my + ry - 0.5)),
   };
 }
+
+/** Margin (in q = d^T conic d) added to a row span's cut-off: far above the rounding of q, exp and o * exp. */
+const SPAN_MARGIN_Q = 1e-3;
+
+/**
+ * The pixels of row `py` (within [x0, x1]) that a Gaussian may composite: those whose
+ * q = a dx^2 + 2 b dx dy + c dy^2 is at most 2 ln(255 o) (alpha >= 1/255), solved as a quadratic
+ * in dx, the cut-off raised by SPAN_MARGIN_Q and the interval widened by one pixel on each side,
+ * so every pixel outside it certainly has alpha < 1/255 (a skip the walk would make anyway after
+ * its exp). Returns [lo, hi] (empty when lo > hi) into `out`; the whole row when the conic is
+ * not positive definite or the opacity not positive and finite (no shortcut is taken then).
+ * Why: a rotated, elongated ellipse fills a fraction of its box; the walks skip the rest without
+ * evaluating exp, and make the same decisions with the same floats on every pixel they visit.
+ */
+export function rowSpan(a: number, b: number, c: number, o: number, mx: number, dy: number, x0: number, x1: number, out: Int32Array): void {
+  out[0] = x0;
+  out[1] = x1;
+  if (!(a > 0 && a * c - b * b > 0 && o > 0 && o < Infinity)) return;
+  const qCut = 2 * Math.log(255 * o) + SPAN_MARGIN_Q;
+  const bdy = b * dy;
+  const disc = bdy * bdy - a * (c * dy * dy - qCut);
+  if (!(disc >= 0)) {
+    if (disc < 0) out[1] = x0 - 1;
+    return;
+  }
+  const s = Math.sqrt(disc);
+  // dx = px + 0.5 - mx, so px = dx + mx - 0.5.
+  const lo = Math.floor((-bdy - s) / a + mx - 0.5) - 1;
+  const hi = Math.ceil((-bdy + s) / a + mx - 0.5) + 1;
+  if (lo > x0) out[0] = lo;
+  if (hi < x1) out[1] = hi;
+}

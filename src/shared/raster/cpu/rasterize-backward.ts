@@ -7,7 +7,7 @@
 // no gradient to its opacity, conic or mean at that pixel (the clamp is flat there).
 import type { Splats } from '../../scene/splats';
 import type { Camera, ImageGrads, RasterOptions, SplatGrads } from '../types';
-import { ALPHA_MAX, ALPHA_THRESHOLD, pixelRange } from './camera-math';
+import { ALPHA_MAX, ALPHA_THRESHOLD, pixelRange, rowSpan } from './camera-math';
 import { BACKGROUND, rasterizeForwardState, type ForwardState } from './rasterize-forward';
 import { projectBackward } from './project-backward';
 import { viewColorsBackward } from './sh';
@@ -20,7 +20,17 @@ export interface ProjectionGrads {
   v_opacities: Float64Array; // [N] on the composited (compensated, when antialiased) opacity
 }
 
-export function rasterizeBackwardPixels(splats: Splats, state: ForwardState, grads: ImageGrads): ProjectionGrads {
+/** Per-pixel planes of the backward walk, kept by a caller across passes of one size. */
+export interface BackwardScratch {
+  T: Float64Array; // [H, W]
+  S: Float64Array; // [H, W, 3]
+}
+
+export function backwardScratch(width: number, height: number): BackwardScratch {
+  return { T: new Float64Array(width * height), S: new Float64Array(width * height * 3) };
+}
+
+export function rasterizeBackwardPixels(splats: Splats, state: ForwardState, grads: ImageGrads, scratch?: BackwardScratch): ProjectionGrads {
   const n = splats.count;
   const { width, height, order, lastRank, transmittance } = state;
   const { means2d, conics, radii } = state.projection;
@@ -35,10 +45,14 @@ export function rasterizeBackwardPixels(splats: Splats, state: ForwardState, gra
   const npix = width * height;
   // Per pixel while walking back to front: T = transmittance in front of the current Gaussian
   // (starts at T_final), S = colour accumulated behind it including the background.
-  const T = Float64Array.from(transmittance);
-  const S = new Float64Array(npix * 3);
+  if (scratch && scratch.T.length !== npix) throw new Error('rasterizeBackwardPixels: scratch of another size');
+  const T = scratch ? scratch.T : new Float64Array(npix);
+  T.set(transmittance);
+  const S = scratch ? scratch.S : new Float64Array(npix * 3);
   for (let p = 0; p < npix; p++) for (let k = 0; k < 3; k++) S[p * 3 + k] = transmittance[p] * BACKGROUND;
 
+  const span = new Int32Array(2);
+  const vColors = out.v_colors;
   for (let rank = order.length - 1; rank >= 0; rank--) {
     const g = order[rank];
     const mx = means2d[g * 2];
@@ -47,7 +61,9 @@ export function rasterizeBackwardPixels(splats: Splats, state: ForwardState, gra
     const b = conics[g * 3 + 1];
     const c = conics[g * 3 + 2];
     const o = opacities[g];
-    const col = [colors[g * 3], colors[g * 3 + 1], colors[g * 3 + 2]];
+    const c0 = colors[g * 3];
+    const c1 = colors[g * 3 + 1];
+    const c2 = colors[g * 3 + 2];
     const box = pixelRange(mx, my, radii[g * 2], radii[g * 2 + 1], width, height);
     let vmx = 0;
     let vmy = 0;
@@ -55,9 +71,15 @@ export function rasterizeBackwardPixels(splats: Splats, state: ForwardState, gra
     let vb = 0;
     let vc = 0;
     let vo = 0;
+    // Each Gaussian is visited once, so its colour gradient sums from 0 in locals (the same floats).
+    let vc0 = 0;
+    let vc1 = 0;
+    let vc2 = 0;
     for (let py = box.y0; py <= box.y1; py++) {
       const dy = py + 0.5 - my;
-      for (let px = box.x0; px <= box.x1; px++) {
+      // Only the span where alpha can reach 1/255: outside it every pixel is skipped below anyway.
+      rowSpan(a, b, c, o, mx, dy, box.x0, box.x1, span);
+      for (let px = span[0]; px <= span[1]; px++) {
         const p = py * width + px;
         if (rank > lastRank[p]) continue;
         const dx = px + 0.5 - mx;
@@ -68,13 +90,20 @@ export function rasterizeBackwardPixels(splats: Splats, state: ForwardState, gra
         const ra = 1 / (1 - alpha);
         const t = T[p] * ra; // transmittance in front of g
         T[p] = t;
+        const p3 = p * 3;
+        const up0 = v_rgb[p3];
+        const up1 = v_rgb[p3 + 1];
+        const up2 = v_rgb[p3 + 2];
         let gAlpha = 0;
-        for (let k = 0; k < 3; k++) {
-          const up = v_rgb[p * 3 + k];
-          gAlpha += up * (col[k] * t - S[p * 3 + k] * ra);
-          out.v_colors[g * 3 + k] += alpha * t * up;
-          S[p * 3 + k] += col[k] * alpha * t;
-        }
+        gAlpha += up0 * (c0 * t - S[p3] * ra);
+        vc0 += alpha * t * up0;
+        S[p3] += c0 * alpha * t;
+        gAlpha += up1 * (c1 * t - S[p3 + 1] * ra);
+        vc1 += alpha * t * up1;
+        S[p3 + 1] += c1 * alpha * t;
+        gAlpha += up2 * (c2 * t - S[p3 + 2] * ra);
+        vc2 += alpha * t * up2;
+        S[p3 + 2] += c2 * alpha * t;
         if (v_alpha) gAlpha += v_alpha[p] * transmittance[p] * ra;
         if (raw > ALPHA_MAX) continue;
         vo += vis * gAlpha;
@@ -93,6 +122,9 @@ export function rasterizeBackwardPixels(splats: Splats, state: ForwardState, gra
     out.v_conics[g * 3 + 1] += vb;
     out.v_conics[g * 3 + 2] += vc;
     out.v_opacities[g] += vo;
+    vColors[g * 3] += vc0;
+    vColors[g * 3 + 1] += vc1;
+    vColors[g * 3 + 2] += vc2;
   }
   return out;
 }
@@ -108,9 +140,10 @@ export function rasterizeBackward(
   grads: ImageGrads,
   state?: ForwardState,
   opts: RasterOptions = state?.options ?? {},
+  scratch?: BackwardScratch,
 ): SplatGrads {
   const forward = state ?? rasterizeForwardState(splats, camera, opts);
-  const g2d = rasterizeBackwardPixels(splats, forward, grads);
+  const g2d = rasterizeBackwardPixels(splats, forward, grads, scratch);
   // Antialiased: composited opacity = o * compensation(cov2d).
   let v_opacities = g2d.v_opacities;
   let v_comp: Float64Array | undefined;

@@ -7,7 +7,7 @@
 import type { Floats, Splats } from '../../scene/splats';
 import type { Camera, Projection, RasterOptions, RenderOutput } from '../types';
 import { ALPHA_MAX, ALPHA_THRESHOLD, T_STOP, cameraMath } from './camera-math';
-import { compositeFrontToBack } from './composite';
+import { compositeFrontToBack, compositePlanes, type CompositePlanes } from './composite';
 import { projectForward, projectGaussian } from './project-forward';
 import { viewColors } from './sh';
 
@@ -42,15 +42,29 @@ export function rawAlpha(o: number, a: number, b: number, c: number, dx: number,
   return o * Math.exp(-0.5 * (a * dx * dx + 2 * b * dx * dy + c * dy * dy));
 }
 
-export function rasterizeForwardState(splats: Splats, camera: Camera, opts: RasterOptions = {}): ForwardState {
+/**
+ * Planes one caller reuses across forward passes of one size (the fit's steps): the walk's planes
+ * and the image's. A state built on them is valid until the next pass on the same scratch.
+ */
+export interface ForwardScratch {
+  walk: CompositePlanes;
+  rgb: Float64Array; // [H, W, 3]
+  alpha: Float64Array; // [H, W]
+}
+
+export function forwardScratch(width: number, height: number): ForwardScratch {
+  return { walk: compositePlanes(width, height), rgb: new Float64Array(width * height * 3), alpha: new Float64Array(width * height) };
+}
+
+export function rasterizeForwardState(splats: Splats, camera: Camera, opts: RasterOptions = {}, scratch?: ForwardScratch): ForwardState {
   const { width, height } = camera;
   const projection = projectForward(splats, camera, opts);
   const { means2d, conics, radii, depths } = projection;
   const order = depthOrder(depths, (i) => radii[i * 2] > 0, splats.count);
   const colors = viewColors(splats, camera, { maxDegree: opts.shDegree });
   const opacities = projection.opacities ?? splats.opacities;
-  const { T, lastRank, acc } = compositeFrontToBack({ width, height, order, means2d, conics, radii, opacities, colors });
-  return finish({ width, height, projection, order, lastRank, colors, opacities, options: opts }, acc as Float64Array, T);
+  const { T, lastRank, acc } = compositeFrontToBack({ width, height, order, means2d, conics, radii, opacities, colors }, {}, undefined, scratch?.walk);
+  return finish({ width, height, projection, order, lastRank, colors, opacities, options: opts }, acc as Float64Array, T, scratch);
 }
 
 export function rasterizeForward(splats: Splats, camera: Camera, opts: RasterOptions = {}): RenderOutput {
@@ -99,12 +113,12 @@ export function rasterizeForwardDense(splats: Splats, camera: Camera, opts: Rast
 
 type StateBase = Omit<ForwardState, 'rgb' | 'alpha' | 'transmittance'>;
 
-/** Adds the white background and the coverage to the accumulated colour and transmittance. */
-export function finish(base: StateBase, acc: Float64Array, T: Float64Array): ForwardState {
+/** Adds the white background and the coverage to the accumulated colour and transmittance (into `into`'s planes when given). */
+export function finish(base: StateBase, acc: Float64Array, T: Float64Array, into?: { rgb: Float64Array; alpha: Float64Array }): ForwardState {
   const { width, height } = base;
   const npix = width * height;
-  const rgb = new Float64Array(npix * 3);
-  const alpha = new Float64Array(npix);
+  const rgb = into ? into.rgb : new Float64Array(npix * 3);
+  const alpha = into ? into.alpha : new Float64Array(npix);
   for (let p = 0; p < npix; p++) {
     for (let k = 0; k < 3; k++) rgb[p * 3 + k] = acc[p * 3 + k] + T[p] * BACKGROUND;
     alpha[p] = 1 - T[p];
