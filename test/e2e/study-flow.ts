@@ -44,7 +44,15 @@ export interface HandOver {
 
 /** Starts the participant's session (the tab is handed over) and agrees to consent (and the instructions). */
 export async function handOver(page: Page, id: string, opts: HandOver = {}): Promise<void> {
+  // In browser mode the hand-over navigates the tab afresh (handTabTo): wait for that navigation,
+  // so beforeConsent runs on the participant's page and not on the one that is leaving.
+  const bridged = await page.evaluate(() => 'lab' in window);
+  const navigated = bridged ? null : page.waitForEvent('framenavigated', { predicate: (f) => f === page.mainFrame() });
   await page.getByTestId(`start-session-${id}`).click();
+  if (navigated) {
+    await navigated;
+    await page.waitForLoadState();
+  }
   await page.getByTestId('consent-agree').waitFor();
   await opts.beforeConsent?.();
   await page.getByTestId('consent-agree').click();
