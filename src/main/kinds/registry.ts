@@ -1,7 +1,7 @@
 // The main halves of the task kinds (docs/DESIGN.md section 13) and what is written once over
-// them: loading any task, listing every task, the pure rules for replay. Adding a kind adds its
-// main module to MAIN_KINDS (one line) or names its folder in `SPLATLAB_KINDS` (./plugins.ts,
-// which calls registerMainKind); nothing else here branches on the kind.
+// them: loading any task, listing every task, the pure rules for replay. Each kind's module is
+// indexed here from its main manifest (./manifests.ts, the only caller of registerMainKind);
+// nothing here branches on the kind.
 // Input: task ids, spec heads, loaded tasks. Output: KindTask, TaskSummary[], KindRules.
 // Invariant: every family of src/shared/kinds/registry.ts has exactly one main module.
 import type { KindRules } from '../../shared/kinds/kind';
@@ -10,22 +10,19 @@ import type { TaskKind } from '../../shared/task/schema';
 import { readEachTask, readSpecHead, type LoadOptions, type TaskScan } from '../tasks/load';
 import { resolveTasksDir } from '../tasks/paths';
 import type { KindTask, MainKindModule } from './kind';
-import { splatbenchMain } from './splatbench/kind';
 
 // SplatBench's machinery that predates the kind folders (its grader, authoring, the study's model
 // verification) narrows a task to its own with these, from here rather than from its folder.
 export { asSplatTask, isSplatTask } from './splatbench/kind';
-import { relationMain } from './relation/kind';
-import { searchMain } from './search/kind';
 
-const MAIN_KINDS: MainKindModule[] = [splatbenchMain, searchMain, relationMain];
+const MAIN_KINDS: MainKindModule[] = [];
 
 /** Every kind's main half, in registration order (`splatlab report` asks each for its own part). */
 export function mainKinds(): readonly MainKindModule[] {
   return MAIN_KINDS;
 }
 
-/** Adds a kind's main half (its shared half must be registered first, src/shared/kinds/registry.ts). */
+/** Adds a kind's main half (from its manifest; its shared half must be registered first, src/shared/kinds/registry.ts). */
 export function registerMainKind(m: MainKindModule): void {
   if (MAIN_KINDS.some((k) => k.family === m.family)) throw new Error(`a main kind module of family '${m.family}' is already registered`);
   MAIN_KINDS.push(m);

@@ -1,8 +1,8 @@
 // The kinds' parts in the study tier (docs/ARCHITECTURE.md, "The composition root and task kinds"):
 // each kind's Inspect scorer (./scorer.ts) and its part of a study's export archive and paper
-// (./study-part.ts), one entry per kind. The study machinery (src/main/studies/{export,paper}.ts)
-// and the Inspect export (src/main/eval/scorers.ts) read only this list. A kind kept outside adds
-// its entry from its main manifest (./plugins.ts, through registerStudyKind).
+// (./study-part.ts), indexed from its main manifest (./manifests.ts registerMainManifest, the only
+// caller of registerStudyKind). The study machinery (src/main/studies/{export,paper}.ts) and the
+// Inspect export (src/main/eval/scorers.ts) read only this index; it imports no kind.
 // Input: a kind's study entry. Output: the scorers and study parts of every kind.
 // Invariant: every kind of the main registry (./registry.ts) has a scorer here: a kind without one
 // is refused at registration, never given an empty list when an export asks for its scores; a kind
@@ -10,11 +10,6 @@
 // shared tables).
 import type { KindScorer } from './scorer';
 import type { KindStudyPart } from './study-part';
-import { relationStudyPart } from './relation/study/paper';
-import { relationScorer } from './relation/study/scorer';
-import { searchStudyPart } from './search/study/export';
-import { searchScorer } from './search/study/scorer';
-import { splatScorer } from './splatbench/study/scorer';
 
 /** What a kind supplies to studies and the Inspect export. */
 export interface KindStudyEntry {
@@ -38,10 +33,6 @@ export function registerStudyKind(entry: KindStudyEntry): void {
   if (part && part.family !== family) throw new Error(`kind '${family}': its study part is of family '${part.family}'`);
   STUDY_KINDS.push(entry);
 }
-
-registerStudyKind({ family: splatScorer.family, scorer: splatScorer });
-registerStudyKind({ family: searchScorer.family, scorer: searchScorer, part: searchStudyPart });
-registerStudyKind({ family: relationScorer.family, scorer: relationScorer, part: relationStudyPart });
 
 /** Every kind's study entry, in registration order. */
 export function studyKinds(): readonly KindStudyEntry[] {
