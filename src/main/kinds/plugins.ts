@@ -1,6 +1,6 @@
 // Kinds from folders outside the lab's own (docs/ARCHITECTURE.md, "The composition root and task
 // kinds"): `SPLATLAB_KINDS` lists kind folders (separated by the platform's path delimiter), each
-// with `shared/kind.ts`, `main/kind.ts` and `renderer/kind.ts` whose default exports are the
+// with `shared/kind.ts`, `main/manifest.ts` and `renderer/kind.ts` whose default exports are the
 // kind's TaskKindModule, its MainKindManifest (./manifests.ts: everything it supplies in main, the
 // same object each of the lab's own kinds lists there) and its RendererKindModule. The CLI
 // registers them before any command runs; the renderer build bundles their shared and renderer

@@ -28,8 +28,8 @@ describe('SPLATLAB_KINDS', () => {
     const dir = mkdtempSync(join(tmpdir(), 'splatlab-kind-'));
     mkdirSync(join(dir, 'shared'));
     writeFileSync(join(dir, 'shared', 'kind.ts'), 'export default {};\n');
-    expect(() => kindHalf(dir, 'main')).toThrow(`SPLATLAB_KINDS: ${dir} has no main/kind.ts`);
-    await expect(loadKindPlugins({ SPLATLAB_KINDS: dir })).rejects.toThrow(/has no main\/kind\.ts/);
+    expect(() => kindHalf(dir, 'main')).toThrow(`SPLATLAB_KINDS: ${dir} has no main/manifest.ts`);
+    await expect(loadKindPlugins({ SPLATLAB_KINDS: dir })).rejects.toThrow(/has no main\/manifest\.ts/);
   });
 
   it('refuses a family or kind that is served already', () => {
