@@ -1,7 +1,7 @@
 // Setup of the unit suite's Node project (vitest.config.ts): registers the lab's own kinds from
 // their main manifests (src/main/kinds/manifests.ts registerLabKinds) before a test file runs, as
-// every entry point of the lab does first (src/main/cli/main.ts through loadKindPlugins,
-// src/main/app/context.ts createLab). Only for a file that imports main's code above its lowest
+// every entry point of the lab does first (src/main/splatlab.ts through loadKindPlugins,
+// src/main/index.ts, Electron's). Only for a file that imports main's code above its lowest
 // tiers (docs/ARCHITECTURE.md, "Layers inside a runtime"): loading every kind's manifest costs a
 // second or two per file, which the shared, lint and low-tier files have no use for.
 import { existsSync, readFileSync } from 'node:fs';

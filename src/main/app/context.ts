@@ -3,7 +3,6 @@
 // sessions) and the services over it, whichever front door is used (Electron, `splatlab serve`).
 // Invariant: called once per process; LabServices.context.close() releases what it built.
 import { acquireGpu } from '../gpu/device';
-import { registerLabKinds } from '../kinds/manifests';
 import { createLabContext } from '../services/context';
 import { createLabServices, type LabServices } from '../services/lab';
 import { packageVersion } from './paths';
@@ -15,7 +14,6 @@ export interface LabOptions {
 }
 
 export async function createLab(options: LabOptions): Promise<LabServices> {
-  registerLabKinds();
   const gpu = await acquireGpu({ forceCpu: options.forceCpu });
   const context = createLabContext({ gpu, ...(options.tasksDir ? { tasksDir: options.tasksDir } : {}), version: packageVersion(), transport: options.transport });
   return createLabServices(context);

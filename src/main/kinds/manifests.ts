@@ -3,39 +3,23 @@
 // supplies in main (its module, Inspect scorer, study part, LabApi handlers and commands), one
 // line per kind in LAB_KINDS. A kind kept outside the lab registers the same object from its
 // SPLATLAB_KINDS folder (./plugins.ts). Registration checks the manifest and indexes its parts
-// for the tiers that read them (./registry.ts mainKind, ./study-kinds.ts, ./handlers.ts,
-// ./commands.ts): those indexes import no kind and are filled from here only, so the machinery
-// below this tier never imports a kind's folder.
+// for the folders that read them (./registry.ts mainKind, src/main/studies/kind-studies.ts,
+// src/main/services/kind-handlers.ts, src/main/cli/kind-commands.ts): those indexes import no
+// kind and are filled from here only, so the machinery below this tier never imports a kind's
+// folder.
 // Input: manifests. Output: the registered families. Invariant: a manifest missing a required
 // part, or naming another family anywhere, is refused with one line and registers nothing; an
 // omitted optional part gets its documented default (no study part: its episodes are in the
 // shared tables; no handlers: no rows of its own; no commands: none of its own).
 import { KIND_MODULES } from '../../shared/kinds/registry';
-import type { CommandEntry } from '../cli/command';
-import type { MainKindModule } from './kind';
+import type { MainKindManifest } from './manifest';
 import { registerMainKind } from './registry';
-import type { KindScorer } from './scorer';
-import type { KindStudyPart } from './study-part';
-import { registerStudyKind } from './study-kinds';
-import { registerKindHandlers, type KindHandlers } from './handlers';
-import { registerKindCommands } from './commands';
+import { registerStudyKind } from '../studies/kind-studies';
+import { registerKindHandlers } from '../services/kind-handlers';
+import { registerKindCommands } from '../cli/kind-commands';
 import { splatbenchManifest } from './splatbench/manifest';
 import { searchManifest } from './search/manifest';
 import { relationManifest } from './relation/manifest';
-
-/** Everything a kind supplies in main (docs/DESIGN.md section 13). */
-export interface MainKindManifest {
-  /** Load, summary, live episode, pure rules, optional analyses (`report`) and regrading. */
-  readonly module: MainKindModule;
-  /** Its Inspect scorer: required, since an export of its runs must say how they score. */
-  readonly scorer: KindScorer;
-  /** Its export and paper tables; default none (its episodes are in the shared tables). */
-  readonly studyPart?: KindStudyPart;
-  /** The handlers of its own LabApi rows (src/shared/kinds/api.ts); default none. */
-  readonly handlers?: KindHandlers;
-  /** Its own `splatlab` commands, loaded lazily; default none. */
-  readonly commands?: Readonly<Record<string, CommandEntry>>;
-}
 
 const LAB_KINDS: readonly MainKindManifest[] = [splatbenchManifest, searchManifest, relationManifest];
 
@@ -52,8 +36,8 @@ function problem(m: MainKindManifest): string | null {
   if (!m.scorer || typeof m.scorer.score !== 'function') return `kind '${family}' supplies no Inspect scorer (src/main/kinds/scorer.ts): every kind needs one`;
   if (m.scorer.family !== family) return `kind '${family}': its scorer '${m.scorer.name}' scores family '${m.scorer.family}'`;
   if (m.studyPart && m.studyPart.family !== family) return `kind '${family}': its study part is of family '${m.studyPart.family}'`;
-  if (m.studyPart && typeof m.studyPart.exportTables !== 'function') return `kind '${family}': its study part has no exportTables() (src/main/kinds/study-part.ts)`;
-  if (m.handlers !== undefined && typeof m.handlers !== 'function') return `kind '${family}': its handlers must be a function of the lab's context (src/main/kinds/handlers.ts KindHandlers)`;
+  if (m.studyPart && typeof m.studyPart.exportTables !== 'function') return `kind '${family}': its study part has no exportTables() (src/main/studies/kind-part.ts)`;
+  if (m.handlers !== undefined && typeof m.handlers !== 'function') return `kind '${family}': its handlers must be a function of the lab's context (src/main/services/kind-handlers.ts KindHandlers)`;
   for (const [name, entry] of Object.entries(m.commands ?? {})) {
     if (!entry?.summary || typeof entry.load !== 'function') return `kind '${family}': its command '${name}' needs a summary and a load() (src/main/cli/command.ts CommandEntry)`;
   }

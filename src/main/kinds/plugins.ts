@@ -12,7 +12,8 @@ import { pathToFileURL } from 'node:url';
 import type { KindModuleInput } from '../../shared/kinds/kind';
 import { registerKind } from '../../shared/kinds/registry';
 import { kindFolders, kindHalf } from './folders';
-import { registerLabKinds, registerMainManifest, type MainKindManifest } from './manifests';
+import type { MainKindManifest } from './manifest';
+import { registerLabKinds, registerMainManifest } from './manifests';
 
 const loaded = new Set<string>();
 

@@ -7,13 +7,9 @@
 import type { KindRules } from '../../shared/kinds/kind';
 import { kindModule } from '../../shared/kinds/registry';
 import type { TaskKind } from '../../shared/task/schema';
-import { readEachTask, readSpecHead, type LoadOptions, type TaskScan } from '../tasks/load';
+import { readEachTask, readSpecHead, TaskLoadError, type LoadedTask, type LoadOptions, type TaskScan } from '../tasks/load';
 import { resolveTasksDir } from '../tasks/paths';
 import type { KindTask, MainKindModule } from './kind';
-
-// SplatBench's machinery that predates the kind folders (its grader, authoring, the study's model
-// verification) narrows a task to its own with these, from here rather than from its folder.
-export { asSplatTask, isSplatTask } from './splatbench/kind';
 
 const MAIN_KINDS: MainKindModule[] = [];
 
@@ -35,6 +31,22 @@ export function mainKind(of: KindTask | TaskKind): MainKindModule {
   const m = MAIN_KINDS.find((k) => k.family === family);
   if (!m) throw new Error(`no environment for task kind '${kind}'`);
   return m;
+}
+
+/**
+ * A task of a kind graded by the lab's grader from its replayed scene (`sceneGraded`: SplatBench's),
+ * which is a LoadedTask (photos, cameras, views). The machinery that serves such kinds alone (the
+ * grader, the study's model verification, the repository's photo cache) narrows with these, never
+ * naming the kind.
+ */
+function isSplatTask(task: KindTask): task is LoadedTask {
+  return mainKind(task).sceneGraded === true;
+}
+
+/** The task as a scene-graded (SplatBench) task, or one line saying what needs one. */
+export function asSplatTask(task: KindTask, what = 'this'): LoadedTask {
+  if (!isSplatTask(task)) throw new TaskLoadError(`task ${task.spec.task_id} is a '${task.spec.kind}' task; ${what} needs a SplatBench task (sculpt, reassembly or one-shot)`);
+  return task;
 }
 
 /** Loads a task of any kind by id. */

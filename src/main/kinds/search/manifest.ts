@@ -1,7 +1,7 @@
 // Search's main manifest (src/main/kinds/manifests.ts; docs/ARCHITECTURE.md, "The composition root
 // and task kinds"): its module, Inspect scorer, study part (export and paper tables), the handlers
 // of its LabApi rows and its `splatlab search` command, in one object.
-import type { MainKindManifest } from '../manifests';
+import type { MainKindManifest } from '../manifest';
 import { refuseDuringSession } from '../../services/session-lock';
 import { searchMain } from './kind';
 import { searchStudyPart } from './study/export';

@@ -2,7 +2,7 @@
 // root and task kinds"): its module (./kind.ts) and its Inspect scorer (./study/scorer.ts). Its
 // tables are the shared study tables and SplatBench's paper tables, so it has no study part; it
 // has no LabApi rows or command of its own (authoring's are the lab's).
-import type { MainKindManifest } from '../manifests';
+import type { MainKindManifest } from '../manifest';
 import { splatbenchMain } from './kind';
 import { splatScorer } from './study/scorer';
 

@@ -1,10 +1,10 @@
 // Each kind's own `splatlab` command (docs/ARCHITECTURE.md, "The composition root and task kinds"):
-// the kinds' commands, indexed from their main manifests (./manifests.ts, the only caller of
+// the kinds' commands, indexed from their main manifests (src/main/kinds/manifests.ts, the only caller of
 // registerKindCommands), beside which cli/commands/index.ts lists the lab's. Commands load
 // lazily, as every command does, so `--help` never pays for a kind's machinery.
 // Input: a kind's command entries. Output: every kind's command by name.
 // Invariant: a command name belongs to one kind; a second one is refused with one line.
-import type { CommandEntry } from '../cli/command';
+import type { CommandEntry } from './command';
 
 const COMMANDS: Record<string, CommandEntry> = {};
 

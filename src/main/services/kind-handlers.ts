@@ -1,13 +1,13 @@
 // The kinds' LabApi handlers (docs/ARCHITECTURE.md, "The composition root and task kinds"): each
 // kind's handlers of its own rows (src/shared/kinds/<kind>/api*.ts, composed by
-// src/shared/kinds/api.ts), indexed from its main manifest (./manifests.ts, the only caller of
+// src/shared/kinds/api.ts), indexed from its main manifest (src/main/kinds/manifests.ts, the only caller of
 // registerKindHandlers); createLabServices (src/main/services/lab.ts) reads only this index, which
 // imports no kind.
 // Input: the lab's context. Output: the handlers of every kind's rows.
 // Invariant: a kind answers only rows no other part of the lab answers; a second handler of a row
 // is refused when the handlers are built, with one line naming the row.
-import type { Handlers } from '../services/dispatch';
-import type { LabContext } from '../services/context';
+import type { Handlers } from './dispatch';
+import type { LabContext } from './context';
 
 /** A kind's handlers, made once per LabContext. */
 export type KindHandlers = (ctx: LabContext) => Partial<Handlers>;
