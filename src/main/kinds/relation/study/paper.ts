@@ -13,7 +13,7 @@ import type { KindStudyPart } from '../../../studies/kind-part';
 import { exclusionOf } from '../../../studies/results';
 import type { StudyStore } from '../../../studies/store';
 import { readSpecHead } from '../../../tasks/load';
-import { loadRelationTask, type RelationTask } from '../kind';
+import { loadRelationTask, type RelationTask } from '../load';
 import { trialsOfLog } from './trials';
 
 const PEOPLE = 'People';
