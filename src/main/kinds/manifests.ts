@@ -65,8 +65,3 @@ export function registerMainManifest(m: MainKindManifest): void {
 export function registerLabKinds(): void {
   for (const m of LAB_KINDS) if (!registered.includes(m)) registerMainManifest(m);
 }
-
-/** Every registered kind's main manifest, the lab's own first. */
-export function mainManifests(): readonly MainKindManifest[] {
-  return registered;
-}
