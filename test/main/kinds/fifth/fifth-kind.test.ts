@@ -20,7 +20,7 @@ import type { EpisodeSnapshot, EpisodeStepResult } from '../../../../src/shared/
 import type { StudyExport, StudyResults, TrajectoryView } from '../../../../src/shared/api/study';
 import type { StudyConfig } from '../../../../src/shared/study/config';
 import type { Handlers } from '../../../../src/main/services/dispatch';
-import { brightestPixel, writeBrightestTasks } from '../../../fixtures/kinds/brightest/tasks';
+import { brightestPixel, playBrightestSession, writeBrightestTasks } from '../../../fixtures/kinds/brightest/tasks';
 
 const ROOT = process.cwd();
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'kinds', 'brightest');
@@ -149,17 +149,7 @@ describe('a fifth kind in the lab\'s own folders', () => {
 
     // A study: Results, the export archive's shared tables and the paper's table of its own.
     const study = await call<StudyConfig>('study.create', { name: 'Fifth', tasks: ['brightest__a', 'brightest__b'], practiceTask: 'brightest__p', order: 'fixed' });
-    await call('study.addParticipant', { studyId: study.id });
-    await call('study.session.start', { studyId: study.id, participant: 'P01' });
-    await call('study.session.advance', { accept: true });
-    await call('study.session.advance', {});
-    for (let i = 0; i < 3; i++) {
-      if (i > 0) await call('study.session.next');
-      const t = await call<EpisodeSnapshot>('study.session.task');
-      await call('episode.step', { episodeId: t.episodeId, tool: 'answer', args: i === 2 ? { x: 0, y: 0 } : brightestPixel(t.taskId) });
-    }
-    await call('study.session.next');
-    await call('study.session.end');
+    await playBrightestSession(call, study.id);
     await manager.idle();
     const r = await call<StudyResults>('study.results', { studyId: study.id });
     expect(r.episodes.map((e) => `${e.taskId}:${e.family}:${e.score}`)).toEqual(['brightest__p:brightest:100', 'brightest__a:brightest:100', 'brightest__b:brightest:0']);
