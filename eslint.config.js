@@ -35,8 +35,8 @@ export const runtimeTiers = {
   ],
   main: [
     ['io', 'models'], ['gpu', 'lpips', 'formats'], ['workers'], ['raster'], ['tasks'], ['grader'], ['env'], ['kinds'],
-    ['episodes'], ['studies', 'authoring', 'debug', 'kinds/*/study', 'kinds/study-part.ts', 'kinds/study-kinds.ts'], ['services', 'kinds/*/service', 'kinds/handlers.ts'], ['transport', 'mcp'], ['eval'], ['queue'],
-    ['electron', 'cli', 'app', 'threads', 'kinds/*/cli.ts', 'kinds/commands.ts', 'kinds/plugins.ts'],
+    ['episodes'], ['studies', 'authoring', 'debug', 'kinds/*/study'], ['services', 'kinds/*/service'], ['transport', 'mcp'], ['eval'], ['queue'],
+    ['electron', 'cli', 'app', 'threads', 'kinds/*/cli.ts', 'kinds/*/manifest.ts', 'kinds/manifest.ts', 'kinds/manifests.ts', 'kinds/plugins.ts'],
   ],
   renderer: [
     ['api', 'styles'], ['viewport', 'preview', 'study'], ['author'], ['stores'], ['components'], ['kinds'], ['views'],

@@ -20,6 +20,8 @@ export default defineConfig({
           environment: 'node',
           // Which optional parts (GPU adapter, Redis, Python, LPIPS) ran: printed after the run.
           globalSetup: ['./test/helpers/optional-setup.ts'],
+          // The lab's kinds registered from their manifests, as every entry point does first.
+          setupFiles: ['./test/helpers/lab-kinds.ts'],
           include: ['test/shared/**/*.test.ts', 'test/main/**/*.test.ts', 'test/lint/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,

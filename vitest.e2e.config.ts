@@ -13,7 +13,8 @@ import { SlowFirstSequencer } from './test/helpers/slow-first';
 const ALONE = ['test/e2e/person-time.e2e.ts'];
 // expect.poll's own default gives a state 1 s to appear, which a loaded machine misses (a page
 // that takes 2 s to enable a button): every poll waits up to playwright's action timeout instead.
-const shared = { environment: 'node', testTimeout: 180_000, hookTimeout: 120_000, expect: { poll: { timeout: 30_000 } } } as const;
+// The lab's kinds registered from their manifests for a file that runs main's code in process (test/helpers/lab-kinds.ts).
+const shared = { environment: 'node', setupFiles: './test/helpers/lab-kinds.ts', testTimeout: 180_000, hookTimeout: 120_000, expect: { poll: { timeout: 30_000 } } } as const;
 
 export default defineConfig({
   test: {

@@ -4,6 +4,7 @@ import { app, BrowserWindow } from 'electron';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLab } from './app/context';
+import { registerLabKinds } from './kinds/manifests';
 import { registerIpc } from './electron/ipc';
 import { kioskRequested, quitAllowed } from './electron/policy';
 import { senderIsWindow } from './electron/trusted';
@@ -18,6 +19,8 @@ app.on('web-contents-created', (_event, contents) => {
 });
 
 void app.whenReady().then(async () => {
+  // The lab's kinds from their manifests, before anything reads a kind (src/main/kinds/manifests.ts).
+  registerLabKinds();
   const services = await createLab({ transport: 'ipc' });
   const kiosk = kioskRequested(process.argv, process.env);
   const win = createMainWindow(join(here, '../renderer'), join(here, '../preload/index.cjs'), kiosk);

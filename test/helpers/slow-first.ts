@@ -32,6 +32,7 @@ export const SLOW_FILES = [
   'test/main/kinds/relation/block.test.ts',
   'test/main/cli/render-formats.test.ts',
   'test/main/kinds/search/study-search.test.ts',
+  'test/main/kinds/fifth/fifth-kind.test.ts',
   'test/main/studies/paper.test.ts',
   'test/shared/metrics/wasm/lpips-wasm.test.ts',
   'test/main/grader/grader.test.ts',

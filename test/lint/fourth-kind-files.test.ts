@@ -21,7 +21,10 @@ function walk(dir: string): string[] {
 describe('the fourth kind', () => {
   it('is these files, one folder per runtime, and nothing else', () => {
     expect(walk(FIXTURE).map((f) => relative(FIXTURE, f)).sort()).toEqual([
-      'main/kind.ts', // its main manifest: load, summary, image, live episode, resume through the one replay, its scorer and command
+      'main/cli.ts', // its own command: brightest oracle
+      'main/kind.ts', // its main module: load, summary, image, live episode, resume through the one replay; its scorer
+      'main/manifest.ts', // its main manifest: module, scorer, study part, command
+      'main/study/paper.ts', // its study part: a table of the paper
       'renderer/BrightestPlayView.vue', // the play view
       'renderer/kind.ts', // the renderer module (play view)
       'shared/kind.ts', // spec, tool, rules, trajectory fields, prompts, score unit
@@ -37,7 +40,7 @@ describe('the fourth kind', () => {
   it('registers through one hook per runtime', () => {
     const hooks: [string, RegExp][] = [
       ['src/shared/kinds/registry.ts', /export function registerKind\(/],
-      ['src/main/kinds/registry.ts', /export function registerMainKind\(/],
+      ['src/main/kinds/manifests.ts', /export function registerMainManifest\(/],
       ['src/renderer/kinds/registry.ts', /for \(const k of bundledKinds\)/],
     ];
     for (const [file, hook] of hooks) expect(readFileSync(join(ROOT, file), 'utf8'), file).toMatch(hook);
@@ -54,7 +57,7 @@ describe('the fourth kind', () => {
       const [result] = await eslint.lintText(readFileSync(file, 'utf8'), { filePath: join(ROOT, 'src', runtime, 'kinds', 'brightest', ...rest) });
       problems.push(...result.messages.map((m) => `${runtime}/${rest.join('/')}:${m.line} ${m.ruleId}: ${m.message}`));
     }
-    expect(copied).toHaveLength(4);
+    expect(copied).toHaveLength(7);
     expect(problems).toEqual([]);
   });
 });

@@ -2,7 +2,8 @@
 // the table between the kind-registries markers; issue 39): every registry the table names exists
 // and exports the functions it names, and every file of src/<runtime>/kinds/ that imports a kind's
 // folder (statically or lazily) is a registry of the table, so the docs' list of what a kind
-// supplies and where cannot drift from the code.
+// supplies and where cannot drift from the code. The tables of docs/DESIGN.md section 13 list each
+// runtime's manifest member for member.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -43,9 +44,42 @@ describe('the kinds\' registries of docs/ARCHITECTURE.md', () => {
 
   it.each(RUNTIMES)('name every file of src/%s/kinds/ that imports a kind folder', (runtime) => {
     const documented = new Set(rows.map((r) => r.registry));
-    // The lazy imports count too: commands.ts loads its kinds' commands with import().
-    const extra = runtime === 'main' ? ['src/main/kinds/commands.ts'] : [];
+    // Main's manifest registry lists every kind's manifest; the indexes it fills import none.
+    const extra = runtime === 'main' ? ['src/main/kinds/manifests.ts'] : [];
     expect(filesImportingKinds(runtime).filter((f) => !documented.has(f))).toEqual([]);
     for (const f of extra) expect(filesImportingKinds(runtime)).toContain(f);
+  });
+});
+
+/** Member names of an exported interface (its own, not its parents'), read from the source. */
+function members(file: string, name: string): string[] {
+  const code = readFileSync(join(ROOT, file), 'utf8');
+  const start = code.indexOf(`export interface ${name} `);
+  expect(start, `${file} exports interface ${name}`).toBeGreaterThan(-1);
+  const body = code.slice(code.indexOf('{', start) + 1, code.indexOf('\n}', start));
+  return [...body.matchAll(/^ {2}(?:readonly )?(\w+)\??[(:]/gm)].map((m) => m[1]);
+}
+
+/** The parts a table of docs/DESIGN.md section 13 names (its first column's code spans): the first table after `heading`. */
+function documentedParts(heading: string): string[] {
+  const doc = readFileSync(join(ROOT, 'docs/DESIGN.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('## 13. The task-kind interface'), doc.indexOf('## 14.'));
+  const at = section.indexOf(heading);
+  expect(at, `docs/DESIGN.md section 13 has a table after ${heading}`).toBeGreaterThan(-1);
+  const table = section.slice(at).split('\n\n')[1];
+  return table.split('\n').slice(2).flatMap((row) => [...row.split(' | ')[0].matchAll(/`(\w+)/g)].map((m) => m[1]));
+}
+
+// What a kind supplies, as docs/DESIGN.md section 13 lists it, is what each runtime's manifest
+// declares, member for member (issue 39): a part added to an interface and not to the docs, or a
+// documented part the interface no longer has, fails here.
+describe('the docs\' list of what a kind supplies', () => {
+  it.each([
+    ['Shared half (', 'src/shared/kinds/kind.ts', 'TaskKindModule'],
+    ['Main half (', 'src/main/kinds/kind.ts', 'MainKindModule'],
+    ['The main manifest (', 'src/main/kinds/manifest.ts', 'MainKindManifest'],
+    ['Renderer half (', 'src/renderer/kinds/kind.ts', 'RendererKindModule'],
+  ])('%s: %s %s', (heading, file, name) => {
+    expect(new Set(documentedParts(heading))).toEqual(new Set(members(file, name)));
   });
 });

@@ -1,7 +1,7 @@
 // The CLI compiled once to JavaScript (issue 29 item 9, docs/ARCHITECTURE.md "The worker pool"):
 // `splatlab` used to load its whole module graph through tsx's transpiler on every start. On the
-// first start after a source change it bundles src/main/cli/main.ts with esbuild (the transpiler
-// tsx runs on) into node_modules/.cache/splatlab/cli-<hash>/main.mjs, split into chunks so each
+// first start after a source change it bundles src/main/splatlab.ts with esbuild (the transpiler
+// tsx runs on) into node_modules/.cache/splatlab/cli-<hash>/splatlab.mjs, split into chunks so each
 // command loads only its own modules (as the sources' lazy imports did), where <hash> is the hash of every
 // .ts file of src/main and src/shared (paths and contents: the same hash as the pool worker's
 // bundle, src/main/workers/compiled.ts), so later starts import plain JavaScript. Plain
@@ -39,14 +39,14 @@ export function compiledCli(root) {
   const dir = join(root, 'node_modules', '.cache', 'splatlab');
   const name = `cli-${sourceHash(root)}`;
   const out = join(dir, name);
-  const entry = join(out, 'main.mjs');
+  const entry = join(out, 'splatlab.mjs');
   if (existsSync(entry)) return entry;
   const tmp = `${out}.${process.pid}.${Date.now()}.tmp`;
   try {
     mkdirSync(dir, { recursive: true });
     const esbuild = createRequire(import.meta.url)('esbuild');
     esbuild.buildSync({
-      entryPoints: [join(root, 'src', 'main', 'cli', 'main.ts')], outdir: tmp, outExtension: { '.js': '.mjs' },
+      entryPoints: [join(root, 'src', 'main', 'splatlab.ts')], outdir: tmp, outExtension: { '.js': '.mjs' },
       bundle: true, splitting: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'silent',
     });
     try {

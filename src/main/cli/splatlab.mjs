@@ -23,7 +23,7 @@ if (bundle) {
 } else {
   const { register } = await import('tsx/esm/api');
   register();
-  ({ main } = await import('./main.ts'));
+  ({ main } = await import('../splatlab.ts'));
 }
 // Exits explicitly (Dawn's device keeps the loop alive), once stdout and stderr are drained.
 await exitDrained(await main(process.argv.slice(2)));

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 
 /** The halves every kind folder holds, relative to the folder. */
-export const KIND_HALVES = { shared: 'shared/kind.ts', main: 'main/kind.ts', renderer: 'renderer/kind.ts' } as const;
+export const KIND_HALVES = { shared: 'shared/kind.ts', main: 'main/manifest.ts', renderer: 'renderer/kind.ts' } as const;
 
 /** The kind folders `SPLATLAB_KINDS` names (absolute, in order, each once). */
 export function kindFolders(env: NodeJS.ProcessEnv = process.env): string[] {

@@ -1,31 +1,24 @@
 // The main halves of the task kinds (docs/DESIGN.md section 13) and what is written once over
-// them: loading any task, listing every task, the pure rules for replay. Adding a kind adds its
-// main module to MAIN_KINDS (one line) or names its folder in `SPLATLAB_KINDS` (./plugins.ts,
-// which calls registerMainKind); nothing else here branches on the kind.
+// them: loading any task, listing every task, the pure rules for replay. Each kind's module is
+// indexed here from its main manifest (./manifests.ts, the only caller of registerMainKind);
+// nothing here branches on the kind.
 // Input: task ids, spec heads, loaded tasks. Output: KindTask, TaskSummary[], KindRules.
 // Invariant: every family of src/shared/kinds/registry.ts has exactly one main module.
 import type { KindRules } from '../../shared/kinds/kind';
 import { kindModule } from '../../shared/kinds/registry';
 import type { TaskKind } from '../../shared/task/schema';
-import { readEachTask, readSpecHead, type LoadOptions, type TaskScan } from '../tasks/load';
+import { readEachTask, readSpecHead, TaskLoadError, type LoadedTask, type LoadOptions, type TaskScan } from '../tasks/load';
 import { resolveTasksDir } from '../tasks/paths';
 import type { KindTask, MainKindModule } from './kind';
-import { splatbenchMain } from './splatbench/kind';
 
-// SplatBench's machinery that predates the kind folders (its grader, authoring, the study's model
-// verification) narrows a task to its own with these, from here rather than from its folder.
-export { asSplatTask, isSplatTask } from './splatbench/kind';
-import { relationMain } from './relation/kind';
-import { searchMain } from './search/kind';
-
-const MAIN_KINDS: MainKindModule[] = [splatbenchMain, searchMain, relationMain];
+const MAIN_KINDS: MainKindModule[] = [];
 
 /** Every kind's main half, in registration order (`splatlab report` asks each for its own part). */
 export function mainKinds(): readonly MainKindModule[] {
   return MAIN_KINDS;
 }
 
-/** Adds a kind's main half (its shared half must be registered first, src/shared/kinds/registry.ts). */
+/** Adds a kind's main half (from its manifest; its shared half must be registered first, src/shared/kinds/registry.ts). */
 export function registerMainKind(m: MainKindModule): void {
   if (MAIN_KINDS.some((k) => k.family === m.family)) throw new Error(`a main kind module of family '${m.family}' is already registered`);
   MAIN_KINDS.push(m);
@@ -38,6 +31,22 @@ export function mainKind(of: KindTask | TaskKind): MainKindModule {
   const m = MAIN_KINDS.find((k) => k.family === family);
   if (!m) throw new Error(`no environment for task kind '${kind}'`);
   return m;
+}
+
+/**
+ * A task of a kind graded by the lab's grader from its replayed scene (`sceneGraded`: SplatBench's),
+ * which is a LoadedTask (photos, cameras, views). The machinery that serves such kinds alone (the
+ * grader, the study's model verification, the repository's photo cache) narrows with these, never
+ * naming the kind.
+ */
+function isSplatTask(task: KindTask): task is LoadedTask {
+  return mainKind(task).sceneGraded === true;
+}
+
+/** The task as a scene-graded (SplatBench) task, or one line saying what needs one. */
+export function asSplatTask(task: KindTask, what = 'this'): LoadedTask {
+  if (!isSplatTask(task)) throw new TaskLoadError(`task ${task.spec.task_id} is a '${task.spec.kind}' task; ${what} needs a SplatBench task (sculpt, reassembly or one-shot)`);
+  return task;
 }
 
 /** Loads a task of any kind by id. */

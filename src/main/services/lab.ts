@@ -15,7 +15,7 @@ import { createRoleHandlers, roleChecked, Roles } from './roles';
 import { refuseDuringSession } from './session-lock';
 import { createStudyHandlers } from './study';
 import { createFreePlayHandlers } from './free-play';
-import { kindHandlers } from '../kinds/handlers';
+import { kindHandlers } from './kind-handlers';
 import { labMethods } from '../../shared/api/lab';
 import { eventLoopDelay, recentEventLoopDelay, watchEventLoop } from '../workers/loop-delay';
 
@@ -57,7 +57,7 @@ export function createLabServices(input: LabContext | LabContextOptions): LabSer
     ...createRoleHandlers(roles),
     ...createFreePlayHandlers(ctx),
   } satisfies Partial<Handlers>;
-  // Each kind's rows (src/main/kinds/handlers.ts); a row of the table without a handler is said here, not at its first call.
+  // Each kind's rows (src/main/services/kind-handlers.ts); a row of the table without a handler is said here, not at its first call.
   const handlers = { ...lab, ...kindHandlers(ctx, Object.keys(lab)) } as Handlers;
   const missing = Object.keys(labMethods).filter((m) => !Object.prototype.hasOwnProperty.call(handlers, m));
   if (missing.length) throw new Error(`LabApi rows without a handler: ${missing.join(', ')}`);

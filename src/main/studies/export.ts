@@ -47,7 +47,7 @@ import { checkRows } from '../../shared/study/checks';
 import { flowRows, flowSvg, participantFlow } from '../../shared/study/flow';
 import { readObjectDir, taskFile } from '../tasks/paths';
 import { readSpec } from '../tasks/load';
-import { studyParts } from '../kinds/study-kinds';
+import { studyParts } from './kind-studies';
 import { exclusionOf, orderPositionOf, studyResults } from './results';
 import { exportsDir, readDeletions, readSessions } from './participant-data';
 import type { StudyStore } from './store';

@@ -12,7 +12,7 @@ import { paperCsv, paperLatex, paperMarkdown, paperPage, type PaperTable } from 
 import { splatbenchPaperTables } from '../../shared/analysis/paper-splatbench';
 import { toCsv } from '../../shared/analysis/csv';
 import { analysisEpisodes, studySources, type AnalysisProgress, type RenderFn } from './analyses';
-import { studyParts } from '../kinds/study-kinds';
+import { studyParts } from './kind-studies';
 import type { StudyStore } from './store';
 import { shareStatus, type TaskShare } from '../../shared/study/shares';
 

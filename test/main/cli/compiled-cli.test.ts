@@ -25,7 +25,7 @@ function tree(): string {
   writeFileSync(join(root, 'package.json'), '{}');
   writeFileSync(join(root, 'src', 'shared', 'value.ts'), 'export const value: number = 1;\n');
   writeFileSync(join(root, 'src', 'main', 'cli', 'late.ts'), "import { value } from '../../shared/value';\nexport const late: number = value * 10;\n");
-  writeFileSync(join(root, 'src', 'main', 'cli', 'main.ts'), "import { value } from '../../shared/value';\nexport async function main(argv: string[]): Promise<number> {\n  const { late } = await import('./late');\n  return value + late + argv.length;\n}\n");
+  writeFileSync(join(root, 'src', 'main', 'splatlab.ts'), "import { value } from '../shared/value';\nexport async function main(argv: string[]): Promise<number> {\n  const { late } = await import('./cli/late');\n  return value + late + argv.length;\n}\n");
   return root;
 }
 
@@ -45,7 +45,7 @@ describe('compiled CLI', () => {
     expect(compiledCli(root)).toBe(first);
     expect(statSync(first as string).mtimeMs).toBe(made);
     expect(await run(first as string, ['a'])).toBe(12);
-    expect(readdirSync(join(first as string, '..')).length).toBeGreaterThan(1); // main.mjs and a chunk
+    expect(readdirSync(join(first as string, '..')).length).toBeGreaterThan(1); // splatlab.mjs and a chunk
 
     writeFileSync(join(root, 'src', 'shared', 'value.ts'), 'export const value: number = 2;\n');
     const second = compiledCli(root);
@@ -63,7 +63,7 @@ describe('compiled CLI', () => {
   it('gives null (splatlab then runs the sources through tsx) when the CLI does not compile', async () => {
     const { compiledCli } = await load();
     const root = tree();
-    writeFileSync(join(root, 'src', 'main', 'cli', 'main.ts'), 'export const = ;\n');
+    writeFileSync(join(root, 'src', 'main', 'splatlab.ts'), 'export const = ;\n');
     expect(compiledCli(root)).toBeNull();
     expect(readdirSync(join(root, 'node_modules', '.cache', 'splatlab'))).toEqual([]);
   });
@@ -81,7 +81,7 @@ describe('compiled CLI', () => {
     const source = spawnSync(process.execPath, [cli, 'tools', '--json'], { encoding: 'utf8', env: { ...process.env, SPLATLAB_NO_COMPILED: '1' } });
     expect(compiled.status).toBe(0);
     expect(compiled.stdout).toBe(source.stdout);
-    expect(existsSync(join(bundle, 'main.mjs'))).toBe(true); // built by that start, to run from
+    expect(existsSync(join(bundle, 'splatlab.mjs'))).toBe(true); // built by that start, to run from
     expect(compiled.stdout).toContain('add_gaussians');
   }, 120_000);
 });

@@ -4,9 +4,13 @@
 // the second request is sent, so the test can kill the process with the request outstanding.
 import { runEpisode } from '../../../src/main/eval/episode';
 import { loadAnyTask } from '../../../src/main/kinds/registry';
+import { registerLabKinds } from '../../../src/main/kinds/manifests';
 import { EvalConfigSchema } from '../../../src/main/models/config';
 import type { ModelClient, ModelTurn } from '../../../src/main/models/clients/types';
 import { parseModelSpec } from '../../../src/main/models/spec';
+
+// A child process of its own: the lab's kinds registered as every entry point does first.
+registerLabKinds();
 
 const [tasksDir, taskId, log] = process.argv.slice(2);
 let sent = 0;

@@ -6,11 +6,13 @@ import { delimiter, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { kindFolders, kindHalf } from '../../../src/main/kinds/folders';
-import { loadKindPlugins, registerMainManifest, type MainKindManifest } from '../../../src/main/kinds/plugins';
+import type { MainKindManifest } from '../../../src/main/kinds/manifest';
+import { registerMainManifest } from '../../../src/main/kinds/manifests';
+import { loadKindPlugins } from '../../../src/main/kinds/plugins';
 import { mainKind } from '../../../src/main/kinds/registry';
 import { splatbenchMain } from '../../../src/main/kinds/splatbench/kind';
 import { splatScorer } from '../../../src/main/kinds/splatbench/study/scorer';
-import { studyKinds } from '../../../src/main/kinds/study-kinds';
+import { studyKinds } from '../../../src/main/studies/kind-studies';
 import { kindsModuleSource } from '../../../src/main/kinds/vite-kinds';
 import { kindModule, registerKind } from '../../../src/shared/kinds/registry';
 import { toolSpecsOf } from '../../../src/shared/kinds/kind';
@@ -27,8 +29,8 @@ describe('SPLATLAB_KINDS', () => {
     const dir = mkdtempSync(join(tmpdir(), 'splatlab-kind-'));
     mkdirSync(join(dir, 'shared'));
     writeFileSync(join(dir, 'shared', 'kind.ts'), 'export default {};\n');
-    expect(() => kindHalf(dir, 'main')).toThrow(`SPLATLAB_KINDS: ${dir} has no main/kind.ts`);
-    await expect(loadKindPlugins({ SPLATLAB_KINDS: dir })).rejects.toThrow(/has no main\/kind\.ts/);
+    expect(() => kindHalf(dir, 'main')).toThrow(`SPLATLAB_KINDS: ${dir} has no main/manifest.ts`);
+    await expect(loadKindPlugins({ SPLATLAB_KINDS: dir })).rejects.toThrow(/has no main\/manifest\.ts/);
   });
 
   it('refuses a family or kind that is served already', () => {
@@ -40,6 +42,11 @@ describe('SPLATLAB_KINDS', () => {
     const module = { ...splatbenchMain, family: 'nothing' };
     expect(() => registerMainManifest({ module } as unknown as MainKindManifest)).toThrow("kind 'nothing' supplies no Inspect scorer (src/main/kinds/scorer.ts): every kind needs one");
     expect(() => registerMainManifest({ module, scorer: splatScorer })).toThrow("kind 'nothing': its scorer 'splatscore' scores family 'splatbench'");
+    const scorer = { ...splatScorer, name: 'nothing_score', family: 'nothing' };
+    expect(() => registerMainManifest({ module: { ...module, rules: undefined } as unknown as typeof module, scorer })).toThrow("kind 'nothing': its main module has no rules() (src/main/kinds/kind.ts MainKindModule)");
+    expect(() => registerMainManifest({ module, scorer, studyPart: { family: 'nothing' } as never })).toThrow("kind 'nothing': its study part has no exportTables() (src/main/studies/kind-part.ts)");
+    expect(() => registerMainManifest({ module, scorer, commands: { nothing: { summary: '' } as never } })).toThrow("kind 'nothing': its command 'nothing' needs a summary and a load() (src/main/cli/command.ts CommandEntry)");
+    expect(() => registerMainManifest({ module, scorer })).toThrow("kind 'nothing': its shared half is not registered (src/shared/kinds/registry.ts registerKind comes first)");
     expect(() => mainKind({ spec: { task_id: 'x', kind: 'nothing' }, dir: '' })).toThrow();
     expect(studyKinds().map((k) => k.family)).not.toContain('nothing');
   });

@@ -10,6 +10,10 @@ import { existsSync } from 'node:fs';
 import { loadEvalConfig } from '../../../src/main/models/config';
 import { sharedGrader } from '../../../src/main/eval/runtime';
 import { startWorkers } from '../../../src/main/queue/bullmq';
+import { registerLabKinds } from '../../../src/main/kinds/manifests';
+
+// A child process of its own: the lab's kinds registered as every entry point does first.
+registerLabKinds();
 
 const [url, tasksDir, lockMs, stalls, stallMs, gate] = process.argv.slice(2);
 let left = Number(stalls);

@@ -6,6 +6,10 @@ import { createInterface } from 'node:readline';
 import { createLabContext } from '../../../src/main/services/context';
 import { dispatchCall, type Handlers } from '../../../src/main/services/dispatch';
 import { createStudyHandlers } from '../../../src/main/services/study';
+import { registerLabKinds } from '../../../src/main/kinds/manifests';
+
+// A child process of its own: the lab's kinds registered as every entry point does first.
+registerLabKinds();
 
 const [home, tasksDir] = process.argv.slice(2);
 const ctx = createLabContext({

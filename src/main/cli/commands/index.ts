@@ -1,7 +1,7 @@
 // Every `splatlab` subcommand with its one-line summary, in the order `--help` lists them.
 // Commands load lazily so `--help` and light commands never pay for Dawn or the rasterizer.
 import type { CommandEntry } from '../command';
-import { kindCommands } from '../../kinds/commands';
+import { kindCommands } from '../kind-commands';
 
 export type { CommandEntry };
 
@@ -35,7 +35,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   'build-ui': { summary: 'build the Electron main, preload and renderer bundles into out/', load: async () => (await import('./build-ui')).command },
 };
 
-/** The lab's commands, then each kind's own (src/main/kinds/commands.ts, SPLATLAB_KINDS' included once loaded). */
+/** The lab's commands, then each kind's own (src/main/cli/kind-commands.ts, SPLATLAB_KINDS' included once loaded). */
 export function commands(): Record<string, CommandEntry> {
   const kinds = kindCommands();
   const clash = Object.keys(kinds).find((name) => Object.prototype.hasOwnProperty.call(COMMANDS, name));

@@ -19,7 +19,7 @@ import { replayedSummary, type ToolOut } from '../../env/env';
 import { readTrajectory, TrajectoryWriter, type StepRecord } from '../../env/trajectory';
 import { CallsOnlyEnv } from '../calls-only-env';
 import type { KindEnvOptions, KindGrade } from '../kind';
-import type { RelationTask } from './kind';
+import type { RelationTask } from './load';
 import type { CapName } from '../../../shared/env/caps';
 import type { TimeRecord } from '../../../shared/env/trajectory-schema';
 import { endingOf } from '../../../shared/env/step-info';

@@ -10,7 +10,7 @@ import type { RelationTrialRow } from '../../../shared/kinds/relation/api';
 import { readAnswer, type RecordedAnswer } from '../../../shared/kinds/relation/kind';
 import type { Trajectory } from '../../env/trajectory';
 import { readSpecHead } from '../../tasks/load';
-import { loadRelationTask, type RelationTask } from './kind';
+import { loadRelationTask, type RelationTask } from './load';
 import { orderedTask } from './env';
 
 /**

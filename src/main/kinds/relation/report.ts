@@ -14,7 +14,7 @@ import { RELATION_TASK_PREFIX } from '../../../shared/kinds/relation/task';
 import { readTrajectory } from '../../env/trajectory';
 import { readSpecHead } from '../../tasks/load';
 import type { KindReport, KindReportLog } from '../kind';
-import { loadRelationTask, type RelationTask } from './kind';
+import { loadRelationTask, type RelationTask } from './load';
 import { relationCsv, trialsOfTrajectory } from './log-trials';
 
 interface GroupSummary {

@@ -28,7 +28,7 @@ import type { StudyExport, StudyResults, TrajectoryView } from '../../../../src/
 import { kindModule } from '../../../../src/shared/kinds/registry';
 import type { StudyConfig } from '../../../../src/shared/study/config';
 import { fakeServices } from '../../services/fixtures';
-import { BRIGHTEST_KIND_DIR, brightestPixel, writeBrightestTasks } from '../../../fixtures/kinds/brightest/tasks';
+import { BRIGHTEST_KIND_DIR, brightestPixel, playBrightestSession, writeBrightestTasks } from '../../../fixtures/kinds/brightest/tasks';
 
 let tasksDir: string;
 let home: string;
@@ -106,18 +106,7 @@ describe('the fourth kind, from SPLATLAB_KINDS only', () => {
   it('runs a study whose results, replay and export keep it as its own family', async () => {
     const study = await call<StudyConfig>('study.create', { name: 'Brightest', tasks: ['brightest__a', 'brightest__b'], practiceTask: 'brightest__p', order: 'fixed' });
     expect(study.texts.consent).toContain(kindModule('brightest').participant.about);
-    await call('study.addParticipant', { studyId: study.id });
-    await call('study.session.start', { studyId: study.id, participant: 'P01' });
-    await call('study.session.advance', { accept: true });
-    await call('study.session.advance', {});
-    for (let i = 0; i < 3; i++) {
-      if (i > 0) await call('study.session.next');
-      const t = await call<EpisodeSnapshot>('study.session.task');
-      const at = i === 2 ? { x: 0, y: 0 } : brightestPixel(t.taskId);
-      await call('episode.step', { episodeId: t.episodeId, tool: 'answer', args: at });
-    }
-    await call('study.session.next');
-    await call('study.session.end');
+    await playBrightestSession(call, study.id);
     await manager.idle();
     const r = await call<StudyResults>('study.results', { studyId: study.id });
     expect(r.episodes.map((e) => `${e.taskId}:${e.family}:${e.measure}:${e.score}`)).toEqual(['brightest__p:brightest:correct %:100', 'brightest__a:brightest:correct %:100', 'brightest__b:brightest:correct %:0']);

@@ -4,7 +4,7 @@
 // Invariant: unanswered trials count as wrong; the end record's claim is never read.
 import { relationKind } from '../../../../shared/kinds/relation/kind';
 import type { KindScorer } from '../../scorer';
-import type { RelationTask } from '../kind';
+import type { RelationTask } from '../load';
 import { trialsOfLog } from './trials';
 
 export const relationScorer: KindScorer = {

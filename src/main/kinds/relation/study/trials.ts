@@ -11,7 +11,7 @@ import type { RelationTrialRow } from '../../../../shared/kinds/relation/api';
 import { RELATION_TASK_PREFIX } from '../../../../shared/kinds/relation/task';
 import { readTrajectory } from '../../../env/trajectory';
 import { readSpecHead } from '../../../tasks/load';
-import { loadRelationTask, type RelationTask } from '../kind';
+import { loadRelationTask, type RelationTask } from '../load';
 import { trialsOfTrajectory } from '../log-trials';
 import type { StudyStore } from '../../../studies/store';
 

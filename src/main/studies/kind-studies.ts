@@ -1,20 +1,15 @@
 // The kinds' parts in the study tier (docs/ARCHITECTURE.md, "The composition root and task kinds"):
-// each kind's Inspect scorer (./scorer.ts) and its part of a study's export archive and paper
-// (./study-part.ts), one entry per kind. The study machinery (src/main/studies/{export,paper}.ts)
-// and the Inspect export (src/main/eval/scorers.ts) read only this list. A kind kept outside adds
-// its entry from its main manifest (./plugins.ts, through registerStudyKind).
+// each kind's Inspect scorer (src/main/kinds/scorer.ts) and its part of a study's export archive
+// and paper (./kind-part.ts), indexed from its main manifest (src/main/kinds/manifests.ts
+// registerMainManifest, the only caller of registerStudyKind). The study machinery (src/main/studies/{export,paper}.ts) and the
+// Inspect export (src/main/eval/scorers.ts) read only this index; it imports no kind.
 // Input: a kind's study entry. Output: the scorers and study parts of every kind.
-// Invariant: every kind of the main registry (./registry.ts) has a scorer here: a kind without one
+// Invariant: every kind of the main registry (src/main/kinds/registry.ts) has a scorer here: a kind without one
 // is refused at registration, never given an empty list when an export asks for its scores; a kind
 // without a study part adds no tables of its own (the documented default: its episodes are in the
 // shared tables).
-import type { KindScorer } from './scorer';
-import type { KindStudyPart } from './study-part';
-import { relationStudyPart } from './relation/study/paper';
-import { relationScorer } from './relation/study/scorer';
-import { searchStudyPart } from './search/study/export';
-import { searchScorer } from './search/study/scorer';
-import { splatScorer } from './splatbench/study/scorer';
+import type { KindScorer } from '../kinds/scorer';
+import type { KindStudyPart } from './kind-part';
 
 /** What a kind supplies to studies and the Inspect export. */
 export interface KindStudyEntry {
@@ -39,10 +34,6 @@ export function registerStudyKind(entry: KindStudyEntry): void {
   STUDY_KINDS.push(entry);
 }
 
-registerStudyKind({ family: splatScorer.family, scorer: splatScorer });
-registerStudyKind({ family: searchScorer.family, scorer: searchScorer, part: searchStudyPart });
-registerStudyKind({ family: relationScorer.family, scorer: relationScorer, part: relationStudyPart });
-
 /** Every kind's study entry, in registration order. */
 export function studyKinds(): readonly KindStudyEntry[] {
   return STUDY_KINDS;
@@ -56,6 +47,6 @@ export function studyParts(): readonly KindStudyPart[] {
 /** The scorer of a kind family; one line when the family registered none. */
 export function kindScorer(family: string): KindScorer {
   const entry = STUDY_KINDS.find((k) => k.family === family);
-  if (!entry) throw new Error(`kind '${family}' has no Inspect scorer registered (src/main/kinds/study-kinds.ts)`);
+  if (!entry) throw new Error(`kind '${family}' has no Inspect scorer registered (src/main/studies/kind-studies.ts)`);
   return entry.scorer;
 }

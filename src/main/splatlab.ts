@@ -1,9 +1,12 @@
-// `splatlab` entry: dispatches to a subcommand, prints help, turns errors into one line.
+// `splatlab` entry: registers the kinds (the lab's own and SPLATLAB_KINDS'), dispatches to a
+// subcommand, prints help, turns errors into one line. A file of its own above the runtime's
+// folders, as a composition root: it reaches the kinds' folders (their commands, through
+// src/main/kinds/plugins.ts) while those import the CLI's helpers (docs/ARCHITECTURE.md).
 // Invariant: a user error exits 1 with one readable line and no stack trace.
-import { loadKindPlugins } from '../kinds/plugins';
-import { CliError, type CliIO } from './command';
-import { commands, type CommandEntry } from './commands/index';
-import { exitWithParent } from './orphan';
+import { loadKindPlugins } from './kinds/plugins';
+import { CliError, type CliIO } from './cli/command';
+import { commands, type CommandEntry } from './cli/commands/index';
+import { exitWithParent } from './cli/orphan';
 
 const io: CliIO = {
   out: (line) => process.stdout.write(line + '\n'),

@@ -1,13 +1,13 @@
 // The kinds' parts in the study machinery (docs/ARCHITECTURE.md, "The composition root and task
 // kinds"): what a kind adds to a study's export archive, its own tables and the files that travel
 // beside its logs. Each kind's part lives in its folder's study tier
-// (src/main/kinds/<kind>/study/) and is listed in ./study-kinds.ts; the archive
+// (src/main/kinds/<kind>/study/) and is indexed in ./kind-studies.ts; the archive
 // (src/main/studies/export.ts) is written once over that list.
 // Input: a study. Output: tables (with their dictionary entries) and study-relative file paths.
 // Invariant: a kind's CSV goes through tableCsv, so its header is its dictionary's column list.
 import type { DictionaryTable } from '../../shared/study/export-tables';
 import type { PaperTable } from '../../shared/analysis/paper-table';
-import type { StudyStore } from '../studies/store';
+import type { StudyStore } from './store';
 
 export interface KindExport {
   /** The kind's tables (a study without its tasks still gets them, empty but for the header). */

@@ -1,27 +1,20 @@
 // The kinds' LabApi handlers (docs/ARCHITECTURE.md, "The composition root and task kinds"): each
 // kind's handlers of its own rows (src/shared/kinds/<kind>/api*.ts, composed by
-// src/shared/kinds/api.ts), one entry per kind; createLabServices (src/main/services/lab.ts)
-// reads only this list. A kind kept outside adds its entry from its main manifest (./plugins.ts).
+// src/shared/kinds/api.ts), indexed from its main manifest (src/main/kinds/manifests.ts, the only caller of
+// registerKindHandlers); createLabServices (src/main/services/lab.ts) reads only this index, which
+// imports no kind.
 // Input: the lab's context. Output: the handlers of every kind's rows.
 // Invariant: a kind answers only rows no other part of the lab answers; a second handler of a row
 // is refused when the handlers are built, with one line naming the row.
-import type { Handlers } from '../services/dispatch';
-import type { LabContext } from '../services/context';
-import { refuseDuringSession } from '../services/session-lock';
-import { createRelationHandlers } from './relation/service/handlers';
-import { createSearchHandlers } from './search/service/handlers';
-import { createSearchScoreHandlers } from './search/service/scores';
+import type { Handlers } from './dispatch';
+import type { LabContext } from './context';
 
 /** A kind's handlers, made once per LabContext. */
 export type KindHandlers = (ctx: LabContext) => Partial<Handlers>;
 
-const KIND_HANDLERS: { family: string; make: KindHandlers }[] = [
-  { family: 'relation', make: (ctx) => createRelationHandlers(ctx) },
-  // Annotations carry answers: like authoring, refused while a participant session runs.
-  { family: 'search', make: (ctx) => ({ ...refuseDuringSession(createSearchHandlers(ctx), ctx.home), ...createSearchScoreHandlers(ctx) }) },
-];
+const KIND_HANDLERS: { family: string; make: KindHandlers }[] = [];
 
-/** Adds a kind's handlers (a SPLATLAB_KINDS kind's); one entry per family. */
+/** Adds a kind's handlers (from its manifest); one entry per family. */
 export function registerKindHandlers(family: string, make: KindHandlers): void {
   if (KIND_HANDLERS.some((k) => k.family === family)) throw new Error(`kind '${family}': its LabApi handlers are already registered`);
   KIND_HANDLERS.push({ family, make });
