@@ -27,6 +27,7 @@ import type { StudyExport } from '../../../src/shared/api/study';
 import type { StudyConfig } from '../../../src/shared/study/config';
 import { pairedDifferences } from '../../../src/shared/study/paired';
 import { summarize } from '../../../src/shared/study/results';
+import { paperCsv, type PaperTable } from '../../../src/shared/analysis/paper-table';
 import { testTasks } from '../env/fixtures';
 import { scrambledFigure, testFigure } from '../../helpers/test-figure';
 import { TEST_OBJECT } from '../../helpers/test-task';
@@ -166,6 +167,15 @@ describe('splatlab paper', () => {
     const py = spawnSync('python3', [join('test', 'fixtures', 'paper', 'recompute.py'), out], { encoding: 'utf8' });
     expect(py.stderr + py.stdout).toMatch(/^checked \d+ cells in 1[0-9] tables$/m);
     expect(py.status, py.stderr).toBe(0);
+  }, 120_000);
+
+  it('gives Results the same tables and page over LabApi (study.paper)', async () => {
+    const paper = await call<{ tables: PaperTable[]; figures: { id: string }[]; html: string }>('study.paper', { studyId: study.id });
+    const out = '/tmp/i36-paper';
+    expect(paper.tables.map((t) => t.id).sort()).toEqual(readdirSync(out).filter((f) => f.endsWith('.csv')).map((f) => f.slice(0, -4)).sort());
+    for (const t of paper.tables) expect(paperCsv(t), t.id).toBe(readFileSync(join(out, `${t.id}.csv`), 'utf8'));
+    expect(paper.html).toBe(readFileSync(join(out, 'index.html'), 'utf8'));
+    expect(paper.figures.length).toBeGreaterThan(0);
   }, 120_000);
 
   it('puts the paper and a README naming every file into the export archive', async () => {
