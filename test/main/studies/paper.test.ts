@@ -7,7 +7,7 @@
 // LaTeX with a README, and an independent Python script (test/fixtures/paper/recompute.py)
 // recomputes each table from paper/data/ to the printed decimals.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
@@ -29,8 +29,8 @@ import { pairedDifferences } from '../../../src/shared/study/paired';
 import { summarize } from '../../../src/shared/study/results';
 import { paperCsv, type PaperTable } from '../../../src/shared/analysis/paper-table';
 import { testTasks } from '../env/fixtures';
-import { scrambledFigure, testFigure } from '../../helpers/test-figure';
 import { TEST_OBJECT } from '../../helpers/test-task';
+import { writePartsTruth } from '../../helpers/paper-parts';
 import { fakeServices } from '../services/fixtures';
 import { facing, searchTasksDir } from '../kinds/search/study-fixture';
 
@@ -63,21 +63,6 @@ async function play(person: number): Promise<void> {
     await step('add_gaussians', { gaussians: [{ pos: [0, 0, 0], scale: 0.2 + 0.1 * person, color: '#c08040' }] });
     await step('submit');
   }
-}
-
-/** The test figure's reassembly truth (its two groups) and its authoring (primitives with groups), for the heading table. */
-function writePartsTruth(dir: string): void {
-  const truth = testFigure();
-  const init = scrambledFigure();
-  const obj = join(dir, 'objects', TEST_OBJECT);
-  const parts = [...new Set(init.map((r) => r.group as string))].map((label) => {
-    const ids = init.flatMap((r, i) => (r.group === label ? [i] : []));
-    const t = ids.map((i) => truth.find((x) => x.id === init[i].id) as (typeof truth)[number]);
-    const c = (v: readonly (readonly number[])[]) => [0, 1, 2].map((k) => v.reduce((a, p) => a + p[k], 0) / v.length);
-    return { label, count: ids.length, ids, true_centroid: c(t.map((r) => r.pos)), scrambled_centroid: c(ids.map((i) => init[i].pos)), translation: [0, 0, 0], rotation_deg: 0, true_positions: t.map((r) => r.pos), true_quats: t.map((r) => r.quat) };
-  });
-  writeFileSync(join(obj, 'parts_truth.json'), JSON.stringify({ version: 1, seed: 1, k: parts.length, kmeans_iterations: 0, kmeans_converged: true, parts }));
-  writeFileSync(join(obj, 'object.json'), JSON.stringify({ name: TEST_OBJECT, parts: truth.map((r) => ({ kind: 'sphere', pos: r.pos, group: r.group, size: 0.1 })) }));
 }
 
 beforeAll(async () => {
