@@ -11,7 +11,7 @@
 // - Results' "paper" button shows every table of the issue's list, and the archive the export
 //   button downloads holds each as CSV, Markdown and LaTeX, recomputed by the independent Python
 //   script (test/fixtures/paper/recompute.py) to the printed decimals.
-// Screenshots: test-results/paper-results.png (the paper's tables in Results).
+// Screenshots: test-results/paper-<table>.png (each of the paper's tables in Results).
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -189,7 +189,8 @@ describe.skipIf(skip)('the paper from a study played in the browser', () => {
     expect(await page.getByTestId('paper-table-splatbench-leaderboard').textContent()).toMatch(/People.*replay-bot/s);
     expect(await page.getByTestId('paper-table-relation-accuracy').textContent()).toContain('scripted:basic');
     expect(await page.getByTestId('paper-table-search-e3vs').textContent()).toContain('scripted:basic');
-    await page.getByTestId('paper-tables').screenshot({ path: join(RESULTS_DIR, 'paper-results.png') });
+    // Each table on its own (Results scrolls inside its pane, so one shot of the whole panel is cut).
+    for (const t of TABLES) await page.getByTestId(`paper-table-${t}`).screenshot({ path: join(RESULTS_DIR, `paper-${t}.png`) });
 
     // The archive: every table as CSV, Markdown and LaTeX, recomputed independently from its data.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-archive').click()]);
