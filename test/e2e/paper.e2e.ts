@@ -203,6 +203,13 @@ describe.skipIf(skip)('the paper from a study played in the browser', () => {
       writeFileSync(join(out, rel), bytes);
     }
     for (const t of TABLES) for (const ext of ['csv', 'md', 'tex']) expect(Object.keys(files).some((n) => n.endsWith(`/paper/${t}.${ext}`)), `${t}.${ext}`).toBe(true);
+    // The sessions table keeps the break apart: paused, not active, and the parts add up to the session.
+    const sessionsCsv = new TextDecoder().decode(Object.entries(files).find(([n]) => n.endsWith('/data/table-sessions_data.csv'))?.[1]);
+    const [head, ...lines] = sessionsCsv.trim().split(/\r?\n/).map((l) => l.split(','));
+    const session = Object.fromEntries(head.map((h, i) => [h, Number(lines[0][i])]));
+    expect(session.paused_seconds).toBeGreaterThanOrEqual(60);
+    expect(session.active_seconds).toBeLessThan(session.seconds - 60);
+    expect(session.active_seconds + session.paused_seconds + session.down_seconds + session.other_seconds).toBeCloseTo(session.seconds, 1);
     const py = spawnSync('python3', [join('test', 'fixtures', 'paper', 'recompute.py'), join(out, 'paper')], { encoding: 'utf8' });
     expect(py.stderr + py.stdout).toMatch(/^checked \d+ cells in 1[0-9] tables$/m);
     expect(py.status, py.stderr).toBe(0);
