@@ -14,6 +14,7 @@ import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { command as evalCommand } from '../../../src/main/cli/commands/eval';
 import { command as paperCommand } from '../../../src/main/cli/commands/paper';
+import { findChromium } from '../../../src/main/eval/chart-png';
 import { EpisodeManager } from '../../../src/main/episodes/manager';
 import { createLabContext } from '../../../src/main/services/context';
 import { dispatchCall, type Handlers } from '../../../src/main/services/dispatch';
@@ -41,6 +42,8 @@ let handlers: Handlers;
 let study: StudyConfig;
 let tasksDir: string;
 let home: string;
+/** Where `splatlab paper` writes (the study.paper test compares with it). */
+const out = mkdtempSync(join(tmpdir(), 'splatlab-paper-out-'));
 const oldHome = process.env.SPLATLAB_HOME;
 
 async function call<T>(method: string, params: unknown = {}): Promise<T> {
@@ -131,10 +134,15 @@ describe('every run in every table', () => {
 
 describe('splatlab paper', () => {
   it('writes every table as CSV, Markdown and LaTeX, and Python recomputes each from paper/data', async () => {
-    const out = '/tmp/i36-paper';
     const lines: string[] = [];
     const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
-    expect(await paperCommand.run([study.id, '--out', out, '--tasks', tasksDir, '--no-png'], io)).toBe(0);
+    // The figures as SVG and PNG (a headless Chromium; CI=true requires one).
+    const chromium = findChromium();
+    if (!chromium && process.env.CI === 'true') throw new Error('CI=true but no Chromium for the paper\'s PNG figures');
+    expect(await paperCommand.run([study.id, '--out', out, '--tasks', tasksDir, ...(chromium ? [] : ['--no-png'])], io)).toBe(0);
+    const svgs = readdirSync(join(out, 'figures')).filter((f) => f.endsWith('.svg'));
+    expect(svgs.length).toBeGreaterThan(0);
+    if (chromium) for (const f of svgs) expect(existsSync(join(out, 'figures', f.replace(/\.svg$/, '.png'))), f).toBe(true);
     const tables = ['splatbench-leaderboard', 'splatbench-by-kind', 'splatbench-by-source', 'splatbench-effort', 'splatbench-oneshot', 'splatbench-mirror', 'splatbench-best-final',
       'splatbench-score-over-calls', 'search-e3vs', 'search-by-family', 'relation-accuracy', 'relation-reaction-times', 'relation-confusion', 'relation-probes'];
     for (const t of tables) for (const ext of ['csv', 'md', 'tex']) expect(existsSync(join(out, `${t}.${ext}`)), `${t}.${ext}`).toBe(true);
@@ -156,7 +164,6 @@ describe('splatlab paper', () => {
 
   it('gives Results the same tables and page over LabApi (study.paper)', async () => {
     const paper = await call<{ tables: PaperTable[]; figures: { id: string }[]; html: string }>('study.paper', { studyId: study.id });
-    const out = '/tmp/i36-paper';
     expect(paper.tables.map((t) => t.id).sort()).toEqual(readdirSync(out).filter((f) => f.endsWith('.csv')).map((f) => f.slice(0, -4)).sort());
     for (const t of paper.tables) expect(paperCsv(t), t.id).toBe(readFileSync(join(out, `${t.id}.csv`), 'utf8'));
     expect(paper.html).toBe(readFileSync(join(out, 'index.html'), 'utf8'));
