@@ -43,7 +43,7 @@ let study: StudyConfig;
 let tasksDir: string;
 let home: string;
 /** Where `splatlab paper` writes (the study.paper test compares with it). */
-const out = mkdtempSync(join(tmpdir(), 'splatlab-paper-out-'));
+const paperOut = mkdtempSync(join(tmpdir(), 'splatlab-paper-out-'));
 const oldHome = process.env.SPLATLAB_HOME;
 
 async function call<T>(method: string, params: unknown = {}): Promise<T> {
@@ -139,34 +139,34 @@ describe('splatlab paper', () => {
     // The figures as SVG and PNG (a headless Chromium; CI=true requires one).
     const chromium = findChromium();
     if (!chromium && process.env.CI === 'true') throw new Error('CI=true but no Chromium for the paper\'s PNG figures');
-    expect(await paperCommand.run([study.id, '--out', out, '--tasks', tasksDir, ...(chromium ? [] : ['--no-png'])], io)).toBe(0);
-    const svgs = readdirSync(join(out, 'figures')).filter((f) => f.endsWith('.svg'));
+    expect(await paperCommand.run([study.id, '--out', paperOut, '--tasks', tasksDir, ...(chromium ? [] : ['--no-png'])], io)).toBe(0);
+    const svgs = readdirSync(join(paperOut, 'figures')).filter((f) => f.endsWith('.svg'));
     expect(svgs.length).toBeGreaterThan(0);
-    if (chromium) for (const f of svgs) expect(existsSync(join(out, 'figures', f.replace(/\.svg$/, '.png'))), f).toBe(true);
+    if (chromium) for (const f of svgs) expect(existsSync(join(paperOut, 'figures', f.replace(/\.svg$/, '.png'))), f).toBe(true);
     const tables = ['splatbench-leaderboard', 'splatbench-by-kind', 'splatbench-by-source', 'splatbench-effort', 'splatbench-oneshot', 'splatbench-mirror', 'splatbench-best-final',
       'splatbench-score-over-calls', 'search-e3vs', 'search-by-family', 'relation-accuracy', 'relation-reaction-times', 'relation-confusion', 'relation-probes'];
-    for (const t of tables) for (const ext of ['csv', 'md', 'tex']) expect(existsSync(join(out, `${t}.${ext}`)), `${t}.${ext}`).toBe(true);
-    expect(readdirSync(out).some((f) => /^splatbench-heading-.*\.md$/.test(f))).toBe(true);
+    for (const t of tables) for (const ext of ['csv', 'md', 'tex']) expect(existsSync(join(paperOut, `${t}.${ext}`)), `${t}.${ext}`).toBe(true);
+    expect(readdirSync(paperOut).some((f) => /^splatbench-heading-.*\.md$/.test(f))).toBe(true);
     // Parts named from the authoring, and the final score under them.
-    const heading = readFileSync(join(out, `splatbench-heading-${TEST_OBJECT}.md`), 'utf8');
+    const heading = readFileSync(join(paperOut, `splatbench-heading-${TEST_OBJECT}.md`), 'utf8');
     expect(heading).toMatch(/\| Head \| \d+°/);
     expect(heading).toMatch(/\| Body \| \d+°/);
     expect(heading).toMatch(/\| Final score \| -?\d+\.\d \|/);
-    const readme = readFileSync(join(out, 'README.md'), 'utf8');
+    const readme = readFileSync(join(paperOut, 'README.md'), 'utf8');
     for (const t of tables) expect(readme).toContain(`\`${t}.csv\``);
-    const board = readFileSync(`${join(out, 'splatbench-leaderboard')}.md`, 'utf8');
+    const board = readFileSync(`${join(paperOut, 'splatbench-leaderboard')}.md`, 'utf8');
     expect(board).toMatch(/\| People \| -?\d+\.\d \[-?\d+\.\d, -?\d+\.\d\] \(k=2<5\) \|/);
     expect(board).toContain('Unit: SplatScore');
-    const py = spawnSync('python3', [join('test', 'fixtures', 'paper', 'recompute.py'), out], { encoding: 'utf8' });
+    const py = spawnSync('python3', [join('test', 'fixtures', 'paper', 'recompute.py'), paperOut], { encoding: 'utf8' });
     expect(py.stderr + py.stdout).toMatch(/^checked \d+ cells in 1[0-9] tables$/m);
     expect(py.status, py.stderr).toBe(0);
   }, 120_000);
 
   it('gives Results the same tables and page over LabApi (study.paper)', async () => {
     const paper = await call<{ tables: PaperTable[]; figures: { id: string }[]; html: string }>('study.paper', { studyId: study.id });
-    expect(paper.tables.map((t) => t.id).sort()).toEqual(readdirSync(out).filter((f) => f.endsWith('.csv')).map((f) => f.slice(0, -4)).sort());
-    for (const t of paper.tables) expect(paperCsv(t), t.id).toBe(readFileSync(join(out, `${t.id}.csv`), 'utf8'));
-    expect(paper.html).toBe(readFileSync(join(out, 'index.html'), 'utf8'));
+    expect(paper.tables.map((t) => t.id).sort()).toEqual(readdirSync(paperOut).filter((f) => f.endsWith('.csv')).map((f) => f.slice(0, -4)).sort());
+    for (const t of paper.tables) expect(paperCsv(t), t.id).toBe(readFileSync(join(paperOut, `${t.id}.csv`), 'utf8'));
+    expect(paper.html).toBe(readFileSync(join(paperOut, 'index.html'), 'utf8'));
     expect(paper.figures.length).toBeGreaterThan(0);
   }, 120_000);
 
