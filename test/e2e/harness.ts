@@ -73,15 +73,23 @@ export function startServe(extraArgs: string[] = [], env: Record<string, string>
   });
 }
 
+export interface TestLabOptions {
+  /** Adds to the tasks folder before the lab starts (more kinds' tasks, authored parts). */
+  prepare?: (tasksDir: string) => void;
+  /** More environment for the serve process. */
+  env?: Record<string, string>;
+}
+
 /**
  * A lab over the 64x64 test tasks: a fresh tasks folder and home under a temp folder named
  * `prefix`, and `splatlab serve` on the CPU with LPIPS off (the play and study suites share it).
  */
-export async function startTestLab(prefix: string): Promise<{ serve: ServeProcess; home: string; tasksDir: string }> {
+export async function startTestLab(prefix: string, opts: TestLabOptions = {}): Promise<{ serve: ServeProcess; home: string; tasksDir: string }> {
   const root = mkdtempSync(join(tmpdir(), prefix));
   const tasksDir = join(root, 'tasks');
   const home = join(root, 'home');
   await buildTestTask(tasksDir, { size: 64, grader: await Grader.create({ lpipsDir: null }) });
-  const serve = await startServe(['--device', 'cpu'], { SPLATLAB_TASKS_DIR: tasksDir, SPLATLAB_HOME: home, SPLATLAB_LPIPS_DIR: join(root, 'no-lpips') });
+  opts.prepare?.(tasksDir);
+  const serve = await startServe(['--device', 'cpu'], { ...opts.env, SPLATLAB_TASKS_DIR: tasksDir, SPLATLAB_HOME: home, SPLATLAB_LPIPS_DIR: join(root, 'no-lpips') });
   return { serve, home, tasksDir };
 }

@@ -7,6 +7,7 @@ import { EXPORT_CHUNK_BYTES, SESSION_LOCKED_METHODS, studyMethods, type Trajecto
 import { pairedDifferences, participantSummaries } from '../../shared/study/paired';
 import { assignSlot, deleteParticipantData, readDeletions, recordWithdrawal, setExclusion } from '../studies/participant-data';
 import { exportStudy, readExportChunk } from '../studies/export';
+import { paperContent, paperHtml } from '../studies/paper';
 import { readFileSync } from 'node:fs';
 import { confinedPath } from '../io/confine';
 import { mergeStationArchive, mergeSummary } from '../studies/merge';
@@ -111,6 +112,12 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
       } finally {
         analysing.delete(p.studyId);
       }
+    },
+    'study.paper': async (p) => {
+      // As the archive's paper/: the mirror test drawn by the lab's renderer.
+      const r = await getRenderer();
+      const paper = await paperContent(store, p.studyId, { tasksDir, render: (splats, cameras) => r.renderViews(splats, cameras) });
+      return { tables: paper.tables, figures: paper.figures, html: paperHtml(paper) };
     },
     'study.analysesCancel': async (p) => {
       const a = analysing.get(p.studyId);

@@ -77,7 +77,6 @@ function readme(studyName: string, tables: readonly PaperTable[], figures: reado
   return `${lines.join('\n')}\n`;
 }
 
-/** paper/ of a study: name (relative to paper/) -> bytes. */
 /** Participants per task of a study with task shares (shares.ts), with the study's minimum. */
 function shareTable(tasks: readonly string[], share: TaskShare, participants: Parameters<typeof shareStatus>[1]): PaperTable {
   const status = shareStatus({ tasks, share }, participants);
@@ -94,7 +93,15 @@ function shareTable(tasks: readonly string[], share: TaskShare, participants: Pa
   };
 }
 
-export async function paperFiles(store: StudyStore, studyId: string, opts: PaperOptions): Promise<Map<string, Uint8Array>> {
+/** The paper of a study as tables, figures and the rows they are computed from (paperFiles writes them; study.paper shows them in Results). */
+export interface PaperContent {
+  name: string;
+  tables: PaperTable[];
+  figures: Figure[];
+  data: { file: string; csv: string }[];
+}
+
+export async function paperContent(store: StudyStore, studyId: string, opts: PaperOptions): Promise<PaperContent> {
   const config = store.config(studyId);
   const rows = await analysisEpisodes(studySources(store, studyId, { tasksDir: opts.tasksDir, statisticsOnly: true }), opts.tasksDir, opts.render ?? null, opts);
   const report = analyse(rows);
@@ -108,16 +115,27 @@ export async function paperFiles(store: StudyStore, studyId: string, opts: Paper
     data.push(...p.data);
   }
   if (config.share) tables.push(shareTable(config.tasks, config.share, store.participants(studyId)));
-  const figures = reportFigures(report);
+  return { name: config.name, tables, figures: reportFigures(report), data };
+}
+
+/** The standalone page of a paper: every table and figure (paper/index.html, Results' save button). */
+export function paperHtml(p: PaperContent): string {
+  return paperPage(`${p.name}: the paper's tables`, p.tables, p.figures);
+}
+
+/** paper/ of a study: name (relative to paper/) -> bytes. */
+export async function paperFiles(store: StudyStore, studyId: string, opts: PaperOptions): Promise<Map<string, Uint8Array>> {
+  const content = await paperContent(store, studyId, opts);
+  const { tables, figures, data } = content;
   const files = new Map<string, Uint8Array>();
   for (const t of tables) {
     files.set(`${t.id}.csv`, enc.encode(paperCsv(t)));
     files.set(`${t.id}.md`, enc.encode(paperMarkdown(t)));
     files.set(`${t.id}.tex`, enc.encode(paperLatex(t)));
   }
-  files.set(`${ALL_TABLES}.md`, enc.encode(`# ${config.name}: the paper's tables\n\n${tables.map(paperMarkdown).join('\n')}`));
+  files.set(`${ALL_TABLES}.md`, enc.encode(`# ${content.name}: the paper's tables\n\n${tables.map(paperMarkdown).join('\n')}`));
   files.set(`${ALL_TABLES}.tex`, enc.encode(tables.map(paperLatex).join('\n')));
-  files.set('index.html', enc.encode(paperPage(`${config.name}: the paper's tables`, tables, figures)));
+  files.set('index.html', enc.encode(paperHtml(content)));
   for (const f of figures) {
     files.set(`figures/${f.id}.svg`, enc.encode(f.svg));
     files.set(`figures/${f.id}.csv`, enc.encode(f.csv));
@@ -125,6 +143,6 @@ export async function paperFiles(store: StudyStore, studyId: string, opts: Paper
   const pngs = opts.png && figures.length ? await opts.png(figures) : new Map<string, Uint8Array>();
   for (const [id, png] of pngs) files.set(`figures/${id}.png`, png);
   for (const d of data) files.set(`data/${d.file}`, enc.encode(d.csv));
-  files.set('README.md', enc.encode(readme(config.name, tables, figures, pngs.size > 0, data.map((d) => d.file))));
+  files.set('README.md', enc.encode(readme(content.name, tables, figures, pngs.size > 0, data.map((d) => d.file))));
   return files;
 }

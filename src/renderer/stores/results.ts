@@ -1,13 +1,14 @@
 // Results store (Pinia setup store): a study's results table and summary, the trajectory being
 // replayed, the chosen step and held-out view, and the rendered frame.
 // Inputs: LabApi rows study.results / trajectory / replayFrame / exportCsv / importModel,
-// study.analyses with its progress events and study.analysesCancel, and the free-play rows
+// study.analyses with its progress events and study.analysesCancel, study.paper (the paper's
+// tables, as `splatlab paper` writes them), and the free-play rows
 // (freeplay.results / trajectory / replayFrame: episodes played outside studies).
 // Output: reactive state for ResultsView. Invariant: experimenter-only data; the app never shows
 // this store during a participant session (main also refuses these rows then).
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type { LabApi } from '../../shared/api/lab';
+import type { LabApi, LabResult } from '../../shared/api/lab';
 import type { StudyExport, StudyResults, TrajectoryView } from '../../shared/api/study';
 import type { AnalysisReport } from '../../shared/analysis/report';
 import { useGuard } from './guard';
@@ -22,6 +23,8 @@ export const useResultsStore = defineStore('results', () => {
   /** One line about the last analyses run that did not finish (cancelled), or null. */
   const analysesNote = ref<string | null>(null);
   let analysesCancelled = false;
+  /** The paper's tables of the study (study.paper), on request: they render every build for the mirror test. */
+  const paper = ref<LabResult<'study.paper'> | null>(null);
   const stepIndex = ref(0);
   const view = ref('H0');
   const frame = ref<string | null>(null);
@@ -42,6 +45,7 @@ export const useResultsStore = defineStore('results', () => {
       replayingFree.value = false;
       trajectory.value = null;
       analyses.value = null;
+      paper.value = null;
       frame.value = null;
     }
     studyId.value = id;
@@ -194,6 +198,14 @@ export const useResultsStore = defineStore('results', () => {
     }
   }
 
+  /** The paper's tables and figures, as the archive's paper/ holds them. */
+  async function loadPaper(api: LabApi): Promise<void> {
+    const id = studyId.value;
+    if (!id) return;
+    const r = await guarded(() => api.call('study.paper', { studyId: id }));
+    if (r && studyId.value === id) paper.value = r;
+  }
+
   /** Stops the running analyses after the episode in flight (study.analysesCancel). */
   async function cancelAnalyses(api: LabApi): Promise<void> {
     const id = studyId.value;
@@ -208,5 +220,5 @@ export const useResultsStore = defineStore('results', () => {
     poseFrame.value = null;
   }
 
-  return { freePlay, replayingFree, loadFreePlay, studyId, results, analyses, analysing, analysesNote, loadAnalyses, cancelAnalyses, trajectory, stepIndex, step, view, frame, poseFrame, showPose, busy, error, exporting, load, openTrajectory, setStep, setView, exportCsv, exportFreePlayCsv, exportArchive, cancelExport, importModel, applyAttentionRule, close };
+  return { freePlay, replayingFree, loadFreePlay, studyId, results, analyses, analysing, analysesNote, loadAnalyses, cancelAnalyses, paper, loadPaper, trajectory, stepIndex, step, view, frame, poseFrame, showPose, busy, error, exporting, load, openTrajectory, setStep, setView, exportCsv, exportFreePlayCsv, exportArchive, cancelExport, importModel, applyAttentionRule, close };
 });

@@ -5,6 +5,7 @@
 // same cells (and the HTML page that shows them all); an interval from fewer than SMALL_CLUSTERS
 // clusters is marked in its cell itself
 // (ciCell), never only in a footnote; CSV goes through the shared writer (./csv.ts).
+import { z } from 'zod';
 import { toCsv } from './csv';
 import { clusteredBootstrapCi, type ClusteredCi, type ClusteredValue } from './cluster-bootstrap';
 import { fnv1a } from '../math/hash';
@@ -12,23 +13,24 @@ import { fnv1a } from '../math/hash';
 /** Fewest clusters (participants or runs) for an interval shown without a mark in its cell. */
 export const SMALL_CLUSTERS = 5;
 
-export interface PaperTable {
+export const PaperTableSchema = z.strictObject({
   /** File stem: <id>.csv, <id>.md, <id>.tex. */
-  id: string;
-  title: string;
+  id: z.string(),
+  title: z.string(),
   /** What the numbers are in (SplatScore, %, s, USD, degrees, ...). */
-  unit: string;
+  unit: z.string(),
   /** What n counts (episodes, trials, participants; the cells give their own n where it varies). */
-  n: string;
+  n: z.string(),
   /** What the interval resamples (participants, runs), or that the table has none. */
-  interval: string;
+  interval: z.string(),
   /** mean, median, or what each column shows. */
-  statistic: string;
+  statistic: z.string(),
   /** Where cited figures come from, and other notes. */
-  notes?: string[];
-  columns: string[];
-  rows: string[][];
-}
+  notes: z.array(z.string()).optional(),
+  columns: z.array(z.string()),
+  rows: z.array(z.array(z.string())),
+});
+export type PaperTable = z.infer<typeof PaperTableSchema>;
 
 const fixed = (v: number, digits: number): string => {
   const s = v.toFixed(digits);

@@ -24,6 +24,7 @@ import { EpisodeResultSchema, SummaryRowSchema } from '../study/results';
 import { CheckForPageSchema, ParticipantCheckSummarySchema } from '../study/checks';
 import { PairedDifferenceRowSchema, ParticipantSummarySchema } from '../study/paired';
 import { AnalysisReportSchema } from '../analysis/report';
+import { PaperTableSchema } from '../analysis/paper-table';
 import { MAX_MESSAGE_BYTES } from './messages';
 
 /** What the participant's screens need; no score, no held-out data. */
@@ -160,6 +161,16 @@ export const studyMethods = {
     params: studyId,
     result: z.strictObject({ report: AnalysisReportSchema, episodes: z.number().int() }),
     doc: "The seed's analyses, participants beside each model and setting: clustered CIs, score over calls, best vs final, mirror test, heading errors, one-shot vs full, cost, effort (experimenter only). Progress arrives as `progress` events of task 'analyses <studyId>' (one per episode read); study.analysesCancel stops it, and the call fails with 'cancelled'.",
+  },
+  'study.paper': {
+    params: studyId,
+    result: z.strictObject({
+      tables: z.array(PaperTableSchema),
+      figures: z.array(z.strictObject({ id: z.string(), title: z.string(), svg: z.string(), csv: z.string() })),
+      /** Every table and figure on one page (paper/index.html of the archive). */
+      html: z.string(),
+    }),
+    doc: "The paper's tables of the study as `splatlab paper` writes them (docs/STUDIES.md \"The paper's tables\"): every seed table the data can fill, people beside each model and setting, with unit, n, interval and statistic, the figures as SVG and the page holding them all (experimenter only).",
   },
   'study.analysesCancel': { params: studyId, result: z.strictObject({ cancelled: z.boolean() }), doc: 'Stops a running study.analyses of the study after the episode in flight (cancelled: whether one was running).' },
   'study.trajectory': {
@@ -312,6 +323,7 @@ export const SESSION_LOCKED_METHODS = [
   'study.results',
   'study.analyses',
   'study.analysesCancel',
+  'study.paper',
   'study.trajectory',
   'study.replayFrame',
   'study.replayPose',

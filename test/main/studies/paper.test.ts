@@ -7,13 +7,14 @@
 // LaTeX with a README, and an independent Python script (test/fixtures/paper/recompute.py)
 // recomputes each table from paper/data/ to the printed decimals.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { command as evalCommand } from '../../../src/main/cli/commands/eval';
 import { command as paperCommand } from '../../../src/main/cli/commands/paper';
+import { findChromium } from '../../../src/main/eval/chart-png';
 import { EpisodeManager } from '../../../src/main/episodes/manager';
 import { createLabContext } from '../../../src/main/services/context';
 import { dispatchCall, type Handlers } from '../../../src/main/services/dispatch';
@@ -27,9 +28,10 @@ import type { StudyExport } from '../../../src/shared/api/study';
 import type { StudyConfig } from '../../../src/shared/study/config';
 import { pairedDifferences } from '../../../src/shared/study/paired';
 import { summarize } from '../../../src/shared/study/results';
+import { paperCsv, type PaperTable } from '../../../src/shared/analysis/paper-table';
 import { testTasks } from '../env/fixtures';
-import { scrambledFigure, testFigure } from '../../helpers/test-figure';
 import { TEST_OBJECT } from '../../helpers/test-task';
+import { writePartsTruth } from '../../helpers/paper-parts';
 import { fakeServices } from '../services/fixtures';
 import { facing, searchTasksDir } from '../kinds/search/study-fixture';
 
@@ -40,6 +42,8 @@ let handlers: Handlers;
 let study: StudyConfig;
 let tasksDir: string;
 let home: string;
+/** Where `splatlab paper` writes (the study.paper test compares with it). */
+const paperOut = mkdtempSync(join(tmpdir(), 'splatlab-paper-out-'));
 const oldHome = process.env.SPLATLAB_HOME;
 
 async function call<T>(method: string, params: unknown = {}): Promise<T> {
@@ -62,21 +66,6 @@ async function play(person: number): Promise<void> {
     await step('add_gaussians', { gaussians: [{ pos: [0, 0, 0], scale: 0.2 + 0.1 * person, color: '#c08040' }] });
     await step('submit');
   }
-}
-
-/** The test figure's reassembly truth (its two groups) and its authoring (primitives with groups), for the heading table. */
-function writePartsTruth(dir: string): void {
-  const truth = testFigure();
-  const init = scrambledFigure();
-  const obj = join(dir, 'objects', TEST_OBJECT);
-  const parts = [...new Set(init.map((r) => r.group as string))].map((label) => {
-    const ids = init.flatMap((r, i) => (r.group === label ? [i] : []));
-    const t = ids.map((i) => truth.find((x) => x.id === init[i].id) as (typeof truth)[number]);
-    const c = (v: readonly (readonly number[])[]) => [0, 1, 2].map((k) => v.reduce((a, p) => a + p[k], 0) / v.length);
-    return { label, count: ids.length, ids, true_centroid: c(t.map((r) => r.pos)), scrambled_centroid: c(ids.map((i) => init[i].pos)), translation: [0, 0, 0], rotation_deg: 0, true_positions: t.map((r) => r.pos), true_quats: t.map((r) => r.quat) };
-  });
-  writeFileSync(join(obj, 'parts_truth.json'), JSON.stringify({ version: 1, seed: 1, k: parts.length, kmeans_iterations: 0, kmeans_converged: true, parts }));
-  writeFileSync(join(obj, 'object.json'), JSON.stringify({ name: TEST_OBJECT, parts: truth.map((r) => ({ kind: 'sphere', pos: r.pos, group: r.group, size: 0.1 })) }));
 }
 
 beforeAll(async () => {
@@ -145,27 +134,40 @@ describe('every run in every table', () => {
 
 describe('splatlab paper', () => {
   it('writes every table as CSV, Markdown and LaTeX, and Python recomputes each from paper/data', async () => {
-    const out = '/tmp/i36-paper';
     const lines: string[] = [];
     const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
-    expect(await paperCommand.run([study.id, '--out', out, '--tasks', tasksDir, '--no-png'], io)).toBe(0);
+    // The figures as SVG and PNG (a headless Chromium; CI=true requires one).
+    const chromium = findChromium();
+    if (!chromium && process.env.CI === 'true') throw new Error('CI=true but no Chromium for the paper\'s PNG figures');
+    expect(await paperCommand.run([study.id, '--out', paperOut, '--tasks', tasksDir, ...(chromium ? [] : ['--no-png'])], io)).toBe(0);
+    const svgs = readdirSync(join(paperOut, 'figures')).filter((f) => f.endsWith('.svg'));
+    expect(svgs.length).toBeGreaterThan(0);
+    if (chromium) for (const f of svgs) expect(existsSync(join(paperOut, 'figures', f.replace(/\.svg$/, '.png'))), f).toBe(true);
     const tables = ['splatbench-leaderboard', 'splatbench-by-kind', 'splatbench-by-source', 'splatbench-effort', 'splatbench-oneshot', 'splatbench-mirror', 'splatbench-best-final',
       'splatbench-score-over-calls', 'search-e3vs', 'search-by-family', 'relation-accuracy', 'relation-reaction-times', 'relation-confusion', 'relation-probes'];
-    for (const t of tables) for (const ext of ['csv', 'md', 'tex']) expect(existsSync(join(out, `${t}.${ext}`)), `${t}.${ext}`).toBe(true);
-    expect(readdirSync(out).some((f) => /^splatbench-heading-.*\.md$/.test(f))).toBe(true);
+    for (const t of tables) for (const ext of ['csv', 'md', 'tex']) expect(existsSync(join(paperOut, `${t}.${ext}`)), `${t}.${ext}`).toBe(true);
+    expect(readdirSync(paperOut).some((f) => /^splatbench-heading-.*\.md$/.test(f))).toBe(true);
     // Parts named from the authoring, and the final score under them.
-    const heading = readFileSync(join(out, `splatbench-heading-${TEST_OBJECT}.md`), 'utf8');
+    const heading = readFileSync(join(paperOut, `splatbench-heading-${TEST_OBJECT}.md`), 'utf8');
     expect(heading).toMatch(/\| Head \| \d+°/);
     expect(heading).toMatch(/\| Body \| \d+°/);
     expect(heading).toMatch(/\| Final score \| -?\d+\.\d \|/);
-    const readme = readFileSync(join(out, 'README.md'), 'utf8');
+    const readme = readFileSync(join(paperOut, 'README.md'), 'utf8');
     for (const t of tables) expect(readme).toContain(`\`${t}.csv\``);
-    const board = readFileSync(`${join(out, 'splatbench-leaderboard')}.md`, 'utf8');
+    const board = readFileSync(`${join(paperOut, 'splatbench-leaderboard')}.md`, 'utf8');
     expect(board).toMatch(/\| People \| -?\d+\.\d \[-?\d+\.\d, -?\d+\.\d\] \(k=2<5\) \|/);
     expect(board).toContain('Unit: SplatScore');
-    const py = spawnSync('python3', [join('test', 'fixtures', 'paper', 'recompute.py'), out], { encoding: 'utf8' });
+    const py = spawnSync('python3', [join('test', 'fixtures', 'paper', 'recompute.py'), paperOut], { encoding: 'utf8' });
     expect(py.stderr + py.stdout).toMatch(/^checked \d+ cells in 1[0-9] tables$/m);
     expect(py.status, py.stderr).toBe(0);
+  }, 120_000);
+
+  it('gives Results the same tables and page over LabApi (study.paper)', async () => {
+    const paper = await call<{ tables: PaperTable[]; figures: { id: string }[]; html: string }>('study.paper', { studyId: study.id });
+    expect(paper.tables.map((t) => t.id).sort()).toEqual(readdirSync(paperOut).filter((f) => f.endsWith('.csv')).map((f) => f.slice(0, -4)).sort());
+    for (const t of paper.tables) expect(paperCsv(t), t.id).toBe(readFileSync(join(paperOut, `${t.id}.csv`), 'utf8'));
+    expect(paper.html).toBe(readFileSync(join(paperOut, 'index.html'), 'utf8'));
+    expect(paper.figures.length).toBeGreaterThan(0);
   }, 120_000);
 
   it('puts the paper and a README naming every file into the export archive', async () => {

@@ -39,6 +39,7 @@ describe('results tables', () => {
         rows: [
           { source: 'human', family: 'splatbench', measure: 'SplatScore', taskId: 'a', n: 3, mean: 41.234, low: 30.04, high: 52.96, meanSeconds: 125, unit: 'participants', clusters: 6, warning: null },
           { source: 'human', family: 'splatbench', measure: 'SplatScore', taskId: '(all splatbench tasks)', n: 1, mean: 5, low: null, high: null, meanSeconds: null, unit: 'participants', clusters: 1, warning: 'only 1 participant: no interval' },
+          { source: 'scripted:basic', family: 'splatbench', measure: 'SplatScore', taskId: 'a', n: 2, mean: 15, low: 15, high: 15, meanSeconds: 3, unit: 'runs', clusters: 2, warning: null },
         ],
         resamples: 2000,
       },
@@ -46,6 +47,8 @@ describe('results tables', () => {
     const rows = w.findAll('[data-testid="summary-row"]').map((r) => r.findAll('td').map((c) => c.text()));
     expect(rows[0]).toEqual(['human', 'a', 'SplatScore', '3', '6 participants', '41.2', '[30.0, 53.0]', '2:05']);
     expect(rows[1]).toEqual(['human', '(all splatbench tasks)', 'SplatScore', '1', '1 participant', '5.0', '— only 1 participant: no interval', '—']);
+    // Two runs: the interval says in its cell that it rests on fewer than 5 (issue 36: [15.0, 15.0] looked exact).
+    expect(rows[2][6]).toBe('[15.0, 15.0] (k=2<5)');
     expect(w.text()).toContain('2000 resamples');
   });
 
@@ -57,6 +60,9 @@ describe('results tables', () => {
     expect(rows[0].text()).toContain('practice');
     expect(rows[1].text()).toContain('unfinished');
     expect(rows[1].get('[data-testid="result-score"]').text()).toBe('—');
+    // A model's runs are told apart by their number (issue 36).
+    const runs = mount(ResultsTable, { props: { rows: [1, 2].map((run) => ({ ...base, source: 'scripted:basic', kind: 'model' as const, participant: 'scripted:basic', practice: false, run, log: `models/m/a__r${run}.jsonl` })), selected: null } });
+    expect(runs.findAll('[data-testid="episode-who"]').map((c) => c.text())).toEqual(['scripted:basic run 1', 'scripted:basic run 2']);
     await w.get('[data-testid="replay-P01-a"]').trigger('click');
     expect(w.emitted('replay')).toEqual([['trajectories/P01/a.jsonl']]);
   });

@@ -74,6 +74,8 @@ describe('participant session screens', () => {
     expect(api.calls).toEqual([['study.session.advance', { accept: false }]]);
     expect(w.get('[data-testid="consent-declined"]').text()).toContain('your decision is recorded');
     expect(w.get('[data-testid="consent-decline"]').attributes('disabled')).toBeDefined();
+    // A declined participant cannot agree afterwards (issue 36: it led to a raw error).
+    expect(w.get('[data-testid="consent-agree"]').attributes('disabled')).toBeDefined();
   });
 
   it('shows the study thank-you text and ends only after a confirmation', async () => {

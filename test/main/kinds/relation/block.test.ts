@@ -4,7 +4,7 @@
 // refuses a cell short of N; a block episode shows its trials in a seeded per-participant order
 // recorded in the log, resumes in that order, scores attention checks apart, keeps timed-out
 // trials as wrong and records the server's receipt time beside the screen's reaction time.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,6 +65,9 @@ describe('relation blocks', () => {
     expect(cells.size).toBe(8);
     expect([...cells.values()].every((n) => n === 2)).toBe(true);
     expect(task.spec.trials.filter((t) => t.catch).map((t) => t.catch)).toEqual(['front', 'back', 'left', 'right']);
+    // docs/RELATION.md quotes the first check as the screen shows it (issue 36: it once said "answer left").
+    const first = task.spec.trials.find((t) => t.catch)?.question ?? '';
+    expect(readFileSync(join('docs', 'RELATION.md'), 'utf8').replace(/\s+/g, ' ')).toContain(`"${first.replace(/\.$/, '')}"`);
     expect(task.spec.block).toMatchObject({ fixation_ms: 500, deadline_ms: null, order_seed: 3 });
     const practice = loadRelationTask(tasksDir, { task_id: res.practice!, kind: 'relation' });
     expect(practice.spec.practice).toBe(true);
