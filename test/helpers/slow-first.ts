@@ -22,6 +22,8 @@ export const SLOW_FILES = [
   'test/main/kinds/relation/sparrta-import.test.ts',
   'test/main/kinds/search/random-action.test.ts',
   'test/main/kinds/search/answerability-filter.test.ts',
+  'test/main/kinds/search/task-set.test.ts',
+  'test/main/cli/commands/search-cli.test.ts',
   'test/main/queue/bullmq.test.ts',
   'test/main/formats/read-oracle.test.ts',
   'test/main/queue/stall.test.ts',

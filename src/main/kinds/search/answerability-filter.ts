@@ -9,12 +9,11 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AnswerabilityFilterSchema, SearchTaskSpecSchema, type AnswerabilityFilter, type SearchTaskSpec } from '../../../shared/kinds/search/kind';
-import { renderViewAsync, OBS_SIZE, type AsyncViewRenderer } from '../../../shared/kinds/search/render';
-import { encodePng } from '../../io/png-encode';
+import { OBS_SIZE, type AsyncViewRenderer } from '../../../shared/kinds/search/render';
 import { writeFileAtomic } from '../../io/write-atomic';
-import { judgeOne, JUDGE_HASH, type JudgeClient } from './judge';
+import { JUDGE_HASH, type JudgeClient } from './judge';
 import type { RoomScene } from './scene';
-import { staticAnswer, type StaticClient } from './static-baseline';
+import { judgedStaticAnswer, startAndGoal, type StaticClient } from './static-baseline';
 import { checkNotBuiltIn } from '../../tasks/paths';
 
 /** E3VS drops a question a blind or start-view model answers with a judge score of 3 or more. */
@@ -36,13 +35,6 @@ export interface FilterResult {
   excluded: { task_id: string; blind: AnswerabilityFilter['blind']; start_view: AnswerabilityFilter['start_view'] }[];
 }
 
-/** The ground truth as the judge reads it. */
-function truthOf(spec: SearchTaskSpec): string {
-  const a = spec.question.answer;
-  if (a.type === 'text') return a.synonyms.length ? `${a.correct} (also correct: ${a.synonyms.join(', ')})` : a.correct;
-  return String(a.correct);
-}
-
 export async function filterAnswerability(
   tasksDir: string, all: readonly { spec: SearchTaskSpec; scene: RoomScene }[], makeAnswerer: () => StaticClient, makeJudge: () => JudgeClient, o: FilterOptions,
 ): Promise<FilterResult> {
@@ -50,20 +42,16 @@ export async function filterAnswerability(
   checkNotBuiltIn(tasksDir, all.map((t) => t.spec.task_id));
   const size = o.size ?? OBS_SIZE;
   const at = (o.now ?? (() => new Date()))().toISOString();
-  const png = async (scene: RoomScene, pose: SearchTaskSpec['start']) => {
-    const img = await renderViewAsync(scene.splats, pose, o.renderer, size);
-    return encodePng({ width: img.width, height: img.height, data: img.rgb });
-  };
   const records: { spec: SearchTaskSpec; rec: AnswerabilityFilter }[] = [];
   for (const [i, { spec, scene }] of all.entries()) {
     if (o.signal?.aborted) throw new Error(`answerability filter cancelled after ${i} of ${all.length} tasks (nothing written)`);
-    const start = await png(scene, spec.start), goal = await png(scene, spec.goal);
-    const mark = async (answer: string | null) => (answer === null ? null : (await judgeOne(makeJudge(), o.judge, spec.question.text, truthOf(spec), answer, { end: start, goal })).mark);
-    const blind = await staticAnswer(makeAnswerer(), spec, 'blind', undefined);
-    const seen = await staticAnswer(makeAnswerer(), spec, 'start-view', start);
+    // The judged path of the static baselines: each answer marked from the start and goal views.
+    const views = await startAndGoal(spec, scene, o.renderer, size);
+    const blind = await judgedStaticAnswer(makeAnswerer(), makeJudge(), o.judge, spec, 'blind', views);
+    const seen = await judgedStaticAnswer(makeAnswerer(), makeJudge(), o.judge, spec, 'start-view', views);
     const rec = AnswerabilityFilterSchema.parse({
       model: o.model, judge: o.judge, prompt_hash: JUDGE_HASH, threshold: FILTER_THRESHOLD,
-      blind: { answer: blind, mark: await mark(blind) }, start_view: { answer: seen, mark: await mark(seen) }, ...(size === OBS_SIZE ? {} : { image_size: size }), at,
+      blind, start_view: seen, ...(size === OBS_SIZE ? {} : { image_size: size }), at,
     });
     records.push({ spec, rec });
     o.onProgress?.(`${spec.task_id}: blind ${rec.blind.mark ?? '-'}, start view ${rec.start_view.mark ?? '-'}`);

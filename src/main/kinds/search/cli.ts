@@ -17,7 +17,7 @@ import { BASELINES, type Baseline } from '../../../shared/kinds/search/players';
 import { exportAnnotation } from './annotations';
 import { exportEpisodes } from './export';
 import { checkTaskSet, generateTaskSet, loadAll, runBaseline, writeGoalImages } from './task-set';
-import { runStaticBaseline, STATIC_MODES, type StaticMode } from './static-baseline';
+import { runStaticBaseline, staticLine, STATIC_MODES, type StaticMode } from './static-baseline';
 import { runRandomAction } from './random-action';
 import { filterAnswerability, FILTER_RECORD } from './answerability-filter';
 import { OBS_SIZE } from '../../../shared/kinds/search/render';
@@ -33,7 +33,8 @@ import type { SearchTaskSpec } from '../../../shared/kinds/search/kind';
 const USAGE = `splatlab search generate [--tasks DIR] [--rooms N] [--questions Q] [--per-question K] [--seed S] [--no-props] [--closed]
 splatlab search check [--tasks DIR] [--task ID]
 splatlab search baseline [--tasks DIR] [--player random|blind|start-view|oracle|all] [--seed S] [--seeds K]
-splatlab search baseline --model SPEC [--player blind|start-view] [--config FILE] [--tasks DIR] [--task ID]
+splatlab search baseline --model SPEC [--player blind|start-view] [--judge SPEC] [--config FILE] [--tasks DIR]
+                         [--task ID] [--size PX]
 splatlab search baseline --player random-action --model SPEC --judge SPEC [--config FILE] [--tasks DIR]
                          [--task ID] [--seed S]
 splatlab search filter --model SPEC --judge SPEC [--config FILE] [--tasks DIR] [--task ID] [--size PX]
@@ -63,7 +64,12 @@ answer over each question's answer space; blind: the family's most common answer
 start-view: answers only when the start view answers; oracle: walks to the goal and answers).
 --seeds K averages the random player over seeds S..S+K-1. With --model SPEC (the clients and
 --config of splatlab eval) a model plays blind (the question alone) or start-view (the question and
-the start view): one answer through the stop tool, scored by the exact checker beside the chance.
+the start view): one answer through the stop tool; with --judge SPEC the judge marks each answer as
+the filter does (the pinned prompt with the start and goal views at --size PX, default 512) and it
+prints judge accuracy, the exact checker on the closed families beside it and the chance; without
+--judge the exact checker scores every answer, and the line says how many open answers it read only
+provisionally (not judged). The rule players' accuracy (random, blind, start-view, oracle) is the
+exact checker's, labelled so (exact%), an open answer's a provisional reading.
 --player random-action is E3VS's Random Action: uniform random motions for each episode's budget,
 then the model SPEC answers from the final view and the judge --judge SPEC marks it (5 or 1, the
 pinned prompt with the end and goal views); prints judge accuracy, the exact checker's accuracy on
@@ -93,6 +99,12 @@ function chanceByGroup(specs: readonly SearchTaskSpec[]): string[] {
     return `chance by ${title}: ${[...groups].sort((a, b) => a[0].localeCompare(b[0])).map(([k, g]) => `${k} ${(100 * setChance(g.map((x) => x.question))).toFixed(1)}% (${g.length})`).join(', ')}`;
   };
   return [line('family', (s) => s.question.family), line('split', (s) => s.split ?? 'none')];
+}
+
+/** What scored the rule players' accuracy: the exact checker, provisional on open answers (no judge marks them). */
+function ruleLabel(specs: readonly SearchTaskSpec[]): string {
+  const open = specs.filter((s) => s.question.answer.type === 'text').length;
+  return `exact%: the exact checker's accuracy, not judged${open ? `; ${open} of ${specs.length} episodes have open answers, which E3VS's judge scores: for them it is a provisional reading` : ''}`;
 }
 
 function pct(v: number): string {
@@ -151,18 +163,24 @@ export const command: CliCommand = {
     if (sub === 'baseline' && stringOption(args, 'model')) {
       const mode = stringOption(args, 'player') ?? 'blind';
       if (!(STATIC_MODES as readonly string[]).includes(mode)) throw new CliError(`a model plays the static baselines only: --player ${STATIC_MODES.join(' or ')}`);
-      let make;
+      const model = stringOption(args, 'model')!, judgeSpec = stringOption(args, 'judge');
+      let make, judge;
       try {
-        const spec = parseModelSpec(stringOption(args, 'model')!);
+        const spec = parseModelSpec(model);
         const config = loadEvalConfig(stringOption(args, 'config'));
         makeClient(spec, config);
         make = () => makeClient(spec, config);
+        if (judgeSpec) {
+          const j = parseModelSpec(judgeSpec);
+          makeClient(j, config);
+          judge = { name: judgeSpec, make: () => makeClient(j, config) };
+        }
       } catch (e) {
         throw new CliError((e as Error).message);
       }
       const task = stringOption(args, 'task');
-      const s = await runStaticBaseline(await loadAll(dir, task ? [task] : undefined), mode as StaticMode, make, { onProgress: io.out });
-      io.out(`${stringOption(args, 'model')} ${mode}: accuracy ${(100 * s.correct).toFixed(1)}% over ${s.episodes} episodes (analytic chance ${(100 * s.chance).toFixed(1)}%)`);
+      const s = await runStaticBaseline(await loadAll(dir, task ? [task] : undefined), mode as StaticMode, make, { judge, size: intOption(args, 'size', OBS_SIZE, 16), onProgress: io.out });
+      io.out(staticLine(model, s));
       return 0;
     }
     if (sub === 'baseline') {
@@ -171,17 +189,22 @@ export const command: CliCommand = {
       const players = which === 'all' ? [...BASELINES] : [which as Baseline];
       const seed = intOption(args, 'seed', 0);
       const seeds = intOption(args, 'seeds', 1, 1);
-      io.out('player               episodes  accuracy%  chance%  success%  steps  path_m  collision_rate');
+      io.out('player               episodes     exact%  chance%  success%  steps  path_m  collision_rate');
       let chanceLines: string[] = [];
+      let specsOf: readonly SearchTaskSpec[] = [];
       for (const p of players) {
         const runs = p === 'random' ? seeds : 1;
         const sums = await Promise.all(Array.from({ length: runs }, async (_, k) => (await runBaseline(dir, p, seed + k)).summary));
         const m = (f: (s: (typeof sums)[number]) => number) => sums.reduce((a, s) => a + f(s), 0) / sums.length;
         const s = sums[0];
-        if (p === players[0]) chanceLines = chanceByGroup(sums[0].specs);
+        if (p === players[0]) {
+          chanceLines = chanceByGroup(sums[0].specs);
+          specsOf = sums[0].specs;
+        }
         io.out(`${(p === 'random' ? 'answer-space chance' : p).padEnd(20)} ${String(s.episodes * runs).padStart(8)}  ${pct(m((x) => x.correct)).padStart(9)}  ${pct(s.chance).padStart(7)}  ${pct(m((x) => x.success)).padStart(8)}  ${m((x) => x.steps).toFixed(1).padStart(5)}  ${m((x) => x.pathLength).toFixed(2).padStart(6)}  ${m((x) => x.collisionRate).toFixed(3).padStart(14)}`);
       }
       for (const l of chanceLines) io.out(l);
+      io.out(ruleLabel(specsOf));
       return 0;
     }
     if (sub === 'make-prop') {

@@ -47,6 +47,12 @@ export function judgeAnswerText(spec: SearchTaskSpec): string | null {
   return a.synonyms.length ? `${a.correct} (also correct: ${a.synonyms.join(', ')})` : a.correct;
 }
 
+/** The ground truth as the judge reads it, for any answer type (the filter and the static and Random Action baselines judge closed answers too). */
+export function judgeTruth(spec: SearchTaskSpec): string {
+  const a = spec.question.answer;
+  return a.type === 'text' ? judgeAnswerText(spec)! : String(a.correct);
+}
+
 /** One judgement of one answer: the prompt through the client, the mark parsed. */
 export async function judgeOne(client: JudgeClient, judge: string, question: string, answer: string, response: string, images: JudgeImages | null, now: () => Date = () => new Date()): Promise<JudgeRecord> {
   client.start(JUDGE_SYSTEM, e3vsJudgePrompt(question, answer, response), images ? [images.end, images.goal] : undefined, []);

@@ -16,7 +16,7 @@ import { MOTION_ACTIONS } from '../../../shared/kinds/search/pose';
 import { renderViewAsync, OBS_SIZE, type AsyncViewRenderer } from '../../../shared/kinds/search/render';
 import { mulberry32 } from '../../../shared/math/random';
 import { encodePng } from '../../io/png-encode';
-import { judgeOne, type JudgeClient } from './judge';
+import { judgeOne, judgeTruth, type JudgeClient } from './judge';
 import type { RoomScene } from './scene';
 import { staticAnswer, type StaticClient } from './static-baseline';
 
@@ -85,9 +85,7 @@ export async function runRandomAction(
     const end = await png(scene, rules.currentPose());
     const answer = await staticAnswer(makeAnswerer(), spec, ANSWER_MODE, end);
     const a = spec.question.answer;
-    const truth = a.type === 'text' ? (a.synonyms.length ? `${a.correct} (also correct: ${a.synonyms.join(', ')})` : a.correct)
-      : a.type === 'choice' ? a.correct : String(a.correct);
-    const rec = answer === null ? null : await judgeOne(makeJudge(), o.judge, spec.question.text, truth, answer, { end, goal: await png(scene, spec.goal) });
+    const rec = answer === null ? null : await judgeOne(makeJudge(), o.judge, spec.question.text, judgeTruth(spec), answer, { end, goal: await png(scene, spec.goal) });
     const row: RandomActionRow = {
       task_id: spec.task_id, family: spec.question.family, answer, mark: rec?.mark ?? null, judge_score: rec?.score ?? (answer === null ? 0 : null),
       exact: a.type === 'text' ? null : answer !== null && checkAnswer(a, answer), scored_by: 'judge', steps: rules.stepCount, collisions: rules.collisions(),

@@ -10,6 +10,7 @@ import { aggregateSearch } from '../../../shared/kinds/search/aggregate';
 import { searchKind } from '../../../shared/kinds/search/kind';
 import { SEARCH_METRICS, type SearchCell, type SearchEpisodeRow } from '../../../shared/kinds/search/scores';
 import { SEARCH_TABLE } from '../../../shared/kinds/search/export-table';
+import { scoredByLine } from '../../../shared/kinds/search/scored-by';
 import { tableCsv } from '../../../shared/study/export-tables';
 import { readTrajectory } from '../../env/trajectory';
 import type { KindReport, KindReportLog } from '../kind';
@@ -50,7 +51,7 @@ export function searchReport(logs: readonly KindReportLog[], tasksDir: string): 
     episodes: rows.length,
     metrics: { cells },
     tables: [
-      { id: 'search-metrics', title: 'Search: accuracy (0-100), success (share), steps, path length and collision rate (share) per group and question family, mean with 95% bootstrap CI; n episodes', csv: cellsCsv(cells) },
+      { id: 'search-metrics', title: `Search: accuracy (0-100), success (share), steps, path length and collision rate (share) per group and question family, mean with 95% bootstrap CI; n episodes; ${scoredByLine(rows)}`, csv: cellsCsv(cells) },
       { id: 'search-episodes', title: 'Search: scored episodes', csv: tableCsv(SEARCH_TABLE, rows) },
     ],
   };

@@ -136,7 +136,7 @@ export const searchKind: TaskKindModule = {
   tools: SEARCH_TOOL_SCHEMAS,
   toolSpecs: () => searchToolSpecs(),
   giveUp: { tool: 'stop', args: { answer: 'I do not know' } },
-  score: { unit: 'accuracy %', what: 'answer accuracy 0-100 (the exact checker at the end record, final for closed answers; open answers, the default, are scored by the judge in Results; the end record\'s scored_by says which)' },
+  score: { unit: 'exact accuracy %', what: 'answer accuracy 0-100 by the exact checker at the end record (final for closed answers; for open answers a provisional reading: open answers, the default, are scored by the judge in Results; the end record\'s scored_by says which)' },
   participant: {
     about: 'You will move a viewpoint through a virtual room with the keyboard until you can answer a question about it, with a limited number of steps.',
     instructions: [

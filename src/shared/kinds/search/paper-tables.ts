@@ -6,6 +6,7 @@
 // intervals resample answerers (participants, a model's runs) as paperInterval does.
 import { ciOf, paperInterval, type PaperTable } from '../../analysis/paper-table';
 import type { SearchEpisodeRow } from './scores';
+import { scoredByLine } from './scored-by';
 
 const PEOPLE = 'People';
 const nameOf = (r: SearchEpisodeRow): string => (r.who === 'human' ? PEOPLE : r.source);
@@ -29,7 +30,7 @@ export function searchPaperTables(all: readonly SearchEpisodeRow[]): PaperTable[
     n: 'episodes (n) of k participants or runs',
     interval: `95% ${CLUSTERS}`,
     statistic: 'mean over episodes',
-    notes: ['Judge accuracy: a free-text answer marked 5 by the LLM judge (or the raters\' mean) is correct, as E3VS counts it; closed answers by the exact checker. Collision rate: episodes with any collision.'],
+    notes: ['Judge accuracy: a free-text answer marked 5 by the LLM judge (or the raters\' mean) is correct, as E3VS counts it; closed answers by the exact checker. Collision rate: episodes with any collision.', `${scoredByLine(rows)}.`],
     columns: ['Player', 'Judge accuracy [95% CI]', 'Success [95% CI]', 'Average steps [95% CI]', 'Collision rate [95% CI]', 'n', 'k'],
     rows: players.map((p) => {
       const mine = rows.filter((r) => nameOf(r) === p);

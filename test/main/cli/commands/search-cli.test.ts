@@ -31,6 +31,15 @@ describe('splatlab search CLI', () => {
     }
   }, 120_000);
 
+  it('judges a model\'s blind baseline with --judge, and says the exact checker read the open answers provisionally without it', async () => {
+    const dir = join(process.cwd(), 'tasks');
+    const judged = await runCli('search', ['baseline', '--tasks', dir, '--task', TASK, '--model', 'scripted:basic', '--player', 'blind', '--judge', 'scripted:basic', '--size', '16']);
+    expect(judged.code).toBe(0);
+    expect(judged.out.at(-1)).toBe('scripted:basic blind: judge accuracy 0.0% over 1 judged answers (0 unparseable) of 1 episodes, judged by scripted:basic; exact checker no closed ones; analytic chance 20.0%');
+    const exact = await runCli('search', ['baseline', '--tasks', dir, '--task', TASK, '--model', 'scripted:basic', '--player', 'blind']);
+    expect(exact.out.at(-1)).toMatch(/^scripted:basic blind: exact checker 0\.0% over 1 episodes, not judged \(1 open answers read only provisionally: --judge SPEC marks them as E3VS does\)/);
+  }, 60_000);
+
   it('refuses bad input in one line', async () => {
     expect((await runCli('search', ['check', '--bogus'])).err[0]).toMatch(/unknown option --bogus/);
     expect((await runCli('search', ['make-prop'])).err[0]).toMatch(/needs --out FILE/);

@@ -7,8 +7,9 @@
 // pose) to keep the test lean: the views are tested elsewhere, the protocol here (which pose's
 // view goes to whom). Over every committed start: the question's objects lie inside the start
 // view's frustum (occluded or not) in at least 90 % (E3VS's starts face the object), and no
-// start view (rendered at 16 px) is more than 90 % one colour. No committed question needs a
-// compass word the room does not show.
+// start view (rendered at 16 px) is more than 90 % one colour, and every start lies on one of the
+// spheres around the objects (the first where their box spans 3/5 of the image, growing by 1.5 a
+// ring). No committed question needs a compass word the room does not show.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EvalConfigSchema } from '../../../../src/main/models/config';
@@ -161,6 +162,25 @@ describe('Random Action as E3VS runs it, over the committed search set', () => {
     expect(colourShare(wall.rgb)).toBeGreaterThan(0.9);
     expect(spec.start).toBeDefined();
   }, 300_000);
+
+  it('every start lies on one of E3VS\'s spheres around the question\'s objects: radius where their box spans 3/5 of the image, growing by 1.5 a ring', () => {
+    const rings: number[] = [];
+    for (const { spec, scene } of all) {
+      const boxes = spec.question.needs.map((id) => nodeAabb(findNode(scene.room!, id)));
+      const lo = [0, 1, 2].map((k) => Math.min(...boxes.map((b) => b.min[k]))), hi = [0, 1, 2].map((k) => Math.max(...boxes.map((b) => b.max[k])));
+      const c = [0, 1, 2].map((k) => boxes.reduce((s, b) => s + (b.min[k] + b.max[k]) / 2, 0) / boxes.length);
+      // At 90 degrees the image spans 2d at distance d: the box spans 3/5 of it at extent / 1.2;
+      // never nearer than twice the camera's collision radius.
+      const r0 = Math.max(2 * spec.radius, Math.max(...[0, 1, 2].map((k) => hi[k] - lo[k])) / 1.2);
+      const d = Math.hypot(spec.start.x - c[0], spec.start.y - c[1], spec.start.z - c[2]);
+      // Positions are rounded to 1 cm: within sqrt(3) * 0.005 m of a sphere.
+      const k = [...Array(12).keys()].find((j) => Math.abs(d - Math.min(3.2, r0 * 1.5 ** j)) <= 0.009);
+      expect(k, `${spec.task_id}: ${d.toFixed(3)} m from its objects, first sphere ${r0.toFixed(3)} m`).toBeDefined();
+      rings.push(k!);
+    }
+    // Not one ring only: the radius grows until a view does not answer.
+    expect(new Set(rings).size).toBeGreaterThan(2);
+  });
 
   it('no committed question names a compass direction (nothing in a room shows one)', () => {
     const compass = all.filter((a) => /\b(north|south|east|west)\b/i.test(a.spec.question.text));

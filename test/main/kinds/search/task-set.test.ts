@@ -15,6 +15,9 @@ import { readSpec } from '../../../../src/main/tasks/load';
 import { loadRoomScene, readRoom } from '../../../../src/main/kinds/search/scene';
 import { checkSearchTask, searchTaskIds, splitReport } from '../../../../src/main/kinds/search/task-set';
 import { FILTER_RECORD, FILTER_THRESHOLD } from '../../../../src/main/kinds/search/answerability-filter';
+import { judgedStaticAnswer } from '../../../../src/main/kinds/search/static-baseline';
+import { ScriptedClient } from '../../../../src/main/models/clients/scripted';
+import type { SearchTaskSpec } from '../../../../src/shared/kinds/search/kind';
 
 const dir = join(process.cwd(), 'tasks');
 
@@ -52,6 +55,24 @@ describe('search task set', () => {
       expect(ids.has(e.task_id)).toBe(false);
       expect([e.blind.mark, e.start_view.mark].some((m) => m !== null && m >= FILTER_THRESHOLD), e.task_id).toBe(true);
     }
+  });
+
+  it('holds filter records that the named runner and judge give through the judged path (the records say how they were made)', async () => {
+    const record = JSON.parse(readFileSync(join(dir, FILTER_RECORD), 'utf8')) as { model: string; judge: string; excluded: { task_id: string; blind: unknown; start_view: unknown }[] };
+    expect([record.model, record.judge]).toEqual(['scripted:basic', 'scripted:basic']);
+    // scripted:basic reads no image (its answer and its mark come from the texts), so 1-byte stand-ins
+    // for the views give what the 64-pixel renders gave; a real runner would need the renders.
+    const views = { end: new Uint8Array(1), goal: new Uint8Array(1) };
+    const redo = async (spec: SearchTaskSpec) => {
+      const make = () => new ScriptedClient('basic');
+      return { blind: await judgedStaticAnswer(make(), make(), record.judge, spec, 'blind', views), start_view: await judgedStaticAnswer(make(), make(), record.judge, spec, 'start-view', views) };
+    };
+    for (const s of specs) {
+      const f = s.answerability_filter!;
+      expect({ blind: f.blind, start_view: f.start_view, size: f.image_size }, s.task_id).toEqual({ ...(await redo(s)), size: 64 });
+    }
+    // The excluded: their specs are gone, but the record's marks are those the judge gives their stored answers.
+    for (const e of record.excluded) expect([e.blind, e.start_view]).toEqual([{ answer: 'red', mark: 5 }, { answer: 'red', mark: 5 }]);
   });
 
   it('passes the check on a seeded sample of tasks and fails broken copies of one', () => {
