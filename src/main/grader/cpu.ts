@@ -7,12 +7,14 @@
 // renders and per-view metrics.
 // Invariant: photo masks, SSIM targets and photo LPIPS features are computed once per RefView
 // object (per worker for the pool's copies), so repeated grades only pay for the renders and the
-// render side of each metric; the numbers are the same on either thread.
+// render side of each metric; the numbers are the same on either thread. Photo LPIPS taps stay in
+// the wasm module's layout (LpipsPhoto) and, given a photoCache, come from the per-machine cache
+// (photo-cache.ts: bit for bit what the pool computes), so a new process pays only for its renders.
 import { randomBytes } from 'node:crypto';
 import type { Camera, RenderOutput, Splats } from '../../shared/raster/types';
-import type { LpipsFeatures } from '../../shared/metrics/lpips';
 import type { LpipsWeights } from '../../shared/metrics/lpips-weights';
-import { LpipsPool } from '../lpips/pool';
+import { LpipsPool, type LpipsPhoto } from '../lpips/pool';
+import { LpipsPhotoCache } from './photo-cache';
 import type { RefView } from '../tasks/load';
 import { JobCancelled, type Resident, type WorkerPool } from '../workers/pool';
 import { forgetViews, renderImage, renderView, scoreView, type GradeView } from './cpu-views';
@@ -25,6 +27,8 @@ export interface CpuBackendOptions {
   lpipsWorkers?: number;
   /** The lab's worker pool: renders and metrics run there (default: on this thread). */
   pool?: WorkerPool;
+  /** Folder of the per-machine cache of photo LPIPS taps (photo-cache.ts); default: none. */
+  photoCache?: string;
 }
 
 /** The pool's queue for grades: every grade of the process shares it (GradeQueue orders them). */
@@ -34,7 +38,8 @@ const HIDDEN_CLIENT = 'grader.hidden';
 
 export class CpuBackend implements GradeBackend {
   readonly kind = 'cpu' as const;
-  private readonly lpipsCache = new WeakMap<RefView, Promise<LpipsFeatures>>();
+  private readonly lpipsCache = new WeakMap<RefView, Promise<LpipsPhoto>>();
+  private readonly photoCache: LpipsPhotoCache | null;
   private readonly viewKeys = new WeakMap<RefView, string>();
   private nextView = 1;
   /** Keys unique to this backend: several graders may share the lab's pool. */
@@ -45,6 +50,7 @@ export class CpuBackend implements GradeBackend {
     private readonly weights: LpipsWeights | null,
     private readonly opts: CpuBackendOptions = {},
   ) {
+    this.photoCache = opts.photoCache ? new LpipsPhotoCache(opts.photoCache) : null;
     // Start the LPIPS workers now, so they load while the task and the scene do (cold paths).
     if (weights) this.lpipsPool(weights);
   }
@@ -61,10 +67,11 @@ export class CpuBackend implements GradeBackend {
     return this.lpips;
   }
 
-  private photoLpips(view: RefView, weights: LpipsWeights): Promise<LpipsFeatures> {
+  private photoLpips(view: RefView, weights: LpipsWeights): Promise<LpipsPhoto> {
     let features = this.lpipsCache.get(view);
     if (!features) {
-      const computed = this.lpipsPool(weights).features(view.photo);
+      const pool = this.lpipsPool(weights);
+      const computed = this.photoCache ? this.photoCache.photo(pool, view.photo) : pool.photo(view.photo);
       // A failed computation is not cached: the next grade tries again.
       computed.catch(() => {
         if (this.lpipsCache.get(view) === computed) this.lpipsCache.delete(view);
@@ -110,8 +117,12 @@ export class CpuBackend implements GradeBackend {
    */
   async renderAndMeasure(splats: Splats, views: RefView[], withLpips: boolean): Promise<{ renders: RenderOutput[]; scores: ViewScores[] }> {
     const weights = withLpips ? this.weights : null;
-    // Every view's photo features start now (a first grade computes them while the views render).
-    if (weights) for (const v of views) this.photoLpips(v, weights);
+    // Every view's photo features start now (a first grade computes them while the views render),
+    // after the net for this image size, which the workers compile and warm up meanwhile.
+    if (weights && views.length > 0) {
+      this.lpipsPool(weights).prepare(views[0].photo.width, views[0].photo.height).catch(() => undefined); // a failure shows in the distances
+      for (const v of views) this.photoLpips(v, weights);
+    }
     const pool = this.opts.pool;
     if (pool) {
       const { keys, resident } = this.resident(views);

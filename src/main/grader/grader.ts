@@ -38,6 +38,11 @@ export interface GraderOptions {
   preferCpu?: boolean;
   /** LPIPS worker threads of the CPU path (default: the available cores, capped at 8). */
   lpipsWorkers?: number;
+  /**
+   * The CPU path's per-machine cache of photo LPIPS taps (photo-cache.ts, photoCacheDir()):
+   * a new process reads them instead of computing them. Default: none (nothing written).
+   */
+  photoCache?: string;
   /** The lab's worker pool: the CPU path renders and measures there, off the event loop. */
   pool?: WorkerPool;
   /**
@@ -101,7 +106,11 @@ export class Grader {
       }
     }
     if (!opts.device || opts.preferCpu) {
-      const backend = new CpuBackend(weights, { ...(opts.lpipsWorkers === undefined ? {} : { lpipsWorkers: opts.lpipsWorkers }), ...(opts.pool ? { pool: opts.pool } : {}) });
+      const backend = new CpuBackend(weights, {
+        ...(opts.lpipsWorkers === undefined ? {} : { lpipsWorkers: opts.lpipsWorkers }),
+        ...(opts.pool ? { pool: opts.pool } : {}),
+        ...(opts.photoCache ? { photoCache: opts.photoCache } : {}),
+      });
       return new Grader(backend, problem, `CPU reference ${opts.pool ? 'on the worker pool' : 'on the main thread'}`);
     }
     let why = 'not asked for (gpuProcess off)';

@@ -26,14 +26,29 @@ export function toRgba(png: DecodedPng): RgbaImage {
   return { width: png.width, height: png.height, data: out };
 }
 
-/** Converts any decoded PNG to RGB, compositing transparency over `background` (white). */
+/**
+ * Converts any decoded PNG to RGB, compositing transparency over `background` (white). One pass
+ * over the decoded samples (no RGBA copy): the same float32 values as compositing toRgba's.
+ */
 export function toRgb(png: DecodedPng, background = 1): RgbImage {
-  const rgba = toRgba(png);
   const n = png.width * png.height;
   const out = new Float32Array(n * 3);
-  for (let i = 0; i < n; i++) {
-    const a = rgba.data[i * 4 + 3];
-    for (let k = 0; k < 3; k++) out[i * 3 + k] = rgba.data[i * 4 + k] * a + background * (1 - a);
+  const src = png.data;
+  const c = png.channels;
+  if (c === 3) {
+    // Opaque: v * 1 + background * 0 is v.
+    out.set(src.subarray(0, n * 3));
+  } else {
+    for (let i = 0; i < n; i++) {
+      const s = i * c;
+      const a = c === 2 || c === 4 ? src[s + c - 1] : 1;
+      const r = src[s];
+      const g = c <= 2 ? r : src[s + 1];
+      const b = c <= 2 ? r : src[s + 2];
+      out[i * 3] = r * a + background * (1 - a);
+      out[i * 3 + 1] = g * a + background * (1 - a);
+      out[i * 3 + 2] = b * a + background * (1 - a);
+    }
   }
   return { width: png.width, height: png.height, data: out };
 }

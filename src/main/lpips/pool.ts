@@ -10,6 +10,10 @@
 // garbage-collected; a slot's rects are computed from the render last sent to it, in send order
 // (a failed call empties the slot, so the next computes everything); workers are unref'd whenever
 // no job is in flight and terminated by destroy(), so they never keep the process alive.
+// A photo can also be an LpipsPhoto (photo(): its taps in the module's channel-last layout, as the
+// worker wrote them): it never goes through the [C, H, W] maps, so the grader neither transposes
+// it twice nor recomputes it when a per-machine cache (photo-cache.ts) holds its bytes.
+import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { RgbImage } from '../../shared/image/image';
@@ -28,6 +32,20 @@ export interface LpipsPoolOptions {
 export interface LpipsPair {
   render: RgbImage;
   photoFeatures: LpipsFeatures;
+}
+
+/**
+ * A photo's normalised LPIPS taps for one image size in the module's channel-last layout (the
+ * region features() transposes into LpipsFeatures): what distance() sends the worker as it is.
+ */
+export interface LpipsPhoto {
+  readonly width: number;
+  readonly height: number;
+  readonly region: Float32Array;
+}
+
+function isPhoto(p: LpipsFeatures | LpipsPhoto): p is LpipsPhoto {
+  return !Array.isArray(p);
 }
 
 interface Reply {
@@ -110,7 +128,8 @@ class PoolWorker {
 
 export class LpipsPool {
   private readonly modules = new Map<string, { plan: LpipsModulePlan; bytes: Uint8Array }>();
-  private readonly photoIds = new WeakMap<LpipsFeatures, number>();
+  private readonly photoIds = new WeakMap<LpipsFeatures | LpipsPhoto, number>();
+  private weightsHash: string | null = null;
   private readonly pins = new Map<number, PoolWorker>(); // photo id -> the worker of its distances
   private slotClock = 0;
   private readonly dropper = new FinalizationRegistry<number>((id) => this.drop(id));
@@ -118,7 +137,10 @@ export class LpipsPool {
   private nextJob = 1;
   private destroyed = false;
 
-  private constructor(private readonly workers: PoolWorker[]) {}
+  private constructor(
+    private readonly workers: PoolWorker[],
+    private readonly packed: Float32Array,
+  ) {}
 
   /** Starts the workers and sends them the packed weights. */
   static create(weights: LpipsWeights, opts: LpipsPoolOptions = {}): LpipsPool {
@@ -131,7 +153,22 @@ export class LpipsPool {
     packed.set(plain);
     const workers = Array.from({ length: count }, () => new PoolWorker(new Worker(POOL_WORKER_SOURCE, { eval: true })));
     for (const w of workers) w.post({ type: 'init', packed });
-    return new LpipsPool(workers);
+    return new LpipsPool(workers, packed);
+  }
+
+  /**
+   * What a photo's region depends on besides the photo: the module for this size (its kernels,
+   * hence the float32 summation order) and the weights. Equal fingerprints give bit-identical
+   * regions, so a cache keyed by it and the photo's bytes never serves a stale region.
+   */
+  fingerprint(width: number, height: number): string {
+    this.weightsHash ??= createHash('sha256').update(new Uint8Array(this.packed.buffer, this.packed.byteOffset, this.packed.byteLength)).digest('hex');
+    return createHash('sha256').update(this.module(width, height).bytes).update(this.weightsHash).digest('hex');
+  }
+
+  /** The number of floats in a photo region of this size (a cached region must have exactly these). */
+  regionFloats(width: number, height: number): number {
+    return this.module(width, height).plan.photoFloats;
   }
 
   get size(): number {
@@ -165,7 +202,7 @@ export class LpipsPool {
     await Promise.all(this.workers.map((w) => this.net(w, width, height)));
   }
 
-  private photoId(features: LpipsFeatures): number {
+  private photoId(features: LpipsFeatures | LpipsPhoto): number {
     let id = this.photoIds.get(features);
     if (id === undefined) {
       id = this.nextPhoto++;
@@ -251,16 +288,24 @@ export class LpipsPool {
    * LPIPS of one render against a photo's features (as lpipsFeatures or features() return), on
    * the photo's worker, incrementally from that photo's previous render (same value as a full pass).
    */
-  async distance(render: RgbImage, photoFeatures: LpipsFeatures): Promise<number> {
+  async distance(render: RgbImage, photoFeatures: LpipsFeatures | LpipsPhoto): Promise<number> {
     this.check();
     const id = this.photoId(photoFeatures);
     return this.onWorker(async (w) => {
       const { key, plan } = this.module(render.width, render.height);
-      assertTapsMatch(photoFeatures, plan); // the worker may hold this photo for another size
+      // The worker may hold this photo for another size.
+      if (isPhoto(photoFeatures)) {
+        if (photoFeatures.width !== render.width || photoFeatures.height !== render.height || photoFeatures.region.length !== plan.photoFloats) {
+          throw new Error(`LPIPS pool: photo is ${photoFeatures.width}x${photoFeatures.height} (${photoFeatures.region.length} floats), render ${render.width}x${render.height} (${plan.photoFloats})`);
+        }
+      } else {
+        assertTapsMatch(photoFeatures, plan);
+      }
       await this.net(w, render.width, render.height);
       if (!w.photos.has(id)) {
-        const region = photoRegion(photoFeatures, plan);
-        w.post({ type: 'photo', id, key, region }, [region.buffer as ArrayBuffer]);
+        // An LpipsPhoto's region stays with its owner: the worker gets a copy.
+        const region = isPhoto(photoFeatures) ? photoFeatures.region : photoRegion(photoFeatures, plan);
+        w.post({ type: 'photo', id, key, region }, isPhoto(photoFeatures) ? [] : [region.buffer as ArrayBuffer]);
         w.photos.add(id);
       }
       // No await between the rects and the post: jobs of a slot reach the worker in rect order.
@@ -277,13 +322,19 @@ export class LpipsPool {
   }
 
   /** Normalised taps of one image ([C, H, W] maps, as lpipsFeatures), on the least-busy worker. */
-  features(img: RgbImage): Promise<LpipsFeatures> {
+  async features(img: RgbImage): Promise<LpipsFeatures> {
+    const { plan } = this.module(img.width, img.height);
+    return featuresFromRegion((await this.photo(img)).region, plan);
+  }
+
+  /** One image's normalised taps as an LpipsPhoto (no transpose), on the least-busy worker. */
+  photo(img: RgbImage): Promise<LpipsPhoto> {
     return this.onWorker(async (w) => {
-      const { key, plan } = this.module(img.width, img.height);
+      const { key } = this.module(img.width, img.height);
       await this.net(w, img.width, img.height);
       const reply = await w.request(this.nextJob++, { type: 'features', key, rgb: ownBuffer(img.data) });
       if (!reply.region) throw new Error('LPIPS worker: features reply without data');
-      return featuresFromRegion(reply.region, plan);
+      return { width: img.width, height: img.height, region: reply.region };
     });
   }
 

@@ -51,6 +51,11 @@ export interface LoadedTask {
 
 export interface LoadOptions {
   tasksDir?: string;
+  /**
+   * Leave the reference photos unread (`reference` is then []): for a grade, which reads only the
+   * held-out views (`splatlab grade`: half the photos a cold start decodes). Default false.
+   */
+  heldoutOnly?: boolean;
 }
 
 export class TaskLoadError extends Error {
@@ -218,7 +223,7 @@ export async function loadTask(taskId: string, opts: LoadOptions = {}): Promise<
   return {
     spec,
     dir,
-    reference: readViews(dir, 'ref', cameras.reference, what),
+    reference: opts.heldoutOnly === true ? [] : readViews(dir, 'ref', cameras.reference, what),
     heldout: readViews(dir, 'heldout', cameras.heldout, what),
     anchors: readJson(join(dir, 'anchors.json'), AnchorsSchema, what),
     init: readInit(tasksDir, spec, what),

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { testDataDir } from '../../helpers/data';
-import { PngError, crc32, decodePng, encodePng, readPng, toRgb } from '../../../src/main/io/png';
+import { PngError, crc32, decodePng, encodePng, readPng, toRgb, toRgba } from '../../../src/main/io/png';
 import { skipWithout } from '../../helpers/optional';
 
 function chunk(type: string, data: number[] | Uint8Array): number[] {
@@ -176,6 +176,28 @@ describe('toRgb', () => {
   it('composites alpha over white and replicates grey', () => {
     const rgb = toRgb({ width: 2, height: 1, channels: 2, data: Float32Array.from([0.2, 1, 0, 0.5]) });
     expect(Array.from(rgb.data).map((v) => +v.toFixed(6))).toEqual([0.2, 0.2, 0.2, 0.5, 0.5, 0.5]);
+  });
+
+  it('equals compositing toRgba over the background bit for bit, for every channel count', () => {
+    let seed = 3;
+    const next = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    for (const channels of [1, 2, 3, 4] as const) {
+      const png = { width: 5, height: 3, channels, data: Float32Array.from({ length: 15 * channels }, next) };
+      for (const background of [1, 0.25]) {
+        const rgba = toRgba(png).data;
+        const expected = new Float32Array(15 * 3);
+        for (let i = 0; i < 15; i++) for (let k = 0; k < 3; k++) expected[i * 3 + k] = rgba[i * 4 + k] * rgba[i * 4 + 3] + background * (1 - rgba[i * 4 + 3]);
+        expect(toRgb(png, background).data).toEqual(expected);
+      }
+    }
+  });
+
+  it('decodes 8-bit grey and RGB to the exact quotients v / 255 (their fast path)', () => {
+    const row = (n: number, k: number): number[] => [0, ...Array.from({ length: n }, (_, i) => (i * 37 + k * 11) % 256)];
+    const grey = decodePng(makePng({ width: 7, height: 2, depth: 8, colorType: 0, rows: [row(7, 0), row(7, 1)] }));
+    expect(grey.data).toEqual(Float32Array.from([...row(7, 0).slice(1), ...row(7, 1).slice(1)], (v) => v / 255));
+    const rgb = decodePng(makePng({ width: 4, height: 2, depth: 8, colorType: 2, rows: [row(12, 2), row(12, 3)] }));
+    expect(rgb.data).toEqual(Float32Array.from([...row(12, 2).slice(1), ...row(12, 3).slice(1)], (v) => v / 255));
   });
 });
 

@@ -7,6 +7,7 @@ import { packSplats } from '../../../shared/scene/gaussian';
 import { parseSceneDocument } from '../../../shared/scene/input';
 import { acquireGpu } from '../../gpu/device';
 import { Grader, graderDevice } from '../../grader/grader';
+import { photoCacheDir } from '../../grader/photo-cache';
 import type { GradeResult } from '../../grader/types';
 import { loadTask, TaskLoadError } from '../../tasks/load';
 import { parseArgs, requireOption, stringOption } from '../args';
@@ -50,13 +51,15 @@ and says so.`,
     const scene = parseSceneDocument(readJsonFile(scenePath, 'scene file'));
     if (!scene.ok) throw new CliError(`scene file ${scenePath}: ${scene.errors[0]}${scene.errors.length > 1 ? ` (and ${scene.errors.length - 1} more)` : ''}`);
     const tasksDir = stringOption(args, 'tasks');
-    const task = await loadTask(taskId, tasksDir ? { tasksDir } : {}).catch((e: unknown) => {
-      throw e instanceof TaskLoadError ? new CliError(e.message) : e;
-    });
     const lpipsDir = stringOption(args, 'lpips-dir');
     const gpu = await acquireGpu({ forceCpu: device === 'cpu' });
-    const grader = await Grader.create({ ...graderDevice(gpu), ...(lpipsDir ? { lpipsDir } : {}) });
+    // Built before the task loads, so the LPIPS workers start while its photos decode; the photo
+    // side of LPIPS comes from this machine's cache after the first grade of a task.
+    const grader = await Grader.create({ ...graderDevice(gpu), ...(lpipsDir ? { lpipsDir } : {}), photoCache: photoCacheDir() });
     try {
+      const task = await loadTask(taskId, { ...(tasksDir ? { tasksDir } : {}), heldoutOnly: true }).catch((e: unknown) => {
+        throw e instanceof TaskLoadError ? new CliError(e.message) : e;
+      });
       const records = scene.records;
       for (const w of scene.warnings.slice(0, 5)) io.err(`warning: ${w}`);
       if (records.length > task.spec.max_gaussians) io.err(`note: ${records.length} Gaussians exceed the task's cap of ${task.spec.max_gaussians}; graded anyway`);

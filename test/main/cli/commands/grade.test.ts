@@ -1,9 +1,9 @@
-// `splatlab grade` on the test task: the fit grades to 100 in JSON and table form, and bad input
-// is one error line.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+// `splatlab grade` on the test task: the fit grades to 100 in JSON and table form, its photo
+// LPIPS taps go to the lab home's cache (a temporary home here), and bad input is one error line.
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { command } from '../../../../src/main/cli/commands/grade';
 import { CliError, type CliIO } from '../../../../src/main/cli/command';
 import { sceneFileJson } from '../../../../src/shared/scene/input';
@@ -18,9 +18,15 @@ function capture(): { io: CliIO; out: string[]; err: string[] } {
 
 let built: TestTask;
 let dir: string;
+const home = process.env.SPLATLAB_HOME;
+afterAll(() => {
+  if (home === undefined) delete process.env.SPLATLAB_HOME;
+  else process.env.SPLATLAB_HOME = home;
+});
 beforeAll(async () => {
   built = (await fixtureTask()).task;
   dir = mkdtempSync(join(tmpdir(), 'grade-cli-'));
+  process.env.SPLATLAB_HOME = join(dir, 'home');
   writeFileSync(join(dir, 'fit.json'), JSON.stringify(sceneFileJson(built.fit)));
   writeFileSync(join(dir, 'loose.json'), JSON.stringify({ gaussians: [{ pos: [0, 0, 0], color: '#ff0000', scale: 0.3 }] }));
   writeFileSync(join(dir, 'bad.json'), JSON.stringify({ gaussians: [{ pos: [0, 0, 0], color: '#cacc cb' }] }));
@@ -36,6 +42,9 @@ describe('grade command', () => {
     expect(result).toMatchObject({ task: 'test__sculpt', device: 'cpu', gaussians: 12, score: 100, reward: 1 });
     expect(result.perView).toHaveLength(8);
     expect(result.perView[0].name).toBe('H0');
+    // One cached region per held-out photo when LPIPS ran (the weights folder is optional).
+    const cache = join(dir, 'home', 'cache', 'lpips-photos');
+    expect(existsSync(cache) ? readdirSync(cache).length : 0).toBe(result.lpipsMissing ? 0 : 8);
   });
 
   it('prints a per-view table and the score for a loose scene', async () => {
