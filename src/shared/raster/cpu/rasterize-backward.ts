@@ -30,26 +30,48 @@ export function backwardScratch(width: number, height: number): BackwardScratch 
   return { T: new Float64Array(width * height), S: new Float64Array(width * height * 3) };
 }
 
-export function rasterizeBackwardPixels(splats: Splats, state: ForwardState, grads: ImageGrads, scratch?: BackwardScratch): ProjectionGrads {
+/** The forward pass's records rasterizeBackwardPixels replays (a ForwardState has them all). */
+export type BackwardInput = Pick<ForwardState, 'width' | 'height' | 'order' | 'lastRank' | 'transmittance' | 'colors' | 'opacities'> & {
+  projection: Pick<ForwardState['projection'], 'means2d' | 'conics' | 'radii'>;
+};
+
+/**
+ * The compositing backward. `rows` [y0, y1] (inclusive) restricts it to those rows (a band of
+ * the fit's step: each Gaussian's sums then run over the band's pixels only, in the same order);
+ * `into` receives the sums (zeroed here) instead of new arrays.
+ */
+export function rasterizeBackwardPixels(
+  splats: Pick<Splats, 'count'>,
+  state: BackwardInput,
+  grads: ImageGrads,
+  scratch?: BackwardScratch,
+  rows?: { y0: number; y1: number },
+  into?: ProjectionGrads,
+): ProjectionGrads {
   const n = splats.count;
   const { width, height, order, lastRank, transmittance } = state;
   const { means2d, conics, radii } = state.projection;
   const { colors, opacities } = state;
   const { v_rgb, v_alpha } = grads;
-  const out: ProjectionGrads = {
+  const out: ProjectionGrads = into ?? {
     v_means2d: new Float64Array(n * 2),
     v_conics: new Float64Array(n * 3),
     v_colors: new Float64Array(n * 3),
     v_opacities: new Float64Array(n),
   };
+  if (into) for (const a of [into.v_means2d, into.v_conics, into.v_colors, into.v_opacities]) a.fill(0);
   const npix = width * height;
+  const ry0 = rows ? Math.max(0, rows.y0) : 0;
+  const ry1 = rows ? Math.min(height - 1, rows.y1) : height - 1;
   // Per pixel while walking back to front: T = transmittance in front of the current Gaussian
   // (starts at T_final), S = colour accumulated behind it including the background.
   if (scratch && scratch.T.length !== npix) throw new Error('rasterizeBackwardPixels: scratch of another size');
   const T = scratch ? scratch.T : new Float64Array(npix);
-  T.set(transmittance);
   const S = scratch ? scratch.S : new Float64Array(npix * 3);
-  for (let p = 0; p < npix; p++) for (let k = 0; k < 3; k++) S[p * 3 + k] = transmittance[p] * BACKGROUND;
+  for (let p = ry0 * width; p < (ry1 + 1) * width; p++) {
+    T[p] = transmittance[p];
+    for (let k = 0; k < 3; k++) S[p * 3 + k] = transmittance[p] * BACKGROUND;
+  }
 
   const span = new Int32Array(2);
   const vColors = out.v_colors;
@@ -75,7 +97,8 @@ export function rasterizeBackwardPixels(splats: Splats, state: ForwardState, gra
     let vc0 = 0;
     let vc1 = 0;
     let vc2 = 0;
-    for (let py = box.y0; py <= box.y1; py++) {
+    const y1 = Math.min(box.y1, ry1);
+    for (let py = Math.max(box.y0, ry0); py <= y1; py++) {
       const dy = py + 0.5 - my;
       // Only the span where alpha can reach 1/255: outside it every pixel is skipped below anyway.
       rowSpan(a, b, c, o, mx, dy, box.x0, box.x1, span);
@@ -143,7 +166,20 @@ export function rasterizeBackward(
   scratch?: BackwardScratch,
 ): SplatGrads {
   const forward = state ?? rasterizeForwardState(splats, camera, opts);
-  const g2d = rasterizeBackwardPixels(splats, forward, grads, scratch);
+  return splatGradsFromPixels(splats, camera, forward, rasterizeBackwardPixels(splats, forward, grads, scratch), opts);
+}
+
+/**
+ * The rest of the chain after the compositing backward: the antialiasing compensation, the
+ * projection's backward and the colours' (SH) backward, into every Gaussian parameter.
+ */
+export function splatGradsFromPixels(
+  splats: Splats,
+  camera: Camera,
+  forward: Pick<ForwardState, 'projection' | 'opacities'>,
+  g2d: ProjectionGrads,
+  opts: RasterOptions = {},
+): SplatGrads {
   // Antialiased: composited opacity = o * compensation(cov2d).
   let v_opacities = g2d.v_opacities;
   let v_comp: Float64Array | undefined;

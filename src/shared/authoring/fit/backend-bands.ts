@@ -1,0 +1,168 @@
+// The CPU fit backend whose steps run in row bands (bands.ts) on this thread and, when given
+// helpers, on a helper thread at once (issue 40 item 1: both cores for one fit). The leader (this
+// thread) projects the scene, sorts it and evaluates its colours (cheap: O(Gaussians)), posts the
+// step into the shared frame, claims bands like any helper, waits for the bands a helper claimed,
+// then sums the bands' loss and per-Gaussian sums in band order and runs the projection's and
+// colours' backward.
+// Input: BandHelpers (how to start a thread running serveBands; absent: every band here).
+// Output: a FitBackend with a stepper (fitGaussians' per-step path); forward/backward are the
+// one-pass CPU backend's (snapshots, the empty scene, the reference PSNR).
+// Invariant: the same fit with or without helpers, and whichever thread runs which band, gives
+// bit-identical losses and records (bands.ts); a helper that fails or never starts costs only
+// speed: the leader runs every band it did not finish.
+import type { Camera, SplatGrads } from '../../raster/types';
+import { depthOrder } from '../../raster/cpu/rasterize-forward';
+import { projectForward } from '../../raster/cpu/project-forward';
+import { splatGradsFromPixels, type ProjectionGrads } from '../../raster/cpu/rasterize-backward';
+import { viewColors } from '../../raster/cpu/sh';
+import type { Splats } from '../../scene/splats';
+import { cpuFitBackend, type FitBackend, type FitStepper } from './backend';
+import { BandKernel, CTRL, FIT_BANDS, allocBandFrame, bandGrads, type BandFrame, type BandView } from './bands';
+import { LOSS_SUMS, type LossParts } from './loss';
+
+/** Starts helper threads for a fit's frame. */
+export interface BandHelpers {
+  /** Starts a thread running serveBands(views, frame); settles when that thread's loop ends (rejects when it fails). */
+  start(views: readonly BandView[], frame: BandFrame): Promise<unknown>;
+  /** Releases the threads (after every frame was told to quit). */
+  close?(): void;
+}
+
+type WaitAsync = (a: Int32Array, index: number, value: number, timeout?: number) => { async: boolean; value: Promise<string> | string };
+// Atomics.waitAsync (Node 16+, ES2024: not in this project's ES2023 lib).
+const waitAsync = (Atomics as unknown as { waitAsync?: WaitAsync }).waitAsync;
+
+/** Resolves once ctrl[index] may differ from `value` (or after `ms`), letting the event loop run meanwhile. */
+async function waitChange(ctrl: Int32Array, index: number, value: number, ms: number): Promise<void> {
+  if (waitAsync) {
+    const r = waitAsync(ctrl, index, value, ms);
+    if (r.async) await r.value;
+    return;
+  }
+  await new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+interface Fit {
+  frame: BandFrame;
+  kernel: BandKernel;
+  n: number;
+  helperEnded: boolean;
+}
+
+/** Copies `src` into the frame's array (the leader's per-step inputs). */
+function put(dst: Float64Array | Int32Array, src: ArrayLike<number>): void {
+  for (let i = 0; i < src.length; i++) dst[i] = src[i];
+}
+
+/** A banded backend with a count of the bands run (all threads) and of those run on this thread. */
+export type BandFitBackend = FitBackend & { readonly stats: { bands: number; here: number } };
+
+export interface BandOptions {
+  /** False: this thread runs no band while a helper lives (tests: proves the helper's bands). Default true. */
+  leaderBands?: boolean;
+}
+
+export function bandFitBackend(helpers?: BandHelpers, opts: BandOptions = {}): BandFitBackend {
+  const leaderBands = opts.leaderBands ?? true;
+  const plain = cpuFitBackend();
+  let fit: Fit | null = null;
+  const stats = { bands: 0, here: 0 };
+
+  const quit = (): void => {
+    if (!fit) return;
+    Atomics.store(fit.frame.ctrl, CTRL.quit, 1);
+    Atomics.add(fit.frame.ctrl, CTRL.gen, 1);
+    Atomics.notify(fit.frame.ctrl, CTRL.gen);
+    fit = null;
+  };
+
+  const stepper: FitStepper = {
+    prepare(views, count) {
+      quit();
+      const frame = allocBandFrame(count);
+      const current: Fit = { frame, kernel: new BandKernel(views, frame), n: count, helperEnded: helpers === undefined };
+      fit = current;
+      if (helpers) {
+        helpers.start(views, frame).then(
+          () => void (current.helperEnded = true),
+          () => void (current.helperEnded = true),
+        );
+      }
+    },
+
+    end: quit,
+
+    async evaluate(splats: Splats, camera: Camera, view: number, withGrad: boolean): Promise<{ parts: LossParts; grads: SplatGrads | null }> {
+      const f = fit;
+      if (!f) throw new Error('band fit backend: evaluate() before prepare()');
+      if (splats.count !== f.n) throw new Error(`band fit backend: ${splats.count} Gaussians in a fit prepared for ${f.n}`);
+      const { frame, kernel } = f;
+      const ctrl = frame.ctrl;
+      const projection = projectForward(splats, camera, {});
+      const order = depthOrder(projection.depths, (i) => projection.radii[i * 2] > 0, splats.count);
+      const colors = viewColors(splats, camera, {});
+      const opacities = projection.opacities ?? splats.opacities;
+      put(frame.order, order);
+      put(frame.radii, projection.radii);
+      put(frame.means2d, projection.means2d);
+      put(frame.conics, projection.conics);
+      put(frame.colors, colors);
+      put(frame.opacities, opacities);
+      ctrl[CTRL.view] = view;
+      ctrl[CTRL.ordered] = order.length;
+      ctrl[CTRL.withGrad] = withGrad ? 1 : 0;
+      ctrl[CTRL.count] = splats.count;
+      // Order matters: a helper may claim as soon as `claim` is reset (the inputs are in place).
+      Atomics.store(ctrl, CTRL.done, 0);
+      for (let b = 0; b < FIT_BANDS; b++) Atomics.store(ctrl, CTRL.bandDone + b, 0);
+      Atomics.store(ctrl, CTRL.claim, 0);
+      Atomics.add(ctrl, CTRL.gen, 1);
+      Atomics.notify(ctrl, CTRL.gen);
+      stats.bands += FIT_BANDS;
+      if (leaderBands || f.helperEnded) stats.here += kernel.claimAll();
+      for (let d = Atomics.load(ctrl, CTRL.done); d < FIT_BANDS; d = Atomics.load(ctrl, CTRL.done)) {
+        if (f.helperEnded) {
+          // The helper's thread is gone: run what it left unfinished here.
+          for (let b = 0; b < FIT_BANDS; b++) {
+            if (Atomics.load(ctrl, CTRL.bandDone + b) === 1) continue;
+            kernel.run(b);
+            stats.here++;
+          }
+          break;
+        }
+        await waitChange(ctrl, CTRL.done, d, 50);
+      }
+      const sums = Array.from({ length: FIT_BANDS }, (_, b) => frame.sums.subarray(b * LOSS_SUMS, (b + 1) * LOSS_SUMS));
+      const parts = kernel.parts(view, sums);
+      if (!withGrad || f.n === 0) return { parts, grads: null };
+      const g2d: ProjectionGrads = {
+        v_means2d: new Float64Array(f.n * 2),
+        v_conics: new Float64Array(f.n * 3),
+        v_colors: new Float64Array(f.n * 3),
+        v_opacities: new Float64Array(f.n),
+      };
+      for (let b = 0; b < FIT_BANDS; b++) {
+        const part = bandGrads(frame, f.n, b);
+        for (const k of ['v_means2d', 'v_conics', 'v_colors', 'v_opacities'] as const) {
+          const dst = g2d[k];
+          const src = part[k];
+          for (let i = 0; i < dst.length; i++) dst[i] += src[i];
+        }
+      }
+      return { parts, grads: splatGradsFromPixels(splats, camera, { projection, opacities }, g2d) };
+    },
+  };
+
+  return {
+    name: plain.name,
+    deterministic: true,
+    forward: (splats, camera) => plain.forward(splats, camera),
+    backward: (grads) => plain.backward(grads),
+    stepper,
+    stats,
+    dispose() {
+      quit();
+      helpers?.close?.();
+    },
+  };
+}
