@@ -13,11 +13,11 @@
 import type { Camera, SplatGrads } from '../../raster/types';
 import { depthOrder } from '../../raster/cpu/rasterize-forward';
 import { projectForward } from '../../raster/cpu/project-forward';
-import { splatGradsFromPixels, type ProjectionGrads } from '../../raster/cpu/rasterize-backward';
+import { splatGradsFromPixels } from '../../raster/cpu/rasterize-backward';
 import { viewColors } from '../../raster/cpu/sh';
 import type { Splats } from '../../scene/splats';
 import { cpuFitBackend, type FitBackend, type FitStepper } from './backend';
-import { BandKernel, CTRL, FIT_BANDS, allocBandFrame, bandGrads, type BandFrame, type BandView } from './bands';
+import { BandKernel, CTRL, FIT_BANDS, allocBandFrame, foldBands, termsFit, termsNeeded, type BandFrame, type BandView } from './bands';
 import { LOSS_SUMS, type LossParts } from './loss';
 
 /** Starts helper threads for a fit's frame. */
@@ -43,11 +43,15 @@ async function waitChange(ctrl: Int32Array, index: number, value: number, ms: nu
 }
 
 interface Fit {
+  views: readonly BandView[];
   frame: BandFrame;
   kernel: BandKernel;
   n: number;
   helperEnded: boolean;
 }
+
+/** Term doubles a band keeps at first (grown to what a step needs): 9 per pixel of a 128x128 band. */
+const FIRST_TERM_CAPACITY = 9 * 128 * 128;
 
 /** Copies `src` into the frame's array (the leader's per-step inputs). */
 function put(dst: Float64Array | Int32Array, src: ArrayLike<number>): void {
@@ -55,18 +59,20 @@ function put(dst: Float64Array | Int32Array, src: ArrayLike<number>): void {
 }
 
 /** A banded backend with a count of the bands run (all threads) and of those run on this thread. */
-export type BandFitBackend = FitBackend & { readonly stats: { bands: number; here: number } };
+export type BandFitBackend = FitBackend & { readonly stepper: FitStepper; readonly stats: { bands: number; here: number; grown: number } };
 
 export interface BandOptions {
   /** False: this thread runs no band while a helper lives (tests: proves the helper's bands). Default true. */
   leaderBands?: boolean;
+  /** Term doubles a band keeps at first (default FIRST_TERM_CAPACITY; tests start small to grow). */
+  termCapacity?: number;
 }
 
 export function bandFitBackend(helpers?: BandHelpers, opts: BandOptions = {}): BandFitBackend {
   const leaderBands = opts.leaderBands ?? true;
   const plain = cpuFitBackend();
   let fit: Fit | null = null;
-  const stats = { bands: 0, here: 0 };
+  const stats = { bands: 0, here: 0, grown: 0 };
 
   const quit = (): void => {
     if (!fit) return;
@@ -76,18 +82,25 @@ export function bandFitBackend(helpers?: BandHelpers, opts: BandOptions = {}): B
     fit = null;
   };
 
+  /** A fit's frame of this term capacity, its helper started (the kernel reused when given). */
+  const open = (views: readonly BandView[], n: number, capacity: number, kernel?: BandKernel): Fit => {
+    quit();
+    const frame = allocBandFrame(n, capacity);
+    kernel?.useFrame(frame);
+    const current: Fit = { views, frame, kernel: kernel ?? new BandKernel(views, frame), n, helperEnded: helpers === undefined };
+    fit = current;
+    if (helpers) {
+      helpers.start(views, frame).then(
+        () => void (current.helperEnded = true),
+        () => void (current.helperEnded = true),
+      );
+    }
+    return current;
+  };
+
   const stepper: FitStepper = {
     prepare(views, count) {
-      quit();
-      const frame = allocBandFrame(count);
-      const current: Fit = { frame, kernel: new BandKernel(views, frame), n: count, helperEnded: helpers === undefined };
-      fit = current;
-      if (helpers) {
-        helpers.start(views, frame).then(
-          () => void (current.helperEnded = true),
-          () => void (current.helperEnded = true),
-        );
-      }
+      open(views, count, opts.termCapacity ?? FIRST_TERM_CAPACITY);
     },
 
     end: quit,
@@ -132,24 +145,16 @@ export function bandFitBackend(helpers?: BandHelpers, opts: BandOptions = {}): B
         }
         await waitChange(ctrl, CTRL.done, d, 50);
       }
+      if (!termsFit(frame)) {
+        // The terms outgrew the frame: the same step again on a larger one (same results).
+        stats.grown++;
+        open(f.views, f.n, Math.max(2 * frame.terms[1].length, Math.ceil(1.25 * termsNeeded(frame)), 64), kernel);
+        return stepper.evaluate(splats, camera, view, withGrad);
+      }
       const sums = Array.from({ length: FIT_BANDS }, (_, b) => frame.sums.subarray(b * LOSS_SUMS, (b + 1) * LOSS_SUMS));
       const parts = kernel.parts(view, sums);
       if (!withGrad || f.n === 0) return { parts, grads: null };
-      const g2d: ProjectionGrads = {
-        v_means2d: new Float64Array(f.n * 2),
-        v_conics: new Float64Array(f.n * 3),
-        v_colors: new Float64Array(f.n * 3),
-        v_opacities: new Float64Array(f.n),
-      };
-      for (let b = 0; b < FIT_BANDS; b++) {
-        const part = bandGrads(frame, f.n, b);
-        for (const k of ['v_means2d', 'v_conics', 'v_colors', 'v_opacities'] as const) {
-          const dst = g2d[k];
-          const src = part[k];
-          for (let i = 0; i < dst.length; i++) dst[i] += src[i];
-        }
-      }
-      return { parts, grads: splatGradsFromPixels(splats, camera, { projection, opacities }, g2d) };
+      return { parts, grads: splatGradsFromPixels(splats, camera, { projection, opacities }, foldBands(frame, f.n)) };
     },
   };
 

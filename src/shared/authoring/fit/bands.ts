@@ -14,7 +14,7 @@
 import type { RgbImage } from '../../image/image';
 import { compositeFrontToBack, compositePlanes, type CompositePlanes } from '../../raster/cpu/composite';
 import { BACKGROUND } from '../../raster/cpu/rasterize-forward';
-import { backwardScratch, rasterizeBackwardPixels, type BackwardScratch, type ProjectionGrads } from '../../raster/cpu/rasterize-backward';
+import { backwardScratch, rasterizeBackwardPixels, TERMS, type BackwardScratch, type ProjectionGrads, type TermRecord } from '../../raster/cpu/rasterize-backward';
 import { LOSS_SUMS, LossTarget, type LossParts } from './loss';
 
 /** Bands of a step: one per core of the machines the lab targets (two); fixed so results never depend on the thread count. */
@@ -23,11 +23,11 @@ export const FIT_BANDS = 2;
 const HALO = 10;
 
 /** ctrl slots: the step's generation, the next band to claim, bands done, quit, the view, Gaussians in the order, gradient wanted, Gaussians. */
-export const CTRL = { gen: 0, claim: 1, done: 2, quit: 3, view: 4, ordered: 5, withGrad: 6, count: 7, bandDone: 8 } as const;
+export const CTRL = { gen: 0, claim: 1, done: 2, quit: 3, view: 4, ordered: 5, withGrad: 6, count: 7, bandDone: 8, used: 8 + FIT_BANDS, runs: 8 + 2 * FIT_BANDS } as const;
 
 /** A step's shared memory: the projected scene in, each band's sums out. Every array lies on a SharedArrayBuffer. */
 export interface BandFrame {
-  ctrl: Int32Array; // [CTRL.bandDone + FIT_BANDS]
+  ctrl: Int32Array; // [CTRL.runs + FIT_BANDS]; per band: done flag, terms used, runs recorded
   order: Int32Array; // [N] depth order (CTRL.ordered used)
   radii: Int32Array; // [N, 2]
   means2d: Float64Array; // [N, 2]
@@ -36,12 +36,15 @@ export interface BandFrame {
   opacities: Float64Array; // [N]
   grads: Float64Array; // [FIT_BANDS, 9 N]: v_means2d (2N), v_conics (3N), v_colors (3N), v_opacities (N)
   sums: Float64Array; // [FIT_BANDS, LOSS_SUMS]
+  terms: Float64Array[]; // per band: the TermRecord terms of the Gaussians begun in a band above (none for band 0)
+  runs: Int32Array[]; // per band: the TermRecord runs
 }
 
-export function allocBandFrame(n: number): BandFrame {
+/** A frame for n Gaussians whose bands keep up to `termCapacity` doubles of terms each. */
+export function allocBandFrame(n: number, termCapacity: number): BandFrame {
   const i32 = (len: number): Int32Array => new Int32Array(new SharedArrayBuffer(Math.max(1, len) * 4));
   const f64 = (len: number): Float64Array => new Float64Array(new SharedArrayBuffer(Math.max(1, len) * 8));
-  const ctrl = i32(CTRL.bandDone + FIT_BANDS);
+  const ctrl = i32(CTRL.runs + FIT_BANDS);
   // Nothing to claim until the leader posts the first step.
   ctrl[CTRL.claim] = FIT_BANDS;
   return {
@@ -54,6 +57,8 @@ export function allocBandFrame(n: number): BandFrame {
     opacities: f64(n),
     grads: f64(FIT_BANDS * 9 * n),
     sums: f64(FIT_BANDS * LOSS_SUMS),
+    terms: Array.from({ length: FIT_BANDS }, (_, b) => f64(b === 0 ? 0 : termCapacity)),
+    runs: Array.from({ length: FIT_BANDS }, (_, b) => i32(b === 0 ? 0 : 2 * n)),
   };
 }
 
@@ -69,6 +74,77 @@ export function bandGrads(frame: BandFrame, n: number, b: number): ProjectionGra
   return { v_means2d: part(0, 2), v_conics: part(2, 3), v_colors: part(5, 3), v_opacities: part(8, 1) };
 }
 
+/** Whether every band's terms and runs fit its frame's capacity (else the step must be rerun on a larger frame). */
+export function termsFit(frame: BandFrame): boolean {
+  for (let b = 1; b < FIT_BANDS; b++) {
+    if (frame.ctrl[CTRL.used + b] > frame.terms[b].length || frame.ctrl[CTRL.runs + b] * 2 > frame.runs[b].length) return false;
+  }
+  return true;
+}
+
+/** The most term doubles a band of the last step needed. */
+export function termsNeeded(frame: BandFrame): number {
+  let most = 0;
+  for (let b = 1; b < FIT_BANDS; b++) most = Math.max(most, frame.ctrl[CTRL.used + b]);
+  return most;
+}
+
+/**
+ * The whole image's ProjectionGrads from the bands' (which must fit, termsFit): each Gaussian's
+ * sums from the band it begins in, continued by the terms of the bands below in order, so every
+ * sum adds the same floats in the same order as the one-pass backward.
+ */
+export function foldBands(frame: BandFrame, n: number): ProjectionGrads {
+  const out: ProjectionGrads = { v_means2d: new Float64Array(n * 2), v_conics: new Float64Array(n * 3), v_colors: new Float64Array(n * 3), v_opacities: new Float64Array(n) };
+  for (let b = 0; b < FIT_BANDS; b++) {
+    const part = bandGrads(frame, n, b);
+    for (const k of ['v_means2d', 'v_conics', 'v_colors', 'v_opacities'] as const) {
+      const dst = out[k];
+      const src = part[k];
+      for (let i = 0; i < dst.length; i++) dst[i] += src[i];
+    }
+  }
+  const { v_means2d, v_conics, v_colors, v_opacities } = out;
+  for (let b = 1; b < FIT_BANDS; b++) {
+    const terms = frame.terms[b];
+    const runs = frame.runs[b];
+    let k = 0;
+    for (let r = 0; r < frame.ctrl[CTRL.runs + b]; r++) {
+      const g = runs[r * 2];
+      let vc0 = v_colors[g * 3];
+      let vc1 = v_colors[g * 3 + 1];
+      let vc2 = v_colors[g * 3 + 2];
+      let vo = v_opacities[g];
+      let va = v_conics[g * 3];
+      let vb = v_conics[g * 3 + 1];
+      let vc = v_conics[g * 3 + 2];
+      let vmx = v_means2d[g * 2];
+      let vmy = v_means2d[g * 2 + 1];
+      for (let j = 0; j < runs[r * 2 + 1]; j++, k += TERMS) {
+        vc0 += terms[k];
+        vc1 += terms[k + 1];
+        vc2 += terms[k + 2];
+        vo += terms[k + 3];
+        va += terms[k + 4];
+        vb += terms[k + 5];
+        vc += terms[k + 6];
+        vmx -= terms[k + 7];
+        vmy -= terms[k + 8];
+      }
+      v_colors[g * 3] = vc0;
+      v_colors[g * 3 + 1] = vc1;
+      v_colors[g * 3 + 2] = vc2;
+      v_opacities[g] = vo;
+      v_conics[g * 3] = va;
+      v_conics[g * 3 + 1] = vb;
+      v_conics[g * 3 + 2] = vc;
+      v_means2d[g * 2] = vmx;
+      v_means2d[g * 2 + 1] = vmy;
+    }
+  }
+  return out;
+}
+
 export interface BandView {
   photo: RgbImage;
   mask: ArrayLike<number>;
@@ -81,7 +157,7 @@ export class BandKernel {
 
   constructor(
     views: readonly BandView[],
-    private readonly frame: BandFrame,
+    private frame: BandFrame,
   ) {
     this.targets = views.map((v) => new LossTarget(v.photo, v.mask));
   }
@@ -114,8 +190,16 @@ export class BandKernel {
     target.evaluateRows(rgb, alpha, withGrad, y0, y1, f.sums.subarray(b * LOSS_SUMS, (b + 1) * LOSS_SUMS));
     if (withGrad && n > 0) {
       const state = { width: w, height: h, order, lastRank, transmittance: T, colors: f.colors, opacities: f.opacities, projection: { means2d: f.means2d, conics: f.conics, radii: f.radii } };
-      rasterizeBackwardPixels({ count: n }, state, target.grads, pl.back, { y0, y1: y1 - 1 }, bandGrads(f, n, b));
+      const record: TermRecord | undefined = b === 0 ? undefined : { fromRow: y0, terms: f.terms[b], runs: f.runs[b], used: 0, runCount: 0 };
+      rasterizeBackwardPixels({ count: n }, state, target.grads, pl.back, { y0, y1: y1 - 1 }, bandGrads(f, n, b), record);
+      f.ctrl[CTRL.used + b] = record ? record.used : 0;
+      f.ctrl[CTRL.runs + b] = record ? record.runCount : 0;
     }
+  }
+
+  /** Works on another frame from now on (the leader's, grown). */
+  useFrame(frame: BandFrame): void {
+    this.frame = frame;
   }
 
   /** The loss of view `view` from its bands' sums (in band order). */
