@@ -17,7 +17,7 @@ import { splatGradsFromPixels } from '../../raster/cpu/rasterize-backward';
 import { viewColors } from '../../raster/cpu/sh';
 import type { Splats } from '../../scene/splats';
 import { cpuFitBackend, type FitBackend, type FitStepper } from './backend';
-import { BandKernel, CTRL, FIT_BANDS, allocBandFrame, foldBands, termsFit, termsNeeded, type BandFrame, type BandView } from './bands';
+import { BandKernel, CTRL, FIT_BANDS, allocBandFrame, balanceCuts, foldBands, termsFit, termsNeeded, type BandFrame, type BandView } from './bands';
 import { LOSS_SUMS, type LossParts } from './loss';
 
 /** Starts helper threads for a fit's frame. */
@@ -50,8 +50,8 @@ interface Fit {
   helperEnded: boolean;
 }
 
-/** Term doubles a band keeps at first (grown to what a step needs): 9 per pixel of a 128x128 band. */
-const FIRST_TERM_CAPACITY = 9 * 128 * 128;
+/** Term doubles a band keeps at first (grown to what a step needs): 9 per pixel of a 256x128 band. */
+const FIRST_TERM_CAPACITY = 9 * 256 * 128;
 
 /** Copies `src` into the frame's array (the leader's per-step inputs). */
 function put(dst: Float64Array | Int32Array, src: ArrayLike<number>): void {
@@ -73,6 +73,9 @@ export function bandFitBackend(helpers?: BandHelpers, opts: BandOptions = {}): B
   const plain = cpuFitBackend();
   let fit: Fit | null = null;
   const stats = { bands: 0, here: 0, grown: 0 };
+  let rowCost = new Float64Array(0);
+  // The term capacity the last fit grew to (a fit of the same scene needs about as much).
+  let capacity = opts.termCapacity ?? FIRST_TERM_CAPACITY;
 
   const quit = (): void => {
     if (!fit) return;
@@ -100,7 +103,7 @@ export function bandFitBackend(helpers?: BandHelpers, opts: BandOptions = {}): B
 
   const stepper: FitStepper = {
     prepare(views, count) {
-      open(views, count, opts.termCapacity ?? FIRST_TERM_CAPACITY);
+      open(views, count, capacity);
     },
 
     end: quit,
@@ -125,6 +128,8 @@ export function bandFitBackend(helpers?: BandHelpers, opts: BandOptions = {}): B
       ctrl[CTRL.ordered] = order.length;
       ctrl[CTRL.withGrad] = withGrad ? 1 : 0;
       ctrl[CTRL.count] = splats.count;
+      if (rowCost.length < camera.height) rowCost = new Float64Array(camera.height);
+      balanceCuts(frame, camera.width, camera.height, rowCost);
       // Order matters: a helper may claim as soon as `claim` is reset (the inputs are in place).
       Atomics.store(ctrl, CTRL.done, 0);
       for (let b = 0; b < FIT_BANDS; b++) Atomics.store(ctrl, CTRL.bandDone + b, 0);
@@ -148,7 +153,8 @@ export function bandFitBackend(helpers?: BandHelpers, opts: BandOptions = {}): B
       if (!termsFit(frame)) {
         // The terms outgrew the frame: the same step again on a larger one (same results).
         stats.grown++;
-        open(f.views, f.n, Math.max(2 * frame.terms[1].length, Math.ceil(1.25 * termsNeeded(frame)), 64), kernel);
+        capacity = Math.max(2 * frame.terms[1].length, Math.ceil(1.25 * termsNeeded(frame)), 64);
+        open(f.views, f.n, capacity, kernel);
         return stepper.evaluate(splats, camera, view, withGrad);
       }
       const sums = Array.from({ length: FIT_BANDS }, (_, b) => frame.sums.subarray(b * LOSS_SUMS, (b + 1) * LOSS_SUMS));

@@ -1,5 +1,5 @@
 // The fit's step split in row bands (issue 40 item 1, docs/PERFORMANCE.md "Reference fit"): the
-// image is cut into FIT_BANDS bands of rows, and each band's forward composite, loss (L1, SSIM and
+// image is cut into FIT_BANDS bands of rows (where the work splits evenly), and each band's forward composite, loss (L1, SSIM and
 // silhouette with their gradients) and compositing backward run on whichever thread claims it,
 // over shared memory (a BandFrame). A band renders the rows within 10 of itself too (SSIM's window
 // and its adjoint's), so no band waits for another. The leader sums the bands' per-Gaussian sums
@@ -14,6 +14,7 @@
 import type { RgbImage } from '../../image/image';
 import { compositeFrontToBack, compositePlanes, type CompositePlanes } from '../../raster/cpu/composite';
 import { BACKGROUND } from '../../raster/cpu/rasterize-forward';
+import { pixelRange } from '../../raster/cpu/camera-math';
 import { backwardScratch, rasterizeBackwardPixels, TERMS, type BackwardScratch, type ProjectionGrads, type TermRecord } from '../../raster/cpu/rasterize-backward';
 import { LOSS_SUMS, LossTarget, type LossParts } from './loss';
 
@@ -23,11 +24,11 @@ export const FIT_BANDS = 2;
 const HALO = 10;
 
 /** ctrl slots: the step's generation, the next band to claim, bands done, quit, the view, Gaussians in the order, gradient wanted, Gaussians. */
-export const CTRL = { gen: 0, claim: 1, done: 2, quit: 3, view: 4, ordered: 5, withGrad: 6, count: 7, bandDone: 8, used: 8 + FIT_BANDS, runs: 8 + 2 * FIT_BANDS } as const;
+export const CTRL = { gen: 0, claim: 1, done: 2, quit: 3, view: 4, ordered: 5, withGrad: 6, count: 7, bandDone: 8, used: 8 + FIT_BANDS, runs: 8 + 2 * FIT_BANDS, cuts: 8 + 3 * FIT_BANDS } as const;
 
 /** A step's shared memory: the projected scene in, each band's sums out. Every array lies on a SharedArrayBuffer. */
 export interface BandFrame {
-  ctrl: Int32Array; // [CTRL.runs + FIT_BANDS]; per band: done flag, terms used, runs recorded
+  ctrl: Int32Array; // [CTRL.cuts + FIT_BANDS + 1]; per band: done flag, terms used, runs recorded; the row cuts
   order: Int32Array; // [N] depth order (CTRL.ordered used)
   radii: Int32Array; // [N, 2]
   means2d: Float64Array; // [N, 2]
@@ -44,7 +45,7 @@ export interface BandFrame {
 export function allocBandFrame(n: number, termCapacity: number): BandFrame {
   const i32 = (len: number): Int32Array => new Int32Array(new SharedArrayBuffer(Math.max(1, len) * 4));
   const f64 = (len: number): Float64Array => new Float64Array(new SharedArrayBuffer(Math.max(1, len) * 8));
-  const ctrl = i32(CTRL.runs + FIT_BANDS);
+  const ctrl = i32(CTRL.cuts + FIT_BANDS + 1);
   // Nothing to claim until the leader posts the first step.
   ctrl[CTRL.claim] = FIT_BANDS;
   return {
@@ -62,9 +63,38 @@ export function allocBandFrame(n: number, termCapacity: number): BandFrame {
   };
 }
 
-/** Rows [y0, y1) of band b of an image `height` rows tall. */
-export function bandRows(height: number, b: number): [number, number] {
-  return [Math.floor((b * height) / FIT_BANDS), Math.floor(((b + 1) * height) / FIT_BANDS)];
+/** Rows [y0, y1) of band b of the frame's step (the cuts the leader chose). */
+export function bandRows(frame: BandFrame, b: number): [number, number] {
+  return [frame.ctrl[CTRL.cuts + b], frame.ctrl[CTRL.cuts + b + 1]];
+}
+
+/** A pixel's work against a Gaussian box pixel's, per row (the loss' per-pixel cost is about this many box pixels' composite and backward). */
+const PIXEL_WEIGHT = 7;
+
+/**
+ * Writes into ctrl[CTRL.cuts ..] the row cuts that give the bands about equal work: each row
+ * weighs PIXEL_WEIGHT per pixel plus the width of every Gaussian box over it. Any cuts give the
+ * same results (the terms' fold), so these only balance the threads.
+ */
+export function balanceCuts(frame: BandFrame, width: number, height: number, rowCost: Float64Array): void {
+  const { ctrl, order, means2d, radii } = frame;
+  rowCost.fill(PIXEL_WEIGHT * width, 0, height);
+  for (let r = 0; r < ctrl[CTRL.ordered]; r++) {
+    const g = order[r];
+    const box = pixelRange(means2d[g * 2], means2d[g * 2 + 1], radii[g * 2], radii[g * 2 + 1], width, height);
+    for (let y = box.y0; y <= box.y1; y++) rowCost[y] += box.x1 - box.x0 + 1;
+  }
+  let total = 0;
+  for (let y = 0; y < height; y++) total += rowCost[y];
+  ctrl[CTRL.cuts] = 0;
+  let y = 0;
+  let acc = 0;
+  for (let b = 1; b < FIT_BANDS; b++) {
+    const goal = (total * b) / FIT_BANDS;
+    while (y < height && acc + rowCost[y] <= goal) acc += rowCost[y++];
+    ctrl[CTRL.cuts + b] = y;
+  }
+  ctrl[CTRL.cuts + FIT_BANDS] = height;
 }
 
 /** Band b's slice of the frame's gradient sums, as ProjectionGrads of n Gaussians. */
@@ -175,7 +205,7 @@ export class BandKernel {
       pl = { walk: compositePlanes(w, h), rgb: new Float64Array(w * h * 3), alpha: new Float64Array(w * h), back: backwardScratch(w, h) };
       this.planes.set(key, pl);
     }
-    const [y0, y1] = bandRows(h, b);
+    const [y0, y1] = bandRows(f, b);
     const fy0 = Math.max(0, y0 - HALO);
     const fy1 = Math.min(h, y1 + HALO);
     const order = f.order.subarray(0, f.ctrl[CTRL.ordered]);
