@@ -17,7 +17,7 @@ import { splatGradsFromPixels } from '../../raster/cpu/rasterize-backward';
 import { viewColors } from '../../raster/cpu/sh';
 import type { Splats } from '../../scene/splats';
 import { cpuFitBackend, type FitBackend, type FitStepper } from './backend';
-import { BandKernel, CTRL, FIT_BANDS, allocBandFrame, balanceCuts, foldBands, termsFit, termsNeeded, type BandFrame, type BandView } from './bands';
+import { BandKernel, CTRL, FIT_BANDS, allocBandFrame, balanceCuts, combineBands, type BandFrame, type BandView } from './bands';
 import { LOSS_SUMS, type LossParts } from './loss';
 
 /** Starts helper threads for a fit's frame. */
@@ -50,32 +50,25 @@ interface Fit {
   helperEnded: boolean;
 }
 
-/** Term doubles a band keeps at first (grown to what a step needs): 9 per pixel of a 256x128 band. */
-const FIRST_TERM_CAPACITY = 9 * 256 * 128;
-
 /** Copies `src` into the frame's array (the leader's per-step inputs). */
 function put(dst: Float64Array | Int32Array, src: ArrayLike<number>): void {
   for (let i = 0; i < src.length; i++) dst[i] = src[i];
 }
 
 /** A banded backend with a count of the bands run (all threads) and of those run on this thread. */
-export type BandFitBackend = FitBackend & { readonly stepper: FitStepper; readonly stats: { bands: number; here: number; grown: number } };
+export type BandFitBackend = FitBackend & { readonly stepper: FitStepper; readonly stats: { bands: number; here: number } };
 
 export interface BandOptions {
   /** False: this thread runs no band while a helper lives (tests: proves the helper's bands). Default true. */
   leaderBands?: boolean;
-  /** Term doubles a band keeps at first (default FIRST_TERM_CAPACITY; tests start small to grow). */
-  termCapacity?: number;
 }
 
 export function bandFitBackend(helpers?: BandHelpers, opts: BandOptions = {}): BandFitBackend {
   const leaderBands = opts.leaderBands ?? true;
   const plain = cpuFitBackend();
   let fit: Fit | null = null;
-  const stats = { bands: 0, here: 0, grown: 0 };
+  const stats = { bands: 0, here: 0 };
   let rowCost = new Float64Array(0);
-  // The term capacity the last fit grew to (a fit of the same scene needs about as much).
-  let capacity = opts.termCapacity ?? FIRST_TERM_CAPACITY;
 
   const quit = (): void => {
     if (!fit) return;
@@ -85,12 +78,11 @@ export function bandFitBackend(helpers?: BandHelpers, opts: BandOptions = {}): B
     fit = null;
   };
 
-  /** A fit's frame of this term capacity, its helper started (the kernel reused when given). */
-  const open = (views: readonly BandView[], n: number, capacity: number, kernel?: BandKernel): Fit => {
+  /** A fit's frame, its helper started. */
+  const open = (views: readonly BandView[], n: number): Fit => {
     quit();
-    const frame = allocBandFrame(n, capacity);
-    kernel?.useFrame(frame);
-    const current: Fit = { views, frame, kernel: kernel ?? new BandKernel(views, frame), n, helperEnded: helpers === undefined };
+    const frame = allocBandFrame(n);
+    const current: Fit = { views, frame, kernel: new BandKernel(views, frame), n, helperEnded: helpers === undefined };
     fit = current;
     if (helpers) {
       helpers.start(views, frame).then(
@@ -103,7 +95,7 @@ export function bandFitBackend(helpers?: BandHelpers, opts: BandOptions = {}): B
 
   const stepper: FitStepper = {
     prepare(views, count) {
-      open(views, count, capacity);
+      open(views, count);
     },
 
     end: quit,
@@ -132,35 +124,37 @@ export function bandFitBackend(helpers?: BandHelpers, opts: BandOptions = {}): B
       balanceCuts(frame, camera.width, camera.height, rowCost);
       // Order matters: a helper may claim as soon as `claim` is reset (the inputs are in place).
       Atomics.store(ctrl, CTRL.done, 0);
-      for (let b = 0; b < FIT_BANDS; b++) Atomics.store(ctrl, CTRL.bandDone + b, 0);
-      Atomics.store(ctrl, CTRL.claim, 0);
+      for (let b = 0; b < FIT_BANDS; b++) {
+        Atomics.store(ctrl, CTRL.bandDone + b, 0);
+        Atomics.store(ctrl, CTRL.progress + b, order.length);
+      }
+      // Band 0 is this thread's own: a helper's band may wait for the band above (BandChain), and
+      // this thread never waits for a helper's.
+      const here = leaderBands || f.helperEnded;
+      Atomics.store(ctrl, CTRL.claim, here ? 1 : 0);
       Atomics.add(ctrl, CTRL.gen, 1);
       Atomics.notify(ctrl, CTRL.gen);
       stats.bands += FIT_BANDS;
-      if (leaderBands || f.helperEnded) stats.here += kernel.claimAll();
+      if (here) {
+        kernel.runBand(0);
+        stats.here += 1 + kernel.claimAll();
+      }
       for (let d = Atomics.load(ctrl, CTRL.done); d < FIT_BANDS; d = Atomics.load(ctrl, CTRL.done)) {
         if (f.helperEnded) {
-          // The helper's thread is gone: run what it left unfinished here.
+          // The helper's thread is gone: run what it left unfinished here, top band first.
           for (let b = 0; b < FIT_BANDS; b++) {
             if (Atomics.load(ctrl, CTRL.bandDone + b) === 1) continue;
-            kernel.run(b);
+            kernel.runBand(b);
             stats.here++;
           }
           break;
         }
         await waitChange(ctrl, CTRL.done, d, 50);
       }
-      if (!termsFit(frame)) {
-        // The terms outgrew the frame: the same step again on a larger one (same results).
-        stats.grown++;
-        capacity = Math.max(2 * frame.terms[1].length, Math.ceil(1.25 * termsNeeded(frame)), 64);
-        open(f.views, f.n, capacity, kernel);
-        return stepper.evaluate(splats, camera, view, withGrad);
-      }
       const sums = Array.from({ length: FIT_BANDS }, (_, b) => frame.sums.subarray(b * LOSS_SUMS, (b + 1) * LOSS_SUMS));
       const parts = kernel.parts(view, sums);
       if (!withGrad || f.n === 0) return { parts, grads: null };
-      return { parts, grads: splatGradsFromPixels(splats, camera, { projection, opacities }, foldBands(frame, f.n)) };
+      return { parts, grads: splatGradsFromPixels(splats, camera, { projection, opacities }, combineBands(frame, f.n, camera.width, camera.height)) };
     },
   };
 

@@ -2,20 +2,20 @@
 // image is cut into FIT_BANDS bands of rows (where the work splits evenly), and each band's forward composite, loss (L1, SSIM and
 // silhouette with their gradients) and compositing backward run on whichever thread claims it,
 // over shared memory (a BandFrame). A band renders the rows within 10 of itself too (SSIM's window
-// and its adjoint's), so no band waits for another. The leader sums the bands' per-Gaussian sums
-// in band order.
+// and its adjoint's), so no band waits for another until the backward: there a Gaussian begun in
+// the band above continues that band's sums (BandChain), waiting for it when it lags behind. The
+// leader takes each Gaussian's sums from the band its box ends in.
 // Inputs: the fit's views (each thread builds its own LossTargets) and, per step, the projected
 // scene the leader writes into the frame. Outputs: per band, the loss sums and ProjectionGrads.
 // Invariant: a band's results depend only on the frame's inputs, never on the thread that ran it
-// or how many threads there are, so a fit is bit-identical on one thread or several. Against the
-// one-pass backend (backend.ts) every pixel's image and loss gradient is the same float; each
-// Gaussian's gradient is the sum of its bands' sums instead of one running sum (equal to
-// rounding; the fit's loss curve within 1e-6: test/shared/authoring/fit/bands.test.ts).
+// or how many threads there are, and every float is the one-pass backend's (backend.ts): each
+// pixel's image and loss gradient, and each Gaussian's sums, continued across bands in row order;
+// only the loss value adds the bands' sums (test/shared/authoring/fit/bands.test.ts).
 import type { RgbImage } from '../../image/image';
 import { compositeFrontToBack, compositePlanes, type CompositePlanes } from '../../raster/cpu/composite';
 import { BACKGROUND } from '../../raster/cpu/rasterize-forward';
 import { pixelRange } from '../../raster/cpu/camera-math';
-import { backwardScratch, rasterizeBackwardPixels, TERMS, type BackwardScratch, type ProjectionGrads, type TermRecord } from '../../raster/cpu/rasterize-backward';
+import { backwardScratch, rasterizeBackwardPixels, type BackwardScratch, type BandChain, type ProjectionGrads } from '../../raster/cpu/rasterize-backward';
 import { LOSS_SUMS, LossTarget, type LossParts } from './loss';
 
 /** Bands of a step: one per core of the machines the lab targets (two); fixed so results never depend on the thread count. */
@@ -24,11 +24,11 @@ export const FIT_BANDS = 2;
 const HALO = 10;
 
 /** ctrl slots: the step's generation, the next band to claim, bands done, quit, the view, Gaussians in the order, gradient wanted, Gaussians. */
-export const CTRL = { gen: 0, claim: 1, done: 2, quit: 3, view: 4, ordered: 5, withGrad: 6, count: 7, bandDone: 8, used: 8 + FIT_BANDS, runs: 8 + 2 * FIT_BANDS, cuts: 8 + 3 * FIT_BANDS } as const;
+export const CTRL = { gen: 0, claim: 1, done: 2, quit: 3, view: 4, ordered: 5, withGrad: 6, count: 7, bandDone: 8, progress: 8 + FIT_BANDS, want: 8 + 2 * FIT_BANDS, cuts: 8 + 3 * FIT_BANDS } as const;
 
 /** A step's shared memory: the projected scene in, each band's sums out. Every array lies on a SharedArrayBuffer. */
 export interface BandFrame {
-  ctrl: Int32Array; // [CTRL.cuts + FIT_BANDS + 1]; per band: done flag, terms used, runs recorded; the row cuts
+  ctrl: Int32Array; // [CTRL.cuts + FIT_BANDS + 1]; per band: done flag, the last rank its backward finished, the rank the band below waits for (-1: none); the row cuts
   order: Int32Array; // [N] depth order (CTRL.ordered used)
   radii: Int32Array; // [N, 2]
   means2d: Float64Array; // [N, 2]
@@ -37,15 +37,13 @@ export interface BandFrame {
   opacities: Float64Array; // [N]
   grads: Float64Array; // [FIT_BANDS, 9 N]: v_means2d (2N), v_conics (3N), v_colors (3N), v_opacities (N)
   sums: Float64Array; // [FIT_BANDS, LOSS_SUMS]
-  terms: Float64Array[]; // per band: the TermRecord terms of the Gaussians begun in a band above (none for band 0)
-  runs: Int32Array[]; // per band: the TermRecord runs
 }
 
-/** A frame for n Gaussians whose bands keep up to `termCapacity` doubles of terms each. */
-export function allocBandFrame(n: number, termCapacity: number): BandFrame {
+export function allocBandFrame(n: number): BandFrame {
   const i32 = (len: number): Int32Array => new Int32Array(new SharedArrayBuffer(Math.max(1, len) * 4));
   const f64 = (len: number): Float64Array => new Float64Array(new SharedArrayBuffer(Math.max(1, len) * 8));
   const ctrl = i32(CTRL.cuts + FIT_BANDS + 1);
+  for (let b = 0; b < FIT_BANDS; b++) ctrl[CTRL.want + b] = -1;
   // Nothing to claim until the leader posts the first step.
   ctrl[CTRL.claim] = FIT_BANDS;
   return {
@@ -58,8 +56,6 @@ export function allocBandFrame(n: number, termCapacity: number): BandFrame {
     opacities: f64(n),
     grads: f64(FIT_BANDS * 9 * n),
     sums: f64(FIT_BANDS * LOSS_SUMS),
-    terms: Array.from({ length: FIT_BANDS }, (_, b) => f64(b === 0 ? 0 : termCapacity)),
-    runs: Array.from({ length: FIT_BANDS }, (_, b) => i32(b === 0 ? 0 : 2 * n)),
   };
 }
 
@@ -104,72 +100,22 @@ export function bandGrads(frame: BandFrame, n: number, b: number): ProjectionGra
   return { v_means2d: part(0, 2), v_conics: part(2, 3), v_colors: part(5, 3), v_opacities: part(8, 1) };
 }
 
-/** Whether every band's terms and runs fit its frame's capacity (else the step must be rerun on a larger frame). */
-export function termsFit(frame: BandFrame): boolean {
-  for (let b = 1; b < FIT_BANDS; b++) {
-    if (frame.ctrl[CTRL.used + b] > frame.terms[b].length || frame.ctrl[CTRL.runs + b] * 2 > frame.runs[b].length) return false;
-  }
-  return true;
-}
-
-/** The most term doubles a band of the last step needed. */
-export function termsNeeded(frame: BandFrame): number {
-  let most = 0;
-  for (let b = 1; b < FIT_BANDS; b++) most = Math.max(most, frame.ctrl[CTRL.used + b]);
-  return most;
-}
-
 /**
- * The whole image's ProjectionGrads from the bands' (which must fit, termsFit): each Gaussian's
- * sums from the band it begins in, continued by the terms of the bands below in order, so every
- * sum adds the same floats in the same order as the one-pass backward.
+ * The whole image's ProjectionGrads from the bands': each Gaussian's sums are those of the band
+ * its box ends in (they carry the bands above it, BandChain); a culled Gaussian's are zero.
  */
-export function foldBands(frame: BandFrame, n: number): ProjectionGrads {
+export function combineBands(frame: BandFrame, n: number, width: number, height: number): ProjectionGrads {
   const out: ProjectionGrads = { v_means2d: new Float64Array(n * 2), v_conics: new Float64Array(n * 3), v_colors: new Float64Array(n * 3), v_opacities: new Float64Array(n) };
-  for (let b = 0; b < FIT_BANDS; b++) {
-    const part = bandGrads(frame, n, b);
-    for (const k of ['v_means2d', 'v_conics', 'v_colors', 'v_opacities'] as const) {
-      const dst = out[k];
-      const src = part[k];
-      for (let i = 0; i < dst.length; i++) dst[i] += src[i];
-    }
-  }
-  const { v_means2d, v_conics, v_colors, v_opacities } = out;
-  for (let b = 1; b < FIT_BANDS; b++) {
-    const terms = frame.terms[b];
-    const runs = frame.runs[b];
-    let k = 0;
-    for (let r = 0; r < frame.ctrl[CTRL.runs + b]; r++) {
-      const g = runs[r * 2];
-      let vc0 = v_colors[g * 3];
-      let vc1 = v_colors[g * 3 + 1];
-      let vc2 = v_colors[g * 3 + 2];
-      let vo = v_opacities[g];
-      let va = v_conics[g * 3];
-      let vb = v_conics[g * 3 + 1];
-      let vc = v_conics[g * 3 + 2];
-      let vmx = v_means2d[g * 2];
-      let vmy = v_means2d[g * 2 + 1];
-      for (let j = 0; j < runs[r * 2 + 1]; j++, k += TERMS) {
-        vc0 += terms[k];
-        vc1 += terms[k + 1];
-        vc2 += terms[k + 2];
-        vo += terms[k + 3];
-        va += terms[k + 4];
-        vb += terms[k + 5];
-        vc += terms[k + 6];
-        vmx -= terms[k + 7];
-        vmy -= terms[k + 8];
-      }
-      v_colors[g * 3] = vc0;
-      v_colors[g * 3 + 1] = vc1;
-      v_colors[g * 3 + 2] = vc2;
-      v_opacities[g] = vo;
-      v_conics[g * 3] = va;
-      v_conics[g * 3 + 1] = vb;
-      v_conics[g * 3 + 2] = vc;
-      v_means2d[g * 2] = vmx;
-      v_means2d[g * 2 + 1] = vmy;
+  const { ctrl, means2d, radii } = frame;
+  const parts = Array.from({ length: FIT_BANDS }, (_, b) => bandGrads(frame, n, b));
+  for (let g = 0; g < n; g++) {
+    if (!(radii[g * 2] > 0)) continue;
+    const y1 = pixelRange(means2d[g * 2], means2d[g * 2 + 1], radii[g * 2], radii[g * 2 + 1], width, height).y1;
+    let b = FIT_BANDS - 1;
+    while (b > 0 && y1 < ctrl[CTRL.cuts + b]) b--;
+    const src = parts[b];
+    for (const [k, m] of [['v_means2d', 2], ['v_conics', 3], ['v_colors', 3], ['v_opacities', 1]] as const) {
+      for (let j = 0; j < m; j++) out[k][g * m + j] = src[k][g * m + j];
     }
   }
   return out;
@@ -187,7 +133,7 @@ export class BandKernel {
 
   constructor(
     views: readonly BandView[],
-    private frame: BandFrame,
+    private readonly frame: BandFrame,
   ) {
     this.targets = views.map((v) => new LossTarget(v.photo, v.mask));
   }
@@ -220,16 +166,42 @@ export class BandKernel {
     target.evaluateRows(rgb, alpha, withGrad, y0, y1, f.sums.subarray(b * LOSS_SUMS, (b + 1) * LOSS_SUMS));
     if (withGrad && n > 0) {
       const state = { width: w, height: h, order, lastRank, transmittance: T, colors: f.colors, opacities: f.opacities, projection: { means2d: f.means2d, conics: f.conics, radii: f.radii } };
-      const record: TermRecord | undefined = b === 0 ? undefined : { fromRow: y0, terms: f.terms[b], runs: f.runs[b], used: 0, runCount: 0 };
-      rasterizeBackwardPixels({ count: n }, state, target.grads, pl.back, { y0, y1: y1 - 1 }, bandGrads(f, n, b), record);
-      f.ctrl[CTRL.used + b] = record ? record.used : 0;
-      f.ctrl[CTRL.runs + b] = record ? record.runCount : 0;
+      rasterizeBackwardPixels({ count: n }, state, target.grads, pl.back, { y0, y1: y1 - 1 }, bandGrads(f, n, b), this.chain(b, n, y0));
     }
   }
 
-  /** Works on another frame from now on (the leader's, grown). */
-  useFrame(frame: BandFrame): void {
-    this.frame = frame;
+  /** Band b's link to the band above (none for band 0): its sums, once that band is done with a Gaussian. */
+  private chain(b: number, n: number, fromRow: number): BandChain {
+    const ctrl = this.frame.ctrl;
+    const above = b === 0 ? null : bandGrads(this.frame, n, b - 1);
+    const mine = CTRL.progress + b;
+    return {
+      fromRow: above ? fromRow : -1,
+      carry: (g, rank, sums) => {
+        if (!above) return;
+        const slot = CTRL.progress + b - 1;
+        // The band above walks the same ranks from the back; wait until it has passed this one
+        // (it wakes this thread only once it has: `want`).
+        if (Atomics.load(ctrl, slot) > rank) {
+          Atomics.store(ctrl, CTRL.want + b - 1, rank);
+          for (let p = Atomics.load(ctrl, slot); p > rank; p = Atomics.load(ctrl, slot)) Atomics.wait(ctrl, slot, p, 1000);
+          Atomics.store(ctrl, CTRL.want + b - 1, -1);
+        }
+        sums[0] = above.v_colors[g * 3];
+        sums[1] = above.v_colors[g * 3 + 1];
+        sums[2] = above.v_colors[g * 3 + 2];
+        sums[3] = above.v_opacities[g];
+        sums[4] = above.v_conics[g * 3];
+        sums[5] = above.v_conics[g * 3 + 1];
+        sums[6] = above.v_conics[g * 3 + 2];
+        sums[7] = above.v_means2d[g * 2];
+        sums[8] = above.v_means2d[g * 2 + 1];
+      },
+      finished: (rank) => {
+        Atomics.store(ctrl, mine, rank);
+        if (rank <= Atomics.load(ctrl, CTRL.want + b)) Atomics.notify(ctrl, mine);
+      },
+    };
   }
 
   /** The loss of view `view` from its bands' sums (in band order). */
@@ -242,13 +214,19 @@ export class BandKernel {
     const ctrl = this.frame.ctrl;
     let ran = 0;
     for (let b = Atomics.add(ctrl, CTRL.claim, 1); b < FIT_BANDS; b = Atomics.add(ctrl, CTRL.claim, 1)) {
-      this.run(b);
-      Atomics.store(ctrl, CTRL.bandDone + b, 1);
-      Atomics.add(ctrl, CTRL.done, 1);
-      Atomics.notify(ctrl, CTRL.done);
+      this.runBand(b);
       ran++;
     }
     return ran;
+  }
+
+  /** Runs band b and marks it done. */
+  runBand(b: number): void {
+    const ctrl = this.frame.ctrl;
+    this.run(b);
+    Atomics.store(ctrl, CTRL.bandDone + b, 1);
+    Atomics.add(ctrl, CTRL.done, 1);
+    Atomics.notify(ctrl, CTRL.done);
   }
 }
 

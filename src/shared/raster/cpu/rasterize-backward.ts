@@ -35,31 +35,26 @@ export type BackwardInput = Pick<ForwardState, 'width' | 'height' | 'order' | 'l
   projection: Pick<ForwardState['projection'], 'means2d' | 'conics' | 'radii'>;
 };
 
-/** Values TermRecord keeps per pixel: the colour (3), opacity (1), conic (3) and mean (2) terms. */
-export const TERMS = 9;
-
 /**
- * Where a band's backward puts the per-pixel terms of the Gaussians whose box starts above
- * `fromRow` instead of summing them: their sums began in the band above, and a float sum is
- * exact only continued in order, so the leader adds these terms onto the band above's sums
- * (bands.ts). Terms: TERMS per composited pixel in walk order (opacity, conic and mean terms 0
- * where alpha hit the clamp, as the sum skips them); runs: (Gaussian, pixels) per Gaussian that
- * recorded any, in walk order. Past `terms`' or `runs`' capacity nothing more is written, but
- * `used` and `runCount` still count what was needed.
+ * How a band's backward continues the sums of the Gaussians begun in the band above (bands.ts):
+ * a float sum is exact only continued in order, so a Gaussian whose box starts above `fromRow`
+ * and reaches it starts from the band above's sums (`carry`, which waits for that band to be done
+ * with it) instead of 0. `finished` is told each rank once its sums are written (for the band below).
  */
-export interface TermRecord {
+export interface BandChain {
   fromRow: number;
-  terms: Float64Array;
-  runs: Int32Array;
-  used: number;
-  runCount: number;
+  carry(g: number, rank: number, sums: Float64Array): void;
+  finished(rank: number): void;
 }
+
+/** The order of a Gaussian's sums in BandChain.carry: colour (3), opacity, conic (3), mean (2). */
+export const CHAIN_SUMS = 9;
 
 /**
  * The compositing backward. `rows` [y0, y1] (inclusive) restricts it to those rows (a band of
  * the fit's step: each Gaussian's sums then run over the band's pixels only, in the same order);
- * `into` receives the sums (zeroed here) instead of new arrays; `record` (TermRecord) keeps the
- * terms of the Gaussians begun above the band instead of summing them.
+ * `into` receives the sums (zeroed here) instead of new arrays; `chain` continues the sums of
+ * the Gaussians begun above the band (BandChain).
  */
 export function rasterizeBackwardPixels(
   splats: Pick<Splats, 'count'>,
@@ -68,7 +63,7 @@ export function rasterizeBackwardPixels(
   scratch?: BackwardScratch,
   rows?: { y0: number; y1: number },
   into?: ProjectionGrads,
-  record?: TermRecord,
+  chain?: BandChain,
 ): ProjectionGrads {
   const n = splats.count;
   const { width, height, order, lastRank, transmittance } = state;
@@ -97,10 +92,7 @@ export function rasterizeBackwardPixels(
 
   const span = new Int32Array(2);
   const vColors = out.v_colors;
-  const terms = record ? record.terms : new Float64Array(0);
-  const cap = terms.length;
-  let used = 0;
-  let runCount = 0;
+  const carried = new Float64Array(CHAIN_SUMS);
   for (let rank = order.length - 1; rank >= 0; rank--) {
     const g = order[rank];
     const mx = means2d[g * 2];
@@ -123,9 +115,19 @@ export function rasterizeBackwardPixels(
     let vc0 = 0;
     let vc1 = 0;
     let vc2 = 0;
+    if (chain && box.y0 < chain.fromRow && box.y1 >= chain.fromRow) {
+      chain.carry(g, rank, carried);
+      vc0 = carried[0];
+      vc1 = carried[1];
+      vc2 = carried[2];
+      vo = carried[3];
+      va = carried[4];
+      vb = carried[5];
+      vc = carried[6];
+      vmx = carried[7];
+      vmy = carried[8];
+    }
     const y1 = Math.min(box.y1, ry1);
-    const rec = record !== undefined && box.y0 < record.fromRow;
-    let pixels = 0;
     for (let py = Math.max(box.y0, ry0); py <= y1; py++) {
       const dy = py + 0.5 - my;
       // Only the span where alpha can reach 1/255: outside it every pixel is skipped below anyway.
@@ -147,39 +149,18 @@ export function rasterizeBackwardPixels(
         const up2 = v_rgb[p3 + 2];
         let gAlpha = 0;
         gAlpha += up0 * (c0 * t - S[p3] * ra);
-        const w0 = alpha * t * up0;
+        vc0 += alpha * t * up0;
         S[p3] += c0 * alpha * t;
         gAlpha += up1 * (c1 * t - S[p3 + 1] * ra);
-        const w1 = alpha * t * up1;
+        vc1 += alpha * t * up1;
         S[p3 + 1] += c1 * alpha * t;
         gAlpha += up2 * (c2 * t - S[p3 + 2] * ra);
-        const w2 = alpha * t * up2;
+        vc2 += alpha * t * up2;
         S[p3 + 2] += c2 * alpha * t;
         if (v_alpha) gAlpha += v_alpha[p] * transmittance[p] * ra;
-        const clamped = raw > ALPHA_MAX;
-        const gq = -0.5 * alpha * gAlpha; // dL/dq with q = d^T conic d
-        if (rec) {
-          // A Gaussian that continues the band above's sums: its terms, in order, for the fold.
-          if (used + TERMS <= cap) {
-            terms[used] = w0;
-            terms[used + 1] = w1;
-            terms[used + 2] = w2;
-            terms[used + 3] = clamped ? 0 : vis * gAlpha;
-            terms[used + 4] = clamped ? 0 : gq * dx * dx;
-            terms[used + 5] = clamped ? 0 : gq * 2 * dx * dy;
-            terms[used + 6] = clamped ? 0 : gq * dy * dy;
-            terms[used + 7] = clamped ? 0 : gq * 2 * (a * dx + b * dy);
-            terms[used + 8] = clamped ? 0 : gq * 2 * (b * dx + c * dy);
-          }
-          used += TERMS;
-          pixels++;
-          continue;
-        }
-        vc0 += w0;
-        vc1 += w1;
-        vc2 += w2;
-        if (clamped) continue;
+        if (raw > ALPHA_MAX) continue;
         vo += vis * gAlpha;
+        const gq = -0.5 * alpha * gAlpha; // dL/dq with q = d^T conic d
         va += gq * dx * dx;
         vb += gq * 2 * dx * dy;
         vc += gq * dy * dy;
@@ -187,13 +168,6 @@ export function rasterizeBackwardPixels(
         vmx -= gq * 2 * (a * dx + b * dy);
         vmy -= gq * 2 * (b * dx + c * dy);
       }
-    }
-    if (rec && record && pixels > 0) {
-      if (runCount < record.runs.length / 2) {
-        record.runs[runCount * 2] = g;
-        record.runs[runCount * 2 + 1] = pixels;
-      }
-      runCount++;
     }
     out.v_means2d[g * 2] += vmx;
     out.v_means2d[g * 2 + 1] += vmy;
@@ -204,10 +178,7 @@ export function rasterizeBackwardPixels(
     vColors[g * 3] += vc0;
     vColors[g * 3 + 1] += vc1;
     vColors[g * 3 + 2] += vc2;
-  }
-  if (record) {
-    record.used = used;
-    record.runCount = runCount;
+    chain?.finished(rank);
   }
   return out;
 }
