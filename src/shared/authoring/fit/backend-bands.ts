@@ -28,18 +28,13 @@ export interface BandHelpers {
   close?(): void;
 }
 
-type WaitAsync = (a: Int32Array, index: number, value: number, timeout?: number) => { async: boolean; value: Promise<string> | string };
-// Atomics.waitAsync (Node 16+, ES2024: not in this project's ES2023 lib).
-const waitAsync = (Atomics as unknown as { waitAsync?: WaitAsync }).waitAsync;
-
-/** Resolves once ctrl[index] may differ from `value` (or after `ms`), letting the event loop run meanwhile. */
+/**
+ * Waits (blocking this thread, at most `ms`) while ctrl[index] is `value`; after a timeout lets
+ * the event loop run once, so a helper's end is noticed. A blocking wait: Atomics.waitAsync's
+ * wake-ups come through the event loop, tens of milliseconds late on a busy machine.
+ */
 async function waitChange(ctrl: Int32Array, index: number, value: number, ms: number): Promise<void> {
-  if (waitAsync) {
-    const r = waitAsync(ctrl, index, value, ms);
-    if (r.async) await r.value;
-    return;
-  }
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  if (Atomics.wait(ctrl, index, value, ms) === 'timed-out') await new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 interface Fit {
@@ -149,7 +144,7 @@ export function bandFitBackend(helpers?: BandHelpers, opts: BandOptions = {}): B
           }
           break;
         }
-        await waitChange(ctrl, CTRL.done, d, 50);
+        await waitChange(ctrl, CTRL.done, d, 100);
       }
       const sums = Array.from({ length: FIT_BANDS }, (_, b) => frame.sums.subarray(b * LOSS_SUMS, (b + 1) * LOSS_SUMS));
       const parts = kernel.parts(view, sums);
