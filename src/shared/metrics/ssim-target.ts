@@ -7,7 +7,8 @@
 // gradient planes are zero on the border, so the adjoint is the plain transposed blur (zero
 // padding, no reflect fold).
 // Inputs: a render [H, W, 3] (Float32Array or Float64Array) and an SsimTarget of the photo.
-// Output: mean SSIM and, on request, d SSIM / d render [H, W, 3] (float64, into a caller buffer).
+// Output: mean SSIM and, on request, d SSIM / d render [H, W, 3] (float64, into a caller buffer);
+// evaluateRows gives one band of rows of the same (the fit's step in bands, issue 40).
 // Invariant: the same float64 operations in the same order as the full-plane reflect blur of
 // metrics/gaussian.ts restricted to what the mean reads (bit-identical to the previous
 // implementation; within 1e-12 of ssim.ts, tested); no allocation per call; the scratch planes

@@ -6,7 +6,8 @@
 // object, so the mask term alone keeps their coverage; at 0.2 its per-pixel pull (0.2 / HW)
 // matches the L1 term's (0.8 / 3HW per channel, summed over 3 channels = 0.27 / HW).
 // Inputs: a render (rgb [H, W, 3], alpha [H, W]) and a LossTarget built once per view.
-// Outputs: the loss value and v_rgb [H, W, 3], v_alpha [H, W] (float64, reused buffers).
+// Outputs: the loss value and v_rgb [H, W, 3], v_alpha [H, W] (float64, reused buffers); per
+// band of rows (evaluateRows, the fit's banded step) the same gradients and the sums parts() adds.
 // Invariant: the gradients are the exact derivative of the value (subgradient 0 at |0|).
 import type { RgbImage } from '../../image/image';
 import type { Floats } from '../../scene/splats';

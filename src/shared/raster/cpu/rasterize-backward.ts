@@ -2,6 +2,8 @@
 // rasterizeBackward chains it with project_backward into the full SplatGrads.
 // Inputs: Splats, Camera (or the ForwardState of the same scene and camera), upstream ImageGrads
 // (v_rgb [H, W, 3], optional v_alpha [H, W] on coverage). Output: ProjectionGrads / SplatGrads.
+// rasterizeBackwardPixels also walks one band of rows, continuing the sums of the band above
+// (BandChain: the fit's banded step, src/shared/authoring/fit/bands.ts).
 // Invariant: each pixel replays exactly the Gaussians the forward pass composited (ranks up to
 // lastRank with alpha >= 1/255), back to front; a Gaussian whose alpha hit the 0.99 clamp passes
 // no gradient to its opacity, conic or mean at that pixel (the clamp is flat there).
