@@ -1,9 +1,9 @@
 // The CPU fit backend whose steps run in row bands (bands.ts) on this thread and, when given
 // helpers, on a helper thread at once (issue 40 item 1: both cores for one fit). The leader (this
-// thread) projects the scene, sorts it and evaluates its colours (cheap: O(Gaussians)), posts the
-// step into the shared frame, claims bands like any helper, waits for the bands a helper claimed,
-// then sums the bands' loss and per-Gaussian sums in band order and runs the projection's and
-// colours' backward.
+// thread) projects the scene, sorts it and evaluates its colours (cheap: O(Gaussians)), chooses the
+// row cuts, posts the step into the shared frame, runs band 0, claims the bands left, waits for the
+// bands a helper claimed, then adds the bands' loss sums, takes each Gaussian's sums from the band
+// its box ends in (they carry the bands above) and runs the projection's and colours' backward.
 // Input: BandHelpers (how to start a thread running serveBands; absent: every band here).
 // Output: a FitBackend with a stepper (fitGaussians' per-step path); forward/backward are the
 // one-pass CPU backend's (snapshots, the empty scene, the reference PSNR).
@@ -38,7 +38,6 @@ async function waitChange(ctrl: Int32Array, index: number, value: number, ms: nu
 }
 
 interface Fit {
-  views: readonly BandView[];
   frame: BandFrame;
   kernel: BandKernel;
   n: number;
@@ -77,7 +76,7 @@ export function bandFitBackend(helpers?: BandHelpers, opts: BandOptions = {}): B
   const open = (views: readonly BandView[], n: number): Fit => {
     quit();
     const frame = allocBandFrame(n);
-    const current: Fit = { views, frame, kernel: new BandKernel(views, frame), n, helperEnded: helpers === undefined };
+    const current: Fit = { frame, kernel: new BandKernel(views, frame), n, helperEnded: helpers === undefined };
     fit = current;
     if (helpers) {
       helpers.start(views, frame).then(
