@@ -1,6 +1,7 @@
 // Benchmark of the reference fit: steps per second of fitGaussians and the projected time of a
-// full 2000-step fit, per backend (CPU reference; the WGSL rasterizer when a WebGPU adapter
-// exists), plus the CPU step's stages. Problem: the snowman's 8 reference views ray-cast at
+// full 2000-step fit, per backend (the CPU reference in one pass on one thread; the same in two
+// row bands on this thread and a helper thread, bit for bit the same fit, which the lab uses;
+// the WGSL rasterizer when a WebGPU adapter exists), plus the CPU step's stages. Problem: the snowman's 8 reference views ray-cast at
 // 256x256, 300 Gaussians from the visual hull, seed 0. Goal (issue 40): 2000 steps in at most
 // 30 s at a load average below 2.
 // Run: node --import tsx test/bench/fit.bench.ts [--cpu] [--steps N]. Prints a markdown table.
@@ -10,6 +11,7 @@ import { getObject } from '../../src/shared/authoring/objects';
 import { raycastObject } from '../../src/shared/authoring/raycast';
 import { REFERENCE_VIEWS, viewCameras } from '../../src/shared/camera/views';
 import { cpuFitBackend, type FitBackend } from '../../src/shared/authoring/fit/backend';
+import { parallelCpuFitBackend } from '../../src/main/authoring/fit/bands';
 import { DEFAULT_FIT_STEPS, fitGaussians, type FitView } from '../../src/shared/authoring/fit/fit';
 import { visualHullInit } from '../../src/shared/authoring/fit/hull';
 import { LossTarget } from '../../src/shared/authoring/fit/loss';
@@ -21,9 +23,11 @@ const argv = process.argv.slice(2);
 const cpuOnly = argv.includes('--cpu');
 const stepsArg = argv.indexOf('--steps');
 // Timed steps per backend: SwiftShader takes seconds per step, so it gets few.
-const STEPS = stepsArg >= 0 ? Number(argv[stepsArg + 1]) : 40;
+const STEPS = stepsArg >= 0 ? Number(argv[stepsArg + 1]) : 150;
 const GPU_STEPS = stepsArg >= 0 ? STEPS : 4;
-const WARMUP = 5;
+// The helper thread's code settles after a few dozen steps (V8 re-optimises its loops), so the
+// timed window starts late and lasts long enough to show the steady step.
+const WARMUP = 30;
 const SIZE = 256;
 const CAP = 300;
 
@@ -65,8 +69,13 @@ const t0 = performance.now();
 const init = visualHullInit(views, { maxGaussians: CAP, seed: 0 });
 const hullMs = performance.now() - t0;
 
-const cpuMs = await stepMs(cpuFitBackend(), STEPS, WARMUP);
-addRow('cpu (float64 reference)', cpuMs);
+addRow('cpu one pass (float64 reference, 1 thread)', await stepMs(cpuFitBackend(), STEPS, WARMUP));
+const banded = parallelCpuFitBackend();
+// A first short fit starts the helper's thread (the lab's pool keeps its threads warm the same way).
+await fitGaussians({ views, maxGaussians: CAP, steps: 20, seed: 0 }, banded);
+const cpuMs = await stepMs(banded, STEPS, WARMUP);
+addRow('cpu 2 row bands (this thread + a helper; the lab\'s)', cpuMs);
+banded.dispose?.();
 if (!cpuOnly) {
   const chosen = await chooseFitBackend('gpu');
   if (chosen.backend.name === 'gpu') {
@@ -99,6 +108,6 @@ const per = (ms: number): string => (ms / (REPS * views.length)).toFixed(1);
 
 const projected = (cpuMs.wall * DEFAULT_FIT_STEPS) / 1000;
 const load = loadavg()[0];
-console.log(`\nGoal: ${DEFAULT_FIT_STEPS} CPU steps in at most 30 s at load < 2: ${projected.toFixed(0)} s projected at load ${load.toFixed(1)}, ${projected <= 30 ? 'met' : load < 2 ? 'NOT met' : 'not met at this load; the goal is stated at a load below 2'}.`);
+console.log(`\nGoal: ${DEFAULT_FIT_STEPS} CPU steps in at most 30 s at load < 2 (2 row bands): ${projected.toFixed(0)} s projected at load ${load.toFixed(1)}, ${projected <= 30 ? 'met' : load < 2 ? 'NOT met' : 'not met at this load; the goal is stated at a load below 2'} (CPU time ${cpuMs.cpu.toFixed(1)} ms a step over both threads: ${((cpuMs.cpu * DEFAULT_FIT_STEPS) / 2000).toFixed(0)} s on two idle cores at best).`);
 console.log(`\nCPU step stages (ms): forward ${per(stage.forward)}, loss (L1 + SSIM + silhouette with gradients) ${per(stage.loss)}, backward ${per(stage.backward)}; visual hull init ${hullMs.toFixed(0)} ms.`);
 process.exit(0);

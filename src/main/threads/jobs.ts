@@ -11,6 +11,7 @@ import { turnJob } from '../debug/frame';
 import { measureJob, renderJob, viewsJob } from '../grader/cpu-views';
 import { tileBinJob, tileStageJob } from '../raster/tile-jobs';
 import { fitJob } from './jobs/fit';
+import { fitBandsJob } from './jobs/fit-bands';
 import { nerfReadJob } from './jobs/nerf-read';
 import * as probe from './jobs/probe';
 import { raycastJob } from './jobs/raycast';
@@ -29,6 +30,7 @@ export const jobHandlers = {
   'grade.measure': measureJob,
   'author.raycast': raycastJob,
   'author.fit': fitJob,
+  'author.fit.bands': fitBandsJob,
   'nerf.read': nerfReadJob,
   'trajectory.parse': parseTrajectoryJob,
   'archive.zip': zipJob,

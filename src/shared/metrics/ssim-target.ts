@@ -7,7 +7,8 @@
 // gradient planes are zero on the border, so the adjoint is the plain transposed blur (zero
 // padding, no reflect fold).
 // Inputs: a render [H, W, 3] (Float32Array or Float64Array) and an SsimTarget of the photo.
-// Output: mean SSIM and, on request, d SSIM / d render [H, W, 3] (float64, into a caller buffer).
+// Output: mean SSIM and, on request, d SSIM / d render [H, W, 3] (float64, into a caller buffer);
+// evaluateRows gives one band of rows of the same (the fit's step in bands, issue 40).
 // Invariant: the same float64 operations in the same order as the full-plane reflect blur of
 // metrics/gaussian.ts restricted to what the mean reads (bit-identical to the previous
 // implementation; within 1e-12 of ssim.ts, tested); no allocation per call; the scratch planes
@@ -43,21 +44,21 @@ function seq11(a: Float64Array, c: number, st: number): number {
 }
 
 /**
- * The blurred moments of [H, W] planes at the interior pixels (rows and columns R..size-R-1):
- * vertical pass over the interior rows into [H - 2R, W] planes, then the horizontal pass into the
- * interior of [H, W] outputs (their border is never written).
+ * The blurred moments of [H, W] planes at the interior pixels of rows [r0, r1) (default every
+ * interior row R..size-R-1): vertical pass over those rows into [H - 2R, W] planes, then the
+ * horizontal pass into the interior of [H, W] outputs (their border is never written).
  */
-function blurInterior(h: number, w: number, srcs: readonly Float64Array[], vert: readonly Float64Array[], outs: readonly Float64Array[]): void {
+function blurInterior(h: number, w: number, srcs: readonly Float64Array[], vert: readonly Float64Array[], outs: readonly Float64Array[], r0 = R, r1 = h - R): void {
   for (let k = 0; k < srcs.length; k++) {
     const src = srcs[k];
     const v = vert[k];
-    for (let y = R; y < h - R; y++) {
+    for (let y = r0; y < r1; y++) {
       const o = (y - R) * w;
       const c = y * w;
       for (let x = 0; x < w; x++) v[o + x] = tap11(src, c + x, w);
     }
     const out = outs[k];
-    for (let y = R; y < h - R; y++) {
+    for (let y = r0; y < r1; y++) {
       const o = (y - R) * w;
       const d = y * w;
       for (let x = R; x < w - R; x++) out[d + x] = tap11(v, o + x, 1);
@@ -79,6 +80,7 @@ class Scratch {
   readonly uxx: Float64Array;
   readonly uxy: Float64Array;
   readonly vert: Float64Array[]; // 3 x [H - 2R, W] vertical-pass outputs
+  readonly sums = new Float64Array(3); // per-channel map sums of evaluate()
   private adjointPlanes: { g: Float64Array[]; rowPad: Float64Array[]; tPad: Float64Array[] } | null = null;
 
   constructor(
@@ -160,35 +162,66 @@ export class SsimTarget {
    * `gradScale * d SSIM / d render` into it (overwriting).
    */
   evaluate(render: Floats, grad?: Float64Array, gradScale = 1): number {
+    const sums = this.s.sums;
+    this.evaluateRows(render, 0, this.height, sums, grad, gradScale);
+    const count = (this.width - 2 * R) * (this.height - 2 * R);
+    let total = 0;
+    for (let c = 0; c < 3; c++) total += sums[c] / count;
+    return total / 3;
+  }
+
+  /**
+   * One band of rows [y0, y1) of `evaluate` (the fit's step splits the image in bands over
+   * threads): writes each channel's SSIM map sum over the band's interior rows into sums[0..2]
+   * and, with `grad`, `gradScale * d SSIM / d render` at the band's rows (the whole gradient is
+   * the bands' union; the mean is the bands' sums over the interior count, channel by channel).
+   * Reads the render's rows within 2R of the band. Every pixel gets the same float operations as
+   * a whole-image evaluation.
+   */
+  evaluateRows(render: Floats, y0: number, y1: number, sums: Float64Array, grad?: Float64Array, gradScale = 1): void {
     const { width: w, height: h } = this;
     const { x, xx, xy, ux, uxx, uxy } = this.s;
     const [gUx, gUxx, gUxy] = grad ? this.s.adjoint.g : [ux, uxx, uxy];
-    const n = w * h;
     const count = (w - 2 * R) * (h - 2 * R);
     const scale = gradScale / (count * 3);
-    let total = 0;
+    // Map rows: the band's own (summed), and with a gradient the interior rows within R of it
+    // (their map gradients reach the band through the adjoint blur).
+    const own0 = Math.max(R, y0);
+    const own1 = Math.min(h - R, y1);
+    const m0 = grad ? Math.max(R, y0 - R) : own0;
+    const m1 = grad ? Math.min(h - R, y1 + R) : own1;
+    const i0 = Math.max(0, m0 - R) * w;
+    const i1 = Math.min(h, Math.max(m1 + R, y1)) * w;
     for (let c = 0; c < 3; c++) {
       const y = this.y[c];
-      for (let i = 0; i < n; i++) {
+      for (let i = Math.min(i0, y0 * w); i < i1; i++) {
         const v = render[i * 3 + c];
         x[i] = v;
         xx[i] = v * v;
         xy[i] = v * y[i];
       }
-      blurInterior(h, w, [x, xx, xy], this.s.vert, [ux, uxx, uxy]);
-      // ssimMapSum writes every interior gradient pixel; the border stays zero from construction.
-      const sum = ssimMapSum({ ux, uy: this.uy[c], uxx, uyy: this.uyy[c], uxy }, w, h, grad ? { ux: gUx, uxx: gUxx, uxy: gUxy, scale } : undefined);
-      total += sum / count;
-      if (grad) this.adjoint(y, grad, c);
+      sums[c] = 0;
+      if (m0 >= m1) {
+        if (grad) this.adjoint(y, grad, c, y0, y1, m0, m0);
+        continue;
+      }
+      blurInterior(h, w, [x, xx, xy], this.s.vert, [ux, uxx, uxy], m0, m1);
+      // ssimMapSum writes every gradient pixel of its rows; the border stays zero from construction.
+      const moments = { ux, uy: this.uy[c], uxx, uyy: this.uyy[c], uxy };
+      const g = grad ? { ux: gUx, uxx: gUxx, uxy: gUxy, scale } : undefined;
+      if (g && m0 < own0) ssimMapSum(moments, w, h, g, [m0, own0]);
+      if (own0 < own1) sums[c] = ssimMapSum(moments, w, h, g, [own0, own1]);
+      if (g && Math.max(own1, m0) < m1) ssimMapSum(moments, w, h, g, [Math.max(own1, m0), m1]);
+      if (grad) this.adjoint(y, grad, c, y0, y1, m0, m1);
     }
-    return total / 3;
   }
 
   /**
-   * grad[., c] = A^T gUx + 2 x A^T gUxx + y A^T gUxy with A the blur: the horizontal adjoint of
-   * the interior rows (the others are zero), then the vertical adjoint, then the sum.
+   * grad[., c] at rows [y0, y1) = A^T gUx + 2 x A^T gUxx + y A^T gUxy with A the blur: the
+   * horizontal adjoint of the map rows [m0, m1) (the interior rows within R of the band; the
+   * others are zero), then the vertical adjoint, then the sum.
    */
-  private adjoint(y: Float64Array, grad: Float64Array, c: number): void {
+  private adjoint(y: Float64Array, grad: Float64Array, c: number, y0: number, y1: number, m0: number, m1: number): void {
     const { width: w, height: h } = this;
     const { x } = this.s;
     const { g, rowPad, tPad } = this.s.adjoint;
@@ -196,7 +229,7 @@ export class SsimTarget {
       const src = g[k];
       const pad = rowPad[k];
       const t = tPad[k];
-      for (let yy = R; yy < h - R; yy++) {
+      for (let yy = m0; yy < m1; yy++) {
         const o = yy * w;
         for (let xx = 0; xx < w; xx++) pad[R + xx] = src[o + xx];
         const d = (yy + R) * w;
@@ -206,25 +239,25 @@ export class SsimTarget {
     // Vertical adjoints into ux, uxx, uxy (free once the map is summed), one plane at a time.
     // Rows whose window reaches below the image sum in window order (as the reflect blur's
     // border rows did); the others in tap11's symmetric order (equal to it where the window
-    // reaches above the image, whose rows are zero).
+    // reaches above the image, whose rows are zero). The rows read are the map rows written
+    // above or rows outside the interior, never written (zero).
     const seqFrom = Math.max(R, h - R);
     const outs = [this.s.ux, this.s.uxx, this.s.uxy];
     for (let k = 0; k < 3; k++) {
       const t = tPad[k];
       const out = outs[k];
-      for (let yy = 0; yy < seqFrom; yy++) {
+      for (let yy = y0; yy < Math.min(y1, seqFrom); yy++) {
         const o = yy * w;
         const cc = (yy + R) * w;
         for (let xx = 0; xx < w; xx++) out[o + xx] = tap11(t, cc + xx, w);
       }
-      for (let yy = seqFrom; yy < h; yy++) {
+      for (let yy = Math.max(y0, seqFrom); yy < y1; yy++) {
         const o = yy * w;
         const cc = (yy + R) * w;
         for (let xx = 0; xx < w; xx++) out[o + xx] = seq11(t, cc + xx, w);
       }
     }
     const [aUx, aUxx, aUxy] = outs;
-    const n = w * h;
-    for (let i = 0; i < n; i++) grad[i * 3 + c] = aUx[i] + 2 * x[i] * aUxx[i] + y[i] * aUxy[i];
+    for (let i = y0 * w; i < y1 * w; i++) grad[i * 3 + c] = aUx[i] + 2 * x[i] * aUxx[i] + y[i] * aUxy[i];
   }
 }

@@ -59,14 +59,17 @@ export interface SsimMomentGrads {
  * The sum of one channel's SSIM map over the interior (the SSIM_PAD border cropped), shared by
  * ssim() here and the fixed-photo path (ssim-target.ts). With `g`, also writes the upstream
  * gradients at each interior pixel; the border is not written (callers start from zeros).
+ * `rows` [r0, r1) restricts both to those interior rows (a band of the fit's step).
  */
-export function ssimMapSum(m: SsimMoments, w: number, h: number, g?: SsimMomentGrads): number {
+export function ssimMapSum(m: SsimMoments, w: number, h: number, g?: SsimMomentGrads, rows?: readonly [number, number]): number {
   const { ux, uy, uxx, uyy, uxy } = m;
   const p = SSIM_PAD;
   // Hoisted out of the per-pixel loop (the fit calls this thousands of times a run).
   const gx = g?.ux, gxx = g?.uxx, gxy = g?.uxy, scale = g?.scale ?? 0;
+  const r0 = Math.max(p, rows ? rows[0] : p);
+  const r1 = Math.min(h - p, rows ? rows[1] : h - p);
   let sum = 0;
-  for (let yy = p; yy < h - p; yy++) {
+  for (let yy = r0; yy < r1; yy++) {
     for (let xx = p; xx < w - p; xx++) {
       const i = yy * w + xx;
       const mx = ux[i];

@@ -80,6 +80,7 @@ export function localRunner(backend: FitBackend): FitRunner {
   return async (input, onTick, signal) => {
     let latest: Splats | null = null;
     // Observes the scene each step renders (for snapshots); everything else goes to the real backend.
+    const { stepper } = backend;
     const observed: FitBackend = {
       name: backend.name,
       deterministic: backend.deterministic,
@@ -88,6 +89,18 @@ export function localRunner(backend: FitBackend): FitRunner {
         return backend.forward(splats, camera);
       },
       backward: (grads) => backend.backward(grads),
+      ...(stepper
+        ? {
+            stepper: {
+              prepare: (views, count) => stepper.prepare(views, count),
+              evaluate: (splats, camera, view, withGrad) => {
+                latest = splats;
+                return stepper.evaluate(splats, camera, view, withGrad);
+              },
+              end: () => stepper.end(),
+            },
+          }
+        : {}),
     };
     let lastSnapshot = Date.now();
     const { views, maxGaussians, steps, seed } = input;

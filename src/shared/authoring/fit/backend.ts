@@ -5,6 +5,8 @@
 // an implementation is deterministic for identical inputs unless its `deterministic` says not.
 import type { Floats, Splats } from '../../scene/splats';
 import type { Camera, ImageGrads, SplatGrads } from '../../raster/types';
+import type { RgbImage } from '../../image/image';
+import type { LossParts } from './loss';
 import { rasterizeBackward, rasterizeForwardState, type ForwardState } from '../../raster/cpu';
 import { forwardScratch, type ForwardScratch } from '../../raster/cpu/rasterize-forward';
 import { backwardScratch, type BackwardScratch } from '../../raster/cpu/rasterize-backward';
@@ -16,6 +18,20 @@ export interface FitRender {
   alpha: Floats; // [H, W] coverage = 1 - T_final
 }
 
+/**
+ * A backend's own step: a view's loss and its gradients in one call (the banded CPU backend,
+ * backend-bands.ts, which splits it over threads). fitGaussians uses it instead of forward, the
+ * loss and backward when present.
+ */
+export interface FitStepper {
+  /** Called once per fit, before its first step, with its views and Gaussian count. */
+  prepare(views: readonly { photo: RgbImage; mask: ArrayLike<number> }[], count: number): void;
+  /** Loss of view `view` (an index into prepare's views) for this scene, and its gradients when asked. */
+  evaluate(splats: Splats, camera: Camera, view: number, withGrad: boolean): Promise<{ parts: LossParts; grads: SplatGrads | null }>;
+  /** Called once when the fit ends (done, failed or aborted): helper threads may go. */
+  end(): void;
+}
+
 export interface FitBackend {
   readonly name: string;
   /** True when identical inputs always give bit-identical outputs. */
@@ -23,6 +39,8 @@ export interface FitBackend {
   forward(splats: Splats, camera: Camera): Promise<FitRender>;
   /** Gradients of the loss for the scene and camera of the last forward(). */
   backward(grads: ImageGrads): Promise<SplatGrads>;
+  /** The backend's own step (see FitStepper). */
+  readonly stepper?: FitStepper;
   dispose?(): void;
 }
 

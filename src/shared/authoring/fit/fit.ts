@@ -150,29 +150,43 @@ export async function fitGaussians(
 
   const lr: LearningRates = { ...DEFAULT_LEARNING_RATES, ...input.learningRates };
   const adam = new Adam(PARAM_NAMES.map((name) => ({ name, params: params[name], lr: lr[name] })));
-  const targets = input.views.map((v) => new LossTarget(v.photo, v.mask));
+  const stepper = backend.stepper;
+  // The one-pass path's targets (a stepper keeps its own).
+  const targets = stepper ? [] : input.views.map((v) => new LossTarget(v.photo, v.mask));
   const grads = zeroGrads(params.count);
+  const splats = emptySplats(params.count, 'f64');
   const order: number[] = [];
   const start = Date.now();
   let lastYield = start;
 
-  for (let step = 0; step < input.steps; step++) {
-    signal?.throwIfAborted();
-    if (order.length === 0) order.push(...rng.shuffle(input.views.map((_, i) => i)));
-    const vi = order.shift() as number;
-    for (const name of PARAM_NAMES) grads[name].fill(0);
-    const parts = await evaluateView(backend, params, input.views[vi].camera, targets[vi], grads);
-    const t = input.steps > 1 ? step / (input.steps - 1) : 0;
-    adam.setLr('means', lr.means * Math.pow(MEANS_LR_FINAL_FRACTION, t));
-    adam.step(grads);
-    project(params);
-    losses.push(parts.loss);
-    const now = Date.now();
-    onProgress?.({ step: step + 1, steps: input.steps, loss: parts.loss, elapsedMs: now - start });
-    if (now - lastYield > 50) {
-      await yieldToEventLoop();
-      lastYield = Date.now();
+  stepper?.prepare(input.views, params.count);
+  try {
+    for (let step = 0; step < input.steps; step++) {
+      signal?.throwIfAborted();
+      if (order.length === 0) order.push(...rng.shuffle(input.views.map((_, i) => i)));
+      const vi = order.shift() as number;
+      for (const name of PARAM_NAMES) grads[name].fill(0);
+      let parts: LossParts;
+      if (stepper) {
+        toSplats(params, splats);
+        const r = await stepper.evaluate(splats, input.views[vi].camera, vi, true);
+        parts = r.parts;
+        if (r.grads) accumulateGrads(splats, r.grads, grads);
+      } else parts = await evaluateView(backend, params, input.views[vi].camera, targets[vi], grads);
+      const t = input.steps > 1 ? step / (input.steps - 1) : 0;
+      adam.setLr('means', lr.means * Math.pow(MEANS_LR_FINAL_FRACTION, t));
+      adam.step(grads);
+      project(params);
+      losses.push(parts.loss);
+      const now = Date.now();
+      onProgress?.({ step: step + 1, steps: input.steps, loss: parts.loss, elapsedMs: now - start });
+      if (now - lastYield > 50) {
+        await yieldToEventLoop();
+        lastYield = Date.now();
+      }
     }
+  } finally {
+    stepper?.end();
   }
   return { records: toRecords(params), losses };
 }

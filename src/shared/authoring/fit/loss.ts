@@ -6,11 +6,16 @@
 // object, so the mask term alone keeps their coverage; at 0.2 its per-pixel pull (0.2 / HW)
 // matches the L1 term's (0.8 / 3HW per channel, summed over 3 channels = 0.27 / HW).
 // Inputs: a render (rgb [H, W, 3], alpha [H, W]) and a LossTarget built once per view.
-// Outputs: the loss value and v_rgb [H, W, 3], v_alpha [H, W] (float64, reused buffers).
+// Outputs: the loss value and v_rgb [H, W, 3], v_alpha [H, W] (float64, reused buffers); per
+// band of rows (evaluateRows, the fit's banded step) the same gradients and the sums parts() adds.
 // Invariant: the gradients are the exact derivative of the value (subgradient 0 at |0|).
 import type { RgbImage } from '../../image/image';
 import type { Floats } from '../../scene/splats';
+import { SSIM_PAD } from '../../metrics/ssim';
 import { SsimTarget } from './ssim';
+
+/** Values a band's evaluation sums (LossTarget.evaluateRows). */
+export const LOSS_SUMS = 5;
 
 export const W_L1 = 0.8;
 export const W_SSIM = 0.2;
@@ -36,6 +41,7 @@ export class LossTarget {
   private readonly photo: Float32Array; // [H, W, 3]
   private readonly mask: Float32Array; // [H, W]
   private readonly ssim: SsimTarget;
+  private readonly ssimSums = new Float64Array(3);
 
   constructor(photo: RgbImage, mask: ArrayLike<number>) {
     const n = photo.width * photo.height;
@@ -52,27 +58,54 @@ export class LossTarget {
   evaluate(rgb: Floats, alpha: Floats, withGrad = true): LossParts {
     const n = this.width * this.height;
     if (rgb.length !== n * 3 || alpha.length !== n) throw new Error(`render size does not match the ${this.width}x${this.height} target`);
+    const sums = new Float64Array(LOSS_SUMS);
+    this.evaluateRows(rgb, alpha, withGrad, 0, this.height, sums);
+    return this.parts([sums]);
+  }
+
+  /**
+   * One band of rows [y0, y1) of `evaluate` (the fit's step splits the image over threads): the
+   * gradients at the band's pixels (the same floats as a whole-image evaluation) and the band's
+   * sums into `sums` (LOSS_SUMS values: L1, silhouette, SSIM map per channel), which parts()
+   * turns into the loss. Reads the render's rows within 10 of the band (SSIM's window, twice).
+   */
+  evaluateRows(rgb: Floats, alpha: Floats, withGrad: boolean, y0: number, y1: number, sums: Float64Array): void {
+    const w = this.width;
+    const n = w * this.height;
     const { v_rgb, v_alpha } = this.grads;
     // SSIM first: it overwrites v_rgb with -W_SSIM * dSSIM, then L1 is added on top.
-    const ssim = this.ssim.evaluate(rgb, withGrad ? v_rgb : undefined, -W_SSIM);
+    this.ssim.evaluateRows(rgb, y0, y1, this.ssimSums, withGrad ? v_rgb : undefined, -W_SSIM);
     const photo = this.photo;
     const gl1 = W_L1 / (n * 3);
     let l1 = 0;
-    for (let i = 0; i < n * 3; i++) {
+    for (let i = y0 * w * 3; i < y1 * w * 3; i++) {
       const d = rgb[i] - photo[i];
       l1 += Math.abs(d);
       if (withGrad) v_rgb[i] += d > 0 ? gl1 : d < 0 ? -gl1 : 0;
     }
-    l1 /= n * 3;
     const mask = this.mask;
     const gs = W_SIL / n;
     let sil = 0;
-    for (let i = 0; i < n; i++) {
+    for (let i = y0 * w; i < y1 * w; i++) {
       const d = alpha[i] - mask[i];
       sil += Math.abs(d);
       if (withGrad) v_alpha[i] = d > 0 ? gs : d < 0 ? -gs : 0;
     }
-    sil /= n;
+    sums[0] = l1;
+    sums[1] = sil;
+    sums.set(this.ssimSums, 2);
+  }
+
+  /** The loss from the sums of the bands that cover the image, added in the bands' order. */
+  parts(bands: readonly Float64Array[]): LossParts {
+    const n = this.width * this.height;
+    const count = (this.width - 2 * SSIM_PAD) * (this.height - 2 * SSIM_PAD);
+    const total = (k: number): number => bands.reduce((sum, b) => sum + b[k], 0);
+    const l1 = total(0) / (n * 3);
+    const sil = total(1) / n;
+    let ssim = 0;
+    for (let c = 0; c < 3; c++) ssim += total(2 + c) / count;
+    ssim /= 3;
     return { loss: W_L1 * l1 + W_SSIM * (1 - ssim) + W_SIL * sil, l1, ssim, silhouette: sil };
   }
 }

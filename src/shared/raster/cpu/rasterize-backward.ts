@@ -2,6 +2,8 @@
 // rasterizeBackward chains it with project_backward into the full SplatGrads.
 // Inputs: Splats, Camera (or the ForwardState of the same scene and camera), upstream ImageGrads
 // (v_rgb [H, W, 3], optional v_alpha [H, W] on coverage). Output: ProjectionGrads / SplatGrads.
+// rasterizeBackwardPixels also walks one band of rows, continuing the sums of the band above
+// (BandChain: the fit's banded step, src/shared/authoring/fit/bands.ts).
 // Invariant: each pixel replays exactly the Gaussians the forward pass composited (ranks up to
 // lastRank with alpha >= 1/255), back to front; a Gaussian whose alpha hit the 0.99 clamp passes
 // no gradient to its opacity, conic or mean at that pixel (the clamp is flat there).
@@ -30,29 +32,69 @@ export function backwardScratch(width: number, height: number): BackwardScratch 
   return { T: new Float64Array(width * height), S: new Float64Array(width * height * 3) };
 }
 
-export function rasterizeBackwardPixels(splats: Splats, state: ForwardState, grads: ImageGrads, scratch?: BackwardScratch): ProjectionGrads {
+/** The forward pass's records rasterizeBackwardPixels replays (a ForwardState has them all). */
+export type BackwardInput = Pick<ForwardState, 'width' | 'height' | 'order' | 'lastRank' | 'transmittance' | 'colors' | 'opacities'> & {
+  projection: Pick<ForwardState['projection'], 'means2d' | 'conics' | 'radii'>;
+};
+
+/**
+ * How a band's backward continues the sums of the Gaussians begun in the band above (bands.ts):
+ * a float sum is exact only continued in order, so a Gaussian whose box starts above `fromRow`
+ * and reaches it starts from the band above's sums (`carry`, which waits for that band to be done
+ * with it) instead of 0. `finished` is told each rank once its sums are written (for the band below).
+ */
+export interface BandChain {
+  fromRow: number;
+  carry(g: number, rank: number, sums: Float64Array): void;
+  finished(rank: number): void;
+}
+
+/** The order of a Gaussian's sums in BandChain.carry: colour (3), opacity, conic (3), mean (2). */
+export const CHAIN_SUMS = 9;
+
+/**
+ * The compositing backward. `rows` [y0, y1] (inclusive) restricts it to those rows (a band of
+ * the fit's step: each Gaussian's sums then run over the band's pixels only, in the same order);
+ * `into` receives the sums (zeroed here) instead of new arrays; `chain` continues the sums of
+ * the Gaussians begun above the band (BandChain).
+ */
+export function rasterizeBackwardPixels(
+  splats: Pick<Splats, 'count'>,
+  state: BackwardInput,
+  grads: ImageGrads,
+  scratch?: BackwardScratch,
+  rows?: { y0: number; y1: number },
+  into?: ProjectionGrads,
+  chain?: BandChain,
+): ProjectionGrads {
   const n = splats.count;
   const { width, height, order, lastRank, transmittance } = state;
   const { means2d, conics, radii } = state.projection;
   const { colors, opacities } = state;
   const { v_rgb, v_alpha } = grads;
-  const out: ProjectionGrads = {
+  const out: ProjectionGrads = into ?? {
     v_means2d: new Float64Array(n * 2),
     v_conics: new Float64Array(n * 3),
     v_colors: new Float64Array(n * 3),
     v_opacities: new Float64Array(n),
   };
+  if (into) for (const a of [into.v_means2d, into.v_conics, into.v_colors, into.v_opacities]) a.fill(0);
   const npix = width * height;
+  const ry0 = rows ? Math.max(0, rows.y0) : 0;
+  const ry1 = rows ? Math.min(height - 1, rows.y1) : height - 1;
   // Per pixel while walking back to front: T = transmittance in front of the current Gaussian
   // (starts at T_final), S = colour accumulated behind it including the background.
   if (scratch && scratch.T.length !== npix) throw new Error('rasterizeBackwardPixels: scratch of another size');
   const T = scratch ? scratch.T : new Float64Array(npix);
-  T.set(transmittance);
   const S = scratch ? scratch.S : new Float64Array(npix * 3);
-  for (let p = 0; p < npix; p++) for (let k = 0; k < 3; k++) S[p * 3 + k] = transmittance[p] * BACKGROUND;
+  for (let p = ry0 * width; p < (ry1 + 1) * width; p++) {
+    T[p] = transmittance[p];
+    for (let k = 0; k < 3; k++) S[p * 3 + k] = transmittance[p] * BACKGROUND;
+  }
 
   const span = new Int32Array(2);
   const vColors = out.v_colors;
+  const carried = new Float64Array(CHAIN_SUMS);
   for (let rank = order.length - 1; rank >= 0; rank--) {
     const g = order[rank];
     const mx = means2d[g * 2];
@@ -75,7 +117,20 @@ export function rasterizeBackwardPixels(splats: Splats, state: ForwardState, gra
     let vc0 = 0;
     let vc1 = 0;
     let vc2 = 0;
-    for (let py = box.y0; py <= box.y1; py++) {
+    if (chain && box.y0 < chain.fromRow && box.y1 >= chain.fromRow) {
+      chain.carry(g, rank, carried);
+      vc0 = carried[0];
+      vc1 = carried[1];
+      vc2 = carried[2];
+      vo = carried[3];
+      va = carried[4];
+      vb = carried[5];
+      vc = carried[6];
+      vmx = carried[7];
+      vmy = carried[8];
+    }
+    const y1 = Math.min(box.y1, ry1);
+    for (let py = Math.max(box.y0, ry0); py <= y1; py++) {
       const dy = py + 0.5 - my;
       // Only the span where alpha can reach 1/255: outside it every pixel is skipped below anyway.
       rowSpan(a, b, c, o, mx, dy, box.x0, box.x1, span);
@@ -125,6 +180,7 @@ export function rasterizeBackwardPixels(splats: Splats, state: ForwardState, gra
     vColors[g * 3] += vc0;
     vColors[g * 3 + 1] += vc1;
     vColors[g * 3 + 2] += vc2;
+    chain?.finished(rank);
   }
   return out;
 }
@@ -143,7 +199,20 @@ export function rasterizeBackward(
   scratch?: BackwardScratch,
 ): SplatGrads {
   const forward = state ?? rasterizeForwardState(splats, camera, opts);
-  const g2d = rasterizeBackwardPixels(splats, forward, grads, scratch);
+  return splatGradsFromPixels(splats, camera, forward, rasterizeBackwardPixels(splats, forward, grads, scratch), opts);
+}
+
+/**
+ * The rest of the chain after the compositing backward: the antialiasing compensation, the
+ * projection's backward and the colours' (SH) backward, into every Gaussian parameter.
+ */
+export function splatGradsFromPixels(
+  splats: Splats,
+  camera: Camera,
+  forward: Pick<ForwardState, 'projection' | 'opacities'>,
+  g2d: ProjectionGrads,
+  opts: RasterOptions = {},
+): SplatGrads {
   // Antialiased: composited opacity = o * compensation(cov2d).
   let v_opacities = g2d.v_opacities;
   let v_comp: Float64Array | undefined;

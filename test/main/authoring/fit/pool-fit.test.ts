@@ -1,5 +1,6 @@
-// The fit off the event loop (issue 38 item 1): the worker pool's job 'author.fit' (poolRunner)
-// gives the records and losses of the same fit on this thread, bit for bit, reports every step's
+// The fit off the event loop (issue 38 item 1): the worker pool's job 'author.fit' (poolRunner,
+// its steps' row bands on its thread and a helper thread) gives the records and losses of the
+// same banded fit on this thread alone, bit for bit, reports every step's
 // loss once and in order, keeps the main thread idle while it runs (its event-loop utilisation,
 // a ratio of the main thread's own busy time: near 1 when the fit runs here), and a cancel
 // ends it with one line. Tiny: 32x32 synthetic views, 30 Gaussians.
@@ -7,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { localRunner, poolRunner, type FitRunInput, type FitRunner } from '../../../../src/main/authoring/fit/compute';
 import { WorkerPool } from '../../../../src/main/workers/pool';
-import { cpuFitBackend } from '../../../../src/shared/authoring/fit/backend';
+import { bandFitBackend } from '../../../../src/shared/authoring/fit/backend-bands';
 import { syntheticViews } from '../../../shared/authoring/fit/fit-helpers';
 
 const pool = new WorkerPool({ size: 1 });
@@ -28,7 +29,8 @@ async function run(runner: FitRunner, steps: number): Promise<{ result: Awaited<
 
 describe("the fit on the worker pool (job 'author.fit')", () => {
   it('equals the fit on this thread, reports each loss once, and leaves the event loop idle', async () => {
-    const here = await run(localRunner(cpuFitBackend()), 40);
+    // Here in row bands on this thread alone; there on the pool with a helper thread (issue 40).
+    const here = await run(localRunner(bandFitBackend()), 40);
     const there = await run(poolRunner(pool, 'test'), 40);
     expect(there.result.records).toEqual(here.result.records);
     expect(there.result.losses).toEqual(here.result.losses);
