@@ -44,7 +44,7 @@ export function mainKind(of: KindTask | TaskKind): MainKindModule {
 export async function loadAnyTask(taskId: string, opts: LoadOptions = {}): Promise<KindTask> {
   const tasksDir = resolveTasksDir(opts.tasksDir);
   const head = readSpecHead(tasksDir, taskId);
-  return mainKind(head.kind).load(tasksDir, head);
+  return mainKind(head.kind).load(tasksDir, head, opts);
 }
 
 /** A fresh pure episode of a loaded task (for replay, regrading, results). */
