@@ -190,7 +190,7 @@ export function createAuthorHandlers(deps: LabContext): HandlersFor<typeof autho
         throw error;
       } finally {
         imports.delete(p.uploadId);
-        c.uploads.remove(p.uploadId);
+        await c.uploads.discard(p.uploadId);
       }
     },
   };
