@@ -50,6 +50,7 @@ export const SLOW_FILES = [
   'test/main/workers/pool.test.ts',
   'test/main/studies/journal.test.ts',
   'test/main/studies/stations.test.ts',
+  'test/main/workers/jobs.test.ts',
   // The e2e suite (vitest.e2e.config.ts), slowest first.
   'test/e2e/stations.e2e.ts',
   'test/e2e/restart-reconnect.e2e.ts',

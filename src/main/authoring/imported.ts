@@ -14,9 +14,13 @@ import { DEFAULT_BUILD_SEED, DEFAULT_BUILD_STEPS, DEFAULT_PARTS, type BuildOptio
 import { cpuFit, taskFit } from './fit-default';
 import { finishObject } from './pipeline';
 import { buildStaged } from './staging';
-import { formatJson, writeCameras, writeViews } from './task-files';
+import { formatJson, writeCameras } from './task-files';
+import { localViewFiles, type ViewFiles } from '../tasks/view-files';
 
-export type ImportBuildOptions = Omit<BuildOptions, 'object' | 'samples' | 'source'>;
+export type ImportBuildOptions = Omit<BuildOptions, 'object' | 'samples' | 'source'> & {
+  /** How the photos are written and read back (the lab: on its worker pool); default in this thread. */
+  views?: ViewFiles;
+};
 
 export interface ImportedViews<V extends ViewEntry> {
   reference: V[];
@@ -40,12 +44,12 @@ export async function buildImported<V extends ViewEntry>(id: string, views: Impo
       const camerasFile: CamerasFile = { reference: views.reference.map(strip), heldout: views.heldout.map(strip) };
       writeCameras(staged.objectDir, camerasFile);
       const images = (list: V[]) => list.map((v) => ({ name: v.name, ...views.viewImages(v) }));
-      writeViews(staged.objectDir, 'ref', images(views.reference));
-      writeViews(staged.objectDir, 'heldout', images(views.heldout));
+      const files = opts.views ?? localViewFiles;
+      await Promise.all([files.write(staged.objectDir, 'ref', images(views.reference)), files.write(staged.objectDir, 'heldout', images(views.heldout))]);
       writeFileSync(join(staged.objectDir, 'source.json'), `${formatJson(views.sourceInfo, 2)}\n`);
       const res = await finishObject(staged, id, {
         steps, seed, k: opts.k ?? DEFAULT_PARTS, fit: opts.fit ?? (opts.device ? taskFit('gpu') : cpuFit), grader, log,
-        provenance: { ...opts.provenance, source: views.provenance }, ...(opts.budgets ? { budgets: opts.budgets } : {}),
+        provenance: { ...opts.provenance, source: views.provenance }, ...(opts.budgets ? { budgets: opts.budgets } : {}), views: files,
       });
       return { object: id, objectDir: join(tasksDir, 'objects', id), specs: res.specs, anchors: res.anchors, gaussians: res.fit.length, steps, seed, finalLoss: res.finalLoss };
     });

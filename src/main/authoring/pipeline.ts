@@ -15,7 +15,8 @@ import type { Anchors, TaskSpec } from '../../shared/task/schema';
 import { objectSourceOf } from '../../shared/analysis/object-source';
 import type { Grader } from '../grader/grader';
 import type { FitSource } from './fit/run';
-import { readCameras, readFit, readViews, type RefView } from '../tasks/load';
+import { readCameras, readFit, type RefView } from '../tasks/load';
+import { localViewFiles, type ViewFiles } from '../tasks/view-files';
 import type { Staged } from './staging';
 import { extendHistory } from './documents';
 import { formatJson, fullBudgets, taskSpecs, writeAnchors, writeReassembly, writeSpecs, type Budgets } from './task-files';
@@ -45,6 +46,8 @@ export interface PipelineOptions {
   budgets?: Partial<Budgets>;
   /** Earlier builds of this object (build.json `history`), kept and extended by this one. */
   history?: readonly BuildHistoryEntry[];
+  /** How the staged photos are read back (the lab: on its worker pool); default in this thread. */
+  views?: ViewFiles;
 }
 
 /** One build or refit of an object: which fit (steps, seed, Gaussians, loss), which photos. */
@@ -78,8 +81,8 @@ function tailLoss(losses: readonly number[]): number | null {
 export async function finishObject(staged: Staged, object: string, opts: PipelineOptions): Promise<PipelineResult> {
   const what = `build ${object}`;
   const cameras = readCameras(staged.objectDir, what);
-  const reference = readViews(staged.objectDir, 'ref', cameras.reference, what);
-  const heldout = readViews(staged.objectDir, 'heldout', cameras.heldout, what);
+  const views = opts.views ?? localViewFiles;
+  const [reference, heldout] = await Promise.all([views.read(staged.objectDir, 'ref', cameras.reference, what), views.read(staged.objectDir, 'heldout', cameras.heldout, what)]);
 
   const t0 = Date.now();
   let lastReport = 0;

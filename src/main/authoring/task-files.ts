@@ -3,17 +3,15 @@
 // Inputs: in-memory views, records and metrics. Outputs: files under a (staging) folder.
 // Invariant: output bytes depend only on the inputs (fixed key order, fixed number formatting),
 // so the same build gives byte-identical files.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PartsTruth } from '../../shared/authoring/scramble/truth';
 import { OPACITY_MAX, OPACITY_MIN, SCALE_MAX, SCALE_MIN } from '../../shared/scene/policy';
-import type { RgbImage } from '../../shared/image/image';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
 import type { Anchors, CamerasFile, SplatKind, TaskSpec } from '../../shared/task/schema';
 import type { ObjectSource } from '../../shared/analysis/object-source';
 import { sceneFileJson } from '../../shared/scene/input';
 import { writeSceneNpz } from '../io/npz';
-import { writePng } from '../io/png';
 
 /** Budgets of the benchmark (seed: 300 Gaussians, 40 calls, 16 renders; one-shot 1 call, 0 renders). */
 export const TASK_BUDGETS: Record<SplatKind, Pick<TaskSpec, 'max_gaussians' | 'max_tool_calls' | 'max_renders'>> = {
@@ -82,21 +80,8 @@ export function writeJson(path: string, value: unknown, depth = 2): void {
   writeFileSync(path, `${formatJson(value, depth)}\n`);
 }
 
-export interface PhotoView {
-  name: string;
-  photo: RgbImage;
-  mask: Float32Array; // [H, W] in [0, 1]
-}
-
-/** `<sub>/<name>.png` (RGB on white) and `<sub>/<name>_mask.png` (grey) for every view. */
-export function writeViews(objectDir: string, sub: 'ref' | 'heldout', views: readonly PhotoView[]): void {
-  const dir = join(objectDir, sub);
-  mkdirSync(dir, { recursive: true });
-  for (const v of views) {
-    writePng(join(dir, `${v.name}.png`), v.photo);
-    writePng(join(dir, `${v.name}_mask.png`), { width: v.photo.width, height: v.photo.height, channels: 1, data: v.mask });
-  }
-}
+// A view folder's photos and masks are the tasks tier's (read and written on the lab's pool there).
+export { writeViews, type PhotoView } from '../tasks/view-files';
 
 export function writeCameras(objectDir: string, cameras: CamerasFile): void {
   writeJson(join(objectDir, 'cameras.json'), cameras, 3);

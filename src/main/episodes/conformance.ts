@@ -21,7 +21,8 @@ const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47];
 /** Score tolerance for the anchors: they were computed by a grader, possibly on another device. */
 const ANCHOR_TOLERANCE = 0.5;
 
-export async function checkTask(taskId: string, grader: EnvGrader, tasksDir?: string): Promise<ConformanceReport> {
+/** `load`: how the task is loaded (the lab: its task repository, photos decoded on the worker pool); default loadTask. */
+export async function checkTask(taskId: string, grader: EnvGrader, tasksDir?: string, load?: (taskId: string) => Promise<LoadedTask>): Promise<ConformanceReport> {
   const problems: string[] = [];
   const notes: string[] = [];
   let task: LoadedTask;
@@ -29,7 +30,7 @@ export async function checkTask(taskId: string, grader: EnvGrader, tasksDir?: st
     const head = readSpecHead(resolveTasksDir(tasksDir), taskId);
     // The full check below is SplatBench's (its grader, its scene); other kinds get the generic one.
     if (!mainKind(head.kind).sceneGraded) return checkOtherKind(taskId, grader, tasksDir);
-    task = await loadTask(taskId, { tasksDir });
+    task = await (load ? load(taskId) : loadTask(taskId, { tasksDir }));
   } catch (error) {
     return { taskId, problems: [`does not load: ${(error as Error).message}`], notes };
   }

@@ -37,8 +37,10 @@ export interface ImportedSplats {
   lines: string[];
 }
 
-export async function importSplatFile(path: string, opts: ImportSplatOptions): Promise<ImportedSplats> {
-  const file = await readSplatFile(path, opts);
+/** `read`: the decoder (the lab: the worker pool's, workers/read-splat.ts); default readSplatFile here. */
+export async function importSplatFile(path: string, opts: ImportSplatOptions, read: (path: string, opts: ReadSplatOptions) => Promise<SplatFile> = readSplatFile): Promise<ImportedSplats> {
+  const { up: _up, placement: _placement, ...readOptions } = opts;
+  const file = await read(path, readOptions);
   const up = resolveUp(file, opts.up);
   const placed = placeSplats(file.splats, { ...opts.placement, up: up.up });
   const lines = [`read ${file.splats.count} Gaussians: ${file.detected}`, up.line, ...placed.report.slice(1), ...file.warnings];

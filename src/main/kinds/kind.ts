@@ -19,6 +19,7 @@ import type { AsyncViewRenderer } from '../../shared/raster/types';
 import type { ReplayedSummary, SplatEnvOptions, ToolOut } from '../env/env';
 import type { Trajectory } from '../env/trajectory';
 import type { Grader } from '../grader/grader';
+import type { LoadOptions } from '../tasks/load';
 
 /** A loaded task of any kind: its spec (the kind's whole file) and the folder of its data. */
 export interface KindTask {
@@ -110,8 +111,8 @@ export interface KindReport {
 
 export interface MainKindModule {
   readonly family: string;
-  /** Loads a task from its spec head (the module validates the whole file with its schema). */
-  load(tasksDir: string, head: TaskSpecHead): Promise<KindTask>;
+  /** Loads a task from its spec head (the module validates the whole file with its schema); `opts.readViews` decodes photos. */
+  load(tasksDir: string, head: TaskSpecHead, opts?: LoadOptions): Promise<KindTask>;
   /** The public summary of a task file for lists (no hidden data). */
   summary(tasksDir: string, head: TaskSpecHead): TaskSummary;
   /** Files whose change means the task must be reloaded (besides the spec). */

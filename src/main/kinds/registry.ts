@@ -53,7 +53,7 @@ export function asSplatTask(task: KindTask, what = 'this'): LoadedTask {
 export async function loadAnyTask(taskId: string, opts: LoadOptions = {}): Promise<KindTask> {
   const tasksDir = resolveTasksDir(opts.tasksDir);
   const head = readSpecHead(tasksDir, taskId);
-  return mainKind(head.kind).load(tasksDir, head);
+  return mainKind(head.kind).load(tasksDir, head, opts);
 }
 
 /** A fresh pure episode of a loaded task (for replay, regrading, results). */

@@ -9,7 +9,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KindTask } from './kind';
 import { asSplatTask, loadAnyTask, mainKind } from './registry';
-import { readSpecHead, type LoadedTask } from '../tasks/load';
+import { readSpecHead, type LoadedTask, type LoadOptions } from '../tasks/load';
 import { taskFile } from '../tasks/paths';
 
 type UnloadListener = (task: KindTask) => void;
@@ -37,7 +37,8 @@ export class TaskRepository {
   private readonly cache = new Map<string, Entry>();
   private readonly listeners: UnloadListener[] = [];
 
-  constructor(readonly tasksDir: string) {}
+  /** `readViews`: how photos are decoded (the lab: on its worker pool, off the event loop). */
+  constructor(readonly tasksDir: string, private readonly io: Pick<LoadOptions, 'readViews'> = {}) {}
 
   /** A SplatBench task as its files stand now (one line if the task is of another kind). */
   async get(taskId: string, what?: string): Promise<LoadedTask> {
@@ -50,7 +51,7 @@ export class TaskRepository {
     const hit = this.cache.get(taskId);
     if (hit && hit.stamp === stamp) return hit.task;
     if (hit) this.drop(taskId, hit);
-    const task = loadAnyTask(taskId, { tasksDir: this.tasksDir });
+    const task = loadAnyTask(taskId, { ...this.io, tasksDir: this.tasksDir });
     const entry = { stamp, task };
     this.cache.set(taskId, entry);
     task.catch(() => {

@@ -13,13 +13,14 @@ import { poolRunner } from '../authoring/fit/compute';
 import { fitTask } from '../authoring/fit/run';
 import type { FitFn } from '../authoring/pipeline';
 import { importPlyTask } from '../authoring/session/ply-task';
-import { previewSplatUpload } from '../authoring/session/splat-preview';
 import { PhotoCaster, type CpuCast } from '../authoring/session/photos';
 import { anchorsOut, checkFree, conformance } from '../authoring/session/save';
 import { AuthorSession, namedCamera } from '../authoring/session/session';
 import { Uploads } from '../authoring/session/uploads';
 import type { Grader } from '../grader/grader';
+import { poolViewFiles } from '../tasks/view-files';
 import type { WorkerPool } from '../workers/pool';
+import { DECODE_LIMITS, splatReader } from '../workers/read-splat';
 import type { Caller } from './connection';
 import type { LabContext } from './context';
 import type { HandlersFor } from './dispatch';
@@ -75,6 +76,9 @@ function authorContext(deps: LabContext, fits: FitAddressees): AuthorContext {
     onFitProgress: (e) => toStarter(e.jobId, (to) => events.publish('author.fit', e, to)),
     onFitSnapshot: (e) => toStarter(e.jobId, (to) => events.publish('author.fitSnapshot', e, to)),
     onFitEnd: (s) => toStarter(s.jobId, (to) => events.publish('author.fitEnd', s, to)),
+    // A save's photos are written and read back on the pool and its conformance check loads the
+    // new tasks through the lab's repository (photos decoded there too): issue 38 item 1.
+    save: { views: poolViewFiles(deps.pool, AUTHOR_CLIENT), loadTask: (id) => deps.tasks.get(id) },
   });
   return { session, uploads: new Uploads(join(deps.home, 'uploads')), grader: getGrader, fitDevice, cpuFits: deps.gpu.status.path !== 'hardware' };
 }
@@ -141,7 +145,8 @@ export function createAuthorHandlers(deps: LabContext): HandlersFor<typeof autho
       }
       return { removed: ctx().uploads.remove(p.uploadId) };
     },
-    'author.upload.preview': async (p) => previewSplatUpload(ctx().uploads.singleFile(p.uploadId), p.up, p.yawDeg),
+    // The file decoded, placed and drawn on a thread of its own with the decoders' heap limits.
+    'author.upload.preview': async (p, caller) => deps.pool.run('author.splatPreview', { path: ctx().uploads.singleFile(p.uploadId), up: p.up, yawDeg: p.yawDeg }, { client: caller.id, limits: DECODE_LIMITS }),
     'author.upload.finish': async (p, caller) => {
       // Decoding the frames, the visual hull and a CPU fit run on the worker pool (jobs 'nerf.read'
       // and 'author.fit'), so other clients are answered meanwhile (issue 38 item 1); the capture's
@@ -162,12 +167,15 @@ export function createAuthorHandlers(deps: LabContext): HandlersFor<typeof autho
           stop.signal.throwIfAborted();
           events.publish('progress', { task: label, done: 0, total: 0, message: line }, caller);
         };
-        const common = { tasksDir: deps.tasksDir, steps: p.steps ?? 2000, seed: p.seed ?? 0, k: p.k ?? 6, grader, fit, log };
+        // Photos written and read back on the pool, in this caller's queue (issue 38 item 1).
+        const views = poolViewFiles(deps.pool, caller.id, stop.signal);
+        const common = { tasksDir: deps.tasksDir, steps: p.steps ?? 2000, seed: p.seed ?? 0, k: p.k ?? 6, grader, fit, log, views };
         const built = upload.kind === 'nerf'
           ? { result: await importNerf(upload.dir, { id: p.name, ...common, read: (dir, transforms, size) => deps.pool.run('nerf.read', { dir, transforms, size }, { client: caller.id, signal: stop.signal }) }), warnings: [] as string[] }
-          : await importPlyTask(c.uploads.singleFile(p.uploadId), { id: p.name, size: 256, up: p.up, yawDeg: p.yawDeg, ...common });
+          : await importPlyTask(c.uploads.singleFile(p.uploadId), { id: p.name, size: 256, up: p.up, yawDeg: p.yawDeg, read: splatReader(deps.pool, caller.id), ...common });
         installed = true;
-        const checked = await conformance(built.result.specs, grader, deps.tasksDir);
+        // The new tasks loaded through the lab's repository (photos decoded on the pool, and kept for the players).
+        const checked = await conformance(built.result.specs, grader, deps.tasksDir, (id) => deps.tasks.get(id));
         return {
           object: p.name,
           objectDir: join(deps.tasksDir, 'objects', p.name),
@@ -182,7 +190,7 @@ export function createAuthorHandlers(deps: LabContext): HandlersFor<typeof autho
         throw error;
       } finally {
         imports.delete(p.uploadId);
-        c.uploads.remove(p.uploadId);
+        await c.uploads.discard(p.uploadId);
       }
     },
   };

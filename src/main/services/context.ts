@@ -19,6 +19,7 @@ import { listRegistryTasks } from '../kinds/task-registry';
 import { TaskRepository } from '../kinds/repository';
 import { mainKind } from '../kinds/registry';
 import { resolveTasksDir } from '../tasks/paths';
+import { poolViewFiles } from '../tasks/view-files';
 import { labViews, type LabViews } from '../raster/views';
 import { CallActivity, GradeQueue } from '../workers/grade-queue';
 import { WorkerPool } from '../workers/pool';
@@ -26,6 +27,9 @@ import { poolImages } from '../env/images-pool';
 import { EventHub } from './events';
 
 export type LabTransport = 'ipc' | 'ws' | 'direct';
+
+/** The worker pool's queue of task loads (their photos decoded there). */
+const TASK_LOADS = 'tasks';
 
 export interface LabContext {
   readonly gpu: GpuContext;
@@ -74,8 +78,9 @@ export function createLabContext(o: LabContextOptions): LabContext {
   const home = o.home ?? labHome();
   // Without a tasks folder named, the lab's is <home>/tasks, layered over the built-in set (tasks/paths.ts).
   const tasksDir = resolveTasksDir(o.tasksDir, o.home ? { ...process.env, SPLATLAB_HOME: o.home } : process.env);
-  const tasks = new TaskRepository(tasksDir);
   const pool = new WorkerPool(o.poolSize === undefined ? {} : { size: o.poolSize });
+  // Task photos are decoded on the pool (issue 38 item 1): a task's first load holds no other client.
+  const tasks = new TaskRepository(tasksDir, { readViews: poolViewFiles(pool, TASK_LOADS).read });
   // One WGSL rasterizer per lab: the grader, the debugger and search views share its resident scene.
   let raster: GpuRasterizer | null | undefined;
   const gpuRasterizer = (): GpuRasterizer | null => {

@@ -49,6 +49,9 @@ export interface LoadedTask {
   init: GaussianRecord[] | null;
 }
 
+/** Reads one view set's photos and masks as readViews does (the lab: on its worker pool, tasks/view-files.ts). */
+export type ViewReader = (dir: string, sub: 'ref' | 'heldout', entries: ViewEntry[], what: string) => Promise<RefView[]>;
+
 export interface LoadOptions {
   tasksDir?: string;
   /**
@@ -56,6 +59,8 @@ export interface LoadOptions {
    * held-out views (`splatlab grade`: half the photos a cold start decodes). Default false.
    */
   heldoutOnly?: boolean;
+  /** How the photos are decoded; default readViews in this thread. */
+  readViews?: ViewReader;
 }
 
 export class TaskLoadError extends Error {
@@ -220,14 +225,14 @@ export async function loadTask(taskId: string, opts: LoadOptions = {}): Promise<
   const dir = readObjectDir(tasksDir, spec.object);
   if (!existsSync(dir)) throw new TaskLoadError(`${what}: missing object folder ${dir}`);
   const cameras = readCameras(dir, what);
-  return {
-    spec,
-    dir,
-    reference: opts.heldoutOnly === true ? [] : readViews(dir, 'ref', cameras.reference, what),
-    heldout: readViews(dir, 'heldout', cameras.heldout, what),
-    anchors: readJson(join(dir, 'anchors.json'), AnchorsSchema, what),
-    init: readInit(tasksDir, spec, what),
-  };
+  const anchors = readJson(join(dir, 'anchors.json'), AnchorsSchema, what);
+  const init = readInit(tasksDir, spec, what);
+  const read = opts.readViews ?? (async (...args: Parameters<ViewReader>) => readViews(...args));
+  const [reference, heldout] = await Promise.all([
+    opts.heldoutOnly === true ? Promise.resolve([]) : read(dir, 'ref', cameras.reference, what),
+    read(dir, 'heldout', cameras.heldout, what),
+  ]);
+  return { spec, dir, reference, heldout, anchors, init };
 }
 
 /** Task summaries of a folder (SplatBench's, or every kind's: kinds/registry.ts scanAllTasks). */

@@ -16,8 +16,10 @@ import { nerfReadJob } from './jobs/nerf-read';
 import * as probe from './jobs/probe';
 import { raycastJob } from './jobs/raycast';
 import { readSplatJob } from './jobs/read-splat';
+import { splatPreviewJob } from './jobs/splat-preview';
 import { angleImageJob, viewsSheetJob } from './jobs/sheets';
 import { parseTrajectoryJob } from './jobs/trajectory';
+import { readViewsJob, writeViewsJob } from './jobs/views';
 import { zipJob } from './jobs/zip';
 
 export const jobHandlers = {
@@ -32,9 +34,12 @@ export const jobHandlers = {
   'author.fit': fitJob,
   'author.fit.bands': fitBandsJob,
   'nerf.read': nerfReadJob,
+  'views.read': readViewsJob,
+  'views.write': writeViewsJob,
   'trajectory.parse': parseTrajectoryJob,
   'archive.zip': zipJob,
   'format.read': readSplatJob,
+  'author.splatPreview': splatPreviewJob,
   'image.views': viewsSheetJob,
   'image.angle': angleImageJob,
   'raster.tiles': tileStageJob,

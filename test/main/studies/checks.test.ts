@@ -162,14 +162,20 @@ describe('comprehension attempts are capped (issue 38 item 4)', () => {
     const screen = new Connection();
     await call('study.session.start', { studyId: 'checks', participant: p.id }, screen);
     await call('study.session.advance', { accept: true }, screen);
+    const journal = join(home, 'studies', 'checks', 'participants.jsonl');
     for (let i = 0; i < MAX_COMPREHENSION_ATTEMPTS; i++) {
       await call('study.session.advance', {}, screen);
+      const was = readFileSync(journal, 'utf8');
       expect((await call<SessionState>('study.session.check', { answers: { budget: 'nothing', score: 'no' } }, screen)).stage).toBe('instructions');
+      // Stored as one appended line: the file before it is untouched (never rewritten whole).
+      const now = readFileSync(journal, 'utf8');
+      expect(now.startsWith(was)).toBe(true);
+      expect(now.slice(was.length).split('\n').filter(Boolean)).toHaveLength(1);
     }
     await call('study.session.advance', {}, screen);
-    const before = readFileSync(join(home, 'studies', 'checks', 'participants.jsonl'), 'utf8');
+    const before = readFileSync(journal, 'utf8');
     await expect(call('study.session.check', { answers: { budget: 'nothing', score: 'no' } }, screen)).rejects.toThrow(/tried 10 times, the most a session allows: please ask the experimenter/);
-    expect(readFileSync(join(home, 'studies', 'checks', 'participants.jsonl'), 'utf8')).toBe(before);
+    expect(readFileSync(journal, 'utf8')).toBe(before);
     await call('roles.unlock', { secret: PIN }, screen);
     await call('study.session.end', {}, screen);
   });

@@ -18,7 +18,9 @@ import { finishObject } from '../pipeline';
 import { sceneLimitNotes } from '../ply-io';
 import { buildStaged } from '../staging';
 import { renderPhotoSet } from '../gaussian-build';
-import { formatJson, writeCameras, writeViews } from '../task-files';
+import { formatJson, writeCameras } from '../task-files';
+import { localViewFiles, type ViewFiles } from '../../tasks/view-files';
+import type { SplatReader } from '../../workers/read-splat';
 import { standardCameras } from './photos';
 
 /** Longest half side of the placed scene (the procedural objects use about the same). */
@@ -34,6 +36,10 @@ export interface PlyTaskOptions {
   grader: Grader;
   fit: FitFn;
   log?: (line: string) => void;
+  /** How photos are written and read back (the lab: on its worker pool); default in this thread. */
+  views?: ViewFiles;
+  /** How the file is decoded (the lab: splatReader, on the worker pool); default in this thread. */
+  read?: SplatReader;
 }
 
 /** Centres the scene's positions at the origin and scales its longest half side to PLY_HALF_SIDE. */
@@ -85,7 +91,7 @@ function taskRecords(splats: Splats): { records: GaussianRecord[]; warnings: str
  * becomes +Z before the scene is centred and scaled into the bounds cube.
  */
 export async function importPlyTask(path: string, opts: PlyTaskOptions & { up?: UpChoice; yawDeg?: number }): Promise<{ result: Awaited<ReturnType<typeof finishObject>>; warnings: string[] }> {
-  const imported = await importSplatFile(path, { up: opts.up, placement: { yawDeg: opts.yawDeg, recentre: 'none', scale: 'metric' }, precision: 'f64' });
+  const imported = await importSplatFile(path, { up: opts.up, placement: { yawDeg: opts.yawDeg, recentre: 'none', scale: 'metric' }, precision: 'f64' }, opts.read);
   const parsed = { ...taskRecords(imported.placed.splats), shDegree: imported.file.shDegree };
   if (parsed.records.length === 0) throw new Error(`${imported.file.detected} holds no Gaussians`);
   const { placed, warnings } = placedWithWarnings(parsed.records, [...imported.lines.slice(1), ...parsed.warnings]);
@@ -95,11 +101,11 @@ export async function importPlyTask(path: string, opts: PlyTaskOptions & { up?: 
   if (blank) throw new Error(`the scene is not visible in view ${blank.name} (every Gaussian too faint or too small)`);
   const result = await buildStaged(opts.tasksDir, opts.id, async (staged) => {
     writeCameras(staged.objectDir, standardCameras(opts.size));
-    writeViews(staged.objectDir, 'ref', reference);
-    writeViews(staged.objectDir, 'heldout', heldout);
+    const files = opts.views ?? localViewFiles;
+    await Promise.all([files.write(staged.objectDir, 'ref', reference), files.write(staged.objectDir, 'heldout', heldout)]);
     writeFileSync(join(staged.objectDir, 'source.json'), `${formatJson({ source: imported.file.format, detected: imported.file.detected, gaussians: parsed.records.length, sh_degree: parsed.shDegree, up: imported.up.up, up_source: imported.up.source, yaw_deg: opts.yawDeg ?? 0, centre: placed.centre, scale: placed.factor })}\n`);
     return finishObject(staged, opts.id, {
-      steps: opts.steps, seed: opts.seed, k: opts.k, fit: opts.fit, grader: opts.grader, log: opts.log ?? (() => undefined), provenance: { source: 'ply' },
+      steps: opts.steps, seed: opts.seed, k: opts.k, fit: opts.fit, grader: opts.grader, log: opts.log ?? (() => undefined), provenance: { source: 'ply' }, views: files,
     });
   });
   return { result, warnings };

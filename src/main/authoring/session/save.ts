@@ -16,13 +16,14 @@ import type { Anchors, TaskSpec } from '../../../shared/task/schema';
 import { checkTask } from '../../episodes/conformance';
 import type { Grader } from '../../grader/grader';
 import { encodePng } from '../../io/png';
-import { readCameras, readFit, readViews, type RefView } from '../../tasks/load';
+import { readCameras, readFit, type LoadedTask, type RefView } from '../../tasks/load';
+import { localViewFiles, type ViewFiles } from '../../tasks/view-files';
 import { checkNotBuiltIn, objectDir } from '../../tasks/paths';
 import { lossPlot } from '../fit/plot';
 import { FIT_FILE, FIT_PLOT_FILE } from '../fit/run';
 import { buildStaged } from '../staging';
 import { extendHistory, readPreviousBuild } from '../documents';
-import { formatJson, taskSpecs, writeAnchors, writeCameras, writeReassembly, writeSpecs, writeViews } from '../task-files';
+import { formatJson, taskSpecs, writeAnchors, writeCameras, writeReassembly, writeSpecs } from '../task-files';
 import { standardCameras } from './photos';
 
 export interface SaveInput {
@@ -42,6 +43,10 @@ export interface SaveInput {
   grader: Grader;
   overwrite?: boolean;
   warnings?: string[];
+  /** How photos are written and read back (the lab: on its worker pool); default in this thread. */
+  views?: ViewFiles;
+  /** How the conformance check loads the new tasks (the lab: its task repository); default loadTask. */
+  loadTask?: (taskId: string) => Promise<LoadedTask>;
 }
 
 /** Refuses to replace an existing object or task spec unless asked to. */
@@ -57,23 +62,24 @@ export function anchorsOut(a: Anchors): FitAnchors {
 }
 
 /** Conformance of freshly written tasks with the environment's own checker. */
-export async function conformance(specs: TaskSpec[], grader: Grader, tasksDir: string): Promise<Pick<SaveResult, 'conformance' | 'ok'>> {
+export async function conformance(specs: TaskSpec[], grader: Grader, tasksDir: string, load?: (taskId: string) => Promise<LoadedTask>): Promise<Pick<SaveResult, 'conformance' | 'ok'>> {
   const reports: SaveResult['conformance'] = [];
-  for (const s of specs) reports.push(await checkTask(s.task_id, grader, tasksDir));
+  for (const s of specs) reports.push(await checkTask(s.task_id, grader, tasksDir, load));
   return { conformance: reports, ok: reports.every((r) => r.problems.length === 0) };
 }
 
 export async function saveAuthoredTask(input: SaveInput): Promise<SaveResult> {
   const start = Date.now();
   const { tasksDir, name, grader } = input;
+  const views = input.views ?? localViewFiles;
   checkFree(tasksDir, name, input.overwrite);
   const previous = readPreviousBuild(tasksDir, name);
   const { anchors, specs } = await buildStaged(tasksDir, name, async (staged) => {
     const dir = staged.objectDir;
     writeFileSync(join(dir, 'object.json'), `${formatJson({ ...input.object, name }, 2)}\n`);
     writeCameras(dir, standardCameras(input.size));
-    writeViews(dir, 'ref', input.reference);
-    writeViews(dir, 'heldout', input.heldout);
+    await views.write(dir, 'ref', input.reference);
+    await views.write(dir, 'heldout', input.heldout);
     // Same bytes as fitTask writes, so readFit gives back exactly the session's records.
     writeFileSync(join(dir, FIT_FILE), `${JSON.stringify(sceneFileJson(input.fit))}\n`);
     writeFileSync(join(dir, FIT_PLOT_FILE), encodePng(lossPlot(input.losses, `${name}: ${input.losses.length} steps, ${input.fit.length} Gaussians`)));
@@ -82,7 +88,7 @@ export async function saveAuthoredTask(input: SaveInput): Promise<SaveResult> {
     const fit = readFit(dir, what);
     const { records, truth } = scramble(fit, { k: input.k, seed: input.scrambleSeed, ...(input.labels ? { labels: input.labels } : {}) });
     writeReassembly(dir, records, truth);
-    const heldout = readViews(dir, 'heldout', cameras.heldout, what);
+    const heldout = await views.read(dir, 'heldout', cameras.heldout, what);
     const computed = await grader.computeAnchors(heldout, packSplats(fit));
     writeAnchors(dir, computed);
     const written = writeSpecs(staged.root, name);
@@ -97,7 +103,7 @@ export async function saveAuthoredTask(input: SaveInput): Promise<SaveResult> {
     writeFileSync(join(dir, 'build.json'), `${formatJson(build)}\n`);
     return { anchors: computed, specs: written };
   });
-  const checked = await conformance(specs, grader, tasksDir);
+  const checked = await conformance(specs, grader, tasksDir, input.loadTask);
   return {
     object: name,
     objectDir: objectDir(tasksDir, name),

@@ -19,7 +19,7 @@ import type { RefView } from '../../tasks/load';
 import type { ChosenBackend } from '../fit/backend';
 import { FitJob } from './fit-job';
 import { imageDataUrl, taskViews, type PhotoCaster, type ViewSet } from './photos';
-import { saveAuthoredTask } from './save';
+import { saveAuthoredTask, type SaveInput } from './save';
 import { scrambleViews } from './scramble-view';
 
 export const DEFAULT_SCRAMBLE_SEED = 1;
@@ -34,6 +34,8 @@ export interface SessionOptions {
   onFitSnapshot?: (e: FitSnapshotEvent) => void;
   onFitEnd?: (s: FitStatus) => void;
   snapshotEveryMs?: number;
+  /** How a save writes and reads photos and loads the new tasks (the lab: off the event loop). */
+  save?: Pick<SaveInput, 'views' | 'loadTask'>;
 }
 
 interface FitRecord {
@@ -194,6 +196,7 @@ export class AuthorSession {
       grader: await this.opts.grader(),
       overwrite,
       warnings: objectWarnings(fit.object),
+      ...this.opts.save,
     });
   }
 }

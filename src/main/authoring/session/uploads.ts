@@ -6,6 +6,7 @@
 // folder (paths are re-checked here), and an upload never grows past MAX_UPLOAD_BYTES.
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { UploadKind } from '../../../shared/api/author';
 
@@ -67,5 +68,13 @@ export class Uploads {
     this.open.delete(id);
     rmSync(u.dir, { recursive: true, force: true });
     return true;
+  }
+
+  /** remove, the folder deleted on libuv's threads (a capture's hundreds of files never hold the event loop). */
+  async discard(id: string): Promise<void> {
+    const u = this.open.get(id);
+    if (!u) return;
+    this.open.delete(id);
+    await rm(u.dir, { recursive: true, force: true });
   }
 }

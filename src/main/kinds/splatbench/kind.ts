@@ -24,7 +24,7 @@ export function asSplatTask(task: KindTask, what = 'this'): LoadedTask {
 
 export const splatbenchMain: MainKindModule = {
   family: splatbenchKind.family,
-  load: (tasksDir, head) => loadTask(head.task_id, { tasksDir }),
+  load: (tasksDir, head, opts) => loadTask(head.task_id, { ...opts, tasksDir }),
   summary: (tasksDir: string, head: TaskSpecHead) => {
     const spec = readSpec(tasksDir, head.task_id);
     const cameras = readCameras(readObjectDir(tasksDir, spec.object), `task ${head.task_id}`);

@@ -1,11 +1,14 @@
 // Importing through the lab's upload rows (what the browser's file picker drives): a 3DGS .ply
 // and a NeRF-Synthetic folder become tasks that pass the conformance check and appear in the
-// task list; an import cancelled while its fit runs (on the worker pool) writes nothing; a corrupt
-// upload is one clear error and leaves nothing behind.
+// task list; the file or frames are decoded, the photos written and read back and the new tasks'
+// photos decoded on the worker pool, never on the event loop (issue 38 item 1), and a splat
+// upload's preview is drawn there; an import cancelled while its fit runs (on the worker pool)
+// writes nothing; a corrupt upload is one clear error and leaves nothing behind.
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { previewSplatUpload } from '../../../../src/main/authoring/session/splat-preview';
 import { Connection } from '../../../../src/main/services/connection';
 import { dispatchCall } from '../../../../src/main/services/dispatch';
 import { createLabServices } from '../../../../src/main/services/lab';
@@ -42,9 +45,16 @@ async function upload(handlers: ReturnType<typeof services>['handlers'], kind: '
 describe('author uploads', () => {
   it('imports a .ply into conforming tasks that show up in the list', async () => {
     const tasksDir = join(mkdtempSync(join(tmpdir(), 'splatlab-upload-')), 'tasks');
-    const { handlers } = services(tasksDir);
+    const { handlers, context } = services(tasksDir);
+    const run = vi.spyOn(context.pool, 'run');
     const uploadId = await upload(handlers, 'ply', [{ path: 'figure.ply', bytes: serialisePly(testFigure()) }]);
+    const preview = await call(handlers, 'author.upload.preview', { uploadId, up: '+z', yawDeg: 30 });
+    const staged = join(context.home, 'uploads', uploadId, 'figure.ply');
+    expect(preview).toEqual(await previewSplatUpload(staged, '+z', 30));
+    expect(run.mock.calls.map((c) => c[0])).toEqual(['author.splatPreview']);
     const saved = await call(handlers, 'author.upload.finish', { uploadId, name: 'figure', steps: 4, k: 2 });
+    // Decoded, photos written and read back, the new tasks loaded: each on the pool.
+    expect(run.mock.calls.map((c) => c[0])).toEqual(expect.arrayContaining(['format.read', 'views.write', 'views.read', 'author.fit']));
     expect(saved.ok).toBe(true);
     expect(saved.taskIds).toEqual(['figure__sculpt', 'figure__reassembly', 'figure__oneshot']);
     expect((await listTasks(tasksDir)).map((t) => t.id)).toEqual(expect.arrayContaining(['figure__sculpt', 'figure__reassembly', 'figure__oneshot']));
@@ -63,10 +73,15 @@ describe('author uploads', () => {
     };
     walk(capture);
     const tasksDir = join(mkdtempSync(join(tmpdir(), 'splatlab-upload-')), 'tasks');
-    const { handlers } = services(tasksDir);
+    const { handlers, context } = services(tasksDir);
+    const run = vi.spyOn(context.pool, 'run');
     const uploadId = await upload(handlers, 'nerf', files);
     const saved = await call(handlers, 'author.upload.finish', { uploadId, name: 'capture', steps: 4 });
     expect(saved.ok).toBe(true);
+    const kinds = run.mock.calls.map((c) => c[0]);
+    expect(kinds).toEqual(expect.arrayContaining(['nerf.read', 'views.write', 'views.read', 'author.fit']));
+    // Staged photos read back (ref, heldout) and each of the three new tasks loaded (ref, heldout).
+    expect(kinds.filter((k) => k === 'views.read')).toHaveLength(8);
     expect((await listTasks(tasksDir)).some((t) => t.id === 'capture__sculpt')).toBe(true);
   }, 180_000);
 
