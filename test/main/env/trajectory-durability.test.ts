@@ -27,6 +27,9 @@ vi.mock('node:fs', async (importOriginal) => {
   return { ...wrapped, default: wrapped };
 });
 
+// The unit suite's setup (test/helpers/lab-kinds.ts) may already have loaded the writer with the
+// real node:fs; a fresh module graph makes this import bind to the wrapped one.
+vi.resetModules();
 const { readTrajectory, TrajectoryWriter } = await import('../../../src/main/env/trajectory');
 const { tmpLog } = await import('./fixtures');
 
