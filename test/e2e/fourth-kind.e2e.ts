@@ -14,7 +14,7 @@ import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startServe, type ServeProcess } from './harness';
-import { studyToFirstTask } from './study-flow';
+import { endSessionAsExperimenter, studyToFirstTask } from './study-flow';
 import { readTrajectory } from '../../src/main/env/trajectory';
 import { splatlabKinds } from '../../src/main/kinds/vite-kinds';
 import { BRIGHTEST_KIND_DIR, BRIGHTEST_TASKS, brightestPixel, writeBrightestTasks } from '../fixtures/kinds/brightest/tasks';
@@ -86,12 +86,7 @@ describe.skipIf(skip)('a fourth kind from SPLATLAB_KINDS (browser mode)', () => 
       await page.getByTestId('session-continue').click();
     }
     await page.getByTestId('session-thanks').waitFor();
-    await page.getByTestId('session-end').click();
-    await page.getByTestId('unlock-prompt').waitFor();
-    await page.getByTestId('unlock-secret').fill(new URL(serve.url).searchParams.get('token') ?? '');
-    await page.getByTestId('unlock-submit').click();
-    await page.getByTestId('session-end-yes').click();
-    await page.getByTestId('study-detail').waitFor();
+    await endSessionAsExperimenter(page, serve.url);
 
     // Results: the kind's rows, its own family row, its own measure; never pooled with another.
     await page.getByTestId('nav-results').click();

@@ -21,7 +21,7 @@ import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startTestLab, type ServeProcess } from './harness';
-import { labCall, studyToFirstTask } from './study-flow';
+import { endSessionAsExperimenter, labCall, studyToFirstTask } from './study-flow';
 import { readTrajectory } from '../../src/main/env/trajectory';
 import { episodeTimes } from '../../src/shared/env/person-time';
 import { RelationEndSchema } from '../../src/shared/kinds/relation/kind';
@@ -159,12 +159,7 @@ describe.skipIf(skip)('the paper from a study played in the browser', () => {
     expect(end.trials[1].server_ms ?? Infinity).toBeLessThan(60_000);
 
     // The experimenter ends the session (unlocking with their token), as study.e2e.ts does.
-    await page.getByTestId('session-end').click();
-    await page.getByTestId('unlock-prompt').waitFor();
-    await page.getByTestId('unlock-secret').fill(new URL(serve.url).searchParams.get('token') ?? '');
-    await page.getByTestId('unlock-submit').click();
-    await page.getByTestId('session-end-yes').click();
-    await page.getByTestId('study-detail').waitFor();
+    await endSessionAsExperimenter(page, serve.url);
 
     // A model replaying the person's SplatBench calls, imported; a scripted model on every task (its effort fills the effort table).
     const base = new URL(serve.url);

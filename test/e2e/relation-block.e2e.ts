@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startServe, startTestLab, type ServeProcess } from './harness';
-import { studyToFirstTask } from './study-flow';
+import { endSessionAsExperimenter, studyToFirstTask } from './study-flow';
 import { readTrajectory } from '../../src/main/env/trajectory';
 import { episodeTimes } from '../../src/shared/env/person-time';
 import { RelationEndSchema } from '../../src/shared/kinds/relation/kind';
@@ -162,12 +162,7 @@ describe.skipIf(skip)('a relation block in a study, with a crash mid-block (brow
     expect(end.trials[10].server_ms ?? Infinity).toBeLessThan((end.trials[10].rt_ms ?? 0) + 2000);
 
     // The experimenter takes the screen back; a scripted model runs the same block.
-    await page.getByTestId('session-end').click();
-    await page.getByTestId('unlock-prompt').waitFor();
-    await page.getByTestId('unlock-secret').fill(new URL(serve.url).searchParams.get('token') ?? '');
-    await page.getByTestId('unlock-submit').click();
-    await page.getByTestId('session-end-yes').click();
-    await page.getByTestId('study-detail').waitFor();
+    await endSessionAsExperimenter(page, serve.url);
     const ev = spawnSync(process.execPath, ['src/main/cli/splatlab.mjs', 'eval', '--model', 'scripted:front', '--tasks', BLOCK, '--study', 'relation-block', '--tasks-folder', tasksDir, '--device', 'cpu'], {
       env: { ...process.env, SPLATLAB_HOME: home, SPLATLAB_TASKS_DIR: tasksDir, SPLATLAB_LPIPS_DIR: join(root, 'no-lpips') }, encoding: 'utf8', timeout: 300_000,
     });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startTestLab, type ServeProcess } from './harness';
-import { studyToFirstTask } from './study-flow';
+import { endSessionAsExperimenter, studyToFirstTask } from './study-flow';
 import { readTrajectory } from '../../src/main/env/trajectory';
 import { RelationEndSchema } from '../../src/shared/kinds/relation/kind';
 
@@ -88,12 +88,7 @@ describe.skipIf(skip)('relation trials in a study (browser mode)', () => {
     }
     await page.getByTestId('session-thanks').waitFor();
     // The screen was handed to the participant: the experimenter unlocks it with their token.
-    await page.getByTestId('session-end').click();
-    await page.getByTestId('unlock-prompt').waitFor();
-    await page.getByTestId('unlock-secret').fill(new URL(serve.url).searchParams.get('token') ?? '');
-    await page.getByTestId('unlock-submit').click();
-    await page.getByTestId('session-end-yes').click();
-    await page.getByTestId('study-detail').waitFor();
+    await endSessionAsExperimenter(page, serve.url);
 
     // The truth from the logs: accuracy and the median reaction time the Results must show.
     const dir = join(home, 'studies', 'relation-pilot');

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startServe, type ServeProcess } from './harness';
-import { addParticipant, handOver } from './study-flow';
+import { addParticipant, endSessionAsExperimenter, handOver } from './study-flow';
 import { addHuman, addModel, searchStudy } from '../main/kinds/search/study-fixture';
 
 const skip = browserMissing();
@@ -104,12 +104,7 @@ describe.skipIf(skip)('search results and the rater (browser mode)', () => {
       await page.getByTestId('session-continue').click();
     }
     await page.getByTestId('session-thanks').waitFor();
-    await page.getByTestId('session-end').click();
-    await page.getByTestId('unlock-prompt').waitFor();
-    await page.getByTestId('unlock-secret').fill(new URL(serve.url).searchParams.get('token') ?? '');
-    await page.getByTestId('unlock-submit').click();
-    await page.getByTestId('session-end-yes').click();
-    await page.getByTestId('study-detail').waitFor();
+    await endSessionAsExperimenter(page, serve.url);
     await page.getByTestId('nav-results').click();
     await page.getByTestId('search-results').waitFor();
     await expect.poll(() => page.getByTestId('search-row-humans').textContent()).toMatch(/^humans6 \/ 3/);

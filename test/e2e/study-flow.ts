@@ -66,6 +66,17 @@ export async function studyToFirstTask(page: Page, study: StudyChoice, opts: Han
   await handOver(page, 'P01', opts);
 }
 
+/** Ends the participant's session from the handed-over tab: the experimenter unlocks it with
+ *  their token (the serve URL's), confirms, and the study's page comes back. */
+export async function endSessionAsExperimenter(page: Page, serveUrl: string): Promise<void> {
+  await page.getByTestId('session-end').click();
+  await page.getByTestId('unlock-prompt').waitFor();
+  await page.getByTestId('unlock-secret').fill(new URL(serveUrl).searchParams.get('token') ?? '');
+  await page.getByTestId('unlock-submit').click();
+  await page.getByTestId('session-end-yes').click();
+  await page.getByTestId('study-detail').waitFor();
+}
+
 /** One LabApi call over its own WebSocket (the experimenter's token in the URL); throws the lab's error line. */
 export async function labCall(url: string, method: string, params: unknown): Promise<unknown> {
   const ws = new NodeWebSocket(url);

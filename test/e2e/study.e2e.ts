@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startTestLab, type ServeProcess } from './harness';
-import { addParticipant, createStudy } from './study-flow';
+import { addParticipant, createStudy, endSessionAsExperimenter } from './study-flow';
 import { readTrajectory } from '../../src/main/env/trajectory';
 import { readJournal } from '../../src/main/studies/store';
 
@@ -100,12 +100,7 @@ describe.skipIf(skip)('study session and results (browser mode)', () => {
 
     // End the session (explicit, confirmed); the experimenter views come back. The screen was
     // handed to the participant, so the experimenter unlocks it first (here with their token).
-    await page.getByTestId('session-end').click();
-    await page.getByTestId('unlock-prompt').waitFor();
-    await page.getByTestId('unlock-secret').fill(new URL(serve.url).searchParams.get('token') ?? '');
-    await page.getByTestId('unlock-submit').click();
-    await page.getByTestId('session-end-yes').click();
-    await page.getByTestId('study-detail').waitFor();
+    await endSessionAsExperimenter(page, serve.url);
     await expect.poll(() => page.getByTestId('participant-P01').textContent()).toContain('completed');
     // The tab kept only the participant's token: a reload shows "session over", never an
     // experimenter view, until the experimenter unlocks it again.
