@@ -8,6 +8,9 @@ import { parseSceneDocument } from '../../../shared/scene/input';
 import { acquireGpu } from '../../gpu/device';
 import { Grader, graderDevice } from '../../grader/grader';
 import { photoCacheDir } from '../../grader/photo-cache';
+import { labHome } from '../../io/home';
+import { packedCacheDir } from '../../lpips/packed-cache';
+import { cachedViewReader, viewCacheDir } from '../../tasks/view-cache';
 import type { GradeResult } from '../../grader/types';
 import { loadTask, TaskLoadError } from '../../tasks/load';
 import { parseArgs, requireOption, stringOption } from '../args';
@@ -53,11 +56,13 @@ and says so.`,
     const tasksDir = stringOption(args, 'tasks');
     const lpipsDir = stringOption(args, 'lpips-dir');
     const gpu = await acquireGpu({ forceCpu: device === 'cpu' });
-    // Built before the task loads, so the LPIPS workers start while its photos decode; the photo
-    // side of LPIPS comes from this machine's cache after the first grade of a task.
-    const grader = await Grader.create({ ...graderDevice(gpu), ...(lpipsDir ? { lpipsDir } : {}), photoCache: photoCacheDir() });
+    // Built before the task loads, so the LPIPS workers start while its photos are read.
+    // The packed LPIPS weights, the photos' LPIPS taps and the decoded photos come from this
+    // machine's caches (<lab home>/cache) after the first grade of a task.
+    const home = labHome();
+    const grader = await Grader.create({ ...graderDevice(gpu), ...(lpipsDir ? { lpipsDir } : {}), photoCache: photoCacheDir(home), weightsCache: packedCacheDir(home) });
     try {
-      const task = await loadTask(taskId, { ...(tasksDir ? { tasksDir } : {}), heldoutOnly: true }).catch((e: unknown) => {
+      const task = await loadTask(taskId, { ...(tasksDir ? { tasksDir } : {}), heldoutOnly: true, readViews: cachedViewReader(viewCacheDir(home)) }).catch((e: unknown) => {
         throw e instanceof TaskLoadError ? new CliError(e.message) : e;
       });
       const records = scene.records;
