@@ -73,13 +73,13 @@ function writeSet(path: string, views: readonly RefView[]): void {
 
 /** A loadTask ViewReader that decodes each view set once per machine (`dir`: viewCacheDir()). */
 export function cachedViewReader(dir: string): ViewReader {
-  return (objectDir, sub, entries, what) => {
+  return async (objectDir, sub, entries, what) => {
     const key = viewSetKey(objectDir, sub, entries);
     const path = key ? join(dir, `${key}.f32`) : null;
     const hit = path ? readSet(path, entries) : null;
-    if (hit) return Promise.resolve(hit);
+    if (hit) return hit;
     const views = readViews(objectDir, sub, entries, what);
     if (path) writeSet(path, views);
-    return Promise.resolve(views);
+    return views;
   };
 }
