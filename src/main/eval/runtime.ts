@@ -27,6 +27,7 @@ export function sharedGrader(choice: GraderChoice, log?: (line: string) => void)
       const caches = { photoCache: photoCacheDir(home), weightsCache: packedCacheDir(home) };
       const lpipsDir = choice.lpips ? undefined : null;
       const pool = new WorkerPool();
+      pool.prestart(); // its threads start while the GPU is probed and the grader built
       if (choice.device === 'cpu') return Grader.create({ device: null, lpipsDir, pool, ...caches });
       const gpu = await acquireGpu({});
       log?.(`GPU: ${gpu.status.path}: ${gpu.status.summary}`);
