@@ -40,6 +40,7 @@ export const SLOW_FILES = [
   'test/main/grader/grader.test.ts',
   'test/main/cli/orphan-npx.test.ts',
   'test/main/cli/drain.test.ts',
+  'test/main/cli/kind-free.test.ts',
   'test/main/security/nerf-upload.test.ts',
   'test/main/security/home-writes.test.ts',
   'test/lint/optional-ci.test.ts',
