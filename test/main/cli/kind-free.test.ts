@@ -19,7 +19,7 @@ process.exit(0);
 `;
 
 function run(argv: string[]): { code: number; registered: boolean } {
-  const env = { ...process.env, ARGV: JSON.stringify(argv) };
+  const env: NodeJS.ProcessEnv = { ...process.env, ARGV: JSON.stringify(argv) };
   delete env.SPLATLAB_KINDS;
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', SCRIPT], { cwd: root, encoding: 'utf8', env });
   if (r.status !== 0) throw new Error(r.stderr);
