@@ -31,12 +31,12 @@ const cpuNow = (): number => {
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const load = (): string => loadavg().map((l) => l.toFixed(2)).join(', ');
 
-/** The C program's input: header, offsets, ids, then the rows' xy, conic, opacity, colour, radii. */
+/** The C program's input: header, offsets, ids, then the rows' xy, conic, opacity, qlim, colour, radii. */
 function dump(f: TileFrame, bins: TileBins): Buffer {
   let rows = 0;
   for (const g of bins.ids) rows = Math.max(rows, g + 1);
   const head = Uint32Array.from([f.width, f.height, f.tilesX, f.tilesY, rows, bins.ids.length]);
-  const parts = [head, bins.offsets, bins.ids, f.xy.subarray(0, rows * 2), f.conic.subarray(0, rows * 3), f.opacity.subarray(0, rows), f.color.subarray(0, rows * 3), f.radii.subarray(0, rows * 2)];
+  const parts = [head, bins.offsets, bins.ids, f.xy.subarray(0, rows * 2), f.conic.subarray(0, rows * 3), f.opacity.subarray(0, rows), f.qlim.subarray(0, rows), f.color.subarray(0, rows * 3), f.radii.subarray(0, rows * 2)];
   return Buffer.concat(parts.map((a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength)));
 }
 

@@ -5,7 +5,8 @@
  * endian, written by the bench); argv[2] where to write the image (rgb float32 [H, W, 3] then alpha
  * float32 [H, W]); argv[3] repetitions. Output on stdout: one line of JSON, the CPU ms of each
  * repetition. Invariant: the same float64 operations in the same order as the TypeScript loop, so
- * the images are bit for bit equal (the bench checks it); exp and log are the C library's. */
+ * the images are bit for bit equal (the bench checks it); exp is the C library's. The overdraw
+ * count (`evaluated`, the debugger's) is left out: the bench composites without it. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,18 +19,17 @@
 typedef struct {
   uint32_t width, height, tilesX, tilesY, rows, total;
   uint32_t *offsets, *ids;
-  double *xy, *conic, *opacity, *color;
+  double *xy, *conic, *opacity, *qlim, *color;
   int32_t *radii;
 } Frame;
 
 static void composite_tiles(const Frame *f, uint32_t t0, uint32_t t1, float *rgb, float *alphaOut) {
   const int width = (int)f->width, height = (int)f->height, tilesX = (int)f->tilesX;
-  const double *xy = f->xy, *conic = f->conic, *opacity = f->opacity, *color = f->color;
+  const double *xy = f->xy, *conic = f->conic, *opacity = f->opacity, *qlim = f->qlim, *color = f->color;
   const int32_t *radii = f->radii;
   const uint32_t *offsets = f->offsets, *ids = f->ids;
   double T[S * S];
-  double acc[S * S * 3];
-  uint8_t done[S * S];
+  double accR[S * S], accG[S * S], accB[S * S];
   for (uint32_t tile = t0; tile < t1; tile++) {
     const int tx = (int)(tile % (uint32_t)tilesX);
     const int ty = (int)((tile - (uint32_t)tx) / (uint32_t)tilesX);
@@ -39,8 +39,9 @@ static void composite_tiles(const Frame *f, uint32_t t0, uint32_t t1, float *rgb
     const int y1 = (height < y0 + S ? height : y0 + S) - 1;
     int live = (x1 - x0 + 1) * (y1 - y0 + 1);
     for (int l = 0; l < S * S; l++) T[l] = 1;
-    memset(acc, 0, sizeof acc);
-    memset(done, 0, sizeof done);
+    memset(accR, 0, sizeof accR);
+    memset(accG, 0, sizeof accG);
+    memset(accB, 0, sizeof accB);
     const uint32_t end = offsets[tile + 1];
     for (uint32_t k = offsets[tile]; k < end && live > 0; k++) {
       const uint32_t g = ids[k];
@@ -61,41 +62,41 @@ static void composite_tiles(const Frame *f, uint32_t t0, uint32_t t1, float *rgb
       const double cr = color[g * 3];
       const double cg = color[g * 3 + 1];
       const double cb = color[g * 3 + 2];
-      const double qs = 2 * log(255 * o) * 1.0001 + 1e-6;
+      const double qs = qlim[g] * 1.0001 + 1e-6;
+      const double k2 = exp(-a);
       for (int py = by0; py <= by1; py++) {
         const double dy = py + 0.5 - my;
         const double disc = b * b * dy * dy - a * (c * dy * dy - qs);
         if (disc < 0) continue;
         const double root = sqrt(disc);
-        const double fxa = floor(mx - 0.5 + (-b * dy - root) / a) - 1;
-        const double fxb = ceil(mx - 0.5 + (-b * dy + root) / a) + 1;
-        const int xa = fxa > bx0 ? (int)fxa : bx0;
-        const int xb = fxb < bx1 ? (int)fxb : bx1;
+        const double fa0 = floor(mx - 0.5 + (-b * dy - root) / a) - 1;
+        const double fb0 = ceil(mx - 0.5 + (-b * dy + root) / a) + 1;
+        const double fa = fa0 > bx0 ? fa0 : bx0;
+        const double fb = fb0 < bx1 ? fb0 : bx1;
+        if (!(fa <= fb)) continue;
+        const int xa = (int)fa;
         const int row = (py - y0) * S - x0;
         const double dx0 = xa + 0.5 - mx;
         double e = exp(-0.5 * (a * dx0 * dx0 + 2 * b * dx0 * dy + c * dy * dy));
         double r = exp(-0.5 * (a * (2 * dx0 + 1) + 2 * b * dy));
-        const double k2 = exp(-a);
-        for (int px = xa; px <= xb; px++) {
-          const int l = row + px;
+        for (int l = row + xa, le = row + (int)fb; l <= le; l++) {
           const double vis = e;
           e *= r;
           r *= k2;
-          if (done[l]) continue;
+          const double t = T[l];
           const double ov = o * vis;
           const double alpha = ov < 0.99 ? ov : 0.99;
-          if (alpha < 1.0 / 255) continue;
-          const double t = T[l];
+          if (alpha < 1.0 / 255 || t < 0) continue;
           const double next = t * (1 - alpha);
           if (next <= 1e-4) {
-            done[l] = 1;
+            T[l] = -t;
             live--;
             continue;
           }
           const double wgt = alpha * t;
-          acc[l * 3] += cr * wgt;
-          acc[l * 3 + 1] += cg * wgt;
-          acc[l * 3 + 2] += cb * wgt;
+          accR[l] += cr * wgt;
+          accG[l] += cg * wgt;
+          accB[l] += cb * wgt;
           T[l] = next;
         }
       }
@@ -104,10 +105,10 @@ static void composite_tiles(const Frame *f, uint32_t t0, uint32_t t1, float *rgb
       for (int px = x0; px <= x1; px++) {
         const int l = (py - y0) * S + px - x0;
         const size_t p = (size_t)py * (size_t)width + (size_t)px;
-        const double t = T[l];
-        rgb[p * 3] = (float)(acc[l * 3] + t);
-        rgb[p * 3 + 1] = (float)(acc[l * 3 + 1] + t);
-        rgb[p * 3 + 2] = (float)(acc[l * 3 + 2] + t);
+        const double t = T[l] < 0 ? -T[l] : T[l];
+        rgb[p * 3] = (float)(accR[l] + t);
+        rgb[p * 3 + 1] = (float)(accG[l] + t);
+        rgb[p * 3 + 2] = (float)(accB[l] + t);
         alphaOut[p] = (float)(1 - t);
       }
     }
@@ -152,6 +153,7 @@ int main(int argc, char **argv) {
   f.xy = take(in, rows * 16);
   f.conic = take(in, rows * 24);
   f.opacity = take(in, rows * 8);
+  f.qlim = take(in, rows * 8);
   f.color = take(in, rows * 24);
   f.radii = take(in, rows * 8);
   fclose(in);
