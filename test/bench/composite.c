@@ -30,6 +30,7 @@ static void composite_tiles(const Frame *f, uint32_t t0, uint32_t t1, float *rgb
   const uint32_t *offsets = f->offsets, *ids = f->ids;
   double T[S * S];
   double accR[S * S], accG[S * S], accB[S * S];
+  int rowLive[S];
   for (uint32_t tile = t0; tile < t1; tile++) {
     const int tx = (int)(tile % (uint32_t)tilesX);
     const int ty = (int)((tile - (uint32_t)tx) / (uint32_t)tilesX);
@@ -38,6 +39,7 @@ static void composite_tiles(const Frame *f, uint32_t t0, uint32_t t1, float *rgb
     const int x1 = (width < x0 + S ? width : x0 + S) - 1;
     const int y1 = (height < y0 + S ? height : y0 + S) - 1;
     int live = (x1 - x0 + 1) * (y1 - y0 + 1);
+    for (int q = 0; q < S; q++) rowLive[q] = x1 - x0 + 1;
     for (int l = 0; l < S * S; l++) T[l] = 1;
     memset(accR, 0, sizeof accR);
     memset(accG, 0, sizeof accG);
@@ -65,6 +67,7 @@ static void composite_tiles(const Frame *f, uint32_t t0, uint32_t t1, float *rgb
       const double qs = qlim[g] * 1.0001 + 1e-6;
       const double k2 = exp(-a);
       for (int py = by0; py <= by1; py++) {
+        if (rowLive[py - y0] == 0) continue;
         const double dy = py + 0.5 - my;
         const double disc = b * b * dy * dy - a * (c * dy * dy - qs);
         if (disc < 0) continue;
@@ -91,6 +94,7 @@ static void composite_tiles(const Frame *f, uint32_t t0, uint32_t t1, float *rgb
           if (next <= 1e-4) {
             T[l] = -t;
             live--;
+            rowLive[py - y0]--;
             continue;
           }
           const double wgt = alpha * t;

@@ -441,6 +441,8 @@ export function compositeTileRange(
   const accR = new Float64Array(S * S);
   const accG = new Float64Array(S * S);
   const accB = new Float64Array(S * S);
+  // Pixels not yet stopped in each row of the tile: a row with none is skipped whole.
+  const rowLive = new Int32Array(S);
   // Overdraw (the debugger's): Gaussians evaluated per pixel of the tile, when asked for.
   const cnt = evaluated ? new Int32Array(S * S) : null;
   for (let tile = t0; tile < t1; tile++) {
@@ -451,6 +453,7 @@ export function compositeTileRange(
     const x1 = Math.min(width, x0 + S) - 1;
     const y1 = Math.min(height, y0 + S) - 1;
     let live = (x1 - x0 + 1) * (y1 - y0 + 1);
+    rowLive.fill(x1 - x0 + 1);
     T.fill(1);
     accR.fill(0);
     accG.fill(0);
@@ -480,6 +483,9 @@ export function compositeTileRange(
       const qs = qlim[g] * 1.0001 + 1e-6;
       const k2 = Math.exp(-a);
       for (let py = by0; py <= by1; py++) {
+        // Every pixel of the row stopped: nothing here reads e or r, so the row's values of the
+        // pixels still live elsewhere are unchanged.
+        if (rowLive[py - y0] === 0) continue;
         const dy = py + 0.5 - my;
         const disc = b * b * dy * dy - a * (c * dy * dy - qs);
         if (disc < 0) continue;
@@ -508,6 +514,7 @@ export function compositeTileRange(
           if (next <= 1e-4) {
             T[l] = -t;
             live--;
+            rowLive[py - y0]--;
             continue;
           }
           const wgt = alpha * t;
