@@ -2,9 +2,9 @@
 // (src/main/raster/room-scene.ts, default 1.5M SH-3 Gaussians at 512x512) projected, sorted and
 // binned once by the tile rasterizer; then the same tile lists and projected rows composited by
 // compositeTileRange (TypeScript) and by test/bench/composite.c (its line-for-line port, built
-// here with `cc -O2`), in turns within one run so both see the same machine load; process CPU ms
-// of each, the ratio (C over TypeScript: 1 means as fast as C; the goal is 0.9), and whether the
-// images are bit for bit equal. Without a C compiler the C row says so and the bench still passes.
+// here with `cc -O2 -ffp-contract=off`: no fused multiply-adds, as JavaScript has none), in turns
+// within one run so both see the same machine load; process CPU ms of each, the ratio (C over
+// TypeScript: 1 means as fast as C; the goal is 0.9), and whether the images are bit for bit equal. Without a C compiler the C row says so and the bench still passes.
 // Run: npm run bench -- composite-c [--gaussians N] [--size PX] [--degree D] [--rounds R]
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -44,7 +44,7 @@ function dump(f: TileFrame, bins: TileBins): Buffer {
 function buildC(dir: string): { exe: string } | { skipped: string } {
   const exe = join(dir, 'composite');
   const cc = process.env.CC ?? 'cc';
-  const r = spawnSync(cc, ['-O2', '-o', exe, join(here, 'composite.c'), '-lm'], { encoding: 'utf8' });
+  const r = spawnSync(cc, ['-O2', '-ffp-contract=off', '-o', exe, join(here, 'composite.c'), '-lm'], { encoding: 'utf8' });
   if (r.error) return { skipped: `no C compiler (${cc}: ${(r.error as NodeJS.ErrnoException).code ?? r.error.message})` };
   if (r.status !== 0) return { skipped: `${cc} failed: ${r.stderr.trim().split('\n')[0]}` };
   return { exe };
@@ -101,7 +101,7 @@ try {
   if ('exe' in c) {
     const cMed = median(cMs);
     console.log(`| TypeScript, compositeTileRange (src/shared/raster/cpu/tiles.ts) | ${tsMed.toFixed(1)} | ${Math.min(...ts).toFixed(1)} | ${(cMed / tsMed).toFixed(2)} | ${identical ? 'bit for bit the C image' : `${differing} of ${npix * 4} floats differ from the C image`} |`);
-    console.log(`| C port, test/bench/composite.c (cc -O2) | ${cMed.toFixed(1)} | ${Math.min(...cMs).toFixed(1)} | 1.00 | |`);
+    console.log(`| C port, test/bench/composite.c (cc -O2 -ffp-contract=off) | ${cMed.toFixed(1)} | ${Math.min(...cMs).toFixed(1)} | 1.00 | |`);
     if (!identical) process.exitCode = 1;
   } else {
     console.log(`| TypeScript, compositeTileRange (src/shared/raster/cpu/tiles.ts) | ${tsMed.toFixed(1)} | ${Math.min(...ts).toFixed(1)} | | |`);

@@ -1,6 +1,6 @@
 /* Line-for-line C port of compositeTileRange (src/shared/raster/cpu/tiles.ts), the CPU tile
  * rasterizer's compositing loop: the limit the TypeScript loop is measured against (issue 40 item
- * 4, docs/PERFORMANCE.md). Built and run by test/bench/composite-c.bench.ts (`cc -O2`).
+ * 4, docs/PERFORMANCE.md). Built and run by test/bench/composite-c.bench.ts (`cc -O2 -ffp-contract=off`).
  * Input: argv[1] a binary dump of one frame's tile lists and projected rows (layout below, little
  * endian, written by the bench); argv[2] where to write the image (rgb float32 [H, W, 3] then alpha
  * float32 [H, W]); argv[3] repetitions. Output on stdout: one line of JSON, the CPU ms of each
