@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startTestLab, type ServeProcess } from './harness';
+import { playViewportReady } from './viewport-helpers';
 import { readTrajectory, type Trajectory } from '../../src/main/env/trajectory';
 import { projectPoint } from '../../src/shared/camera/triangulate';
 import type { CamerasFile } from '../../src/shared/task/schema';
@@ -21,6 +22,7 @@ interface Point {
 
 /** Client position of a world point in the 3D viewport. */
 async function screenOf(page: Page, p: Vec3): Promise<Point> {
+  await playViewportReady(page);
   const at = await page.evaluate((q) => (globalThis as unknown as { splatlabViewport?: { toScreen(p: number[]): Point | null } }).splatlabViewport?.toScreen(q) ?? null, p);
   if (!at) throw new Error('point not on screen');
   return at;
