@@ -62,17 +62,17 @@ async function stage50(page: Page): Promise<void> {
 const idle = (page: Page): Promise<unknown> => page.evaluate('new Promise((r) => requestIdleCallback(() => requestIdleCallback(r, { timeout: 6000 }), { timeout: 6000 }))');
 
 interface StartTiming { answered: number; painted?: number; viewportReady?: number }
-/** Starts snowman__sculpt from a fresh page: [answer to first frame, answer to viewport ready] in ms. */
-async function timedStart(page: Page, url: string, readFirst: boolean): Promise<[number, number]> {
+/** Starts snowman__sculpt from a fresh page: [answer to first frame, answer to viewport ready, click to answer] in ms. */
+async function timedStart(page: Page, url: string, readFirst: boolean): Promise<[number, number, number]> {
   await page.goto(url);
   await page.getByTestId('play-snowman__sculpt').click();
   await page.getByTestId('play-start-form').waitFor();
   if (readFirst) await idle(page);
-  await page.getByTestId('play-start').click();
+  const clickAt = await page.evaluate<number>(`(() => { const t = performance.now(); document.querySelector('[data-testid="play-start"]').click(); return t; })()`);
   await page.waitForFunction('window.splatlabStartTiming?.painted !== undefined && window.splatlabStartTiming?.viewportReady !== undefined', undefined, { timeout: 120_000 });
   const t = await page.evaluate<StartTiming>('window.splatlabStartTiming');
   if (t.painted === undefined || t.viewportReady === undefined) throw new Error('no start timing');
-  return [t.painted - t.answered, t.viewportReady - t.answered];
+  return [t.painted - t.answered, t.viewportReady - t.answered, t.answered - clickAt];
 }
 
 const rows: [string, number[]][] = [];
@@ -88,16 +88,19 @@ try {
   for (const readFirst of [true, false]) {
     const painted: number[] = [];
     const ready: number[] = [];
+    const answers: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       await page.context().close();
       page = await newPage();
-      const [p, v] = await timedStart(page, serve.url, readFirst);
+      const [p, v, a] = await timedStart(page, serve.url, readFirst);
       painted.push(p);
       ready.push(v);
+      answers.push(a);
     }
     const how = readFirst ? 'start form idle first' : 'clicked at once';
     goals.push([`episode start, server's answer to the first frame with budgets, photos and tools (${how})`, painted]);
     rows.push([`episode start, server's answer to the 3D viewport in place (${how})`, ready]);
+    rows.push([`episode start, click to the server's answer reaching the page (${how})`, answers]);
   }
   const starts: number[] = [];
   const commits: number[] = [];
