@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JOURNAL, StudyStore } from '../../../src/main/studies/store';
+import { childArgs, childEnv } from '../../helpers/child-entry';
 
 const CHILD = join(__dirname, 'journal-writer-child.ts');
 let home: string;
@@ -55,7 +56,7 @@ describe('participant journal', () => {
   });
 
   it('loses no acknowledged record when the writer is killed with SIGKILL mid-writes', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, home, studyId], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...childArgs(CHILD), home, studyId], { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const acked = new Map<string, number>();
