@@ -1,5 +1,5 @@
 // Locks across lab processes on one home (issue 29 item 7; src/main/io/process-lock.ts,
-// src/main/studies/session.ts, src/main/studies/store.ts): a second lab process (a child with its
+// src/main/study/session.ts, src/main/study/store.ts): a second lab process (a child with its
 // own LabContext) refuses a live participant's session and stays locked itself; after the end it
 // may run it; a holder killed with -9 leaves a stale lock that is taken over; participants added
 // from two processes at once all get distinct ids.
