@@ -11,6 +11,7 @@ import { listObjectDocuments, openObject } from '../authoring/documents';
 import { chooseFitBackend, type ChosenBackend, type FitDevice } from '../authoring/fit/backend';
 import { poolRunner } from '../authoring/fit/compute';
 import { fitTask } from '../authoring/fit/run';
+import { poolLossPlot } from '../authoring/fit/plot';
 import type { FitFn } from '../authoring/pipeline';
 import { importPlyTask } from '../authoring/session/ply-task';
 import { PhotoCaster, type CpuCast } from '../authoring/session/photos';
@@ -79,7 +80,7 @@ function authorContext(deps: LabContext, fits: FitAddressees): AuthorContext {
     onFitEnd: (s) => toStarter(s.jobId, (to) => events.publish('author.fitEnd', s, to)),
     // A save's photos are written and read back on the pool and its conformance check loads the
     // new tasks through the lab's repository (photos decoded there too): issue 38 item 1.
-    save: { views: poolViewFiles(deps.pool, AUTHOR_CLIENT), loadTask: (id) => deps.tasks.get(id) },
+    save: { views: poolViewFiles(deps.pool, AUTHOR_CLIENT), loadTask: (id) => deps.tasks.get(id), plot: poolLossPlot(deps.pool, AUTHOR_CLIENT) },
   });
   return { session, uploads: new Uploads(join(deps.home, 'uploads')), grader: getGrader, fitDevice, cpuFits: deps.gpu.status.path !== 'hardware' };
 }
@@ -95,7 +96,7 @@ function publishingFit(events: EventHub, label: string, device: FitDevice, to: C
       seed: request.seed,
       device,
       signal,
-      ...(pool ? { runner: poolRunner(pool, to.id) } : {}),
+      ...(pool ? { runner: poolRunner(pool, to.id), plot: poolLossPlot(pool, to.id) } : {}),
       onProgress: (p) => {
         request.onProgress?.(p.step, p.steps, p.loss);
         if (p.step === p.steps || p.step % 10 === 0) events.publish('progress', { task: label, done: p.step, total: p.steps, message: `fit step ${p.step}/${p.steps}, loss ${p.loss.toFixed(4)}` }, to);

@@ -13,6 +13,7 @@ import { tileBinJob, tileStageJob } from '../raster/tile-jobs';
 import { fitJob } from './jobs/fit';
 import { fitBandsJob } from './jobs/fit-bands';
 import { nerfReadJob } from './jobs/nerf-read';
+import { lossPlotJob } from './jobs/loss-plot';
 import * as probe from './jobs/probe';
 import { raycastJob } from './jobs/raycast';
 import { readSplatJob } from './jobs/read-splat';
@@ -41,6 +42,7 @@ export const jobHandlers = {
   'format.read': readSplatJob,
   'author.splatPreview': splatPreviewJob,
   'image.png': pngJob,
+  'author.lossPlot': lossPlotJob,
   'image.references': referenceSheetJob,
   'image.views': viewsSheetJob,
   'image.angle': angleImageJob,

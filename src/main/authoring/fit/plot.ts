@@ -2,11 +2,24 @@
 // in blue, log-scale y with labelled decade (or 1-2-5) ticks, x in steps, axis labels, title.
 // Input: losses [steps] (positive), a title. Output: an RgbImage (white background).
 // Invariant: deterministic pixels for the same input; non-finite or non-positive losses are
-// skipped, and an empty series still gives labelled axes.
+// skipped, and an empty series still gives labelled axes. LossPlotPng is where the plot is drawn
+// and PNG-encoded: this thread, or the lab's worker pool (job 'author.lossPlot', issue 38).
 import type { RgbImage } from '../../../shared/image/image';
 import { createRgb } from '../../../shared/image/image';
 import { drawLine, fillRect, type Rgb } from '../../../shared/image/draw';
 import { drawText, textWidth } from '../../../shared/image/font';
+import { encodePng } from '../../io/png';
+import type { WorkerPool } from '../../workers/pool';
+
+/** A fit's fit_loss.png bytes, drawn and encoded somewhere. */
+export type LossPlotPng = (losses: readonly number[], title: string) => Promise<Uint8Array>;
+
+export const localLossPlot: LossPlotPng = (losses, title) => Promise.resolve(encodePng(lossPlot(losses, title)));
+
+/** The plot as a worker-pool job queued as `client` (the same bytes). */
+export function poolLossPlot(pool: WorkerPool, client: string): LossPlotPng {
+  return (losses, title) => pool.run('author.lossPlot', { losses: [...losses], title }, { client });
+}
 
 export const PLOT_WIDTH = 640;
 export const PLOT_HEIGHT = 400;

@@ -13,12 +13,11 @@ import type { FitBackend } from '../../../shared/authoring/fit/backend';
 import type { GaussianRecord } from '../../../shared/scene/gaussian';
 import { sceneFileJson } from '../../../shared/scene/input';
 import type { TaskSpec } from '../../../shared/task/schema';
-import { encodePng } from '../../io/png';
 import { readObjectDir, resolveTasksDir } from '../../tasks/paths';
 import { readCameras, readSpec, readViews, type RefView } from '../../tasks/load';
 import { chooseFitBackend, type FitDevice } from './backend';
 import { localRunner, type FitRunner } from './compute';
-import { lossPlot } from './plot';
+import { localLossPlot, type LossPlotPng } from './plot';
 
 export const FIT_FILE = 'fit.json';
 export const FIT_PLOT_FILE = 'fit_loss.png';
@@ -43,6 +42,8 @@ export interface FitTaskOptions {
   signal?: AbortSignal;
   /** Where the fit runs (the worker pool's poolRunner, fit/compute.ts); overrides `device` and `backend`. */
   runner?: FitRunner;
+  /** Where fit_loss.png is drawn and encoded (the lab: its worker pool); default this thread. */
+  plot?: LossPlotPng;
 }
 
 export interface FitTaskResult {
@@ -87,7 +88,7 @@ export async function fitTask(task: string | FitSource, options: FitTaskOptions 
     const plotPath = join(source.dir, FIT_PLOT_FILE);
     writeFileAtomic(fitPath, `${JSON.stringify(sceneFileJson(records))}\n`);
     const title = `${source.spec.object}: ${losses.length} steps, ${records.length} Gaussians, ${chosen.name}`;
-    writeFileAtomic(plotPath, encodePng(lossPlot(losses, title)));
+    writeFileAtomic(plotPath, await (options.plot ?? localLossPlot)(losses, title));
     const mean = referencePsnr.reduce((a, v) => a + v.psnr, 0) / Math.max(1, referencePsnr.length);
     return { fitPath, plotPath, records, losses, referencePsnr, meanReferencePsnr: mean, backend: chosen.name, elapsedMs: Date.now() - start };
   } finally {

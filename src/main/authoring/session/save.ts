@@ -15,11 +15,10 @@ import { sceneFileJson } from '../../../shared/scene/input';
 import type { Anchors, TaskSpec } from '../../../shared/task/schema';
 import { checkTask } from '../../episodes/conformance';
 import type { Grader } from '../../grader/grader';
-import { encodePng } from '../../io/png';
 import { readCameras, readFit, type LoadedTask, type RefView } from '../../tasks/load';
 import { localViewFiles, type ViewFiles } from '../../tasks/view-files';
 import { checkNotBuiltIn, objectDir } from '../../tasks/paths';
-import { lossPlot } from '../fit/plot';
+import { localLossPlot, type LossPlotPng } from '../fit/plot';
 import { FIT_FILE, FIT_PLOT_FILE } from '../fit/run';
 import { buildStaged } from '../staging';
 import { extendHistory, readPreviousBuild } from '../documents';
@@ -47,6 +46,8 @@ export interface SaveInput {
   views?: ViewFiles;
   /** How the conformance check loads the new tasks (the lab: its task repository); default loadTask. */
   loadTask?: (taskId: string) => Promise<LoadedTask>;
+  /** Where fit_loss.png is drawn and encoded (the lab: its worker pool); default this thread. */
+  plot?: LossPlotPng;
 }
 
 /** Refuses to replace an existing object or task spec unless asked to. */
@@ -82,7 +83,7 @@ export async function saveAuthoredTask(input: SaveInput): Promise<SaveResult> {
     await views.write(dir, 'heldout', input.heldout);
     // Same bytes as fitTask writes, so readFit gives back exactly the session's records.
     writeFileSync(join(dir, FIT_FILE), `${JSON.stringify(sceneFileJson(input.fit))}\n`);
-    writeFileSync(join(dir, FIT_PLOT_FILE), encodePng(lossPlot(input.losses, `${name}: ${input.losses.length} steps, ${input.fit.length} Gaussians`)));
+    writeFileSync(join(dir, FIT_PLOT_FILE), await (input.plot ?? localLossPlot)(input.losses, `${name}: ${input.losses.length} steps, ${input.fit.length} Gaussians`));
     const what = `save ${name}`;
     const cameras = readCameras(dir, what);
     const fit = readFit(dir, what);

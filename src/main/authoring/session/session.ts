@@ -37,7 +37,7 @@ export interface SessionOptions {
   onFitEnd?: (s: FitStatus) => void;
   snapshotEveryMs?: number;
   /** How a save writes and reads photos and loads the new tasks (the lab: off the event loop). */
-  save?: Pick<SaveInput, 'views' | 'loadTask'>;
+  save?: Pick<SaveInput, 'views' | 'loadTask' | 'plot'>;
   /** How previews and photo sheets are PNG-encoded (the lab: on its worker pool; default here). */
   encodePng?: (image: RgbImage) => Uint8Array | Promise<Uint8Array>;
 }
