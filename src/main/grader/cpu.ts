@@ -27,6 +27,8 @@ export { cappedPsnr, renderImage } from './cpu-views';
 export interface CpuBackendOptions {
   /** LPIPS worker threads (default: LpipsPool's, the available cores capped at 8). */
   lpipsWorkers?: number;
+  /** Niceness of the LPIPS worker threads (LpipsPoolOptions.nice); default unchanged. */
+  lpipsNice?: number;
   /** The lab's worker pool: renders and metrics run there (default: on this thread). */
   pool?: WorkerPool;
   /** Folder of the per-machine cache of photo LPIPS taps (photo-cache.ts); default: none. */
@@ -70,6 +72,7 @@ export class CpuBackend implements GradeBackend {
     const cache = this.opts.weightsCache;
     this.lpips ??= LpipsPool.create(weights, {
       ...(this.opts.lpipsWorkers === undefined ? {} : { workers: this.opts.lpipsWorkers }),
+      ...(this.opts.lpipsNice === undefined ? {} : { nice: this.opts.lpipsNice }),
       ...(cache ? { packed: () => cachedPackedWeights(weights, cache) } : {}),
     });
     return this.lpips;

@@ -38,6 +38,8 @@ export interface GraderOptions {
   preferCpu?: boolean;
   /** LPIPS worker threads of the CPU path (default: the available cores, capped at 8). */
   lpipsWorkers?: number;
+  /** Niceness of the LPIPS worker threads (the lab's servers: SERVING_NICE, src/main/workers/nice.ts); default unchanged. */
+  lpipsNice?: number;
   /**
    * The CPU path's per-machine cache of photo LPIPS taps (photo-cache.ts, photoCacheDir()):
    * a new process reads them instead of computing them. Default: none (nothing written).
@@ -113,6 +115,7 @@ export class Grader {
     if (!opts.device || opts.preferCpu) {
       const backend = new CpuBackend(weights, {
         ...(opts.lpipsWorkers === undefined ? {} : { lpipsWorkers: opts.lpipsWorkers }),
+        ...(opts.lpipsNice === undefined ? {} : { lpipsNice: opts.lpipsNice }),
         ...(opts.pool ? { pool: opts.pool } : {}),
         ...(opts.photoCache ? { photoCache: opts.photoCache } : {}),
         ...(opts.weightsCache ? { weightsCache: opts.weightsCache } : {}),

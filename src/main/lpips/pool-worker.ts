@@ -12,13 +12,24 @@
 //   { type: 'drop', id }                          forget a photo
 //   { type: 'distance', job, key, items: [{ rgb, photo, slot, rects }] }  replies { type: 'done', job, values }
 //   { type: 'features', job, key, rgb }           replies { type: 'done', job, region } (transferred)
+//   { type: 'priority', job }                     replies { type: 'done', job, values: [the thread's niceness] }
+// A worker started with workerData.nice (a serving pool's) first lowers its own priority, on Linux
+// only, where nice is per thread (src/main/workers/nice.ts says why).
 // Errors reply { type: 'error', job, message }. Invariant: messages are handled strictly in
 // order (a queue), so a job never runs before the 'net' and 'photo' messages sent ahead of it,
 // and a slot's jobs run in the order the parent computed their rects.
 
 export const POOL_WORKER_SOURCE = String.raw`
 'use strict';
-const { parentPort } = require('node:worker_threads');
+const { parentPort, workerData } = require('node:worker_threads');
+const os = require('node:os');
+if (workerData && typeof workerData.nice === 'number' && process.platform === 'linux') {
+  try {
+    if (os.getPriority(0) < workerData.nice) os.setPriority(0, workerData.nice);
+  } catch (err) {
+    // Refused (a sandbox): the thread keeps the process's priority, which is only slower to yield.
+  }
+}
 let packed = null;
 const nets = new Map();
 const photos = new Map();
@@ -83,6 +94,9 @@ async function handle(msg) {
       parentPort.postMessage({ type: 'done', job: msg.job, region }, [region.buffer]);
       return;
     }
+    case 'priority':
+      parentPort.postMessage({ type: 'done', job: msg.job, values: [os.getPriority(0)] });
+      return;
     default:
       throw new Error('LPIPS worker: unknown message ' + msg.type);
   }

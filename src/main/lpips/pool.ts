@@ -32,6 +32,8 @@ export interface LpipsPoolOptions {
    * the per-machine cache (packed-cache.ts): the pool then skips packing. Default: packed here.
    */
   packed?: Float32Array | (() => Float32Array);
+  /** Niceness each worker lowers itself to (src/main/workers/nice.ts): the lab's grader sets SERVING_NICE. */
+  nice?: number;
 }
 
 export interface LpipsPair {
@@ -152,7 +154,7 @@ export class LpipsPool {
     const count = opts.workers ?? Math.min(8, Math.max(1, availableParallelism()));
     if (!Number.isInteger(count) || count < 1) throw new Error(`LPIPS pool: workers must be a positive integer, got ${count}`);
     // The threads first: they start up while this one packs the weights (a cold start's critical path).
-    const workers = Array.from({ length: count }, () => new PoolWorker(new Worker(POOL_WORKER_SOURCE, { eval: true })));
+    const workers = Array.from({ length: count }, () => new PoolWorker(new Worker(POOL_WORKER_SOURCE, { eval: true, workerData: opts.nice === undefined ? {} : { nice: opts.nice } })));
     // In shared memory: every worker reads the one copy (a plain array is cloned per worker, about
     // 10 MB each, on the event loop: issue 29 item 2).
     const given = typeof opts.packed === 'function' ? opts.packed() : opts.packed;
@@ -348,6 +350,11 @@ export class LpipsPool {
       if (!reply.region) throw new Error('LPIPS worker: features reply without data');
       return { width: img.width, height: img.height, region: reply.region };
     });
+  }
+
+  /** Each worker thread's niceness (Linux: per thread), as it set it at start. */
+  async niceness(): Promise<number[]> {
+    return Promise.all(this.workers.map(async (w) => (await w.request(this.nextJob++, { type: 'priority' })).values?.[0] ?? Number.NaN));
   }
 
   /** Terminates the workers; pending calls reject. */

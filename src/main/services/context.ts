@@ -24,6 +24,7 @@ import { poolViewFiles } from '../tasks/view-files';
 import { labViews, type LabViews } from '../raster/views';
 import { CallActivity, GradeQueue } from '../workers/grade-queue';
 import { WorkerPool } from '../workers/pool';
+import { servingNice } from '../workers/nice';
 import { poolImages } from '../env/images-pool';
 import { EventHub } from './events';
 
@@ -79,7 +80,10 @@ export function createLabContext(o: LabContextOptions): LabContext {
   const home = o.home ?? labHome();
   // Without a tasks folder named, the lab's is <home>/tasks, layered over the built-in set (tasks/paths.ts).
   const tasksDir = resolveTasksDir(o.tasksDir, o.home ? { ...process.env, SPLATLAB_HOME: o.home } : process.env);
-  const pool = new WorkerPool(o.poolSize === undefined ? {} : { size: o.poolSize });
+  // The serving pools' threads run at a lower priority than the event loop, which only
+  // dispatches: on a loaded machine a reply then waits less for the CPU (issue 38 item 1).
+  const nice = servingNice();
+  const pool = new WorkerPool({ nice, ...(o.poolSize === undefined ? {} : { size: o.poolSize }) });
   // Task photos are decoded on the pool (issue 38 item 1): a task's first load holds no other client.
   const tasks = new TaskRepository(tasksDir, { readViews: poolViewFiles(pool, TASK_LOADS).read });
   // One WGSL rasterizer per lab: the grader, the debugger and search views share its resident scene.
@@ -89,7 +93,7 @@ export function createLabContext(o: LabContextOptions): LabContext {
     return raster;
   };
   // A server's GPU grade runs in a child process with its own device (its event loop stays free).
-  const grader = o.grader ?? sharedGrader(o.gpu, { pool, rasterizer: gpuRasterizer, gpuProcess: true, photoCache: photoCacheDir(home), weightsCache: packedCacheDir(home) });
+  const grader = o.grader ?? sharedGrader(o.gpu, { pool, rasterizer: gpuRasterizer, gpuProcess: true, lpipsNice: nice, photoCache: photoCacheDir(home), weightsCache: packedCacheDir(home) });
   let built: Grader | null = null;
   const getGrader = async (): Promise<Grader> => (built = await grader());
   // A task that leaves the repository takes its photos off the grader's device with it.

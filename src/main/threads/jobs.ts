@@ -56,6 +56,7 @@ export const jobHandlers = {
   'probe.share': probe.share,
   'probe.hog': probe.hog,
   'probe.thread': probe.thread,
+  'probe.priority': probe.priority,
 };
 
 type Handlers = typeof jobHandlers;

@@ -88,6 +88,11 @@ export interface PoolOptions {
    * 'raster' only the tile rasterizer's, a lighter thread for pools that run nothing else.
    */
   entry?: PoolEntry;
+  /**
+   * Niceness each thread lowers itself to (workers/nice.ts; Linux only): the lab's serving pool
+   * sets SERVING_NICE so its event loop wins the CPU; batch pools (the CLI's) leave it unset.
+   */
+  nice?: number;
 }
 
 export interface PoolStats {
@@ -168,9 +173,11 @@ export class WorkerPool {
   private started = 0;
   private closed = false;
   private readonly entry: PoolEntry;
+  private readonly nice: number | undefined;
 
   constructor(opts: PoolOptions = {}) {
     this.entry = opts.entry ?? 'pool';
+    this.nice = opts.nice;
     const size = opts.size ?? defaultPoolSize();
     if (!Number.isInteger(size) || size < 1) throw new Error(`worker pool: size must be a positive integer, got ${size}`);
     this.size = size;
@@ -328,7 +335,7 @@ export class WorkerPool {
   }
 
   private spawn(limits?: ResourceLimits): Slot {
-    const worker = startPoolWorker(limits, this.entry);
+    const worker = startPoolWorker(limits, this.entry, this.nice === undefined ? {} : { nice: this.nice });
     this.started += 1;
     const slot: Slot = { worker, task: null, residents: new Set(), stopping: false, dedicated: limits !== undefined };
     worker.unref();

@@ -3,13 +3,17 @@
 // (a thread that loads less: the lab's schemas and decoders stay out of it, docs/PERFORMANCE.md).
 // Input: 'run', 'resident' and 'forget' messages (protocol.ts). Output: 'progress', 'done' and
 // 'error' replies. Invariant: a handler's failure is one 'error' reply with a one-line message;
-// the worker goes on; resident data is kept by key until forgotten.
-import { parentPort } from 'node:worker_threads';
+// the worker goes on; resident data is kept by key until forgotten; a thread started with a
+// niceness (workerData.nice) lowers its own priority first (nice.ts).
+import { parentPort, workerData } from 'node:worker_threads';
+import { lowerThisThread } from './nice';
 import { oneLine, type FromWorker, type JobContext, type ToWorker } from './protocol';
 
 export function serveJobs(handlers: Record<string, (input: never, ctx: JobContext) => unknown>, entry: string): void {
   const port = parentPort;
   if (!port) throw new Error(`${entry} runs only as a worker thread of WorkerPool`);
+  // A serving pool's thread yields the CPU to the event loop (worker-entry.ts PoolWorkerData).
+  lowerThisThread((workerData as { nice?: number } | null)?.nice);
   const residents = new Map<string, unknown>();
   const reply = (msg: FromWorker, transfer: ArrayBufferLike[] = []): void => port.postMessage(msg, transfer as ArrayBuffer[]);
 

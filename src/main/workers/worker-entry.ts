@@ -6,7 +6,7 @@
 // pool-worker.ts through tsx's CommonJS hook, because Node 20 does not pass the --import hooks
 // of the parent on to worker threads. The 'raster' entry (threads/raster-worker.ts: the tile
 // rasterizer's jobs alone) is bundled the same way; the electron-vite build has only its
-// pool-worker.js, which runs those jobs too. Output: the Worker. Invariant: the same handlers run all ways.
+// pool-worker.js, which runs those jobs too. Output: the Worker, given `data` as its workerData. Invariant: the same handlers run all ways.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -23,8 +23,13 @@ export type PoolEntry = 'pool' | 'raster';
 
 const SOURCES: Record<PoolEntry, string> = { pool: 'pool-worker.ts', raster: 'raster-worker.ts' };
 
-export function startPoolWorker(resourceLimits?: ResourceLimits, entry: PoolEntry = 'pool'): Worker {
-  const limits = resourceLimits ? { resourceLimits } : {};
+/** What a pool thread reads at start (serve-jobs.ts): the niceness it lowers itself to, if any. */
+export interface PoolWorkerData {
+  nice?: number;
+}
+
+export function startPoolWorker(resourceLimits?: ResourceLimits, entry: PoolEntry = 'pool', data: PoolWorkerData = {}): Worker {
+  const limits = { ...(resourceLimits ? { resourceLimits } : {}), workerData: data };
   const built = new URL(BUILT_ENTRY, import.meta.url);
   if (existsSync(fileURLToPath(built))) return new Worker(built, limits);
   const compiled = compiledPoolWorker(SOURCES[entry]);

@@ -3,6 +3,7 @@
 // Input: small JSON objects. Output: what each says. Invariant: `spin` burns CPU for `ms` in
 // slices and reports progress after each slice, like a long render does; `share` is a split job's
 // part as the tile rasterizer's are (items from a shared counter until none is left or cancelled).
+import { getPriority } from 'node:os';
 import { threadId } from 'node:worker_threads';
 import type { JobContext } from '../../workers/protocol';
 
@@ -65,4 +66,9 @@ export function hog(input: { mb: number }): { held: number; thread: number } {
 
 export function thread(_input: Record<string, never>): { thread: number } {
   return { thread: threadId };
+}
+
+/** The thread's own niceness (Linux: per thread), as the serving pools set it (workers/nice.ts). */
+export function priority(_input: Record<string, never>): { nice: number } {
+  return { nice: getPriority(0) };
 }
