@@ -317,7 +317,8 @@ export class LpipsPool {
       }
       await this.net(w, render.width, render.height);
       if (!w.photos.has(id)) {
-        // An LpipsPhoto's region stays with its owner: the worker gets a copy.
+        // An LpipsPhoto's region stays with its owner; one in shared memory (photo(), the
+        // per-machine cache) reaches the worker without a copy here (issue 38 item 1).
         const region = isPhoto(photoFeatures) ? photoFeatures.region : photoRegion(photoFeatures, plan);
         w.post({ type: 'photo', id, key, region }, isPhoto(photoFeatures) ? [] : [region.buffer as ArrayBuffer]);
         w.photos.add(id);
@@ -341,7 +342,7 @@ export class LpipsPool {
     return featuresFromRegion((await this.photo(img)).region, plan);
   }
 
-  /** One image's normalised taps as an LpipsPhoto (no transpose), on the least-busy worker. */
+  /** One image's normalised taps as an LpipsPhoto (no transpose, its region in shared memory), on the least-busy worker. */
   photo(img: RgbImage): Promise<LpipsPhoto> {
     return this.onWorker(async (w) => {
       const { key } = this.module(img.width, img.height);

@@ -1,6 +1,7 @@
 // The LPIPS worker pool: distances equal the single-threaded wasm network's exactly (the same
 // module on another thread) and the reference to ~1e-5, in pair order across workers, with
-// features from the pool; misuse errors; and workers never keep the process alive.
+// features from the pool and with a photo's region in shared memory; misuse errors; and workers
+// never keep the process alive.
 import { spawnSync } from 'node:child_process';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,6 +55,15 @@ describe('LpipsPool', () => {
       const expected = await Promise.all(current.map((r, i) => single.distance(r, photoFeatures[i])));
       expect(got).toEqual(expected);
     }
+  });
+
+  it('gives a photo\'s region in shared memory, sent on to its worker uncopied, with the same distances', async () => {
+    const single = new LpipsWasm(weights);
+    const photo = await pool.photo(photos[2]);
+    // Shared: posting it to the worker of its distances copies nothing on the event loop (issue 38 item 1).
+    expect(photo.region.buffer).toBeInstanceOf(SharedArrayBuffer);
+    const [d] = await pool.distances([{ render: renders[2], photoFeatures: photo }]);
+    expect(d).toBe(await single.distance(renders[2], await single.features(photos[2])));
   });
 
   it('agrees with the reference lpips to 1e-5 relative', async () => {
