@@ -17,6 +17,7 @@ import { lossPlotJob } from './jobs/loss-plot';
 import * as probe from './jobs/probe';
 import { raycastJob } from './jobs/raycast';
 import { readSplatJob } from './jobs/read-splat';
+import { scrambleJob } from './jobs/scramble';
 import { splatPreviewJob } from './jobs/splat-preview';
 import { angleImageJob, pngJob, referenceSheetJob, viewsSheetJob } from './jobs/sheets';
 import { parseTrajectoryJob } from './jobs/trajectory';
@@ -43,6 +44,7 @@ export const jobHandlers = {
   'author.splatPreview': splatPreviewJob,
   'image.png': pngJob,
   'author.lossPlot': lossPlotJob,
+  'author.scramble': scrambleJob,
   'image.references': referenceSheetJob,
   'image.views': viewsSheetJob,
   'image.angle': angleImageJob,

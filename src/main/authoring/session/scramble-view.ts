@@ -4,7 +4,10 @@
 // Outputs: per view a PNG data URL, and a colour per part label.
 // Invariant: the in-place scene is rebuilt from the truth's true positions and quaternions, so
 // the tinted picture shows exactly the clusters the saved parts_truth.json describes.
-import type { ScrambleResult as SharedScramble } from '../../../shared/authoring/scramble/scramble';
+// drawnScramble is the whole Author scramble (k-means, the two scenes drawn and PNG-encoded): the
+// lab runs it as the worker pool's job 'author.scramble' (issue 38 item 1), the same function.
+import type { ScrambleResult } from '../../../shared/api/author';
+import { scramble as scrambleFit, type ScrambleResult as SharedScramble } from '../../../shared/authoring/scramble/scramble';
 import { REFERENCE_VIEWS, viewCameras, type NamedView } from '../../../shared/camera/views';
 import { rasterizeForward } from '../../../shared/raster/cpu';
 import { packSplats, type GaussianRecord } from '../../../shared/scene/gaussian';
@@ -56,4 +59,18 @@ export function scrambleViews(result: SharedScramble): {
     partViews: render(tintedInPlace(result)),
     scrambledViews: render(result.records),
   };
+}
+
+/** What a scramble of a finished fit needs: its Gaussians, k and seed, or the author's group labels. */
+export interface ScrambleInput {
+  records: GaussianRecord[];
+  k: number;
+  seed: number;
+  labels?: number[];
+}
+
+/** The Author view's scramble of a fit: the parts and both scenes drawn (any thread). */
+export function drawnScramble(input: ScrambleInput): ScrambleResult {
+  const result = scrambleFit(input.records, { k: input.k, seed: input.seed, ...(input.labels ? { labels: input.labels } : {}) });
+  return { k: result.truth.k, seed: input.seed, converged: result.truth.kmeans_converged, ...scrambleViews(result) };
 }

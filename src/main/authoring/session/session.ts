@@ -7,7 +7,7 @@
 // exactly the object, photos and fit the session fitted (it refuses when the object changed).
 import { randomUUID } from 'node:crypto';
 import { objectWarnings, parseObject, type ProceduralObject } from '../../../shared/authoring/primitives';
-import { scramble as scrambleFit, DEFAULT_PARTS } from '../../../shared/authoring/scramble/scramble';
+import { DEFAULT_PARTS } from '../../../shared/authoring/scramble/scramble';
 import { groupLabels } from '../../../shared/authoring/scramble/groups';
 import type { AuthorObject, AuthorSessionState, FitProgressEvent, FitSnapshotEvent, FitStatus, SaveResult, ScrambleResult } from '../../../shared/api/author';
 import { AUTHOR_PHOTO_SIZE } from '../../../shared/api/author';
@@ -22,7 +22,7 @@ import { encodePng } from '../../io/png';
 import type { RgbImage } from '../../../shared/image/image';
 import { pngDataUrl, taskViews, type PhotoCaster, type ViewSet } from './photos';
 import { saveAuthoredTask, type SaveInput } from './save';
-import { scrambleViews } from './scramble-view';
+import { drawnScramble, type ScrambleInput } from './scramble-view';
 
 export const DEFAULT_SCRAMBLE_SEED = 1;
 const PHOTO_CACHE_ENTRIES = 6;
@@ -40,6 +40,8 @@ export interface SessionOptions {
   save?: Pick<SaveInput, 'views' | 'loadTask' | 'plot'>;
   /** How previews and photo sheets are PNG-encoded (the lab: on its worker pool; default here). */
   encodePng?: (image: RgbImage) => Uint8Array | Promise<Uint8Array>;
+  /** Where a scramble is computed and drawn (the lab: job 'author.scramble' on its pool; default here). */
+  scramble?: (input: ScrambleInput) => ScrambleResult | Promise<ScrambleResult>;
 }
 
 interface FitRecord {
@@ -168,12 +170,13 @@ export class AuthorSession {
   }
 
   /** Scrambles the finished fit into k k-means parts, or into the author's groups when `byGroups`. */
-  scramble(k = DEFAULT_PARTS, seed = DEFAULT_SCRAMBLE_SEED, byGroups = false): ScrambleResult {
+  async scramble(k = DEFAULT_PARTS, seed = DEFAULT_SCRAMBLE_SEED, byGroups = false): Promise<ScrambleResult> {
     const fit = this.finishedFit();
     const labels = byGroups ? groupLabels(fit.job.records, fit.object).labels : undefined;
-    const result = scrambleFit(fit.job.records, { k, seed, ...(labels ? { labels } : {}) });
-    const out: ScrambleResult = { k: result.truth.k, seed, converged: result.truth.kmeans_converged, ...scrambleViews(result) };
-    this.scrambled = { k: result.truth.k, seed, ...(labels ? { labels } : {}), result: out };
+    const out = await (this.opts.scramble ?? drawnScramble)({ records: fit.job.records, k, seed, ...(labels ? { labels } : {}) });
+    // A new fit started meanwhile: this scramble belongs to the old one and must not be saved with the new.
+    if (this.fit !== fit) throw new Error('the fit changed while scrambling: scramble again');
+    this.scrambled = { k: out.k, seed, ...(labels ? { labels } : {}), result: out };
     return out;
   }
 

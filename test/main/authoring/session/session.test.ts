@@ -78,7 +78,7 @@ describe('authoring session', () => {
     const end = await session.fitFinished();
     expect(end?.state).toBe('cancelled');
     expect(end?.step).toBeLessThan(5000);
-    expect(() => session.scramble()).toThrow(/cancelled/);
+    await expect(session.scramble()).rejects.toThrow(/cancelled/);
   });
 
   it('fits with progress events, snapshots and anchors; scrambles; saves a conforming task', async () => {
@@ -97,12 +97,12 @@ describe('authoring session', () => {
     expect(anchors?.fit.psnr).toBeGreaterThan(anchors?.empty.psnr ?? Infinity);
     expect(anchors?.fit.iou).toBeGreaterThan(0.3);
 
-    const s1 = session.scramble(4, 7);
+    const s1 = await session.scramble(4, 7);
     expect(s1.parts.map((p) => p.label)).toEqual(['part_a', 'part_b', 'part_c', 'part_d']);
     expect(s1.partViews).toHaveLength(2);
-    const again = session.scramble(4, 8);
+    const again = await session.scramble(4, 8);
     expect(again.scrambledViews[0].image).not.toBe(s1.scrambledViews[0].image);
-    session.scramble(4, 7);
+    await session.scramble(4, 7);
 
     const saved = await session.save('lamp');
     expect(saved.taskIds).toEqual(['lamp__sculpt', 'lamp__reassembly', 'lamp__oneshot']);
