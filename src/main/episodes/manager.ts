@@ -31,6 +31,7 @@ import type { ProcessEvent } from '../../shared/env/process-log';
 import type { EnvGrader, EnvImages } from '../env/types';
 import type { TaskRepository } from '../kinds/repository';
 import { CallActivity, GradeQueue } from '../workers/grade-queue';
+import type { PngEncoder } from '../workers/png';
 import { pngDataUrl, publicScene } from '../env/public';
 import type { AsyncViewRenderer } from '../../shared/raster/types';
 
@@ -48,6 +49,8 @@ export interface EpisodeManagerDeps {
   grades?: GradeQueue;
   /** The lab's renderer of observation views (search); default the calling thread. */
   viewRenderer?: AsyncViewRenderer;
+  /** The lab's PNG encoder of observations (search; its pool); default the calling thread. */
+  encodePng?: PngEncoder;
 }
 
 export interface StartOptions {
@@ -158,6 +161,7 @@ export class EpisodeManager {
       // Interactive play answers first and grades after (the grade is never shown anyway).
       deferHiddenGrades: this.grades,
       ...(this.deps.viewRenderer ? { viewRenderer: this.deps.viewRenderer } : {}),
+      ...(this.deps.encodePng ? { encodePng: this.deps.encodePng } : {}),
       log: logPath,
       protocol,
       player,
@@ -208,6 +212,7 @@ export class EpisodeManager {
       // Interactive play answers first and grades after (the grade is never shown anyway).
       deferHiddenGrades: this.grades,
       ...(this.deps.viewRenderer ? { viewRenderer: this.deps.viewRenderer } : {}),
+      ...(this.deps.encodePng ? { encodePng: this.deps.encodePng } : {}),
       resumeFrom: { path, trajectory: traj },
       protocol: header.protocol,
       player: header.player,

@@ -20,6 +20,7 @@ import type { ReplayedSummary, SplatEnvOptions, ToolOut } from '../env/env';
 import type { Trajectory } from '../env/trajectory';
 import type { Grader } from '../grader/grader';
 import type { LoadOptions } from '../tasks/load';
+import type { PngEncoder } from '../workers/png';
 
 /** A loaded task of any kind: its spec (the kind's whole file) and the folder of its data. */
 export interface KindTask {
@@ -34,6 +35,8 @@ export type KindEnvOptions = SplatEnvOptions & {
    * for kinds that render one per step (search); default the same image on the calling thread.
    */
   viewRenderer?: AsyncViewRenderer;
+  /** Where observation PNGs are encoded (the lab: its pool, src/main/workers/png.ts); default this thread. */
+  encodePng?: PngEncoder;
 };
 
 /**

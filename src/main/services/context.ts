@@ -25,6 +25,7 @@ import { labViews, type LabViews } from '../raster/views';
 import { CallActivity, GradeQueue } from '../workers/grade-queue';
 import { WorkerPool } from '../workers/pool';
 import { servingNice } from '../workers/nice';
+import { poolPng } from '../workers/png';
 import { poolImages } from '../env/images-pool';
 import { EventHub } from './events';
 
@@ -32,6 +33,8 @@ export type LabTransport = 'ipc' | 'ws' | 'direct';
 
 /** The worker pool's queue of task loads (their photos decoded there). */
 const TASK_LOADS = 'tasks';
+/** The pool's queue of episodes' observation PNGs (search). */
+const OBSERVATIONS_CLIENT = 'observations';
 
 export interface LabContext {
   readonly gpu: GpuContext;
@@ -104,7 +107,7 @@ export function createLabContext(o: LabContextOptions): LabContext {
   const activity = new CallActivity();
   const grades = new GradeQueue(activity);
   const views = labViews({ gpu: o.gpu, pool, gpuRasterizer });
-  const episodes = o.episodes ?? new EpisodeManager({ tasksDir, home, version: o.version, grader: getGrader, tasks, grades, viewRenderer: views.render, images: poolImages(pool) });
+  const episodes = o.episodes ?? new EpisodeManager({ tasksDir, home, version: o.version, grader: getGrader, tasks, grades, viewRenderer: views.render, images: poolImages(pool), encodePng: poolPng(pool, OBSERVATIONS_CLIENT) });
   const listTasks = o.listTasks ?? listRegistryTasks;
   return {
     gpu: o.gpu,

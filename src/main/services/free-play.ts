@@ -10,7 +10,8 @@ import { episodesCsv, summarize, summaryCsv } from '../../shared/study/results';
 import { pngDataUrl } from '../env/public';
 import { readTrajectory } from '../env/trajectory';
 import { freePlayPath, freePlayResults } from '../study/free-play';
-import { replayFrame, type SceneRenderer } from '../study/replay';
+import { replayFrame, REPLAY_CLIENT, type SceneRenderer } from '../study/replay';
+import { poolPng } from '../workers/png';
 import { trajectoryView } from '../study/trajectory-view';
 import type { LabContext } from './context';
 import type { HandlersFor } from './dispatch';
@@ -32,7 +33,7 @@ export function createFreePlayHandlers(ctx: LabContext, opts: { renderer?: () =>
     'freeplay.replayFrame': async (p) => {
       const traj = readTrajectory(freePlayPath(dir(), p.log));
       const task = await ctx.tasks.get(traj.header?.task ?? '');
-      const frame = await replayFrame(task, traj, p.step, p.view, await getRenderer());
+      const frame = await replayFrame(task, traj, p.step, p.view, await getRenderer(), poolPng(ctx.pool, REPLAY_CLIENT));
       return { step: p.step, view: p.view, image: pngDataUrl(frame.png), gaussians: frame.gaussians };
     },
     'freeplay.exportCsv': async (p) => {

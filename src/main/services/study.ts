@@ -23,7 +23,8 @@ import { kindModule } from '../../shared/kinds/registry';
 import { mainKind } from '../kinds/registry';
 import type { LabContext } from './context';
 import { wrapHandlers, type HandlersFor } from './dispatch';
-import { replayFrame, replayFrameFrom, type SceneRenderer } from '../study/replay';
+import { replayFrame, replayFrameFrom, REPLAY_CLIENT, type SceneRenderer } from '../study/replay';
+import { poolPng } from '../workers/png';
 import type { RunOf } from '../study/run-score';
 import { trajectoryView } from '../study/trajectory-view';
 import { flowSvg, participantFlow } from '../../shared/study/flow';
@@ -135,13 +136,13 @@ export function createStudyHandlers(ctx: LabContext, opts: StudyServiceOptions =
     'study.replayFrame': async (p) => {
       const traj = trajectoryOf(p.studyId, p.log);
       const task = await ctx.tasks.get(traj.header?.task ?? '');
-      const frame = await replayFrame(task, traj, p.step, p.view, await getRenderer());
+      const frame = await replayFrame(task, traj, p.step, p.view, await getRenderer(), poolPng(ctx.pool, REPLAY_CLIENT));
       return { step: p.step, view: p.view, image: pngDataUrl(frame.png), gaussians: frame.gaussians };
     },
     'study.replayPose': async (p) => {
       const traj = trajectoryOf(p.studyId, p.log);
       const task = await ctx.tasks.get(traj.header?.task ?? '');
-      const frame = await replayFrameFrom(task, traj, p.step, poseCamera(p.pose.m, p.pose.f), await getRenderer());
+      const frame = await replayFrameFrom(task, traj, p.step, poseCamera(p.pose.m, p.pose.f), await getRenderer(), poolPng(ctx.pool, REPLAY_CLIENT));
       return { step: p.step, image: pngDataUrl(frame.png), gaussians: frame.gaussians };
     },
     'study.exportCsv': async (p) => {

@@ -16,7 +16,7 @@ import type { SearchRules } from '../../../shared/kinds/search/rules';
 import { replaySteps } from '../../../shared/kinds/replay';
 import { replayedSummary, type ToolOut } from '../../env/env';
 import { readTrajectory, TrajectoryWriter, type StepRecord } from '../../env/trajectory';
-import { encodePng } from '../../io/png-encode';
+import { localPng } from '../../workers/png';
 import { CallsOnlyEnv } from '../calls-only-env';
 import type { KindEnvOptions, KindGrade, KindTask } from '../kind';
 import type { CapName } from '../../../shared/env/caps';
@@ -125,7 +125,8 @@ export class SearchEnv extends CallsOnlyEnv<SearchRules> {
 
   private async render(): Promise<Uint8Array> {
     const out = await renderViewAsync(this.task.scene.splats, this.rules.currentPose(), this.options.renderer ?? this.options.viewRenderer);
-    return encodePng({ width: out.width, height: out.height, data: out.rgb });
+    // Encoded where the lab says (its worker pool: issue 38 item 1), else on this thread.
+    return (this.options.encodePng ?? localPng)({ width: out.width, height: out.height, data: out.rgb });
   }
 
   private grade(): KindGrade {

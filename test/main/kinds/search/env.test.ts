@@ -1,9 +1,10 @@
 // The live search episode end to end in Node: a hand-made room task loads through the kind
 // registry, observations are 512x512 PNGs, the log holds the hidden distance/answerable part,
-// the end record scores the answer, and the log regrades identically (and catches an edit).
+// the end record scores the answer, and the log regrades identically (and catches an edit); the
+// lab's encoder option (its pool's job 'image.png', issue 38 item 1) gives the same PNG bytes.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { PNG } from 'pngjs';
 import { loadAnyTask, mainKind } from '../../../../src/main/kinds/registry';
 import { readTrajectory } from '../../../../src/main/env/trajectory';
@@ -11,6 +12,8 @@ import { regradeSearch } from '../../../../src/main/kinds/search/regrade';
 import type { SearchTask } from '../../../../src/main/kinds/search/env';
 import { searchTestTasks } from './test-task';
 import type { RenderOutput } from '../../../../src/shared/raster/types';
+import { poolPng } from '../../../../src/main/workers/png';
+import { WorkerPool } from '../../../../src/main/workers/pool';
 
 /** A flat grey image: the tests of the log need no real render (the real one is checked once). */
 const fakeRender = (): RenderOutput => ({ width: 8, height: 8, rgb: new Float32Array(8 * 8 * 3).fill(0.5), alpha: new Float32Array(64) });
@@ -58,4 +61,20 @@ describe('search episode', () => {
     await again.env.close();
     expect(readTrajectory(log).steps).toHaveLength(2);
   });
+
+  it('encodes observations where the lab says (its pool), to the same bytes', async () => {
+    const pool = new WorkerPool({ size: 1 });
+    afterAll(() => pool.close());
+    const dir = searchTestTasks();
+    const task = await loadAnyTask('search__t1', { tasksDir: dir });
+    const stripes = (): RenderOutput => ({ width: 8, height: 8, rgb: Float32Array.from({ length: 8 * 8 * 3 }, (_, i) => (i % 7) / 7), alpha: new Float32Array(64) });
+    const run = vi.spyOn(pool, 'run');
+    const onPool = await mainKind(task).reset(task, { grader: undefined as never, log: join(dir, 'pool.jsonl'), player: 'test', renderer: stripes, encodePng: poolPng(pool, 'obs') } as never);
+    const here = await mainKind(task).reset(task, { grader: undefined as never, log: join(dir, 'here.jsonl'), player: 'test', renderer: stripes } as never);
+    expect(Buffer.from(onPool.obs.image!).equals(Buffer.from(here.obs.image!))).toBe(true);
+    const [a, b] = [await onPool.env.step({ tool: 'turn_left' }), await here.env.step({ tool: 'turn_left' })];
+    expect(Buffer.from(a.image!).equals(Buffer.from(b.image!))).toBe(true);
+    expect(run.mock.calls.map(([kind]) => kind)).toEqual(['image.png', 'image.png']);
+    await Promise.all([onPool.env.close(), here.env.close()]);
+  }, 60_000);
 });

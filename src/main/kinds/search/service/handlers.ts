@@ -11,7 +11,7 @@ import { DEFAULT_MOTION, type Pose } from '../../../../shared/kinds/search/pose'
 import { renderViewAsync } from '../../../../shared/kinds/search/render';
 import { motionWorld, stepPose } from '../../../../shared/kinds/search/world';
 import { pngDataUrl } from '../../../env/public';
-import { encodePng } from '../../../io/png-encode';
+import { poolPng } from '../../../workers/png';
 import { annotationIds, exportAnnotation, exportTaskId, readAnnotation, saveFirst, verify } from '../annotations';
 import { exportEpisodes } from '../export';
 import { listRoomDocs, loadRoomDoc, type RoomDoc } from '../rooms';
@@ -21,6 +21,9 @@ import type { HandlersFor } from '../../../services/dispatch';
 
 /** Free-flight steps: a fifth of a move, a sixth of a turn. */
 const FINE = { ...DEFAULT_MOTION, step: 0.05, turn: 5 };
+
+/** The pool's queue of the annotator's looks. */
+const LOOK_CLIENT = 'search.look';
 
 export function createSearchHandlers(ctx: LabContext): HandlersFor<typeof searchMethods> {
   const rooms = new Map<string, Promise<RoomDoc>>();
@@ -47,7 +50,8 @@ export function createSearchHandlers(ctx: LabContext): HandlersFor<typeof search
       // The lab's view renderer (the pool, or a hardware GPU), as an episode's observation: the
       // event loop never rasterizes a room, and the annotator sees what a player will.
       const img = await renderViewAsync(r.splats, p.pose as Pose, ctx.views.render, p.size);
-      return { image: pngDataUrl(encodePng({ width: img.width, height: img.height, data: img.rgb })) };
+      // Encoded on the pool too (issue 38 item 1): the event loop only dispatches.
+      return { image: pngDataUrl(await poolPng(ctx.pool, LOOK_CLIENT)({ width: img.width, height: img.height, data: img.rgb })) };
     },
     'search.move': async (p) => {
       const r = await open(p.room);
