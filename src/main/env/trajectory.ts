@@ -9,6 +9,7 @@
 // (reported, never fatal). Invariant: every complete line is one JSON value, and a line a torn
 // write left behind never hides the record written after it.
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, ftruncateSync } from 'node:fs';
+import { open as openFile } from 'node:fs/promises';
 import { plainFsError } from '../io/fs-errors';
 import { openLogFile, type LogFile, type LogFileOpener } from './log-file';
 import { LogLock } from './log-lock';
@@ -145,6 +146,11 @@ export type TrajectoryRecord = TrajectoryHeader | StepRecord | HiddenRecord | Ti
  * written one after another (a step and a deferred grade never overlap), so the writer always
  * knows the end of the last whole record and cuts back to it when a write or flush fails.
  */
+/** Creates `path` empty (or empties it), as openSync(path, 'w') does, on libuv's pool. */
+async function truncate(path: string): Promise<void> {
+  await (await openFile(path, 'w')).close();
+}
+
 export class TrajectoryWriter {
   private file: LogFile | null;
   /** Bytes of whole, flushed records: where a failed write is cut back to. */
@@ -190,10 +196,11 @@ export class TrajectoryWriter {
    * pool, as append()): a start does not hold the other clients for an fsync (issue 29 item 2).
    */
   static async start(path: string, header: TrajectoryHeader, first?: StepRecord, open: LogFileOpener = openLogFile): Promise<TrajectoryWriter> {
-    const lock = LogLock.acquire(path);
+    // The lock (with its owner, in one step) and the emptied log, off the event loop too (issue 38 item 1).
+    const lock = await LogLock.acquireAsync(path);
     let w: TrajectoryWriter | null = null;
     try {
-      closeSync(openSync(path, 'w'));
+      await truncate(path);
       w = new TrajectoryWriter(open(path), path, lock, 0);
       await w.appendLine(header);
       if (first) await w.appendLine(first);

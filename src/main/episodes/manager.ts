@@ -9,7 +9,8 @@
 // episodeClock(); an episode's id is in its header and in <home>/.episodes/<id>.json, so after a
 // restart the page's id finds its log again (reattach) and the page carries on.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
+import { access, mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { confinedPath } from '../io/confine';
 import type { EpisodeEntry, EpisodeSnapshot, EpisodeStepResult, EpisodeTime, PageTimeEvent, PlayProtocol } from '../../shared/api/episode';
@@ -149,9 +150,10 @@ export class EpisodeManager {
     const started = new Date().toISOString();
     const logPath = resolve(opts.logPath ?? join(this.trajectoriesDir, `${task.spec.task_id}-${stamp(new Date())}-${id}.jsonl`));
     const limitS = opts.timeLimitS !== undefined && opts.timeLimitS > 0 ? opts.timeLimitS : undefined;
-    mkdirSync(dirname(logPath), { recursive: true });
+    // Off the event loop, as the log's lock and header (issue 38 item 1).
+    await mkdir(dirname(logPath), { recursive: true });
     // A start that fails leaves no new log and no live episode (#18).
-    const fresh = !existsSync(logPath);
+    const fresh = !(await access(logPath).then(() => true, () => false));
     const discard = (): void => {
       if (fresh) rmSync(logPath, { force: true });
     };
@@ -183,7 +185,7 @@ export class EpisodeManager {
       throw error;
     }
     this.live.set(id, entry);
-    this.recall.remember(id, logPath);
+    await this.recall.remember(id, logPath);
     return snapshot;
   }
 
@@ -252,7 +254,7 @@ export class EpisodeManager {
       await this.markNow(entry, 'restart', { since, t: askedAt });
     }
     this.live.set(id, entry);
-    this.recall.remember(id, path);
+    await this.recall.remember(id, path);
     return this.snapshot(entry);
   }
 

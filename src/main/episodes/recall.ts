@@ -3,7 +3,8 @@
 // "Honest time"); and the last sign of life in a log (where a restart's down time begins).
 // Inputs: episode ids (12 hex digits) and log paths. Outputs: the recorded log path or null.
 // Invariant: an id that is not 12 hex digits never touches the file system.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Trajectory } from '../env/trajectory';
 
@@ -16,10 +17,11 @@ export class EpisodeRecall {
     this.dir = join(home, '.episodes');
   }
 
-  remember(id: string, log: string): void {
+  /** Records `log` for `id` on libuv's pool (an episode start holds no other client: issue 38 item 1). */
+  async remember(id: string, log: string): Promise<void> {
     if (!EPISODE_ID.test(id)) return;
-    mkdirSync(this.dir, { recursive: true });
-    writeFileSync(join(this.dir, `${id}.json`), `${JSON.stringify({ log })}\n`, { mode: 0o600 });
+    await mkdir(this.dir, { recursive: true });
+    await writeFile(join(this.dir, `${id}.json`), `${JSON.stringify({ log })}\n`, { mode: 0o600 });
   }
 
   /** The log recorded for `id`, or null (unknown, malformed, or not an id). */

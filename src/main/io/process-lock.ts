@@ -11,10 +11,12 @@
 // A lock file is created with its owner in one step (issue 38 item 2): the pid is written to a
 // temporary file that is then hard-linked to the lock's name (link fails when the name exists),
 // so a full disk leaves no lock at all rather than an empty one that others wait on; a lock file
-// without a pid (left by an older writer) is stale at once.
+// without a pid (left by an older writer) is stale at once. createOwnedAsync does the same off the
+// event loop (the trajectory lock of an episode start, src/main/env/log-lock.ts).
 // Invariant: while a live process holds a lock file, no other acquire of the same path succeeds.
 import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { link, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 export class ProcessLockBusy extends Error {
@@ -53,7 +55,7 @@ export function lockHolder(path: string): number {
 }
 
 /** Creates `path` already naming this process, or returns false when it exists. */
-function createOwned(path: string): boolean {
+export function createOwned(path: string): boolean {
   const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}`;
   try {
     writeFileSync(temp, `${process.pid}\n`, { flag: 'wx' });
@@ -64,6 +66,33 @@ function createOwned(path: string): boolean {
     throw error;
   } finally {
     rmSync(temp, { force: true });
+  }
+}
+
+/**
+ * createOwned off the event loop (libuv's thread pool: an episode start holds no other client for
+ * the file system, issue 38 item 1): the same temporary file hard-linked to the lock's name.
+ */
+export async function createOwnedAsync(path: string): Promise<boolean> {
+  const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}`;
+  try {
+    await writeFile(temp, `${process.pid}\n`, { flag: 'wx' });
+    await link(temp, path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    await rm(temp, { force: true });
+  }
+}
+
+/** The pid a lock file names (0 when it is missing or unreadable), read off the event loop. */
+export async function lockHolderAsync(path: string): Promise<number> {
+  try {
+    return Number.parseInt(await readFile(path, 'utf8'), 10) || 0;
+  } catch {
+    return 0;
   }
 }
 

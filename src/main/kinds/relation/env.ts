@@ -64,7 +64,7 @@ export class RelationEnv extends CallsOnlyEnv<RelationRules> {
     const env = new RelationEnv(task, new RelationRules(task.spec), options);
     const text = env.rules.firstObservation();
     const t0 = new Date();
-    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.header(task.spec.task_id, 'relation', t0), { step: 0, tool: 'reset', args: base.spec.block?.order_seed == null ? {} : { order }, text, t: t0.toISOString(), ms: 0 }, options.logFile);
+    if (options.log) env.writer = await TrajectoryWriter.start(options.log, env.header(task.spec.task_id, 'relation', t0), { step: 0, tool: 'reset', args: base.spec.block?.order_seed == null ? {} : { order }, text, t: t0.toISOString(), ms: 0 }, options.logFile);
     env.shownAt = Date.now();
     return { env, obs: { text, image: task.image(0), done: false, info: env.currentInfo() } };
   }

@@ -67,7 +67,7 @@ export class SearchEnv extends CallsOnlyEnv<SearchRules> {
     const text = env.rules.firstObservation();
     const image = await env.render();
     const record: StepRecord = { step: 0, tool: 'reset', args: {}, text, t: new Date(t0).toISOString(), ms: Date.now() - t0, search: env.hidden(false) };
-    if (options.log) env.writer = TrajectoryWriter.create(options.log, env.searchHeader(started), record, options.logFile);
+    if (options.log) env.writer = await TrajectoryWriter.start(options.log, env.searchHeader(started), record, options.logFile);
     return { env, obs: { text, image, done: false, info: env.currentInfo() } };
   }
 
