@@ -62,7 +62,7 @@ describe('LpipsPool', () => {
     const photo = await pool.photo(photos[2]);
     // Shared: posting it to the worker of its distances copies nothing on the event loop (issue 38 item 1).
     expect(photo.region.buffer).toBeInstanceOf(SharedArrayBuffer);
-    const [d] = await pool.distances([{ render: renders[2], photoFeatures: photo }]);
+    const d = await pool.distance(renders[2], photo);
     expect(d).toBe(await single.distance(renders[2], await single.features(photos[2])));
   });
 
