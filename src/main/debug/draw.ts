@@ -24,7 +24,7 @@ import { rasterizeBackward, rasterizeForwardState, tracePixel, type ForwardState
 import { rasterizeTiles } from '../../shared/raster/cpu/tiles';
 import type { Camera, Projection, Splats, StageTimings } from '../../shared/raster/types';
 import type { JobContext } from '../workers/protocol';
-import { lossWithGrad } from './gradients';
+import { lossWithGrad, uploadedTarget } from './gradients';
 import { toDebugImage } from './images';
 import type { ViewEntry } from './views';
 
@@ -153,7 +153,9 @@ export interface DrawGradientsInput {
   splats: Splats;
   camera: Camera;
   state?: ForwardState;
-  photo: RgbImage;
+  /** The target: a task photo, or an uploaded PNG decoded here (uploadedTarget). */
+  photo?: RgbImage;
+  png?: Uint8Array;
   k: number;
   shDegree: number;
   loss: DebugLoss;
@@ -166,11 +168,13 @@ export interface DrawGradientsInput {
 
 /** Job 'debug.gradients': the loss against the photo and the per-Gaussian gradient figure. */
 export function drawGradients(input: DrawGradientsInput, ctx: JobContext): { image: Omit<DebugGradientsResult, 'loss' | 'argmaxId'>; loss: number; argmax: number; state?: ForwardState } {
-  const { state, fresh } = forwardOf(input, ctx);
   const { camera } = input;
+  // The target first: a bad upload fails before the forward pass.
+  const photo = input.photo ?? uploadedTarget(input.png ?? new Uint8Array(0), camera.width, camera.height);
+  const { state, fresh } = forwardOf(input, ctx);
   ctx.progress(1, STAGES, 'backward pass');
   const render: RgbImage = { width: state.width, height: state.height, data: Float32Array.from(state.rgb) };
-  const loss = lossWithGrad(input.loss, render, input.photo);
+  const loss = lossWithGrad(input.loss, render, photo);
   const grads = rasterizeBackward(input.splats, camera, { v_rgb: loss.grad }, state);
   ctx.progress(2, STAGES, 'drawing the gradients');
   const fig = gradientFigure(input.splats, camera, state, grads, input.k, { param: input.param, arrows: input.arrows, log: input.log });

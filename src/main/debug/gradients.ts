@@ -1,6 +1,7 @@
 // The debugger's gradient view: the loss of the CPU reference render against a photo (the
 // task's photo of the chosen view, or an uploaded PNG), its image gradient, and the per-Gaussian
-// gradients of rasterizeBackward drawn by the pure gradientFigure (in a worker job, draw.ts).
+// gradients of rasterizeBackward drawn by the pure gradientFigure (in a worker job, draw.ts, which
+// also decodes an uploaded PNG: issue 38 item 1).
 // Inputs: DebugScene, the resolved camera, loss kind, target, parameter and drawing options.
 // Output: DebugImage plus the loss value and the id of the Gaussian with the largest magnitude.
 // Invariant: the losses are the fit's (metrics' l1WithGrad and ssimWithGrad, 0.8 / 0.2 weights
@@ -42,15 +43,14 @@ export function lossWithGrad(loss: DebugLoss, render: RgbImage, photo: RgbImage)
   return { value: W_L1 * l1.value + W_SSIM * (1 - s.value), grad };
 }
 
-function targetPhoto(target: GradientTarget, cam: ResolvedCamera): RgbImage {
-  const { width, height } = cam.camera;
-  if (target.kind === 'photo') {
-    if (!cam.view) throw new DebugSourceError("the task photo needs a task scene and one of its named views (V0.., H0..); upload a PNG for other cameras");
-    return cam.view.photo;
-  }
+/**
+ * An uploaded target PNG as a photo of the camera's size. Runs in the 'debug.gradients' job
+ * (draw.ts), so a client's upload is decoded off the event loop (issue 38 item 1).
+ */
+export function uploadedTarget(png: Uint8Array, width: number, height: number): RgbImage {
   let photo: RgbImage;
   try {
-    photo = toRgb(decodePng(new Uint8Array(Buffer.from(target.base64, 'base64'))));
+    photo = toRgb(decodePng(png));
   } catch (error) {
     throw new DebugSourceError(`target PNG: ${(error as Error).message}`);
   }
@@ -58,15 +58,24 @@ function targetPhoto(target: GradientTarget, cam: ResolvedCamera): RgbImage {
   return photo;
 }
 
+/** The task's photo, or the uploaded PNG's bytes for the job to decode. */
+function targetPhoto(target: GradientTarget, cam: ResolvedCamera): { photo: RgbImage } | { png: Uint8Array } {
+  if (target.kind === 'photo') {
+    if (!cam.view) throw new DebugSourceError("the task photo needs a task scene and one of its named views (V0.., H0..); upload a PNG for other cameras");
+    return { photo: cam.view.photo };
+  }
+  return { png: new Uint8Array(Buffer.from(target.base64, 'base64')) };
+}
+
 /** The gradient view, drawn by a worker job (draw.ts); the forward state is shared with the views. */
 export async function debugGradients(scene: DebugScene, cam: ResolvedCamera, req: GradientRequest, jobs: DebugJobs): Promise<DebugGradientsResult> {
-  const photo = targetPhoto(req.target, cam);
+  const target = targetPhoto(req.target, cam);
   const { camera } = cam;
   const shDegree = scene.degreeFor(req.shDegree);
   const cache = scene.at(camera, shDegree);
   const k = displayScale(camera.width, camera.height);
   const against = req.target.kind === 'photo' ? `photo ${cam.name ?? ''}`.trim() : 'uploaded PNG';
-  const input: JobInput<'debug.gradients'> = { splats: scene.splats, camera, photo, k, shDegree, loss: req.loss, param: req.param, arrows: req.arrows, log: req.log, against };
+  const input: JobInput<'debug.gradients'> = { splats: scene.splats, camera, ...target, k, shDegree, loss: req.loss, param: req.param, arrows: req.arrows, log: req.log, against };
   if (cache.state) input.state = cache.state;
   const done = await jobs('debug.gradients', input);
   if (done.state) cache.state ??= done.state;

@@ -5,7 +5,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DebugGradientsResult, DebugImage, DebugInspection, DebugPixel, DebugSession } from '../../../src/shared/api/debug';
 import { serialisePly } from '../../../src/shared/authoring/import/ply';
 import { orbitCamera } from '../../../src/shared/camera/orbit';
@@ -16,6 +16,7 @@ import { testFigure } from '../../helpers/test-figure';
 import { dispatchCall, type Handlers } from '../../../src/main/services/dispatch';
 import { createLabContext } from '../../../src/main/services/context';
 import { createDebugHandlers } from '../../../src/main/services/debug';
+import { WorkerPool } from '../../../src/main/workers/pool';
 import { decodePng } from '../../../src/main/io/png';
 import { loadTask, readFit } from '../../../src/main/tasks/load';
 import { fakeServices } from '../services/fixtures';
@@ -184,8 +185,16 @@ describe('views, pixels and gradients', () => {
       expect(g.title).toMatch(/photo V1/);
     }
     const photo = (await import('node:fs')).readFileSync(join(tasksDir, 'objects', 'test', 'ref', 'V2.png')).toString('base64');
+    // The upload is decoded in the pool's job (issue 38 item 1): the event loop only sends its bytes.
+    const run = vi.spyOn(WorkerPool.prototype, 'run');
     const g = await call<DebugGradientsResult>('debug.gradients', { sessionId: task.sessionId, camera: { kind: 'view', name: 'V2' }, loss: 'l1', target: { kind: 'png', base64: photo }, param: 'colors', log: true });
+    const sent = run.mock.calls.filter(([kind]) => kind === 'debug.gradients').map(([, input]) => input as { png?: Uint8Array; photo?: unknown });
+    run.mockRestore();
+    expect(sent.map((i) => [i.png?.length, i.photo])).toEqual([[Buffer.from(photo, 'base64').length, undefined]]);
     expect(g.legend?.log).toBe(true);
+    // The same target as the task's own photo V2: the same loss.
+    const own = await call<DebugGradientsResult>('debug.gradients', { sessionId: task.sessionId, camera: { kind: 'view', name: 'V2' }, loss: 'l1', target: { kind: 'photo' }, param: 'colors', log: true });
+    expect(g.loss).toBe(own.loss);
     expect(await failure('debug.gradients', { sessionId: scene.sessionId, camera: { kind: 'orbit', azimuth: 0, elevation: 0 }, loss: 'l1', target: { kind: 'photo' }, param: 'means' })).toMatch(/task photo needs a task scene/);
     expect(await failure('debug.gradients', { sessionId: task.sessionId, camera: { kind: 'orbit', azimuth: 0, elevation: 0 }, loss: 'l1', target: { kind: 'png', base64: photo }, param: 'means' })).toMatch(/32x32 but the camera is 256x256/);
   });
