@@ -1,8 +1,9 @@
 // The lab's serving pools yield the CPU to the event loop (src/main/workers/nice.ts, issue 38
 // item 1): a WorkerPool made with a niceness runs its jobs on threads at that niceness, one made
 // without at the process's; the LPIPS pool likewise; and a LabContext's pool and its grader's LPIPS
-// threads are at SERVING_NICE (read back in the threads: nice is per thread on Linux only, so the
-// test runs there). A malformed SPLATLAB_SERVING_NICE is refused in one line.
+// threads are at SERVING_NICE (read back in the threads). Nice is per thread on Linux only, so
+// elsewhere every thread must stay at the process's priority. A malformed SPLATLAB_SERVING_NICE
+// is refused in one line.
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +15,8 @@ import { WorkerPool } from '../../../src/main/workers/pool';
 import { randomLpipsWeights } from '../../shared/metrics/wasm/random-weights';
 
 const base = getPriority(0);
-const lowered = Math.max(base, SERVING_NICE);
+const linux = process.platform === 'linux';
+const lowered = linux ? Math.max(base, SERVING_NICE) : base;
 
 /** Threads of this process at niceness `nice` (/proc/self/task/<tid>/stat, field 19). */
 function threadsAt(nice: number): number {
@@ -24,7 +26,7 @@ function threadsAt(nice: number): number {
   }).length;
 }
 
-describe.skipIf(process.platform !== 'linux')('serving pools at a lower priority', () => {
+describe('serving pools at a lower priority', () => {
   it('runs a pool made with a niceness on threads at it, and one made without at the process\'s', async () => {
     const serving = new WorkerPool({ size: 1, nice: SERVING_NICE });
     const batch = new WorkerPool({ size: 1 });
@@ -55,6 +57,7 @@ describe.skipIf(process.platform !== 'linux')('serving pools at a lower priority
     const ctx = createLabContext({ gpu: { device: null, status: { path: 'cpu', vendor: '', architecture: '', description: '', summary: '' } }, tasksDir: join(home, 'tasks'), home, version: '0.0.0-test', transport: 'direct', listTasks: async () => [], poolSize: 1 });
     try {
       expect((await ctx.pool.run('probe.priority', {}, { client: 't' })).nice).toBe(lowered);
+      if (!linux) return; // no per-thread nice to count elsewhere
       // Every pool thread there can be, started: the threads that appear at that niceness next are
       // LPIPS's (and threads those start, which inherit it).
       ctx.pool.prestart(ctx.pool.splitSize);
