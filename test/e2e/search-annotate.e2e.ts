@@ -65,7 +65,7 @@ describe.skipIf(skip).each(CAPTURES)('annotate a captured room ($name), verify, 
     await page.getByTestId('nav-annotate').click();
     await page.getByTestId('annotate-room').selectOption(`search/captures/${name}.json`);
     await page.getByTestId('annotate-open').click();
-    await page.getByTestId('annotate-view').waitFor({ timeout: 60_000 });
+    await page.getByTestId('room-view-image').waitFor({ timeout: 60_000 });
     expect(await page.getByTestId('annotate-note').textContent()).toMatch(collider);
     // From the middle of the room (1.5, 1.5, 1.25, yaw 0): three steps left, look down at the cube.
     await press(page, 'a', 3);
@@ -94,7 +94,7 @@ describe.skipIf(skip).each(CAPTURES)('annotate a captured room ($name), verify, 
     await page.getByTestId('verify-question').waitFor();
     await expect.poll(() => page.getByTestId('annotate-marks').locator('li').count()).toBe(0);
     expect(await page.getByTestId('annotate-verify').textContent()).not.toMatch(/scarlet|crimson|red/i);
-    await page.getByTestId('annotate-view').waitFor({ timeout: 60_000 });
+    await page.getByTestId('room-view-image').waitFor({ timeout: 60_000 });
     await expect.poll(() => page.getByTestId('annotate-mark-yes').isEnabled()).toBe(true);
     await page.getByTestId('annotate-mark-no').click();
     await press(page, 'ArrowRight', 3);
