@@ -83,7 +83,7 @@ class Scratch {
   readonly uxy: Float64Array;
   readonly vert: Float64Array[]; // 3 x [H - 2R, W] vertical-pass outputs
   readonly sums = new Float64Array(3); // per-channel map sums of evaluate()
-  private adjointPlanes: { g: Float64Array[]; rowPad: Float64Array[]; tPad: Float64Array[] } | null = null;
+  private adjointPlanes: { g: Float64Array[]; tPad: Float64Array[] } | null = null;
 
   constructor(
     readonly w: number,
@@ -99,12 +99,11 @@ class Scratch {
     this.vert = Array.from({ length: 3 }, () => new Float64Array((h - 2 * R) * w));
   }
 
-  /** gUx, gUxx, gUxy [H, W]; 3 x [W + 2R] zero-extended rows; 3 x [H + 2R, W] horizontal adjoints with R zero rows each side. */
-  get adjoint(): { g: Float64Array[]; rowPad: Float64Array[]; tPad: Float64Array[] } {
+  /** gUx, gUxx, gUxy [H, W] (zero border); 3 x [H + 2R, W] horizontal adjoints with R zero rows each side. */
+  get adjoint(): { g: Float64Array[]; tPad: Float64Array[] } {
     const { w, h } = this;
     this.adjointPlanes ??= {
       g: Array.from({ length: 3 }, () => new Float64Array(w * h)),
-      rowPad: Array.from({ length: 3 }, () => new Float64Array(w + 2 * R)),
       tPad: Array.from({ length: 3 }, () => new Float64Array((h + 2 * R) * w)),
     };
     return this.adjointPlanes;
@@ -226,16 +225,13 @@ export class SsimTarget {
   private adjoint(y: Float64Array, grad: Float64Array, c: number, y0: number, y1: number, m0: number, m1: number): void {
     const { width: w, height: h } = this;
     const { x } = this.s;
-    const { g, rowPad, tPad } = this.s.adjoint;
+    const { g, tPad } = this.s.adjoint;
     for (let k = 0; k < 3; k++) {
       const src = g[k];
-      const pad = rowPad[k];
       const t = tPad[k];
-      for (let yy = m0; yy < m1; yy++) {
-        const o = yy * w;
-        for (let xx = 0; xx < w; xx++) pad[R + xx] = src[o + xx];
-        slide11(pad, R, 1, t, (yy + R) * w, 1, w);
-      }
+      // A map row's window beyond its ends reads the neighbouring rows' border columns, which
+      // are zero (never written), as a zero-extended row would be.
+      for (let yy = m0; yy < m1; yy++) slide11(src, yy * w, 1, t, (yy + R) * w, 1, w);
     }
     // Vertical adjoints into ux, uxx, uxy (free once the map is summed), one plane at a time.
     // Rows whose window reaches below the image sum in window order (as the reflect blur's
