@@ -5,7 +5,9 @@
 // reflected sample, so both separable passes run "valid": the vertical pass on the interior rows,
 // the horizontal one on the interior columns, the three moments (x, x*x, x*y) in one sweep. The
 // gradient planes are zero on the border, so the adjoint is the plain transposed blur (zero
-// padding, no reflect fold).
+// padding, no reflect fold). The blurs slide the 11-tap window along rows and down columns in
+// locals (one load per output; issue 40 item 1), the float operations of the previous per-pixel dot
+// product in its order.
 // Inputs: a render [H, W, 3] (Float32Array or Float64Array) and an SsimTarget of the photo.
 // Output: mean SSIM and, on request, d SSIM / d render [H, W, 3] (float64, into a caller buffer);
 // evaluateRows gives one band of rows of the same (the fit's step in bands, issue 40).
@@ -24,16 +26,23 @@ if (KERNEL.length !== 11) throw new Error(`SsimTarget expects an 11-tap window, 
 // The window is symmetric (k[t] = k[10 - t]), so each output needs 6 multiplies instead of 11.
 const [K0, K1, K2, K3, K4, K5] = KERNEL;
 
-/** Symmetric 11-tap dot product of `a` around centre index c (stride `st`). */
-function tap11(a: Float64Array, c: number, st: number): number {
-  return (
-    K5 * a[c] +
-    K4 * (a[c - st] + a[c + st]) +
-    K3 * (a[c - 2 * st] + a[c + 2 * st]) +
-    K2 * (a[c - 3 * st] + a[c + 3 * st]) +
-    K1 * (a[c - 4 * st] + a[c + 4 * st]) +
-    K0 * (a[c - 5 * st] + a[c + 5 * st])
-  );
+/**
+ * The symmetric 11-tap dot product along a line: out[o + i * os] = K5 a[c'] + K4 (a[c' - st] +
+ * a[c' + st]) + ... + K0 (a[c' - 5 st] + a[c' + 5 st]) with c' = c + i * st, for i in [0, count);
+ * the window slides in locals, so each output loads one new sample instead of eleven.
+ */
+function slide11(a: Float64Array, c: number, st: number, out: Float64Array, o: number, os: number, count: number): void {
+  if (count <= 0) return;
+  let a0 = a[c - 5 * st], a1 = a[c - 4 * st], a2 = a[c - 3 * st], a3 = a[c - 2 * st], a4 = a[c - st], a5 = a[c];
+  let a6 = a[c + st], a7 = a[c + 2 * st], a8 = a[c + 3 * st], a9 = a[c + 4 * st], a10 = a[c + 5 * st];
+  let next = c + 6 * st;
+  for (let i = 0; ; i++) {
+    out[o + i * os] = K5 * a5 + K4 * (a4 + a6) + K3 * (a3 + a7) + K2 * (a2 + a8) + K1 * (a1 + a9) + K0 * (a0 + a10);
+    if (i + 1 >= count) return;
+    a0 = a1; a1 = a2; a2 = a3; a3 = a4; a4 = a5; a5 = a6; a6 = a7; a7 = a8; a8 = a9; a9 = a10;
+    a10 = a[next];
+    next += st;
+  }
 }
 
 /** The same 11-tap dot product summed in window order, from 0 (c - 5 st first). */
@@ -52,17 +61,10 @@ function blurInterior(h: number, w: number, srcs: readonly Float64Array[], vert:
   for (let k = 0; k < srcs.length; k++) {
     const src = srcs[k];
     const v = vert[k];
-    for (let y = r0; y < r1; y++) {
-      const o = (y - R) * w;
-      const c = y * w;
-      for (let x = 0; x < w; x++) v[o + x] = tap11(src, c + x, w);
-    }
+    // Down each column (the window slides along it), then along each row.
+    for (let x = 0; x < w; x++) slide11(src, r0 * w + x, w, v, (r0 - R) * w + x, w, r1 - r0);
     const out = outs[k];
-    for (let y = r0; y < r1; y++) {
-      const o = (y - R) * w;
-      const d = y * w;
-      for (let x = R; x < w - R; x++) out[d + x] = tap11(v, o + x, 1);
-    }
+    for (let y = r0; y < r1; y++) slide11(v, (y - R) * w + R, 1, out, y * w + R, 1, w - 2 * R);
   }
 }
 
@@ -81,7 +83,7 @@ class Scratch {
   readonly uxy: Float64Array;
   readonly vert: Float64Array[]; // 3 x [H - 2R, W] vertical-pass outputs
   readonly sums = new Float64Array(3); // per-channel map sums of evaluate()
-  private adjointPlanes: { g: Float64Array[]; rowPad: Float64Array[]; tPad: Float64Array[] } | null = null;
+  private adjointPlanes: { g: Float64Array[]; tPad: Float64Array[] } | null = null;
 
   constructor(
     readonly w: number,
@@ -97,12 +99,11 @@ class Scratch {
     this.vert = Array.from({ length: 3 }, () => new Float64Array((h - 2 * R) * w));
   }
 
-  /** gUx, gUxx, gUxy [H, W]; 3 x [W + 2R] zero-extended rows; 3 x [H + 2R, W] horizontal adjoints with R zero rows each side. */
-  get adjoint(): { g: Float64Array[]; rowPad: Float64Array[]; tPad: Float64Array[] } {
+  /** gUx, gUxx, gUxy [H, W] (zero border); 3 x [H + 2R, W] horizontal adjoints with R zero rows each side. */
+  get adjoint(): { g: Float64Array[]; tPad: Float64Array[] } {
     const { w, h } = this;
     this.adjointPlanes ??= {
       g: Array.from({ length: 3 }, () => new Float64Array(w * h)),
-      rowPad: Array.from({ length: 3 }, () => new Float64Array(w + 2 * R)),
       tPad: Array.from({ length: 3 }, () => new Float64Array((h + 2 * R) * w)),
     };
     return this.adjointPlanes;
@@ -224,21 +225,17 @@ export class SsimTarget {
   private adjoint(y: Float64Array, grad: Float64Array, c: number, y0: number, y1: number, m0: number, m1: number): void {
     const { width: w, height: h } = this;
     const { x } = this.s;
-    const { g, rowPad, tPad } = this.s.adjoint;
+    const { g, tPad } = this.s.adjoint;
     for (let k = 0; k < 3; k++) {
       const src = g[k];
-      const pad = rowPad[k];
       const t = tPad[k];
-      for (let yy = m0; yy < m1; yy++) {
-        const o = yy * w;
-        for (let xx = 0; xx < w; xx++) pad[R + xx] = src[o + xx];
-        const d = (yy + R) * w;
-        for (let xx = 0; xx < w; xx++) t[d + xx] = tap11(pad, xx + R, 1);
-      }
+      // A map row's window beyond its ends reads the neighbouring rows' border columns, which
+      // are zero (never written), as a zero-extended row would be.
+      for (let yy = m0; yy < m1; yy++) slide11(src, yy * w, 1, t, (yy + R) * w, 1, w);
     }
     // Vertical adjoints into ux, uxx, uxy (free once the map is summed), one plane at a time.
     // Rows whose window reaches below the image sum in window order (as the reflect blur's
-    // border rows did); the others in tap11's symmetric order (equal to it where the window
+    // border rows did); the others in slide11's symmetric order (equal to it where the window
     // reaches above the image, whose rows are zero). The rows read are the map rows written
     // above or rows outside the interior, never written (zero).
     const seqFrom = Math.max(R, h - R);
@@ -246,11 +243,8 @@ export class SsimTarget {
     for (let k = 0; k < 3; k++) {
       const t = tPad[k];
       const out = outs[k];
-      for (let yy = y0; yy < Math.min(y1, seqFrom); yy++) {
-        const o = yy * w;
-        const cc = (yy + R) * w;
-        for (let xx = 0; xx < w; xx++) out[o + xx] = tap11(t, cc + xx, w);
-      }
+      const rows = Math.min(y1, seqFrom) - y0;
+      for (let xx = 0; xx < w; xx++) slide11(t, (y0 + R) * w + xx, w, out, y0 * w + xx, w, rows);
       for (let yy = Math.max(y0, seqFrom); yy < y1; yy++) {
         const o = yy * w;
         const cc = (yy + R) * w;
