@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { RgbImage } from '../../shared/image/image';
-import { floatBytes, readChecked, writeChecked } from '../io/checked-file';
+import { floatBytes, readCheckedAsync, writeChecked } from '../io/checked-file';
 import { labHome } from '../io/home';
 import type { LpipsPhoto, LpipsPool } from '../lpips/pool';
 
@@ -32,9 +32,10 @@ export class LpipsPhotoCache {
   /** The photo's region from the cache, else computed on the pool and stored. */
   async photo(pool: LpipsPool, img: RgbImage): Promise<LpipsPhoto> {
     const path = join(this.dir, `${photoCacheKey(pool, img)}.f32`);
-    // In shared memory: sending it to the LPIPS workers copies nothing.
-    const cached = readChecked(path, { bytes: pool.regionFloats(img.width, img.height) * 4, shared: true });
-    if (cached) return { width: img.width, height: img.height, region: new Float32Array(cached.buffer) };
+    // In shared memory: sending it to the LPIPS workers copies nothing. Read off the event loop, so
+    // the grade renders and measures SSIM while the taps arrive (a cold grade's main thread).
+    const cached = await readCheckedAsync(path, { bytes: pool.regionFloats(img.width, img.height) * 4, shared: true });
+    if (cached) return { width: img.width, height: img.height, region: new Float32Array(cached.buffer, cached.byteOffset, cached.length / 4) };
     const computed = await pool.photo(img);
     writeChecked(path, floatBytes(computed.region));
     return computed;

@@ -1,11 +1,11 @@
 // Checked cache files (src/main/io/checked-file.ts): a payload written is read back byte for
 // byte, whole or in parts with buffers of their own; a missing, truncated, resized or bit-flipped
-// file reads as null (the caches then recompute), and an unwritable folder is no error.
+// file reads as null (the caches then recompute), also when read off the event loop (readCheckedAsync), and an unwritable folder is no error.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { floatBytes, readChecked, readCheckedParts, writeChecked } from '../../../src/main/io/checked-file';
+import { floatBytes, readChecked, readCheckedAsync, readCheckedParts, writeChecked } from '../../../src/main/io/checked-file';
 
 const dir = mkdtempSync(join(tmpdir(), 'splatlab-checked-'));
 const payload = floatBytes(Float32Array.from({ length: 300 }, (_, i) => Math.sin(i) * 1e3));
@@ -23,6 +23,15 @@ describe('checked cache files', () => {
     expect(parts?.map((p) => [p.byteOffset, p.byteLength === p.buffer.byteLength])).toEqual([[0, true], [0, true]]);
     expect(parts?.[0]).toEqual(payload.subarray(0, 400));
     expect(parts?.[1]).toEqual(payload.subarray(400));
+  });
+
+  it('reads the same off the event loop', async () => {
+    const path = join(dir, 'c.f32');
+    writeChecked(path, payload);
+    expect(await readCheckedAsync(path)).toEqual(payload);
+    const shared = await readCheckedAsync(path, { bytes: payload.length, shared: true });
+    expect(shared?.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(shared).toEqual(payload);
   });
 
   it('reads a damaged or mismatched file as null', () => {
@@ -46,6 +55,22 @@ describe('checked cache files', () => {
     expect(readChecked(path)).toBeNull();
     writeFileSync(path, good);
     expect(readChecked(path)).toEqual(payload);
+  });
+
+  it('reads a damaged or mismatched file as null off the event loop too', async () => {
+    const path = join(dir, 'd.f32');
+    writeChecked(path, payload);
+    const good = readFileSync(path);
+    expect(await readCheckedAsync(join(dir, 'missing.f32'))).toBeNull();
+    expect(await readCheckedAsync(path, { bytes: payload.length - 4 })).toBeNull();
+    for (const at of [77, good.length - 1]) {
+      const bad = Buffer.from(good);
+      bad[at] ^= 4;
+      writeFileSync(path, bad);
+      expect(await readCheckedAsync(path, { bytes: payload.length, shared: true })).toBeNull();
+    }
+    writeFileSync(path, good.subarray(0, 20));
+    expect(await readCheckedAsync(path)).toBeNull();
   });
 
   it('an unwritable cache is not an error', () => {

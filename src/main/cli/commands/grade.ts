@@ -3,6 +3,7 @@
 // ({"gaussians": [...]} loose or compact). Output: per-view metrics and the SplatScore, as a
 // table or JSON. Invariant: bad input is one error line and exit status 1.
 import { existsSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { packSplats } from '../../../shared/scene/gaussian';
 import { parseSceneDocument } from '../../../shared/scene/input';
 import { Grader, graderDevice } from '../../grader/grader';
@@ -15,6 +16,23 @@ import { loadTask, TaskLoadError } from '../../tasks/load';
 import { parseArgs, requireOption, stringOption } from '../args';
 import { CliError, type CliCommand } from '../command';
 import { readJsonFile } from '../read-json';
+
+/**
+ * With SPLATLAB_PHASES=1, one stderr line `phases {"entry":ms,...}`: each phase's end in ms since
+ * the process started (performance.now()), for `npm run bench -- cold` (docs/PERFORMANCE.md).
+ */
+function phaseClock(): { mark(name: string): void; report(io: { err(line: string): void }): void } {
+  const on = process.env.SPLATLAB_PHASES === '1';
+  const marks: Record<string, number> = {};
+  return {
+    mark: (name) => {
+      if (on) marks[name] = Math.round(performance.now());
+    },
+    report: (io) => {
+      if (on) io.err(`phases ${JSON.stringify(marks)}`);
+    },
+  };
+}
 
 const num = (x: number | null | undefined, digits: number): string => (x === null || x === undefined ? '-' : x.toFixed(digits));
 
@@ -44,6 +62,8 @@ fit anchors, and the SplatScore with both rewards. S.json is {"gaussians": [...]
 one JSON object instead of the table. Without LPIPS weights the score is the mean of two terms
 and says so.`,
   async run(argv, io) {
+    const phases = phaseClock();
+    phases.mark('entry');
     const args = parseArgs(argv, { values: ['task', 'scene', 'device', 'tasks', 'lpips-dir'], flags: ['json'] });
     const device = stringOption(args, 'device') ?? 'gpu';
     if (device !== 'gpu' && device !== 'cpu') throw new CliError("--device must be 'gpu' or 'cpu'");
@@ -60,15 +80,20 @@ and says so.`,
     // The packed LPIPS weights, the photos' LPIPS taps and the decoded photos come from this
     // machine's caches (<lab home>/cache) after the first grade of a task.
     const home = labHome();
+    phases.mark('device');
     const grader = await Grader.create({ ...(gpu ? graderDevice(gpu) : { device: null }), ...(lpipsDir ? { lpipsDir } : {}), photoCache: photoCacheDir(home), weightsCache: packedCacheDir(home) });
+    phases.mark('grader');
     try {
       const task = await loadTask(taskId, { ...(tasksDir ? { tasksDir } : {}), heldoutOnly: true, readViews: cachedViewReader(viewCacheDir(home)) }).catch((e: unknown) => {
         throw e instanceof TaskLoadError ? new CliError(e.message) : e;
       });
+      phases.mark('task');
       const records = scene.records;
       for (const w of scene.warnings.slice(0, 5)) io.err(`warning: ${w}`);
       if (records.length > task.spec.max_gaussians) io.err(`note: ${records.length} Gaussians exceed the task's cap of ${task.spec.max_gaussians}; graded anyway`);
       const result = await grader.grade(task, packSplats(records));
+      phases.mark('grade');
+      phases.report(io);
       if (args.options.has('json')) {
         io.out(JSON.stringify({ task: taskId, device: grader.kind, gaussians: records.length, ...result }));
         return 0;
