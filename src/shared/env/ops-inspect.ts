@@ -9,13 +9,8 @@ import { shortNum, shortVec, pyVec } from '../math/format';
 import { errorText } from './outcome';
 import { unknownGroup } from './ops-edit';
 import { groupNames, type GaussianRecord } from './scene';
+import type { ViewInfo } from './step';
 import { centroid } from './transform';
-
-export interface ViewInfo {
-  name: string;
-  azimuth?: number;
-  elevation?: number;
-}
 
 /** `V0 (azimuth 0°, elevation 20°)`, or just the name for a camera with no orbit angles. */
 export function describeView(v: ViewInfo): string {
