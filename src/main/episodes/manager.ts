@@ -17,7 +17,7 @@ import type { ProtocolOptions } from '../../shared/env/protocol';
 import { episodeClock } from '../../shared/env/time';
 import type { TimeEvent, TimeRecord } from '../../shared/env/trajectory-schema';
 import { DEFAULT_PROTOCOL_OPTIONS } from '../../shared/env/protocol';
-import type { ToolOut } from '../env/env';
+import type { ToolOut } from '../env/tool-out';
 import type { KindEnv, KindGrade, KindTask } from '../kinds/kind';
 import { loadAnyTask, mainKind } from '../kinds/registry';
 import { envImages } from '../env/images';

@@ -5,13 +5,8 @@
 // kinds' rules share these shapes. Invariant: a step result's info is the outcome every consumer reads.
 import type { TaskKind } from '../task/schema';
 import type { EndReason, StepInfo } from './step-info';
+import type { ViewInfo } from './views';
 
-/** A reference camera as the rules name it: its name and, for an orbit camera, its angles. */
-export interface ViewInfo {
-  name: string;
-  azimuth?: number;
-  elevation?: number;
-}
 
 export interface EpisodeConfig {
   kind: TaskKind;

@@ -5,7 +5,7 @@
 // Invariant: the rules never see an answer's truth (it stays in main); a refused call still
 // costs a call, and the calls budget (3 per trial) ends an episode whose player keeps failing.
 import { z } from 'zod';
-import type { StepResult, ToolCall } from '../../env/episode';
+import type { StepResult, ToolCall } from '../../env/step';
 import type { BudgetState } from '../../env/format';
 import { decodeArgs, EPISODE_OVER, errorText, NAMELESS_TOOL, namelessRefusal, toolNameOf } from '../../env/outcome';
 import { endingOf, outcomeOf, type EndReason, type OutcomeCode, type StepInfo } from '../../env/step-info';

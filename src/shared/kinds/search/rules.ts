@@ -6,7 +6,7 @@
 // Invariants: every call before the end costs exactly one step, valid or not (an option turns an
 // unparseable call into move_forward, as E3VS does); a collision leaves the pose unchanged and is
 // counted; the episode ends on stop or when the last step is spent; calls after the end cost nothing.
-import type { StepResult, ToolCall } from '../../env/episode';
+import type { StepResult, ToolCall } from '../../env/step';
 import type { BudgetState } from '../../env/format';
 import { decodeArgs, EPISODE_OVER, errorText, NAMELESS_TOOL, namelessRefusal, toolNameOf } from '../../env/outcome';
 import { endingOf, outcomeOf, type EndReason, type OutcomeCode, type StepInfo } from '../../env/step-info';

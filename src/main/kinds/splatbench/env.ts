@@ -7,26 +7,27 @@
 // resolves, and a call whose record could not be written is rolled back (nothing charged);
 // a call with a known request id is answered from the ledger, never run twice; resuming from a
 // log rebuilds scene, ids, budgets and the ledger exactly.
-import type { EpisodeBudgets, PublicView } from '../../shared/api/episode';
-import { publicBudgets, publicViews } from './public';
+import type { EpisodeBudgets, PublicView } from '../../../shared/api/episode';
+import { publicBudgets, publicViews } from '../../env/public';
 import { copyFileSync } from 'node:fs';
-import { orbitCamera } from '../../shared/camera/orbit';
-import { splatbenchKind } from '../../shared/kinds/registry';
-import { Episode, type EpisodeConfig, type ImageRequest, type StepResult, type ToolCall } from '../../shared/env/episode';
-import type { BudgetState } from '../../shared/env/format';
-import { shortNum } from '../../shared/math/format';
-import { describeView } from '../../shared/env/ops-inspect';
-import { packRecords, toCompactRecord, type GaussianRecord } from '../../shared/env/scene';
-import { endingOf, type StepInfo } from '../../shared/env/step-info';
-import type { CapName } from '../../shared/env/caps';
-import type { LoadedTask } from '../tasks/load';
-import { envImages } from './images';
-import { RequestLedger } from './ledger';
+import { orbitCamera } from '../../../shared/camera/orbit';
+import { splatbenchKind } from '../../../shared/kinds/registry';
+import { Episode } from '../../../shared/kinds/splatbench/episode';
+import { type EpisodeConfig, type ImageRequest, type StepResult, type ToolCall } from '../../../shared/env/step';
+import type { BudgetState } from '../../../shared/env/format';
+import { shortNum } from '../../../shared/math/format';
+import { describeView } from '../../../shared/kinds/splatbench/ops-inspect';
+import { packRecords, toCompactRecord, type GaussianRecord } from '../../../shared/env/scene';
+import { endingOf, type StepInfo } from '../../../shared/env/step-info';
+import type { CapName } from '../../../shared/env/caps';
+import type { LoadedTask } from '../../tasks/load';
+import { envImages } from '../../env/images';
+import { RequestLedger } from '../../env/ledger';
 import { replayInto, resumeNote } from './resume';
-import { readTrajectory, TrajectoryWriter, type EndRecord, type StepRecord, type TimeRecord, type TrajectoryHeader } from './trajectory';
-import type { EnvGradeResult } from './types';
-import type { GradeOptions } from '../grader/types';
-import { hiddenOf, loggedResult, replayedSummary, type ReplayedSummary, type SplatEnvOptions, type ToolOut } from './tool-out';
+import { readTrajectory, TrajectoryWriter, type EndRecord, type StepRecord, type TimeRecord, type TrajectoryHeader } from '../../env/trajectory';
+import type { EnvGradeResult } from '../../env/types';
+import type { GradeOptions } from '../../grader/types';
+import { hiddenOf, loggedResult, replayedSummary, type ReplayedSummary, type SplatEnvOptions, type ToolOut } from '../../env/tool-out';
 
 export function episodeConfig(task: LoadedTask): EpisodeConfig {
   return splatbenchKind.config(task.spec, task.reference);

@@ -5,14 +5,14 @@
 // accepted call costs exactly one call (and a render tool with valid arguments one render);
 // a rejected call never changes the scene; calls after the end cost nothing and change nothing;
 // the episode ends on submit or when the last call has been spent.
-import { budgetFooter, withFooter, type BudgetState } from './format';
-import { formatIssues } from './issues';
+import { budgetFooter, withFooter, type BudgetState } from '../../env/format';
+import { formatIssues } from '../../env/issues';
 import { addGaussians, deleteGaussians, editGaussians, transformGroup, type EditOutcome } from './ops-edit';
 import { describeGroups, describeView, listGaussians, resolveGroups, resolveViews } from './ops-inspect';
-import type { EpisodeConfig, ImageRequest, StepResult, ToolCall } from './step';
-import { cloneRecord, type GaussianRecord } from './scene';
-import { decodeArgs, EPISODE_OVER, errorText, NAMELESS_TOOL, namelessRefusal, toolNameOf } from './outcome';
-import { endingOf, outcomeOf, type EndReason, type OutcomeCode, type StepInfo } from './step-info';
+import type { EpisodeConfig, ImageRequest, StepResult, ToolCall } from '../../env/step';
+import { cloneRecord, type GaussianRecord } from '../../env/scene';
+import { decodeArgs, EPISODE_OVER, errorText, NAMELESS_TOOL, namelessRefusal, toolNameOf } from '../../env/outcome';
+import { endingOf, outcomeOf, type EndReason, type OutcomeCode, type StepInfo } from '../../env/step-info';
 import { isToolName, TOOL_NAMES, TOOL_SCHEMAS, type ToolArgs, type ToolName } from './tools';
 
 const VERB: Partial<Record<ToolName, string>> = {
