@@ -389,7 +389,7 @@ export class EpisodeManager {
     const image = out.image ? pngDataUrl(out.image) : undefined;
     return {
       step: info.step ?? e.env.currentInfo().step ?? 0,
-      nextId: info.nextId,
+      nextId: info.nextId ?? e.env.scene?.().nextId ?? 0,
       text: out.text,
       error,
       done: out.done,

@@ -147,7 +147,7 @@ export abstract class CallsOnlyEnv<R extends CallsOnlyRules> implements KindEnv 
       type: 'header', task: taskId, protocol: this.opts.protocol ?? 'agent', player: this.opts.player ?? 'unknown',
       ...(this.opts.protocolOptions ? { protocol_options: { ...this.opts.protocolOptions } } : {}),
       versions: { splatlab: this.opts.version ?? '0.1.0', format: 1, node: process.version },
-      started: started.toISOString(), kind, budgets: { max_gaussians: 0, max_tool_calls: this.maxCalls, max_renders: 0 },
+      started: started.toISOString(), kind, budgets: { max_tool_calls: this.maxCalls },
       ...this.opts.headerExtra,
     };
   }

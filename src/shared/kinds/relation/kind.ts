@@ -188,7 +188,7 @@ export class RelationRules implements KindRules {
     return {
       tool, ok, charged, step, changed: false, ids: [], done: this.done,
       endReason, ending: endingOf(endReason), outcome: outcomeOf(code),
-      nextId: 0, budgets: { gaussians: 0, maxGaussians: 0, callsLeft: b.callsLeft, rendersLeft: 0 },
+      budgets: { callsLeft: b.callsLeft },
     };
   }
 

@@ -186,8 +186,8 @@ export class SearchRules implements KindRules {
     const b = this.budgets();
     return {
       tool, ok, charged, step: charged ? this.used : null, changed: false, ids: [], done: this.done, endReason: this.ended,
-      ending: endingOf(this.ended), outcome: outcomeOf(code), nextId: 0,
-      budgets: { gaussians: 0, maxGaussians: 0, callsLeft: b.callsLeft, rendersLeft: 0 },
+      ending: endingOf(this.ended), outcome: outcomeOf(code),
+      budgets: { callsLeft: b.callsLeft },
     };
   }
 
