@@ -35,11 +35,11 @@ export const runtimeTiers = {
   ],
   main: [
     ['io', 'models'], ['gpu', 'lpips', 'formats'], ['workers'], ['raster'], ['tasks'], ['grader'], ['env'], ['kinds'],
-    ['episodes'], ['studies', 'authoring', 'debug', 'kinds/*/study'], ['services', 'kinds/*/service'], ['transport', 'mcp'], ['eval'], ['queue'],
+    ['episodes'], ['study', 'authoring', 'debug', 'kinds/*/study'], ['services', 'kinds/*/service'], ['transport', 'mcp'], ['eval'], ['queue'],
     ['electron', 'cli', 'app', 'threads', 'kinds/*/cli.ts', 'kinds/*/manifest.ts', 'kinds/manifest.ts', 'kinds/manifests.ts', 'kinds/plugins.ts'],
   ],
   renderer: [
-    ['api', 'styles'], ['viewport', 'preview', 'study'], ['author'], ['stores'], ['components'], ['kinds'], ['views'],
+    ['api', 'styles'], ['viewport', 'preview', 'study'], ['authoring'], ['stores'], ['components'], ['kinds'], ['views'],
   ],
 };
 
@@ -81,7 +81,7 @@ const innerRuleConfigs = innerLayers.map((l) => ({
 // family's. A kind's own CLI command is its folder's `cli.ts` (src/main/kinds/<kind>/cli.ts).
 export const KIND_FAMILIES = ['splatbench', 'search', 'relation'];
 export const SPLAT_KINDS = ['sculpt', 'reassembly', 'oneshot'];
-export const SPLATBENCH_MACHINERY = ['src/shared/env/**', 'src/shared/task/**', 'src/shared/analysis/**', 'src/main/env/**', 'src/main/grader/**', 'src/main/authoring/**', 'src/main/studies/analyses.ts', 'src/main/episodes/conformance.ts', 'src/main/cli/commands/author*.ts'];
+export const SPLATBENCH_MACHINERY = ['src/shared/env/**', 'src/shared/task/**', 'src/shared/analysis/**', 'src/main/env/**', 'src/main/grader/**', 'src/main/authoring/**', 'src/main/study/analyses.ts', 'src/main/episodes/conformance.ts', 'src/main/cli/commands/author*.ts'];
 const kindNameSelectors = (names) => {
   const alt = names.join('|');
   const message = 'a kind name or task-id prefix outside src/<runtime>/kinds/: ask the kind interface instead (docs/ARCHITECTURE.md, "Kind names stay in the kinds").';

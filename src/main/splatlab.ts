@@ -1,11 +1,11 @@
 // `splatlab` entry: registers the kinds (the lab's own and SPLATLAB_KINDS'), dispatches to a
 // subcommand, prints help, turns errors into one line. A file of its own above the runtime's
 // folders, as a composition root: it reaches the kinds' folders (their commands, through
-// src/main/kinds/plugins.ts) while those import the CLI's helpers (docs/ARCHITECTURE.md).
+// src/main/kinds/plugins.ts, imported on demand: a command marked withoutKinds starts without
+// them) while those import the CLI's helpers (docs/ARCHITECTURE.md).
 // Invariant: a user error exits 1 with one readable line and no stack trace.
-import { loadKindPlugins } from './kinds/plugins';
 import { CliError, type CliIO } from './cli/command';
-import { commands, type CommandEntry } from './cli/commands/index';
+import { commands, COMMANDS, type CommandEntry } from './cli/commands/index';
 import { exitWithParent } from './cli/orphan';
 
 const io: CliIO = {
@@ -28,14 +28,17 @@ function help(all: Record<string, CommandEntry>): string {
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  // Kinds of SPLATLAB_KINDS folders join the registries (their commands among them) before any lookup.
+  // A lab command that never looks a kind up starts without the kinds' modules (a cold `splatlab
+  // grade`), unless SPLATLAB_KINDS may bring a command of the same name (refused in commands()).
+  const kindFree = name !== undefined && Object.prototype.hasOwnProperty.call(COMMANDS, name) && COMMANDS[name].withoutKinds === true && !process.env.SPLATLAB_KINDS;
+  // Otherwise the kinds (SPLATLAB_KINDS' folders too) join the registries, their commands among them, before any lookup.
   try {
-    await loadKindPlugins();
+    if (!kindFree) await (await import('./kinds/plugins')).loadKindPlugins();
   } catch (error) {
     io.err(`splatlab: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   }
-  const all = commands();
+  const all = kindFree ? COMMANDS : commands();
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.out(help(all));
     return name ? 0 : 1;

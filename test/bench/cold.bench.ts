@@ -3,9 +3,10 @@
 // process whose grader has graded before. Task mushroom__sculpt with its own fit as the scene;
 // `--device cpu` (no WebGPU start) and the default device (acquireGpu: SwiftShader here, so the
 // CPU grader after the adapter probe). One untimed CLI run first builds the compiled bundle. The
-// children's lab home is a temporary folder: 'empty cache' runs start each with an empty
-// per-machine photo cache (src/main/grader/photo-cache.ts), the others with the one the first
-// run filled (a machine that graded the task once before).
+// children's lab home is a temporary folder: 'empty caches' runs start each with empty
+// per-machine caches (<home>/cache: decoded task photos, src/main/tasks/view-cache.ts; packed
+// LPIPS weights, src/main/lpips/packed-cache.ts; photo LPIPS taps, src/main/grader/photo-cache.ts),
+// the others with the ones the first run filled (a machine that graded the task once before).
 // Goal: cold within 1 s of warm at a load average below 2. Wall ms and CPU ms (the child's, from
 // /proc/self/stat cutime + cstime; the warm grade's, process.cpuUsage over all its threads).
 // Run: node --import tsx test/bench/cold.bench.ts [--runs N]. Prints a markdown table.
@@ -55,9 +56,9 @@ function cold(device: string[], emptyCache = false): { wall: number; cpu: number
 cold(['--device', 'cpu']); // builds the compiled CLI bundle when the sources changed; fills the cache
 const rows: string[] = [];
 const cases = [
-  ['cold `splatlab grade --device cpu`, photo cache filled', ['--device', 'cpu'], false],
-  ['cold `splatlab grade` (default device), photo cache filled', [], false],
-  ['cold `splatlab grade --device cpu`, empty photo cache', ['--device', 'cpu'], true],
+  ['cold `splatlab grade --device cpu`, caches filled', ['--device', 'cpu'], false],
+  ['cold `splatlab grade` (default device), caches filled', [], false],
+  ['cold `splatlab grade --device cpu`, empty caches', ['--device', 'cpu'], true],
 ] as const;
 for (const [label, device, empty] of cases) {
   const runs = Array.from({ length: RUNS }, () => cold([...device], empty));
@@ -93,5 +94,5 @@ console.log('|---|---|---|---|---|');
 for (const r of rows) console.log(r);
 const coldWall = Number(rows[0].split('|')[3]);
 const gap = coldWall - warm;
-console.log(`\nGoal: a cold \`splatlab grade --device cpu\` (cache filled) within 1000 ms of a warm grade (load < 2): ${gap.toFixed(0)} ms slower, ${gap <= 1000 ? 'met' : loadavg()[0] < 2 ? 'NOT met' : 'not met at this load; the goal is stated at a load below 2'}.`);
+console.log(`\nGoal: a cold \`splatlab grade --device cpu\` (caches filled) within 1000 ms of a warm grade (load < 2): ${gap.toFixed(0)} ms slower, ${gap <= 1000 ? 'met' : loadavg()[0] < 2 ? 'NOT met' : 'not met at this load; the goal is stated at a load below 2'}.`);
 process.exit(0);

@@ -5,7 +5,13 @@
 // reference photos), commit of 50 staged Gaussians, render_views of all 8 views three seconds
 // after a commit and right after one ("Commit, then render_views": the hidden grade of that commit
 // is due at that very moment), and a search step (a turn key in search__room-11__shape-5-1).
-// Run: npm run bench -- ui [--rounds N]. Prints markdown with the load (`uptime`) before and after.
+// The start's own figure (issue 40 item 3, goal 500 ms): the page's clock at the first frame that
+// shows the budgets, the decoded photos and the tools minus the page's clock at the server's answer
+// (window.splatlabStartTiming, src/renderer/stores/start-paint.ts), with the start form idle first
+// (a person reads it; the page builds its viewport meanwhile) and clicked at once (the viewport
+// then builds after that frame); the median of the rounds is printed against the goal.
+// Run: npm run bench -- ui [--rounds N] [--start-only]. Prints markdown with the load (`uptime`)
+// before and after.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +29,8 @@ const { launchBrowser, startServe } = (await import(pathToFileURL(join(process.c
 const roundsArg = process.argv.indexOf('--rounds');
 const ROUNDS = roundsArg > 0 ? Number(process.argv[roundsArg + 1]) : 5;
 const SEARCH_TASK = 'search__room-11__shape-5-1';
+const START_ONLY = process.argv.includes('--start-only');
+const START_GOAL_MS = 500;
 
 const uptime = (): string => execFileSync('uptime', { encoding: 'utf8' }).trim();
 const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? NaN;
@@ -46,7 +54,29 @@ async function stage50(page: Page): Promise<void> {
   for (let i = 0; i < 50; i++) await page.getByTestId('add-sphere').click();
 }
 
+/**
+ * Waits until the page has been idle twice, each wait at most 6 s (headless Chromium may give a
+ * busy-looking page no idle period): a person reading the form, and longer than the start form's
+ * own idle-time build waits (5 s, src/renderer/viewport/kept-viewport.ts), so that build is done.
+ */
+const idle = (page: Page): Promise<unknown> => page.evaluate('new Promise((r) => requestIdleCallback(() => requestIdleCallback(r, { timeout: 6000 }), { timeout: 6000 }))');
+
+interface StartTiming { answered: number; painted?: number; viewportReady?: number }
+/** Starts snowman__sculpt from a fresh page: [answer to first frame, answer to viewport ready, click to answer] in ms. */
+async function timedStart(page: Page, url: string, readFirst: boolean): Promise<[number, number, number]> {
+  await page.goto(url);
+  await page.getByTestId('play-snowman__sculpt').click();
+  await page.getByTestId('play-start-form').waitFor();
+  if (readFirst) await idle(page);
+  const clickAt = await page.evaluate<number>(`(() => { const t = performance.now(); document.querySelector('[data-testid="play-start"]').click(); return t; })()`);
+  await page.waitForFunction('window.splatlabStartTiming?.painted !== undefined && window.splatlabStartTiming?.viewportReady !== undefined', undefined, { timeout: 120_000 });
+  const t = await page.evaluate<StartTiming>('window.splatlabStartTiming');
+  if (t.painted === undefined || t.viewportReady === undefined) throw new Error('no start timing');
+  return [t.painted - t.answered, t.viewportReady - t.answered, t.answered - clickAt];
+}
+
 const rows: [string, number[]][] = [];
+const goals: [string, number[]][] = [];
 const loadBefore = uptime();
 const serve = await startServe([], { SPLATLAB_HOME: mkdtempSync(join(tmpdir(), 'splatlab-ui-bench-home-')) });
 const browser = await launchBrowser();
@@ -55,11 +85,28 @@ try {
   // A fresh browser context per episode: a page that still holds an episode returns to it.
   const newPage = async (): Promise<Page> => (await browser.newContext({ viewport: { width: 1500, height: 900 }, bypassCSP: true })).newPage();
   let page = await newPage();
+  for (const readFirst of [true, false]) {
+    const painted: number[] = [];
+    const ready: number[] = [];
+    const answers: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      await page.context().close();
+      page = await newPage();
+      const [p, v, a] = await timedStart(page, serve.url, readFirst);
+      painted.push(p);
+      ready.push(v);
+      answers.push(a);
+    }
+    const how = readFirst ? 'start form idle first' : 'clicked at once';
+    goals.push([`episode start, server's answer to the first frame with budgets, photos and tools (${how})`, painted]);
+    rows.push([`episode start, server's answer to the 3D viewport in place (${how})`, ready]);
+    rows.push([`episode start, click to the server's answer reaching the page (${how})`, answers]);
+  }
   const starts: number[] = [];
   const commits: number[] = [];
   const rendersIdle: number[] = [];
   const rendersAfter: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < (START_ONLY ? 0 : ROUNDS); round++) {
     await page.context().close();
     page = await newPage();
     await page.goto(serve.url);
@@ -87,35 +134,38 @@ try {
         if (el.textContent.includes('calls left ${calls - 1}/')) { window.commitAnswered = performance.now(); obs.disconnect(); }
       }).observe(el, { subtree: true, childList: true, characterData: true });
     })()`);
-    await clickUntil(page, 'commit-then-render', `${text('budget-renders')}.includes('renders left ${renders - 1}/')`);
+    // Two calls at once: the page asks first (spend-confirm); the bench says yes from the poll.
+    await clickUntil(page, 'commit-then-render', `(document.querySelector('[data-testid="spend-yes"]')?.click(), ${text('budget-renders')}.includes('renders left ${renders - 1}/'))`);
     const commitAt = await page.evaluate<number>('window.commitAnswered ?? NaN');
     rendersAfter.push((await now(page)) - commitAt);
     if ((await callsLeft(page)) !== calls - 2) throw new Error('commit-then-render did not make two calls');
     await sleep(1500);
   }
-  rows.push(['episode start (snowman__sculpt: play view with budgets and the 8 reference photos)', starts]);
-  rows.push(['commit of 50 staged Gaussians (add_gaussians)', commits]);
-  rows.push(['render_views of 8 views, 3 s after a commit', rendersIdle]);
-  rows.push(['render_views of 8 views right after a commit (from the commit\'s answer)', rendersAfter]);
-
-  const steps: number[] = [];
-  await page.context().close();
-  page = await newPage();
-  await page.goto(serve.url);
-  await page.getByTestId(`play-${SEARCH_TASK}`).click();
-  await page.getByTestId('play-start').click();
-  await page.getByTestId('search-play').waitFor();
-  await page.waitForFunction(`${text('search-steps')}.includes('step 0/')`, undefined, { timeout: 120_000 });
-  for (let i = 0; i < Math.min(20, ROUNDS * 4); i++) {
-    const t0 = await now(page);
-    await page.keyboard.press(i % 2 === 0 ? 'ArrowLeft' : 'ArrowRight');
-    await page.waitForFunction(`${text('search-steps')}.includes('step ${i + 1}/')`, undefined, { polling: 'raf', timeout: 120_000 });
-    steps.push((await now(page)) - t0);
+  if (!START_ONLY) {
+    rows.push(['episode start (snowman__sculpt: play view with budgets and the 8 reference photos)', starts]);
+    rows.push(['commit of 50 staged Gaussians (add_gaussians)', commits]);
+    rows.push(['render_views of 8 views, 3 s after a commit', rendersIdle]);
+    rows.push(['render_views of 8 views right after a commit (from the commit\'s answer)', rendersAfter]);
+    const steps: number[] = [];
+    await page.context().close();
+    page = await newPage();
+    await page.goto(serve.url);
+    await page.getByTestId(`play-${SEARCH_TASK}`).click();
+    await page.getByTestId('play-start').click();
+    await page.getByTestId('search-play').waitFor();
+    await page.waitForFunction(`${text('search-steps')}.includes('step 0/')`, undefined, { timeout: 120_000 });
+    for (let i = 0; i < Math.min(20, ROUNDS * 4); i++) {
+      const t0 = await now(page);
+      await page.keyboard.press(i % 2 === 0 ? 'ArrowLeft' : 'ArrowRight');
+      await page.waitForFunction(`${text('search-steps')}.includes('step ${i + 1}/')`, undefined, { polling: 'raf', timeout: 120_000 });
+      steps.push((await now(page)) - t0);
+    }
+    rows.push([`search step (a turn key, ${SEARCH_TASK})`, steps]);
   }
-  rows.push([`search step (a turn key, ${SEARCH_TASK})`, steps]);
 } finally {
   await browser.close();
   await serve.stop();
 }
 process.stdout.write(`Load before: ${loadBefore}\nLoad after: ${uptime()}\n\n| what (through the UI) | n | p50 ms | max ms |\n|---|---|---|---|\n`);
+for (const [what, xs] of goals) process.stdout.write(`| ${what} | ${xs.length} | ${pct(xs, 0.5).toFixed(0)} (goal ≤ ${START_GOAL_MS}: ${pct(xs, 0.5) <= START_GOAL_MS ? 'met' : 'NOT met'}) | ${Math.max(...xs).toFixed(0)} |\n`);
 for (const [what, xs] of rows) process.stdout.write(`| ${what} | ${xs.length} | ${pct(xs, 0.5).toFixed(0)} | ${Math.max(...xs).toFixed(0)} |\n`);

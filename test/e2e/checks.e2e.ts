@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import NodeWebSocket from 'ws';
 import { browserMissing, launchBrowser, RESULTS_DIR, startTestLab, type ServeProcess } from './harness';
-import { readJournal } from '../../src/main/studies/store';
+import { readJournal } from '../../src/main/study/store';
 
 const skip = browserMissing();
 

@@ -25,7 +25,7 @@ import { endSessionAsExperimenter, labCall, studyToFirstTask } from './study-flo
 import { readTrajectory } from '../../src/main/env/trajectory';
 import { episodeTimes } from '../../src/shared/env/person-time';
 import { RelationEndSchema } from '../../src/shared/kinds/relation/kind';
-import { StudyStore } from '../../src/main/studies/store';
+import { StudyStore } from '../../src/main/study/store';
 import { searchTasksDir } from '../main/kinds/search/study-fixture';
 import { writePartsTruth } from '../helpers/paper-parts';
 import { TEST_OBJECT } from '../helpers/test-task';

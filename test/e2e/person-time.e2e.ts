@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { browserMissing, launchBrowser, startServe, startTestLab, type ServeProcess } from './harness';
 import { readTrajectory } from '../../src/main/env/trajectory';
 import { episodeTimes } from '../../src/shared/env/person-time';
-import { episodeResult } from '../../src/main/studies/results';
+import { episodeResult } from '../../src/main/study/results';
 
 const skip = browserMissing();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

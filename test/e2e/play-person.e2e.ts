@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startTestLab, type ServeProcess } from './harness';
+import { playViewportReady } from './viewport-helpers';
 import { readTrajectory, type Trajectory } from '../../src/main/env/trajectory';
 import { projectPoint } from '../../src/shared/camera/triangulate';
 import type { CamerasFile } from '../../src/shared/task/schema';
@@ -21,6 +22,7 @@ interface Point {
 
 /** Client position of a world point in the 3D viewport. */
 async function screenOf(page: Page, p: Vec3): Promise<Point> {
+  await playViewportReady(page);
   const at = await page.evaluate((q) => (globalThis as unknown as { splatlabViewport?: { toScreen(p: number[]): Point | null } }).splatlabViewport?.toScreen(q) ?? null, p);
   if (!at) throw new Error('point not on screen');
   return at;
@@ -176,6 +178,42 @@ describe.skipIf(skip)('the play view as a person uses it', () => {
     const add = trajectoryOf('test__sculpt').steps[1].args as { gaussians: { opacity?: number; scale: number[] }[] };
     expect(add.gaussians.map((g) => g.opacity ?? 1)).toEqual([0.5, 1]);
     expect(errors).toEqual([]);
+  });
+
+  it('a second episode in the same page gets the same 3D viewport back, reset: empty scene, translate mode', async () => {
+    // The viewport is built once per page (src/renderer/viewport/kept-viewport.ts, issue 40 item 3).
+    const { page, errors } = await open('test__sculpt');
+    await playViewportReady(page);
+    await page.getByTestId('add-sphere').click();
+    await page.getByTestId('mode-rotate').click();
+    await page.getByTestId('viewport-canvas').evaluate((el) => (el as unknown as { setAttribute(k: string, v: string): void }).setAttribute('data-episode', 'first'));
+    await page.getByTestId('play-leave').click();
+    await page.getByTestId('leave-yes').click();
+    await page.getByTestId('nav-play').click();
+    await page.getByTestId('play-task').selectOption('test__sculpt');
+    await page.getByTestId('play-start').click();
+    await page.getByTestId('budget-meter').waitFor();
+    await playViewportReady(page);
+    expect(await page.getByTestId('viewport-canvas').count()).toBe(1);
+    expect(await page.getByTestId('viewport-canvas').getAttribute('data-episode')).toBe('first');
+    const probe = (): Promise<{ mode: string; drawn: number }> =>
+      page.evaluate(() => {
+        const v = (globalThis as unknown as { splatlabViewport: { mode: string; screenCentres(): unknown[] } }).splatlabViewport;
+        return { mode: v.mode, drawn: v.screenCentres().length };
+      });
+    expect(await probe()).toEqual({ mode: 'translate', drawn: 0 });
+    await page.getByTestId('add-sphere').click();
+    expect((await probe()).drawn).toBe(1);
+    // The new sphere at the view centre lands inside the visible canvas.
+    const at = await screenOf(page, [0, 0, 0]);
+    const box = await page.getByTestId('viewport-canvas').boundingBox();
+    if (!box) throw new Error('no canvas box');
+    expect(at.x).toBeGreaterThan(box.x);
+    expect(at.x).toBeLessThan(box.x + box.width);
+    expect(at.y).toBeGreaterThan(box.y);
+    expect(at.y).toBeLessThan(box.y + box.height);
+    expect(errors).toEqual([]);
+    await page.close();
   });
 
   it('places a Gaussian at the point clicked in two reference photos (within 0.02)', async () => {

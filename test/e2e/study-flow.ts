@@ -8,6 +8,7 @@
 // for the screen it leads to, so a flow after it starts from a known screen.
 import type { Browser, Page } from 'playwright-core';
 import NodeWebSocket from 'ws';
+import { playViewportReady } from './viewport-helpers';
 
 export interface StudyChoice {
   name: string;
@@ -123,5 +124,7 @@ export async function startFreeEpisode(browser: Browser, url: string, taskId: st
   await page.getByTestId(`play-${taskId}`).click();
   await page.getByTestId('play-start').click();
   await page.getByTestId('budget-meter').waitFor();
+  // The tests then drive the viewport through window.splatlabViewport: it may come after the first frame.
+  await playViewportReady(page);
   return { page, errors };
 }

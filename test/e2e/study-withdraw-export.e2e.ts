@@ -21,7 +21,7 @@ import { dispatchCall, type Handlers } from '../../src/main/services/dispatch';
 import { createLabServices } from '../../src/main/services/lab';
 import { DEFAULT_QUESTIONNAIRES } from '../../src/shared/study/config';
 import type { EpisodeSnapshot } from '../../src/shared/api/episode';
-import { readJournal } from '../../src/main/studies/store';
+import { readJournal } from '../../src/main/study/store';
 
 const skip = browserMissing();
 const shot = (page: Page, name: string) => page.screenshot({ path: join(RESULTS_DIR, `${name}.png`) });

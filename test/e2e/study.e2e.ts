@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startTestLab, type ServeProcess } from './harness';
 import { addParticipant, createStudy, endSessionAsExperimenter } from './study-flow';
 import { readTrajectory } from '../../src/main/env/trajectory';
-import { readJournal } from '../../src/main/studies/store';
+import { readJournal } from '../../src/main/study/store';
 
 const skip = browserMissing();
 const shot = (page: Page, name: string) => page.screenshot({ path: join(RESULTS_DIR, `${name}.png`) });

@@ -1,7 +1,8 @@
 // Helpers shared by the e2e tests that drive a viewport: drag a gizmo arrow by a number of pixels
 // through the viewport's test probe (window.splatlabAuthorViewport in Author,
 // window.splatlabViewport in Play), in small mouse steps like a person; and type a number into an
-// inspector field and commit it (change fires on blur).
+// inspector field and commit it (change fires on blur). The play viewport may be built after the
+// episode's first frame (src/renderer/stores/start-paint.ts): `playViewportReady` waits for it.
 import type { Page } from 'playwright-core';
 
 interface Point {
@@ -12,7 +13,13 @@ interface Point {
 type ViewportProbe = { gizmoScreen(a: string): { centre: Point; handle: Point } | null };
 type ProbeName = 'splatlabAuthorViewport' | 'splatlabViewport';
 
+/** Resolves once the play view's 3D viewport is in place (window.splatlabViewport set), or at once outside Play. */
+export async function playViewportReady(page: Page): Promise<void> {
+  await page.evaluate(() => (globalThis as unknown as { splatlabViewportReady?: Promise<void> }).splatlabViewportReady);
+}
+
 export async function dragGizmoAxis(page: Page, axis: 'x' | 'y' | 'z', pixels: number, probe: ProbeName = 'splatlabAuthorViewport'): Promise<void> {
+  if (probe === 'splatlabViewport') await playViewportReady(page);
   const g = await page.evaluate(
     ([a, name]) => (globalThis as unknown as Record<string, ViewportProbe | undefined>)[name]?.gizmoScreen(a) ?? null,
     [axis, probe] as const,

@@ -1,7 +1,7 @@
 // The test figure's reassembly parts as an authored object (issue 36): parts_truth.json (the two
 // groups of the scrambled figure, their true poses) and object.json (primitives with their group
 // names), so the paper's heading-error table names the parts (Head, Body) as the authoring does.
-// Used by test/main/studies/paper.test.ts and test/e2e/paper.e2e.ts. Input: a built tasks folder.
+// Used by test/main/study/paper.test.ts and test/e2e/paper.e2e.ts. Input: a built tasks folder.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scrambledFigure, testFigure } from './test-figure';

@@ -16,9 +16,9 @@ async function kindNameErrors(filePath: string, code: string): Promise<number> {
 describe('kind names outside the kinds', () => {
   const refused: [string, string][] = [
     ['src/main/services/probe.ts', "export const isSearch = (k: string): boolean => k === 'search';\n"],
-    ['src/main/studies/probe.ts', "export const isRelation = (id: string): boolean => id.startsWith('relation__');\n"],
-    ['src/main/studies/probe.ts', 'export const id = (room: string): string => `search__${room}`;\n'],
-    ['src/main/studies/probe.ts', 'export const re = /^search__/;\n'],
+    ['src/main/study/probe.ts', "export const isRelation = (id: string): boolean => id.startsWith('relation__');\n"],
+    ['src/main/study/probe.ts', 'export const id = (room: string): string => `search__${room}`;\n'],
+    ['src/main/study/probe.ts', 'export const re = /^search__/;\n'],
     ['src/shared/study/probe.ts', "export const one = (k: string): boolean => k === 'oneshot';\n"],
     ['src/renderer/components/probe.vue', '<script setup lang="ts">\nconst k = \'x\';\n</script>\n<template><p v-if="k === \'relation\'">{{ k }}</p></template>\n'],
     ['src/main/authoring/probe.ts', "export const other = (k: string): boolean => k === 'search';\n"],

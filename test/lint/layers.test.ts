@@ -27,11 +27,11 @@ describe('layer rules', () => {
     ['src/main/env/probe.ts', "import { startServer } from '../transport/ws';\nexport const x = startServer;\n"],
     ['src/main/services/probe.ts', "import { startServer } from '../transport/ws';\nexport const x = startServer;\n"],
     ['src/main/io/probe.ts', "import { Grader } from '../grader/grader';\nexport const x = Grader;\n"],
-    ['src/main/kinds/search/probe.ts', "import { StudyStore } from '../../studies/store';\nexport const x = StudyStore;\n"],
+    ['src/main/kinds/search/probe.ts', "import { StudyStore } from '../../study/store';\nexport const x = StudyStore;\n"],
     // A kind's study readers sit in the studies tier, its handlers in the services tier.
     ['src/main/kinds/relation/study/probe.ts', "import { createLabServices } from '../../../services/lab';\nexport const x = createLabServices;\n"],
     ['src/main/kinds/search/service/probe.ts', "import { startServer } from '../../../transport/ws';\nexport const x = startServer;\n"],
-    ['src/main/kinds/search/deep/probe.ts', "import { StudyStore } from '../../../studies/store';\nexport const x = StudyStore;\n"],
+    ['src/main/kinds/search/deep/probe.ts', "import { StudyStore } from '../../../study/store';\nexport const x = StudyStore;\n"],
     ['src/main/formats/probe.ts', "import { loadAnyTask } from '../kinds/registry';\nexport const x = loadAnyTask;\n"],
     ['src/main/mcp/probe.ts', "import { runEmbedded } from '../queue/embedded';\nexport const x = runEmbedded;\n"],
     ['src/shared/raster/cpu/probe.ts', "import { labMethods } from '../../api/lab';\nexport const x = labMethods;\n"],
@@ -53,11 +53,11 @@ describe('layer rules', () => {
     ['src/main/probe.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n"],
     ['src/preload/probe.ts', "import type { LabBridge } from '../shared/api/bridge';\nexport type X = LabBridge;\n"],
     ['src/main/services/probe.ts', "import { Grader } from '../grader/grader';\nexport const x = Grader;\n"],
-    ['src/main/studies/probe.ts', "import { searchMain } from '../kinds/search/kind';\nexport const x = searchMain;\n"],
+    ['src/main/study/probe.ts', "import { searchMain } from '../kinds/search/kind';\nexport const x = searchMain;\n"],
     ['src/shared/camera/probe.ts', "import type { Camera } from '../raster/types';\nexport type X = Camera;\n"],
     ['src/main/threads/probe.ts', "import { drawView } from '../debug/draw';\nexport const x = drawView;\n"],
     ['src/renderer/kinds/probe.ts', "import { useLabStore } from '../stores/lab';\nexport const x = useLabStore;\n"],
-    ['src/main/kinds/relation/study/probe.ts', "import { StudyStore } from '../../../studies/store';\nexport const x = StudyStore;\n"],
+    ['src/main/kinds/relation/study/probe.ts', "import { StudyStore } from '../../../study/store';\nexport const x = StudyStore;\n"],
     ['src/main/kinds/search/service/probe.ts', "import { refuseDuringSession } from '../../../services/session-lock';\nexport const x = refuseDuringSession;\n"],
   ];
   it.each(allowed)('accepts an allowed import in %s: %s', async (file, code) => {

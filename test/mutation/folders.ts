@@ -32,8 +32,8 @@ export const mutationFolders: Record<string, MutationFolder> = {
     sample: 0.75,
   },
   study: {
-    mutate: ['src/shared/study/**/*.ts', 'src/main/studies/**/*.ts'],
-    tests: ['test/shared/study/**/*.test.ts', 'test/main/studies/**/*.test.ts'],
+    mutate: ['src/shared/study/**/*.ts', 'src/main/study/**/*.ts'],
+    tests: ['test/shared/study/**/*.test.ts', 'test/main/study/**/*.test.ts'],
     sample: 1,
   },
   roles: {

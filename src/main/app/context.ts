@@ -16,5 +16,7 @@ export interface LabOptions {
 export async function createLab(options: LabOptions): Promise<LabServices> {
   const gpu = await acquireGpu({ forceCpu: options.forceCpu });
   const context = createLabContext({ gpu, ...(options.tasksDir ? { tasksDir: options.tasksDir } : {}), version: packageVersion(), transport: options.transport });
+  // The pool's threads load their modules now, not when the first render_views or grade waits (issue 40 item 3).
+  context.pool.prestart();
   return createLabServices(context);
 }

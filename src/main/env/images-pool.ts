@@ -1,10 +1,11 @@
 // The episode's images off the event loop (issue 29 item 1): EnvImages whose render_views sheet
-// and render_angle image are drawn and PNG-encoded as worker-pool jobs (jobs/sheets.ts); the
-// reference sheet stays here, drawn once per task and cached (src/main/env/images.ts).
+// and render_angle image are drawn and PNG-encoded as worker-pool jobs (jobs/sheets.ts), and so is
+// the reference sheet (issue 38 item 1), once per task and selection (the promise is cached in
+// src/main/env/images.ts, so concurrent starts share one job).
 // Input: the lab's pool. Output: EnvImages for the EpisodeManager.
 // Invariant: the same bytes as envImages (one set of builders); only what a sheet shows is sent
 // (the photo, camera, render and metrics of each row; not the task's masks).
-import { envImages, type RenderRow, type SheetView } from './images';
+import { cachedReferenceSheet, type RenderRow, type SheetView } from './images';
 import type { EnvImages } from './types';
 import type { WorkerPool } from '../workers/pool';
 
@@ -21,7 +22,7 @@ const sheetView = (v: SheetView): SheetView => ({
 
 export function poolImages(pool: WorkerPool): EnvImages {
   return {
-    referenceSheet: envImages.referenceSheet,
+    referenceSheet: (task, views) => cachedReferenceSheet(task, views, (chosen) => pool.run('image.references', { views: chosen.map(sheetView) }, { client: IMAGES_CLIENT })),
     renderViewsSheet: (rows: RenderRow[]) =>
       pool.run('image.views', { rows: rows.map(({ view, metrics }) => ({ view: sheetView(view), metrics: { psnr: metrics.psnr, ssim: metrics.ssim, iou: metrics.iou, render: metrics.render } })) }, { client: IMAGES_CLIENT }),
     renderAngleImage: (render, label, camera) => pool.run('image.angle', { render, label, camera }, { client: IMAGES_CLIENT }),

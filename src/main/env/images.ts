@@ -40,12 +40,13 @@ const fmt = (x: number): string => String(Math.round(x * 10) / 10);
 const asImage = (r: RenderOutput): RgbImage => ({ width: r.width, height: r.height, data: r.rgb });
 
 // Reference sheets never change for a loaded task (a changed task is a new object), and every
-// episode.start draws one: encoded once per task and selection, so 16 starts at once do not
-// occupy the event loop 16 times. The WeakMap lets an unloaded task's sheets go with it.
-const sheets = new WeakMap<LoadedTask, Map<string, Uint8Array>>();
+// episode.start draws one: drawn once per task and selection (on the lab's worker pool through
+// ./images-pool.ts, here in a worker or a CLI), so 16 starts at once share one drawing. The
+// WeakMap lets an unloaded task's sheets go with it; a failed drawing is forgotten, not cached.
+const sheets = new WeakMap<LoadedTask, Map<string, Uint8Array | Promise<Uint8Array>>>();
 
-/** Sheet of the task's reference photos (all, or those at the given indices), 4 per row. */
-export function referenceSheet(task: LoadedTask, views?: number[]): Uint8Array {
+/** The task's reference sheet, drawn by `draw` from the chosen views the first time only. */
+export function cachedReferenceSheet<T extends Uint8Array | Promise<Uint8Array>>(task: LoadedTask, views: number[] | undefined, draw: (chosen: SheetView[]) => T): T {
   const key = views ? views.join(',') : 'all';
   let perTask = sheets.get(task);
   if (!perTask) {
@@ -53,15 +54,22 @@ export function referenceSheet(task: LoadedTask, views?: number[]): Uint8Array {
     sheets.set(task, perTask);
   }
   const hit = perTask.get(key);
-  if (hit) return hit;
-  const png = drawReferenceSheet(task, views);
+  if (hit) return hit as T;
+  const chosen = views ? views.map((i) => task.reference[i]).filter((v): v is RefView => v !== undefined) : task.reference;
+  if (chosen.length === 0) throw new Error('referenceSheet: no reference views selected');
+  const png = draw(chosen);
   perTask.set(key, png);
+  if (png instanceof Promise) png.catch(() => perTask.delete(key));
   return png;
 }
 
-function drawReferenceSheet(task: LoadedTask, views?: number[]): Uint8Array {
-  const chosen = views ? views.map((i) => task.reference[i]).filter((v): v is RefView => v !== undefined) : task.reference;
-  if (chosen.length === 0) throw new Error('referenceSheet: no reference views selected');
+/** Sheet of the task's reference photos (all, or those at the given indices), 4 per row. */
+export function referenceSheet(task: LoadedTask, views?: number[]): Uint8Array {
+  return cachedReferenceSheet(task, views, drawReferenceViews);
+}
+
+/** The reference sheet of these views (photo with its bounds-cube overlay and label), 4 per row. */
+export function drawReferenceViews(chosen: SheetView[]): Uint8Array {
   const tiles: SheetTile[] = chosen.map((v) => ({ image: drawOverlay(v.photo, v.camera), label: viewLabel(v) }));
   return encodePng(contactSheet(tiles, Math.min(4, tiles.length)));
 }

@@ -43,7 +43,8 @@ export interface RenderRow {
 
 /** PNG builders for the three image tools (src/main/env/images.ts). */
 export interface EnvImages {
-  referenceSheet(task: LoadedTask, views?: number[]): Uint8Array;
+  /** May answer later, like the sheets below (the lab draws it on its pool once per task). */
+  referenceSheet(task: LoadedTask, views?: number[]): Uint8Array | Promise<Uint8Array>;
   /** May answer later: the lab draws these on its worker pool (src/main/env/images-pool.ts). */
   renderViewsSheet(rows: RenderRow[]): Uint8Array | Promise<Uint8Array>;
   renderAngleImage(render: RenderOutput, label: string, camera: Camera): Uint8Array | Promise<Uint8Array>;

@@ -7,6 +7,9 @@
 // replies, BullMQ lock renewals: issue 29 items 1 and 4) is never held by a grade.
 import { acquireGpu } from '../gpu/device';
 import { Grader, graderDevice } from '../grader/grader';
+import { photoCacheDir } from '../grader/photo-cache';
+import { labHome } from '../io/home';
+import { packedCacheDir } from '../lpips/packed-cache';
 import { WorkerPool } from '../workers/pool';
 
 export interface GraderChoice {
@@ -18,13 +21,18 @@ export function sharedGrader(choice: GraderChoice, log?: (line: string) => void)
   let made: Promise<Grader> | undefined;
   return () => {
     made ??= (async () => {
+      // The CPU path's photo LPIPS taps and packed weights come from this machine's caches
+      // (<lab home>/cache), as in `splatlab grade` and the lab's servers (issue 40 item 3).
+      const home = labHome();
+      const caches = { photoCache: photoCacheDir(home), weightsCache: packedCacheDir(home) };
       const lpipsDir = choice.lpips ? undefined : null;
       const pool = new WorkerPool();
-      if (choice.device === 'cpu') return Grader.create({ device: null, lpipsDir, pool });
+      pool.prestart(); // its threads start while the GPU is probed and the grader built
+      if (choice.device === 'cpu') return Grader.create({ device: null, lpipsDir, pool, ...caches });
       const gpu = await acquireGpu({});
       log?.(`GPU: ${gpu.status.path}: ${gpu.status.summary}`);
       // A GPU grade runs in a child process with its own device (gpuProcess), not on this event loop.
-      return Grader.create({ ...graderDevice(gpu), lpipsDir, pool, gpuProcess: true }).catch(() => Grader.create({ device: null, lpipsDir, pool }));
+      return Grader.create({ ...graderDevice(gpu), lpipsDir, pool, gpuProcess: true, ...caches }).catch(() => Grader.create({ device: null, lpipsDir, pool, ...caches }));
     })();
     made.catch(() => (made = undefined));
     return made;

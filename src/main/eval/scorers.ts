@@ -2,13 +2,13 @@
 // own (src/main/kinds/scorer.ts; the kind's study tier, src/main/kinds/<kind>/study/scorer.ts),
 // and the file's own claim (end_record) serves every kind. `splatlab export inspect --scorer NAME`
 // picks them; the default is every scorer of the task's kind family except the file's claim.
-// The kinds' scorers come from the kinds' study list (src/main/studies/kind-studies.ts), which refuses
+// The kinds' scorers come from the kinds' study list (src/main/study/kind-studies.ts), which refuses
 // a kind without one at registration.
 // Input: a task kind and optional scorer names. Output: the scorers to run.
 // Invariant: nothing here names a kind; a scorer is matched to a task by its kind's family.
 import { kindModule } from '../../shared/kinds/registry';
 import type { EpisodeScore, ScoreInput } from '../kinds/scorer';
-import { studyKinds } from '../studies/kind-studies';
+import { studyKinds } from '../study/kind-studies';
 
 export type { EpisodeScore, ScoreInput };
 
@@ -46,7 +46,7 @@ export function scorersFor(kind: string, names?: readonly string[]): Scorer[] {
     return all.filter((s) => names.includes(s.name) && (s.family === null || s.family === family));
   }
   const own = all.filter((s) => s.family === family);
-  // Every kind registers a scorer (src/main/studies/kind-studies.ts); an empty list is a broken registry, said here.
-  if (!own.length) throw new Error(`kind '${kind}' (family '${family}') has no Inspect scorer registered (src/main/studies/kind-studies.ts)`);
+  // Every kind registers a scorer (src/main/study/kind-studies.ts); an empty list is a broken registry, said here.
+  if (!own.length) throw new Error(`kind '${kind}' (family '${family}') has no Inspect scorer registered (src/main/study/kind-studies.ts)`);
   return own;
 }

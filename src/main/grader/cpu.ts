@@ -9,10 +9,12 @@
 // object (per worker for the pool's copies), so repeated grades only pay for the renders and the
 // render side of each metric; the numbers are the same on either thread. Photo LPIPS taps stay in
 // the wasm module's layout (LpipsPhoto) and, given a photoCache, come from the per-machine cache
-// (photo-cache.ts: bit for bit what the pool computes), so a new process pays only for its renders.
+// (photo-cache.ts: bit for bit what the pool computes), so a new process pays only for its renders;
+// given a weightsCache, the packed LPIPS weights come from one too (lpips/packed-cache.ts).
 import { randomBytes } from 'node:crypto';
 import type { Camera, RenderOutput, Splats } from '../../shared/raster/types';
 import type { LpipsWeights } from '../../shared/metrics/lpips-weights';
+import { cachedPackedWeights } from '../lpips/packed-cache';
 import { LpipsPool, type LpipsPhoto } from '../lpips/pool';
 import { LpipsPhotoCache } from './photo-cache';
 import type { RefView } from '../tasks/load';
@@ -29,6 +31,8 @@ export interface CpuBackendOptions {
   pool?: WorkerPool;
   /** Folder of the per-machine cache of photo LPIPS taps (photo-cache.ts); default: none. */
   photoCache?: string;
+  /** Folder of the per-machine cache of packed LPIPS weights (lpips/packed-cache.ts); default: none. */
+  weightsCache?: string;
 }
 
 /** The pool's queue for grades: every grade of the process shares it (GradeQueue orders them). */
@@ -63,7 +67,11 @@ export class CpuBackend implements GradeBackend {
 
   /** The LPIPS workers, started with the backend (graders without LPIPS never start threads). */
   private lpipsPool(weights: LpipsWeights): LpipsPool {
-    this.lpips ??= LpipsPool.create(weights, this.opts.lpipsWorkers === undefined ? {} : { workers: this.opts.lpipsWorkers });
+    const cache = this.opts.weightsCache;
+    this.lpips ??= LpipsPool.create(weights, {
+      ...(this.opts.lpipsWorkers === undefined ? {} : { workers: this.opts.lpipsWorkers }),
+      ...(cache ? { packed: () => cachedPackedWeights(weights, cache) } : {}),
+    });
     return this.lpips;
   }
 

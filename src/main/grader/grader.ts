@@ -43,6 +43,11 @@ export interface GraderOptions {
    * a new process reads them instead of computing them. Default: none (nothing written).
    */
   photoCache?: string;
+  /**
+   * The CPU path's per-machine cache of packed LPIPS weights (lpips/packed-cache.ts,
+   * packedCacheDir()). Default: none (packed in every process).
+   */
+  weightsCache?: string;
   /** The lab's worker pool: the CPU path renders and measures there, off the event loop. */
   pool?: WorkerPool;
   /**
@@ -110,6 +115,7 @@ export class Grader {
         ...(opts.lpipsWorkers === undefined ? {} : { lpipsWorkers: opts.lpipsWorkers }),
         ...(opts.pool ? { pool: opts.pool } : {}),
         ...(opts.photoCache ? { photoCache: opts.photoCache } : {}),
+        ...(opts.weightsCache ? { weightsCache: opts.weightsCache } : {}),
       });
       return new Grader(backend, problem, `CPU reference ${opts.pool ? 'on the worker pool' : 'on the main thread'}`);
     }

@@ -122,7 +122,7 @@ export interface MainKindModule {
   rules(task: KindTask): KindRules;
   /**
    * Its runs are graded by the lab's grader from the replayed scene (SplatBench): a study's model
-   * runs are verified that way (src/main/studies/verify.ts). Absent: scored from the log's calls.
+   * runs are verified that way (src/main/study/verify.ts). Absent: scored from the log's calls.
    */
   readonly sceneGraded?: true;
   /** Frees what the lab's grader holds for a task leaving the repository (SplatBench: its photos on the device). */

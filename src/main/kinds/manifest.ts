@@ -6,7 +6,7 @@
 // so the manifest and its registry (./manifests.ts) stand at the top.
 import type { CommandEntry } from '../cli/command';
 import type { KindHandlers } from '../services/kind-handlers';
-import type { KindStudyPart } from '../studies/kind-part';
+import type { KindStudyPart } from '../study/kind-part';
 import type { MainKindModule } from './kind';
 import type { KindScorer } from './scorer';
 

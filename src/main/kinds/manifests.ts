@@ -3,7 +3,7 @@
 // supplies in main (its module, Inspect scorer, study part, LabApi handlers and commands), one
 // line per kind in LAB_KINDS. A kind kept outside the lab registers the same object from its
 // SPLATLAB_KINDS folder (./plugins.ts). Registration checks the manifest and indexes its parts
-// for the folders that read them (./registry.ts mainKind, src/main/studies/kind-studies.ts,
+// for the folders that read them (./registry.ts mainKind, src/main/study/kind-studies.ts,
 // src/main/services/kind-handlers.ts, src/main/cli/kind-commands.ts): those indexes import no
 // kind and are filled from here only, so the machinery below this tier never imports a kind's
 // folder.
@@ -14,7 +14,7 @@
 import { KIND_MODULES } from '../../shared/kinds/registry';
 import type { MainKindManifest } from './manifest';
 import { registerMainKind, registerToolsDoc } from './registry';
-import { registerStudyKind } from '../studies/kind-studies';
+import { registerStudyKind } from '../study/kind-studies';
 import { registerKindHandlers } from '../services/kind-handlers';
 import { registerKindCommands } from '../cli/kind-commands';
 import { splatbenchManifest } from './splatbench/manifest';
@@ -36,7 +36,7 @@ function problem(m: MainKindManifest): string | null {
   if (!m.scorer || typeof m.scorer.score !== 'function') return `kind '${family}' supplies no Inspect scorer (src/main/kinds/scorer.ts): every kind needs one`;
   if (m.scorer.family !== family) return `kind '${family}': its scorer '${m.scorer.name}' scores family '${m.scorer.family}'`;
   if (m.studyPart && m.studyPart.family !== family) return `kind '${family}': its study part is of family '${m.studyPart.family}'`;
-  if (m.studyPart && typeof m.studyPart.exportTables !== 'function') return `kind '${family}': its study part has no exportTables() (src/main/studies/kind-part.ts)`;
+  if (m.studyPart && typeof m.studyPart.exportTables !== 'function') return `kind '${family}': its study part has no exportTables() (src/main/study/kind-part.ts)`;
   if (m.handlers !== undefined && typeof m.handlers !== 'function') return `kind '${family}': its handlers must be a function of the lab's context (src/main/services/kind-handlers.ts KindHandlers)`;
   for (const [name, entry] of Object.entries(m.commands ?? {})) {
     if (!entry?.summary || typeof entry.load !== 'function') return `kind '${family}': its command '${name}' needs a summary and a load() (src/main/cli/command.ts CommandEntry)`;

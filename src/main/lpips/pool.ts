@@ -27,6 +27,11 @@ import { POOL_WORKER_SOURCE } from './pool-worker';
 export interface LpipsPoolOptions {
   /** Worker threads; default os.availableParallelism() capped at 8 (one grade has 8 views). */
   workers?: number;
+  /**
+   * packLpipsWeights(weights), or a function giving it (called once the threads are started), from
+   * the per-machine cache (packed-cache.ts): the pool then skips packing. Default: packed here.
+   */
+  packed?: Float32Array | (() => Float32Array);
 }
 
 export interface LpipsPair {
@@ -146,12 +151,19 @@ export class LpipsPool {
   static create(weights: LpipsWeights, opts: LpipsPoolOptions = {}): LpipsPool {
     const count = opts.workers ?? Math.min(8, Math.max(1, availableParallelism()));
     if (!Number.isInteger(count) || count < 1) throw new Error(`LPIPS pool: workers must be a positive integer, got ${count}`);
+    // The threads first: they start up while this one packs the weights (a cold start's critical path).
+    const workers = Array.from({ length: count }, () => new PoolWorker(new Worker(POOL_WORKER_SOURCE, { eval: true })));
     // In shared memory: every worker reads the one copy (a plain array is cloned per worker, about
     // 10 MB each, on the event loop: issue 29 item 2).
-    const plain = packLpipsWeights(weights);
-    const packed = new Float32Array(new SharedArrayBuffer(plain.byteLength));
-    packed.set(plain);
-    const workers = Array.from({ length: count }, () => new PoolWorker(new Worker(POOL_WORKER_SOURCE, { eval: true })));
+    const given = typeof opts.packed === 'function' ? opts.packed() : opts.packed;
+    let packed: Float32Array;
+    if (given && given.buffer instanceof SharedArrayBuffer) {
+      packed = given;
+    } else {
+      const plain = given ?? packLpipsWeights(weights);
+      packed = new Float32Array(new SharedArrayBuffer(plain.byteLength));
+      packed.set(plain);
+    }
     for (const w of workers) w.post({ type: 'init', packed });
     return new LpipsPool(workers, packed);
   }

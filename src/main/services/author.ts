@@ -73,6 +73,7 @@ function authorContext(deps: LabContext, fits: FitAddressees): AuthorContext {
     caster,
     grader: getGrader,
     fitBackend: () => chooseFitBackend(fitDevice).then(onPool),
+    encodePng: (image) => deps.pool.run('image.png', { image }, { client: AUTHOR_CLIENT }),
     onFitProgress: (e) => toStarter(e.jobId, (to) => events.publish('author.fit', e, to)),
     onFitSnapshot: (e) => toStarter(e.jobId, (to) => events.publish('author.fitSnapshot', e, to)),
     onFitEnd: (s) => toStarter(s.jobId, (to) => events.publish('author.fitEnd', s, to)),

@@ -14,6 +14,7 @@ import type { GpuContext } from '../gpu/device';
 import { loadShaders } from '../gpu/shaders';
 import { sharedGrader, type Grader } from '../grader/grader';
 import { photoCacheDir } from '../grader/photo-cache';
+import { packedCacheDir } from '../lpips/packed-cache';
 import { GpuRasterizer } from '../../shared/raster/gpu';
 import { listRegistryTasks } from '../kinds/task-registry';
 import { TaskRepository } from '../kinds/repository';
@@ -88,7 +89,7 @@ export function createLabContext(o: LabContextOptions): LabContext {
     return raster;
   };
   // A server's GPU grade runs in a child process with its own device (its event loop stays free).
-  const grader = o.grader ?? sharedGrader(o.gpu, { pool, rasterizer: gpuRasterizer, gpuProcess: true, photoCache: photoCacheDir(home) });
+  const grader = o.grader ?? sharedGrader(o.gpu, { pool, rasterizer: gpuRasterizer, gpuProcess: true, photoCache: photoCacheDir(home), weightsCache: packedCacheDir(home) });
   let built: Grader | null = null;
   const getGrader = async (): Promise<Grader> => (built = await grader());
   // A task that leaves the repository takes its photos off the grader's device with it.

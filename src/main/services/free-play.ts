@@ -1,5 +1,5 @@
 // LabApi handlers of free play in Results (src/shared/api/free-play.ts; issue 30 item 6): rows,
-// replay and CSV of the episodes under <home>/trajectories/ (src/main/studies/free-play.ts).
+// replay and CSV of the episodes under <home>/trajectories/ (src/main/study/free-play.ts).
 // Inputs: the LabContext (+ an optional renderer for tests). Output: HandlersFor the rows.
 // Invariant: refused while a participant session runs (hidden scores); the scores are the run's
 // one score (run-score.ts), as in a study's Results.
@@ -9,9 +9,9 @@ import { BOOTSTRAP_DEFAULTS } from '../../shared/analysis/bootstrap';
 import { episodesCsv, summarize, summaryCsv } from '../../shared/study/results';
 import { pngDataUrl } from '../env/public';
 import { readTrajectory } from '../env/trajectory';
-import { freePlayPath, freePlayResults } from '../studies/free-play';
-import { replayFrame, type SceneRenderer } from '../studies/replay';
-import { trajectoryView } from '../studies/trajectory-view';
+import { freePlayPath, freePlayResults } from '../study/free-play';
+import { replayFrame, type SceneRenderer } from '../study/replay';
+import { trajectoryView } from '../study/trajectory-view';
 import type { LabContext } from './context';
 import type { HandlersFor } from './dispatch';
 import { refuseDuringSession } from './session-lock';

@@ -17,7 +17,7 @@ import * as probe from './jobs/probe';
 import { raycastJob } from './jobs/raycast';
 import { readSplatJob } from './jobs/read-splat';
 import { splatPreviewJob } from './jobs/splat-preview';
-import { angleImageJob, viewsSheetJob } from './jobs/sheets';
+import { angleImageJob, pngJob, referenceSheetJob, viewsSheetJob } from './jobs/sheets';
 import { parseTrajectoryJob } from './jobs/trajectory';
 import { readViewsJob, writeViewsJob } from './jobs/views';
 import { zipJob } from './jobs/zip';
@@ -40,6 +40,8 @@ export const jobHandlers = {
   'archive.zip': zipJob,
   'format.read': readSplatJob,
   'author.splatPreview': splatPreviewJob,
+  'image.png': pngJob,
+  'image.references': referenceSheetJob,
   'image.views': viewsSheetJob,
   'image.angle': angleImageJob,
   'raster.tiles': tileStageJob,

@@ -13,7 +13,7 @@
 // job's parts queue one after another in it) and clients are served round-robin, so a burst from
 // one client waits behind itself only (background jobs, the hidden grade's, only when nothing
 // else could start); an aborted queued job never starts, an aborted running job's
-// thread is terminated (a fresh one is started when needed); a thread that dies fails only its own
+// thread is terminated (a fresh one is started when needed, or ahead by prestart()); a thread that dies fails only its own
 // job; idle threads are unref'd and close() terminates them all, so the pool never keeps the
 // process alive. A job run with `limits` (decoding an upload: issue 29 item 8) gets a fresh thread
 // of its own started with those V8 resource limits, counted as an ordinary job and ended after it.
@@ -177,6 +177,17 @@ export class WorkerPool {
     const splitSize = opts.splitSize ?? Math.max(size, availableParallelism());
     if (!Number.isInteger(splitSize) || splitSize < size) throw new Error(`worker pool: splitSize must be an integer of at least size (${size}), got ${splitSize}`);
     this.splitSize = splitSize;
+  }
+
+  /**
+   * Starts threads now, up to `count` (default `size`) in all, idle: each loads its modules while
+   * nothing waits, so the first jobs (a server's first render_views, the first grade) do not pay
+   * for starting them (issue 40 item 3). Idle threads are unref'd like any others.
+   */
+  prestart(count: number = this.size): void {
+    if (this.closed) return;
+    const want = Math.min(count, this.splitSize);
+    while (this.live() < want) this.spawn();
   }
 
   run<K extends JobKind>(kind: K, input: JobInput<K>, opts: RunOptions): Promise<JobOutput<K>> {

@@ -13,8 +13,6 @@ export interface JobContext {
   transfer(...buffers: ArrayBufferLike[]): void;
 }
 
-export type JobHandler<I, O> = (input: I, ctx: JobContext) => O | Promise<O>;
-
 export type ToWorker =
   | { type: 'run'; job: number; kind: string; input: unknown }
   | { type: 'resident'; key: string; value: unknown }

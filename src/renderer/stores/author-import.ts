@@ -1,6 +1,6 @@
 // The import panel's calls to the lab (Pinia setup store; docs/TASKS.md, "Importing and exporting"): a staged
 // upload's preview, its cancel, the finishing import and its progress. The panel keeps its form
-// and status; the upload itself goes through src/renderer/author/upload.ts in chunks.
+// and status; the upload itself goes through src/renderer/authoring/upload.ts in chunks.
 // Inputs: the LabApi handle (stores/connection.ts), an upload id and the import's choices.
 // Output: LabApi results. Invariant: a cancel never throws (the upload may be gone already).
 import { defineStore } from 'pinia';

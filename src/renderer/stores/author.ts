@@ -13,7 +13,7 @@ import type { LabApi } from '../../shared/api/lab';
 import type { Camera } from '../../shared/raster/types';
 import { PROCEDURAL_OBJECTS } from '../../shared/authoring/objects/index';
 import { validateObject, type PartKind, type Vec3 } from '../../shared/authoring/primitives';
-import { clonePart, distinctGroups, duplicatePart, mirrorPart, newPart, partWarnings, withDims } from '../author/parts';
+import { clonePart, distinctGroups, duplicatePart, mirrorPart, newPart, partWarnings, withDims } from '../authoring/parts';
 
 type SheetView = { name: string; azimuth: number; elevation: number; image: string };
 const HISTORY = 100;

@@ -3,7 +3,7 @@
 // score per task kind and per object source, the effort table (wide: one column per effort),
 // one-shot vs full, reassembly heading errors per named part with the final score, the mirror
 // test, best vs final and the score over calls. People ("People") beside every model and setting.
-// Input: AnalysisEpisode rows (src/main/studies/analyses.ts) and the AnalysisReport of them.
+// Input: AnalysisEpisode rows (src/main/study/analyses.ts) and the AnalysisReport of them.
 // Output: PaperTable[]. Invariants: practice and unfinished episodes never enter; sculpt,
 // reassembly and one-shot are never pooled except in the leaderboard, which pools the full
 // episodes (sculpt and reassembly) as the seed's does and says so; every interval is a

@@ -114,7 +114,7 @@ export type TrajectoryView = z.infer<typeof TrajectoryViewSchema>;
 
 const studyId = z.strictObject({ studyId: StudyIdSchema });
 
-/** Session metadata a participant's page reports (src/main/studies/session-meta.ts). */
+/** Session metadata a participant's page reports (src/main/study/session-meta.ts). */
 export const SessionMetaSchema = z.strictObject({
   userAgent: z.string().max(500),
   screen: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]),

@@ -7,7 +7,7 @@
 // codebooks to hold 256 entries, before any decoding.
 import { z } from 'zod';
 import { checkedRows, PLY_CONVENTION } from './ply-common';
-import { FORMAT_LABELS, FormatError, SH_REST_PER_CHANNEL, SplatsBuilder, type SplatFileData } from './types';
+import { FORMAT_LABELS, FormatError, SH_C0, SH_REST_PER_CHANNEL, SplatsBuilder, type SplatFileData } from './types';
 
 const LABEL = FORMAT_LABELS.sog;
 // JSON cannot hold -Infinity or NaN: codebooks carry them as null.
@@ -97,15 +97,31 @@ export function decodeSog(meta: SogMeta, images: ReadonlyMap<string, RgbaImage>,
   const b = new SplatsBuilder(n, degree, precision);
   const [x0, y0, z0] = meta.means.mins;
   const [dx, dy, dz] = meta.means.maxs.map((m, a) => m - meta.means.mins[a]);
+  // Decoded in bulk (issue 40 item 4): the scene's arrays written directly, and the 8-bit fields
+  // through 256-entry tables of the very values the builder's methods compute (exp of the scale
+  // codebook, 0.5 + SH_C0 f_dc), so the scene is bit for bit the one the methods build.
+  const { means, scales, colors, opacities } = b.splats;
+  const rest = b.splats.sh?.rest ?? null;
+  const expScale = sCode.map((v) => Math.exp(v));
+  const dcRgb = cCode.map((v) => 0.5 + SH_C0 * v);
   const q = [0, 0, 0, 0];
   let badLabels = 0;
   for (let i = 0; i < n; i++) {
     const o = i * 4;
-    const u = (c: number): number => (lo[o + c] | (hi[o + c] << 8)) / 65535;
-    b.position(i, invLog(x0 + dx * u(0)), invLog(y0 + dy * u(1)), invLog(z0 + dz * u(2)));
-    b.logScale(i, sCode[sc[o]], sCode[sc[o + 1]], sCode[sc[o + 2]]);
-    b.dc(i, cCode[c0[o]], cCode[c0[o + 1]], cCode[c0[o + 2]]);
-    b.opacity(i, c0[o + 3] / 255);
+    const x = invLog(x0 + dx * ((lo[o] | (hi[o] << 8)) / 65535));
+    const y = invLog(y0 + dy * ((lo[o + 1] | (hi[o + 1] << 8)) / 65535));
+    const z = invLog(z0 + dz * ((lo[o + 2] | (hi[o + 2] << 8)) / 65535));
+    means[i * 3] = x;
+    means[i * 3 + 1] = y;
+    means[i * 3 + 2] = z;
+    if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z))) b.nonFinite++;
+    scales[i * 3] = expScale[sc[o]];
+    scales[i * 3 + 1] = expScale[sc[o + 1]];
+    scales[i * 3 + 2] = expScale[sc[o + 2]];
+    colors[i * 3] = dcRgb[c0[o]];
+    colors[i * 3 + 1] = dcRgb[c0[o + 1]];
+    colors[i * 3 + 2] = dcRgb[c0[o + 2]];
+    opacities[i] = c0[o + 3] / 255;
     const tag = qt[o + 3];
     if (tag < 252) b.quat(i, 1, 0, 0, 0);
     else {
@@ -120,17 +136,18 @@ export function decodeSog(meta: SogMeta, images: ReadonlyMap<string, RgbaImage>,
       q[tag - 252] = Math.sqrt(Math.max(0, 1 - sum));
       b.quat(i, q[0], q[1], q[2], q[3]);
     }
-    if (centroids && labels && meta.shN) {
+    if (centroids && labels && rest && meta.shN) {
       const label = labels[o] | (labels[o + 1] << 8);
       if (label >= meta.shN.count) {
         badLabels++;
         continue;
       }
-      const row = Math.floor(label / 64);
-      const base = (label % 64) * k;
-      for (let j = 0; j < k; j++) {
-        const t = (row * centroids.width + base + j) * 4;
-        for (let c = 0; c < 3; c++) b.rest(i, j, c, shCode[centroids.rgba[t + c]]);
+      const px = centroids.rgba;
+      let t = (Math.floor(label / 64) * centroids.width + (label % 64) * k) * 4;
+      for (let j = 0, r = i * k * 3; j < k; j++, t += 4, r += 3) {
+        rest[r] = shCode[px[t]];
+        rest[r + 1] = shCode[px[t + 1]];
+        rest[r + 2] = shCode[px[t + 2]];
       }
     }
   }

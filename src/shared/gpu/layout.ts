@@ -6,12 +6,6 @@
 
 export type Scalar = 'f32' | 'u32' | 'i32';
 
-export interface FieldSpec {
-  name: string;
-  type: Scalar;
-  count: number; // number of scalars (1 for a plain member, n for array<_, n> or vecN)
-}
-
 export interface StructLayout<F extends string> {
   words: number; // stride of one element in 4-byte words
   bytes: number;

@@ -5,7 +5,6 @@
 export type Vec3 = [number, number, number];
 export type Mat3 = [number, number, number, number, number, number, number, number, number];
 
-export const MAT3_IDENTITY: Readonly<Mat3> = [1, 0, 0, 0, 1, 0, 0, 0, 1];
 
 export function add(a: Vec3, b: Vec3): Vec3 {
   return [a[0] + b[0], a[1] + b[1], a[2] + b[2]];

@@ -360,7 +360,7 @@ export const CHECKS_TABLE: Table<CheckRow> = {
   ],
 };
 
-/** Every table of the archive written for every study, in the order written (each kind adds its own: src/main/studies/kind-part.ts). */
+/** Every table of the archive written for every study, in the order written (each kind adds its own: src/main/study/kind-part.ts). */
 export const EXPORT_TABLES = [CALLS_TABLE, EPISODES_TABLE, SUMMARY_TABLE, PAIRED_TABLE, PARTICIPANT_SUMMARY_TABLE, SESSIONS_TABLE, PARTICIPANTS_TABLE, ANSWERS_TABLE, DELETIONS_TABLE, FLOW_TABLE, SESSION_META_TABLE, CHECKS_TABLE] as const;
 
 export interface DictionaryTable {

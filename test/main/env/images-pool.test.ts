@@ -1,6 +1,7 @@
 // The episode's images on the pool (src/main/env/images-pool.ts, issue 29 item 1): the render_views
-// sheet and the render_angle image drawn on a worker are the same PNG bytes as on the main thread.
-import { afterAll, describe, expect, it } from 'vitest';
+// sheet, the render_angle image and the reference sheet (issue 38 item 1) drawn on a worker are the
+// same PNG bytes as on the main thread; concurrent starts of one task share one reference-sheet job.
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { envImages } from '../../../src/main/env/images';
 import { poolImages } from '../../../src/main/env/images-pool';
 import { WorkerPool } from '../../../src/main/workers/pool';
@@ -24,5 +25,24 @@ describe('episode images on the worker pool', () => {
     const angle = await images.renderAngleImage(render, 'azimuth 10', views[0].camera);
     expect(pool.stats().started).toBeGreaterThan(0);
     expect(Buffer.from(angle).equals(Buffer.from(envImages.renderAngleImage(render, 'azimuth 10', views[0].camera)))).toBe(true);
+  }, 120_000);
+
+  it('draws the reference sheet on the pool once per task and selection, the same bytes as the main thread', async () => {
+    const onPool = await testTask('test__sculpt');
+    const onMain = await testTask('test__sculpt');
+    const images = poolImages(pool);
+    const run = vi.spyOn(pool, 'run');
+    const jobs = (): number => run.mock.calls.filter(([name]) => name === 'image.references').length;
+    const first = images.referenceSheet(onPool);
+    const second = images.referenceSheet(onPool);
+    expect(first).toBeInstanceOf(Promise);
+    expect(second).toBe(first);
+    const png = await first;
+    expect(jobs()).toBe(1);
+    expect(Buffer.from(png).equals(Buffer.from(envImages.referenceSheet(onMain)))).toBe(true);
+    const two = await images.referenceSheet(onPool, [0, 1]);
+    expect(jobs()).toBe(2);
+    expect(Buffer.from(two).equals(Buffer.from(envImages.referenceSheet(onMain, [0, 1])))).toBe(true);
+    expect(() => images.referenceSheet(onPool, [42])).toThrow('no reference views selected');
   }, 120_000);
 });

@@ -10,6 +10,7 @@ import { SplatEnv } from '../../../src/main/kinds/splatbench/env';
 import { readTrajectory } from '../../../src/main/env/trajectory';
 import { fakeImages, testTask, testTasks, tmpLog } from './fixtures';
 import { scriptedCalls } from './script';
+import { childArgs, childEnv } from '../../helpers/child-entry';
 
 const CHILD = fileURLToPath(new URL('./kill-child.ts', import.meta.url));
 const TASK = 'test__sculpt';
@@ -27,7 +28,7 @@ interface KillPoint {
  */
 function runAndKill(tasksDir: string, log: string, at: KillPoint | null): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, tasksDir, TASK, log], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...childArgs(CHILD), tasksDir, TASK, log], { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() });
     let err = '';
     let out = '';
     let ready = 0;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EpisodeManager, EpisodeNotFound } from '../../../src/main/episodes/manager';
 import { parseTrajectory, readTrajectory } from '../../../src/main/env/trajectory';
-import { episodeResult } from '../../../src/main/studies/results';
+import { episodeResult } from '../../../src/main/study/results';
 import { Connection } from '../../../src/main/services/connection';
 import { episodeClock } from '../../../src/shared/env/time';
 import type { Grader } from '../../../src/main/grader/grader';

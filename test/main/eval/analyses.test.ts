@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { command as evalCommand } from '../../../src/main/cli/commands/eval';
 import { command as reportCommand } from '../../../src/main/cli/commands/report';
-import { analysisEpisodes, resultsFolderSources, type LogSource } from '../../../src/main/studies/analyses';
+import { analysisEpisodes, resultsFolderSources, type LogSource } from '../../../src/main/study/analyses';
 import { findChromium } from '../../../src/main/eval/chart-png';
 import { PNG } from 'pngjs';
 import { EpisodeManager } from '../../../src/main/episodes/manager';

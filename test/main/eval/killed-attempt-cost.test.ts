@@ -15,6 +15,7 @@ import type { ModelClient, ModelTurn } from '../../../src/main/models/clients/ty
 import { parseModelSpec } from '../../../src/main/models/spec';
 import { EpisodeMetaSchema } from '../../../src/main/models/meta';
 import { searchTasksDir } from '../kinds/search/study-fixture';
+import { childArgs, childEnv } from '../../helpers/child-entry';
 
 const CHILD = join(__dirname, 'killed-attempt-worker.ts');
 
@@ -22,7 +23,7 @@ describe('a killed attempt', () => {
   it('leaves its tokens and its in-flight request in the meta, and the resumed run bills them', async () => {
     const tasksDir = searchTasksDir();
     const log = join(mkdtempSync(join(tmpdir(), 'splatlab-killed-')), 'search__t2__r1.jsonl');
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, tasksDir, 'search__t2', log], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...childArgs(CHILD), tasksDir, 'search__t2', log], { stdio: ['ignore', 'pipe', 'inherit'], env: childEnv() });
     await new Promise<void>((resolve, reject) => {
       createInterface({ input: child.stdout }).on('line', (l) => l === 'in-flight' && resolve());
       child.once('exit', (code) => reject(new Error(`the worker exited with ${code} before its second request`)));

@@ -77,7 +77,9 @@ beforeAll(async () => {
     return;
   }
   const py = join(dir, 'venv', 'bin', 'python');
-  install = await run(py, ['-m', 'pip', 'install', '--quiet', '--retries', '1', '--timeout', '30', ...indexArgs(), `${join(dir, 'pkg')}[gym,trl]`]);
+  // --no-compile: pip would byte-compile every module of every package (transformers' thousands) at
+  // install, about half its CPU time; the checks compile the few they import when they import them.
+  install = await run(py, ['-m', 'pip', 'install', '--quiet', '--no-compile', '--retries', '1', '--timeout', '30', ...indexArgs(), `${join(dir, 'pkg')}[gym,trl]`]);
   if (install.code === 0) venvPython = py;
 }, 300_000);
 afterAll(async () => {

@@ -1,8 +1,9 @@
 // The per-machine cache of photo LPIPS taps (src/main/grader/photo-cache.ts) and the LpipsPhoto
 // path of the pool: a photo's region from the pool equals its features bit for bit, a region read
 // back from the cache is the computed one bit for bit, so distances and a whole CPU grade are
-// unchanged; a file of the wrong length is ignored and rewritten; the key follows the photo and
-// the weights. Random AlexNet-shaped weights, small images: no optional part needed.
+// unchanged, also with the decoded-photo and packed-weight caches of a cold `splatlab grade`; a
+// file of the wrong length or with corrupted bytes is ignored and rewritten; the key follows the
+// photo and the weights. Random AlexNet-shaped weights, small images: no optional part needed.
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,9 @@ import { LpipsPool } from '../../../src/main/lpips/pool';
 import { LpipsPhotoCache, photoCacheDir, photoCacheKey } from '../../../src/main/grader/photo-cache';
 import { CpuBackend } from '../../../src/main/grader/cpu';
 import { loadTask } from '../../../src/main/tasks/load';
+import { cachedViewReader, viewCacheDir } from '../../../src/main/tasks/view-cache';
+import { packedCacheDir } from '../../../src/main/lpips/packed-cache';
+import type { ViewScores } from '../../../src/main/grader/types';
 import { TEST_TASK_IDS } from '../../helpers/test-task';
 import { packRecords } from '../../../src/shared/env/scene';
 import { photoRegion } from '../../../src/shared/metrics/wasm/lpips-wasm';
@@ -50,10 +54,20 @@ describe('LpipsPhotoCache', () => {
 
     // A file of the wrong length is not a region: computed again and rewritten whole.
     const path = join(dir, files[0]);
+    const good = readFileSync(path);
     writeFileSync(path, Buffer.alloc(12));
     const again = await new LpipsPhotoCache(dir).photo(pool, photo);
     expect(again.region).toEqual(computed.region);
-    expect(readFileSync(path).byteLength).toBe(computed.region.byteLength);
+    expect(readFileSync(path)).toEqual(good);
+    expect(good.byteLength).toBe(computed.region.byteLength + 32); // the floats and their SHA-256
+
+    // A file of the right length with a corrupted float is not served: computed again, rewritten.
+    const corrupt = Buffer.from(good);
+    corrupt[40] ^= 0x10;
+    writeFileSync(path, corrupt);
+    const repaired = await new LpipsPhotoCache(dir).photo(pool, photo);
+    expect(repaired.region).toEqual(computed.region);
+    expect(readFileSync(path)).toEqual(good);
   });
 
   it('keys on the photo, its size and the weights', () => {
@@ -74,23 +88,34 @@ describe('LpipsPhotoCache', () => {
     await expect(pool.distance(render, small)).rejects.toThrow(/photo is 40x40/);
   });
 
-  it('leaves a CPU grade exactly as without the cache, from an empty and from a filled cache', async () => {
+  it('leaves a CPU grade exactly as without the caches, from empty and from filled ones', async () => {
     const { task: built } = await fixtureTask();
-    const task = await loadTask(TEST_TASK_IDS.sculpt, { tasksDir: built.tasksDir });
-    const views = task.heldout.slice(0, 3);
+    const home = mkdtempSync(join(tmpdir(), 'splatlab-cold-caches-'));
     const splats = packRecords(built.init);
-    const dir = join(mkdtempSync(join(tmpdir(), 'splatlab-photo-cache-')), 'lpips-photos');
-    const scores = async (photoCache?: string): Promise<unknown> => {
-      const backend = new CpuBackend(weights, { lpipsWorkers: 1, ...(photoCache ? { photoCache } : {}) });
+    // A cold process: the task's photos through the view cache, the photo taps and the packed
+    // weights through theirs (as `splatlab grade`), against no cache at all.
+    const scores = async (cached: boolean): Promise<ViewScores[]> => {
+      const readViews = cached ? { readViews: cachedViewReader(viewCacheDir(home)) } : {};
+      const task = await loadTask(TEST_TASK_IDS.sculpt, { tasksDir: built.tasksDir, heldoutOnly: true, ...readViews });
+      const caches = cached ? { photoCache: photoCacheDir(home), weightsCache: packedCacheDir(home) } : {};
+      const backend = new CpuBackend(weights, { lpipsWorkers: 1, ...caches });
       try {
-        return (await backend.renderAndMeasure(splats, views, true)).scores;
+        return (await backend.renderAndMeasure(splats, task.heldout.slice(0, 3), true)).scores;
       } finally {
         backend.destroy();
       }
     };
-    const plain = await scores();
-    expect(await scores(dir)).toEqual(plain);
-    expect(readdirSync(dir)).toHaveLength(views.length);
-    expect(await scores(dir)).toEqual(plain);
+    const plain = await scores(false);
+    expect(plain.every((s) => s.lpips !== undefined && s.lpips > 0)).toBe(true);
+    expect(await scores(true)).toEqual(plain);
+    expect(readdirSync(photoCacheDir(home))).toHaveLength(3);
+    expect(readdirSync(packedCacheDir(home))).toHaveLength(1);
+    expect(readdirSync(viewCacheDir(home))).toHaveLength(1);
+    // From filled caches: the same scores (to 1e-6 at least; bit for bit here).
+    const hit = await scores(true);
+    for (const [i, s] of hit.entries()) {
+      for (const k of ['psnr', 'ssim', 'iou', 'lpips'] as const) expect(Math.abs((s[k] as number) - (plain[i][k] as number))).toBeLessThanOrEqual(1e-6);
+    }
+    expect(hit).toEqual(plain);
   });
 });

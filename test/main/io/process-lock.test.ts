@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ProcessLock, withFileLock } from '../../../src/main/io/process-lock';
-import { StudyStore } from '../../../src/main/studies/store';
+import { StudyStore } from '../../../src/main/study/store';
 
 async function storeWithStudy(): Promise<{ store: StudyStore; studies: string; id: string }> {
   const home = mkdtempSync(join(tmpdir(), 'splatlab-lock-'));

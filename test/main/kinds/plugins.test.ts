@@ -12,7 +12,7 @@ import { loadKindPlugins } from '../../../src/main/kinds/plugins';
 import { mainKind } from '../../../src/main/kinds/registry';
 import { splatbenchMain } from '../../../src/main/kinds/splatbench/kind';
 import { splatScorer } from '../../../src/main/kinds/splatbench/study/scorer';
-import { studyKinds } from '../../../src/main/studies/kind-studies';
+import { studyKinds } from '../../../src/main/study/kind-studies';
 import { kindsModuleSource } from '../../../src/main/kinds/vite-kinds';
 import { kindModule, registerKind } from '../../../src/shared/kinds/registry';
 import { toolSpecsOf } from '../../../src/shared/kinds/kind';
@@ -44,7 +44,7 @@ describe('SPLATLAB_KINDS', () => {
     expect(() => registerMainManifest({ module, scorer: splatScorer })).toThrow("kind 'nothing': its scorer 'splatscore' scores family 'splatbench'");
     const scorer = { ...splatScorer, name: 'nothing_score', family: 'nothing' };
     expect(() => registerMainManifest({ module: { ...module, rules: undefined } as unknown as typeof module, scorer })).toThrow("kind 'nothing': its main module has no rules() (src/main/kinds/kind.ts MainKindModule)");
-    expect(() => registerMainManifest({ module, scorer, studyPart: { family: 'nothing' } as never })).toThrow("kind 'nothing': its study part has no exportTables() (src/main/studies/kind-part.ts)");
+    expect(() => registerMainManifest({ module, scorer, studyPart: { family: 'nothing' } as never })).toThrow("kind 'nothing': its study part has no exportTables() (src/main/study/kind-part.ts)");
     expect(() => registerMainManifest({ module, scorer, commands: { nothing: { summary: '' } as never } })).toThrow("kind 'nothing': its command 'nothing' needs a summary and a load() (src/main/cli/command.ts CommandEntry)");
     expect(() => registerMainManifest({ module, scorer })).toThrow("kind 'nothing': its shared half is not registered (src/shared/kinds/registry.ts registerKind comes first)");
     expect(() => mainKind({ spec: { task_id: 'x', kind: 'nothing' }, dir: '' })).toThrow();

@@ -19,6 +19,7 @@ import { planJobs } from '../../../src/main/queue/plan';
 import { testTasks } from '../env/fixtures';
 import { hasRedis, startRedis } from './redis';
 import { skipWithout } from '../../helpers/optional';
+import { childArgs, childEnv } from '../../helpers/child-entry';
 
 const CHILD = join(__dirname, 'stall-worker.ts');
 const LOCK_MS = 1000;
@@ -39,7 +40,7 @@ interface Line {
 }
 
 function worker(url: string, tasksDir: string, stalls: number, lines: Line[], gate: string): Promise<void> {
-  const c = spawn(process.execPath, ['--import', 'tsx', CHILD, url, tasksDir, String(LOCK_MS), String(stalls), String(4 * LOCK_MS), gate]);
+  const c = spawn(process.execPath, [...childArgs(CHILD), url, tasksDir, String(LOCK_MS), String(stalls), String(4 * LOCK_MS), gate], { env: childEnv() });
   children.push(c);
   return new Promise((resolve, reject) => {
     createInterface({ input: c.stdout }).on('line', (l) => (l === 'ready' ? resolve() : lines.push(JSON.parse(l) as Line)));

@@ -111,7 +111,7 @@ describe('jobs on the pool', () => {
     }
   });
 
-  it("author.preview's CPU ray cast runs on the pool and equals the main thread's", async () => {
+  it("author.preview's CPU ray cast and PNG encoding run on the pool and equal the main thread's", async () => {
     const ctx = lab();
     try {
       const handlers = createAuthorHandlers(ctx);
@@ -122,7 +122,7 @@ describe('jobs on the pool', () => {
       if (!camera) throw new Error('no V1');
       const here = imageDataUrl(raycastObject(object as ProceduralObject, camera, { samples: 1 }).rgb);
       expect(out.ok && (out.result as { image: string }).image).toBe(here);
-      expect(run.mock.calls.map((c) => c[0])).toEqual(['author.raycast']);
+      expect(run.mock.calls.map((c) => c[0])).toEqual(['author.raycast', 'image.png']);
     } finally {
       await ctx.close();
     }

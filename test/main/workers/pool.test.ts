@@ -29,6 +29,21 @@ describe('WorkerPool', () => {
     expect(p.stats()).toMatchObject({ threads: 1, running: 0, queued: 0, started: 1 });
   });
 
+  it('prestart() starts idle threads ahead that the first jobs then use, capped at splitSize', async () => {
+    const p = (pool = new WorkerPool({ size: 1, splitSize: 2 }));
+    p.prestart();
+    expect(p.stats()).toMatchObject({ threads: 1, started: 1, running: 0 });
+    p.prestart(5);
+    expect(p.stats()).toMatchObject({ threads: 2, started: 2 });
+    p.prestart(2);
+    const parts = await p.runSplit('probe.echo', { value: 3 }, { client: 'a', parts: 2 });
+    expect(parts.map((r) => r.value)).toEqual([3, 3]);
+    expect(p.stats()).toMatchObject({ threads: 2, started: 2, running: 0 });
+    await p.close();
+    p.prestart();
+    expect(p.stats().started).toBe(2);
+  });
+
   it('serves clients round-robin: a burst from one client does not starve another', async () => {
     const p = onePool();
     const order: string[] = [];

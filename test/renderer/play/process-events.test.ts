@@ -102,8 +102,8 @@ describe('process events from the play components', () => {
 
   it('gizmo drag start and end, and a photo snapped, from the viewport panel', async () => {
     const w = mount(ViewportPanel, { props: { views, protocol: 'matched', disabled: false }, attachTo: document.body });
-    await w.vm.$nextTick();
-    expect(seen.events?.drag).toBeTypeOf('function');
+    // The panel places the page's kept viewport after the episode's first frame (kept-viewport.ts).
+    await vi.waitFor(() => expect(seen.events?.drag).toBeTypeOf('function'), { timeout: 30_000 });
     seen.events?.drag?.('start', 'rotate');
     seen.events?.drag?.('end', 'rotate');
     (w.vm as unknown as { snap: (i: number) => void }).snap(0);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { EXPORT_TABLES as STUDY_TABLES, datasetDescription, tableCsv, type Table } from '../../../src/shared/study/export-tables';
 import { SEARCH_TABLE } from '../../../src/shared/kinds/search/export-table';
 
-/** The tables every study writes, and the kinds' own (src/main/studies/kind-part.ts). */
+/** The tables every study writes, and the kinds' own (src/main/study/kind-part.ts). */
 const EXPORT_TABLES = [...STUDY_TABLES, SEARCH_TABLE];
 
 describe('export tables', () => {

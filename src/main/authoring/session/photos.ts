@@ -11,7 +11,7 @@ import { HELDOUT_VIEWS, REFERENCE_VIEWS, viewCameras, type NamedView } from '../
 import type { RgbImage } from '../../../shared/image/image';
 import type { Camera } from '../../../shared/raster/types';
 import type { CamerasFile } from '../../../shared/task/schema';
-import { decodePng, encodePng, toRgb } from '../../io/png';
+import { encodePng } from '../../io/png';
 import type { RefView } from '../../tasks/load';
 import { loadShaders } from '../../gpu/shaders';
 
@@ -65,16 +65,24 @@ export function standardCameras(size: number): CamerasFile {
   return { reference: entries('reference'), heldout: entries('heldout') };
 }
 
+// What an 8-bit PNG round trip does to one sample (src/main/io/png-encode.ts toBytes, then
+// png-decode.ts's quotient into float32), computed directly: a build quantises 16 photos and
+// masks per object, and the codec round trip they replace cost the event loop about 10 ms each
+// (issue 38 item 1). test/main/authoring/photos.test.ts holds it to the codec's bytes.
+const QUOTIENTS = Float32Array.from({ length: 256 }, (_, b) => b / 255);
+const eightBit = (v: number): number => QUOTIENTS[Math.round(Math.min(1, Math.max(0, Number.isNaN(v) ? 0 : v)) * 255)];
+
 /** An image as readPngRgb gives it back after writePng (8-bit rounding). */
 export function quantise(img: RgbImage): RgbImage {
-  return toRgb(decodePng(encodePng(img)));
+  const data = new Float32Array(img.data.length);
+  for (let i = 0; i < data.length; i++) data[i] = eightBit(img.data[i]);
+  return { width: img.width, height: img.height, data };
 }
 
 /** A mask as readViews gives it back from a written `<name>_mask.png`. */
 export function quantiseMask(mask: Float32Array, width: number, height: number): Float32Array {
-  const grey = toRgb(decodePng(encodePng({ width, height, channels: 1, data: mask })));
   const out = new Float32Array(width * height);
-  for (let i = 0; i < out.length; i++) out[i] = grey.data[i * 3];
+  for (let i = 0; i < out.length; i++) out[i] = eightBit(mask[i]);
   return out;
 }
 

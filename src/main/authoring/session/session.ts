@@ -18,7 +18,9 @@ import type { Grader } from '../../grader/grader';
 import type { RefView } from '../../tasks/load';
 import type { ChosenBackend } from '../fit/backend';
 import { FitJob } from './fit-job';
-import { imageDataUrl, taskViews, type PhotoCaster, type ViewSet } from './photos';
+import { encodePng } from '../../io/png';
+import type { RgbImage } from '../../../shared/image/image';
+import { pngDataUrl, taskViews, type PhotoCaster, type ViewSet } from './photos';
 import { saveAuthoredTask, type SaveInput } from './save';
 import { scrambleViews } from './scramble-view';
 
@@ -36,6 +38,8 @@ export interface SessionOptions {
   snapshotEveryMs?: number;
   /** How a save writes and reads photos and loads the new tasks (the lab: off the event loop). */
   save?: Pick<SaveInput, 'views' | 'loadTask'>;
+  /** How previews and photo sheets are PNG-encoded (the lab: on its worker pool; default here). */
+  encodePng?: (image: RgbImage) => Uint8Array | Promise<Uint8Array>;
 }
 
 interface FitRecord {
@@ -85,7 +89,11 @@ export class AuthorSession {
     this.see(obj);
     const t0 = Date.now();
     const [out] = await this.opts.caster.cast(obj as ProceduralObject, [camera], samples);
-    return { image: imageDataUrl(out.rgb), ms: Date.now() - t0 };
+    return { image: await this.dataUrl(out.rgb), ms: Date.now() - t0 };
+  }
+
+  private async dataUrl(image: RgbImage): Promise<string> {
+    return pngDataUrl(await (this.opts.encodePng ?? encodePng)(image));
   }
 
   /** The photos of one set as a saved task would hold them (cached). */
@@ -106,7 +114,7 @@ export class AuthorSession {
     const t0 = Date.now();
     const views = await this.views(obj, set, size);
     return {
-      views: views.map((v) => ({ name: v.name, azimuth: v.azimuth ?? 0, elevation: v.elevation ?? 0, image: imageDataUrl(v.photo) })),
+      views: await Promise.all(views.map(async (v) => ({ name: v.name, azimuth: v.azimuth ?? 0, elevation: v.elevation ?? 0, image: await this.dataUrl(v.photo) }))),
       ms: Date.now() - t0,
     };
   }

@@ -1,15 +1,15 @@
 // `splatlab export ply --task ID --fit --out F.ply`, `--scene S.json`, or `--trajectory log.jsonl
 // --step N`: writes a scene as a 3D Gaussian Splatting .ply (INRIA layout, flat colours).
 // `splatlab export study --study ID [--out F.zip]`: the study archive (trajectories, tables, data
-// dictionary; src/main/studies/export.ts), the same one Results offers.
+// dictionary; src/main/study/export.ts), the same one Results offers.
 // `splatlab export inspect --from DIR --out DIR`: Inspect AI eval logs (./export-inspect.ts).
 import { copyFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readSceneJson, taskFit, trajectoryScene, writePlyFile } from '../../authoring/ply-io';
 import { labHome } from '../../io/home';
 import { packageVersion } from '../../app/paths';
-import { exportStudy } from '../../studies/export';
-import { StudyStore } from '../../studies/store';
+import { exportStudy } from '../../study/export';
+import { StudyStore } from '../../study/store';
 import { resolveTasksDir } from '../../tasks/paths';
 import { parseArgs, requireOption, stringOption } from '../args';
 import { CliError, type CliCommand } from '../command';

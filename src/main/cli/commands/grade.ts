@@ -5,14 +5,16 @@
 import { existsSync } from 'node:fs';
 import { packSplats } from '../../../shared/scene/gaussian';
 import { parseSceneDocument } from '../../../shared/scene/input';
-import { acquireGpu } from '../../gpu/device';
 import { Grader, graderDevice } from '../../grader/grader';
 import { photoCacheDir } from '../../grader/photo-cache';
+import { labHome } from '../../io/home';
+import { packedCacheDir } from '../../lpips/packed-cache';
+import { cachedViewReader, viewCacheDir } from '../../tasks/view-cache';
 import type { GradeResult } from '../../grader/types';
 import { loadTask, TaskLoadError } from '../../tasks/load';
 import { parseArgs, requireOption, stringOption } from '../args';
 import { CliError, type CliCommand } from '../command';
-import { readJsonFile } from './render';
+import { readJsonFile } from '../read-json';
 
 const num = (x: number | null | undefined, digits: number): string => (x === null || x === undefined ? '-' : x.toFixed(digits));
 
@@ -52,12 +54,15 @@ and says so.`,
     if (!scene.ok) throw new CliError(`scene file ${scenePath}: ${scene.errors[0]}${scene.errors.length > 1 ? ` (and ${scene.errors.length - 1} more)` : ''}`);
     const tasksDir = stringOption(args, 'tasks');
     const lpipsDir = stringOption(args, 'lpips-dir');
-    const gpu = await acquireGpu({ forceCpu: device === 'cpu' });
-    // Built before the task loads, so the LPIPS workers start while its photos decode; the photo
-    // side of LPIPS comes from this machine's cache after the first grade of a task.
-    const grader = await Grader.create({ ...graderDevice(gpu), ...(lpipsDir ? { lpipsDir } : {}), photoCache: photoCacheDir() });
+    // Dawn (the webgpu package) loads only when a device may be used: --device cpu never starts it.
+    const gpu = device === 'cpu' ? null : await (await import('../../gpu/device')).acquireGpu({});
+    // Built before the task loads, so the LPIPS workers start while its photos are read.
+    // The packed LPIPS weights, the photos' LPIPS taps and the decoded photos come from this
+    // machine's caches (<lab home>/cache) after the first grade of a task.
+    const home = labHome();
+    const grader = await Grader.create({ ...(gpu ? graderDevice(gpu) : { device: null }), ...(lpipsDir ? { lpipsDir } : {}), photoCache: photoCacheDir(home), weightsCache: packedCacheDir(home) });
     try {
-      const task = await loadTask(taskId, { ...(tasksDir ? { tasksDir } : {}), heldoutOnly: true }).catch((e: unknown) => {
+      const task = await loadTask(taskId, { ...(tasksDir ? { tasksDir } : {}), heldoutOnly: true, readViews: cachedViewReader(viewCacheDir(home)) }).catch((e: unknown) => {
         throw e instanceof TaskLoadError ? new CliError(e.message) : e;
       });
       const records = scene.records;

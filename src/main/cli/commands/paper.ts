@@ -1,5 +1,5 @@
 // `splatlab paper STUDY --out DIR`: the study's tables as the seeds print them, people beside each
-// model and setting (src/main/studies/paper.ts; docs/STUDIES.md "The paper's tables"), written
+// model and setting (src/main/study/paper.ts; docs/STUDIES.md "The paper's tables"), written
 // under DIR as CSV, Markdown and LaTeX with the figures as SVG and PNG and a README naming each
 // file. Kept apart from `splatlab report` (the analyses of any eval results folder).
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -7,8 +7,8 @@ import { dirname, join, resolve } from 'node:path';
 import { labHome } from '../../io/home';
 import { sharedGrader } from '../../eval/runtime';
 import { findChromium, svgsToPng } from '../../eval/chart-png';
-import { paperFiles } from '../../studies/paper';
-import { StudyStore } from '../../studies/store';
+import { paperFiles } from '../../study/paper';
+import { StudyStore } from '../../study/store';
 import { resolveTasksDir } from '../../tasks/paths';
 import { parseArgs, requireOption, stringOption } from '../args';
 import { CliError, type CliCommand } from '../command';

@@ -8,7 +8,6 @@
 // scenes above TILE_MIN_GAUSSIANS (and every render asked for --timings) use the tile-binned
 // rasterizer on a worker pool of this command's own (every core; the dense reference's image,
 // parity tested), smaller ones the CPU reference. --timings prints the tile rasterizer's stages.
-import { readFileSync } from 'node:fs';
 import { cameraDepth, cameraFromFile } from '../../../shared/camera/spec';
 import { AXES, type Axis } from '../../../shared/formats/types';
 import { NEAR_PLANE, rasterizeForward } from '../../../shared/raster/cpu';
@@ -23,20 +22,7 @@ import { TileRasterPool } from '../../raster/tile-pool';
 import { writePng } from '../../io/png';
 import { parseArgs, requireOption, stringOption } from '../args';
 import { CliError, type CliCommand } from '../command';
-
-export function readJsonFile(path: string, what: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    throw new CliError(`cannot read the ${what} ${path}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new CliError(`${path} is not valid JSON (${(error as Error).message}); NaN and Infinity are not JSON numbers`);
-  }
-}
+import { readJsonFile } from '../read-json';
 
 /** The cameras of every --camera file: one camera, or a JSON array of cameras, each explicit or an orbit. */
 export function readCameras(paths: readonly string[]): Camera[] {

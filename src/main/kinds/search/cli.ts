@@ -12,7 +12,7 @@ import { makeClient, parseModelSpec, playerName } from '../../models/spec';
 import { judgeAgreement, judgeLogs } from './judge';
 import { judgeImages } from './judge-images';
 import { studySearchLogs } from './study/results';
-import { StudyStore } from '../../studies/store';
+import { StudyStore } from '../../study/store';
 import { BASELINES, type Baseline } from '../../../shared/kinds/search/players';
 import { exportAnnotation } from './annotations';
 import { exportEpisodes } from './export';

@@ -69,7 +69,7 @@ export class SplatEnv {
   static async reset(task: LoadedTask, options: SplatEnvOptions): Promise<{ env: SplatEnv; obs: ToolOut }> {
     const episode = new Episode(episodeConfig(task), task.init);
     const env = new SplatEnv(task, episode, options);
-    const image = (options.images ?? envImages).referenceSheet(task);
+    const image = await (options.images ?? envImages).referenceSheet(task);
     if (options.resumeFrom) {
       const source = typeof options.resumeFrom === 'string' ? { path: options.resumeFrom } : options.resumeFrom;
       const resumed = replayInto(episode, task, source.trajectory ?? readTrajectory(source.path), source.path);
@@ -362,7 +362,7 @@ export class SplatEnv {
 
   private async draw(req: ImageRequest): Promise<{ text: string; image: Uint8Array | undefined }> {
     const images = this.opts.images ?? envImages;
-    if (req.kind === 'references') return { text: '', image: images.referenceSheet(this.task, req.views) };
+    if (req.kind === 'references') return { text: '', image: await images.referenceSheet(this.task, req.views) };
     const splats = packRecords(this.episode.records(), req.groups);
     const only = req.groups ? `Rendered only group${req.groups.length > 1 ? 's' : ''} ${req.groups.map((g) => `'${g}'`).join(', ')}.\n` : '';
     if (req.kind === 'views') {

@@ -1,10 +1,26 @@
-// Jobs 'image.views' and 'image.angle': the render_views sheet and the render_angle image drawn
+// Jobs 'image.png', 'image.references', 'image.views' and 'image.angle': any image's PNG (the
+// Author view's previews and photo sheets) and the reference sheet (issue 38 item 1),
+// the render_views sheet and the render_angle image drawn
 // and PNG-encoded on a worker thread (issue 29 item 1), with the same builders as on the main
 // thread (src/main/env/images.ts). Input: the rows (photo, camera, render, metrics) or one render.
 // Output: the PNG bytes, transferred.
 import type { Camera, RenderOutput } from '../../../shared/raster/types';
-import { renderAngleImage, renderViewsSheet, type RenderRow } from '../../env/images';
+import type { RgbImage } from '../../../shared/image/image';
+import { encodePng } from '../../io/png';
+import { drawReferenceViews, renderAngleImage, renderViewsSheet, type RenderRow, type SheetView } from '../../env/images';
 import type { JobContext } from '../../workers/protocol';
+
+export function pngJob(input: { image: RgbImage }, ctx: JobContext): Uint8Array {
+  const png = encodePng(input.image);
+  ctx.transfer(png.buffer);
+  return png;
+}
+
+export function referenceSheetJob(input: { views: SheetView[] }, ctx: JobContext): Uint8Array {
+  const png = drawReferenceViews(input.views);
+  ctx.transfer(png.buffer);
+  return png;
+}
 
 export function viewsSheetJob(input: { rows: RenderRow[] }, ctx: JobContext): Uint8Array {
   const png = renderViewsSheet(input.rows);

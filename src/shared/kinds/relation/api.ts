@@ -50,5 +50,3 @@ export const relationMethods = {
   'relation.results': { params: studyId, result: RelationResultsSchema, doc: 'Relation trials of a study: accuracy per environment, triple and task with 95% intervals, chance, confusion matrices, reaction times; humans and models (hidden data: experimenter only).' },
   'relation.exportCsv': { params: studyId, result: z.strictObject({ filename: z.string(), csv: z.string() }), doc: 'One CSV row per answered relation trial (participant or model, environment, triple, task, truth, answer, correct, reaction time, confidence).' },
 } as const;
-
-export const RELATION_LOCKED_METHODS = ['relation.results', 'relation.exportCsv'] as const;

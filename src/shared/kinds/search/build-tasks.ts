@@ -13,7 +13,7 @@ import type { Pose } from './pose';
 import { generateQuestions, type Question } from './questions';
 import { findNode, nodeAabb, roomParts, type RoomSpec } from './room';
 import { RoomVisibility, DEFAULT_RULE, type VisibilityRule } from './visibility';
-import { motionWorld, searchAnswerable, type MotionWorld } from './world';
+import { motionWorld, searchAnswerable } from './world';
 
 type Rng = ReturnType<typeof mulberry32>;
 
@@ -42,10 +42,6 @@ export interface BuildOptions {
   rule?: VisibilityRule;
   /** Closed answer forms (choices, yes/no, a number) instead of the default open ones. */
   closed?: boolean;
-}
-
-export function roomWorld(room: RoomSpec, radius?: number): MotionWorld {
-  return motionWorld(new PrimitiveCollider(roomParts(room).map((p) => p.part)), radius);
 }
 
 /** Where a question's objects are: the centre of their boxes. */

@@ -88,8 +88,6 @@ export function isToolName(name: unknown): name is ToolName {
   return typeof name === 'string' && Object.prototype.hasOwnProperty.call(TOOL_SCHEMAS, name);
 }
 
-/** Tools whose call also spends one render. */
-export const RENDER_TOOLS: readonly ToolName[] = ['render_views', 'render_angle'];
 
 export interface ToolJsonSchema {
   name: ToolName;

@@ -50,6 +50,7 @@ export interface TileFrame {
   radii: Int32Array; // [rows, 2] pixel half-extents (the reference's exactRadii)
   tileBox: Uint16Array; // [rows, 4] tiles x0, x1, y0, y1 of the row's pixel box (x0 > x1 and y0 > y1: none)
   opacity: Float64Array; // [rows] composited opacity
+  qlim: Float64Array; // [rows] 2 ln(255 opacity): alpha >= 1/255 needs q at most this (the compositor's row spans)
   color: Float64Array; // [rows, 3] composited colour
 }
 
@@ -106,6 +107,7 @@ export function allocTileFrame(input: TileInput, width: number, height: number, 
     radii: new Int32Array(buf(n * 8)),
     tileBox: new Uint16Array(buf(n * 8)),
     opacity: new Float64Array(buf(n * 8)),
+    qlim: new Float64Array(buf(n * 8)),
     color: new Float64Array(buf(n * 24)),
   };
 }
@@ -123,7 +125,7 @@ export function allocTileFrame(input: TileInput, width: number, height: number, 
 export function projectTileRange(input: TileInput, cam: Float64Array, start: number, end: number, f: TileFrame): void {
   const { means, scales, quats, colors, opacities, rest, restStride, degree, antialiased } = input;
   const [w0, w1, w2, w3, w4, w5, w6, w7, w8, t0, t1, t2, fx, fy, cx, cy, lxp, lxn, lyp, lyn, ex, ey, ez, width, height] = cam;
-  const { index, runs, xy, conic, depth, radii, tileBox, opacity, color } = f;
+  const { index, runs, xy, conic, depth, radii, tileBox, opacity, qlim, color } = f;
   const S = 16; // TILE_SIZE; a literal so this kernel stays self-contained (checked by a test)
   // 3DGS's SH constants (the same values as sh.ts; this kernel must stay self-contained).
   const C1 = 0.4886025119029199;
@@ -243,6 +245,7 @@ export function projectTileRange(input: TileInput, cam: Float64Array, start: num
     tileBox[row * 4 + 2] = empty ? 1 : Math.floor(by0 / S);
     tileBox[row * 4 + 3] = empty ? 0 : Math.floor(by1 / S);
     opacity[row] = o;
+    qlim[row] = qMax;
     const r = row++;
     color[r * 3] = colors[i * 3];
     color[r * 3 + 1] = colors[i * 3 + 1];
@@ -414,6 +417,12 @@ export function binTilesInOrder(f: TileFrame, order: Uint32Array, shared = false
  * Composites tiles [t0, t1) (row-major tile index) into rgb [H, W, 3] over white and alpha [H, W].
  * Gaussian-major inside a tile, each pixel sees its Gaussians in depth order exactly as the
  * reference; a tile stops early once every pixel has hit the 1e-4 transmittance stop.
+ * Written for the JIT (docs/PERFORMANCE.md, "compositing against its C port"): loop bounds are
+ * int32 (`| 0`, after clamping to the tile, so typed-array indices need no float conversion),
+ * exp(-a) once per Gaussian, the log of the span bound from the projection (TileFrame.qlim), a
+ * stopped pixel marked by a negated T (no second array to read), colour in three planes. The same
+ * float operations in the same order as before, so the image is bit for bit the same;
+ * test/bench/composite.c is its line-for-line C port.
  */
 export function compositeTileRange(
   f: TileFrame,
@@ -425,11 +434,15 @@ export function compositeTileRange(
   evaluated?: Int32Array,
 ): void {
   const S = 16; // TILE_SIZE; a literal so this kernel stays self-contained (checked by a test)
-  const { width, height, tilesX, xy, conic, radii, opacity, color } = f;
+  const { width, height, tilesX, xy, conic, radii, opacity, qlim, color } = f;
   const { offsets, ids } = bins;
+  // T of each pixel of the tile; -T once the pixel has stopped (T > 1e-4 > 0 until then).
   const T = new Float64Array(S * S);
-  const acc = new Float64Array(S * S * 3);
-  const done = new Uint8Array(S * S);
+  const accR = new Float64Array(S * S);
+  const accG = new Float64Array(S * S);
+  const accB = new Float64Array(S * S);
+  // Pixels not yet stopped in each row of the tile: a row with none is skipped whole.
+  const rowLive = new Int32Array(S);
   // Overdraw (the debugger's): Gaussians evaluated per pixel of the tile, when asked for.
   const cnt = evaluated ? new Int32Array(S * S) : null;
   for (let tile = t0; tile < t1; tile++) {
@@ -440,19 +453,23 @@ export function compositeTileRange(
     const x1 = Math.min(width, x0 + S) - 1;
     const y1 = Math.min(height, y0 + S) - 1;
     let live = (x1 - x0 + 1) * (y1 - y0 + 1);
+    rowLive.fill(x1 - x0 + 1);
     T.fill(1);
-    acc.fill(0);
-    done.fill(0);
+    accR.fill(0);
+    accG.fill(0);
+    accB.fill(0);
     if (cnt) cnt.fill(0);
     const end = offsets[tile + 1];
     for (let k = offsets[tile]; k < end && live > 0; k++) {
       const g = ids[k];
       const mx = xy[g * 2];
       const my = xy[g * 2 + 1];
-      const bx0 = Math.max(x0, Math.floor(mx - radii[g * 2] - 0.5));
-      const bx1 = Math.min(x1, Math.ceil(mx + radii[g * 2] - 0.5));
-      const by0 = Math.max(y0, Math.floor(my - radii[g * 2 + 1] - 0.5));
-      const by1 = Math.min(y1, Math.ceil(my + radii[g * 2 + 1] - 0.5));
+      // The box clamped to the tile: the Gaussian is binned here, so the bounds lie within a
+      // radius (at most 2^30) of the tile and fit an int32.
+      const bx0 = Math.max(x0, Math.floor(mx - radii[g * 2] - 0.5)) | 0;
+      const bx1 = Math.min(x1, Math.ceil(mx + radii[g * 2] - 0.5)) | 0;
+      const by0 = Math.max(y0, Math.floor(my - radii[g * 2 + 1] - 0.5)) | 0;
+      const by1 = Math.min(y1, Math.ceil(my + radii[g * 2 + 1] - 0.5)) | 0;
       const a = conic[g * 3];
       const b = conic[g * 3 + 1];
       const c = conic[g * 3 + 2];
@@ -460,45 +477,50 @@ export function compositeTileRange(
       const cr = color[g * 3];
       const cg = color[g * 3 + 1];
       const cb = color[g * 3 + 2];
-      // alpha >= 1/255 needs q <= 2 ln(255 o); qs widens that far beyond float rounding, so the
-      // pixels skipped by it (row by row: outside the ellipse's x interval, one pixel wider) all
-      // have alpha < 1/255, and the alpha test below still decides every other pixel.
-      const qs = 2 * Math.log(255 * o) * 1.0001 + 1e-6;
+      // alpha >= 1/255 needs q <= 2 ln(255 o) (qlim); qs widens that far beyond float rounding,
+      // so the pixels skipped by it (row by row: outside the ellipse's x interval, one pixel
+      // wider) all have alpha < 1/255, and the alpha test below still decides every other pixel.
+      const qs = qlim[g] * 1.0001 + 1e-6;
+      const k2 = Math.exp(-a);
       for (let py = by0; py <= by1; py++) {
+        // Every pixel of the row stopped: nothing here reads e or r, so the row's values of the
+        // pixels still live elsewhere are unchanged.
+        if (rowLive[py - y0] === 0) continue;
         const dy = py + 0.5 - my;
         const disc = b * b * dy * dy - a * (c * dy * dy - qs);
         if (disc < 0) continue;
         const root = Math.sqrt(disc);
-        const xa = Math.max(bx0, Math.floor(mx - 0.5 + (-b * dy - root) / a) - 1);
-        const xb = Math.min(bx1, Math.ceil(mx - 0.5 + (-b * dy + root) / a) + 1);
+        const fa = Math.max(bx0, Math.floor(mx - 0.5 + (-b * dy - root) / a) - 1);
+        const fb = Math.min(bx1, Math.ceil(mx - 0.5 + (-b * dy + root) / a) + 1);
+        if (!(fa <= fb)) continue;
+        const xa = fa | 0;
         const row = (py - y0) * S - x0;
         // exp(-q/2) along the row by recurrence (q is quadratic in dx): e = exp(-q(dx)/2),
-        // r = e(dx + 1) / e(dx), r(dx + 1) = r(dx) exp(-a). Three exp() per row instead of one per
+        // r = e(dx + 1) / e(dx), r(dx + 1) = r(dx) exp(-a). Two exp() per row instead of one per
         // pixel; the relative error after n steps is about n * 1e-16, far inside the 1e-5 parity.
         const dx0 = xa + 0.5 - mx;
         let e = Math.exp(-0.5 * (a * dx0 * dx0 + 2 * b * dx0 * dy + c * dy * dy));
         let r = Math.exp(-0.5 * (a * (2 * dx0 + 1) + 2 * b * dy));
-        const k2 = Math.exp(-a);
-        for (let px = xa; px <= xb; px++) {
-          const l = row + px;
+        for (let l = row + xa, le = row + (fb | 0); l <= le; l++) {
           const vis = e;
           e *= r;
           r *= k2;
-          if (done[l]) continue;
-          if (cnt) cnt[l]++;
-          const alpha = Math.min(0.99, o * vis);
-          if (alpha < 1 / 255) continue;
           const t = T[l];
+          if (cnt && t >= 0) cnt[l]++;
+          const ov = o * vis;
+          const alpha = ov < 0.99 ? ov : 0.99;
+          if (alpha < 1 / 255 || t < 0) continue;
           const next = t * (1 - alpha);
           if (next <= 1e-4) {
-            done[l] = 1;
+            T[l] = -t;
             live--;
+            rowLive[py - y0]--;
             continue;
           }
           const wgt = alpha * t;
-          acc[l * 3] += cr * wgt;
-          acc[l * 3 + 1] += cg * wgt;
-          acc[l * 3 + 2] += cb * wgt;
+          accR[l] += cr * wgt;
+          accG[l] += cg * wgt;
+          accB[l] += cb * wgt;
           T[l] = next;
         }
       }
@@ -507,10 +529,10 @@ export function compositeTileRange(
       for (let px = x0; px <= x1; px++) {
         const l = (py - y0) * S + px - x0;
         const p = py * width + px;
-        const t = T[l];
-        rgb[p * 3] = acc[l * 3] + t;
-        rgb[p * 3 + 1] = acc[l * 3 + 1] + t;
-        rgb[p * 3 + 2] = acc[l * 3 + 2] + t;
+        const t = T[l] < 0 ? -T[l] : T[l];
+        rgb[p * 3] = accR[l] + t;
+        rgb[p * 3 + 1] = accG[l] + t;
+        rgb[p * 3 + 2] = accB[l] + t;
         alphaOut[p] = 1 - t;
         if (cnt && evaluated) evaluated[p] = cnt[l];
       }

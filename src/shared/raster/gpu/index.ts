@@ -1,9 +1,9 @@
-// GPU rasterizer entry points: the GpuRasterizer class and one-shot functions named after the
-// CPU reference stages (rasterizeForward -> rasterizeForwardGpu, ...) with the same arguments
+// GPU rasterizer entry points: the GpuRasterizer class and a one-shot function named after the
+// CPU reference stage (rasterizeForward -> rasterizeForwardGpu) with the same arguments
 // plus a device and the shader library. The class reuses pipelines and buffers; prefer it for
 // repeated calls (the grader, the preview, an optimiser).
 import type { ShaderLibrary } from '../../gpu/compose';
-import type { Camera, ImageGrads, Projection, RasterOptions, RenderOutput, SplatGrads, Splats } from '../types';
+import type { Camera, RasterOptions, RenderOutput, Splats } from '../types';
 import { GpuRasterizer } from './rasterizer';
 
 export { GpuRasterizer, RADIX_MIN_GAUSSIANS, type GpuRasterizerOptions, type GpuTileLists } from './rasterizer';
@@ -19,10 +19,6 @@ async function once<T>(device: GPUDevice, library: ShaderLibrary, job: (r: GpuRa
   }
 }
 
-export function projectForwardGpu(device: GPUDevice, library: ShaderLibrary, splats: Splats, camera: Camera, opts: RasterOptions = {}): Promise<Projection> {
-  return once(device, library, (r) => r.project(splats, camera, opts));
-}
-
 export function rasterizeForwardGpu(
   device: GPUDevice,
   library: ShaderLibrary,
@@ -31,14 +27,4 @@ export function rasterizeForwardGpu(
   opts: RasterOptions = {},
 ): Promise<RenderOutput> {
   return once(device, library, (r) => r.forward(splats, camera, opts));
-}
-
-export function rasterizeBackwardGpu(
-  device: GPUDevice,
-  library: ShaderLibrary,
-  splats: Splats,
-  camera: Camera,
-  grads: ImageGrads,
-): Promise<SplatGrads> {
-  return once(device, library, (r) => r.backward(splats, camera, grads));
 }

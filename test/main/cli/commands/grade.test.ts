@@ -1,5 +1,6 @@
 // `splatlab grade` on the test task: the fit grades to 100 in JSON and table form, its photo
-// LPIPS taps go to the lab home's cache (a temporary home here), and bad input is one error line.
+// LPIPS taps, packed weights and decoded photos go to the lab home's caches (a temporary home
+// here) and a second grade from them gives the same result, and bad input is one error line.
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,6 +46,14 @@ describe('grade command', () => {
     // One cached region per held-out photo when LPIPS ran (the weights folder is optional).
     const cache = join(dir, 'home', 'cache', 'lpips-photos');
     expect(existsSync(cache) ? readdirSync(cache).length : 0).toBe(result.lpipsMissing ? 0 : 8);
+    // The held-out photos decoded once (one view set), the packed weights when LPIPS ran.
+    expect(readdirSync(join(dir, 'home', 'cache', 'task-views'))).toHaveLength(1);
+    const packed = join(dir, 'home', 'cache', 'lpips-packed');
+    expect(existsSync(packed) ? readdirSync(packed).length : 0).toBe(result.lpipsMissing ? 0 : 1);
+    // A second grade reads all of them: the same result.
+    const again = capture();
+    expect(await command.run(['--task', 'test__sculpt', '--scene', join(dir, 'fit.json'), '--json', ...base()], again.io)).toBe(0);
+    expect(JSON.parse(again.out.join('\n'))).toEqual(result);
   });
 
   it('prints a per-view table and the score for a loose scene', async () => {

@@ -77,7 +77,12 @@ const lab = <T>(path: string): Promise<T> => import(pathToFileURL(join(copy, 'sr
 beforeAll(() => {
   copy = mkdtempSync(join(tmpdir(), 'splatlab-fifth-kind-'));
   cpSync(join(ROOT, 'src'), join(copy, 'src'), { recursive: true });
-  for (const shared of ['node_modules', 'shaders', 'assets', 'package.json']) symlinkSync(join(ROOT, shared), join(copy, shared));
+  for (const shared of ['shaders', 'assets', 'package.json']) symlinkSync(join(ROOT, shared), join(copy, shared));
+  // The packages linked one by one, not node_modules whole: the copy's sources hash differently, and
+  // the bundles it builds under node_modules/.cache (src/main/workers/compiled.ts, one per entry)
+  // would replace the checkout's while another test file's pool threads load them.
+  mkdirSync(join(copy, 'node_modules'));
+  for (const pkg of readdirSync(join(ROOT, 'node_modules'))) if (pkg !== '.cache') symlinkSync(join(ROOT, 'node_modules', pkg), join(copy, 'node_modules', pkg));
   for (const file of walk(FIXTURE)) if ((RUNTIMES as readonly string[]).includes(relative(FIXTURE, file).split(sep)[0])) placeFixtureFile(copy, file);
   addToRegistry(join(copy, 'src/shared/kinds/registry.ts'), 'brightestKind', './brightest/kind', /^const modules: TaskKindModule\[\] = \[/);
   addToRegistry(join(copy, 'src/main/kinds/manifests.ts'), 'brightestManifest', './brightest/manifest', /^const LAB_KINDS: readonly MainKindManifest\[\] = \[/);

@@ -6,7 +6,7 @@ import { summariseRelation } from '../../../../shared/kinds/relation/results';
 import { summariseStudy } from '../../../../shared/kinds/relation/study-summary';
 import { studyRelationTrials } from '../study/trials';
 import { relationCsv } from '../log-trials';
-import { StudyStore } from '../../../studies/store';
+import { StudyStore } from '../../../study/store';
 import type { LabContext } from '../../../services/context';
 import type { HandlersFor } from '../../../services/dispatch';
 import { refuseDuringSession } from '../../../services/session-lock';

@@ -1,4 +1,4 @@
-// The relation kind's part of a study (src/main/studies/kind-part.ts): its tables of the paper
+// The relation kind's part of a study (src/main/study/kind-part.ts): its tables of the paper
 // (src/shared/kinds/relation/paper-tables.ts) from every scored trial of the study, participants'
 // and each model run's, with the trial rows they are computed from (paper/data/relation-trials.csv).
 // Input: a study and the tasks folder. Output: KindPaper. Invariants: practice, excluded episodes
@@ -9,9 +9,9 @@ import { relationKind } from '../../../../shared/kinds/relation/kind';
 import { relationPaperTables, type PaperTrial } from '../../../../shared/kinds/relation/paper-tables';
 import { RELATION_TASK_PREFIX } from '../../../../shared/kinds/relation/task';
 import type { RelationTrialRow } from '../../../../shared/kinds/relation/api';
-import type { KindStudyPart } from '../../../studies/kind-part';
-import { exclusionOf } from '../../../studies/results';
-import type { StudyStore } from '../../../studies/store';
+import type { KindStudyPart } from '../../../study/kind-part';
+import { exclusionOf } from '../../../study/results';
+import type { StudyStore } from '../../../study/store';
 import { readSpecHead } from '../../../tasks/load';
 import { loadRelationTask, type RelationTask } from '../load';
 import { trialsOfLog } from './trials';

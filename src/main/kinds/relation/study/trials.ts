@@ -13,7 +13,7 @@ import { readTrajectory } from '../../../env/trajectory';
 import { readSpecHead } from '../../../tasks/load';
 import { loadRelationTask, type RelationTask } from '../load';
 import { trialsOfTrajectory } from '../log-trials';
-import type { StudyStore } from '../../../studies/store';
+import type { StudyStore } from '../../../study/store';
 
 /** Trials of one relation log: the answers of its accepted `answer` calls, in order. */
 export function trialsOfLog(path: string, base: RelationTask, who: 'human' | 'model', answerer: string): RelationTrialRow[] {

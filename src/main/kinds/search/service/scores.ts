@@ -11,7 +11,7 @@ import { appendRating } from '../judge-store';
 import { judgeLogs } from '../judge';
 import { judgeImages } from '../judge-images';
 import { baselineRows, pendingRatings, studySearchLogs, studySearchRows } from '../study/results';
-import { StudyError, StudyStore } from '../../../studies/store';
+import { StudyError, StudyStore } from '../../../study/store';
 import type { LabContext } from '../../../services/context';
 import type { HandlersFor } from '../../../services/dispatch';
 import { refuseDuringSession } from '../../../services/session-lock';

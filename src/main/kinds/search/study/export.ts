@@ -1,4 +1,4 @@
-// The search kind's part of a study's export archive (src/main/studies/kind-part.ts): the search
+// The search kind's part of a study's export archive (src/main/study/kind-part.ts): the search
 // table (src/shared/kinds/search/export-table.ts) and the rater and judge marks beside each log;
 // and its tables of the paper (src/shared/kinds/search/paper-tables.ts) with the rows they read.
 // Input: a study. Output: the table's CSV and the mark files that exist; the paper's tables.
@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { tableCsv } from '../../../../shared/study/export-tables';
 import { SEARCH_TABLE } from '../../../../shared/kinds/search/export-table';
 import { searchKind } from '../../../../shared/kinds/search/kind';
-import type { KindStudyPart } from '../../../studies/kind-part';
+import type { KindStudyPart } from '../../../study/kind-part';
 import { judgePath, ratingPath } from '../judge-store';
 import { studySearchRows } from './results';
 import { searchPaperTables } from '../../../../shared/kinds/search/paper-tables';

@@ -1,9 +1,9 @@
 // SplatBench's Inspect scorer (src/main/kinds/scorer.ts): the SplatScore of the final scene, the
-// log replayed strictly and graded by the lab's hidden grader (src/main/studies/verify.ts).
+// log replayed strictly and graded by the lab's hidden grader (src/main/study/verify.ts).
 // Input: a trajectory and its SplatBench task. Output: the score with PSNR, SSIM, IoU and LPIPS.
 // Invariant: a log that does not replay throws (verifyModelLog names the step).
 import { splatbenchKind } from '../../../../shared/kinds/splatbench/kind';
-import { verifyModelLog } from '../../../studies/verify';
+import { verifyModelLog } from '../../../study/verify';
 import type { KindScorer } from '../../scorer';
 import { asSplatTask } from '../kind';
 

@@ -1,7 +1,7 @@
-// A lab process writing participant records as fast as it can (test/main/studies/journal.test.ts):
+// A lab process writing participant records as fast as it can (test/main/study/journal.test.ts):
 // it adds participants and updates them in a loop, printing `ack <id> <n>` after each write has
 // returned (what a reply would acknowledge), until it is killed.
-import { StudyStore } from '../../../src/main/studies/store';
+import { StudyStore } from '../../../src/main/study/store';
 
 const [home, studyId] = process.argv.slice(2);
 const store = new StudyStore(home);

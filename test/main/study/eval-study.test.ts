@@ -11,9 +11,9 @@ import { Grader } from '../../../src/main/grader/grader';
 import { createLabContext } from '../../../src/main/services/context';
 import { dispatchCall } from '../../../src/main/services/dispatch';
 import { createLabServices } from '../../../src/main/services/lab';
-import { studyResults } from '../../../src/main/studies/results';
-import { StudyStore } from '../../../src/main/studies/store';
-import { gradeStudyRuns } from '../../../src/main/studies/verify';
+import { studyResults } from '../../../src/main/study/results';
+import { StudyStore } from '../../../src/main/study/store';
+import { gradeStudyRuns } from '../../../src/main/study/verify';
 import { buildTestTask } from '../../helpers/test-task';
 
 let tasksDir: string;

@@ -1,4 +1,4 @@
-// The one Replay view builder (src/main/studies/trajectory-view.ts) behind study.trajectory and
+// The one Replay view builder (src/main/study/trajectory-view.ts) behind study.trajectory and
 // freeplay.trajectory: a person's log gives its own scores and reward; an imported model's view
 // takes the lab's verdict (per-call curve, final score, reward) and shows the file's claim only as
 // claimedScore; an ungraded model run has no end; the process log rides along when it exists.
@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTrajectory } from '../../../src/main/env/trajectory';
-import { trajectoryView } from '../../../src/main/studies/trajectory-view';
-import type { ModelVerdict } from '../../../src/main/studies/verify';
+import { trajectoryView } from '../../../src/main/study/trajectory-view';
+import type { ModelVerdict } from '../../../src/main/study/verify';
 import type { LoadedTask } from '../../../src/main/tasks/load';
 import { testTask } from '../env/fixtures';
 

@@ -1,4 +1,4 @@
-// The participant journal (src/main/studies/store.ts, docs/STUDIES.md "The participant journal"):
+// The participant journal (src/main/study/store.ts, docs/STUDIES.md "The participant journal"):
 // a write appends one line and never rewrites the study; a kill -9 in the middle of writes loses
 // no record whose write had returned; a torn last line is skipped and the next record starts on a
 // fresh line; a study still on participants.json moves to the journal on its first write.
@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { JOURNAL, StudyStore } from '../../../src/main/studies/store';
+import { JOURNAL, StudyStore } from '../../../src/main/study/store';
+import { childArgs, childEnv } from '../../helpers/child-entry';
 
 const CHILD = join(__dirname, 'journal-writer-child.ts');
 let home: string;
@@ -55,7 +56,7 @@ describe('participant journal', () => {
   });
 
   it('loses no acknowledged record when the writer is killed with SIGKILL mid-writes', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, home, studyId], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...childArgs(CHILD), home, studyId], { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const acked = new Map<string, number>();

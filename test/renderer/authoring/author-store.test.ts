@@ -5,8 +5,8 @@ import { createPinia, setActivePinia } from 'pinia';
 import type { LabApi } from '../../../src/shared/api/lab';
 import type { AuthorPart, FitStatus } from '../../../src/shared/api/author';
 import { AUTOSAVE_KEY, useAuthorStore } from '../../../src/renderer/stores/author';
-import { mirrorPart, partDims, partWarnings, withDims } from '../../../src/renderer/author/parts';
-import { chooseTransforms, framePaths, nerfFiles, relativePaths, toBase64 } from '../../../src/renderer/author/upload';
+import { mirrorPart, partDims, partWarnings, withDims } from '../../../src/renderer/authoring/parts';
+import { chooseTransforms, framePaths, nerfFiles, relativePaths, toBase64 } from '../../../src/renderer/authoring/upload';
 
 const status = (over: Partial<FitStatus> = {}): FitStatus => ({
   jobId: 'j1', state: 'running', step: 0, steps: 4, seed: 0, size: 256, losses: [], elapsedMs: 0, backend: 'cpu', gaussians: 0,

@@ -1,5 +1,5 @@
 // Locks across lab processes on one home (issue 29 item 7; src/main/io/process-lock.ts,
-// src/main/studies/session.ts, src/main/studies/store.ts): a second lab process (a child with its
+// src/main/study/session.ts, src/main/study/store.ts): a second lab process (a child with its
 // own LabContext) refuses a live participant's session and stays locked itself; after the end it
 // may run it; a holder killed with -9 leaves a stale lock that is taken over; participants added
 // from two processes at once all get distinct ids.
@@ -14,6 +14,7 @@ import { createLabContext } from '../../../src/main/services/context';
 import { createStudyHandlers } from '../../../src/main/services/study';
 import type { Participant, StudyConfig } from '../../../src/shared/study/config';
 import { testTasks } from '../env/fixtures';
+import { childArgs, childEnv } from '../../helpers/child-entry';
 
 const CHILD = join(__dirname, 'second-lab-child.ts');
 type Out = { ok: true; result: unknown } | { ok: false; message: string };
@@ -37,7 +38,7 @@ class SecondLab {
   readonly exited: Promise<unknown>;
 
   constructor() {
-    this.child = spawn(process.execPath, ['--import', 'tsx', CHILD, home, tasksDir]);
+    this.child = spawn(process.execPath, [...childArgs(CHILD), home, tasksDir], { env: childEnv() });
     this.exited = new Promise((r) => this.child.once('exit', r));
     createInterface({ input: this.child.stdout }).on('line', (l) => {
       this.lines.push(l);

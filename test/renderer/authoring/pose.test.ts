@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { Euler, Quaternion, Vector3 } from 'three';
 import type { AuthorPart } from '../../../src/shared/api/author';
 import type { Vec3 } from '../../../src/shared/authoring/primitives';
-import { dimsNear, eulerNear, partMesh, poseOfMesh } from '../../../src/renderer/author/meshes';
+import { dimsNear, eulerNear, partMesh, poseOfMesh } from '../../../src/renderer/authoring/meshes';
 
 const DEG = Math.PI / 180;
 const quat = (r: Vec3): Quaternion => new Quaternion().setFromEuler(new Euler(r[0] * DEG, r[1] * DEG, r[2] * DEG, 'ZYX'));

@@ -1,11 +1,11 @@
-// Who a free-play row belongs to (src/main/studies/free-play.ts): a Play-screen log is a person's
+// Who a free-play row belongs to (src/main/study/free-play.ts): a Play-screen log is a person's
 // (kind human) and never practice, with the header's player as participant; the per-kind
 // summaries and the Results filters read these fields (docs/MUTATION.md, study survivors).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePlayResults } from '../../../src/main/studies/free-play';
+import { freePlayResults } from '../../../src/main/study/free-play';
 
 const dir = mkdtempSync(join(tmpdir(), 'splatlab-free-who-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

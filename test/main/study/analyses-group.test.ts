@@ -1,4 +1,4 @@
-// The group an analysis episode falls in (src/main/studies/analyses.ts): a person's log is in
+// The group an analysis episode falls in (src/main/study/analyses.ts): a person's log is in
 // 'participants' whatever its source folder is called, a model's log without a run meta keeps its
 // source's group; the analyses' per-group tables read it. A log whose task no longer loads is
 // left out, not an error (docs/MUTATION.md, study survivors).
@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { analysisEpisodes } from '../../../src/main/studies/analyses';
+import { analysisEpisodes } from '../../../src/main/study/analyses';
 
 const dir = mkdtempSync(join(tmpdir(), 'splatlab-analyses-group-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { StudyStore } from '../../../src/main/studies/store';
+import { StudyStore } from '../../../src/main/study/store';
 import { relationKind } from '../../../src/shared/kinds/relation/kind';
 import { splatbenchKind } from '../../../src/shared/kinds/splatbench/kind';
 import type { ParticipantTexts } from '../../../src/shared/study/config';

@@ -1,4 +1,4 @@
-// Several stations, one study (issue 41; src/main/studies/{stations,merge}.ts): the study's own lab
+// Several stations, one study (issue 41; src/main/study/{stations,merge}.ts): the study's own lab
 // splits the study into two station files, two labs (two homes) join as stations and run scripted
 // participants (one withdraws and has their data deleted at station B), their archives merge into
 // the study, whose results and flow equal the stations' together; a second merge changes nothing;
@@ -17,8 +17,8 @@ import type { LabDeps } from '../../../src/main/services/lab';
 import type { EpisodeSnapshot } from '../../../src/shared/api/episode';
 import type { StudyResults } from '../../../src/shared/api/study';
 import type { Participant, StudyConfig } from '../../../src/shared/study/config';
-import { studyFolderFiles } from '../../../src/main/studies/stations';
-import { StudyStore } from '../../../src/main/studies/store';
+import { studyFolderFiles } from '../../../src/main/study/stations';
+import { StudyStore } from '../../../src/main/study/store';
 import { fakeServices } from '../services/fixtures';
 import { testTasks } from '../env/fixtures';
 import { runCli } from '../cli/run';

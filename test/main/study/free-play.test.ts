@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { strFromU8 } from 'fflate';
-import { FREE_PLAY_SOURCE, freePlayArchiveFiles, freePlayLogs, freePlayPath, freePlayResults } from '../../../src/main/studies/free-play';
+import { FREE_PLAY_SOURCE, freePlayArchiveFiles, freePlayLogs, freePlayPath, freePlayResults } from '../../../src/main/study/free-play';
 
 function log(task: string, player: string, started: string, score: number | null): string {
   const lines: object[] = [

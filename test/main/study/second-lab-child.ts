@@ -1,4 +1,4 @@
-// A second lab process on the same home (test/main/studies/cross-process.test.ts): its own
+// A second lab process on the same home (test/main/study/cross-process.test.ts): its own
 // LabContext and study rows over the home and tasks folder given on the command line. It prints
 // 'ready' once built, then answers each stdin line (JSON [method, params]) with one JSON line
 // ({ok, result} or {ok: false, message}), and closes when stdin ends.

@@ -17,12 +17,12 @@ import type { LabDeps } from '../../../src/main/services/lab';
 import type { EpisodeSnapshot } from '../../../src/shared/api/episode';
 import type { SessionState, StudyExport, StudyResults } from '../../../src/shared/api/study';
 import type { DeletionRecord, Participant, StudyConfig } from '../../../src/shared/study/config';
-import { callRows } from '../../../src/main/studies/export';
+import { callRows } from '../../../src/main/study/export';
 import type { Trajectory } from '../../../src/main/env/trajectory';
 import { fakeServices } from '../services/fixtures';
 import { runCli } from '../cli/run';
 import { testTasks } from '../env/fixtures';
-import { JOURNAL, readJournal } from '../../../src/main/studies/store';
+import { JOURNAL, readJournal } from '../../../src/main/study/store';
 
 let home: string;
 let tasks: string;

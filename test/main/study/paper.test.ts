@@ -21,8 +21,8 @@ import { dispatchCall, type Handlers } from '../../../src/main/services/dispatch
 import { createEpisodeHandlers } from '../../../src/main/services/episode';
 import type { LabDeps } from '../../../src/main/services/lab';
 import { createStudyHandlers } from '../../../src/main/services/study';
-import { studyResults } from '../../../src/main/studies/results';
-import { StudyStore } from '../../../src/main/studies/store';
+import { studyResults } from '../../../src/main/study/results';
+import { StudyStore } from '../../../src/main/study/store';
 import type { EpisodeSnapshot } from '../../../src/shared/api/episode';
 import type { StudyExport } from '../../../src/shared/api/study';
 import type { StudyConfig } from '../../../src/shared/study/config';

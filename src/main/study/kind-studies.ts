@@ -1,7 +1,7 @@
 // The kinds' parts in the study tier (docs/ARCHITECTURE.md, "The composition root and task kinds"):
 // each kind's Inspect scorer (src/main/kinds/scorer.ts) and its part of a study's export archive
 // and paper (./kind-part.ts), indexed from its main manifest (src/main/kinds/manifests.ts
-// registerMainManifest, the only caller of registerStudyKind). The study machinery (src/main/studies/{export,paper}.ts) and the
+// registerMainManifest, the only caller of registerStudyKind). The study machinery (src/main/study/{export,paper}.ts) and the
 // Inspect export (src/main/eval/scorers.ts) read only this index; it imports no kind.
 // Input: a kind's study entry. Output: the scorers and study parts of every kind.
 // Invariant: every kind of the main registry (src/main/kinds/registry.ts) has a scorer here: a kind without one
@@ -47,6 +47,6 @@ export function studyParts(): readonly KindStudyPart[] {
 /** The scorer of a kind family; one line when the family registered none. */
 export function kindScorer(family: string): KindScorer {
   const entry = STUDY_KINDS.find((k) => k.family === family);
-  if (!entry) throw new Error(`kind '${family}' has no Inspect scorer registered (src/main/studies/kind-studies.ts)`);
+  if (!entry) throw new Error(`kind '${family}' has no Inspect scorer registered (src/main/study/kind-studies.ts)`);
   return entry.scorer;
 }

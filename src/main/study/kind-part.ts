@@ -2,7 +2,7 @@
 // kinds"): what a kind adds to a study's export archive, its own tables and the files that travel
 // beside its logs. Each kind's part lives in its folder's study tier
 // (src/main/kinds/<kind>/study/) and is indexed in ./kind-studies.ts; the archive
-// (src/main/studies/export.ts) is written once over that list.
+// (src/main/study/export.ts) is written once over that list.
 // Input: a study. Output: tables (with their dictionary entries) and study-relative file paths.
 // Invariant: a kind's CSV goes through tableCsv, so its header is its dictionary's column list.
 import type { DictionaryTable } from '../../shared/study/export-tables';
@@ -16,7 +16,7 @@ export interface KindExport {
   files: string[];
 }
 
-/** A kind's part of the paper (src/main/studies/paper.ts): its tables and the per-episode data they are computed from. */
+/** A kind's part of the paper (src/main/study/paper.ts): its tables and the per-episode data they are computed from. */
 export interface KindPaper {
   tables: PaperTable[];
   /** paper/data/<file>: the rows the tables are computed from, for anyone to recompute them. */

@@ -1,0 +1,56 @@
+// Checked cache files (src/main/io/checked-file.ts): a payload written is read back byte for
+// byte, whole or in parts with buffers of their own; a missing, truncated, resized or bit-flipped
+// file reads as null (the caches then recompute), and an unwritable folder is no error.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { floatBytes, readChecked, readCheckedParts, writeChecked } from '../../../src/main/io/checked-file';
+
+const dir = mkdtempSync(join(tmpdir(), 'splatlab-checked-'));
+const payload = floatBytes(Float32Array.from({ length: 300 }, (_, i) => Math.sin(i) * 1e3));
+
+describe('checked cache files', () => {
+  it('reads back what was written, whole, shared or in parts', () => {
+    const path = join(dir, 'sub', 'a.f32');
+    expect(writeChecked(path, payload)).toBe(true);
+    expect(readChecked(path)).toEqual(payload);
+    expect(readChecked(path, { bytes: payload.length })).toEqual(payload);
+    const shared = readChecked(path, { shared: true });
+    expect(shared?.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(shared).toEqual(payload);
+    const parts = readCheckedParts(path, [400, 800]);
+    expect(parts?.map((p) => [p.byteOffset, p.byteLength === p.buffer.byteLength])).toEqual([[0, true], [0, true]]);
+    expect(parts?.[0]).toEqual(payload.subarray(0, 400));
+    expect(parts?.[1]).toEqual(payload.subarray(400));
+  });
+
+  it('reads a damaged or mismatched file as null', () => {
+    const path = join(dir, 'b.f32');
+    writeChecked(path, payload);
+    const good = readFileSync(path);
+    expect(readChecked(join(dir, 'missing.f32'))).toBeNull();
+    expect(readChecked(path, { bytes: payload.length - 4 })).toBeNull();
+    expect(readCheckedParts(path, [400, 796])).toBeNull();
+    // One flipped bit in the payload, then in the trailer: same size, wrong bytes.
+    for (const at of [77, good.length - 1]) {
+      const bad = Buffer.from(good);
+      bad[at] ^= 4;
+      writeFileSync(path, bad);
+      expect(readChecked(path)).toBeNull();
+      expect(readChecked(path, { bytes: payload.length })).toBeNull();
+    }
+    writeFileSync(path, good.subarray(0, good.length - 8));
+    expect(readChecked(path)).toBeNull();
+    writeFileSync(path, good.subarray(0, 20));
+    expect(readChecked(path)).toBeNull();
+    writeFileSync(path, good);
+    expect(readChecked(path)).toEqual(payload);
+  });
+
+  it('an unwritable cache is not an error', () => {
+    const file = join(dir, 'plain');
+    writeFileSync(file, 'x');
+    expect(writeChecked(join(file, 'under-a-file.f32'), payload)).toBe(false);
+  });
+});
