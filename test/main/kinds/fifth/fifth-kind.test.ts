@@ -149,7 +149,7 @@ describe('a fifth kind in the lab\'s own folders', () => {
     expect(first.info.budgets).toEqual({ callsLeft: 2 });
     await call('episode.close', { episodeId: s.episodeId });
     const log = join(home, 'trajectories', readdirSync(join(home, 'trajectories')).find((f) => f.startsWith('brightest__a'))!);
-    expect(readTrajectory(log).header.budgets).toEqual({ max_tool_calls: 3 });
+    expect(readTrajectory(log).header?.budgets).toEqual({ max_tool_calls: 3 });
     const back = await call<EpisodeSnapshot>('episode.resume', { log });
     expect(back.history).toHaveLength(1);
     await call('episode.step', { episodeId: back.episodeId, tool: 'answer', args: brightestPixel('brightest__a') });
