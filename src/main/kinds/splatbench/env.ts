@@ -14,7 +14,7 @@ import { orbitCamera } from '../../../shared/camera/orbit';
 import { splatbenchKind } from '../../../shared/kinds/registry';
 import { Episode } from '../../../shared/kinds/splatbench/episode';
 import { type EpisodeConfig, type ImageRequest, type StepResult, type ToolCall } from '../../../shared/env/step';
-import type { BudgetState } from '../../../shared/env/format';
+import type { SplatBudgetState } from '../../../shared/env/format';
 import { shortNum } from '../../../shared/math/format';
 import { describeView } from '../../../shared/kinds/splatbench/ops-inspect';
 import { packRecords, toCompactRecord, type GaussianRecord } from '../../../shared/env/scene';
@@ -127,7 +127,7 @@ export class SplatEnv {
     return this.episode.records().map((r) => ({ ...r, pos: [...r.pos], scale: [...r.scale], quat: [...r.quat], color: [...r.color] }));
   }
 
-  budgets(): BudgetState {
+  budgets(): SplatBudgetState {
     return this.episode.budgets();
   }
 

@@ -156,7 +156,7 @@ export class RelationRules implements KindRules {
   }
 
   budgets(): BudgetState {
-    return { gaussians: 0, maxGaussians: 0, callsLeft: this.maxCalls - this.calls, rendersLeft: 0 };
+    return { callsLeft: this.maxCalls - this.calls };
   }
 
   footer(): string {

@@ -89,7 +89,7 @@ export class SearchRules implements KindRules {
   }
 
   budgets(): BudgetState {
-    return { gaussians: 0, maxGaussians: 0, callsLeft: this.config.maxSteps - this.used, rendersLeft: 0 };
+    return { callsLeft: this.config.maxSteps - this.used };
   }
 
   footer(): string {
