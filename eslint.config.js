@@ -76,12 +76,12 @@ const innerRuleConfigs = innerLayers.map((l) => ({
 // outside src/<runtime>/kinds/, no string literal, template or regex names a kind family or a
 // kind (`'search'`, `'relation'`, `'reassembly'`) or a task-id prefix (`search__`). Shared
 // machinery asks the kind interface instead. SPLATBENCH_MACHINERY lists the folders that serve
-// SplatBench alone and predate the kind folders (its Episode, spec schema, grader, authoring and
+// SplatBench alone and predate the kind folders (its spec schema, grader, authoring and
 // analyses); they may name SplatBench's own kinds (sculpt, reassembly, oneshot), never another
 // family's. A kind's own CLI command is its folder's `cli.ts` (src/main/kinds/<kind>/cli.ts).
 export const KIND_FAMILIES = ['splatbench', 'search', 'relation'];
 export const SPLAT_KINDS = ['sculpt', 'reassembly', 'oneshot'];
-export const SPLATBENCH_MACHINERY = ['src/shared/env/**', 'src/shared/task/**', 'src/shared/analysis/**', 'src/main/env/**', 'src/main/grader/**', 'src/main/authoring/**', 'src/main/study/analyses.ts', 'src/main/episodes/conformance.ts', 'src/main/cli/commands/author*.ts'];
+export const SPLATBENCH_MACHINERY = ['src/shared/task/**', 'src/shared/analysis/**', 'src/main/grader/**', 'src/main/authoring/**', 'src/main/study/analyses.ts', 'src/main/episodes/conformance.ts', 'src/main/cli/commands/author*.ts'];
 const kindNameSelectors = (names) => {
   const alt = names.join('|');
   const message = 'a kind name or task-id prefix outside src/<runtime>/kinds/: ask the kind interface instead (docs/ARCHITECTURE.md, "Kind names stay in the kinds").';

@@ -4,9 +4,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Episode } from '../../src/shared/env/episode';
+import { Episode } from '../../src/shared/kinds/splatbench/episode';
 import { Random } from '../../src/shared/math/random';
-import { SplatEnv, episodeConfig } from '../../src/main/env/env';
+import { SplatEnv, episodeConfig } from '../../src/main/kinds/splatbench/env';
 import { packRecords } from '../../src/shared/env/scene';
 import { Grader, graderDevice } from '../../src/main/grader/grader';
 import { acquireGpu } from '../../src/main/gpu/device';

@@ -6,8 +6,8 @@
 // Invariant: caps are checked between calls, never inside one; a call that reaches a cap keeps its
 // own outcome, and the truncation's text follows its text, ending with the footer.
 import { capReached, capText, type CapName, type CapUsage, type EpisodeCaps } from '../../shared/env/caps';
-import type { ToolCall } from '../../shared/env/episode';
-import type { ToolOut } from './env';
+import type { ToolCall } from '../../shared/env/step';
+import type { ToolOut } from './tool-out';
 import { errorText } from '../../shared/env/outcome';
 import { outcomeOf, type StepInfo } from '../../shared/env/step-info';
 

@@ -5,7 +5,7 @@
 // ledger is rebuilt from the log (each step record carries its request_id), so the text and the
 // StepInfo of every logged call come back; images are kept for the latest calls only, in memory.
 // Inputs: request ids, the step function. Output: ToolOut (recalled ones marked `recalled`).
-import type { ToolOut } from './env';
+import type { ToolOut } from './tool-out';
 
 /** Calls whose images the ledger keeps (older recalled results carry their text and info only). */
 export const KEEP_IMAGES = 32;

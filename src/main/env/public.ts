@@ -4,7 +4,7 @@
 // Invariant: only reference views are ever read here; a task's held-out views, anchors and
 // fit never pass through this file.
 import type { EpisodeBudgets, PublicGaussian, PublicView } from '../../shared/api/episode';
-import type { BudgetState } from '../../shared/env/format';
+import type { SplatBudgetState } from '../../shared/env/format';
 import type { GaussianRecord } from '../../shared/env/scene';
 import { drawOverlay } from '../../shared/image/overlay';
 import { encodePng } from '../io/png';
@@ -22,7 +22,7 @@ export function publicScene(records: readonly GaussianRecord[]): PublicGaussian[
   });
 }
 
-export function publicBudgets(b: BudgetState, task: LoadedTask): EpisodeBudgets {
+export function publicBudgets(b: SplatBudgetState, task: LoadedTask): EpisodeBudgets {
   return {
     gaussians: b.gaussians,
     maxGaussians: b.maxGaussians,

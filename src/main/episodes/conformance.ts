@@ -8,7 +8,6 @@ import { loadTask, readFit, readSpecHead, type LoadedTask } from '../tasks/load'
 import { kindModule } from '../../shared/kinds/registry';
 import { loadAnyTask, mainKind } from '../kinds/registry';
 import { resolveTasksDir } from '../tasks/paths';
-import { SplatEnv } from '../env/env';
 import type { EnvGrader } from '../env/types';
 
 export interface ConformanceReport {
@@ -43,7 +42,7 @@ export async function checkTask(taskId: string, grader: EnvGrader, tasksDir?: st
     if (/\b(score|lpips|anchor)/i.test(text)) problems.push(`${where} mentions a hidden quantity: ${text.slice(0, 80)}`);
   };
 
-  const { env, obs } = await SplatEnv.reset(task, { grader, gradeEachStep: false });
+  const { env, obs } = await mainKind(task).reset(task, { grader, gradeEachStep: false });
   const spec = task.spec;
   const startCount = task.init?.length ?? 0;
   const footer0 = budgetFooter({ gaussians: startCount, maxGaussians: spec.max_gaussians, callsLeft: spec.max_tool_calls, rendersLeft: spec.max_renders });
@@ -52,13 +51,14 @@ export async function checkTask(taskId: string, grader: EnvGrader, tasksDir?: st
   if (obs.done) problems.push('episode is done before the first call');
   leaks(obs.text, 'first observation');
 
-  const again = await SplatEnv.reset(task, { grader, gradeEachStep: false });
+  const again = await mainKind(task).reset(task, { grader, gradeEachStep: false });
   if (again.obs.text !== obs.text) problems.push('two resets give different first observations');
 
-  const before = JSON.stringify(env.state());
+  if (!env.scene) problems.push('the episode shows no scene');
+  const before = JSON.stringify(env.scene?.().records);
   const out = await env.step({ tool: 'no_such_tool', args: {} });
   if (out.info.ok || out.info.step !== 1) problems.push('an unknown tool is not reported as a refused, charged call');
-  if (JSON.stringify(env.state()) !== before) problems.push('an invalid call changed the scene');
+  if (JSON.stringify(env.scene?.().records) !== before) problems.push('an invalid call changed the scene');
   if (env.budgets().callsLeft !== spec.max_tool_calls - 1) problems.push('an invalid call did not cost exactly one call');
   leaks(out.text, 'an error text');
   while (!env.done) await env.step({ tool: 'list_gaussians', args: {} });

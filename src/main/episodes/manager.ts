@@ -18,7 +18,7 @@ import type { ProtocolOptions } from '../../shared/env/protocol';
 import { episodeClock } from '../../shared/env/time';
 import type { TimeEvent, TimeRecord } from '../../shared/env/trajectory-schema';
 import { DEFAULT_PROTOCOL_OPTIONS } from '../../shared/env/protocol';
-import type { ToolOut } from '../env/env';
+import type { ToolOut } from '../env/tool-out';
 import type { KindEnv, KindGrade, KindTask } from '../kinds/kind';
 import { loadAnyTask, mainKind } from '../kinds/registry';
 import { envImages } from '../env/images';
@@ -396,7 +396,7 @@ export class EpisodeManager {
     const image = out.image ? pngDataUrl(out.image) : undefined;
     return {
       step: info.step ?? e.env.currentInfo().step ?? 0,
-      nextId: info.nextId,
+      nextId: info.nextId ?? e.env.scene?.().nextId ?? 0,
       text: out.text,
       error,
       done: out.done,

@@ -7,7 +7,7 @@ import { replaySteps } from '../../shared/kinds/replay';
 import { packRecords } from '../../shared/env/scene';
 import type { LoadedTask } from '../tasks/load';
 import { rulesFor } from '../kinds/registry';
-import { hiddenOf } from '../env/env';
+import { hiddenOf } from '../env/tool-out';
 import { readTrajectory, type HiddenMetrics } from '../env/trajectory';
 import type { EnvGrader } from '../env/types';
 

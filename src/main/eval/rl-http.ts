@@ -14,7 +14,7 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { ToolOut } from '../env/env';
+import type { ToolOut } from '../env/tool-out';
 import { CapMeter, stepCapped } from '../env/capped';
 import { EpisodeCapsSchema, type EpisodeCaps } from '../../shared/env/caps';
 import type { KindEnv, KindTask } from '../kinds/kind';

@@ -9,11 +9,11 @@
 // from the ledger (docs/SECURITY.md, "Exactly-once calls").
 import type { EpisodeBudgets, PublicView } from '../../shared/api/episode';
 import type { CapName } from '../../shared/env/caps';
-import type { ToolCall } from '../../shared/env/episode';
+import type { ToolCall } from '../../shared/env/step';
 import type { BudgetState } from '../../shared/env/format';
 import type { StepInfo } from '../../shared/env/step-info';
 import type { TimeRecord } from '../../shared/env/trajectory-schema';
-import { loggedResult, type ReplayedSummary, type ToolOut } from '../env/env';
+import { loggedResult, type ReplayedSummary, type ToolOut } from '../env/tool-out';
 import { RequestLedger } from '../env/ledger';
 import type { TrajectoryHeader, TrajectoryWriter } from '../env/trajectory';
 import { callsOnlyBudgets, type KindEnv, type KindEnvOptions, type KindGrade } from './kind';
@@ -147,7 +147,7 @@ export abstract class CallsOnlyEnv<R extends CallsOnlyRules> implements KindEnv 
       type: 'header', task: taskId, protocol: this.opts.protocol ?? 'agent', player: this.opts.player ?? 'unknown',
       ...(this.opts.protocolOptions ? { protocol_options: { ...this.opts.protocolOptions } } : {}),
       versions: { splatlab: this.opts.version ?? '0.1.0', format: 1, node: process.version },
-      started: started.toISOString(), kind, budgets: { max_gaussians: 0, max_tool_calls: this.maxCalls, max_renders: 0 },
+      started: started.toISOString(), kind, budgets: { max_tool_calls: this.maxCalls },
       ...this.opts.headerExtra,
     };
   }

@@ -22,4 +22,6 @@ export interface MainKindManifest {
   readonly handlers?: KindHandlers;
   /** Its own `splatlab` commands, loaded lazily; default none. */
   readonly commands?: Readonly<Record<string, CommandEntry>>;
+  /** Its tools' reference page in Markdown (`splatlab tools --markdown`; docs/TOOLS.md is the lab's default kind's); default none. */
+  readonly toolsDoc?: () => string;
 }

@@ -13,7 +13,7 @@
 // shared tables; no handlers: no rows of its own; no commands: none of its own).
 import { KIND_MODULES } from '../../shared/kinds/registry';
 import type { MainKindManifest } from './manifest';
-import { registerMainKind } from './registry';
+import { registerMainKind, registerToolsDoc } from './registry';
 import { registerStudyKind } from '../study/kind-studies';
 import { registerKindHandlers } from '../services/kind-handlers';
 import { registerKindCommands } from '../cli/kind-commands';
@@ -41,6 +41,7 @@ function problem(m: MainKindManifest): string | null {
   for (const [name, entry] of Object.entries(m.commands ?? {})) {
     if (!entry?.summary || typeof entry.load !== 'function') return `kind '${family}': its command '${name}' needs a summary and a load() (src/main/cli/command.ts CommandEntry)`;
   }
+  if (m.toolsDoc !== undefined && typeof m.toolsDoc !== 'function') return `kind '${family}': its toolsDoc must be a function returning Markdown (src/main/kinds/manifest.ts)`;
   if (!KIND_MODULES.some((k) => k.family === family)) return `kind '${family}': its shared half is not registered (src/shared/kinds/registry.ts registerKind comes first)`;
   return null;
 }
@@ -58,6 +59,7 @@ export function registerMainManifest(m: MainKindManifest): void {
   registerMainKind(m.module);
   if (m.handlers) registerKindHandlers(family, m.handlers);
   if (m.commands) registerKindCommands(family, m.commands);
+  if (m.toolsDoc) registerToolsDoc(family, m.toolsDoc);
   registered.push(m);
 }
 

@@ -70,3 +70,17 @@ export function scanAllTasks(tasksDir?: string): TaskScan {
   });
   return { tasks: items, problems };
 }
+
+const toolsDocs = new Map<string, () => string>();
+
+/** Indexes a kind's tools reference page (its main manifest's `toolsDoc`; src/main/kinds/manifests.ts). */
+export function registerToolsDoc(family: string, doc: () => string): void {
+  toolsDocs.set(family, doc);
+}
+
+/** The tools' reference page of a kind family, or one line saying it supplies none. */
+export function toolsDocOf(family: string): string {
+  const doc = toolsDocs.get(family);
+  if (!doc) throw new Error(`kind '${family}' supplies no tools reference page (src/main/kinds/manifest.ts toolsDoc)`);
+  return doc();
+}

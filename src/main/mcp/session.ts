@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { RequestIdSchema, unsafeNumberAt } from '../../shared/env/request-id';
 import { defaultKind, kindModule } from '../../shared/kinds/registry';
 import type { TaskKind } from '../../shared/task/schema';
-import type { ToolOut } from '../env/env';
+import type { ToolOut } from '../env/tool-out';
 import { CapMeter, stepCapped } from '../env/capped';
 import type { EpisodeCaps } from '../../shared/env/caps';
 import type { KindEnv, KindTask } from '../kinds/kind';

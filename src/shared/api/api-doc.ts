@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { labEvents, labMethods } from './lab';
 import { PARTICIPANT_ROWS, participantMay } from './roles';
-import { rows, typeText, type JsonSchema } from '../env/tools-doc';
+import { rows, typeText, type JsonSchema } from '../env/schema-doc';
 import { EndRecordSchema, StepRecordSchema, TrajectoryHeaderSchema } from '../env/trajectory-schema';
 
 function json(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {

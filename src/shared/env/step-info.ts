@@ -39,10 +39,11 @@ export function outcomeOf(code: OutcomeCode): StepOutcome {
 }
 
 export const StepBudgetsSchema = z.strictObject({
-  gaussians: z.number().int(),
-  maxGaussians: z.number().int(),
+  // SplatBench's scene and render budgets: a kind without a scene or renders leaves them out.
+  gaussians: z.number().int().optional(),
+  maxGaussians: z.number().int().optional(),
   callsLeft: z.number().int(),
-  rendersLeft: z.number().int(),
+  rendersLeft: z.number().int().optional(),
 });
 
 export const StepInfoSchema = z.strictObject({
@@ -56,7 +57,7 @@ export const StepInfoSchema = z.strictObject({
   endReason: EndReasonSchema.nullable(),
   ending: EndingSchema.nullable().describe('null while the episode runs; then terminated (submit, stop, all answered) or truncated (budget or cap)'),
   outcome: StepOutcomeSchema,
-  nextId: z.number().int().nonnegative().describe('id the next added Gaussian will get'),
+  nextId: z.number().int().nonnegative().optional().describe('id the next added Gaussian will get (SplatBench; absent for a kind without a scene)'),
   budgets: StepBudgetsSchema,
 });
 export type StepInfo = z.infer<typeof StepInfoSchema>;

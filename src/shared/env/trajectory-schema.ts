@@ -16,7 +16,7 @@ export const TrajectoryHeaderSchema = z.looseObject({
   versions: z.looseObject({ splatlab: z.string().optional(), format: z.number().optional(), node: z.string().optional() }).describe('what wrote the log (always written; optional when read)'),
   started: z.string().describe('ISO time'),
   kind: z.string().optional(),
-  budgets: z.object({ max_gaussians: z.number(), max_tool_calls: z.number(), max_renders: z.number() }).optional(),
+  budgets: z.object({ max_gaussians: z.number().optional(), max_tool_calls: z.number(), max_renders: z.number().optional() }).optional(),
   episode: z.string().optional().describe('the live episode id at the start; a resume after a restart keeps it, so an open page finds its episode again'),
   time_limit_s: z.number().positive().optional().describe('active seconds the player had (a study option); at the limit the next call submits'),
   seed: z.number().int().nonnegative().optional().describe("the episode's seed (from --seed or the RL reset): every random choice of its player derives from it"),

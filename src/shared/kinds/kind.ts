@@ -6,7 +6,7 @@
 // Invariant: the tools' zod schemas are the single source of their JSON Schema, their validation
 // and their docs; rules() is pure and deterministic, so one replay rebuilds any episode exactly.
 import { toJSONSchema, type z } from 'zod';
-import type { EpisodeConfig, StepResult, ToolCall } from '../env/episode';
+import type { EpisodeConfig, StepResult, ToolCall } from '../env/step';
 import type { BudgetState } from '../env/format';
 import type { GaussianRecord } from '../scene/gaussian';
 import type { TaskKind, TaskSpec, TaskSpecHead } from '../task/schema';

@@ -6,9 +6,9 @@
 // replayed call, in order. Invariant (strict mode): a log that disagrees with its replay (a step
 // number out of order, a call after the end, a text, a footer or a scene snapshot that differs) stops the
 // replay with ReplayError rather than continuing from a wrong state. Every kind's resume
-// (SplatBench's src/main/env/resume.ts, search's and relation's envs) goes through it.
+// (SplatBench's src/main/kinds/splatbench/resume.ts, search's and relation's envs) goes through it.
 import type { KindRules } from './kind';
-import type { StepResult } from '../env/episode';
+import type { StepResult } from '../env/step';
 import { toCompactRecord } from '../env/scene';
 import type { StepRecord } from '../env/trajectory-schema';
 

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SplatEnv } from '../../../src/main/env/env';
+import { SplatEnv } from '../../../src/main/kinds/splatbench/env';
 import { readTrajectory } from '../../../src/main/env/trajectory';
 import { Grader } from '../../../src/main/grader/grader';
 import { loadTask } from '../../../src/main/tasks/load';

@@ -4,7 +4,7 @@
 // the grade that runs is of the latest scene under its step, the calls are answered before any
 // grade, and the end record's score is still the exact final grade.
 import { describe, expect, it } from 'vitest';
-import { SplatEnv } from '../../../src/main/env/env';
+import { SplatEnv } from '../../../src/main/kinds/splatbench/env';
 import type { EnvGrader } from '../../../src/main/env/types';
 import { readTrajectory } from '../../../src/main/env/trajectory';
 import { packRecords } from '../../../src/shared/env/scene';

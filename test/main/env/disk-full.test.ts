@@ -5,12 +5,13 @@
 // replays completely to the scene and budgets of a run on a disk that never filled.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { SplatEnv, type ToolOut } from '../../../src/main/env/env';
+import { SplatEnv } from '../../../src/main/kinds/splatbench/env';
+import type { ToolOut } from '../../../src/main/env/tool-out';
 import { FaultyDisk } from '../../../src/main/env/log-faults';
 import { LogWriteError, parseTrajectory, readTrajectory } from '../../../src/main/env/trajectory';
 import type { EnvGrader } from '../../../src/main/env/types';
 import type { LoadedTask } from '../../../src/main/tasks/load';
-import type { ToolCall } from '../../../src/shared/env/episode';
+import type { ToolCall } from '../../../src/shared/env/step';
 import { TEST_TASK_IDS } from '../../helpers/test-task';
 import { fakeImages, testTask, tmpLog } from './fixtures';
 

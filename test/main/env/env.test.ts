@@ -3,7 +3,7 @@
 // the last call auto-submits, one-shot allows one call and no render, hidden scores stay out of
 // every ToolOut, and a played log regrades to the same hidden scores.
 import { describe, expect, it } from 'vitest';
-import { SplatEnv } from '../../../src/main/env/env';
+import { SplatEnv } from '../../../src/main/kinds/splatbench/env';
 import { readTrajectory } from '../../../src/main/env/trajectory';
 import { regradeTrajectory } from '../../../src/main/episodes/replay';
 import { fakeImages, testTask, testTasks, tmpLog } from './fixtures';

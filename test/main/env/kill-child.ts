@@ -3,7 +3,7 @@
 // each call i of the script returned (the parent kills at a moment counted from one of these).
 // argv: tasksDir taskId logPath
 import { existsSync } from 'node:fs';
-import { SplatEnv } from '../../../src/main/env/env';
+import { SplatEnv } from '../../../src/main/kinds/splatbench/env';
 import { Grader } from '../../../src/main/grader/grader';
 import { loadTask } from '../../../src/main/tasks/load';
 import { fakeImages } from './fixtures';

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Random } from '../../../src/shared/math/random';
-import { SplatEnv } from '../../../src/main/env/env';
+import { SplatEnv } from '../../../src/main/kinds/splatbench/env';
 import { readTrajectory } from '../../../src/main/env/trajectory';
 import { fakeImages, testTask, testTasks, tmpLog } from './fixtures';
 import { scriptedCalls } from './script';

@@ -4,7 +4,7 @@
 // a clean log is left alone.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { SplatEnv } from '../../../src/main/env/env';
+import { SplatEnv } from '../../../src/main/kinds/splatbench/env';
 import { diagnoseLog, repairLog } from '../../../src/main/episodes/repair';
 import { readTrajectory } from '../../../src/main/env/trajectory';
 import { fakeImages, testTask, testTasks, tmpLog } from './fixtures';

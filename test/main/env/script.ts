@@ -1,5 +1,5 @@
 // A scripted episode used by the kill/resume test: edits, renders, invalid calls and a submit.
-import type { ToolCall } from '../../../src/shared/env/episode';
+import type { ToolCall } from '../../../src/shared/env/step';
 
 export function scriptedCalls(): ToolCall[] {
   const calls: ToolCall[] = [];

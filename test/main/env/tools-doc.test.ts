@@ -1,8 +1,8 @@
 // docs/TOOLS.md must be exactly what the schemas generate (regenerate with writeToolsDoc()).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { toolsMarkdown } from '../../../src/shared/env/tools-doc';
-import { TOOL_NAMES } from '../../../src/shared/env/tools';
+import { toolsMarkdown } from '../../../src/shared/kinds/splatbench/tools-doc';
+import { TOOL_NAMES } from '../../../src/shared/kinds/splatbench/tools';
 
 describe('docs/TOOLS.md', () => {
   it('is up to date with the zod schemas', () => {

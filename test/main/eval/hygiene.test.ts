@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadEvalConfig } from '../../../src/main/models/config';
 import { checkKey, makeClient, parseModelSpec } from '../../../src/main/models/spec';
-import { SplatEnv } from '../../../src/main/env/env';
+import { SplatEnv } from '../../../src/main/kinds/splatbench/env';
 import { readTrajectory } from '../../../src/main/env/trajectory';
 import { runCli } from '../cli/run';
 import { fakeImages, testTask, testTasks, tmpLog } from '../env/fixtures';

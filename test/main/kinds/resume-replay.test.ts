@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadAnyTask, mainKind } from '../../../src/main/kinds/registry';
 import type { KindTask } from '../../../src/main/kinds/kind';
-import type { ToolCall } from '../../../src/shared/env/episode';
+import type { ToolCall } from '../../../src/shared/env/step';
 import { ReplayError, replaysText } from '../../../src/shared/kinds/replay';
 import { repoRoot } from '../../../src/main/io/data-dir';
 import type { RenderOutput } from '../../../src/shared/raster/types';

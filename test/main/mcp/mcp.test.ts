@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTrajectory, type Trajectory } from '../../../src/main/env/trajectory';
 import { EpisodeManager } from '../../../src/main/episodes/manager';
 import { startMcpHttp, type McpHttpServer } from '../../../src/main/mcp/http';
-import { TOOL_NAMES } from '../../../src/shared/env/tools';
+import { TOOL_NAMES } from '../../../src/shared/kinds/splatbench/tools';
 import { testTasks } from '../env/fixtures';
 
 const TASK = 'test__sculpt';

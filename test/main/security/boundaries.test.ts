@@ -14,7 +14,7 @@ import { ConnectionLimits } from '../../../src/main/transport/limits';
 import { parseTarget } from '../../../src/main/transport/request';
 import { parseTrajectory, readTrajectory } from '../../../src/main/env/trajectory';
 import { CallActivity, GradeQueue } from '../../../src/main/workers/grade-queue';
-import { SplatEnv } from '../../../src/main/env/env';
+import { SplatEnv } from '../../../src/main/kinds/splatbench/env';
 import { EpisodeManager } from '../../../src/main/episodes/manager';
 import type { EnvGrader } from '../../../src/main/env/types';
 import { TaskSpecSchema } from '../../../src/shared/task/schema';

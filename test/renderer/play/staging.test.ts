@@ -4,10 +4,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
 import { useStagingStore, mirrorQuat } from '../../../src/renderer/stores/staging';
 import type { GaussianRecord } from '../../../src/renderer/stores/staging-ops';
-import { addGaussians, editGaussians, transformGroup } from '../../../src/shared/env/ops-edit';
-import { TOOL_SCHEMAS } from '../../../src/shared/env/tools';
+import { addGaussians, editGaussians, transformGroup } from '../../../src/shared/kinds/splatbench/ops-edit';
+import { TOOL_SCHEMAS } from '../../../src/shared/kinds/splatbench/tools';
 import { covariance3d } from '../../../src/shared/math/covariance';
-import type { ToolArgs } from '../../../src/shared/env/tools';
+import type { ToolArgs } from '../../../src/shared/kinds/splatbench/tools';
 
 const rec = (id: number, pos: [number, number, number], group?: string): GaussianRecord => ({
   id, pos, scale: [0.1, 0.1, 0.1], quat: [1, 0, 0, 0], color: [0.5, 0.5, 0.5], opacity: 1, ...(group ? { group } : {}),

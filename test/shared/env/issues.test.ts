@@ -3,7 +3,7 @@
 // sample before these tests (docs/MUTATION.md).
 import { describe, expect, it } from 'vitest';
 import { formatIssues } from '../../../src/shared/env/issues';
-import { TOOL_SCHEMAS } from '../../../src/shared/env/tools';
+import { TOOL_SCHEMAS } from '../../../src/shared/kinds/splatbench/tools';
 
 const reasons = (args: unknown): string => {
   const r = TOOL_SCHEMAS.add_gaussians.safeParse(args);

@@ -5,10 +5,11 @@
 // the suite and the benchmark share one body. Output: episodes played and tool outcomes seen.
 import assert from 'node:assert/strict';
 import { Random } from '../../../src/shared/math/random';
-import { Episode, type EpisodeConfig } from '../../../src/shared/env/episode';
+import { Episode } from '../../../src/shared/kinds/splatbench/episode';
+import { type EpisodeConfig } from '../../../src/shared/env/step';
 import { budgetFooter } from '../../../src/shared/env/format';
 import { sceneProblems, type GaussianRecord } from '../../../src/shared/env/scene';
-import { TOOL_NAMES } from '../../../src/shared/env/tools';
+import { TOOL_NAMES } from '../../../src/shared/kinds/splatbench/tools';
 import { REFERENCE_VIEWS } from '../../../src/shared/camera/views';
 
 const GROUPS = ['a', 'b', 'legs', 'top'];

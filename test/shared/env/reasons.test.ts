@@ -4,9 +4,9 @@
 // a surviving mutant of `npm run mutation -- --folder env` (docs/MUTATION.md).
 import { describe, expect, it } from 'vitest';
 import { formatIssues } from '../../../src/shared/env/issues';
-import { TOOL_SCHEMAS } from '../../../src/shared/env/tools';
-import { deleteGaussians, selectIds } from '../../../src/shared/env/ops-edit';
-import { describeGroups } from '../../../src/shared/env/ops-inspect';
+import { TOOL_SCHEMAS } from '../../../src/shared/kinds/splatbench/tools';
+import { deleteGaussians, selectIds } from '../../../src/shared/kinds/splatbench/ops-edit';
+import { describeGroups } from '../../../src/shared/kinds/splatbench/ops-inspect';
 import { capText } from '../../../src/shared/env/caps';
 import { endingOf } from '../../../src/shared/env/step-info';
 import type { GaussianRecord } from '../../../src/shared/scene/gaussian';

@@ -2,7 +2,8 @@
 // and a call after the end reports `episode_over` without a change; both survived the env mutation
 // run before this test (docs/MUTATION.md).
 import { describe, expect, it } from 'vitest';
-import { Episode, type EpisodeConfig } from '../../../src/shared/env/episode';
+import { Episode } from '../../../src/shared/kinds/splatbench/episode';
+import { type EpisodeConfig } from '../../../src/shared/env/step';
 
 const config: EpisodeConfig = { kind: 'sculpt', maxGaussians: 10, maxToolCalls: 6, maxRenders: 3, referenceViews: [{ name: 'V0', azimuth: 0, elevation: 20 }] };
 const withGroup = (): Episode => {

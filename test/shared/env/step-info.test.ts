@@ -2,7 +2,8 @@
 // "Structured steps"): ok, charged, the step number, ids created, end reason and budgets, and the
 // one replay (src/shared/kinds/replay.ts) recovering the same infos from a log.
 import { describe, expect, it } from 'vitest';
-import { Episode, type EpisodeConfig } from '../../../src/shared/env/episode';
+import { Episode } from '../../../src/shared/kinds/splatbench/episode';
+import { type EpisodeConfig } from '../../../src/shared/env/step';
 import { replayAll, ReplayError } from '../../../src/shared/kinds/replay';
 import { StepInfoSchema } from '../../../src/shared/env/step-info';
 import type { StepRecord } from '../../../src/shared/env/trajectory-schema';

@@ -2,7 +2,7 @@
 // loose and compact items, defaults, every bad item named by index, and the same refusals and
 // clamps the environment's add_gaussians applies (the probe scene of issue 17).
 import { describe, expect, it } from 'vitest';
-import { Episode } from '../../../src/shared/env/episode';
+import { Episode } from '../../../src/shared/kinds/splatbench/episode';
 import { eulerToQuat } from '../../../src/shared/math/quaternion';
 import { parseSceneDocument, parseSceneItem } from '../../../src/shared/scene/input';
 import { CAPTURE_POLICY } from '../../../src/shared/scene/policy';

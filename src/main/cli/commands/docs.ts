@@ -3,13 +3,14 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { apiMarkdown } from '../../../shared/api/api-doc';
-import { toolsMarkdown } from '../../../shared/env/tools-doc';
+import { defaultKind, kindModule } from '../../../shared/kinds/registry';
+import { toolsDocOf } from '../../kinds/registry';
 import { repoRoot } from '../../io/data-dir';
 import { parseArgs } from '../args';
 import type { CliCommand } from '../command';
 
 export function generatedDocs(): Record<string, string> {
-  return { 'docs/TOOLS.md': toolsMarkdown(), 'docs/API.md': `${apiMarkdown()}\n` };
+  return { 'docs/TOOLS.md': toolsDocOf(kindModule(defaultKind()).family), 'docs/API.md': `${apiMarkdown()}\n` };
 }
 
 export const command: CliCommand = {

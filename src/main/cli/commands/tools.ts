@@ -1,6 +1,7 @@
 // `splatlab tools [--json]`: the ten tools with their arguments, from the zod schemas.
 import { defaultKind, kindModule } from '../../../shared/kinds/registry';
-import { toolsMarkdown, typeText } from '../../../shared/env/tools-doc';
+import { typeText } from '../../../shared/env/schema-doc';
+import { toolsDocOf } from '../../kinds/registry';
 import { parseArgs } from '../args';
 import type { CliCommand } from '../command';
 
@@ -15,7 +16,7 @@ export const command: CliCommand = {
   async run(argv, io) {
     const args = parseArgs(argv, { flags: ['json', 'markdown'] });
     if (args.options.get('markdown')) {
-      process.stdout.write(toolsMarkdown());
+      process.stdout.write(toolsDocOf(kindModule(defaultKind()).family));
       return 0;
     }
     const tools = kindModule(defaultKind()).toolSpecs();

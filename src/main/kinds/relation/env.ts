@@ -14,8 +14,8 @@ import { RelationRules, type RelationKindState, type RelationTrialResult } from 
 import type { RelationParams } from '../../../shared/kinds/relation/params';
 import { trialOrder } from '../../../shared/kinds/relation/task';
 import { replaySteps } from '../../../shared/kinds/replay';
-import type { ToolCall } from '../../../shared/env/episode';
-import { replayedSummary, type ToolOut } from '../../env/env';
+import type { ToolCall } from '../../../shared/env/step';
+import { replayedSummary, type ToolOut } from '../../env/tool-out';
 import { readTrajectory, TrajectoryWriter, type StepRecord } from '../../env/trajectory';
 import { CallsOnlyEnv } from '../calls-only-env';
 import type { KindEnvOptions, KindGrade } from '../kind';

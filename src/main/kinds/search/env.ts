@@ -7,14 +7,14 @@
 // hidden fields and finalGrade(); a resumed log is replayed through fresh rules by the one replay
 // (src/shared/kinds/replay.ts, strict) and refused when a logged text differs from the replay.
 import { copyFileSync } from 'node:fs';
-import type { ToolCall } from '../../../shared/env/episode';
+import type { ToolCall } from '../../../shared/env/step';
 import { searchRules, type SearchTaskSpec } from '../../../shared/kinds/search/kind';
 import { hiddenAt as hiddenOfPose, searchOutcome as outcomeOf, type SearchOutcome } from '../../../shared/kinds/search/outcome';
 import type { Pose } from '../../../shared/kinds/search/pose';
 import { renderViewAsync, type AsyncViewRenderer } from '../../../shared/kinds/search/render';
 import type { SearchRules } from '../../../shared/kinds/search/rules';
 import { replaySteps } from '../../../shared/kinds/replay';
-import { replayedSummary, type ToolOut } from '../../env/env';
+import { replayedSummary, type ToolOut } from '../../env/tool-out';
 import { readTrajectory, TrajectoryWriter, type StepRecord } from '../../env/trajectory';
 import { localPng } from '../../workers/png';
 import { CallsOnlyEnv } from '../calls-only-env';

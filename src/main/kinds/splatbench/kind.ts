@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { kindModule } from '../../../shared/kinds/registry';
 import { splatbenchKind } from '../../../shared/kinds/splatbench/kind';
 import { taskSummary, TaskSummarySchema, type TaskSpecHead } from '../../../shared/task/schema';
-import { SplatEnv } from '../../env/env';
+import { SplatEnv } from './env';
 import { loadTask, readCameras, readSpec, TaskLoadError, type LoadedTask } from '../../tasks/load';
 import { readObjectDir, taskFile } from '../../tasks/paths';
 import type { KindTask, MainKindModule } from '../kind';

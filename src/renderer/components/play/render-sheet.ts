@@ -6,7 +6,7 @@
 // Output: one rectangle per view and panel. A unit test builds real sheets and checks the crops.
 // See docs/DESIGN.md section 7.
 import type { PublicView } from '../../../shared/api/episode';
-import { resolveViews } from '../../../shared/env/ops-inspect';
+import { resolveViews } from '../../../shared/env/views';
 
 export const SHEET_GAP = 4;
 export const PANELS = ['photo', 'render', 'difference'] as const;

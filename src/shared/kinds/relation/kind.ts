@@ -5,7 +5,7 @@
 // Invariant: the rules never see an answer's truth (it stays in main); a refused call still
 // costs a call, and the calls budget (3 per trial) ends an episode whose player keeps failing.
 import { z } from 'zod';
-import type { StepResult, ToolCall } from '../../env/episode';
+import type { StepResult, ToolCall } from '../../env/step';
 import type { BudgetState } from '../../env/format';
 import { decodeArgs, EPISODE_OVER, errorText, NAMELESS_TOOL, namelessRefusal, toolNameOf } from '../../env/outcome';
 import { endingOf, outcomeOf, type EndReason, type OutcomeCode, type StepInfo } from '../../env/step-info';
@@ -156,7 +156,7 @@ export class RelationRules implements KindRules {
   }
 
   budgets(): BudgetState {
-    return { gaussians: 0, maxGaussians: 0, callsLeft: this.maxCalls - this.calls, rendersLeft: 0 };
+    return { callsLeft: this.maxCalls - this.calls };
   }
 
   footer(): string {
@@ -188,7 +188,7 @@ export class RelationRules implements KindRules {
     return {
       tool, ok, charged, step, changed: false, ids: [], done: this.done,
       endReason, ending: endingOf(endReason), outcome: outcomeOf(code),
-      nextId: 0, budgets: { gaussians: 0, maxGaussians: 0, callsLeft: b.callsLeft, rendersLeft: 0 },
+      budgets: { callsLeft: b.callsLeft },
     };
   }
 

@@ -5,7 +5,7 @@
 // Inputs: a task spec, the room's collider and visibility, a seed and the blind prior.
 // Output: the calls the player made. Invariant: players see only what a player may see plus,
 // for the oracles, what their name says (the oracle reads the answer once its view answers).
-import type { ToolCall } from '../../env/episode';
+import type { ToolCall } from '../../env/step';
 import { mulberry32 } from '../../math/random';
 import { searchRules, type SearchTaskSpec } from './kind';
 import { answerText, type Answer } from './answers';

@@ -6,7 +6,7 @@
 // Invariants: every call before the end costs exactly one step, valid or not (an option turns an
 // unparseable call into move_forward, as E3VS does); a collision leaves the pose unchanged and is
 // counted; the episode ends on stop or when the last step is spent; calls after the end cost nothing.
-import type { StepResult, ToolCall } from '../../env/episode';
+import type { StepResult, ToolCall } from '../../env/step';
 import type { BudgetState } from '../../env/format';
 import { decodeArgs, EPISODE_OVER, errorText, NAMELESS_TOOL, namelessRefusal, toolNameOf } from '../../env/outcome';
 import { endingOf, outcomeOf, type EndReason, type OutcomeCode, type StepInfo } from '../../env/step-info';
@@ -89,7 +89,7 @@ export class SearchRules implements KindRules {
   }
 
   budgets(): BudgetState {
-    return { gaussians: 0, maxGaussians: 0, callsLeft: this.config.maxSteps - this.used, rendersLeft: 0 };
+    return { callsLeft: this.config.maxSteps - this.used };
   }
 
   footer(): string {
@@ -186,8 +186,8 @@ export class SearchRules implements KindRules {
     const b = this.budgets();
     return {
       tool, ok, charged, step: charged ? this.used : null, changed: false, ids: [], done: this.done, endReason: this.ended,
-      ending: endingOf(this.ended), outcome: outcomeOf(code), nextId: 0,
-      budgets: { gaussians: 0, maxGaussians: 0, callsLeft: b.callsLeft, rendersLeft: 0 },
+      ending: endingOf(this.ended), outcome: outcomeOf(code),
+      budgets: { callsLeft: b.callsLeft },
     };
   }
 

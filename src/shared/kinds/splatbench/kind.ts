@@ -2,8 +2,9 @@
 // one-shot share one spec schema, the ten tools and one pure Episode; only budgets and the start
 // scene differ. Input: a task spec, its reference views and start scene. Output: KindRules.
 // Invariant: the module adds nothing to the rules; it names the parts the rest of the lab uses.
-import { Episode, type EpisodeConfig } from '../../env/episode';
-import { TOOL_SCHEMAS, toolJsonSchemas } from '../../env/tools';
+import { Episode } from './episode';
+import { type EpisodeConfig } from '../../env/step';
+import { TOOL_SCHEMAS, toolJsonSchemas } from './tools';
 import { EndRecordSchema, StepRecordSchema, TrajectoryHeaderSchema } from '../../env/trajectory-schema';
 import { TaskSpecSchema, type TaskSpec } from '../../task/schema';
 import type { SplatKindModule } from '../kind';

@@ -143,9 +143,13 @@ describe('a fifth kind in the lab\'s own folders', () => {
     // Plays, logs, resumes through the one replay.
     const s = await call<EpisodeSnapshot>('episode.start', { taskId: 'brightest__a', protocol: 'matched' });
     expect(s.kind).toBe('brightest');
-    await call<EpisodeStepResult>('episode.step', { episodeId: s.episodeId, tool: 'answer', args: { x: 99, y: 0 } });
+    const first = await call<EpisodeStepResult>('episode.step', { episodeId: s.episodeId, tool: 'answer', args: { x: 99, y: 0 } });
+    // No zeros for SplatBench's fields (issue 39): a kind without a scene or renders leaves them out.
+    expect(Object.keys(first.info)).not.toContain('nextId');
+    expect(first.info.budgets).toEqual({ callsLeft: 2 });
     await call('episode.close', { episodeId: s.episodeId });
     const log = join(home, 'trajectories', readdirSync(join(home, 'trajectories')).find((f) => f.startsWith('brightest__a'))!);
+    expect(readTrajectory(log).header?.budgets).toEqual({ max_tool_calls: 3 });
     const back = await call<EpisodeSnapshot>('episode.resume', { log });
     expect(back.history).toHaveLength(1);
     await call('episode.step', { episodeId: back.episodeId, tool: 'answer', args: brightestPixel('brightest__a') });

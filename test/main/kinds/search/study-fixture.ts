@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { loadAnyTask, mainKind } from '../../../../src/main/kinds/registry';
 import { StudyStore } from '../../../../src/main/study/store';
-import type { ToolCall } from '../../../../src/shared/env/episode';
+import type { ToolCall } from '../../../../src/shared/env/step';
 import type { RenderOutput } from '../../../../src/shared/raster/types';
 import type { ParticipantEpisode, StudyConfig } from '../../../../src/shared/study/config';
 import { emptyRoom, target } from '../../../shared/kinds/search/rooms';

@@ -67,6 +67,8 @@ describe('SearchRules', () => {
     expect(after.charged).toBe(false);
     expect(r.stepCount).toBe(25);
     expect(r.answer()).toBeNull();
+    // No zeros for SplatBench's Gaussians and renders (issue 39): its budgets are its calls left.
+    expect(r.budgets()).toEqual({ callsLeft: 0 });
   });
 
   it('spends a step on an invalid action and leaves the pose; the E3VS option moves forward instead', () => {

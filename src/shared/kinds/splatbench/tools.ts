@@ -4,7 +4,7 @@
 // send them). Outputs: typed arguments. Invariant: every episode call is parsed by exactly these
 // schemas; a semantic check (bounds, ids, budgets) happens afterwards in the episode logic.
 import { z } from 'zod';
-import { ColorSchema, DEFAULT_SCALE, GroupSchema, NewGaussianSchema, OpacitySchema, PosSchema, RotSchema, ScaleSchema } from '../scene/input';
+import { ColorSchema, DEFAULT_SCALE, GroupSchema, NewGaussianSchema, OpacitySchema, PosSchema, RotSchema, ScaleSchema } from '../../scene/input';
 
 export { ColorSchema, DEFAULT_SCALE, GroupSchema, NewGaussianSchema, OpacitySchema, PosSchema, RotSchema, ScaleSchema };
 
@@ -79,7 +79,7 @@ export const TOOL_SCHEMAS = {
 
 export type ToolName = keyof typeof TOOL_SCHEMAS;
 export type ToolArgs<T extends ToolName> = z.output<(typeof TOOL_SCHEMAS)[T]>;
-export type { NewGaussian } from '../scene/input';
+export type { NewGaussian } from '../../scene/input';
 export type GaussianEdit = z.output<typeof GaussianEditSchema>;
 
 export const TOOL_NAMES = Object.keys(TOOL_SCHEMAS) as ToolName[];

@@ -7,103 +7,30 @@
 // resolves, and a call whose record could not be written is rolled back (nothing charged);
 // a call with a known request id is answered from the ledger, never run twice; resuming from a
 // log rebuilds scene, ids, budgets and the ledger exactly.
-import type { EpisodeBudgets, PublicView } from '../../shared/api/episode';
-import { publicBudgets, publicViews } from './public';
+import type { EpisodeBudgets, PublicView } from '../../../shared/api/episode';
+import { publicBudgets, publicViews } from '../../env/public';
 import { copyFileSync } from 'node:fs';
-import { orbitCamera } from '../../shared/camera/orbit';
-import { splatbenchKind } from '../../shared/kinds/registry';
-import { Episode, type EpisodeConfig, type ImageRequest, type StepResult, type ToolCall } from '../../shared/env/episode';
-import type { BudgetState } from '../../shared/env/format';
-import { shortNum } from '../../shared/math/format';
-import { describeView } from '../../shared/env/ops-inspect';
-import { packRecords, toCompactRecord, type GaussianRecord } from '../../shared/env/scene';
-import { endingOf, type StepInfo } from '../../shared/env/step-info';
-import type { CapName } from '../../shared/env/caps';
-import type { LoadedTask } from '../tasks/load';
-import type { GradeQueue } from '../workers/grade-queue';
-import { envImages } from './images';
-import { RequestLedger } from './ledger';
-import type { LogFileOpener } from './log-file';
+import { orbitCamera } from '../../../shared/camera/orbit';
+import { splatbenchKind } from '../../../shared/kinds/registry';
+import { Episode } from '../../../shared/kinds/splatbench/episode';
+import { type EpisodeConfig, type ImageRequest, type StepResult, type ToolCall } from '../../../shared/env/step';
+import type { SplatBudgetState } from '../../../shared/env/format';
+import { shortNum } from '../../../shared/math/format';
+import { describeView } from '../../../shared/kinds/splatbench/ops-inspect';
+import { packRecords, toCompactRecord, type GaussianRecord } from '../../../shared/env/scene';
+import { endingOf, type StepInfo } from '../../../shared/env/step-info';
+import type { CapName } from '../../../shared/env/caps';
+import type { LoadedTask } from '../../tasks/load';
+import { envImages } from '../../env/images';
+import { RequestLedger } from '../../env/ledger';
 import { replayInto, resumeNote } from './resume';
-import { readTrajectory, TrajectoryWriter, type EndRecord, type HiddenMetrics, type StepRecord, type TimeRecord, type Trajectory, type TrajectoryHeader } from './trajectory';
-import type { EnvGradeResult, EnvGrader, EnvImages } from './types';
-import type { GradeOptions } from '../grader/types';
-
-export interface ToolOut {
-  text: string;
-  image?: Uint8Array; // PNG
-  done: boolean;
-  info: StepInfo;
-  /** The stored result of an earlier call with the same request id (nothing was charged now). */
-  recalled?: boolean;
-}
-
-/** A log to continue: its path and, when the caller has read it already, its parsed content. */
-export interface ResumeSource {
-  path: string;
-  trajectory?: Trajectory;
-}
-
-export interface SplatEnvOptions {
-  grader: EnvGrader;
-  /** PNG builders; default the real ones in ./images (tests pass cheap fakes). */
-  images?: EnvImages;
-  log?: string; // JSONL path; with resumeFrom and no log, the resumed file is continued
-  protocol?: 'matched' | 'free' | 'agent';
-  player?: string;
-  /** Recorded in the header as `protocol_options` (which aids the player had). */
-  protocolOptions?: Record<string, boolean | undefined>;
-  resumeFrom?: string | ResumeSource;
-  /** Skip the hidden grade after each edit (the final grade still runs). */
-  gradeEachStep?: boolean;
-  /**
-   * Grade after the answer (docs/ARCHITECTURE.md): the step record is written and the call
-   * answered at once; the grade runs in this queue (the lab context's) and lands in a `hidden` record.
-   * The end record waits for every pending grade, so the final score is exact.
-   */
-  deferHiddenGrades?: GradeQueue;
-  /**
-   * With deferHiddenGrades: an edit made while the episode's last grade still waits in the queue
-   * replaces that grade's scene (the latest scene is graded, under its step) instead of queuing
-   * another, so a fast player's backlog stays one grade per episode (the agent doors: MCP, RL).
-   * The steps skipped this way have no `hidden` record; the final grade is always exact.
-   */
-  coalesceHiddenGrades?: boolean;
-  version?: string;
-  /** Header fields of a live episode: its id (kept across a restart) and its active-time limit. */
-  headerExtra?: Pick<TrajectoryHeader, 'episode' | 'time_limit_s' | 'seed' | 'caps'>;
-  /** The file under the log writer (tests inject faults here; default the real file). */
-  logFile?: LogFileOpener;
-}
+import { readTrajectory, TrajectoryWriter, type EndRecord, type StepRecord, type TimeRecord, type TrajectoryHeader } from '../../env/trajectory';
+import type { EnvGradeResult } from '../../env/types';
+import type { GradeOptions } from '../../grader/types';
+import { hiddenOf, loggedResult, replayedSummary, type ReplayedSummary, type SplatEnvOptions, type ToolOut } from '../../env/tool-out';
 
 export function episodeConfig(task: LoadedTask): EpisodeConfig {
   return splatbenchKind.config(task.spec, task.reference);
-}
-
-/** One call a resume replayed: the logged record's public part and its replayed outcome. */
-export interface ReplayedSummary {
-  step: number;
-  tool: string;
-  args: unknown;
-  text: string;
-  ms: number;
-  info: StepInfo;
-  /** The client's request id, when the call carried one. */
-  requestId?: string;
-}
-
-/** The stored result of a logged call (a resume): its text and replayed outcome, no image. */
-export function loggedResult(s: ReplayedSummary): ToolOut {
-  return { text: s.text, done: s.info.done, info: s.info };
-}
-
-/** Summary of a replayed record (resume), with its request id when it has one. */
-export function replayedSummary(record: StepRecord, info: StepInfo): ReplayedSummary {
-  return { step: record.step, tool: record.tool, args: record.args, text: record.text, ms: record.ms, info, ...(record.request_id === undefined ? {} : { requestId: record.request_id }) };
-}
-
-export function hiddenOf(g: EnvGradeResult): HiddenMetrics {
-  return { score: g.score, psnr: g.psnr, ssim: g.ssim, iou: g.iou, lpips: g.lpips };
 }
 
 /** JSON-safe copy of call arguments for the log (non-JSON values become what JSON makes of them). */
@@ -200,7 +127,7 @@ export class SplatEnv {
     return this.episode.records().map((r) => ({ ...r, pos: [...r.pos], scale: [...r.scale], quat: [...r.quat], color: [...r.color] }));
   }
 
-  budgets(): BudgetState {
+  budgets(): SplatBudgetState {
     return this.episode.budgets();
   }
 

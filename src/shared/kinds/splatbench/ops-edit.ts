@@ -2,14 +2,14 @@
 // Inputs: the current records and next id, zod-parsed arguments, the Gaussian budget.
 // Output: either new records (inputs never mutated) with a result text, or an error text.
 // Invariant: atomic: one invalid item rejects the whole call and the caller keeps its scene.
-import type { Vec3 } from '../math/vec3';
-import { DEFAULT_SCALE } from '../scene/input';
-import { applyGaussianFields, POS_LIMIT } from '../scene/policy';
-import { errorText } from './outcome';
+import type { Vec3 } from '../../math/vec3';
+import { DEFAULT_SCALE } from '../../scene/input';
+import { applyGaussianFields, POS_LIMIT } from '../../scene/policy';
+import { errorText } from '../../env/outcome';
 import type { ToolArgs } from './tools';
-import { pyVec, shortNum } from '../math/format';
-import { groupNames, type GaussianRecord } from './scene';
-import { transformRecords } from './transform';
+import { pyVec, shortNum } from '../../math/format';
+import { groupNames, type GaussianRecord } from '../../env/scene';
+import { transformRecords } from '../../env/transform';
 
 export type EditOutcome =
   | { ok: true; records: GaussianRecord[]; nextId: number; text: string }

@@ -2,20 +2,17 @@
 // resolution of view and group arguments of the image tools.
 // Inputs: records, reference view names/angles. Outputs: text, or the reason an argument is invalid.
 // Invariant: nothing here changes the scene.
-import { quatToEuler } from '../math/quaternion';
-import type { Vec3 } from '../math/vec3';
-import { rgbToHex } from '../math/color';
-import { shortNum, shortVec, pyVec } from '../math/format';
-import { errorText } from './outcome';
+import { quatToEuler } from '../../math/quaternion';
+import type { Vec3 } from '../../math/vec3';
+import { rgbToHex } from '../../math/color';
+import { shortNum, shortVec, pyVec } from '../../math/format';
+import { errorText } from '../../env/outcome';
 import { unknownGroup } from './ops-edit';
-import { groupNames, type GaussianRecord } from './scene';
-import { centroid } from './transform';
+import { groupNames, type GaussianRecord } from '../../env/scene';
+import type { ViewInfo } from '../../env/views';
 
-export interface ViewInfo {
-  name: string;
-  azimuth?: number;
-  elevation?: number;
-}
+export { resolveViews } from '../../env/views';
+import { centroid } from '../../env/transform';
 
 /** `V0 (azimuth 0°, elevation 20°)`, or just the name for a camera with no orbit angles. */
 export function describeView(v: ViewInfo): string {
@@ -60,21 +57,6 @@ export function describeGroups(records: readonly GaussianRecord[]): string {
   const loose = records.filter((r) => r.group === undefined);
   if (loose.length) lines.push(summary('no group', loose));
   return lines.join('\n');
-}
-
-/** Indices into `views` for a views argument (indices or names), de-duplicated, in given order. */
-export function resolveViews(requested: readonly (number | string)[] | undefined, views: readonly ViewInfo[]): { ok: true; indices: number[] } | { ok: false; error: string } {
-  if (requested === undefined) return { ok: true, indices: views.map((_, i) => i) };
-  const out: number[] = [];
-  for (const v of requested) {
-    const i = typeof v === 'number' ? (v < views.length ? v : -1) : views.findIndex((w) => w.name.toLowerCase() === v.trim().toLowerCase());
-    if (i < 0) {
-      const names = views.map((w, k) => `${k} = ${w.name}`).join(', ');
-      return { ok: false, error: `unknown view ${typeof v === 'number' ? v : `'${v}'`} (views: ${names})` };
-    }
-    if (!out.includes(i)) out.push(i);
-  }
-  return { ok: true, indices: out };
 }
 
 /** Checks that every requested group exists. */

@@ -4,13 +4,13 @@
 // Inputs: the Episode built from the task, the parsed log and its path. Output: how far it got.
 // Invariant: a replay that disagrees with the log is refused with ResumeError (never continued
 // from a wrong state).
-import type { Episode } from '../../shared/env/episode';
-import { withFooter } from '../../shared/env/format';
-import { ReplayError, replayAll, type ReplayedStep } from '../../shared/kinds/replay';
-import type { LoadedTask } from '../tasks/load';
-import type { Trajectory, TrajectoryHeader } from './trajectory';
+import type { Episode } from '../../../shared/kinds/splatbench/episode';
+import { withFooter } from '../../../shared/env/format';
+import { ReplayError, replayAll, type ReplayedStep } from '../../../shared/kinds/replay';
+import type { LoadedTask } from '../../tasks/load';
+import type { Trajectory, TrajectoryHeader } from '../../env/trajectory';
 
-export { ReplayError as ResumeError } from '../../shared/kinds/replay';
+export { ReplayError as ResumeError } from '../../../shared/kinds/replay';
 
 export interface Resumed {
   steps: number; // charged calls replayed

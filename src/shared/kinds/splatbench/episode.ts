@@ -5,53 +5,15 @@
 // accepted call costs exactly one call (and a render tool with valid arguments one render);
 // a rejected call never changes the scene; calls after the end cost nothing and change nothing;
 // the episode ends on submit or when the last call has been spent.
-import type { TaskKind } from '../task/schema';
-import { budgetFooter, withFooter, type BudgetState } from './format';
-import { formatIssues } from './issues';
+import { budgetFooter, withFooter, type SplatBudgetState } from '../../env/format';
+import { formatIssues } from '../../env/issues';
 import { addGaussians, deleteGaussians, editGaussians, transformGroup, type EditOutcome } from './ops-edit';
-import { describeGroups, describeView, listGaussians, resolveGroups, resolveViews, type ViewInfo } from './ops-inspect';
-import { cloneRecord, type GaussianRecord } from './scene';
-import { decodeArgs, EPISODE_OVER, errorText, NAMELESS_TOOL, namelessRefusal, toolNameOf } from './outcome';
-import { endingOf, outcomeOf, type EndReason, type OutcomeCode, type StepInfo } from './step-info';
+import { describeGroups, describeView, listGaussians, resolveGroups, resolveViews } from './ops-inspect';
+import type { EpisodeConfig, ImageRequest, StepResult, ToolCall } from '../../env/step';
+import { cloneRecord, type GaussianRecord } from '../../env/scene';
+import { decodeArgs, EPISODE_OVER, errorText, NAMELESS_TOOL, namelessRefusal, toolNameOf } from '../../env/outcome';
+import { endingOf, outcomeOf, type EndReason, type OutcomeCode, type StepInfo } from '../../env/step-info';
 import { isToolName, TOOL_NAMES, TOOL_SCHEMAS, type ToolArgs, type ToolName } from './tools';
-
-export interface EpisodeConfig {
-  kind: TaskKind;
-  maxGaussians: number;
-  maxToolCalls: number;
-  maxRenders: number;
-  referenceViews: readonly ViewInfo[];
-}
-
-/** What main must draw for an image tool (indices refer to config.referenceViews). */
-export type ImageRequest =
-  | { kind: 'references'; views: number[] }
-  | { kind: 'views'; views: number[]; groups?: string[] }
-  | { kind: 'angle'; azimuth: number; elevation: number; groups?: string[] };
-
-export type { EndReason } from './step-info';
-
-export interface StepResult {
-  tool: string;
-  /** False only for a call refused after the end (it cost nothing). */
-  charged: boolean;
-  /** The call was valid and did what it asked. */
-  ok: boolean;
-  changed: boolean;
-  done: boolean;
-  endReason?: EndReason;
-  /** The structured outcome (the same facts as above plus step, ids, budgets), for every consumer. */
-  info: StepInfo;
-  /** Result text without the footer; main puts an image tool's text in front of it. */
-  body: string;
-  footer: string;
-  image?: ImageRequest;
-}
-
-export interface ToolCall {
-  tool: unknown;
-  args?: unknown;
-}
 
 const VERB: Partial<Record<ToolName, string>> = {
   add_gaussians: 'added',
@@ -99,7 +61,7 @@ export class Episode {
     return this.scene;
   }
 
-  budgets(): BudgetState {
+  budgets(): SplatBudgetState {
     return {
       gaussians: this.scene.length,
       maxGaussians: this.config.maxGaussians,

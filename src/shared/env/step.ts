@@ -1,0 +1,47 @@
+// One call and its result, as every kind's rules take and give them (docs/ARCHITECTURE.md "Kinds"):
+// the call ({tool, args}), the step result (charged, done, the outcome as data, body and footer, an
+// optional image request) and the episode config a kind's rules are built from.
+// Kind-neutral: SplatBench's pure episode (src/shared/kinds/splatbench/episode.ts) and the other
+// kinds' rules share these shapes. Invariant: a step result's info is the outcome every consumer reads.
+import type { TaskKind } from '../task/schema';
+import type { EndReason, StepInfo } from './step-info';
+import type { ViewInfo } from './views';
+
+
+export interface EpisodeConfig {
+  kind: TaskKind;
+  maxGaussians: number;
+  maxToolCalls: number;
+  maxRenders: number;
+  referenceViews: readonly ViewInfo[];
+}
+
+/** What main must draw for an image tool (indices refer to config.referenceViews). */
+export type ImageRequest =
+  | { kind: 'references'; views: number[] }
+  | { kind: 'views'; views: number[]; groups?: string[] }
+  | { kind: 'angle'; azimuth: number; elevation: number; groups?: string[] };
+
+export type { EndReason } from './step-info';
+
+export interface StepResult {
+  tool: string;
+  /** False only for a call refused after the end (it cost nothing). */
+  charged: boolean;
+  /** The call was valid and did what it asked. */
+  ok: boolean;
+  changed: boolean;
+  done: boolean;
+  endReason?: EndReason;
+  /** The structured outcome (the same facts as above plus step, ids, budgets), for every consumer. */
+  info: StepInfo;
+  /** Result text without the footer; main puts an image tool's text in front of it. */
+  body: string;
+  footer: string;
+  image?: ImageRequest;
+}
+
+export interface ToolCall {
+  tool: unknown;
+  args?: unknown;
+}
