@@ -8,6 +8,7 @@
 import { cachedReferenceSheet, type RenderRow, type SheetView } from './images';
 import type { EnvImages } from './types';
 import type { WorkerPool } from '../workers/pool';
+import { cachedPublicViews } from './public';
 
 /** The pool's queue these jobs wait in (one per lab; the pool serves it beside every other client). */
 export const IMAGES_CLIENT = 'episode-images';
@@ -26,5 +27,6 @@ export function poolImages(pool: WorkerPool): EnvImages {
     renderViewsSheet: (rows: RenderRow[]) =>
       pool.run('image.views', { rows: rows.map(({ view, metrics }) => ({ view: sheetView(view), metrics: { psnr: metrics.psnr, ssim: metrics.ssim, iou: metrics.iou, render: metrics.render } })) }, { client: IMAGES_CLIENT }),
     renderAngleImage: (render, label, camera) => pool.run('image.angle', { render, label, camera }, { client: IMAGES_CLIENT }),
+    publicViews: (task) => cachedPublicViews(task, (views) => pool.run('image.publicPhotos', { views }, { client: IMAGES_CLIENT })),
   };
 }

@@ -5,6 +5,7 @@ import type { RenderOutput, Camera } from '../../shared/raster/types';
 import type { Splats } from '../../shared/scene/splats';
 import type { LoadedTask, RefView } from '../tasks/load';
 import type { GradeOptions } from '../grader/types';
+import type { PublicView } from '../../shared/api/episode';
 
 export interface EnvViewMetrics {
   name: string;
@@ -48,4 +49,6 @@ export interface EnvImages {
   /** May answer later: the lab draws these on its worker pool (src/main/env/images-pool.ts). */
   renderViewsSheet(rows: RenderRow[]): Uint8Array | Promise<Uint8Array>;
   renderAngleImage(render: RenderOutput, label: string, camera: Camera): Uint8Array | Promise<Uint8Array>;
+  /** The reference photos as the player sees them, once per task; absent: drawn here (src/main/env/public.ts). */
+  publicViews?(task: LoadedTask): PublicView[] | Promise<PublicView[]>;
 }

@@ -19,7 +19,7 @@ import { raycastJob } from './jobs/raycast';
 import { readSplatJob } from './jobs/read-splat';
 import { scrambleJob } from './jobs/scramble';
 import { splatPreviewJob } from './jobs/splat-preview';
-import { angleImageJob, pngJob, referenceSheetJob, viewsSheetJob } from './jobs/sheets';
+import { angleImageJob, pngJob, referenceSheetJob, publicPhotosJob, viewsSheetJob } from './jobs/sheets';
 import { parseTrajectoryJob } from './jobs/trajectory';
 import { readViewsJob, writeViewsJob } from './jobs/views';
 import { zipJob } from './jobs/zip';
@@ -46,6 +46,7 @@ export const jobHandlers = {
   'author.lossPlot': lossPlotJob,
   'author.scramble': scrambleJob,
   'image.references': referenceSheetJob,
+  'image.publicPhotos': publicPhotosJob,
   'image.views': viewsSheetJob,
   'image.angle': angleImageJob,
   'raster.tiles': tileStageJob,

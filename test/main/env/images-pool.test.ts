@@ -1,9 +1,11 @@
 // The episode's images on the pool (src/main/env/images-pool.ts, issue 29 item 1): the render_views
 // sheet, the render_angle image and the reference sheet (issue 38 item 1) drawn on a worker are the
-// same PNG bytes as on the main thread; concurrent starts of one task share one reference-sheet job.
+// same PNG bytes as on the main thread; concurrent starts of one task share one reference-sheet job;
+// the player's reference photos (job 'image.publicPhotos') are the main thread's views, once per task.
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { envImages } from '../../../src/main/env/images';
 import { poolImages } from '../../../src/main/env/images-pool';
+import { publicViews } from '../../../src/main/env/public';
 import { WorkerPool } from '../../../src/main/workers/pool';
 import { packRecords } from '../../../src/shared/env/scene';
 import { testTask, testTasks } from './fixtures';
@@ -44,5 +46,24 @@ describe('episode images on the worker pool', () => {
     expect(jobs()).toBe(2);
     expect(Buffer.from(two).equals(Buffer.from(envImages.referenceSheet(onMain, [0, 1])))).toBe(true);
     expect(() => images.referenceSheet(onPool, [42])).toThrow('no reference views selected');
+  }, 120_000);
+
+  it('draws the player\'s reference photos on the pool once per task, the same views as the main thread', async () => {
+    const onPool = await testTask('test__sculpt');
+    const onMain = await testTask('test__sculpt');
+    const images = poolImages(pool);
+    const run = vi.spyOn(pool, 'run');
+    const jobs = (): number => run.mock.calls.filter(([name]) => name === 'image.publicPhotos').length;
+    const first = images.publicViews!(onPool);
+    expect(first).toBeInstanceOf(Promise);
+    expect(images.publicViews!(onPool)).toBe(first);
+    const views = await first;
+    expect(jobs()).toBe(1);
+    expect(views).toEqual(publicViews(onMain));
+    expect(views.length).toBe(onMain.reference.length);
+    // Once drawn, the task's views are answered without another job (and the main thread's reader sees them).
+    expect(images.publicViews!(onPool)).toBe(views);
+    expect(publicViews(onPool)).toBe(views);
+    expect(jobs()).toBe(1);
   }, 120_000);
 });

@@ -25,7 +25,7 @@ import { envImages } from '../../env/images';
 import { RequestLedger } from '../../env/ledger';
 import { replayInto, resumeNote } from './resume';
 import { readTrajectory, TrajectoryWriter, type EndRecord, type StepRecord, type TimeRecord, type TrajectoryHeader } from '../../env/trajectory';
-import type { EnvGradeResult } from '../../env/types';
+import type { EnvGradeResult, EnvImages } from '../../env/types';
 import type { GradeOptions } from '../../grader/types';
 import { hiddenOf, loggedResult, replayedSummary, type ReplayedSummary, type SplatEnvOptions, type ToolOut } from '../../env/tool-out';
 
@@ -69,7 +69,9 @@ export class SplatEnv {
   static async reset(task: LoadedTask, options: SplatEnvOptions): Promise<{ env: SplatEnv; obs: ToolOut }> {
     const episode = new Episode(episodeConfig(task), task.init);
     const env = new SplatEnv(task, episode, options);
-    const image = await (options.images ?? envImages).referenceSheet(task);
+    const images: EnvImages = options.images ?? envImages;
+    const [image, views] = await Promise.all([images.referenceSheet(task), images.publicViews?.(task)]);
+    env.views = views;
     if (options.resumeFrom) {
       const source = typeof options.resumeFrom === 'string' ? { path: options.resumeFrom } : options.resumeFrom;
       const resumed = replayInto(episode, task, source.trajectory ?? readTrajectory(source.path), source.path);
