@@ -33,6 +33,7 @@ import type { EnvGrader, EnvImages } from '../env/types';
 import type { TaskRepository } from '../kinds/repository';
 import { CallActivity, GradeQueue } from '../workers/grade-queue';
 import type { PngEncoder } from '../workers/png';
+import type { WorkerPool } from '../workers/pool';
 import { pngDataUrl, publicScene } from '../env/public';
 import type { AsyncViewRenderer } from '../../shared/raster/types';
 
@@ -52,6 +53,8 @@ export interface EpisodeManagerDeps {
   viewRenderer?: AsyncViewRenderer;
   /** The lab's PNG encoder of observations (search; its pool); default the calling thread. */
   encodePng?: PngEncoder;
+  /** The lab's worker pool, for the kinds' own jobs (src/main/kinds/jobs.ts); default the calling thread. */
+  pool?: WorkerPool;
 }
 
 export interface StartOptions {
@@ -164,6 +167,7 @@ export class EpisodeManager {
       deferHiddenGrades: this.grades,
       ...(this.deps.viewRenderer ? { viewRenderer: this.deps.viewRenderer } : {}),
       ...(this.deps.encodePng ? { encodePng: this.deps.encodePng } : {}),
+      ...(this.deps.pool ? { pool: this.deps.pool } : {}),
       log: logPath,
       protocol,
       player,
@@ -215,6 +219,7 @@ export class EpisodeManager {
       deferHiddenGrades: this.grades,
       ...(this.deps.viewRenderer ? { viewRenderer: this.deps.viewRenderer } : {}),
       ...(this.deps.encodePng ? { encodePng: this.deps.encodePng } : {}),
+      ...(this.deps.pool ? { pool: this.deps.pool } : {}),
       resumeFrom: { path, trajectory: traj },
       protocol: header.protocol,
       player: header.player,

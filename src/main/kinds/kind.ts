@@ -21,6 +21,7 @@ import type { Trajectory } from '../env/trajectory';
 import type { Grader } from '../grader/grader';
 import type { LoadOptions } from '../tasks/load';
 import type { PngEncoder } from '../workers/png';
+import type { WorkerPool } from '../workers/pool';
 
 /** A loaded task of any kind: its spec (the kind's whole file) and the folder of its data. */
 export interface KindTask {
@@ -37,6 +38,11 @@ export type KindEnvOptions = SplatEnvOptions & {
   viewRenderer?: AsyncViewRenderer;
   /** Where observation PNGs are encoded (the lab: its pool, src/main/workers/png.ts); default this thread. */
   encodePng?: PngEncoder;
+  /**
+   * The lab's worker pool, for a kind's own jobs (src/main/kinds/jobs.ts: relation's trial images);
+   * absent (the CLI, tests) a kind does that work on the calling thread.
+   */
+  pool?: WorkerPool;
 };
 
 /**

@@ -107,7 +107,7 @@ export function createLabContext(o: LabContextOptions): LabContext {
   const activity = new CallActivity();
   const grades = new GradeQueue(activity);
   const views = labViews({ gpu: o.gpu, pool, gpuRasterizer });
-  const episodes = o.episodes ?? new EpisodeManager({ tasksDir, home, version: o.version, grader: getGrader, tasks, grades, viewRenderer: views.render, images: poolImages(pool), encodePng: poolPng(pool, OBSERVATIONS_CLIENT) });
+  const episodes = o.episodes ?? new EpisodeManager({ tasksDir, home, version: o.version, grader: getGrader, tasks, grades, viewRenderer: views.render, images: poolImages(pool), encodePng: poolPng(pool, OBSERVATIONS_CLIENT), pool });
   const listTasks = o.listTasks ?? listRegistryTasks;
   return {
     gpu: o.gpu,

@@ -10,6 +10,7 @@ import { drawGradients, drawPixel, drawView } from '../debug/draw';
 import { turnJob } from '../debug/frame';
 import { measureJob, renderJob, viewsJob } from '../grader/cpu-views';
 import { tileBinJob, tileStageJob } from '../raster/tile-jobs';
+import { kindJobHandlers } from '../kinds/jobs';
 import { fitJob } from './jobs/fit';
 import { fitBandsJob } from './jobs/fit-bands';
 import { nerfReadJob } from './jobs/nerf-read';
@@ -60,6 +61,8 @@ export const jobHandlers = {
   'probe.hog': probe.hog,
   'probe.thread': probe.thread,
   'probe.priority': probe.priority,
+  // The task kinds' own jobs (src/main/kinds/jobs.ts).
+  ...kindJobHandlers,
 };
 
 type Handlers = typeof jobHandlers;

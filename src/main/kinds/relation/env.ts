@@ -20,6 +20,7 @@ import { readTrajectory, TrajectoryWriter, type StepRecord } from '../../env/tra
 import { CallsOnlyEnv } from '../calls-only-env';
 import type { KindEnvOptions, KindGrade } from '../kind';
 import type { RelationTask } from './load';
+import { localTrialRenderer, poolTrialRenderer, type TrialRenderer } from './trial-image';
 import type { CapName } from '../../../shared/env/caps';
 import type { TimeRecord } from '../../../shared/env/trajectory-schema';
 import { endingOf } from '../../../shared/env/step-info';
@@ -33,7 +34,7 @@ export function orderedTask(task: RelationTask, order: readonly number[]): Relat
   return {
     spec: { ...task.spec, trials: order.map((i) => task.spec.trials[i]) }, dir: task.dir,
     params: order.map((i) => task.params[i]),
-    image: (i: number) => task.image(order[i]),
+    image: (i, render) => task.image(order[i], render),
   };
 }
 
@@ -46,9 +47,17 @@ export class RelationEnv extends CallsOnlyEnv<RelationRules> {
   /** Paused and down time since the current image went out (a block's break, a lost page): out of its server time. */
   private stoppedMs = 0;
   private pausedAt: number | null = null;
+  /** Where trial images are drawn: the lab's worker pool (issue 38 item 1), else this thread. */
+  private readonly render: TrialRenderer;
 
   private constructor(readonly task: RelationTask, rules: RelationRules, opts: KindEnvOptions) {
     super(rules, rules.maxCalls, opts);
+    this.render = opts.pool ? poolTrialRenderer(opts.pool) : localTrialRenderer;
+  }
+
+  /** The PNG of trial i of this episode's order. */
+  private image(i: number): Promise<Uint8Array> {
+    return this.task.image(i, this.render);
   }
 
   static async reset(base: RelationTask, options: KindEnvOptions): Promise<{ env: RelationEnv; obs: ToolOut }> {
@@ -63,10 +72,12 @@ export class RelationEnv extends CallsOnlyEnv<RelationRules> {
     const task = orderedTask(base, order);
     const env = new RelationEnv(task, new RelationRules(task.spec), options);
     const text = env.rules.firstObservation();
+    // Drawn before the log is started: a render that fails leaves no log behind.
+    const image = await env.image(0);
     const t0 = new Date();
     if (options.log) env.writer = await TrajectoryWriter.start(options.log, env.header(task.spec.task_id, 'relation', t0), { step: 0, tool: 'reset', args: base.spec.block?.order_seed == null ? {} : { order }, text, t: t0.toISOString(), ms: 0 }, options.logFile);
     env.shownAt = Date.now();
-    return { env, obs: { text, image: task.image(0), done: false, info: env.currentInfo() } };
+    return { env, obs: { text, image, done: false, info: env.currentInfo() } };
   }
 
   /** Continues a log: its answers are replayed into fresh rules, the file is appended to. */
@@ -85,10 +96,11 @@ export class RelationEnv extends CallsOnlyEnv<RelationRules> {
     this.writer = TrajectoryWriter.resume(options.log ?? source.path, log.validBytes, options.logFile);
     if (this.rules.done && !log.end) this.finish();
     if (this.rules.done) this.final = this.grade();
-    this.shownAt = Date.now();
     const index = Math.min(this.rules.current, this.task.spec.trials.length - 1);
     const text = this.rules.done ? `The episode is over.\n${this.rules.footer()}` : `${this.rules.questionText(index)}\n${this.rules.footer()}`;
-    return { env: this, obs: { text, image: this.task.image(index), done: this.rules.done, info: this.currentInfo() } };
+    const image = await this.image(index);
+    this.shownAt = Date.now();
+    return { env: this, obs: { text, image, done: this.rules.done, info: this.currentInfo() } };
   }
 
   /** Keeps the paused and down time since the current image went out, then logs the record. */
@@ -148,6 +160,8 @@ export class RelationEnv extends CallsOnlyEnv<RelationRules> {
     };
     if (answeredNow) Object.assign(record, { trial: before + 1, server_ms: serverMs });
     if (result.done) record.done = true;
+    // The next trial's image before the record: a render that fails charges nothing (rolled back).
+    const next = answeredNow && !result.done ? await this.image(this.rules.current) : undefined;
     await this.writer?.append(record);
     // Written: charged from here on (a failure before this point rolls the call back).
     this.written(call);
@@ -166,8 +180,8 @@ export class RelationEnv extends CallsOnlyEnv<RelationRules> {
       }
     }
     const out: ToolOut = { text, done: result.done, info: result.info };
-    if (answeredNow && !result.done) {
-      out.image = this.task.image(this.rules.current);
+    if (next) {
+      out.image = next;
       this.shownAt = Date.now();
       this.stoppedMs = 0;
     }

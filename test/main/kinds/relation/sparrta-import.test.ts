@@ -130,7 +130,7 @@ describe('relation import --format sparrta', () => {
     expect(() => importSparrta(join(root, 'nothing-here'), join(root, 'x'))).toThrow(/holds no SpaRRTa images/);
   });
 
-  it('a trial block of imported images shows the imported pixels at the size the block sets', () => {
+  it('a trial block of imported images shows the imported pixels at the size the block sets', async () => {
     const dest = join(root, 'imported');
     const tasks = join(root, 'tasks');
     const res = writeRelationBlock(tasks, dest, { name: 'sparrta', split: 'train', perCell: 1, practice: 0, catchTrials: 0, seed: 2, displayPx: 336 });
@@ -142,7 +142,7 @@ describe('relation import --format sparrta', () => {
     for (let i = 0; i < task.params.length; i++) {
       const p = task.params[i];
       const s = manifest.imported!.samples.find((e) => e.id === p.id)!;
-      expect(Buffer.from(task.image(i)).equals(readFileSync(imagePath(dest, { ...s, wanted: s.label, seed: 0, swapRoles: false })))).toBe(true);
+      expect(Buffer.from(await task.image(i)).equals(readFileSync(imagePath(dest, { ...s, wanted: s.label, seed: 0, swapRoles: false })))).toBe(true);
     }
   });
 });
