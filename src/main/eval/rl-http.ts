@@ -19,7 +19,7 @@ import { CapMeter, stepCapped } from '../env/capped';
 import { EpisodeCapsSchema, type EpisodeCaps } from '../../shared/env/caps';
 import type { KindEnv, KindTask } from '../kinds/kind';
 import { loadAnyTask, mainKind } from '../kinds/registry';
-import { taskRegistry } from '../kinds/task-registry';
+import { taskRegistryAsync } from '../kinds/task-registry';
 import type { EnvGrader, EnvImages } from '../env/types';
 import { stamp } from '../mcp/stamp';
 import { RequestIdSchema, ToolArgsSchema } from '../../shared/env/request-id';
@@ -209,7 +209,7 @@ export async function startRlServer(deps: RlDeps, opts: { port?: number; token: 
       if (!kinds.includes(kind)) throw new HttpError(400, `unknown kind '${kind.slice(0, 40)}' (kinds: ${kinds.join(', ')})`);
       return { tools: agentTools(kind) };
     },
-    'GET /tasks': async () => ({ tasks: taskRegistry(deps.tasksDir).tasks }),
+    'GET /tasks': async () => ({ tasks: (await taskRegistryAsync(deps.tasksDir)).tasks }),
   };
 
   let port = 0;
