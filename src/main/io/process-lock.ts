@@ -12,11 +12,15 @@
 // temporary file that is then hard-linked to the lock's name (link fails when the name exists),
 // so a full disk leaves no lock at all rather than an empty one that others wait on; a lock file
 // without a pid (left by an older writer) is stale at once. createOwnedAsync does the same off the
-// event loop (the trajectory lock of an episode start, src/main/env/log-lock.ts).
+// event loop (the trajectory lock of an episode start, src/main/env/log-lock.ts); the serving
+// paths take their locks that way too (ProcessLock.acquireAsync: the participant session;
+// withFileLock: the study store), so no lock is created or waited on synchronously on the main
+// thread. Within this process those async takers of one path go one at a time (`turns`), so two
+// of them never both see the other's fresh file as their own stale one.
 // Invariant: while a live process holds a lock file, no other acquire of the same path succeeds.
 import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { link, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 export class ProcessLockBusy extends Error {
@@ -113,6 +117,39 @@ function tryTake(path: string): true | number {
   return lockHolder(path);
 }
 
+/** tryTake off the event loop; the caller holds the path's in-process turn. */
+async function tryTakeAsync(path: string): Promise<true | number> {
+  if (held.has(path)) return process.pid;
+  await mkdir(dirname(path), { recursive: true });
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (await createOwnedAsync(path)) {
+      held.add(path);
+      return true;
+    }
+    const pid = await lockHolderAsync(path);
+    if (pid !== 0 && processAlive(pid) && pid !== process.pid) return pid;
+    await rm(path, { force: true });
+  }
+  return lockHolderAsync(path);
+}
+
+/** withFileLock sections running now (their synchronous work): a call from inside one re-enters. */
+const sections = new Set<string>();
+
+/** The tail of each path's in-process async takers (one at a time per path). */
+const turns = new Map<string, Promise<unknown>>();
+
+/** Runs `work` once every earlier async taker of `path` in this process is done. */
+function inTurn<T>(path: string, work: () => Promise<T>): Promise<T> {
+  const run = (turns.get(path) ?? Promise.resolve()).then(work);
+  const tail = run.catch(() => undefined);
+  turns.set(path, tail);
+  void tail.then(() => {
+    if (turns.get(path) === tail) turns.delete(path);
+  });
+  return run;
+}
+
 export class ProcessLock {
   private released = false;
 
@@ -137,6 +174,24 @@ export class ProcessLock {
     return new ProcessLock(path);
   }
 
+  /** acquire() off the event loop: the lock file created, read and removed on libuv's pool. */
+  static acquireAsync(path: string, what: string, opts: { shared?: boolean } = {}): Promise<ProcessLock> {
+    return inTurn(path, async () => {
+      const count = sharers.get(path);
+      if (opts.shared && count !== undefined && held.has(path)) {
+        sharers.set(path, count + 1);
+        return new ProcessLock(path);
+      }
+      const got = await tryTakeAsync(path);
+      if (got !== true) {
+        const where = got === process.pid ? 'in this lab process' : got > 0 ? `in another lab process (pid ${got})` : 'in another lab process';
+        throw new ProcessLockBusy(`${what} is held ${where}`, got);
+      }
+      if (opts.shared) sharers.set(path, 1);
+      return new ProcessLock(path);
+    });
+  }
+
   release(): void {
     if (this.released) return;
     this.released = true;
@@ -153,22 +208,27 @@ export class ProcessLock {
 
 /**
  * Runs `work` holding `lockPath`, waiting up to `waitMs` for another process's short critical
- * section to end. The wait is asynchronous (never Atomics.wait on the main thread); `work` itself
- * is synchronous (a read and a whole-file write), so within this process nothing interleaves it.
+ * section to end. The lock is taken and the wait done asynchronously (never Atomics.wait, never a
+ * synchronous create on the main thread); sections of this process run one after another, and
+ * `work` itself is synchronous (a read and a whole-file write), so nothing interleaves it.
  */
 export async function withFileLock<T>(lockPath: string, work: () => T, waitMs = 5000): Promise<T> {
-  if (held.has(lockPath)) return work(); // re-entered from inside the same section
-  const deadline = Date.now() + waitMs;
-  let got = tryTake(lockPath);
-  while (got !== true) {
-    if (Date.now() > deadline) throw new ProcessLockBusy(`the store stayed locked by another lab process${got > 0 ? ` (pid ${got})` : ''} for ${waitMs} ms; try again`, got);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    got = tryTake(lockPath);
-  }
-  try {
-    return work();
-  } finally {
-    held.delete(lockPath);
-    rmSync(lockPath, { force: true });
-  }
+  if (sections.has(lockPath)) return work(); // re-entered from inside the same section
+  return inTurn(lockPath, async () => {
+    const deadline = Date.now() + waitMs;
+    let got = await tryTakeAsync(lockPath);
+    while (got !== true) {
+      if (Date.now() > deadline) throw new ProcessLockBusy(`the store stayed locked by another lab process${got > 0 ? ` (pid ${got})` : ''} for ${waitMs} ms; try again`, got);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      got = await tryTakeAsync(lockPath);
+    }
+    sections.add(lockPath);
+    try {
+      return work();
+    } finally {
+      sections.delete(lockPath);
+      held.delete(lockPath);
+      rmSync(lockPath, { force: true });
+    }
+  });
 }

@@ -2,8 +2,9 @@
 // refused while a participant session runs, so nothing a participant's screen could request
 // carries hidden data. The study side writes the lock file; this only reads it. A connection that
 // proved it is the experimenter's (its token, or the unlock: roles.ts) may author meanwhile; the
-// participant's screen never reaches these rows at all (the role check refuses them first).
-import { existsSync } from 'node:fs';
+// participant's screen never reaches these rows at all (the role check refuses them first). The
+// lock file is looked for on libuv's pool (issue 38 item 2), not with a synchronous call per row.
+import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { labHome } from '../io/home';
 import type { Caller } from './connection';
@@ -19,7 +20,7 @@ export function sessionLockFile(home = labHome()): string {
 /** The same handlers, each refusing to run while the session lock exists. */
 export function refuseDuringSession<H extends Record<string, (params: never, caller: Caller) => Promise<unknown>>>(handlers: H, home?: string): H {
   return wrapHandlers(handlers, async (run, call) => {
-    if (call.caller.role !== 'experimenter' && existsSync(sessionLockFile(home))) throw new LabFailure(SESSION_LOCKED_MESSAGE);
+    if (call.caller.role !== 'experimenter' && (await access(sessionLockFile(home)).then(() => true, () => false))) throw new LabFailure(SESSION_LOCKED_MESSAGE);
     return run();
   });
 }

@@ -81,7 +81,7 @@ export class StudySessions {
   private serial<T>(work: () => Promise<T> | T): Promise<T> {
     const run = this.queue.then(async () => {
       try {
-        this.claim();
+        await this.claim();
         return await work();
       } finally {
         if (!this.active) this.letGo();
@@ -91,11 +91,11 @@ export class StudySessions {
     return run;
   }
 
-  /** Takes the session lock (then session.json is this process's to change) or refuses. */
-  private claim(): void {
+  /** Takes the session lock (then session.json is this process's to change) or refuses; off the event loop. */
+  private async claim(): Promise<void> {
     if (this.lock) return;
     try {
-      this.lock = ProcessLock.acquire(join(this.store.root, 'session.lock'), 'the participant session', { shared: true });
+      this.lock = await ProcessLock.acquireAsync(join(this.store.root, 'session.lock'), 'the participant session', { shared: true });
     } catch (error) {
       if (!(error instanceof ProcessLockBusy)) throw error;
       const a = this.load();
