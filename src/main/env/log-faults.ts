@@ -68,6 +68,11 @@ export class FaultyDisk {
           this.used -= size - to;
           size = to;
         },
+        cut: async (to) => {
+          await file.cut(to);
+          this.used -= size - to;
+          size = to;
+        },
         close: () => file.close(),
       };
       return faulty;

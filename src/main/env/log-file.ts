@@ -3,7 +3,7 @@
 // file here (./log-faults.ts) to fail at any byte. Inputs: bytes. Outputs: bytes written (a write
 // may be short, as on a full disk). Invariant: every method is one plain file-system operation,
 // so the writer above decides what a whole record is and where to cut back to.
-import { closeSync, fsync, fsyncSync, ftruncateSync, openSync, write, writeSync } from 'node:fs';
+import { closeSync, fsync, fsyncSync, ftruncate, ftruncateSync, openSync, write, writeSync } from 'node:fs';
 
 export interface LogFile {
   /** Appends bytes at the end of the file; resolves with how many were written (maybe fewer). */
@@ -14,6 +14,8 @@ export interface LogFile {
   syncSync(): void;
   /** Cuts the file back to `size` bytes and flushes the cut. */
   truncate(size: number): void;
+  /** truncate() on libuv's pool (an async append's cut-back). */
+  cut(size: number): Promise<void>;
   close(): void;
 }
 
@@ -31,6 +33,7 @@ export const openLogFile: LogFileOpener = (path) => {
       ftruncateSync(fd, size);
       fsyncSync(fd);
     },
+    cut: (size) => new Promise((resolve, reject) => ftruncate(fd, size, (err) => (err ? reject(err) : fsync(fd, (e) => (e ? reject(e) : resolve()))))),
     close: () => closeSync(fd),
   };
 };

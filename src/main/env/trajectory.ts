@@ -8,8 +8,9 @@
 // tests). Outputs: the file; readTrajectory parses it back, tolerating a truncated last line
 // (reported, never fatal). Invariant: every complete line is one JSON value, and a line a torn
 // write left behind never hides the record written after it.
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, ftruncateSync } from 'node:fs';
+import { close, closeSync, existsSync, fsync, fsyncSync, ftruncate, open as openFd, openSync, readFileSync, ftruncateSync } from 'node:fs';
 import { open as openFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { plainFsError } from '../io/fs-errors';
 import { openLogFile, type LogFile, type LogFileOpener } from './log-file';
 import { LogLock } from './log-lock';
@@ -151,6 +152,20 @@ async function truncate(path: string): Promise<void> {
   await (await openFile(path, 'w')).close();
 }
 
+/**
+ * Cuts `path` back to `size` bytes and flushes the cut, on libuv's pool (a resume off the event
+ * loop). node:fs's own calls, as resume()'s, so a test that watches them sees both.
+ */
+async function cutFile(path: string, size: number): Promise<void> {
+  const fd = await promisify(openFd)(path, 'r+');
+  try {
+    await promisify(ftruncate)(fd, size);
+    await promisify(fsync)(fd);
+  } finally {
+    await promisify(close)(fd);
+  }
+}
+
 export class TrajectoryWriter {
   private file: LogFile | null;
   /** Bytes of whole, flushed records: where a failed write is cut back to. */
@@ -226,6 +241,22 @@ export class TrajectoryWriter {
     return new TrajectoryWriter(open(path), path, lock, validBytes);
   }
 
+  /**
+   * resume() off the event loop (an episode resumed while the lab serves others, issue 38 item 2):
+   * the lock taken, the cut-off line dropped and the cut flushed on libuv's pool.
+   */
+  static async resumeAsync(path: string, validBytes: number, open: LogFileOpener = openLogFile): Promise<TrajectoryWriter> {
+    if (!existsSync(path)) throw new Error(`cannot resume: ${path} does not exist`);
+    const lock = await LogLock.acquireAsync(path);
+    try {
+      await cutFile(path, validBytes);
+      return new TrajectoryWriter(open(path), path, lock, validBytes);
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+  }
+
   /** Bytes of whole records in the file. */
   get bytes(): number {
     return this.size;
@@ -254,7 +285,7 @@ export class TrajectoryWriter {
    * one after another in call order; a failed one rejects with LogWriteError and leaves the
    * file as it was before it.
    */
-  append(record: StepRecord | HiddenRecord | TimeRecord | EndRecord): Promise<void> {
+  append(record: TrajectoryRecord): Promise<void> {
     return this.appendLine(record);
   }
 
@@ -267,7 +298,7 @@ export class TrajectoryWriter {
         for (let done = 0; done < line.length; ) done += await file.write(line.subarray(done));
         await file.sync();
       } catch (error) {
-        throw this.cutBack(file, error);
+        throw await this.cutBackAsync(file, error);
       }
       this.size += line.length;
     });
@@ -286,6 +317,17 @@ export class TrajectoryWriter {
     if (this.file === null) throw new Error(`trajectory ${this.path} is closed`);
     if (this.broken !== null) throw new LogWriteError(this.broken);
     return this.file;
+  }
+
+  /** cutBack on libuv's pool (a failed append: the event loop serves others meanwhile). */
+  private async cutBackAsync(file: LogFile, error: unknown): Promise<LogWriteError> {
+    const words = plainFsError(error);
+    try {
+      await file.cut(this.size);
+    } catch {
+      this.broken = words;
+    }
+    return new LogWriteError(words);
   }
 
   /** Cuts the file back to its last whole record; the error the caller throws. */

@@ -115,7 +115,7 @@ export abstract class CallsOnlyEnv<R extends CallsOnlyRules> implements KindEnv 
     return this.serial(async () => {
       if (!this.rules.done) {
         this.rules.truncate();
-        this.finish({ cap });
+        await this.finish({ cap });
       }
       return { text: `${text}\n${this.rules.footer()}`, done: true, info: this.rules.standing() };
     });
@@ -133,7 +133,7 @@ export abstract class CallsOnlyEnv<R extends CallsOnlyRules> implements KindEnv 
   }
 
   /** Writes the end record (with the cap that ended it, if one did) and keeps the final grade. */
-  protected abstract finish(extra?: { cap: CapName }): void;
+  protected abstract finish(extra?: { cap: CapName }): void | Promise<void>;
 
   /**
    * One call of the kind: its record (with `request_id` when given) is appended before the

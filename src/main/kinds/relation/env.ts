@@ -93,8 +93,8 @@ export class RelationEnv extends CallsOnlyEnv<RelationRules> {
       this.resumedCall(replayedSummary(rec, result.info));
       before = this.rules.current;
     }
-    this.writer = TrajectoryWriter.resume(options.log ?? source.path, log.validBytes, options.logFile);
-    if (this.rules.done && !log.end) this.finish();
+    this.writer = await TrajectoryWriter.resumeAsync(options.log ?? source.path, log.validBytes, options.logFile);
+    if (this.rules.done && !log.end) await this.finish();
     if (this.rules.done) this.final = this.grade();
     const index = Math.min(this.rules.current, this.task.spec.trials.length - 1);
     const text = this.rules.done ? `The episode is over.\n${this.rules.footer()}` : `${this.rules.questionText(index)}\n${this.rules.footer()}`;
@@ -173,11 +173,7 @@ export class RelationEnv extends CallsOnlyEnv<RelationRules> {
     if (result.done) {
       this.final = this.grade();
       // An end record that cannot be written now is written by the next resume (the step says done).
-      try {
-        this.finish();
-      } catch {
-        // the log ends with its whole last step; resume completes it
-      }
+      await this.finish().catch(() => undefined);
     }
     const out: ToolOut = { text, done: result.done, info: result.info };
     if (next) {
@@ -217,10 +213,11 @@ export class RelationEnv extends CallsOnlyEnv<RelationRules> {
     return { score, reward: accuracy, trainingReward: (score + 50) / 150 };
   }
 
-  protected finish(extra?: { cap: CapName }): void {
+  /** The end record, written and flushed off the event loop (after the records before it). */
+  protected async finish(extra?: { cap: CapName }): Promise<void> {
     const g = this.grade();
     this.final = g;
-    this.writer?.write({
+    await this.writer?.append({
       type: 'end', reason: this.rules.endReason ?? 'calls', score: g.score, reward: g.reward, training_reward: g.trainingReward,
       calls_used: this.rules.stepCount, practice: this.task.spec.practice, trials: this.trialResults(), accuracy: g.reward,
       unparsed: this.rules.answers().filter((a) => a.unparsed !== undefined).length,

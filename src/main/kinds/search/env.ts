@@ -6,7 +6,7 @@
 // Invariant: the answer, the goal and the answerable viewpoints leave only through the log's
 // hidden fields and finalGrade(); a resumed log is replayed through fresh rules by the one replay
 // (src/shared/kinds/replay.ts, strict) and refused when a logged text differs from the replay.
-import { copyFileSync } from 'node:fs';
+import { copyFile } from 'node:fs/promises';
 import type { ToolCall } from '../../../shared/env/step';
 import { searchRules, type SearchTaskSpec } from '../../../shared/kinds/search/kind';
 import { hiddenAt as hiddenOfPose, searchOutcome as outcomeOf, type SearchOutcome } from '../../../shared/kinds/search/outcome';
@@ -56,9 +56,9 @@ export class SearchEnv extends CallsOnlyEnv<SearchRules> {
       const log = source.trajectory ?? readTrajectory(source.path);
       for (const { record, result } of replaySteps(env.rules, log.steps, { strict: true, source: source.path })) env.resumedCall(replayedSummary(record, result.info));
       const logPath = options.log ?? source.path;
-      if (logPath !== source.path) copyFileSync(source.path, logPath);
-      env.writer = TrajectoryWriter.resume(logPath, log.validBytes, options.logFile);
-      if (env.rules.done && !log.end) env.finish();
+      if (logPath !== source.path) await copyFile(source.path, logPath);
+      env.writer = await TrajectoryWriter.resumeAsync(logPath, log.validBytes, options.logFile);
+      if (env.rules.done && !log.end) await env.finish();
       if (env.rules.done) env.final = env.grade();
       return { env, obs: { text: `Resumed after ${env.rules.stepCount} steps.\n${env.rules.firstObservation().split('\n')[0]}`, image: await env.render(), done: env.rules.done, info: env.currentInfo() } };
     }
@@ -108,13 +108,8 @@ export class SearchEnv extends CallsOnlyEnv<SearchRules> {
     await this.writer?.append(record);
     // Written: charged from here on (a failure before this point rolls the call back).
     this.written(call);
-    if (result.done) {
-      try {
-        this.finish();
-      } catch {
-        // the log ends with its whole last step (done); a resume writes the end record
-      }
-    }
+    // The log ends with its whole last step (done) when the end record cannot be written now; a resume writes it.
+    if (result.done) await this.finish().catch(() => undefined);
     return { text, image, done: result.done, info: result.info };
   }
 
@@ -134,10 +129,11 @@ export class SearchEnv extends CallsOnlyEnv<SearchRules> {
     return { score: o.score, reward: o.reward, trainingReward: o.training_reward };
   }
 
-  protected finish(extra?: { cap: CapName }): void {
+  /** The end record, written and flushed off the event loop (after the records before it). */
+  protected async finish(extra?: { cap: CapName }): Promise<void> {
     this.final = this.grade();
     const ending = endingOf(this.rules.endReason);
-    this.writer?.write({ type: 'end', ...searchOutcome(this.task, this.rules), ...(ending ? { ending } : {}), ...extra, t: new Date().toISOString() });
+    await this.writer?.append({ type: 'end', ...searchOutcome(this.task, this.rules), ...(ending ? { ending } : {}), ...extra, t: new Date().toISOString() });
   }
 
 }

@@ -9,7 +9,7 @@
 // log rebuilds scene, ids, budgets and the ledger exactly.
 import type { EpisodeBudgets, PublicView } from '../../../shared/api/episode';
 import { publicBudgets, publicViews } from '../../env/public';
-import { copyFileSync } from 'node:fs';
+import { copyFile } from 'node:fs/promises';
 import { orbitCamera } from '../../../shared/camera/orbit';
 import { splatbenchKind } from '../../../shared/kinds/registry';
 import { Episode } from '../../../shared/kinds/splatbench/episode';
@@ -80,8 +80,8 @@ export class SplatEnv {
       for (const s of env.resumedSteps) if (s.requestId !== undefined) env.ledger.remember(s.requestId, loggedResult(s));
       env.lastGrade = null;
       const logPath = options.log ?? source.path;
-      if (logPath !== source.path) copyFileSync(source.path, logPath);
-      env.writer = TrajectoryWriter.resume(logPath, resumed.validBytes, options.logFile);
+      if (logPath !== source.path) await copyFile(source.path, logPath);
+      env.writer = await TrajectoryWriter.resumeAsync(logPath, resumed.validBytes, options.logFile);
       if (episode.done && !resumed.ended) await env.finish();
       if (episode.done) env.final = env.final ?? (await env.gradeNow());
       return { env, obs: { text: resumeNote(episode, resumed.steps), image, done: episode.done, info: env.currentInfo() } };
