@@ -27,7 +27,7 @@ import { ReplayError } from '../../shared/kinds/replay';
 import { kindModule } from '../../shared/kinds/registry';
 import { EpisodeRecall, lastAlive } from './recall';
 import { forgetAlive, readAlive, writeAlive } from './alive';
-import { appendProcessEvents } from './process-writer';
+import { appendProcessEventsAsync } from './process-writer';
 import type { ProcessEvent } from '../../shared/env/process-log';
 import type { EnvGrader, EnvImages } from '../env/types';
 import type { TaskRepository } from '../kinds/repository';
@@ -332,7 +332,7 @@ export class EpisodeManager {
       // the page sends the same events and timings again (issue 38 item 2).
       if (beat.events?.length) {
         try {
-          appendProcessEvents(e.logPath, beat.events);
+          await appendProcessEventsAsync(e.logPath, beat.events);
         } catch (error) {
           throw new Error(`the page's process events were not written (${error instanceof Error ? error.message : String(error)}); they are sent again with the next beat`);
         }

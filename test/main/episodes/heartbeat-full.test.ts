@@ -42,6 +42,28 @@ describe('a heartbeat on a full disk', () => {
     await m.idle();
   });
 
+  it('writes a beat\'s events off the event loop: the loop turns before the beat answers', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'splatlab-beat-async-'));
+    const m = new EpisodeManager({ tasksDir, home, grader: async () => grader, images: fakeImages, version: '0.0.0-test' });
+    const s = await m.start({ taskId: 'test__sculpt', player: 'p01' });
+    const beat = (i: number): ProcessEvent[] => Array.from({ length: 40 }, (_, k) => ({ t: 5_000 + i * 100 + k, e: 'camera', d: { m: [i, k], f: 443.4 } }));
+    await m.heartbeat(s.episodeId, { sentAt: Date.now(), events: beat(0) });
+    let turns = 0;
+    let on = true;
+    const tick = (): void => {
+      turns += 1;
+      if (on) setImmediate(tick);
+    };
+    setImmediate(tick);
+    await m.heartbeat(s.episodeId, { sentAt: Date.now(), events: beat(1) });
+    on = false;
+    // A synchronous append answers the beat before the loop turns once.
+    expect(turns).toBeGreaterThan(0);
+    expect(readProcessLog(readFileSync(processLogPath(m.info(s.episodeId).logPath), 'utf8')).events).toHaveLength(80);
+    m.close(s.episodeId);
+    await m.idle();
+  });
+
   it('refuses a beat time past the largest date in its schema, not with "Invalid time value"', () => {
     const params = labMethods['episode.heartbeat'].params;
     expect(params.safeParse({ episodeId: 'e', sentAt: 8.64e15 }).success).toBe(true);

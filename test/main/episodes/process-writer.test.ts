@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appendProcessEvents, ProcessLogWriteError } from '../../../src/main/episodes/process-writer';
+import { appendProcessEvents, appendProcessEventsAsync, ProcessLogWriteError } from '../../../src/main/episodes/process-writer';
 import type { LogFile } from '../../../src/main/env/log-file';
 import { FaultyDisk } from '../../../src/main/env/log-faults';
 import { MAX_PROCESS_BYTES, parseProcessLog, processLine, processLogPath, readProcessLog, type ProcessEvent } from '../../../src/shared/env/process-log';
@@ -107,5 +107,51 @@ describe('the process log on a full disk (issue 38 item 2)', () => {
     writeFileSync(processLogPath(log), `${processLine({ t: 1, e: 'blur' })}{"t":2,"e":"ca`);
     appendProcessEvents(log, [{ t: 3, e: 'focus' }]);
     expect(readProcessLog(readFileSync(processLogPath(log), 'utf8'))).toEqual({ events: [{ t: 1, e: 'blur' }, { t: 3, e: 'focus' }], torn: 1 });
+  });
+});
+
+describe('the heartbeat\'s process log off the event loop (issue 38 item 2)', () => {
+  const batch = (i: number): ProcessEvent[] => Array.from({ length: 3 }, (_, k) => ({ t: T0 + i * 500 + k, e: 'camera' as const, d: { m: [0.5, i, k], f: 443.4 } }));
+  /** The file with its synchronous writes refused: what reaches the disk goes through libuv's pool. */
+  const asyncOnly = (file: LogFile): LogFile => ({
+    ...file,
+    close: () => undefined,
+    writeSync: () => {
+      throw new Error('a synchronous write on the event loop');
+    },
+    truncate: () => {
+      throw new Error('a synchronous cut on the event loop');
+    },
+  });
+
+  it('writes each batch whole or rejects, on libuv\'s pool; a resent batch lands once, concurrent beats in order', async () => {
+    const total = Array.from({ length: 6 }, (_, i) => batch(i)).reduce((a, b) => a + b.map(processLine).join('').length, 0);
+    for (let k = 0; k <= total; k += 13) {
+      const log = join(mkdtempSync(join(tmpdir(), 'splatlab-process-async-')), 'ep.jsonl');
+      writeFileSync(processLogPath(log), '');
+      const disk = new FaultyDisk(k);
+      const file = disk.opener()(processLogPath(log));
+      const open = (): LogFile => asyncOnly(file);
+      let failures = 0;
+      for (let i = 0; i < 6; i++) {
+        try {
+          await appendProcessEventsAsync(log, batch(i), open);
+        } catch (error) {
+          expect(error).toBeInstanceOf(ProcessLogWriteError);
+          expect((error as Error).message).toBe('disk full: no space left on device');
+          failures += 1;
+          disk.heal();
+          await appendProcessEventsAsync(log, batch(i), open);
+        }
+      }
+      file.close();
+      expect(failures).toBeLessThanOrEqual(1);
+      const read = readProcessLog(readFileSync(processLogPath(log), 'utf8'));
+      expect(read.torn, `k=${k}`).toBe(0);
+      expect(read.events.map((e) => e.t), `k=${k}`).toEqual(Array.from({ length: 6 }, (_, i) => batch(i).map((e) => e.t)).flat());
+    }
+    const log = join(mkdtempSync(join(tmpdir(), 'splatlab-process-async-')), 'ep.jsonl');
+    await Promise.all(Array.from({ length: 6 }, (_, i) => appendProcessEventsAsync(log, batch(i))));
+    expect(readProcessLog(readFileSync(processLogPath(log), 'utf8')).events.map((e) => e.t)).toEqual(Array.from({ length: 6 }, (_, i) => batch(i).map((e) => e.t)).flat());
   });
 });
