@@ -1,11 +1,13 @@
 // Checked cache files (src/main/io/checked-file.ts): a payload written is read back byte for
 // byte, whole or in parts with buffers of their own; a missing, truncated, resized or bit-flipped
 // file reads as null (the caches then recompute), also when read off the event loop (readCheckedAsync), and an unwritable folder is no error.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+// writeCheckedAsync (a serving grade's photo cache, issue 38 item 1) writes the same file on
+// libuv's pool: the event loop turns while a large one is written, and no temporary file stays.
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { floatBytes, readChecked, readCheckedAsync, readCheckedParts, writeChecked } from '../../../src/main/io/checked-file';
+import { floatBytes, readChecked, readCheckedAsync, readCheckedParts, writeChecked, writeCheckedAsync } from '../../../src/main/io/checked-file';
 
 const dir = mkdtempSync(join(tmpdir(), 'splatlab-checked-'));
 const payload = floatBytes(Float32Array.from({ length: 300 }, (_, i) => Math.sin(i) * 1e3));
@@ -73,9 +75,31 @@ describe('checked cache files', () => {
     expect(await readCheckedAsync(path)).toBeNull();
   });
 
-  it('an unwritable cache is not an error', () => {
+  it('an unwritable cache is not an error', async () => {
     const file = join(dir, 'plain');
     writeFileSync(file, 'x');
     expect(writeChecked(join(file, 'under-a-file.f32'), payload)).toBe(false);
+    expect(await writeCheckedAsync(join(file, 'under-a-file.f32'), payload)).toBe(false);
+  });
+
+  it('writes the same file off the event loop, which turns meanwhile', async () => {
+    const sub = mkdtempSync(join(dir, 'async-'));
+    writeChecked(join(sub, 'sync.f32'), payload);
+    expect(await writeCheckedAsync(join(sub, 'async.f32'), payload)).toBe(true);
+    expect(readFileSync(join(sub, 'async.f32')).equals(readFileSync(join(sub, 'sync.f32')))).toBe(true);
+    const big = floatBytes(new Float32Array(1 << 20).fill(0.5));
+    let turns = 0;
+    let on = true;
+    const tick = (): void => {
+      turns += 1;
+      if (on) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const wrote = await writeCheckedAsync(join(sub, 'big.f32'), big);
+    on = false;
+    expect(wrote).toBe(true);
+    expect(turns).toBeGreaterThan(0);
+    expect(Buffer.from(readChecked(join(sub, 'big.f32'))!).equals(Buffer.from(big))).toBe(true);
+    expect(readdirSync(sub).sort()).toEqual(['async.f32', 'big.f32', 'sync.f32']);
   });
 });
