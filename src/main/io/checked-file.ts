@@ -7,9 +7,9 @@
 // written whole (writeFileAtomic), and a cache that cannot be written only costs a recomputation.
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
-import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { writeFileAtomic } from './write-atomic';
+import { writeFileAtomic, writeFileAtomicAsync } from './write-atomic';
 
 const DIGEST = 32;
 
@@ -126,22 +126,14 @@ export function writeChecked(path: string, payload: Uint8Array): boolean {
  * runs on this thread. The same file as writeChecked; false when it could not be written.
  */
 export async function writeCheckedAsync(path: string, payload: Uint8Array): Promise<boolean> {
-  const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
   try {
     await mkdir(dirname(path), { recursive: true });
     const out = new Uint8Array(payload.length + DIGEST);
     out.set(payload);
     out.set(createHash('sha256').update(payload).digest(), payload.length);
-    const fh = await open(tmp, 'w');
-    try {
-      for (let at = 0; at < out.length; ) at += (await fh.write(out, at, out.length - at)).bytesWritten;
-    } finally {
-      await fh.close();
-    }
-    await rename(tmp, path);
+    await writeFileAtomicAsync(path, out, { durable: false });
     return true;
   } catch {
-    await rm(tmp, { force: true }).catch(() => undefined);
     return false;
   }
 }

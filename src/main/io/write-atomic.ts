@@ -3,6 +3,7 @@
 // the real name. Inputs: a path and its new contents. Output: the file, replaced.
 // Invariant: on a failed write the temporary file is removed and the target is as it was.
 import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
 
 export interface AtomicWriteOptions {
   /**
@@ -30,6 +31,25 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, opts: A
     } catch {
       // The temporary file was never created.
     }
+    throw err;
+  }
+}
+
+/** writeFileAtomic on libuv's pool (a serving path: the event loop goes on meanwhile); the same file. */
+export async function writeFileAtomicAsync(path: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
+  const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  try {
+    const fh = await open(tmp, 'w');
+    try {
+      const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+      for (let off = 0; off < bytes.length; ) off += (await fh.write(bytes, off, bytes.length - off)).bytesWritten;
+      if (opts.durable !== false) await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true }).catch(() => undefined);
     throw err;
   }
 }
