@@ -7,7 +7,8 @@
 // the declared size is checked against the limit before anything is inflated, and inflation is
 // capped at the size the header implies, so a bomb is refused in bounded memory.
 import { inflateSync } from 'node:zlib';
-import { PNG } from 'pngjs';
+import type { PNG } from 'pngjs';
+import { pngjs } from './lazy-packages';
 import { checkLimit, MAX_PNG_PIXELS } from './limits';
 import { PngError, readChunks } from './png-chunks';
 
@@ -97,7 +98,7 @@ export function decodePng(buf: Uint8Array, opts: DecodeOptions = {}): DecodedPng
   checkImageData(chunks, header, spp);
   let png: PNG;
   try {
-    png = PNG.sync.read(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength), { skipRescale: true });
+    png = pngjs().PNG.sync.read(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength), { skipRescale: true });
   } catch (err) {
     throw new PngError(reword((err as Error).message));
   }

@@ -5,7 +5,8 @@
 // path of every render_views answer.
 // Input: float images ([H, W, C] in [0, 1], rounded to 8 bits) or 8-bit pixel arrays.
 // Invariant: decodePng(encodePng(img)) returns the same 8-bit values.
-import { PNG, type ColorType } from 'pngjs';
+import type { ColorType } from 'pngjs';
+import { pngjs } from './lazy-packages';
 import type { RgbImage, RgbaImage } from '../../shared/image/image';
 import { PngError } from './png-chunks';
 
@@ -49,6 +50,7 @@ function toBytes(img: EncodableImage): { channels: number; bytes: Uint8Array } {
 export function encodePng(img: EncodableImage): Uint8Array {
   const { channels, bytes } = toBytes(img);
   const colorType = COLOR_TYPE[channels];
+  const { PNG } = pngjs();
   const png = new PNG({ width: img.width, height: img.height, colorType, inputColorType: colorType, inputHasAlpha: channels === 2 || channels === 4, bitDepth: 8 });
   png.data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   return new Uint8Array(PNG.sync.write(png, { colorType, inputColorType: colorType, inputHasAlpha: channels === 2 || channels === 4, bitDepth: 8, filterType: 4, deflateLevel: 6 }));

@@ -6,7 +6,8 @@
 // size (fflate truncates), and every member read matches its size and recorded CRC-32, so a
 // bomb or a corrupt file is refused in bounded memory.
 import { crc32 } from 'node:zlib';
-import { unzipSync, zipSync, type UnzipFileInfo, type Zippable } from 'fflate';
+import type { UnzipFileInfo, Zippable } from 'fflate';
+import { fflate } from './lazy-packages';
 import { checkLimit, MAX_ZIP_MEMBER_BYTES, MAX_ZIP_TOTAL_BYTES } from './limits';
 
 export class ZipError extends Error {
@@ -65,7 +66,7 @@ export class ZipArchive {
 
   private scan(filter: (file: UnzipFileInfo) => boolean): Record<string, Uint8Array> {
     try {
-      return unzipSync(this.buf, { filter });
+      return fflate().unzipSync(this.buf, { filter });
     } catch (err) {
       if (err instanceof Error && err.name === 'LimitError') throw err;
       const message = (err as Error).message;
@@ -106,5 +107,5 @@ export class ZipArchive {
 export function writeZip(members: Record<string, Uint8Array>): Uint8Array {
   const files: Zippable = {};
   for (const [name, data] of Object.entries(members)) files[name] = [data, { level: 0 }];
-  return zipSync(files, { mtime: new Date(1980, 0, 1) });
+  return fflate().zipSync(files, { mtime: new Date(1980, 0, 1) });
 }

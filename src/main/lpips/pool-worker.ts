@@ -6,7 +6,7 @@
 // parent decides slots and rects (pool.ts; the scratch slot, the last one, always computes every
 // block). Messages (parent -> worker):
 //   { type: 'init', packed }                     packed weights (packLpipsWeights), kept for every size
-//   { type: 'net', key, plan, bytes, full }       compile + load weights + warm up (full: every-block
+//   { type: 'net', key, plan, bytes, full }       compile (optimised at once) + load weights (full: every-block
 //                                                 rects); replies { type: 'done', job }
 //   { type: 'photo', id, key, region }            photo taps in the module layout (photoRegion)
 //   { type: 'drop', id }                          forget a photo
@@ -30,6 +30,10 @@ if (workerData && typeof workerData.nice === 'number' && process.platform === 'l
     // Refused (a sandbox): the thread keeps the process's priority, which is only slower to yield.
   }
 }
+// Compile the nets with the optimising compiler at once: the baseline code V8 starts wasm in is
+// several times slower, and a net's first pass (a cold grade's only one) would run in it to the end
+// (wasm has no on-stack replacement). Process-wide, read when a module compiles; the nets are small.
+require('node:v8').setFlagsFromString('--no-liftoff');
 let packed = null;
 const nets = new Map();
 const photos = new Map();
@@ -62,8 +66,6 @@ async function handle(msg) {
       const ex = instance.exports;
       new Float32Array(ex.memory.buffer, msg.plan.weightsPtr, msg.plan.weightsFloats).set(packed);
       const n = { plan: msg.plan, ex, full: msg.full };
-      // Warm-up on the scratch slot: lets the engine tier the hot functions up before real work.
-      ex.forward(setImage(n, new Float32Array(msg.plan.width * msg.plan.height * 3), msg.plan.slots - 1, msg.full));
       nets.set(msg.key, n);
       parentPort.postMessage({ type: 'done', job: msg.job });
       return;
