@@ -109,12 +109,23 @@ function tryTake(path: string): true | number {
       held.add(path);
       return true;
     }
-    const pid = lockHolder(path);
+    const pid = holderOrMissing(() => readFileSync(path, 'utf8'));
+    // Released since the create failed: try again and remove nothing (the name may be another's by now).
+    if (pid === 'missing') continue;
     if (pid !== 0 && processAlive(pid) && pid !== process.pid) return pid;
     // Stale: its holder is gone, or it names nobody (created whole, a lock always names its owner).
     rmSync(path, { force: true });
   }
   return lockHolder(path);
+}
+
+/** The pid a lock file's text names (0: none), or 'missing' when there is no file to read. */
+function holderOrMissing(read: () => string): number | 'missing' {
+  try {
+    return Number.parseInt(read(), 10) || 0;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 0;
+  }
 }
 
 /** tryTake off the event loop; the caller holds the path's in-process turn. */
@@ -126,8 +137,16 @@ async function tryTakeAsync(path: string): Promise<true | number> {
       held.add(path);
       return true;
     }
-    const pid = await lockHolderAsync(path);
-    if (pid !== 0 && processAlive(pid) && pid !== process.pid) return pid;
+    let text: string | null = null;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      // Released since the create failed: try again and remove nothing (another process may have
+      // taken the name meanwhile, and its fresh lock must not be removed as stale).
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+    }
+    const pid = holderOrMissing(() => text ?? '');
+    if (pid !== 0 && pid !== 'missing' && processAlive(pid) && pid !== process.pid) return pid;
     await rm(path, { force: true });
   }
   return lockHolderAsync(path);
