@@ -86,9 +86,9 @@ export interface KindEnv {
   close(): Promise<void>;
 }
 
-/** The player's budgets of a kind that counts only calls (no Gaussians, no renders). */
+/** The player's budgets of a kind that counts only calls: SplatBench's Gaussians and renders are absent, not zero. */
 export function callsOnlyBudgets(callsLeft: number, maxCalls: number): EpisodeBudgets {
-  return { gaussians: 0, maxGaussians: 0, callsLeft, maxToolCalls: maxCalls, rendersLeft: 0, maxRenders: 0 };
+  return { callsLeft, maxToolCalls: maxCalls };
 }
 
 /**

@@ -34,13 +34,17 @@ export const PublicGaussianSchema = z.strictObject({
 });
 export type PublicGaussian = z.infer<typeof PublicGaussianSchema>;
 
+/**
+ * The player's budgets: every kind counts its calls; the Gaussians and renders are SplatBench's
+ * own and absent for a kind without them (issue 39: no kind writes zeros for another's fields).
+ */
 export const EpisodeBudgetsSchema = z.strictObject({
-  gaussians: z.number().int(),
-  maxGaussians: z.number().int(),
+  gaussians: z.number().int().optional(),
+  maxGaussians: z.number().int().optional(),
   callsLeft: z.number().int(),
   maxToolCalls: z.number().int(),
-  rendersLeft: z.number().int(),
-  maxRenders: z.number().int(),
+  rendersLeft: z.number().int().optional(),
+  maxRenders: z.number().int().optional(),
 });
 export type EpisodeBudgets = z.infer<typeof EpisodeBudgetsSchema>;
 

@@ -90,15 +90,18 @@ export const AnchorsSchema = z.object({
 });
 export type Anchors = z.infer<typeof AnchorsSchema>;
 
-/** Public view of a task (list for the UI, first observation): reference views only. */
+/**
+ * Public view of a task (list for the UI, first observation): reference views only. Every kind
+ * has its calls; the Gaussians and renders are SplatBench's, absent for other kinds (not zero).
+ */
 export const TaskSummarySchema = z.object({
   id: z.string(),
   kind: TaskKindSchema,
   object: z.string(),
   budgets: z.object({
-    maxGaussians: z.number().int(),
+    maxGaussians: z.number().int().optional(),
     maxToolCalls: z.number().int(),
-    maxRenders: z.number().int(),
+    maxRenders: z.number().int().optional(),
   }),
   startsFromInit: z.boolean(),
   referenceViews: z.array(

@@ -27,7 +27,7 @@ export const relationMain: MainKindModule = {
     const spec = readRelationSpec(tasksDir, head);
     return {
       id: spec.task_id, kind: 'relation', object: spec.practice ? 'practice' : spec.trials[0].environment,
-      budgets: { maxGaussians: 0, maxToolCalls: CALLS_PER_TRIAL * spec.trials.length, maxRenders: 0 },
+      budgets: { maxToolCalls: CALLS_PER_TRIAL * spec.trials.length },
       startsFromInit: false, referenceViews: [],
     };
   },
