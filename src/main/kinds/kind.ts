@@ -19,6 +19,7 @@ import type { AsyncViewRenderer } from '../../shared/raster/types';
 import type { ReplayedSummary, SplatEnvOptions, ToolOut } from '../env/tool-out';
 import type { Trajectory } from '../env/trajectory';
 import type { Grader } from '../grader/grader';
+import type { EnvGrader } from '../env/types';
 import type { LoadOptions } from '../tasks/load';
 import type { PngEncoder } from '../workers/png';
 
@@ -112,6 +113,12 @@ export interface KindReport {
   readonly tables: readonly { readonly id: string; readonly title: string; readonly csv: string }[];
 }
 
+/** What a kind's own conformance checks found (`splatlab check`, src/main/episodes/conformance.ts). */
+export interface KindConformance {
+  problems: string[];
+  notes: string[];
+}
+
 export interface MainKindModule {
   readonly family: string;
   /** Loads a task from its spec head (the module validates the whole file with its schema); `opts.readViews` decodes photos. */
@@ -128,6 +135,12 @@ export interface MainKindModule {
    * runs are verified that way (src/main/study/verify.ts). Absent: scored from the log's calls.
    */
   readonly sceneGraded?: true;
+  /**
+   * The kind's own conformance checks, after the contract every kind's episode is checked against
+   * (src/main/episodes/conformance.ts); absent: that contract only. SplatBench: its spec budgets,
+   * photos, first observation and anchors (src/main/kinds/splatbench/conformance.ts).
+   */
+  conformance?(task: KindTask, grader: EnvGrader): Promise<KindConformance>;
   /** Frees what the lab's grader holds for a task leaving the repository (SplatBench: its photos on the device). */
   unload?(task: KindTask, grader: Grader): void;
   /** The views Results' replay can draw a step's scene in (SplatBench: the held-out views); none when absent. */
