@@ -18,7 +18,7 @@ import type { EpisodeConfig } from '../../../shared/kinds/splatbench/episode';
 import type { SplatBudgetState } from '../../../shared/env/format';
 import { shortNum } from '../../../shared/math/format';
 import { describeView } from '../../../shared/kinds/splatbench/ops-inspect';
-import { packRecords, toCompactRecord, type GaussianRecord } from '../../../shared/env/scene';
+import { packRecords, toCompactRecord, type GaussianRecord } from '../../../shared/scene/records';
 import { endingOf, type StepInfo } from '../../../shared/env/step-info';
 import type { CapName } from '../../../shared/env/caps';
 import type { LoadedTask } from '../../tasks/load';

@@ -12,7 +12,7 @@ import { describeGroups, describeView, listGaussians, resolveGroups, resolveView
 import type { ImageRequest, StepResult, ToolCall } from '../../env/step';
 import type { ViewInfo } from '../../env/views';
 import type { TaskKind } from '../../task/schema';
-import { cloneRecord, type GaussianRecord } from '../../env/scene';
+import { cloneRecord, type GaussianRecord } from '../../scene/records';
 import { decodeArgs, EPISODE_OVER, errorText, NAMELESS_TOOL, namelessRefusal, toolNameOf } from '../../env/outcome';
 import { endingOf, outcomeOf, type EndReason, type OutcomeCode, type StepInfo } from '../../env/step-info';
 import { isToolName, TOOL_NAMES, TOOL_SCHEMAS, type ToolArgs, type ToolName } from './tools';
