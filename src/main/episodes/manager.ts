@@ -111,7 +111,7 @@ interface Live {
 
 /** The kind's own public state, when it has one (the play view of its family reads it). */
 function withKindState(env: KindEnv): { kindState?: unknown } {
-  const state = env.kindState();
+  const state = env.kindState?.();
   return state === undefined ? {} : { kindState: state };
 }
 
@@ -497,7 +497,7 @@ export class EpisodeManager {
       // A kind without a Gaussian scene shows an empty one.
       scene: publicScene(e.env.scene?.().records ?? []),
       nextId: e.env.scene?.().nextId ?? 0,
-      referenceViews: e.env.publicViews(),
+      referenceViews: e.env.publicViews?.() ?? [],
       ...withKindState(e.env),
       done: e.env.done,
       history: e.history,

@@ -66,10 +66,10 @@ export interface KindEnv {
   budgets(): BudgetState;
   /** The budgets as the player sees them (counters of the play view). */
   publicBudgets(): EpisodeBudgets;
-  /** The reference views a player may look at ([] for kinds without any). */
-  publicViews(): PublicView[];
-  /** The kind's own public state for its play view (JSON; undefined for SplatBench). */
-  kindState(): unknown;
+  /** The reference views a player may look at (SplatBench's); absent: none. */
+  publicViews?(): PublicView[];
+  /** The kind's own public state for its play view (JSON); absent or undefined: none (SplatBench). */
+  kindState?(): unknown;
   currentInfo(): StepInfo;
   /** The budget footer as the episode stands (every result text ends with it). */
   footer(): string;

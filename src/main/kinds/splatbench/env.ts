@@ -142,11 +142,6 @@ export class SplatEnv {
     return (this.views ??= publicViews(this.task));
   }
 
-  /** SplatBench's play view reads the scene and the budgets; it has no state of its own. */
-  kindState(): undefined {
-    return undefined;
-  }
-
   /** The held-out grade of the submitted scene (main side only; null before the end). */
   finalGrade(): EnvGradeResult | null {
     return this.final;
