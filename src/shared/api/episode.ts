@@ -96,9 +96,10 @@ export const EpisodeSnapshotSchema = z.strictObject({
   text: z.string(),
   image: PngDataUrl,
   budgets: EpisodeBudgetsSchema,
-  scene: z.array(PublicGaussianSchema),
-  /** Id the next added Gaussian will get (ids are never reused, so it can exceed max id + 1). */
-  nextId: z.number().int().nonnegative(),
+  /** SplatBench's Gaussian scene; absent for a kind without one (issue 39: never an empty stand-in). */
+  scene: z.array(PublicGaussianSchema).optional(),
+  /** Id the next added Gaussian will get (ids are never reused, so it can exceed max id + 1); absent with the scene. */
+  nextId: z.number().int().nonnegative().optional(),
   referenceViews: z.array(PublicViewSchema),
   done: z.boolean(),
   history: z.array(EpisodeEntrySchema),
@@ -122,8 +123,9 @@ export const EpisodeStepResultSchema = z.strictObject({
   /** The step's outcome as data (ok, charged, step, ids created, end reason, budgets). */
   info: StepInfoSchema,
   budgets: EpisodeBudgetsSchema,
-  scene: z.array(PublicGaussianSchema),
-  nextId: z.number().int().nonnegative(),
+  /** SplatBench's Gaussian scene and next id after the call; absent for a kind without a scene. */
+  scene: z.array(PublicGaussianSchema).optional(),
+  nextId: z.number().int().nonnegative().optional(),
   /** The kind's own public state after the call (as in the snapshot). */
   kindState: z.unknown().optional(),
   time: EpisodeTimeSchema.optional(),

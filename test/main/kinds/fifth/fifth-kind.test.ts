@@ -150,10 +150,15 @@ describe('a fifth kind in the lab\'s own folders', () => {
     expect(listed.budgets).toEqual({ maxToolCalls: 3 });
     expect(listed.entry.budgets).toEqual({ max_tool_calls: 3 });
     expect(s.budgets).toEqual({ callsLeft: 3, maxToolCalls: 3 });
+    expect(s).not.toHaveProperty('scene');
+    expect(s).not.toHaveProperty('nextId');
     const first = await call<EpisodeStepResult>('episode.step', { episodeId: s.episodeId, tool: 'answer', args: { x: 99, y: 0 } });
     // No zeros for SplatBench's fields (issue 39): a kind without a scene or renders leaves them out.
     expect(Object.keys(first.info)).not.toContain('nextId');
     expect(first.info.budgets).toEqual({ callsLeft: 2 });
+    expect(first.budgets).toEqual({ callsLeft: 2, maxToolCalls: 3 });
+    expect(first).not.toHaveProperty('scene');
+    expect(first).not.toHaveProperty('nextId');
     await call('episode.close', { episodeId: s.episodeId });
     const log = join(home, 'trajectories', readdirSync(join(home, 'trajectories')).find((f) => f.startsWith('brightest__a'))!);
     expect(readTrajectory(log).header?.budgets).toEqual({ max_tool_calls: 3 });
