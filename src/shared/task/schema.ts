@@ -92,7 +92,8 @@ export type Anchors = z.infer<typeof AnchorsSchema>;
 
 /**
  * Public view of a task (list for the UI, first observation): reference views only. Every kind
- * has its calls; the Gaussians and renders are SplatBench's, absent for other kinds (not zero).
+ * has its calls; the Gaussians, renders, start scene and reference views are SplatBench's, absent
+ * for other kinds (not zero, false or empty).
  */
 export const TaskSummarySchema = z.object({
   id: z.string(),
@@ -103,10 +104,12 @@ export const TaskSummarySchema = z.object({
     maxToolCalls: z.number().int(),
     maxRenders: z.number().int().optional(),
   }),
-  startsFromInit: z.boolean(),
-  referenceViews: z.array(
-    z.object({ name: z.string(), azimuth: finite.optional(), elevation: finite.optional() }),
-  ),
+  /** SplatBench's: the task starts from scrambled parts (absent for other kinds). */
+  startsFromInit: z.boolean().optional(),
+  /** SplatBench's reference views (absent for a kind without any). */
+  referenceViews: z
+    .array(z.object({ name: z.string(), azimuth: finite.optional(), elevation: finite.optional() }))
+    .optional(),
 });
 export type TaskSummary = z.infer<typeof TaskSummarySchema>;
 

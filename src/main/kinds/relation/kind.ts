@@ -28,7 +28,6 @@ export const relationMain: MainKindModule = {
     return {
       id: spec.task_id, kind: 'relation', object: spec.practice ? 'practice' : spec.trials[0].environment,
       budgets: { maxToolCalls: CALLS_PER_TRIAL * spec.trials.length },
-      startsFromInit: false, referenceViews: [],
     };
   },
   // An imported image travels with its parameters file (the file names it; a missing one is the load's error).

@@ -148,6 +148,8 @@ describe('a fifth kind in the lab\'s own folders', () => {
     // play view's counters carry the calls only.
     const listed = taskListItem(tasksDir, 'brightest__a');
     expect(listed.budgets).toEqual({ maxToolCalls: 3 });
+    expect(listed).not.toHaveProperty('startsFromInit');
+    expect(listed).not.toHaveProperty('referenceViews');
     expect(listed.entry.budgets).toEqual({ max_tool_calls: 3 });
     expect(s.budgets).toEqual({ callsLeft: 3, maxToolCalls: 3 });
     expect(s).not.toHaveProperty('scene');
