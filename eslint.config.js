@@ -81,7 +81,7 @@ const innerRuleConfigs = innerLayers.map((l) => ({
 // family's. A kind's own CLI command is its folder's `cli.ts` (src/main/kinds/<kind>/cli.ts).
 export const KIND_FAMILIES = ['splatbench', 'search', 'relation'];
 export const SPLAT_KINDS = ['sculpt', 'reassembly', 'oneshot'];
-export const SPLATBENCH_MACHINERY = ['src/shared/task/**', 'src/shared/analysis/**', 'src/main/grader/**', 'src/main/authoring/**', 'src/main/study/analyses.ts', 'src/main/episodes/conformance.ts', 'src/main/cli/commands/author*.ts'];
+export const SPLATBENCH_MACHINERY = ['src/shared/task/**', 'src/shared/analysis/**', 'src/main/grader/**', 'src/main/authoring/**', 'src/main/study/analyses.ts', 'src/main/cli/commands/author*.ts'];
 const kindNameSelectors = (names) => {
   const alt = names.join('|');
   const message = 'a kind name or task-id prefix outside src/<runtime>/kinds/: ask the kind interface instead (docs/ARCHITECTURE.md, "Kind names stay in the kinds").';

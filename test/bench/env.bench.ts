@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Episode } from '../../src/shared/kinds/splatbench/episode';
 import { Random } from '../../src/shared/math/random';
 import { SplatEnv, episodeConfig } from '../../src/main/kinds/splatbench/env';
-import { packRecords } from '../../src/shared/env/scene';
+import { packRecords } from '../../src/shared/scene/records';
 import { Grader, graderDevice } from '../../src/main/grader/grader';
 import { acquireGpu } from '../../src/main/gpu/device';
 import { loadTask } from '../../src/main/tasks/load';

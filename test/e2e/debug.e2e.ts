@@ -12,7 +12,7 @@ import { browserMissing, launchBrowser, RESULTS_DIR, startServe, type ServeProce
 import { buildTestTask } from '../helpers/test-task';
 import { Grader } from '../../src/main/grader/grader';
 import { loadTask, readFit } from '../../src/main/tasks/load';
-import { packRecords } from '../../src/shared/env/scene';
+import { packRecords } from '../../src/shared/scene/records';
 import { traceContributors } from '../../src/shared/raster/cpu';
 import { REFERENCE_VIEWS, viewCameras } from '../../src/shared/camera/views';
 import { sceneFileJson } from '../../src/shared/scene/input';

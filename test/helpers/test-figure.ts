@@ -7,7 +7,7 @@ import { eulerToQuat, quatNormalize } from '../../src/shared/math/quaternion';
 import { mulberry32 } from '../../src/shared/math/random';
 import type { Vec3 } from '../../src/shared/math/vec3';
 import type { GaussianRecord } from '../../src/shared/scene/gaussian';
-import { transformRecords } from '../../src/shared/env/transform';
+import { transformRecords } from '../../src/shared/scene/transform';
 
 type Part = [group: string, pos: Vec3, scale: Vec3, euler: Vec3, color: string, opacity?: number];
 

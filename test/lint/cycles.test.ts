@@ -2,8 +2,11 @@
 // runtime"): every first-level folder of src/<runtime> is in the lint's tier table
 // (`runtimeTiers` in eslint.config.js), the folders' real imports (static, dynamic, type-only and
 // re-exports, read from the source files) form no cycle and never reach a higher tier, and the
-// table in docs/ARCHITECTURE.md equals the lint's. The cycle finder itself is tested on small graphs.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+// table in docs/ARCHITECTURE.md equals the lint's. The files of main and shared import one
+// another's run-time values without a circle (issue 39's registry circles: kinds/registry.ts ->
+// search/kind.ts -> search/import.ts -> registry.ts, and the like). The cycle finder itself is
+// tested on small graphs.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runtimeTiers } from '../../eslint.config.js';
@@ -95,6 +98,28 @@ function unitGraph(runtime: Runtime): Map<string, Map<string, string>> {
   return graph;
 }
 
+/** Relative specifiers of the imports that bring run-time values (not `import type`/`export type`, which vanish at build). */
+export function valueSpecifiers(code: string): string[] {
+  const out: string[] = [];
+  for (const m of code.matchAll(/(?:\bimport|\bexport)(\s+type\b)?[^'"`;]*?\bfrom\s*['"](\.[^'"]+)['"]|\bimport\s*\(\s*['"](\.[^'"]+)['"]\s*\)|\bimport\s+['"](\.[^'"]+)['"]/g)) {
+    if (!m[1]) out.push(m[2] ?? m[3] ?? m[4]);
+  }
+  return out;
+}
+
+/** File -> files whose values it imports, within src/<runtime>. */
+function valueFileGraph(runtime: string): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of sourceFiles(join(ROOT, 'src', runtime))) {
+    const to = valueSpecifiers(readFileSync(file, 'utf8')).map((spec) => {
+      const abs = resolve(dirname(file), spec);
+      return relative(ROOT, /\.(ts|vue)$/.test(abs) || !existsSync(`${abs}.ts`) ? abs : `${abs}.ts`);
+    });
+    graph.set(relative(ROOT, file), to);
+  }
+  return graph;
+}
+
 /** One cycle of a directed graph as a path [a, b, ..., a], or null when it has none. */
 export function findCycle(graph: ReadonlyMap<string, Iterable<string>>): string[] | null {
   const state = new Map<string, 'open' | 'done'>();
@@ -141,9 +166,21 @@ describe('the cycle finder', () => {
   it('accepts a DAG with shared descendants', () => {
     expect(findCycle(new Map([['a', ['b', 'c']], ['b', ['d']], ['c', ['d']], ['d', []]]))).toBeNull();
   });
+  it('tells value imports from type-only ones', () => {
+    const code = "import a from './a';\nimport type { B } from '../b';\nexport type { C } from './c';\nimport { type D, e } from './e';\nconst f = await import('./f');";
+    expect(valueSpecifiers(code)).toEqual(['./a', './e', './f']);
+  });
   it('reads every form of import', () => {
     const code = "import a from './a';\nimport type { B } from '../b';\nexport { c } from './c';\nexport * from './d';\nconst e = await import('./e');\nimport './f';\nimport x from 'zod';";
     expect(specifiers(code)).toEqual(['./a', '../b', './c', './d', './e', './f']);
+  });
+});
+
+// Issue 39: a circle of run-time values between files works only while its calls happen late
+// (the registry circles it named); main and shared have none, and keep none.
+describe.each(['main', 'shared'])('the files of src/%s', (runtime) => {
+  it("import one another's values without a circle", () => {
+    expect(findCycle(valueFileGraph(runtime))).toBeNull();
   });
 });
 

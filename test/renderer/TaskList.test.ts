@@ -8,7 +8,7 @@ const FAMILY: Record<string, string> = { sculpt: 'splatbench', reassembly: 'spla
 /** A registry row around a summary (the entry as `splatlab tasks --json` would list it). */
 const row = (s: TaskSummary, split: TaskListItem['entry']['split'] = 'test'): TaskListItem => ({
   ...s,
-  entry: { id: s.id, kind: s.kind, family: FAMILY[s.kind], budgets: { max_tool_calls: s.budgets.maxToolCalls, max_gaussians: s.budgets.maxGaussians, max_renders: s.budgets.maxRenders }, split, source: `objects/${s.object}`, content_hash: 'ab'.repeat(32) },
+  entry: { id: s.id, kind: s.kind, family: FAMILY[s.kind], budgets: { max_tool_calls: s.budgets.maxToolCalls, ...(s.kind === 'search' || s.kind === 'relation' ? {} : { max_gaussians: s.budgets.maxGaussians, max_renders: s.budgets.maxRenders }) }, split, source: `objects/${s.object}`, content_hash: 'ab'.repeat(32) },
 });
 
 describe('TaskList', () => {
@@ -33,7 +33,7 @@ describe('TaskList', () => {
 
   it('puts each family of kinds in its own section, with a filter', async () => {
     const task = (id: string, kind: TaskSummary['kind'], object: string): TaskListItem =>
-      row({ id, kind, object, budgets: { maxGaussians: kind === 'sculpt' ? 300 : 0, maxToolCalls: 25, maxRenders: 0 }, startsFromInit: false, referenceViews: [] });
+      row({ id, kind, object, budgets: kind === 'sculpt' ? { maxGaussians: 300, maxToolCalls: 25, maxRenders: 0 } : { maxToolCalls: 25 }, startsFromInit: false, referenceViews: [] });
     const tasks = [task('search__room-1__a', 'search', 'room-1'), task('robot__sculpt', 'sculpt', 'robot'), task('relation__city__x', 'relation', 'city'), task('search__room-2__b', 'search', 'room-2')];
     const wrapper = mount(TaskList, { props: { tasks, tasksDir: '' } });
     expect(wrapper.findAll('section.family h3').map((h) => h.text())).toEqual(['SplatBench 1 task', 'View search 2 tasks', 'Spatial relations 1 task']);
@@ -42,5 +42,9 @@ describe('TaskList', () => {
     expect(wrapper.findAll('[data-testid="task-row"]').map((r) => r.find('.id').text())).toEqual(['search__room-1__a', 'search__room-2__b']);
     await wrapper.find('[data-testid="family-all"]').trigger('click');
     expect(wrapper.findAll('[data-testid="task-row"]')).toHaveLength(4);
+    // A SplatBench task shows its Gaussians and renders (0 renders included); other kinds their calls only.
+    const text = (id: string): string => wrapper.findAll('[data-testid="task-row"]').find((r) => r.find('.id').text() === id)!.text();
+    expect(text('robot__sculpt')).toContain('300 Gaussians · 25 calls · 0 renders');
+    expect(text('search__room-1__a')).not.toMatch(/Gaussian|render/);
   });
 });

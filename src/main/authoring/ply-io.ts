@@ -3,7 +3,7 @@
 // Inputs: paths. Outputs: records / files. Invariant: errors are one line naming the file.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { serialisePly } from '../../shared/authoring/import/ply';
-import { fromCompactRecord } from '../../shared/env/scene';
+import { fromCompactRecord } from '../../shared/scene/records';
 import type { GaussianRecord } from '../../shared/scene/gaussian';
 import { parseSceneFile, sceneFileJson } from '../../shared/scene/input';
 import { readTrajectory } from '../env/trajectory';

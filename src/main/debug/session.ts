@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DebugFrame, DebugView } from '../../shared/api/debug';
 import type { PixelMaps } from '../../shared/debug/maps';
-import { packRecords } from '../../shared/env/scene';
+import { packRecords } from '../../shared/scene/records';
 import { recordsOfSplats } from '../../shared/formats/records';
 import type { ForwardState } from '../../shared/raster/cpu';
 import type { Camera, Splats } from '../../shared/raster/types';

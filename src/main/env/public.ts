@@ -5,7 +5,7 @@
 // fit never pass through this file.
 import type { EpisodeBudgets, PublicGaussian, PublicView } from '../../shared/api/episode';
 import type { SplatBudgetState } from '../../shared/env/format';
-import type { GaussianRecord } from '../../shared/env/scene';
+import type { GaussianRecord } from '../../shared/scene/records';
 import { drawOverlay } from '../../shared/image/overlay';
 import { encodePng } from '../io/png';
 import type { LoadedTask } from '../tasks/load';

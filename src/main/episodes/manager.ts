@@ -13,7 +13,7 @@ import { rmSync } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { confinedPath } from '../io/confine';
-import type { EpisodeEntry, EpisodeSnapshot, EpisodeStepResult, EpisodeTime, PageTimeEvent, PlayProtocol } from '../../shared/api/episode';
+import type { EpisodeEntry, EpisodeSnapshot, EpisodeStepResult, EpisodeTime, PageTimeEvent, PlayProtocol, PublicGaussian } from '../../shared/api/episode';
 import type { ProtocolOptions } from '../../shared/env/protocol';
 import { episodeClock } from '../../shared/env/time';
 import type { TimeEvent, TimeRecord } from '../../shared/env/trajectory-schema';
@@ -112,9 +112,15 @@ interface Live {
   lastBeat: number;
 }
 
+/** The Gaussian scene and next id, for a kind with one (SplatBench); a kind without one sends neither. */
+function withScene(env: KindEnv, nextId?: number): { scene?: PublicGaussian[]; nextId?: number } {
+  const scene = env.scene?.();
+  return scene ? { scene: publicScene(scene.records), nextId: nextId ?? scene.nextId } : {};
+}
+
 /** The kind's own public state, when it has one (the play view of its family reads it). */
 function withKindState(env: KindEnv): { kindState?: unknown } {
-  const state = env.kindState();
+  const state = env.kindState?.();
   return state === undefined ? {} : { kindState: state };
 }
 
@@ -401,13 +407,12 @@ export class EpisodeManager {
     const image = out.image ? pngDataUrl(out.image) : undefined;
     return {
       step: info.step ?? e.env.currentInfo().step ?? 0,
-      nextId: info.nextId ?? e.env.scene?.().nextId ?? 0,
       text: out.text,
       error,
       done: out.done,
       info,
       budgets: e.env.publicBudgets(),
-      scene: publicScene(e.env.scene?.().records ?? []),
+      ...withScene(e.env, info.nextId),
       time: this.clock(e),
       ...(image ? { image } : {}),
       ...withKindState(e.env),
@@ -499,10 +504,8 @@ export class EpisodeManager {
       text: e.first.text,
       image: pngDataUrl(e.first.image),
       budgets: e.env.publicBudgets(),
-      // A kind without a Gaussian scene shows an empty one.
-      scene: publicScene(e.env.scene?.().records ?? []),
-      nextId: e.env.scene?.().nextId ?? 0,
-      referenceViews: e.env.publicViews(),
+      ...withScene(e.env),
+      referenceViews: e.env.publicViews?.() ?? [],
       ...withKindState(e.env),
       done: e.env.done,
       history: e.history,

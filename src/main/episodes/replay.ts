@@ -4,7 +4,7 @@
 // Inputs: the log path, the task, a grader. Output: {step, hidden} for every graded step, in order.
 // Invariant: with the same grader the result equals the logged hidden metrics exactly.
 import { replaySteps } from '../../shared/kinds/replay';
-import { packRecords } from '../../shared/env/scene';
+import { packRecords } from '../../shared/scene/records';
 import type { LoadedTask } from '../tasks/load';
 import { rulesFor } from '../kinds/registry';
 import { hiddenOf } from '../env/tool-out';

@@ -7,7 +7,7 @@
 // interleave: each waits for the one before it; a call whose record could not be written is rolled
 // back (the rules rebuilt from the written calls), and a call with a known request id is answered
 // from the ledger (docs/SECURITY.md, "Exactly-once calls").
-import type { EpisodeBudgets, PublicView } from '../../shared/api/episode';
+import type { EpisodeBudgets } from '../../shared/api/episode';
 import type { CapName } from '../../shared/env/caps';
 import type { ToolCall } from '../../shared/env/step';
 import type { BudgetState } from '../../shared/env/format';
@@ -54,9 +54,6 @@ export abstract class CallsOnlyEnv<R extends CallsOnlyRules> implements KindEnv 
   }
   publicBudgets(): EpisodeBudgets {
     return callsOnlyBudgets(this.rules.budgets().callsLeft, this.maxCalls);
-  }
-  publicViews(): PublicView[] {
-    return [];
   }
   abstract kindState(): unknown;
   currentInfo(): StepInfo {

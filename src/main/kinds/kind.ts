@@ -19,6 +19,7 @@ import type { AsyncViewRenderer } from '../../shared/raster/types';
 import type { ReplayedSummary, SplatEnvOptions, ToolOut } from '../env/tool-out';
 import type { Trajectory } from '../env/trajectory';
 import type { Grader } from '../grader/grader';
+import type { EnvGrader } from '../env/types';
 import type { LoadOptions } from '../tasks/load';
 import type { PngEncoder } from '../workers/png';
 import type { WorkerPool } from '../workers/pool';
@@ -71,10 +72,10 @@ export interface KindEnv {
   budgets(): BudgetState;
   /** The budgets as the player sees them (counters of the play view). */
   publicBudgets(): EpisodeBudgets;
-  /** The reference views a player may look at ([] for kinds without any). */
-  publicViews(): PublicView[];
-  /** The kind's own public state for its play view (JSON; undefined for SplatBench). */
-  kindState(): unknown;
+  /** The reference views a player may look at (SplatBench's); absent: none. */
+  publicViews?(): PublicView[];
+  /** The kind's own public state for its play view (JSON); absent or undefined: none (SplatBench). */
+  kindState?(): unknown;
   currentInfo(): StepInfo;
   /** The budget footer as the episode stands (every result text ends with it). */
   footer(): string;
@@ -92,9 +93,9 @@ export interface KindEnv {
   close(): Promise<void>;
 }
 
-/** The player's budgets of a kind that counts only calls (no Gaussians, no renders). */
+/** The player's budgets of a kind that counts only calls: SplatBench's Gaussians and renders are absent, not zero. */
 export function callsOnlyBudgets(callsLeft: number, maxCalls: number): EpisodeBudgets {
-  return { gaussians: 0, maxGaussians: 0, callsLeft, maxToolCalls: maxCalls, rendersLeft: 0, maxRenders: 0 };
+  return { callsLeft, maxToolCalls: maxCalls };
 }
 
 /**
@@ -118,6 +119,12 @@ export interface KindReport {
   readonly tables: readonly { readonly id: string; readonly title: string; readonly csv: string }[];
 }
 
+/** What a kind's own conformance checks found (`splatlab check`, src/main/episodes/conformance.ts). */
+export interface KindConformance {
+  problems: string[];
+  notes: string[];
+}
+
 export interface MainKindModule {
   readonly family: string;
   /** Loads a task from its spec head (the module validates the whole file with its schema); `opts.readViews` decodes photos. */
@@ -134,6 +141,12 @@ export interface MainKindModule {
    * runs are verified that way (src/main/study/verify.ts). Absent: scored from the log's calls.
    */
   readonly sceneGraded?: true;
+  /**
+   * The kind's own conformance checks, after the contract every kind's episode is checked against
+   * (src/main/episodes/conformance.ts); absent: that contract only. SplatBench: its spec budgets,
+   * photos, first observation and anchors (src/main/kinds/splatbench/conformance.ts).
+   */
+  conformance?(task: KindTask, grader: EnvGrader): Promise<KindConformance>;
   /** Frees what the lab's grader holds for a task leaving the repository (SplatBench: its photos on the device). */
   unload?(task: KindTask, grader: Grader): void;
   /** The views Results' replay can draw a step's scene in (SplatBench: the held-out views); none when absent. */

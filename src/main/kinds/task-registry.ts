@@ -132,7 +132,12 @@ function listItemParts(tasksDir: string, id: string) {
       id,
       kind: head.kind,
       family: kindModule(head.kind).family,
-      budgets: { max_tool_calls: summary.budgets.maxToolCalls, max_gaussians: summary.budgets.maxGaussians, max_renders: summary.budgets.maxRenders },
+      budgets: {
+        max_tool_calls: summary.budgets.maxToolCalls,
+        // SplatBench's own budgets, absent for a kind without a scene or renders (not zero).
+        ...(summary.budgets.maxGaussians !== undefined ? { max_gaussians: summary.budgets.maxGaussians } : {}),
+        ...(summary.budgets.maxRenders !== undefined ? { max_renders: summary.budgets.maxRenders } : {}),
+      },
       split: splitOf(raw),
       source: data.length ? taskRelative(tasksDir, data[0]) : `${id}.json`,
       content_hash,

@@ -14,7 +14,7 @@ import { objectSourceOf, type ObjectSource } from '../../shared/analysis/object-
 import { scoreCurve } from '../../shared/analysis/curves';
 import type { AnalysisEpisode } from '../../shared/analysis/report';
 import { partHeadingError, PartsTruthSchema, type PartsTruth } from '../../shared/authoring/scramble/truth';
-import { fromCompactRecord, packRecords, type GaussianRecord } from '../../shared/env/scene';
+import { fromCompactRecord, packRecords, type GaussianRecord } from '../../shared/scene/records';
 import { iou, maskFromCoverage } from '../../shared/metrics/mask';
 import type { Camera, RenderOutput } from '../../shared/raster/types';
 import type { Splats } from '../../shared/scene/splats';

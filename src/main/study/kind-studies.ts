@@ -43,10 +43,3 @@ export function studyKinds(): readonly KindStudyEntry[] {
 export function studyParts(): readonly KindStudyPart[] {
   return STUDY_KINDS.flatMap((k) => (k.part ? [k.part] : []));
 }
-
-/** The scorer of a kind family; one line when the family registered none. */
-export function kindScorer(family: string): KindScorer {
-  const entry = STUDY_KINDS.find((k) => k.family === family);
-  if (!entry) throw new Error(`kind '${family}' has no Inspect scorer registered (src/main/study/kind-studies.ts)`);
-  return entry.scorer;
-}

@@ -7,7 +7,7 @@
 // `replayFrameFrom` renders the same scene from any camera (the person's recorded viewport pose
 // of the process log, so Replay's view follows their camera).
 import { replayAll } from '../../shared/kinds/replay';
-import { packRecords } from '../../shared/env/scene';
+import { packRecords } from '../../shared/scene/records';
 import type { Camera, RenderOutput, Splats } from '../../shared/raster/types';
 import { rulesFor } from '../kinds/registry';
 import { drawOverlay } from '../../shared/image/overlay';

@@ -7,7 +7,7 @@
 // verdict stored beside the log. Invariant: a log that does not replay is refused, never stored.
 import { z } from 'zod';
 import { replaySteps } from '../../shared/kinds/replay';
-import { packRecords } from '../../shared/env/scene';
+import { packRecords } from '../../shared/scene/records';
 import type { Trajectory } from '../env/trajectory';
 import type { EnvGrader } from '../env/types';
 import { asSplatTask, loadAnyTask, mainKind, rulesFor } from '../kinds/registry';

@@ -163,8 +163,11 @@ export const useEpisodeStore = defineStore('episode', () => {
     const staging = useStagingStore();
     // The same episode again (a reconnect): the person's selection stays with the edits.
     const keep = fresh ? [] : [...staging.selection];
-    staging.reset(s.scene, s.nextId);
-    if (saved) staging.adopt(saved, s.scene, s.nextId, keep);
+    // A kind without a Gaussian scene (no `scene` in the snapshot) stages nothing: an empty base.
+    const base = s.scene ?? [];
+    const baseNext = s.nextId ?? 0;
+    staging.reset(base, baseNext);
+    if (saved) staging.adopt(saved, base, baseNext, keep);
     if (s.done) dropStaging(key.value);
     // Ids repeat across episodes: a selection carried over would pick the wrong Gaussians.
     if (fresh) {
@@ -288,7 +291,7 @@ export const useEpisodeStore = defineStore('episode', () => {
     if (!r) return null;
     const scene = SCENE_TOOLS.has(tool);
     record(tool, args, r, scene ? 0 : pending);
-    if (!r.error && scene) staging.rebase(r.scene, r.nextId, true);
+    if (!r.error && scene && r.scene) staging.rebase(r.scene, r.nextId ?? 0, true);
     return r;
   }
 
@@ -319,7 +322,7 @@ export const useEpisodeStore = defineStore('episode', () => {
         sent += 1;
         record(c.tool, c.args, r);
         if (r.error) return true;
-        staging.rebase(r.scene, r.nextId, i === calls.length - 1);
+        if (r.scene) staging.rebase(r.scene, r.nextId ?? 0, i === calls.length - 1);
         if (r.done) return false;
       }
       return false;

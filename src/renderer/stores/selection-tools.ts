@@ -9,8 +9,8 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { Vec3 } from '../../shared/math/vec3';
-import type { TransformSpec } from '../../shared/env/transform';
-import { centroid } from '../../shared/env/transform';
+import type { TransformSpec } from '../../shared/scene/transform';
+import { centroid } from '../../shared/scene/transform';
 import { combine, grow as growIds, idsInSphere, invert as invertIds, type SelectMode } from '../viewport/select-math';
 import { aboutOwnOrigins, specAboutPivot, type GizmoSpace, type PivotChoice } from '../viewport/pivot';
 import { useStagingStore } from './staging';

@@ -8,7 +8,7 @@
 import type { GaussianRecord } from '../../shared/scene/gaussian';
 import type { Quat } from '../../shared/math/quaternion';
 import type { Vec3 } from '../../shared/math/vec3';
-import { transformRecords, type TransformSpec } from '../../shared/env/transform';
+import { transformRecords, type TransformSpec } from '../../shared/scene/transform';
 
 export type { GaussianRecord, TransformSpec };
 

@@ -6,7 +6,7 @@
 // delete_gaussians ids or one whole group, transform_group one set moved rigidly about its
 // centroid; a plan never mixes kinds inside one call.
 import { quatMultiply, quatToEuler, type Quat } from '../../shared/math/quaternion';
-import { transformRotation } from '../../shared/env/transform';
+import { transformRotation } from '../../shared/scene/transform';
 import type { Vec3 } from '../../shared/math/vec3';
 import { targetIds, type FieldEdit, type GaussianRecord, type PendingChange, type StagedOp, type WorkScene } from './staging-ops';
 

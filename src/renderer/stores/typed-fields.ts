@@ -8,7 +8,7 @@
 import { eulerToQuat } from '../../shared/math/quaternion';
 import { OPACITY_MAX, OPACITY_MIN, POS_LIMIT, SCALE_MAX, SCALE_MIN } from '../../shared/scene/policy';
 import type { Vec3 } from '../../shared/math/vec3';
-import type { TransformSpec } from '../../shared/env/transform';
+import type { TransformSpec } from '../../shared/scene/transform';
 import type { FieldEdit, GaussianRecord } from './staging-ops';
 
 export const SNAP_DEG = 15;

@@ -6,7 +6,7 @@
 // per-Gaussian field edits can say.
 // Inputs: a TransformSpec, the set's records, the pivot. Outputs: a TransformSpec or new records.
 // Invariant: specAboutPivot(spec, c, c) is spec (the centroid pivot is the tool's own).
-import { transformRecords, transformRotation, centroid, type TransformSpec } from '../../shared/env/transform';
+import { transformRecords, transformRotation, centroid, type TransformSpec } from '../../shared/scene/transform';
 import { quatToMat3 } from '../../shared/math/quaternion';
 import { mat3MulVec, type Vec3 } from '../../shared/math/vec3';
 import type { GaussianRecord } from '../../shared/scene/gaussian';

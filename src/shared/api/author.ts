@@ -42,7 +42,6 @@ export const FitAnchorsSchema = z.strictObject({ empty: AnchorMetricsOut, fit: A
 export type FitAnchors = z.infer<typeof FitAnchorsSchema>;
 
 export const FitStateSchema = z.enum(['running', 'done', 'cancelled', 'failed']);
-export type FitState = z.infer<typeof FitStateSchema>;
 
 /** The fit job as it stands (also what a reloaded page reads back). */
 export const FitStatusSchema = z.strictObject({

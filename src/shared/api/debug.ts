@@ -170,7 +170,6 @@ export const DebugContributorSchema = z.strictObject({
   /** The colour composited: view-dependent at the view's SH degree (the DC colour for flat scenes). */
   color: z.tuple([z.number(), z.number(), z.number()]),
 });
-export type DebugContributor = z.infer<typeof DebugContributorSchema>;
 
 export const DebugPixelSchema = z.strictObject({
   x: z.number().int(),

@@ -34,13 +34,17 @@ export const PublicGaussianSchema = z.strictObject({
 });
 export type PublicGaussian = z.infer<typeof PublicGaussianSchema>;
 
+/**
+ * The player's budgets: every kind counts its calls; the Gaussians and renders are SplatBench's
+ * own and absent for a kind without them (issue 39: no kind writes zeros for another's fields).
+ */
 export const EpisodeBudgetsSchema = z.strictObject({
-  gaussians: z.number().int(),
-  maxGaussians: z.number().int(),
+  gaussians: z.number().int().optional(),
+  maxGaussians: z.number().int().optional(),
   callsLeft: z.number().int(),
   maxToolCalls: z.number().int(),
-  rendersLeft: z.number().int(),
-  maxRenders: z.number().int(),
+  rendersLeft: z.number().int().optional(),
+  maxRenders: z.number().int().optional(),
 });
 export type EpisodeBudgets = z.infer<typeof EpisodeBudgetsSchema>;
 
@@ -92,9 +96,10 @@ export const EpisodeSnapshotSchema = z.strictObject({
   text: z.string(),
   image: PngDataUrl,
   budgets: EpisodeBudgetsSchema,
-  scene: z.array(PublicGaussianSchema),
-  /** Id the next added Gaussian will get (ids are never reused, so it can exceed max id + 1). */
-  nextId: z.number().int().nonnegative(),
+  /** SplatBench's Gaussian scene; absent for a kind without one (issue 39: never an empty stand-in). */
+  scene: z.array(PublicGaussianSchema).optional(),
+  /** Id the next added Gaussian will get (ids are never reused, so it can exceed max id + 1); absent with the scene. */
+  nextId: z.number().int().nonnegative().optional(),
   referenceViews: z.array(PublicViewSchema),
   done: z.boolean(),
   history: z.array(EpisodeEntrySchema),
@@ -118,8 +123,9 @@ export const EpisodeStepResultSchema = z.strictObject({
   /** The step's outcome as data (ok, charged, step, ids created, end reason, budgets). */
   info: StepInfoSchema,
   budgets: EpisodeBudgetsSchema,
-  scene: z.array(PublicGaussianSchema),
-  nextId: z.number().int().nonnegative(),
+  /** SplatBench's Gaussian scene and next id after the call; absent for a kind without a scene. */
+  scene: z.array(PublicGaussianSchema).optional(),
+  nextId: z.number().int().nonnegative().optional(),
   /** The kind's own public state after the call (as in the snapshot). */
   kindState: z.unknown().optional(),
   time: EpisodeTimeSchema.optional(),

@@ -1,20 +1,10 @@
 // One call and its result, as every kind's rules take and give them (docs/ARCHITECTURE.md "Kinds"):
-// the call ({tool, args}), the step result (charged, done, the outcome as data, body and footer, an
-// optional image request) and the episode config a kind's rules are built from.
-// Kind-neutral: SplatBench's pure episode (src/shared/kinds/splatbench/episode.ts) and the other
-// kinds' rules share these shapes. Invariant: a step result's info is the outcome every consumer reads.
-import type { TaskKind } from '../task/schema';
+// the call ({tool, args}) and the step result (charged, done, the outcome as data, body and footer,
+// an optional image request).
+// Kind-neutral: SplatBench's pure episode (src/shared/kinds/splatbench/episode.ts, with its own
+// EpisodeConfig) and the other kinds' rules share these shapes. Invariant: a step result's info is
+// the outcome every consumer reads.
 import type { EndReason, StepInfo } from './step-info';
-import type { ViewInfo } from './views';
-
-
-export interface EpisodeConfig {
-  kind: TaskKind;
-  maxGaussians: number;
-  maxToolCalls: number;
-  maxRenders: number;
-  referenceViews: readonly ViewInfo[];
-}
 
 /** What main must draw for an image tool (indices refer to config.referenceViews). */
 export type ImageRequest =

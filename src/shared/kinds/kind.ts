@@ -6,10 +6,10 @@
 // Invariant: the tools' zod schemas are the single source of their JSON Schema, their validation
 // and their docs; rules() is pure and deterministic, so one replay rebuilds any episode exactly.
 import { toJSONSchema, type z } from 'zod';
-import type { EpisodeConfig, StepResult, ToolCall } from '../env/step';
+import type { StepResult, ToolCall } from '../env/step';
 import type { BudgetState } from '../env/format';
 import type { GaussianRecord } from '../scene/gaussian';
-import type { TaskKind, TaskSpec, TaskSpecHead } from '../task/schema';
+import type { TaskKind, TaskSpecHead } from '../task/schema';
 
 /** The pure episode of a kind: budgets, validation order and the end, no rendering. */
 export interface KindRules {
@@ -75,12 +75,4 @@ export function toolSpecsOf(tools: Readonly<Record<string, z.ZodType>>): ToolSpe
     delete parameters.description;
     return { name, description: schema.description ?? '', parameters };
   });
-}
-
-/** SplatBench's module adds its episode config and its pure Episode (docs/DESIGN.md section 13). */
-export interface SplatKindModule extends TaskKindModule {
-  /** The public config of a task (budgets, reference views) from its spec and views. */
-  config(spec: TaskSpec, views: readonly { name: string; azimuth?: number; elevation?: number }[]): EpisodeConfig;
-  /** A fresh pure episode of a task. */
-  rules(config: EpisodeConfig, init: readonly GaussianRecord[] | null): KindRules;
 }

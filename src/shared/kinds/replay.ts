@@ -9,7 +9,7 @@
 // (SplatBench's src/main/kinds/splatbench/resume.ts, search's and relation's envs) goes through it.
 import type { KindRules } from './kind';
 import type { StepResult } from '../env/step';
-import { toCompactRecord } from '../env/scene';
+import { toCompactRecord } from '../scene/records';
 import type { StepRecord } from '../env/trajectory-schema';
 
 export class ReplayError extends Error {

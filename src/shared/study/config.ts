@@ -180,7 +180,6 @@ export type NewStudy = z.input<typeof NewStudySchema>;
 
 /** Where a participant stands: the screen they see next. */
 export const SessionStageSchema = z.enum(['consent', 'demographics', 'instructions', 'comprehension', 'practice', 'task', 'post-task', 'attention', 'thanks']);
-export type SessionStage = z.infer<typeof SessionStageSchema>;
 
 export const EpisodeStatusSchema = z.enum(['started', 'submitted']);
 
@@ -198,7 +197,6 @@ export const ParticipantEpisodeSchema = z.strictObject({
 export type ParticipantEpisode = z.infer<typeof ParticipantEpisodeSchema>;
 
 export const ParticipantStatusSchema = z.enum(['new', 'in-session', 'paused', 'completed', 'declined', 'withdrawn', 'deleted']);
-export type ParticipantStatus = z.infer<typeof ParticipantStatusSchema>;
 
 export const ParticipantSchema = z.strictObject({
   id: ParticipantIdSchema,

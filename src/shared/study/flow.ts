@@ -19,7 +19,6 @@ export const FlowFlagsSchema = z.strictObject({
 export type FlowFlags = z.infer<typeof FlowFlagsSchema>;
 
 export const FLOW_STAGES = ['created', 'consented', 'declined', 'started', 'withdrawn', 'excluded', 'completed'] as const;
-export type FlowStage = (typeof FLOW_STAGES)[number];
 export const FlowCountsSchema = z.strictObject({
   created: z.number().int(),
   consented: z.number().int(),

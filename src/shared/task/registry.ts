@@ -12,7 +12,7 @@ export const TaskEntrySchema = z.strictObject({
   id: z.string(),
   kind: z.string(),
   family: z.string().describe('the kind module: splatbench (sculpt, reassembly, oneshot), search, relation'),
-  budgets: z.strictObject({ max_tool_calls: z.number().int(), max_gaussians: z.number().int(), max_renders: z.number().int() }),
+  budgets: z.strictObject({ max_tool_calls: z.number().int(), max_gaussians: z.number().int().optional().describe('SplatBench only'), max_renders: z.number().int().optional().describe('SplatBench only') }),
   split: z.enum(TASK_SPLITS).describe("the spec's own split, else practice for practice tasks and test for the rest"),
   source: z.string().describe('the data the task is made from, relative to the tasks folder (object folder, room, trial parameters)'),
   content_hash: z.string().describe('sha256 over the spec file and every data file: for each, its path relative to the tasks folder and the sha256 of its bytes, sorted by path'),

@@ -90,20 +90,26 @@ export const AnchorsSchema = z.object({
 });
 export type Anchors = z.infer<typeof AnchorsSchema>;
 
-/** Public view of a task (list for the UI, first observation): reference views only. */
+/**
+ * Public view of a task (list for the UI, first observation): reference views only. Every kind
+ * has its calls; the Gaussians, renders, start scene and reference views are SplatBench's, absent
+ * for other kinds (not zero, false or empty).
+ */
 export const TaskSummarySchema = z.object({
   id: z.string(),
   kind: TaskKindSchema,
   object: z.string(),
   budgets: z.object({
-    maxGaussians: z.number().int(),
+    maxGaussians: z.number().int().optional(),
     maxToolCalls: z.number().int(),
-    maxRenders: z.number().int(),
+    maxRenders: z.number().int().optional(),
   }),
-  startsFromInit: z.boolean(),
-  referenceViews: z.array(
-    z.object({ name: z.string(), azimuth: finite.optional(), elevation: finite.optional() }),
-  ),
+  /** SplatBench's: the task starts from scrambled parts (absent for other kinds). */
+  startsFromInit: z.boolean().optional(),
+  /** SplatBench's reference views (absent for a kind without any). */
+  referenceViews: z
+    .array(z.object({ name: z.string(), azimuth: finite.optional(), elevation: finite.optional() }))
+    .optional(),
 });
 export type TaskSummary = z.infer<typeof TaskSummarySchema>;
 

@@ -8,7 +8,7 @@ import { Grader } from '../../../src/main/grader/grader';
 import { loadTask } from '../../../src/main/tasks/load';
 import { PartsTruthSchema, partHeadingError } from '../../../src/shared/authoring/scramble/truth';
 import { float32Within } from '../../../src/main/authoring/task-files';
-import { sceneProblems } from '../../../src/shared/env/scene';
+import { sceneProblems } from '../../../src/shared/scene/records';
 
 const roots: string[] = [];
 function tmp(): string {

@@ -15,7 +15,7 @@ import { loadShaderLibrary } from '../../helpers/shaders';
 import { GpuRasterizer } from '../../../src/shared/raster/gpu';
 import { projectForward } from '../../../src/shared/raster/cpu';
 import { tileOccupancy } from '../../../src/shared/debug/tiles';
-import { packRecords } from '../../../src/shared/env/scene';
+import { packRecords } from '../../../src/shared/scene/records';
 import { orbitCamera } from '../../../src/shared/camera/orbit';
 import { plyBytes, shColumn } from '../../helpers/sh-scene';
 import { skipWithout } from '../../helpers/optional';

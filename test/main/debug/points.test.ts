@@ -2,7 +2,7 @@
 // DEBUG_POINT_LIMIT centres and colours for large ones, the first Gaussian included.
 import { describe, expect, it } from 'vitest';
 import { splatPoints } from '../../../src/main/debug/points';
-import { packRecords } from '../../../src/shared/env/scene';
+import { packRecords } from '../../../src/shared/scene/records';
 import { DEBUG_POINT_LIMIT, DEBUG_SCENE_LIMIT } from '../../../src/shared/api/debug';
 import type { GaussianRecord } from '../../../src/shared/scene/gaussian';
 

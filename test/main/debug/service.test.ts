@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DebugGradientsResult, DebugImage, DebugInspection, DebugPixel, DebugSession } from '../../../src/shared/api/debug';
 import { serialisePly } from '../../../src/shared/authoring/import/ply';
 import { orbitCamera } from '../../../src/shared/camera/orbit';
-import { packRecords } from '../../../src/shared/env/scene';
+import { packRecords } from '../../../src/shared/scene/records';
 import { tracePixel } from '../../../src/shared/raster/cpu';
 import { sceneFileJson } from '../../../src/shared/scene/input';
 import { testFigure } from '../../helpers/test-figure';

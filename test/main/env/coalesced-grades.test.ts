@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { SplatEnv } from '../../../src/main/kinds/splatbench/env';
 import type { EnvGrader } from '../../../src/main/env/types';
 import { readTrajectory } from '../../../src/main/env/trajectory';
-import { packRecords } from '../../../src/shared/env/scene';
+import { packRecords } from '../../../src/shared/scene/records';
 import { CallActivity, GradeQueue } from '../../../src/main/workers/grade-queue';
 import { fakeImages, testTask, testTasks, tmpLog } from './fixtures';
 

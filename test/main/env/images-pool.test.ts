@@ -7,7 +7,7 @@ import { envImages } from '../../../src/main/env/images';
 import { poolImages } from '../../../src/main/env/images-pool';
 import { publicViews } from '../../../src/main/env/public';
 import { WorkerPool } from '../../../src/main/workers/pool';
-import { packRecords } from '../../../src/shared/env/scene';
+import { packRecords } from '../../../src/shared/scene/records';
 import { testTask, testTasks } from './fixtures';
 
 const pool = new WorkerPool({ size: 1 });

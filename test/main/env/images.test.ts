@@ -9,7 +9,7 @@ import { loadTask, type LoadedTask } from '../../../src/main/tasks/load';
 import { TEST_TASK_IDS, type TestTask } from '../../helpers/test-task';
 import type { Grader } from '../../../src/main/grader/grader';
 import { orbitCamera } from '../../../src/shared/camera/orbit';
-import { packRecords } from '../../../src/shared/env/scene';
+import { packRecords } from '../../../src/shared/scene/records';
 import { FIXTURE_SIZE, fixtureTask } from '../tasks/fixture';
 
 let built: TestTask;

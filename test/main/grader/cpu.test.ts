@@ -10,7 +10,7 @@ import { Grader, graderDevice } from '../../../src/main/grader/grader';
 import type { GpuContext } from '../../../src/main/gpu/device';
 import { loadTask, type LoadedTask } from '../../../src/main/tasks/load';
 import { TEST_TASK_IDS, type TestTask } from '../../helpers/test-task';
-import { packRecords } from '../../../src/shared/env/scene';
+import { packRecords } from '../../../src/shared/scene/records';
 import { lpips } from '../../../src/shared/metrics/lpips';
 import { ssim } from '../../../src/shared/metrics/ssim';
 import { randomLpipsWeights } from '../../shared/metrics/wasm/random-weights';

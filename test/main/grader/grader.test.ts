@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Grader, meanMetrics } from '../../../src/main/grader/grader';
 import { loadTask, type LoadedTask } from '../../../src/main/tasks/load';
 import { TEST_TASK_IDS, type TestTask } from '../../helpers/test-task';
-import { packRecords } from '../../../src/shared/env/scene';
+import { packRecords } from '../../../src/shared/scene/records';
 import { emptySplats } from '../../../src/shared/scene/splats';
 import { resolveLpipsDir } from '../../../src/main/lpips/weights';
 import { gpuDevice } from '../../helpers/gpu';

@@ -16,7 +16,7 @@ import { cachedViewReader, viewCacheDir } from '../../../src/main/tasks/view-cac
 import { packedCacheDir } from '../../../src/main/lpips/packed-cache';
 import type { ViewScores } from '../../../src/main/grader/types';
 import { TEST_TASK_IDS } from '../../helpers/test-task';
-import { packRecords } from '../../../src/shared/env/scene';
+import { packRecords } from '../../../src/shared/scene/records';
 import { photoRegion } from '../../../src/shared/metrics/wasm/lpips-wasm';
 import { emitLpipsModule } from '../../../src/shared/metrics/wasm/lpips-module';
 import { ALEXNET_LAYERS } from '../../../src/shared/metrics/lpips-weights';

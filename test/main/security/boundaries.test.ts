@@ -158,7 +158,7 @@ describe('episodes stay consistent', () => {
     const graded = readTrajectory(log);
     expect(graded.badLines).toEqual([]);
     expect(graded.steps.every((s) => s.hidden !== undefined)).toBe(true);
-    const inline = await grader.grade(task, (await import('../../../src/shared/env/scene')).packRecords(env.state()));
+    const inline = await grader.grade(task, (await import('../../../src/shared/scene/records')).packRecords(env.state()));
     expect(graded.steps[1].hidden?.score).toBe(inline.score);
     await env.step({ tool: 'submit' });
     expect(readTrajectory(log).end?.score).toBe(inline.score);

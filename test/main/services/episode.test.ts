@@ -56,8 +56,8 @@ describe('episode rows', () => {
     const step = (tool: string, args: unknown = {}) => call<EpisodeStepResult>('episode.step', { episodeId: s.episodeId, tool, args });
     const added = await step('add_gaussians', { gaussians: [{ pos: [0, 0, 0.2], color: '#ff0000', scale: 0.2 }, { pos: [0, 0, -0.3], color: [0, 0, 1], group: 'base' }] });
     expect(added).toMatchObject({ step: 1, error: false, done: false });
-    expect(added.scene.map((g) => g.id)).toEqual([0, 1]);
-    expect(added.scene[1]).toMatchObject({ group: 'base', color: [0, 0, 1] });
+    expect(added.scene?.map((g) => g.id)).toEqual([0, 1]);
+    expect(added.scene?.[1]).toMatchObject({ group: 'base', color: [0, 0, 1] });
     expect(added.budgets).toMatchObject({ gaussians: 2, callsLeft: 39, rendersLeft: 16 });
 
     const bad = await step('add_gaussians', { gaussians: [{ pos: [0, 0, 0], color: '#cacc cb' }] });
@@ -73,7 +73,7 @@ describe('episode rows', () => {
     expect(render.budgets).toMatchObject({ callsLeft: 37, rendersLeft: 15 });
 
     const moved = await step('transform_group', { group: 'base', translate: [0, 0, 0.1] });
-    expect(moved.scene[1].pos[2]).toBeCloseTo(-0.2, 6);
+    expect(moved.scene?.[1].pos[2]).toBeCloseTo(-0.2, 6);
     const deleted = await step('delete_gaussians', { ids: [1] });
     expect(deleted).toMatchObject({ nextId: 2, scene: [{ id: 0 }] });
 
@@ -123,8 +123,8 @@ describe('episode rows', () => {
 
   it('starts from the init scene of a reassembly task and closes episodes', async () => {
     const s = await call<EpisodeSnapshot>('episode.start', { taskId: 'test__reassembly' });
-    expect(s.scene.length).toBeGreaterThan(0);
-    expect(new Set(s.scene.map((g) => g.group)).size).toBeGreaterThan(1);
+    expect(s.scene?.length).toBeGreaterThan(0);
+    expect(new Set((s.scene ?? []).map((g) => g.group)).size).toBeGreaterThan(1);
     await expect(call('episode.close', { episodeId: s.episodeId })).resolves.toEqual({ closed: true });
     await expect(call('episode.get', { episodeId: s.episodeId })).rejects.toThrow(/no live episode/);
   });

@@ -166,7 +166,7 @@ describe('participant session', () => {
     const resumed = await call<EpisodeSnapshot>('study.session.task');
     expect(resumed.episodeId).not.toBe(s.episodeId);
     expect(resumed.history.map((h) => h.tool)).toEqual(['add_gaussians']);
-    expect(resumed.scene).toHaveLength(s.scene.length + 1);
+    expect(resumed.scene).toHaveLength((s.scene?.length ?? 0) + 1);
     expect(resumed.budgets.callsLeft).toBe(resumed.budgets.maxToolCalls - 1);
     await call('study.session.end');
   });

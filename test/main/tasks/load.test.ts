@@ -87,7 +87,7 @@ describe('listTasks', () => {
     const text = JSON.stringify(list);
     for (const secret of ['H0', 'heldout', 'anchors', 'psnr', 'fit', 'init_npz', 'world_to_camera']) expect(text).not.toContain(secret);
     expect(list[1]).toMatchObject({ kind: 'reassembly', startsFromInit: true, budgets: { maxGaussians: 300, maxToolCalls: 40, maxRenders: 16 } });
-    expect(list[0].referenceViews[7]).toEqual({ name: 'V7', azimuth: 210, elevation: 65 });
+    expect(list[0].referenceViews?.[7]).toEqual({ name: 'V7', azimuth: 210, elevation: 65 });
 
     const dir = scratch();
     writeFileSync(join(dir, 'broken.json'), '{');

@@ -9,7 +9,7 @@ import { Grader } from '../../../src/main/grader/grader';
 import { loadTask, type LoadedTask } from '../../../src/main/tasks/load';
 import { CallActivity, GradeQueue, MAX_PREEMPTIONS } from '../../../src/main/workers/grade-queue';
 import { JobCancelled, WorkerPool } from '../../../src/main/workers/pool';
-import { packRecords } from '../../../src/shared/env/scene';
+import { packRecords } from '../../../src/shared/scene/records';
 import { TEST_TASK_IDS, type TestTask } from '../../helpers/test-task';
 import { fixtureTask } from '../tasks/fixture';
 

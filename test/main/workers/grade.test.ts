@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CpuBackend } from '../../../src/main/grader/cpu';
 import { loadTask, type LoadedTask } from '../../../src/main/tasks/load';
 import { WorkerPool } from '../../../src/main/workers/pool';
-import { packRecords } from '../../../src/shared/env/scene';
+import { packRecords } from '../../../src/shared/scene/records';
 import { TEST_TASK_IDS, type TestTask } from '../../helpers/test-task';
 import { randomLpipsWeights } from '../../shared/metrics/wasm/random-weights';
 import { fixtureTask } from '../tasks/fixture';

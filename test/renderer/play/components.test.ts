@@ -20,6 +20,13 @@ describe('episode view components', () => {
     expect(w.get('[data-testid="budget-renders"]').text()).toBe('renders left 15/16');
   });
 
+  it("shows only the calls of an episode without SplatBench's Gaussians and renders (issue 39)", () => {
+    const w = mount(BudgetMeter, { props: { budgets: { callsLeft: 3, maxToolCalls: 5 }, pendingCalls: 0, pendingGaussians: 0 } });
+    expect(w.get('[data-testid="budget-calls"]').text()).toBe('calls left 3/5');
+    expect(w.find('[data-testid="budget-gaussians"]').exists()).toBe(false);
+    expect(w.find('[data-testid="budget-renders"]').exists()).toBe(false);
+  });
+
   it('offers one commit for one kind of change and names the calls for a mixed change', async () => {
     const staging = useStagingStore();
     staging.reset([{ id: 0, pos: [0, 0, 0], scale: [0.1, 0.1, 0.1], quat: [1, 0, 0, 0], color: [1, 1, 1], opacity: 1 }], 1);

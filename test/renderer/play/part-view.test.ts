@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { dialAngle, dialTurn, partCentroid, partHeading, partRadius, wrapDeg } from '../../../src/renderer/stores/part-view';
-import { transformRecords } from '../../../src/shared/env/transform';
+import { transformRecords } from '../../../src/shared/scene/transform';
 import { eulerToQuat } from '../../../src/shared/math/quaternion';
 import type { GaussianRecord } from '../../../src/shared/scene/gaussian';
 

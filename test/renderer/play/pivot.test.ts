@@ -3,7 +3,7 @@
 // point; the centroid pivot leaves the spec alone; individual origins keep the centres.
 import { describe, expect, it } from 'vitest';
 import { aboutOwnOrigins, pivotPoint, specAboutPivot } from '../../../src/renderer/viewport/pivot';
-import { transformRecords } from '../../../src/shared/env/transform';
+import { transformRecords } from '../../../src/shared/scene/transform';
 import type { GaussianRecord } from '../../../src/shared/scene/gaussian';
 
 const rec = (id: number, pos: [number, number, number]): GaussianRecord => ({ id, pos, scale: [0.05, 0.1, 0.02], quat: [1, 0, 0, 0], color: [0.5, 0.5, 0.5], opacity: 0.9 });

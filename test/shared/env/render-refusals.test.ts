@@ -3,7 +3,7 @@
 // run before this test (docs/MUTATION.md).
 import { describe, expect, it } from 'vitest';
 import { Episode } from '../../../src/shared/kinds/splatbench/episode';
-import { type EpisodeConfig } from '../../../src/shared/env/step';
+import { type EpisodeConfig } from '../../../src/shared/kinds/splatbench/episode';
 
 const config: EpisodeConfig = { kind: 'sculpt', maxGaussians: 10, maxToolCalls: 6, maxRenders: 3, referenceViews: [{ name: 'V0', azimuth: 0, elevation: 20 }] };
 const withGroup = (): Episode => {

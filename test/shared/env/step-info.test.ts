@@ -3,7 +3,7 @@
 // one replay (src/shared/kinds/replay.ts) recovering the same infos from a log.
 import { describe, expect, it } from 'vitest';
 import { Episode } from '../../../src/shared/kinds/splatbench/episode';
-import { type EpisodeConfig } from '../../../src/shared/env/step';
+import { type EpisodeConfig } from '../../../src/shared/kinds/splatbench/episode';
 import { replayAll, ReplayError } from '../../../src/shared/kinds/replay';
 import { StepInfoSchema } from '../../../src/shared/env/step-info';
 import type { StepRecord } from '../../../src/shared/env/trajectory-schema';

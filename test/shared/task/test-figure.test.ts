@@ -1,7 +1,7 @@
 // The test task's scene: valid, asymmetric, and scrambled by rigid turns about Z.
 import { describe, expect, it } from 'vitest';
-import { centroid } from '../../../src/shared/env/transform';
-import { sceneProblems } from '../../../src/shared/env/scene';
+import { centroid } from '../../../src/shared/scene/transform';
+import { sceneProblems } from '../../../src/shared/scene/records';
 import { perturbedFigure, SCRAMBLE, scrambledFigure, testFigure } from '../../helpers/test-figure';
 
 describe('test figure', () => {

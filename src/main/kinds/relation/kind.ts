@@ -27,8 +27,7 @@ export const relationMain: MainKindModule = {
     const spec = readRelationSpec(tasksDir, head);
     return {
       id: spec.task_id, kind: 'relation', object: spec.practice ? 'practice' : spec.trials[0].environment,
-      budgets: { maxGaussians: 0, maxToolCalls: CALLS_PER_TRIAL * spec.trials.length, maxRenders: 0 },
-      startsFromInit: false, referenceViews: [],
+      budgets: { maxToolCalls: CALLS_PER_TRIAL * spec.trials.length },
     };
   },
   // An imported image travels with its parameters file (the file names it; a missing one is the load's error).

@@ -37,7 +37,7 @@ export const searchMain: MainKindModule = {
     const spec = readSpec(tasksDir, head.task_id, SearchTaskSpecSchema);
     return TaskSummarySchema.parse({
       id: spec.task_id, kind: 'search', object: spec.room.replace(/^.*\//, '').replace(/\.json$/, ''),
-      budgets: { maxGaussians: 0, maxToolCalls: spec.max_steps, maxRenders: 0 }, startsFromInit: false, referenceViews: [],
+      budgets: { maxToolCalls: spec.max_steps },
     });
   },
   dataFiles: (tasksDir, head) => {

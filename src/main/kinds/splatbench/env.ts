@@ -13,11 +13,12 @@ import { copyFile } from 'node:fs/promises';
 import { orbitCamera } from '../../../shared/camera/orbit';
 import { splatbenchKind } from '../../../shared/kinds/registry';
 import { Episode } from '../../../shared/kinds/splatbench/episode';
-import { type EpisodeConfig, type ImageRequest, type StepResult, type ToolCall } from '../../../shared/env/step';
+import { type ImageRequest, type StepResult, type ToolCall } from '../../../shared/env/step';
+import type { EpisodeConfig } from '../../../shared/kinds/splatbench/episode';
 import type { SplatBudgetState } from '../../../shared/env/format';
 import { shortNum } from '../../../shared/math/format';
 import { describeView } from '../../../shared/kinds/splatbench/ops-inspect';
-import { packRecords, toCompactRecord, type GaussianRecord } from '../../../shared/env/scene';
+import { packRecords, toCompactRecord, type GaussianRecord } from '../../../shared/scene/records';
 import { endingOf, type StepInfo } from '../../../shared/env/step-info';
 import type { CapName } from '../../../shared/env/caps';
 import type { LoadedTask } from '../../tasks/load';
@@ -139,11 +140,6 @@ export class SplatEnv {
 
   publicViews(): PublicView[] {
     return (this.views ??= publicViews(this.task));
-  }
-
-  /** SplatBench's play view reads the scene and the budgets; it has no state of its own. */
-  kindState(): undefined {
-    return undefined;
   }
 
   /** The held-out grade of the submitted scene (main side only; null before the end). */

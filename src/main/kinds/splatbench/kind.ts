@@ -7,6 +7,7 @@ import { kindModule } from '../../../shared/kinds/registry';
 import { splatbenchKind } from '../../../shared/kinds/splatbench/kind';
 import { taskSummary, TaskSummarySchema, type TaskSpecHead } from '../../../shared/task/schema';
 import { SplatEnv } from './env';
+import { splatConformance } from './conformance';
 import { loadTask, readCameras, readSpec, TaskLoadError, type LoadedTask } from '../../tasks/load';
 import { readObjectDir, taskFile } from '../../tasks/paths';
 import type { KindTask, MainKindModule } from '../kind';
@@ -38,6 +39,7 @@ export const splatbenchMain: MainKindModule = {
   },
   reset: (task, options) => SplatEnv.reset(asSplatTask(task), options),
   sceneGraded: true,
+  conformance: (task, grader) => splatConformance(asSplatTask(task), grader),
   unload: (task, grader) => grader.release(asSplatTask(task)),
   replayViews: (task) => asSplatTask(task).heldout.map((v) => v.name),
   rules: (task) => {

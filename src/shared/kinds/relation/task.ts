@@ -55,7 +55,6 @@ export const RelationBlockSchema = z.strictObject({
    */
   display_px: z.number().int().min(64).max(2048).default(DEFAULT_DISPLAY_PX),
 });
-export type RelationBlock = z.infer<typeof RelationBlockSchema>;
 
 /** Trials of one block (SpaRRTa-sized studies: 160 scored trials and their catch trials). */
 export const MAX_BLOCK_TRIALS = 400;

@@ -14,7 +14,6 @@ export const AnswerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), correct: z.string().min(1), synonyms: z.array(z.string()) }),
 ]);
 export type Answer = z.infer<typeof AnswerSchema>;
-export type AnswerType = Answer['type'];
 
 /** What the exact checker read in an answer and whether it is the correct one. */
 export interface AnswerReading {

@@ -27,7 +27,6 @@ export const AnnotationRowSchema = z.strictObject({
   agreement: AgreementSchema.nullable(),
   taskId: z.string().nullable().describe('the exported task, when it exists'),
 });
-export type AnnotationRow = z.infer<typeof AnnotationRowSchema>;
 
 export const BlindAnnotationSchema = z.strictObject({
   id: z.string(), room: z.string(), question: AnnotationSchema.shape.question,

@@ -25,7 +25,6 @@ export const SEARCH_TOOL_SCHEMAS = {
     .describe('Stop here and answer the question. Ends the episode. Cost: 1 step.'),
 };
 export const SEARCH_TOOL_NAMES = [...MOTION_ACTIONS, 'stop'] as const;
-export type SearchToolName = (typeof SEARCH_TOOL_NAMES)[number];
 
 export function searchToolSpecs(): { name: string; description: string; parameters: Record<string, unknown> }[] {
   return SEARCH_TOOL_NAMES.map((name) => {

@@ -9,8 +9,10 @@ import { budgetFooter, withFooter, type SplatBudgetState } from '../../env/forma
 import { formatIssues } from '../../env/issues';
 import { addGaussians, deleteGaussians, editGaussians, transformGroup, type EditOutcome } from './ops-edit';
 import { describeGroups, describeView, listGaussians, resolveGroups, resolveViews } from './ops-inspect';
-import type { EpisodeConfig, ImageRequest, StepResult, ToolCall } from '../../env/step';
-import { cloneRecord, type GaussianRecord } from '../../env/scene';
+import type { ImageRequest, StepResult, ToolCall } from '../../env/step';
+import type { ViewInfo } from '../../env/views';
+import type { TaskKind } from '../../task/schema';
+import { cloneRecord, type GaussianRecord } from '../../scene/records';
 import { decodeArgs, EPISODE_OVER, errorText, NAMELESS_TOOL, namelessRefusal, toolNameOf } from '../../env/outcome';
 import { endingOf, outcomeOf, type EndReason, type OutcomeCode, type StepInfo } from '../../env/step-info';
 import { isToolName, TOOL_NAMES, TOOL_SCHEMAS, type ToolArgs, type ToolName } from './tools';
@@ -26,6 +28,15 @@ const VERB: Partial<Record<ToolName, string>> = {
 };
 
 const AUTO_SUBMIT = 'That was the last call: the scene was submitted automatically.';
+
+/** SplatBench's public config of a task (its budgets and reference views), from which its Episode is built. */
+export interface EpisodeConfig {
+  kind: TaskKind;
+  maxGaussians: number;
+  maxToolCalls: number;
+  maxRenders: number;
+  referenceViews: readonly ViewInfo[];
+}
 
 type Handled = { ok: true; text: string; records?: GaussianRecord[]; nextId?: number; image?: ImageRequest; submit?: boolean } | { ok: false; error: string; code?: OutcomeCode };
 

@@ -2,12 +2,20 @@
 // one-shot share one spec schema, the ten tools and one pure Episode; only budgets and the start
 // scene differ. Input: a task spec, its reference views and start scene. Output: KindRules.
 // Invariant: the module adds nothing to the rules; it names the parts the rest of the lab uses.
-import { Episode } from './episode';
-import { type EpisodeConfig } from '../../env/step';
+import { Episode, type EpisodeConfig } from './episode';
 import { TOOL_SCHEMAS, toolJsonSchemas } from './tools';
 import { EndRecordSchema, StepRecordSchema, TrajectoryHeaderSchema } from '../../env/trajectory-schema';
 import { TaskSpecSchema, type TaskSpec } from '../../task/schema';
-import type { SplatKindModule } from '../kind';
+import type { KindRules, TaskKindModule } from '../kind';
+import type { GaussianRecord } from '../../scene/gaussian';
+
+/** SplatBench's module adds its episode config and its pure Episode (docs/DESIGN.md section 13). */
+export interface SplatKindModule extends TaskKindModule {
+  /** The public config of a task (budgets, reference views) from its spec and views. */
+  config(spec: TaskSpec, views: readonly { name: string; azimuth?: number; elevation?: number }[]): EpisodeConfig;
+  /** A fresh pure episode of a task. */
+  rules(config: EpisodeConfig, init: readonly GaussianRecord[] | null): KindRules;
+}
 
 /** The model runners' system prompt for SplatBench (after the seed's environment specification). */
 export const SPLAT_SYSTEM_PROMPT = [

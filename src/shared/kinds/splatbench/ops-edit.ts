@@ -8,8 +8,8 @@ import { applyGaussianFields, POS_LIMIT } from '../../scene/policy';
 import { errorText } from '../../env/outcome';
 import type { ToolArgs } from './tools';
 import { pyVec, shortNum } from '../../math/format';
-import { groupNames, type GaussianRecord } from '../../env/scene';
-import { transformRecords } from '../../env/transform';
+import { groupNames, type GaussianRecord } from '../../scene/records';
+import { transformRecords } from '../../scene/transform';
 
 export type EditOutcome =
   | { ok: true; records: GaussianRecord[]; nextId: number; text: string }

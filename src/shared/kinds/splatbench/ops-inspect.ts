@@ -8,11 +8,11 @@ import { rgbToHex } from '../../math/color';
 import { shortNum, shortVec, pyVec } from '../../math/format';
 import { errorText } from '../../env/outcome';
 import { unknownGroup } from './ops-edit';
-import { groupNames, type GaussianRecord } from '../../env/scene';
+import { groupNames, type GaussianRecord } from '../../scene/records';
 import type { ViewInfo } from '../../env/views';
 
 export { resolveViews } from '../../env/views';
-import { centroid } from '../../env/transform';
+import { centroid } from '../../scene/transform';
 
 /** `V0 (azimuth 0°, elevation 20°)`, or just the name for a camera with no orbit angles. */
 export function describeView(v: ViewInfo): string {

@@ -80,7 +80,6 @@ export const TOOL_SCHEMAS = {
 export type ToolName = keyof typeof TOOL_SCHEMAS;
 export type ToolArgs<T extends ToolName> = z.output<(typeof TOOL_SCHEMAS)[T]>;
 export type { NewGaussian } from '../../scene/input';
-export type GaussianEdit = z.output<typeof GaussianEditSchema>;
 
 export const TOOL_NAMES = Object.keys(TOOL_SCHEMAS) as ToolName[];
 

@@ -128,6 +128,7 @@ describe('a fifth kind in the lab\'s own folders', () => {
     const { exportInspect } = await lab<typeof import('../../../../src/main/eval/inspect-export')>('main/eval/inspect-export.ts');
     const { startMcpHttp } = await lab<typeof import('../../../../src/main/mcp/http')>('main/mcp/http.ts');
     const { commands } = await lab<typeof import('../../../../src/main/cli/commands/index')>('main/cli/commands/index.ts');
+    const { taskListItem } = await lab<typeof import('../../../../src/main/kinds/task-registry')>('main/kinds/task-registry.ts');
 
     const grader = async () => ({}) as never;
     const manager = new EpisodeManager({ tasksDir, home, grader, version: '0.0.0-test' });
@@ -143,10 +144,23 @@ describe('a fifth kind in the lab\'s own folders', () => {
     // Plays, logs, resumes through the one replay.
     const s = await call<EpisodeSnapshot>('episode.start', { taskId: 'brightest__a', protocol: 'matched' });
     expect(s.kind).toBe('brightest');
+    // No zeros for SplatBench's fields (issue 39): the task list's row, its registry entry and the
+    // play view's counters carry the calls only.
+    const listed = taskListItem(tasksDir, 'brightest__a');
+    expect(listed.budgets).toEqual({ maxToolCalls: 3 });
+    expect(listed).not.toHaveProperty('startsFromInit');
+    expect(listed).not.toHaveProperty('referenceViews');
+    expect(listed.entry.budgets).toEqual({ max_tool_calls: 3 });
+    expect(s.budgets).toEqual({ callsLeft: 3, maxToolCalls: 3 });
+    expect(s).not.toHaveProperty('scene');
+    expect(s).not.toHaveProperty('nextId');
     const first = await call<EpisodeStepResult>('episode.step', { episodeId: s.episodeId, tool: 'answer', args: { x: 99, y: 0 } });
     // No zeros for SplatBench's fields (issue 39): a kind without a scene or renders leaves them out.
     expect(Object.keys(first.info)).not.toContain('nextId');
     expect(first.info.budgets).toEqual({ callsLeft: 2 });
+    expect(first.budgets).toEqual({ callsLeft: 2, maxToolCalls: 3 });
+    expect(first).not.toHaveProperty('scene');
+    expect(first).not.toHaveProperty('nextId');
     await call('episode.close', { episodeId: s.episodeId });
     const log = join(home, 'trajectories', readdirSync(join(home, 'trajectories')).find((f) => f.startsWith('brightest__a'))!);
     expect(readTrajectory(log).header?.budgets).toEqual({ max_tool_calls: 3 });

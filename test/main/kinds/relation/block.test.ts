@@ -84,13 +84,13 @@ describe('relation blocks', () => {
     const log = join(root, 'P01.jsonl');
     const { env } = await relationMain.reset(base, opts('P01', log));
     const truthAt = (k: number) => base.spec.trials[o1[k]].catch ?? base.params[o1[k]].relation.label;
-    expect(env.kindState()).toMatchObject({ trial: 1, trials: 20, block: { fixation_ms: 500 }, observer: base.params[o1[0]].observer });
+    expect(env.kindState?.()).toMatchObject({ trial: 1, trials: 20, block: { fixation_ms: 500 }, observer: base.params[o1[0]].observer });
     for (let k = 0; k < 5; k++) await env.step({ tool: 'answer', args: { relation: truthAt(k), rt_ms: 500 + k } });
     await env.close();
     expect(readTrajectory(log).steps[0].args).toEqual({ order: o1 });
     // A crash after five answers: the log resumes at trial 6 in the same order, whoever asks.
     const again = await relationMain.reset(base, { ...opts('someone-else'), resumeFrom: log });
-    expect(again.env.kindState()).toMatchObject({ trial: 6 });
+    expect(again.env.kindState?.()).toMatchObject({ trial: 6 });
     await again.env.step({ tool: 'answer', args: { timed_out: true, rt_ms: 4000 } });
     await again.env.step({ tool: 'answer', args: { relation: 'The target is somewhere over there' } });
     for (let k = 7; k < 20; k++) await again.env.step({ tool: 'answer', args: { relation: truthAt(k), rt_ms: 600 } });

@@ -49,7 +49,7 @@ describe('RelationEnv', () => {
     const png = decodePng(obs.image!);
     expect([png.width, png.height]).toEqual([224, 224]);
     expect(obs.text).toMatch(/person in the scene \(observer\).*tent \(reference\).*bear \(target\)/);
-    expect(env.kindState()).toMatchObject({ trial: 1, trials: 1, practice: false, feedback: null });
+    expect(env.kindState?.()).toMatchObject({ trial: 1, trials: 1, practice: false, feedback: null });
     const bad = await env.step({ tool: 'answer', args: { confidence: 2 } });
     expect(bad.info.ok).toBe(false);
     expect(bad.text).toMatch(/relation/);
@@ -80,12 +80,12 @@ describe('RelationEnv', () => {
     expect(r1.text).toContain(`Trial 1: not quite, the answer was ${t0}`);
     expect(r1.image).toBeDefined();
     expect(Buffer.from(r1.image!).equals(Buffer.from(obs.image!))).toBe(false);
-    expect(env.kindState()).toMatchObject({ trial: 2, feedback: expect.stringContaining('not quite') });
+    expect(env.kindState?.()).toMatchObject({ trial: 2, feedback: expect.stringContaining('not quite') });
     const r2 = await env.step({ tool: 'answer', args: { relation: task.params[1].relation.label } });
     expect(r2.text).toContain('Trial 2: correct');
     await env.close();
     const again = await relationMain.reset(task, { ...opts(), resumeFrom: log });
-    expect(again.env.kindState()).toMatchObject({ trial: 3 });
+    expect(again.env.kindState?.()).toMatchObject({ trial: 3 });
     expect(again.env.resumed()).toHaveLength(2);
     const end = await again.env.step({ tool: 'answer', args: { give_up: true } });
     expect(end.done).toBe(true);

@@ -2,7 +2,7 @@
 // exactly at its limits (the mutation sample found the id and colour bounds unguarded: the
 // property test only ever shows it valid scenes; docs/MUTATION.md).
 import { describe, expect, it } from 'vitest';
-import { sceneProblems, type GaussianRecord } from '../../../src/shared/env/scene';
+import { sceneProblems, type GaussianRecord } from '../../../src/shared/scene/records';
 import { OPACITY_MAX, OPACITY_MIN, POS_LIMIT, SCALE_MAX, SCALE_MIN } from '../../../src/shared/scene/policy';
 
 const rec = (id: number, over: Partial<GaussianRecord> = {}): GaussianRecord => ({

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { covariance3d } from '../../../src/shared/math/covariance';
 import { eulerToQuat } from '../../../src/shared/math/quaternion';
 import { Random } from '../../../src/shared/math/random';
-import { symmetricEigen, transformRecords } from '../../../src/shared/env/transform';
-import type { GaussianRecord } from '../../../src/shared/env/scene';
+import { symmetricEigen, transformRecords } from '../../../src/shared/scene/transform';
+import type { GaussianRecord } from '../../../src/shared/scene/records';
 import type { Mat3 } from '../../../src/shared/math/vec3';
 
 const rng = new Random(11);

@@ -6,8 +6,8 @@
 import { covariance3d } from '../math/covariance';
 import { eulerToQuat, mat3ToQuat, quatAboutZ, quatMultiply, quatNormalize, quatToMat3, type Quat } from '../math/quaternion';
 import { mat3Det, mat3MulVec, type Mat3, type Vec3 } from '../math/vec3';
-import { SCALE_MAX, SCALE_MIN } from '../scene/policy';
-import type { GaussianRecord } from './scene';
+import { SCALE_MAX, SCALE_MIN } from './policy';
+import type { GaussianRecord } from './records';
 
 export interface TransformSpec {
   translate?: Vec3;

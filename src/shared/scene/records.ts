@@ -1,11 +1,13 @@
-// The episode's scene: Gaussians in id order, the next id, and the checks every scene must pass.
+// A Gaussian scene as an episode keeps it (src/shared/scene, kind-neutral: SplatBench's episode,
+// replay, the grader, the debugger and authoring read it): Gaussians in id order, the next id, and
+// the checks every scene must pass.
 // Inputs: records produced by the episode operations. Outputs: packed Splats for rendering and
 // compact snapshots for the trajectory. Invariant (checked by sceneProblems): unique ids below
 // nextId, positions in [-1.25, 1.25]^3, scales in [0.005, 0.5], opacity in [0.05, 1], colours in
 // [0, 1], unit quaternions.
-import { fromCompact, packSplats, toCompact, type CompactGaussian, type GaussianRecord } from '../scene/gaussian';
-import type { Splats } from '../scene/splats';
-import { OPACITY_MAX, OPACITY_MIN, POS_LIMIT, SCALE_MAX, SCALE_MIN } from '../scene/policy';
+import { fromCompact, packSplats, toCompact, type CompactGaussian, type GaussianRecord } from './gaussian';
+import type { Splats } from './splats';
+import { OPACITY_MAX, OPACITY_MIN, POS_LIMIT, SCALE_MAX, SCALE_MIN } from './policy';
 
 export type { GaussianRecord, CompactGaussian };
 
