@@ -12,9 +12,11 @@ import { SlowFirstSequencer } from './test/helpers/slow-first';
 
 const ALONE = ['test/e2e/person-time.e2e.ts'];
 // expect.poll's own default gives a state 1 s to appear, which a loaded machine misses (a page
-// that takes 2 s to enable a button): every poll waits up to playwright's action timeout instead.
+// that takes 2 s to enable a button): every poll waits up to 60 s instead, as do the files' own
+// explicit waits (a poll that passes returns at once, so the long limit costs a green run nothing;
+// `npm test` runs this suite beside the unit suite, scripts/test-all.mjs).
 // The lab's kinds registered from their manifests for a file that runs main's code in process (test/helpers/lab-kinds.ts).
-const shared = { environment: 'node', setupFiles: './test/helpers/lab-kinds.ts', testTimeout: 180_000, hookTimeout: 120_000, expect: { poll: { timeout: 30_000 } } } as const;
+const shared = { environment: 'node', setupFiles: './test/helpers/lab-kinds.ts', testTimeout: 180_000, hookTimeout: 120_000, expect: { poll: { timeout: 60_000 } } } as const;
 
 export default defineConfig({
   test: {

@@ -84,9 +84,9 @@ describe.skipIf(skip)('author a task (browser mode)', () => {
     await shot(page, 'compose');
 
     await page.getByTestId('author-sheet-reference').click();
-    await page.getByTestId('author-photo-V7').waitFor({ timeout: 30_000 });
+    await page.getByTestId('author-photo-V7').waitFor({ timeout: 60_000 });
     await page.getByTestId('author-sheet-heldout').click();
-    await page.getByTestId('author-photo-H7').waitFor({ timeout: 30_000 });
+    await page.getByTestId('author-photo-H7').waitFor({ timeout: 60_000 });
     await shot(page, 'photos');
 
     await page.getByTestId('author-tab-fit').click();
@@ -100,7 +100,7 @@ describe.skipIf(skip)('author a task (browser mode)', () => {
 
     await page.getByTestId('author-tab-scramble').click();
     await page.getByTestId('author-scramble-run').click();
-    await expect.poll(() => page.locator('[data-testid="author-scramble-parts"] li').count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(6);
+    await expect.poll(() => page.locator('[data-testid="author-scramble-parts"] li').count(), { timeout: 60_000 }).toBeGreaterThanOrEqual(6);
     const first = await page.getByTestId('author-scramble-start-view').first().getAttribute('src');
     await page.getByTestId('author-scramble-reroll').click();
     await expect.poll(() => page.getByTestId('author-scramble-start-view').first().getAttribute('src')).not.toBe(first);
@@ -119,7 +119,7 @@ describe.skipIf(skip)('author a task (browser mode)', () => {
     await shot(page, 'tasks');
     await page.getByTestId('play-lamp__reassembly').click();
     await page.getByTestId('play-start').click();
-    await expect.poll(() => page.getByTestId('budget-gaussians').textContent(), { timeout: 30_000 }).toMatch(/\d+\/300/);
+    await expect.poll(() => page.getByTestId('budget-gaussians').textContent(), { timeout: 60_000 }).toMatch(/\d+\/300/);
     await shot(page, 'play');
     expect(errors).toEqual([]);
   });

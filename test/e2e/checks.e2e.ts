@@ -85,7 +85,7 @@ describe.skipIf(skip)('comprehension and attention checks (browser mode)', () =>
     await expect.poll(() => page.getByTestId('budget-calls').textContent()).toContain('calls left');
     await page.getByTestId('tool-submit').click();
     await page.getByTestId('submit-yes').click();
-    await page.getByTestId('session-continue').click({ timeout: 30_000 });
+    await page.getByTestId('session-continue').click({ timeout: 60_000 });
     // The attention check between the task and the end: answered wrongly.
     await page.getByTestId('check-attention').waitFor();
     await page.getByTestId('check-instructed-0').check();

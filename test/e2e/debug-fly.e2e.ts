@@ -18,8 +18,8 @@ const imageSrc = (page: Page): Promise<string | null> => page.getByTestId('debug
 
 /** Waits until the view on screen is no longer `before` and nothing is rendering. */
 async function changed(page: Page, before: string | null): Promise<string | null> {
-  await expect.poll(() => imageSrc(page), { timeout: 20_000 }).not.toBe(before);
-  await page.getByTestId('debug-busy').waitFor({ state: 'hidden', timeout: 20_000 });
+  await expect.poll(() => imageSrc(page), { timeout: 60_000 }).not.toBe(before);
+  await page.getByTestId('debug-busy').waitFor({ state: 'hidden', timeout: 60_000 });
   return imageSrc(page);
 }
 
@@ -50,9 +50,9 @@ describe.skipIf(skip)('debugger: SH bands, up axis and flying on an uploaded cap
     await page.getByTestId('debug-source-file').click();
     await page.getByTestId('debug-file').setInputFiles(file);
     await page.getByTestId('debug-open').click();
-    await expect.poll(() => page.getByTestId('debug-session').textContent(), { timeout: 20_000 }).toContain('column-sh3.ply (INRIA 3DGS .ply (binary_little_endian, SH degree 3)) · 300 Gaussians');
-    await expect.poll(() => page.getByTestId('debug-title').textContent(), { timeout: 20_000 }).toContain('SH degree 3 of 3');
-    await page.getByTestId('debug-busy').waitFor({ state: 'hidden', timeout: 20_000 });
+    await expect.poll(() => page.getByTestId('debug-session').textContent(), { timeout: 60_000 }).toContain('column-sh3.ply (INRIA 3DGS .ply (binary_little_endian, SH degree 3)) · 300 Gaussians');
+    await expect.poll(() => page.getByTestId('debug-title').textContent(), { timeout: 60_000 }).toContain('SH degree 3 of 3');
+    await page.getByTestId('debug-busy').waitFor({ state: 'hidden', timeout: 60_000 });
     expect(await page.getByTestId('debug-frame-line').textContent()).toMatch(/^axes as stored .*nothing rotated$/);
     let src = await imageSrc(page);
     await page.screenshot({ path: join(RESULTS_DIR, 'debug-fly-stored.png') });

@@ -50,24 +50,24 @@ describe.skipIf(skip)('debugger: a 1M-Gaussian file by chunked upload', () => {
     await page.getByTestId('debug-source-file').click();
     await page.getByTestId('debug-file').setInputFiles(file);
     await page.getByTestId('debug-open').click();
-    await page.getByTestId('debug-upload-progress').waitFor({ timeout: 30_000 });
+    await page.getByTestId('debug-upload-progress').waitFor({ timeout: 60_000 });
     await page.screenshot({ path: join(RESULTS_DIR, 'debug-large-upload.png') });
     await expect.poll(() => page.getByTestId('debug-session').textContent(), { timeout: 120_000 }).toContain(`room-1m.ply (INRIA 3DGS .ply (binary_little_endian, SH degree 0)) · ${COUNT} Gaussians`);
     await page.screenshot({ path: join(RESULTS_DIR, 'debug-large-open.png') });
     // The first view of a million Gaussians renders on the pool with progress; Cancel stops it in one line.
-    await page.getByTestId('debug-cancel').waitFor({ timeout: 30_000 });
+    await page.getByTestId('debug-cancel').waitFor({ timeout: 60_000 });
     await expect.poll(() => page.getByTestId('debug-busy').textContent(), { timeout: 60_000 }).toMatch(/\(\d+\/\d+\)/);
     await page.screenshot({ path: join(RESULTS_DIR, 'debug-large-render.png') });
     await page.getByTestId('debug-cancel').click();
-    await expect.poll(() => page.getByTestId('debug-error').textContent(), { timeout: 30_000 }).toMatch(/cancelled/);
-    await page.getByTestId('debug-busy').waitFor({ state: 'hidden', timeout: 30_000 });
+    await expect.poll(() => page.getByTestId('debug-error').textContent(), { timeout: 60_000 }).toMatch(/cancelled/);
+    await page.getByTestId('debug-busy').waitFor({ state: 'hidden', timeout: 60_000 });
     // A second upload, cancelled while it runs: one line, and the open scene stays.
     await page.getByTestId('debug-source-task').click();
     await page.getByTestId('debug-source-file').click();
     await page.getByTestId('debug-file').setInputFiles(file);
     await page.getByTestId('debug-open').click();
-    await page.getByTestId('debug-upload-cancel').click({ timeout: 30_000 });
-    await expect.poll(() => page.getByTestId('debug-source').getByRole('alert').textContent(), { timeout: 30_000 }).toBe('upload cancelled');
+    await page.getByTestId('debug-upload-cancel').click({ timeout: 60_000 });
+    await expect.poll(() => page.getByTestId('debug-source').getByRole('alert').textContent(), { timeout: 60_000 }).toBe('upload cancelled');
     expect(await page.getByTestId('debug-session').textContent()).toContain(`${COUNT} Gaussians`);
     expect(errors).toEqual([]);
     await page.close();

@@ -69,10 +69,10 @@ describe.skipIf(skip)('handing a tab to a participant (browser mode)', () => {
     await page.getByTestId('nav-study').click();
     await page.getByTestId('study-item-handover').click();
     // The hand-over is a fresh navigation of this tab (a new document loads).
-    const reloaded = page.waitForEvent('load', { timeout: 30_000 });
+    const reloaded = page.waitForEvent('load', { timeout: 60_000 });
     await page.getByTestId('start-session-P01').click();
     await reloaded;
-    await page.getByTestId('session-consent').waitFor({ timeout: 30_000 });
+    await page.getByTestId('session-consent').waitFor({ timeout: 60_000 });
 
     const found = await page.evaluate(() => {
       const nav = performance.getEntriesByType('navigation').map((e) => e.name);
@@ -99,7 +99,7 @@ describe.skipIf(skip)('handing a tab to a participant (browser mode)', () => {
     // The session ends (the experimenter's own socket): the link is over.
     expect((await call(desk, 'study.session.end', {})).ok).toBe(true);
     await page.reload();
-    await page.getByTestId('session-over').waitFor({ timeout: 30_000 });
+    await page.getByTestId('session-over').waitFor({ timeout: 60_000 });
     await page.screenshot({ path: join(RESULTS_DIR, 'handover-session-over.png') });
 
     // The finished link: at most a few sockets, and none of them may even try a PIN.

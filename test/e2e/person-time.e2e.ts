@@ -45,7 +45,7 @@ async function watchScreen(page: Page): Promise<void> {
 /** When the screen first showed `what` (budget text containing it, or 'lost'/'back'). */
 async function seenAt(page: Page, what: string): Promise<number> {
   const find = () => page.evaluate((w) => ((globalThis as unknown as { scriptSeen: { what: string; at: number }[] }).scriptSeen.find((s) => s.what.includes(w))?.at ?? null), what);
-  await expect.poll(find, { timeout: 30_000 }).not.toBeNull();
+  await expect.poll(find, { timeout: 60_000 }).not.toBeNull();
   return (await find()) as number;
 }
 
@@ -102,10 +102,10 @@ describe.skipIf(skip)('time as a person spends it (browser mode)', () => {
     const killedAt = Date.now();
     first.child.kill('SIGKILL');
     serve = undefined;
-    await page.getByTestId('connection-lost').waitFor({ timeout: 15_000 });
+    await page.getByTestId('connection-lost').waitFor({ timeout: 60_000 });
     await sleep(2_000);
     serve = await startServe(['--device', 'cpu', '--port', port], { SPLATLAB_TASKS_DIR: tasksDir, SPLATLAB_HOME: home, SPLATLAB_LPIPS_DIR: join(dirname(home), 'no-lpips') });
-    await page.getByTestId('connection-lost').waitFor({ state: 'detached', timeout: 30_000 });
+    await page.getByTestId('connection-lost').waitFor({ state: 'detached', timeout: 60_000 });
     const backAt = await seenAt(page, 'back');
 
     await sleep(2_000); // think
@@ -118,14 +118,14 @@ describe.skipIf(skip)('time as a person spends it (browser mode)', () => {
     const [file] = readdirSync(dir).filter((f) => f.startsWith('test__sculpt-') && f.endsWith('.jsonl'));
     const logPath = join(dir, file);
     const beatCarried = (step: number): boolean => readTrajectory(logPath).times.some((r) => r.event === 'heartbeat' && (r.calls ?? []).some((c) => c.step === step));
-    await expect.poll(() => beatCarried(2), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => beatCarried(2), { timeout: 60_000 }).toBe(true);
     await page.getByTestId('tool-submit').click();
     await page.getByTestId('submit-yes').waitFor();
     const submitAt = Date.now(); // the submitting action
     await page.getByTestId('submit-yes').click();
-    await page.getByTestId('play-submitted').waitFor({ timeout: 30_000 });
+    await page.getByTestId('play-submitted').waitFor({ timeout: 60_000 });
 
-    await expect.poll(() => readTrajectory(logPath).end !== null, { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => readTrajectory(logPath).end !== null, { timeout: 60_000 }).toBe(true);
     const traj = readTrajectory(logPath);
     expect(traj.badLines).toEqual([]);
     const t = episodeTimes({ started: traj.header?.started ?? '', steps: traj.steps, times: traj.times, end: traj.end });

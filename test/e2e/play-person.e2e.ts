@@ -85,7 +85,7 @@ describe.skipIf(skip)('the play view as a person uses it', () => {
     expect(await stagedCount(page)).toBe(2);
     await expect.poll(() => page.getByTestId('committed-note').textContent()).toContain('2 staged edits not included');
     await page.getByTestId('tool-render-views').click();
-    await expect.poll(() => page.getByTestId('budget-renders').textContent(), { timeout: 30_000 }).toContain('renders left 15/16');
+    await expect.poll(() => page.getByTestId('budget-renders').textContent(), { timeout: 60_000 }).toContain('renders left 15/16');
     expect(await stagedCount(page)).toBe(2);
     expect(await page.getByTestId('undo').isEnabled()).toBe(true);
     expect(await page.getByTestId('log-not-included').last().textContent()).toContain('2 staged edits not included');
@@ -95,7 +95,7 @@ describe.skipIf(skip)('the play view as a person uses it', () => {
     await page.getByTestId('commit-then-render').click();
     // Two calls: asked first (issue 42).
     await page.getByTestId('spend-yes').click();
-    await expect.poll(() => page.getByTestId('budget-renders').textContent(), { timeout: 30_000 }).toContain('renders left 14/16');
+    await expect.poll(() => page.getByTestId('budget-renders').textContent(), { timeout: 60_000 }).toContain('renders left 14/16');
     expect(await stagedCount(page)).toBe(0);
     const [iou] = await lastIous(page);
     expect(iou).toBeGreaterThan(0.01); // the two spheres now show in the render (0 before)
@@ -114,7 +114,7 @@ describe.skipIf(skip)('the play view as a person uses it', () => {
     expect(await page.getByTestId('commit').textContent()).toContain('Commit and finish');
     await page.screenshot({ path: join(RESULTS_DIR, 'person-oneshot.png') });
     await page.getByTestId('commit').click();
-    await page.getByTestId('play-submitted').waitFor({ timeout: 30_000 });
+    await page.getByTestId('play-submitted').waitFor({ timeout: 60_000 });
     const log = trajectoryOf('test__oneshot');
     expect(log.steps.map((s) => s.tool)).toEqual(['reset', 'add_gaussians']);
     expect(log.header).toMatchObject({ protocol: 'matched', protocol_options: { outline_overlay: true } });
@@ -243,7 +243,7 @@ describe.skipIf(skip)('the play view as a person uses it', () => {
     // The render viewer: full-size panels, blink, Escape closes.
     await page.getByTestId('photo-tools-toggle').click();
     await page.getByTestId('tool-render-views').click();
-    await expect.poll(() => page.getByTestId('budget-renders').textContent(), { timeout: 30_000 }).toContain('renders left 15/16');
+    await expect.poll(() => page.getByTestId('budget-renders').textContent(), { timeout: 60_000 }).toContain('renders left 15/16');
     await page.getByTestId('open-viewer').click();
     await page.getByTestId('viewer-render').waitFor();
     expect(await page.getByTestId('viewer-metrics').textContent()).toMatch(/^V0: PSNR [\d.]+ dB, SSIM [\d.]+, silhouette IoU [\d.]+$/);

@@ -105,7 +105,7 @@ describe.skipIf(skip)('play an episode (browser mode)', () => {
 
     // render_views of the four checked views: one call, one render, an image in the log.
     await page.getByTestId('tool-render-views').click();
-    await expect.poll(() => page.getByTestId('budget-renders').textContent(), { timeout: 30_000 }).toContain('renders left 15/16');
+    await expect.poll(() => page.getByTestId('budget-renders').textContent(), { timeout: 60_000 }).toContain('renders left 15/16');
     await expect.poll(() => page.locator('[data-testid="log-entry"] img').count()).toBe(2);
     await page.screenshot({ path: join(RESULTS_DIR, 'play-render.png') });
 
@@ -116,7 +116,7 @@ describe.skipIf(skip)('play an episode (browser mode)', () => {
 
     await page.getByTestId('tool-submit').click();
     await page.getByTestId('submit-yes').click();
-    await page.getByTestId('play-submitted').waitFor({ timeout: 30_000 });
+    await page.getByTestId('play-submitted').waitFor({ timeout: 60_000 });
     expect(await page.getByTestId('play-view').textContent()).not.toMatch(/score\s*[:=]?\s*\d/i);
     await page.screenshot({ path: join(RESULTS_DIR, 'play-submitted.png') });
 
@@ -162,7 +162,7 @@ describe.skipIf(skip)('play an episode (browser mode)', () => {
     expect(await page.getByTestId('play-protocol-badge').textContent()).toBe('free');
     await page.getByTestId('snap-V1').click();
     await expect
-      .poll(async () => (await page.getByTestId('preview-problem').count()) > 0 || (await page.getByTestId('preview').textContent())?.includes('Live splat preview'), { timeout: 30_000 })
+      .poll(async () => (await page.getByTestId('preview-problem').count()) > 0 || (await page.getByTestId('preview').textContent())?.includes('Live splat preview'), { timeout: 60_000 })
       .toBe(true);
     await page.getByTestId('group-select').selectOption({ index: 1 });
     await page.waitForTimeout(1500);

@@ -61,13 +61,13 @@ describe.skipIf(skip)('the process log (browser mode)', () => {
     // loaded machine), before the commit and again before the submit.
     const processLog = join(home, 'studies', 'process', 'trajectories', 'P01', 'test__sculpt.process.ndjson');
     const logged = (): Set<string> => (existsSync(processLog) ? new Set(parseProcessLog(readFileSync(processLog, 'utf8')).map((e) => e.e)) : new Set());
-    await expect.poll(() => ['camera', 'stage.add', 'undo'].every((k) => logged().has(k)), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => ['camera', 'stage.add', 'undo'].every((k) => logged().has(k)), { timeout: 60_000 }).toBe(true);
     await page.getByTestId('commit').click();
     await expect.poll(() => page.getByTestId('budget-calls').textContent()).toContain('calls left 39/40');
-    await expect.poll(() => ['camera', 'stage.add', 'undo', 'select'].every((k) => logged().has(k)), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => ['camera', 'stage.add', 'undo', 'select'].every((k) => logged().has(k)), { timeout: 60_000 }).toBe(true);
     await page.getByTestId('tool-submit').click();
     await page.getByTestId('submit-yes').click();
-    await page.getByTestId('session-continue').waitFor({ timeout: 30_000 });
+    await page.getByTestId('session-continue').waitFor({ timeout: 60_000 });
 
     const events = parseProcessLog(readFileSync(processLog, 'utf8'));
     const kinds = new Set(events.map((e) => e.e));

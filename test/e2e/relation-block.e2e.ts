@@ -108,7 +108,7 @@ describe.skipIf(skip)('a relation block in a study, with a crash mid-block (brow
     await page.locator('[data-testid="relation-trial"][data-trial="9"]').waitFor();
     first.child.kill('SIGKILL');
     serve = undefined;
-    await page.getByTestId('connection-lost').waitFor({ timeout: 15_000 });
+    await page.getByTestId('connection-lost').waitFor({ timeout: 60_000 });
     const root = dirname(home);
     serve = await startServe(['--device', 'cpu', '--port', port], { SPLATLAB_TASKS_DIR: tasksDir, SPLATLAB_HOME: home, SPLATLAB_LPIPS_DIR: join(root, 'no-lpips') });
     await page.getByTestId('connection-lost').waitFor({ state: 'detached', timeout: 60_000 });

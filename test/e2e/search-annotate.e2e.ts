@@ -30,10 +30,10 @@ const CAPTURES = [
 /** Waits until the navigator is idle (its view rendered), presses a key, and waits for the new pose. */
 async function press(page: Page, key: string, times = 1): Promise<void> {
   for (let i = 0; i < times; i++) {
-    await expect.poll(() => page.getByTestId('annotate-mark-yes').isEnabled(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => page.getByTestId('annotate-mark-yes').isEnabled(), { timeout: 60_000 }).toBe(true);
     const before = await page.getByTestId('annotate-pose').textContent();
     await page.keyboard.press(key);
-    await expect.poll(() => page.getByTestId('annotate-pose').textContent(), { timeout: 20_000 }).not.toBe(before);
+    await expect.poll(() => page.getByTestId('annotate-pose').textContent(), { timeout: 60_000 }).not.toBe(before);
   }
 }
 
@@ -127,7 +127,7 @@ describe.skipIf(skip).each(CAPTURES)('annotate a captured room ($name), verify, 
     await expect.poll(() => page.getByTestId('search-steps').textContent(), { timeout: 60_000 }).toContain('step 0/25');
     for (const [i, key] of ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowDown'].entries()) {
       await page.keyboard.press(key);
-      await expect.poll(() => page.getByTestId('search-steps').textContent(), { timeout: 30_000 }).toContain(`step ${i + 1}/25`);
+      await expect.poll(() => page.getByTestId('search-steps').textContent(), { timeout: 60_000 }).toContain(`step ${i + 1}/25`);
     }
     await page.getByTestId('search-view').screenshot({ path: join(RESULTS_DIR, `${shot}-goal.png`) });
     await page.getByTestId('search-answer').fill('crimson');

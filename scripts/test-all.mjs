@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// `npm test`: the whole suite in three phases that keep both cores of the 2-core CI machine busy
+// (docs/DEVELOPING.md, "Test-suite time"). 1: the type checks and the lint side by side
+// (single-threaded each). 2: the UI build then the e2e suite, beside the unit suite; the e2e files
+// mostly wait on their servers and browsers (about one core of two), so the unit suite runs at a
+// lower CPU priority and fills what they leave, while the e2e pages see the machine as if alone.
+// 3: the one e2e file that compares the lab's clock with its own within 1 s (person-time), alone.
+// Input: none. Output: each command's lines prefixed with its name, then each phase's wall time;
+// the exit code is 0 only if every command exited 0. Invariant: a phase starts only when the one
+// before it passed, and every command of a phase runs to its end.
+import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
+import { createInterface } from 'node:readline';
+
+const VITEST = ['node_modules/vitest/vitest.mjs', 'run'];
+const E2E = [...VITEST, '--config', 'vitest.e2e.config.ts'];
+/** The unit suite's niceness beside the e2e suite (0 is the e2e suite's own). */
+const UNIT_NICE = 10;
+
+/** Runs one command (argv, no shell) with its output prefixed; resolves true on exit code 0. */
+function run(name, argv, nice = 0) {
+  const started = Date.now();
+  const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' } });
+  // Set before the child starts its own workers, which inherit it.
+  if (nice && child.pid !== undefined) {
+    try {
+      setPriority(child.pid, nice);
+    } catch {
+      // A platform without priorities runs it at the same one: slower, never wrong.
+    }
+  }
+  for (const stream of [child.stdout, child.stderr]) createInterface({ input: stream }).on('line', (line) => process.stdout.write(`[${name}] ${line}\n`));
+  return new Promise((resolve) => {
+    child.on('error', (e) => process.stdout.write(`[${name}] ${e.message}\n`));
+    child.on('close', (code, signal) => {
+      process.stdout.write(`[${name}] ${code === 0 ? 'ok' : `FAILED (${signal ?? `exit ${code}`})`} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+      resolve(code === 0);
+    });
+  });
+}
+
+/** Runs a lane's commands one after another, stopping at the first that fails. */
+async function lane(commands) {
+  for (const [name, argv, nice] of commands) if (!(await run(name, argv, nice))) return false;
+  return true;
+}
+
+/** Runs lanes side by side; true when every lane passed. */
+async function phase(title, lanes) {
+  const started = Date.now();
+  process.stdout.write(`\n== ${title}\n`);
+  const ok = (await Promise.all(lanes.map(lane))).every(Boolean);
+  process.stdout.write(`== ${title}: ${ok ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  return ok;
+}
+
+const node = process.execPath;
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const ok =
+  (await phase('typecheck beside lint', [[['typecheck', [npm, 'run', 'typecheck']]], [['lint', [npm, 'run', 'lint']]]])) &&
+  (await phase('UI build and e2e beside unit', [
+    [
+      ['build-ui', [node, 'src/main/cli/splatlab.mjs', 'build-ui']],
+      ['e2e', [node, ...E2E, '--project', 'e2e']],
+    ],
+    [['unit', [node, ...VITEST], UNIT_NICE]],
+  ])) &&
+  (await phase('e2e alone', [[['e2e-alone', [node, ...E2E, '--project', 'e2e-alone']]]]));
+process.exit(ok ? 0 : 1);
