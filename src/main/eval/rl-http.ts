@@ -115,7 +115,7 @@ function observation(out: ToolOut, e: Live): Record<string, unknown> {
   const o: Record<string, unknown> = {
     text: out.text, error: i.outcome.status !== 'ok', outcome: i.outcome, done: out.done,
     terminated: i.ending === 'terminated', truncated: i.ending === 'truncated', end_reason: i.endReason,
-    step: i.step, ids: i.ids, budgets: e.env.publicBudgets(), ...(out.recalled ? { recalled: true } : {}),
+    step: i.step, ...(i.ids ? { ids: i.ids } : {}), budgets: e.env.publicBudgets(), ...(out.recalled ? { recalled: true } : {}),
   };
   if (out.image) o.image_png_base64 = Buffer.from(out.image).toString('base64');
   return o;

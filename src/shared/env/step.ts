@@ -20,7 +20,8 @@ export interface StepResult {
   charged: boolean;
   /** The call was valid and did what it asked. */
   ok: boolean;
-  changed: boolean;
+  /** The scene (SplatBench) or the view (search) changed; absent for a kind whose calls change neither. */
+  changed?: boolean;
   done: boolean;
   endReason?: EndReason;
   /** The structured outcome (the same facts as above plus step, ids, budgets), for every consumer. */

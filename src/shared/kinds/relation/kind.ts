@@ -186,7 +186,7 @@ export class RelationRules implements KindRules {
     const b = this.budgets();
     const endReason = this.ended === null ? null : commonEnd(this.ended);
     return {
-      tool, ok, charged, step, changed: false, ids: [], done: this.done,
+      tool, ok, charged, step, done: this.done,
       endReason, ending: endingOf(endReason), outcome: outcomeOf(code),
       budgets: { callsLeft: b.callsLeft },
     };
@@ -196,7 +196,7 @@ export class RelationRules implements KindRules {
     const name = toolNameOf(call);
     const tool = name ?? NAMELESS_TOOL;
     if (this.done) {
-      return { tool, charged: false, ok: false, changed: false, done: true, info: this.info(tool, false, false, null, 'episode_over'), body: EPISODE_OVER, footer: this.footer() };
+      return { tool, charged: false, ok: false, done: true, info: this.info(tool, false, false, null, 'episode_over'), body: EPISODE_OVER, footer: this.footer() };
     }
     this.calls++;
     let body: string;
@@ -235,7 +235,7 @@ export class RelationRules implements KindRules {
     if (!this.done && ok) body = `${body}\n${this.questionText(this.current)}`;
     const step = this.calls;
     return {
-      tool, charged: true, ok, changed: false, done: this.done,
+      tool, charged: true, ok, done: this.done,
       ...(this.ended ? { endReason: commonEnd(this.ended) } : {}),
       info: this.info(tool, ok, true, step, code), body, footer: this.footer(),
     };

@@ -185,7 +185,7 @@ export class SearchRules implements KindRules {
   private info(tool: string, ok: boolean, charged: boolean, code: OutcomeCode): StepInfo {
     const b = this.budgets();
     return {
-      tool, ok, charged, step: charged ? this.used : null, changed: false, ids: [], done: this.done, endReason: this.ended,
+      tool, ok, charged, step: charged ? this.used : null, done: this.done, endReason: this.ended,
       ending: endingOf(this.ended), outcome: outcomeOf(code),
       budgets: { callsLeft: b.callsLeft },
     };

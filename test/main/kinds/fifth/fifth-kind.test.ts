@@ -157,6 +157,9 @@ describe('a fifth kind in the lab\'s own folders', () => {
     const first = await call<EpisodeStepResult>('episode.step', { episodeId: s.episodeId, tool: 'answer', args: { x: 99, y: 0 } });
     // No zeros for SplatBench's fields (issue 39): a kind without a scene or renders leaves them out.
     expect(Object.keys(first.info)).not.toContain('nextId');
+    // Nor SplatBench's created Gaussians and scene change: the step info has no empty ids, no changed false.
+    expect(first.info).not.toHaveProperty('ids');
+    expect(first.info).not.toHaveProperty('changed');
     expect(first.info.budgets).toEqual({ callsLeft: 2 });
     expect(first.budgets).toEqual({ callsLeft: 2, maxToolCalls: 3 });
     expect(first).not.toHaveProperty('scene');
