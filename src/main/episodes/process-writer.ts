@@ -17,6 +17,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { MAX_PROCESS_BYTES, MAX_PROCESS_EVENTS, processLine, processLogPath, type ProcessEvent } from '../../shared/env/process-log';
 import { openLogFile, type LogFileOpener } from '../env/log-file';
 import { plainFsError } from '../io/fs-errors';
+import { KeyTurns } from '../io/key-turns';
 
 export class ProcessLogWriteError extends Error {
   override name = 'ProcessLogWriteError';
@@ -163,8 +164,8 @@ export function appendProcessEvents(logPath: string, events: readonly ProcessEve
   written(s, before, batch);
 }
 
-/** The tail of each stream's async appends (one at a time per stream, in call order). */
-const tails = new Map<string, Promise<unknown>>();
+/** Each stream's async appends, one at a time in call order. */
+const appends = new KeyTurns();
 
 /**
  * appendProcessEvents off the event loop (the lab's heartbeat): resolves once the batch is in the
@@ -172,7 +173,7 @@ const tails = new Map<string, Promise<unknown>>();
  */
 export function appendProcessEventsAsync(logPath: string, events: readonly ProcessEvent[], open: LogFileOpener = openLogFile): Promise<void> {
   const path = processLogPath(logPath);
-  const run = (tails.get(path) ?? Promise.resolve()).then(async () => {
+  return appends.run(path, async () => {
     const s = await stateAsync(path);
     const batch = batchOf(s, events);
     if (!batch) return;
@@ -180,12 +181,6 @@ export function appendProcessEventsAsync(logPath: string, events: readonly Proce
     await appendWholeAsync(path, before, batch.data, open);
     written(s, before, batch);
   });
-  const tail = run.catch(() => undefined);
-  tails.set(path, tail);
-  void tail.then(() => {
-    if (tails.get(path) === tail) tails.delete(path);
-  });
-  return run;
 }
 
 /** Starts a fresh stream (a new episode over an old log's path): the old file and its counts go. */

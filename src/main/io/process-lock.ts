@@ -22,6 +22,7 @@ import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { KeyTurns } from './key-turns';
 
 export class ProcessLockBusy extends Error {
   override name = 'ProcessLockBusy';
@@ -49,10 +50,15 @@ export function processAlive(pid: number): boolean {
   }
 }
 
+/** The pid a lock file's text names (0: none). */
+const pidOf = (text: string): number => Number.parseInt(text, 10) || 0;
+
+const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === 'ENOENT';
+
 /** The pid a lock file names (0 when it is missing or unreadable). */
 export function lockHolder(path: string): number {
   try {
-    return Number.parseInt(readFileSync(path, 'utf8'), 10) || 0;
+    return pidOf(readFileSync(path, 'utf8'));
   } catch {
     return 0;
   }
@@ -94,7 +100,7 @@ export async function createOwnedAsync(path: string): Promise<boolean> {
 /** The pid a lock file names (0 when it is missing or unreadable), read off the event loop. */
 export async function lockHolderAsync(path: string): Promise<number> {
   try {
-    return Number.parseInt(await readFile(path, 'utf8'), 10) || 0;
+    return pidOf(await readFile(path, 'utf8'));
   } catch {
     return 0;
   }
@@ -109,23 +115,19 @@ function tryTake(path: string): true | number {
       held.add(path);
       return true;
     }
-    const pid = holderOrMissing(() => readFileSync(path, 'utf8'));
-    // Released since the create failed: try again and remove nothing (the name may be another's by now).
-    if (pid === 'missing') continue;
+    let pid: number;
+    try {
+      pid = pidOf(readFileSync(path, 'utf8'));
+    } catch (error) {
+      // Released since the create failed: try again and remove nothing (the name may be another's by now).
+      if (isMissing(error)) continue;
+      pid = 0;
+    }
     if (pid !== 0 && processAlive(pid) && pid !== process.pid) return pid;
     // Stale: its holder is gone, or it names nobody (created whole, a lock always names its owner).
     rmSync(path, { force: true });
   }
   return lockHolder(path);
-}
-
-/** The pid a lock file's text names (0: none), or 'missing' when there is no file to read. */
-function holderOrMissing(read: () => string): number | 'missing' {
-  try {
-    return Number.parseInt(read(), 10) || 0;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 0;
-  }
 }
 
 /** tryTake off the event loop; the caller holds the path's in-process turn. */
@@ -137,16 +139,16 @@ async function tryTakeAsync(path: string): Promise<true | number> {
       held.add(path);
       return true;
     }
-    let text: string | null = null;
+    let pid: number;
     try {
-      text = await readFile(path, 'utf8');
+      pid = pidOf(await readFile(path, 'utf8'));
     } catch (error) {
       // Released since the create failed: try again and remove nothing (another process may have
       // taken the name meanwhile, and its fresh lock must not be removed as stale).
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      if (isMissing(error)) continue;
+      pid = 0;
     }
-    const pid = holderOrMissing(() => text ?? '');
-    if (pid !== 0 && pid !== 'missing' && processAlive(pid) && pid !== process.pid) return pid;
+    if (pid !== 0 && processAlive(pid) && pid !== process.pid) return pid;
     await rm(path, { force: true });
   }
   return lockHolderAsync(path);
@@ -155,19 +157,8 @@ async function tryTakeAsync(path: string): Promise<true | number> {
 /** withFileLock sections running now (their synchronous work): a call from inside one re-enters. */
 const sections = new Set<string>();
 
-/** The tail of each path's in-process async takers (one at a time per path). */
-const turns = new Map<string, Promise<unknown>>();
-
-/** Runs `work` once every earlier async taker of `path` in this process is done. */
-function inTurn<T>(path: string, work: () => Promise<T>): Promise<T> {
-  const run = (turns.get(path) ?? Promise.resolve()).then(work);
-  const tail = run.catch(() => undefined);
-  turns.set(path, tail);
-  void tail.then(() => {
-    if (turns.get(path) === tail) turns.delete(path);
-  });
-  return run;
-}
+/** This process's async takers of each path, one at a time. */
+const turns = new KeyTurns();
 
 export class ProcessLock {
   private released = false;
@@ -195,7 +186,7 @@ export class ProcessLock {
 
   /** acquire() off the event loop: the lock file created, read and removed on libuv's pool. */
   static acquireAsync(path: string, what: string, opts: { shared?: boolean } = {}): Promise<ProcessLock> {
-    return inTurn(path, async () => {
+    return turns.run(path, async () => {
       const count = sharers.get(path);
       if (opts.shared && count !== undefined && held.has(path)) {
         sharers.set(path, count + 1);
@@ -233,7 +224,7 @@ export class ProcessLock {
  */
 export async function withFileLock<T>(lockPath: string, work: () => T, waitMs = 5000): Promise<T> {
   if (sections.has(lockPath)) return work(); // re-entered from inside the same section
-  return inTurn(lockPath, async () => {
+  return turns.run(lockPath, async () => {
     const deadline = Date.now() + waitMs;
     let got = await tryTakeAsync(lockPath);
     while (got !== true) {

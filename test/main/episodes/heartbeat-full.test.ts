@@ -12,6 +12,7 @@ import type { Grader } from '../../../src/main/grader/grader';
 import { labMethods } from '../../../src/shared/api/lab';
 import { processLogPath, readProcessLog, type ProcessEvent } from '../../../src/shared/env/process-log';
 import { fakeImages, testTasks } from '../env/fixtures';
+import { loopTurnsDuring } from '../../helpers/loop-turns';
 
 let tasksDir: string;
 let grader: Grader;
@@ -48,15 +49,7 @@ describe('a heartbeat on a full disk', () => {
     const s = await m.start({ taskId: 'test__sculpt', player: 'p01' });
     const beat = (i: number): ProcessEvent[] => Array.from({ length: 40 }, (_, k) => ({ t: 5_000 + i * 100 + k, e: 'camera', d: { m: [i, k], f: 443.4 } }));
     await m.heartbeat(s.episodeId, { sentAt: Date.now(), events: beat(0) });
-    let turns = 0;
-    let on = true;
-    const tick = (): void => {
-      turns += 1;
-      if (on) setImmediate(tick);
-    };
-    setImmediate(tick);
-    await m.heartbeat(s.episodeId, { sentAt: Date.now(), events: beat(1) });
-    on = false;
+    const { turns } = await loopTurnsDuring(() => m.heartbeat(s.episodeId, { sentAt: Date.now(), events: beat(1) }));
     // A synchronous append answers the beat before the loop turns once.
     expect(turns).toBeGreaterThan(0);
     expect(readProcessLog(readFileSync(processLogPath(m.info(s.episodeId).logPath), 'utf8')).events).toHaveLength(80);

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { floatBytes, readChecked, readCheckedAsync, readCheckedParts, writeChecked, writeCheckedAsync } from '../../../src/main/io/checked-file';
+import { loopTurnsDuring } from '../../helpers/loop-turns';
 
 const dir = mkdtempSync(join(tmpdir(), 'splatlab-checked-'));
 const payload = floatBytes(Float32Array.from({ length: 300 }, (_, i) => Math.sin(i) * 1e3));
@@ -88,15 +89,7 @@ describe('checked cache files', () => {
     expect(await writeCheckedAsync(join(sub, 'async.f32'), payload)).toBe(true);
     expect(readFileSync(join(sub, 'async.f32')).equals(readFileSync(join(sub, 'sync.f32')))).toBe(true);
     const big = floatBytes(new Float32Array(1 << 20).fill(0.5));
-    let turns = 0;
-    let on = true;
-    const tick = (): void => {
-      turns += 1;
-      if (on) setImmediate(tick);
-    };
-    setImmediate(tick);
-    const wrote = await writeCheckedAsync(join(sub, 'big.f32'), big);
-    on = false;
+    const { value: wrote, turns } = await loopTurnsDuring(() => writeCheckedAsync(join(sub, 'big.f32'), big));
     expect(wrote).toBe(true);
     expect(turns).toBeGreaterThan(0);
     expect(Buffer.from(readChecked(join(sub, 'big.f32'))!).equals(Buffer.from(big))).toBe(true);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../../src/main/io/data-dir';
 import { listRegistryTasks, taskListing, taskRegistryAsync } from '../../../src/main/kinds/task-registry';
+import { loopTurnsDuring } from '../../helpers/loop-turns';
 
 const ID = 'relation__forest__tent-bear__allo';
 const tmp = mkdtempSync(join(tmpdir(), 'registry-async-'));
@@ -22,20 +23,6 @@ function tasksWithLargeFile(name: string, bytes: number): { dir: string; params:
   const params = join(dir, 'relation', `${ID}.json`);
   writeFileSync(params, text + ' '.repeat(Math.max(0, bytes - text.length)));
   return { dir, params };
-}
-
-/** How many times the event loop turned (setImmediate) while `work` ran. */
-async function loopTurnsDuring<T>(work: () => Promise<T>): Promise<{ value: T; turns: number }> {
-  let turns = 0;
-  let on = true;
-  const tick = (): void => {
-    turns += 1;
-    if (on) setImmediate(tick);
-  };
-  setImmediate(tick);
-  const value = await work();
-  on = false;
-  return { value, turns };
 }
 
 describe('the task list off the event loop', () => {
