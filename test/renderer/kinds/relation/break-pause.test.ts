@@ -28,4 +28,33 @@ describe('a relation block\'s break', () => {
     expect(calls).toEqual([true, false]);
     w.unmount();
   });
+
+  it('resumes when Continue comes before the pause\'s reply', async () => {
+    // As RelationPlayView's pauseClock: the page sees its clock paused only once the reply is
+    // back, and asks for what it does not see already.
+    let paused = false;
+    let reply = (): void => undefined;
+    const requests: boolean[] = [];
+    const pauseClock = (on: boolean): Promise<unknown> => {
+      if (paused === on) return Promise.resolve();
+      requests.push(on);
+      return new Promise<void>((resolve) => {
+        reply = () => {
+          paused = on;
+          resolve();
+        };
+      });
+    };
+    const w = mount(RelationTrial, { props: { image: 'data:image/png;base64,', question: 'q', trial: 2, trials: 3, practice: false, feedback: null, busy: false, done: false, block, pauseClock } });
+    await flushPromises();
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: ' ' }));
+    await flushPromises();
+    reply(); // the pause's reply
+    await flushPromises();
+    reply(); // the resume's
+    await flushPromises();
+    expect(requests).toEqual([true, false]);
+    expect(paused).toBe(false);
+    w.unmount();
+  });
 });
