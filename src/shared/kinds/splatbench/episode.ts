@@ -5,7 +5,7 @@
 // accepted call costs exactly one call (and a render tool with valid arguments one render);
 // a rejected call never changes the scene; calls after the end cost nothing and change nothing;
 // the episode ends on submit or when the last call has been spent.
-import { budgetFooter, withFooter, type SplatBudgetState } from '../../env/format';
+import { budgetFooter, withFooter, type SplatBudgetState } from './format';
 import { formatIssues } from '../../env/issues';
 import { addGaussians, deleteGaussians, editGaussians, transformGroup, type EditOutcome } from './ops-edit';
 import { describeGroups, describeView, listGaussians, resolveGroups, resolveViews } from './ops-inspect';
