@@ -13,8 +13,8 @@ import { copyFile } from 'node:fs/promises';
 import { orbitCamera } from '../../../shared/camera/orbit';
 import { splatbenchKind } from '../../../shared/kinds/registry';
 import { Episode } from '../../../shared/kinds/splatbench/episode';
-import { type ImageRequest, type StepResult, type ToolCall } from '../../../shared/env/step';
-import type { EpisodeConfig } from '../../../shared/kinds/splatbench/episode';
+import type { ToolCall } from '../../../shared/env/step';
+import type { EpisodeConfig, ImageRequest, SplatStepResult } from '../../../shared/kinds/splatbench/episode';
 import type { SplatBudgetState } from '../../../shared/kinds/splatbench/format';
 import { shortNum } from '../../../shared/math/format';
 import { describeView } from '../../../shared/kinds/splatbench/ops-inspect';
@@ -225,7 +225,7 @@ export class SplatEnv {
   }
 
   /** Draws, grades (inline mode) and writes the call's record; resolves once it is on disk. */
-  private async record(call: ToolCall, requestId: string | undefined, result: StepResult, t0: number): Promise<ToolOut> {
+  private async record(call: ToolCall, requestId: string | undefined, result: SplatStepResult, t0: number): Promise<ToolOut> {
     const drawn = result.image ? await this.draw(result.image) : { text: '', image: undefined };
     const body = [drawn.text, result.body].filter((s) => s.length > 0).join('\n');
     const text = body ? `${body}\n${result.footer}` : result.footer;
@@ -299,7 +299,7 @@ export class SplatEnv {
     return this.lastGrade;
   }
 
-  private async finish(result?: StepResult, cap?: CapName): Promise<void> {
+  private async finish(result?: SplatStepResult, cap?: CapName): Promise<void> {
     // The end record waits for the step grades: they run now, not at the next idle moment.
     this.opts.deferHiddenGrades?.hurry();
     await this.grades;
