@@ -18,7 +18,7 @@ import { EvalConfigSchema } from '../../src/main/models/config';
 import { runEpisode } from '../../src/main/eval/episode';
 import { exportInspect, trajectoryFiles } from '../../src/main/eval/inspect-export';
 import { makeClient, parseModelSpec } from '../../src/main/models/spec';
-import { fakeImages, testTask, testTasks } from '../main/env/fixtures';
+import { testTask, testTasks } from '../main/env/fixtures';
 
 const skip = browserMissing();
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.woff2': 'font/woff2', '.woff': 'font/woff', '.svg': 'image/svg+xml', '.png': 'image/png', '.wasm': 'application/wasm' };
@@ -54,7 +54,7 @@ describe.skipIf(skip)("the Inspect export in Inspect's log viewer (browser)", ()
     const task = await testTask('test__sculpt');
     for (const [run, caps] of [[1, undefined], [2, { max_messages: 2 }]] as const) {
       const config = EvalConfigSchema.parse(caps ? { caps } : {});
-      await runEpisode({ jobId: `v${run}`, task, run, spec, log: join(runs, `test__sculpt__r${run}.jsonl`) }, { grader, images: fakeImages, config, client: () => makeClient(spec, config, {}, run) });
+      await runEpisode({ jobId: `v${run}`, task, run, spec, log: join(runs, `test__sculpt__r${run}.jsonl`) }, { grader, config, client: () => makeClient(spec, config, {}, run) });
     }
     const out = await exportInspect(trajectoryFiles(runs), { tasksDir, grader: async () => grader, version: '0.0.0-test' });
     expect(out.problems).toEqual([]);

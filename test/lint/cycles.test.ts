@@ -2,7 +2,7 @@
 // runtime"): every first-level folder of src/<runtime> is in the lint's tier table
 // (`runtimeTiers` in eslint.config.js), the folders' real imports (static, dynamic, type-only and
 // re-exports, read from the source files) form no cycle and never reach a higher tier, and the
-// table in docs/ARCHITECTURE.md equals the lint's. The files of main and shared import one
+// table in docs/ARCHITECTURE.md equals the lint's. The files of every runtime import one
 // another's run-time values without a circle (issue 39's registry circles: kinds/registry.ts ->
 // search/kind.ts -> search/import.ts -> registry.ts, and the like). The cycle finder itself is
 // tested on small graphs.
@@ -177,8 +177,9 @@ describe('the cycle finder', () => {
 });
 
 // Issue 39: a circle of run-time values between files works only while its calls happen late
-// (the registry circles it named); main and shared have none, and keep none.
-describe.each(['main', 'shared'])('the files of src/%s', (runtime) => {
+// (the registry circles it named; the renderer's heartbeat and process recorder, each reading the
+// other's exports); no runtime has one, and none keeps one.
+describe.each(RUNTIMES)('the files of src/%s', (runtime) => {
   it("import one another's values without a circle", () => {
     expect(findCycle(valueFileGraph(runtime))).toBeNull();
   });

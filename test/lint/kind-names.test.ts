@@ -57,6 +57,11 @@ describe('kind imports outside the kinds', () => {
     ['src/main/episodes/probe.ts', "export const m = () => import('../kinds/splatbench/kind');\n"],
     ['src/shared/api/probe.ts', "import type { SearchTaskSpec } from '../kinds/search/kind';\nexport type S = SearchTaskSpec;\n"],
     ['src/main/env/probe.ts', "export * from '../../shared/kinds/splatbench/kind';\n"],
+    // SplatBench's images, their pool jobs and its footer are its own (issue 39): the machinery that drew them is refused them.
+    ['src/main/services/probe.ts', "import { poolImages } from '../kinds/splatbench/images-pool';\nexport const p = poolImages;\n"],
+    ['src/main/cli/commands/probe.ts', "import type { EnvImages } from '../../kinds/splatbench/images';\nexport type I = EnvImages;\n"],
+    ['src/main/threads/jobs/probe.ts', "export { referenceSheetJob } from '../../kinds/splatbench/image-jobs';\n"],
+    ['src/shared/env/probe.ts', "import { withFooter } from '../kinds/splatbench/format';\nexport const w = withFooter;\n"],
     ['src/renderer/components/probe.vue', '<script setup lang="ts">\nimport AnnotateView from \'../kinds/search/AnnotateView.vue\';\n</script>\n<template><AnnotateView /></template>\n'],
   ];
   it.each(refused)('refuses in %s: %s', async (file, code) => {

@@ -7,7 +7,7 @@ import type { StepInfo } from '../../shared/env/step-info';
 import type { GradeQueue } from '../workers/grade-queue';
 import type { LogFileOpener } from './log-file';
 import type { HiddenMetrics, StepRecord, Trajectory, TrajectoryHeader } from './trajectory';
-import type { EnvGradeResult, EnvGrader, EnvImages } from './types';
+import type { EnvGradeResult, EnvGrader } from './types';
 
 export interface ToolOut {
   text: string;
@@ -24,10 +24,9 @@ export interface ResumeSource {
   trajectory?: Trajectory;
 }
 
-export interface SplatEnvOptions {
+/** What every kind's environment is opened with (the lab's resources besides: src/main/kinds/kind.ts KindEnvOptions). */
+export interface EnvOptions {
   grader: EnvGrader;
-  /** PNG builders; default the real ones in ./images (tests pass cheap fakes). */
-  images?: EnvImages;
   log?: string; // JSONL path; with resumeFrom and no log, the resumed file is continued
   protocol?: 'matched' | 'free' | 'agent';
   player?: string;

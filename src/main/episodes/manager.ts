@@ -21,7 +21,6 @@ import { DEFAULT_PROTOCOL_OPTIONS } from '../../shared/env/protocol';
 import type { ToolOut } from '../env/tool-out';
 import type { KindEnv, KindGrade, KindTask } from '../kinds/kind';
 import { loadAnyTask, mainKind } from '../kinds/registry';
-import { envImages } from '../env/images';
 import { readTrajectory } from '../env/trajectory';
 import { ReplayError } from '../../shared/kinds/replay';
 import { kindModule } from '../../shared/kinds/registry';
@@ -29,7 +28,7 @@ import { EpisodeRecall, lastAlive } from './recall';
 import { forgetAlive, readAlive, writeAlive } from './alive';
 import { appendProcessEventsAsync } from './process-writer';
 import type { ProcessEvent } from '../../shared/env/process-log';
-import type { EnvGrader, EnvImages } from '../env/types';
+import type { EnvGrader } from '../env/types';
 import type { TaskRepository } from '../kinds/repository';
 import { CallActivity, GradeQueue } from '../workers/grade-queue';
 import type { PngEncoder } from '../workers/png';
@@ -43,7 +42,6 @@ export interface EpisodeManagerDeps {
   home: string;
   /** Called once, on the first start; the grader is then shared by every episode. */
   grader: () => Promise<EnvGrader>;
-  images?: EnvImages;
   version?: string;
   /** The lab's task repository (tasks loaded once); default a fresh load per episode. */
   tasks?: TaskRepository;
@@ -168,7 +166,6 @@ export class EpisodeManager {
     };
     const { env, obs } = await mainKind(task).reset(task, {
       grader: await this.grader(),
-      images: this.deps.images ?? envImages,
       // Interactive play answers first and grades after (the grade is never shown anyway).
       deferHiddenGrades: this.grades,
       ...(this.deps.viewRenderer ? { viewRenderer: this.deps.viewRenderer } : {}),
@@ -220,7 +217,6 @@ export class EpisodeManager {
     const options: ProtocolOptions = { ...DEFAULT_PROTOCOL_OPTIONS, ...(recorded === undefined ? {} : { outline_overlay: recorded }) };
     const { env, obs } = await mainKind(task).reset(task, {
       grader: await this.grader(),
-      images: this.deps.images ?? envImages,
       // Interactive play answers first and grades after (the grade is never shown anyway).
       deferHiddenGrades: this.grades,
       ...(this.deps.viewRenderer ? { viewRenderer: this.deps.viewRenderer } : {}),

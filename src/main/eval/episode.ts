@@ -14,7 +14,7 @@ import type { ToolOut } from '../env/tool-out';
 import { LogWriteError, readTrajectory } from '../env/trajectory';
 import type { ToolCall } from '../../shared/env/step';
 import { exactlyOnce, newRequestId, type ExactlyOnceOptions } from '../../shared/api/exactly-once';
-import type { EnvGrader, EnvImages } from '../env/types';
+import type { EnvGrader } from '../env/types';
 import { CapMeter } from '../env/capped';
 import { loadConversation, saveConversation } from './conversation';
 import type { ModelClient, ToolResult, ToolSpec } from '../models/clients/types';
@@ -34,7 +34,6 @@ export interface EpisodeJob {
 
 export interface EpisodeDeps {
   grader: EnvGrader;
-  images?: EnvImages;
   config: EvalConfig;
   client: () => ModelClient;
   version?: string;
@@ -126,7 +125,7 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeDeps): Promise<Ep
   meta.seed = seed;
   const caps = deps.config.caps;
   const headerExtra = { ...(seed !== null ? { seed } : {}), ...(caps ? { caps: { ...caps } } : {}) };
-  const common = { grader: deps.grader, protocol: 'agent' as const, player: meta.player, headerExtra, ...(deps.images ? { images: deps.images } : {}), ...(deps.version ? { version: deps.version } : {}) };
+  const common = { grader: deps.grader, protocol: 'agent' as const, player: meta.player, headerExtra, ...(deps.version ? { version: deps.version } : {}) };
   // Caps count this attempt's wall time; tokens, cost and messages over every attempt (the meta's totals).
   const meter = new CapMeter(caps);
   const kind = mainKind(job.task);

@@ -19,7 +19,7 @@ import { kindModule } from '../../shared/kinds/registry';
 import { meanOrNull } from '../../shared/analysis/bootstrap';
 import type { TaskKind } from '../../shared/task/schema';
 import { readTrajectory, type Trajectory } from '../env/trajectory';
-import type { EnvGrader, EnvImages } from '../env/types';
+import type { EnvGrader } from '../env/types';
 import { loadAnyTask } from '../kinds/registry';
 import type { KindTask } from '../kinds/kind';
 import { taskEntry } from '../kinds/task-registry';
@@ -34,10 +34,10 @@ export interface InspectExportOptions {
   grader: () => Promise<EnvGrader>;
   version: string;
   /**
-   * The images of the calls (./replay-images.ts: the episode played again from its calls): default
-   * the lab's builders; other builders (tests' fakes); false leaves images out.
+   * The images of the calls (./replay-images.ts: the episode played again from its calls, each
+   * kind drawing its own): default replayed; false leaves images out.
    */
-  images?: EnvImages | false;
+  images?: false;
   /** Scorer names; default every scorer for each kind. */
   scorers?: string[];
   onProgress?: (done: number, total: number, path: string) => void;
@@ -151,7 +151,7 @@ async function sample(path: string, traj: Trajectory, task: KindTask, opts: Insp
   // The sample's own tag in every id (messages, tool calls, events): unique across epochs and logs.
   const tag = createHash('sha256').update(`${path}\u0000${traj.header?.started ?? ''}`).digest('hex').slice(0, 12);
   const attachments: Record<string, string> = {};
-  const images = opts.images === false ? new Map<number, Uint8Array>() : await replayImages(traj, task, await opts.grader(), opts.images);
+  const images = opts.images === false ? new Map<number, Uint8Array>() : await replayImages(traj, task, await opts.grader());
   const msgs = messages(traj, kind, model, tag, images, attachments);
   const last = [...msgs].reverse().find((m) => m.role === 'assistant') ?? { role: 'assistant', content: '' };
   const end = traj.end;

@@ -20,7 +20,8 @@ import { EpisodeCapsSchema, type EpisodeCaps } from '../../shared/env/caps';
 import type { KindEnv, KindTask } from '../kinds/kind';
 import { loadAnyTask, mainKind } from '../kinds/registry';
 import { taskRegistryAsync } from '../kinds/task-registry';
-import type { EnvGrader, EnvImages } from '../env/types';
+import type { EnvGrader } from '../env/types';
+import type { WorkerPool } from '../workers/pool';
 import { stamp } from '../mcp/stamp';
 import { RequestIdSchema, ToolArgsSchema } from '../../shared/env/request-id';
 import { BodyTooLarge, frontDoor, readBody, sameToken, sendJson, SERVER_OPTIONS, tuneServer } from '../transport/door';
@@ -32,7 +33,8 @@ import { paramsShapeProblem } from '../services/dispatch';
 export interface RlDeps {
   tasksDir: string;
   grader: () => Promise<EnvGrader>;
-  images?: EnvImages;
+  /** The lab's worker pool, for the kinds' own jobs (src/main/kinds/jobs.ts); default the calling thread. */
+  pool?: WorkerPool;
   logDir: string;
   version: string;
   /** Caps of every episode (a reset's own caps win); default none. */
@@ -172,7 +174,7 @@ export async function startRlServer(deps: RlDeps, opts: { port?: number; token: 
       const caps = b.caps ?? deps.caps;
       const headerExtra = { ...(b.seed !== undefined ? { seed: b.seed } : {}), ...(caps ? { caps: { ...caps } } : {}) };
       const deferred = deps.grades ? { deferHiddenGrades: deps.grades.queue, coalesceHiddenGrades: true } : {};
-      const { env, obs } = await mainKind(task).reset(task, { grader: await deps.grader(), ...deferred, log, protocol: 'agent', player: b.player ?? 'rl-client', version: deps.version, headerExtra, ...(deps.images ? { images: deps.images } : {}) });
+      const { env, obs } = await mainKind(task).reset(task, { grader: await deps.grader(), ...deferred, log, protocol: 'agent', player: b.player ?? 'rl-client', version: deps.version, headerExtra, ...(deps.pool ? { pool: deps.pool } : {}) });
       const e: Live = { env, task, log, meter: new CapMeter(caps), lastUsed: clock(), busy: 0 };
       live.set(id, e);
       return { episode_id: id, task_id: task.spec.task_id, kind: task.spec.kind, seed: b.seed ?? null, ...observation(obs, e), tools: agentTools(task.spec.kind) };

@@ -16,7 +16,7 @@ import type { CapName } from '../../shared/env/caps';
 import type { TimeRecord } from '../../shared/env/trajectory-schema';
 import type { TaskSpecHead, TaskSummary } from '../../shared/task/schema';
 import type { AsyncViewRenderer } from '../../shared/raster/types';
-import type { ReplayedSummary, SplatEnvOptions, ToolOut } from '../env/tool-out';
+import type { EnvOptions, ReplayedSummary, ToolOut } from '../env/tool-out';
 import type { Trajectory } from '../env/trajectory';
 import type { Grader } from '../grader/grader';
 import type { EnvGrader } from '../env/types';
@@ -31,7 +31,7 @@ export interface KindTask {
 }
 
 /** Options of a live episode (the log, the player, the grader and its queue), for every kind. */
-export type KindEnvOptions = SplatEnvOptions & {
+export type KindEnvOptions = EnvOptions & {
   /**
    * The lab's renderer of observation views (src/main/raster/views.ts: the worker pool or a GPU),
    * for kinds that render one per step (search); default the same image on the calling thread.

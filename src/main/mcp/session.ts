@@ -23,7 +23,8 @@ import { CapMeter, stepCapped } from '../env/capped';
 import type { EpisodeCaps } from '../../shared/env/caps';
 import type { KindEnv, KindTask } from '../kinds/kind';
 import { loadAnyTask, mainKind } from '../kinds/registry';
-import type { EnvGrader, EnvImages } from '../env/types';
+import type { EnvGrader } from '../env/types';
+import type { WorkerPool } from '../workers/pool';
 import { readSpecHead, taskIds } from '../tasks/load';
 import { stamp } from './stamp';
 import type { DeferredGrades } from '../workers/grade-queue';
@@ -38,7 +39,8 @@ export interface McpSessionDeps {
   loadTask?: (taskId: string) => Promise<KindTask>;
   /** The process's one grader (shared by every session, created on first use). */
   grader: () => Promise<EnvGrader>;
-  images?: EnvImages;
+  /** The lab's worker pool, for the kinds' own jobs (src/main/kinds/jobs.ts); default the calling thread. */
+  pool?: WorkerPool;
   /** Folder of the trajectory logs (created on the first episode). */
   logDir: string;
   /** Play this task; without it the client picks one with start_episode. */
@@ -161,7 +163,7 @@ export function createMcpSession(deps: McpSessionDeps): McpSession {
       player: player(),
       version: deps.version,
       ...(deps.caps ? { headerExtra: { caps: { ...deps.caps } } } : {}),
-      ...(deps.images ? { images: deps.images } : {}),
+      ...(deps.pool ? { pool: deps.pool } : {}),
       ...(deps.viewRenderer ? { viewRenderer: deps.viewRenderer } : {}),
     });
     env = reset.env;

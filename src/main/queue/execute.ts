@@ -16,7 +16,7 @@
 import { lockPathOf } from '../env/log-lock';
 import { ProcessLock, ProcessLockBusy } from '../io/process-lock';
 import { readTrajectory } from '../env/trajectory';
-import type { EnvGrader, EnvImages } from '../env/types';
+import type { EnvGrader } from '../env/types';
 import type { EvalConfig } from '../models/config';
 import { logState, runEpisode } from '../eval/episode';
 import { readMeta, metaPathOf, writeMeta } from '../models/meta';
@@ -28,7 +28,6 @@ import type { EpisodeJobData } from './plan';
 export interface WorkerContext {
   tasksDir: string;
   grader: () => Promise<EnvGrader>;
-  images?: EnvImages;
   config: EvalConfig;
   version?: string;
   env?: NodeJS.ProcessEnv;
@@ -119,7 +118,6 @@ async function executeClaimed(job: EpisodeJobData, ctx: WorkerContext, tasks: Ma
       grader: await ctx.grader(),
       config: ctx.config,
       client: () => makeClient(job.spec, ctx.config, ctx.env ?? process.env, episodeSeed(job.spec, job.taskId, job.run)),
-      ...(ctx.images ? { images: ctx.images } : {}),
       ...(ctx.version ? { version: ctx.version } : {}),
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     },

@@ -26,7 +26,6 @@ import { CallActivity, GradeQueue } from '../workers/grade-queue';
 import { WorkerPool } from '../workers/pool';
 import { servingNice } from '../workers/nice';
 import { poolPng } from '../workers/png';
-import { poolImages } from '../env/images-pool';
 import { EventHub } from './events';
 
 export type LabTransport = 'ipc' | 'ws' | 'direct';
@@ -107,7 +106,7 @@ export function createLabContext(o: LabContextOptions): LabContext {
   const activity = new CallActivity();
   const grades = new GradeQueue(activity);
   const views = labViews({ gpu: o.gpu, pool, gpuRasterizer });
-  const episodes = o.episodes ?? new EpisodeManager({ tasksDir, home, version: o.version, grader: getGrader, tasks, grades, viewRenderer: views.render, images: poolImages(pool), encodePng: poolPng(pool, OBSERVATIONS_CLIENT), pool });
+  const episodes = o.episodes ?? new EpisodeManager({ tasksDir, home, version: o.version, grader: getGrader, tasks, grades, viewRenderer: views.render, encodePng: poolPng(pool, OBSERVATIONS_CLIENT), pool });
   const listTasks = o.listTasks ?? listRegistryTasks;
   return {
     gpu: o.gpu,

@@ -20,7 +20,7 @@ import { raycastJob } from './jobs/raycast';
 import { readSplatJob } from './jobs/read-splat';
 import { scrambleJob } from './jobs/scramble';
 import { splatPreviewJob } from './jobs/splat-preview';
-import { angleImageJob, pngJob, referenceSheetJob, publicPhotosJob, viewsSheetJob } from './jobs/sheets';
+import { pngJob } from './jobs/sheets';
 import { parseTrajectoryJob } from './jobs/trajectory';
 import { readViewsJob, writeViewsJob } from './jobs/views';
 import { zipJob } from './jobs/zip';
@@ -46,10 +46,6 @@ export const jobHandlers = {
   'image.png': pngJob,
   'author.lossPlot': lossPlotJob,
   'author.scramble': scrambleJob,
-  'image.references': referenceSheetJob,
-  'image.publicPhotos': publicPhotosJob,
-  'image.views': viewsSheetJob,
-  'image.angle': angleImageJob,
   'raster.tiles': tileStageJob,
   'raster.bin': tileBinJob,
   'probe.echo': probe.echo,

@@ -21,7 +21,8 @@ import { dropStaging, loadStaging, saveStaging } from './staging-persist';
 import type { TaskKind } from '../../shared/task/schema';
 import { useStagingStore } from './staging';
 import { usePlayViewStore } from './play-view';
-import { Heartbeat, pageNow, paintedAt } from './heartbeat';
+import { Heartbeat, paintedAt } from './heartbeat';
+import { pageNow } from '../study/paint-clock';
 import { processEvent, recordProcess } from './process-recorder';
 import { markStartAnswered } from './start-paint';
 

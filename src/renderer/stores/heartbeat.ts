@@ -6,7 +6,7 @@
 // answer. Output: beats. Invariants: at most one beat in flight; timings a failed beat carried
 // are sent again (at most 64 kept); a stopped heartbeat sends nothing more.
 import { nextTick } from 'vue';
-import { browserClock, type PaintClock } from '../study/paint-clock';
+import { browserClock, pageNow, type PaintClock } from '../study/paint-clock';
 import type { ProcessEvent } from '../../shared/env/process-log';
 import { putBackProcessEvents, takeProcessEvents } from './process-recorder';
 
@@ -20,11 +20,6 @@ export interface CallTimes {
 }
 
 export type SendBeat = (beat: { sentAt: number; calls?: CallTimes[]; events?: ProcessEvent[] }) => Promise<unknown>;
-
-/** Epoch ms on the page's monotonic clock. */
-export function pageNow(clock: PaintClock = browserClock): number {
-  return clock.timeOrigin + clock.now();
-}
 
 /** When an answer just put into the store is first on screen: the frame after Vue's update. */
 export async function paintedAt(clock: PaintClock = browserClock): Promise<number> {

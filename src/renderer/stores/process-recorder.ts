@@ -3,7 +3,7 @@
 // heartbeat (heartbeat.ts). Camera poses are thinned to CAMERA_HZ. Invariant: at most 512 events
 // wait at once (a long disconnect drops the oldest, and says so with a `truncated` event).
 import { CAMERA_HZ, type ProcessEvent, type ProcessEventKind } from '../../shared/env/process-log';
-import { pageNow } from './heartbeat';
+import { pageNow } from '../study/paint-clock';
 
 const MAX_QUEUED = 512;
 let queue: ProcessEvent[] = [];

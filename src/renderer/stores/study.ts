@@ -3,7 +3,7 @@
 // Inputs: LabApi study rows. Outputs: reactive state for StudyView and ParticipantSession.
 // Invariant: while `session` is set the app shows participant screens only; this store holds no
 // score (the session rows carry none), and experimenter data is cleared when a session starts.
-import { pageNow } from './heartbeat';
+import { pageNow } from '../study/paint-clock';
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { LabApi, LabParams } from '../../shared/api/lab';

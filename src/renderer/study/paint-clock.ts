@@ -40,6 +40,11 @@ export const browserClock: PaintClock = {
   frame: () => new Promise((resolve) => requestAnimationFrame(resolve)),
 };
 
+/** Epoch ms on the page's monotonic clock (the heartbeat's and the process log's times). */
+export function pageNow(clock: PaintClock = browserClock): number {
+  return clock.timeOrigin + clock.now();
+}
+
 const onsetAt = (at: number, clock: PaintClock): Onset => ({ at, wall: clock.timeOrigin + at });
 
 /**

@@ -1,25 +1,8 @@
-// The budget footer of every tool result (numbers and values print through
-// src/shared/math/format.ts, colours through src/shared/math/color.ts).
-// Invariant: the footer is the last line of every text an episode returns.
+// What every kind counts down (the budgets a kind's rules report; docs/DESIGN.md section 13). SplatBench's
+// budgets and its footer are its own (src/shared/kinds/splatbench/format.ts).
+// Invariant: a kind without a scene or renders writes no zeros for them.
 
 /** What every kind counts down (issue 39: a kind without a scene or renders writes no zeros for them). */
 export interface BudgetState {
   callsLeft: number;
-}
-
-/** SplatBench's budgets: its scene's Gaussians and its renders besides the calls. */
-export interface SplatBudgetState extends BudgetState {
-  gaussians: number;
-  maxGaussians: number;
-  rendersLeft: number;
-}
-
-/** `[74/300 Gaussians | calls left 37 | renders left 15]` */
-export function budgetFooter(b: SplatBudgetState): string {
-  return `[${b.gaussians}/${b.maxGaussians} Gaussians | calls left ${b.callsLeft} | renders left ${b.rendersLeft}]`;
-}
-
-/** A tool result: the body lines followed by the footer on its own line. */
-export function withFooter(body: string, b: SplatBudgetState): string {
-  return body.length > 0 ? `${body}\n${budgetFooter(b)}` : budgetFooter(b);
 }

@@ -1,16 +1,9 @@
 // One call and its result, as every kind's rules take and give them (docs/ARCHITECTURE.md "Kinds"):
-// the call ({tool, args}) and the step result (charged, done, the outcome as data, body and footer,
-// an optional image request).
+// the call ({tool, args}) and the step result (charged, done, the outcome as data, body and footer).
 // Kind-neutral: SplatBench's pure episode (src/shared/kinds/splatbench/episode.ts, with its own
-// EpisodeConfig) and the other kinds' rules share these shapes. Invariant: a step result's info is
+// EpisodeConfig and its step result's image request) and the other kinds' rules share these shapes. Invariant: a step result's info is
 // the outcome every consumer reads.
 import type { EndReason, StepInfo } from './step-info';
-
-/** What main must draw for an image tool (indices refer to config.referenceViews). */
-export type ImageRequest =
-  | { kind: 'references'; views: number[] }
-  | { kind: 'views'; views: number[]; groups?: string[] }
-  | { kind: 'angle'; azimuth: number; elevation: number; groups?: string[] };
 
 export type { EndReason } from './step-info';
 
@@ -29,7 +22,6 @@ export interface StepResult {
   /** Result text without the footer; main puts an image tool's text in front of it. */
   body: string;
   footer: string;
-  image?: ImageRequest;
 }
 
 export interface ToolCall {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Grader } from '../../../src/main/grader/grader';
 import { loadTask, type LoadedTask } from '../../../src/main/tasks/load';
 import { buildTestTask } from '../../helpers/test-task';
-import type { EnvImages } from '../../../src/main/env/types';
+import type { EnvImages } from '../../../src/main/kinds/splatbench/images';
 
 export const TEST_SIZE = 32;
 

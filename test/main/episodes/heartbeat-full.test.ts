@@ -11,7 +11,7 @@ import { EpisodeManager } from '../../../src/main/episodes/manager';
 import type { Grader } from '../../../src/main/grader/grader';
 import { labMethods } from '../../../src/shared/api/lab';
 import { processLogPath, readProcessLog, type ProcessEvent } from '../../../src/shared/env/process-log';
-import { fakeImages, testTasks } from '../env/fixtures';
+import { testTasks } from '../env/fixtures';
 import { loopTurnsDuring } from '../../helpers/loop-turns';
 
 let tasksDir: string;
@@ -25,7 +25,7 @@ describe('a heartbeat on a full disk', () => {
   it('reports that its events were not written, and the resent beat lands once', async () => {
     expect(existsSync('/dev/full'), 'this test needs /dev/full (Linux)').toBe(true);
     const home = mkdtempSync(join(tmpdir(), 'splatlab-beat-full-'));
-    const m = new EpisodeManager({ tasksDir, home, grader: async () => grader, images: fakeImages, version: '0.0.0-test' });
+    const m = new EpisodeManager({ tasksDir, home, grader: async () => grader, version: '0.0.0-test' });
     const s = await m.start({ taskId: 'test__sculpt', player: 'p01' });
     const stream = processLogPath(m.info(s.episodeId).logPath);
     const events = (i: number): ProcessEvent[] => Array.from({ length: 40 }, (_, k) => ({ t: 1_000 + i * 100 + k, e: 'camera', d: { m: [i, k, 0.5], f: 443.4 } }));
@@ -45,7 +45,7 @@ describe('a heartbeat on a full disk', () => {
 
   it('writes a beat\'s events off the event loop: the loop turns before the beat answers', async () => {
     const home = mkdtempSync(join(tmpdir(), 'splatlab-beat-async-'));
-    const m = new EpisodeManager({ tasksDir, home, grader: async () => grader, images: fakeImages, version: '0.0.0-test' });
+    const m = new EpisodeManager({ tasksDir, home, grader: async () => grader, version: '0.0.0-test' });
     const s = await m.start({ taskId: 'test__sculpt', player: 'p01' });
     const beat = (i: number): ProcessEvent[] => Array.from({ length: 40 }, (_, k) => ({ t: 5_000 + i * 100 + k, e: 'camera', d: { m: [i, k], f: 443.4 } }));
     await m.heartbeat(s.episodeId, { sentAt: Date.now(), events: beat(0) });

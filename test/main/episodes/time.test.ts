@@ -11,7 +11,7 @@ import { episodeResult } from '../../../src/main/study/results';
 import { Connection } from '../../../src/main/services/connection';
 import { episodeClock } from '../../../src/shared/env/time';
 import type { Grader } from '../../../src/main/grader/grader';
-import { fakeImages, testTasks } from '../env/fixtures';
+import { testTasks } from '../env/fixtures';
 
 let tasksDir: string;
 let grader: Grader;
@@ -19,7 +19,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const add = { gaussians: [{ pos: [0, 0, 0], color: '#ff0000', scale: 0.2 }] };
 
 function manager(home: string): EpisodeManager {
-  return new EpisodeManager({ tasksDir, home, grader: async () => grader, images: fakeImages, version: '0.0.0-test' });
+  return new EpisodeManager({ tasksDir, home, grader: async () => grader, version: '0.0.0-test' });
 }
 
 

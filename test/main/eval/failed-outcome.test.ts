@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { AnthropicClient } from '../../../src/main/models/clients/anthropic';
 import { startRlServer } from '../../../src/main/eval/rl-http';
 import type { EnvGrader } from '../../../src/main/env/types';
-import { fakeImages, testTasks } from '../env/fixtures';
+import { testTasks } from '../env/fixtures';
 
 describe('failed outcomes', () => {
   it('a call the lab fails is answered with outcome failed and the episode goes on', async () => {
@@ -20,7 +20,7 @@ describe('failed outcomes', () => {
       },
       grade: (t, s) => grader.grade(t, s),
     };
-    const server = await startRlServer({ tasksDir, grader: async () => broken, images: fakeImages, logDir: mkdtempSync(join(tmpdir(), 'splatlab-failed-')), version: '0' }, { token: 't' });
+    const server = await startRlServer({ tasksDir, grader: async () => broken, logDir: mkdtempSync(join(tmpdir(), 'splatlab-failed-')), version: '0' }, { token: 't' });
     const post = async (path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> => {
       const res = await fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: 'Bearer t' }, body: JSON.stringify(body) });
       return { status: res.status, json: (await res.json()) as Record<string, unknown> };

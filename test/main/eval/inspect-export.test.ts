@@ -13,7 +13,7 @@ import { exportInspect, trajectoryFiles } from '../../../src/main/eval/inspect-e
 import { scorersFor } from '../../../src/main/eval/scorers';
 import { makeClient, parseModelSpec } from '../../../src/main/models/spec';
 import { loadAnyTask } from '../../../src/main/kinds/registry';
-import { fakeImages, testTask, testTasks, tmpLog } from '../env/fixtures';
+import { testTask, testTasks, tmpLog } from '../env/fixtures';
 
 const COMMITTED = resolve(__dirname, '../../../tasks');
 
@@ -28,7 +28,7 @@ describe('Inspect export', () => {
     const task = await testTask('test__sculpt');
     for (const [run, caps] of [[1, undefined], [2, { max_messages: 2 }]] as const) {
       const config = EvalConfigSchema.parse(caps ? { caps } : {});
-      await runEpisode({ jobId: `j${run}`, task, run, spec, log: join(dir, `test__sculpt__r${run}.jsonl`) }, { grader, images: fakeImages, config, client: () => makeClient(spec, config, {}, run) });
+      await runEpisode({ jobId: `j${run}`, task, run, spec, log: join(dir, `test__sculpt__r${run}.jsonl`) }, { grader, config, client: () => makeClient(spec, config, {}, run) });
     }
     const out = await exportInspect(trajectoryFiles(dir), { tasksDir, grader: async () => grader, version: '0.0.0-test' });
     expect(out.problems).toEqual([]);

@@ -15,7 +15,7 @@ import { runEpisode } from '../../../src/main/eval/episode';
 import { exportInspect, trajectoryFiles } from '../../../src/main/eval/inspect-export';
 import { makeClient, parseModelSpec } from '../../../src/main/models/spec';
 import type { ModelClient } from '../../../src/main/models/clients/types';
-import { fakeImages, testTask, testTasks, tmpLog } from '../env/fixtures';
+import { testTask, testTasks, tmpLog } from '../env/fixtures';
 
 const openapi = JSON.parse(readFileSync(join(__dirname, 'inspect-openapi.json'), 'utf8')) as Record<string, unknown>;
 
@@ -37,7 +37,7 @@ describe('Inspect export against the published log schema', () => {
       for (const run of [1, 2]) {
         const log = join(dir, effort, `test__sculpt__r${run}.jsonl`);
         mkdirSync(join(dir, effort), { recursive: true });
-        const out = await runEpisode({ jobId: `${effort}${run}`, task, run, spec, log }, { grader, images: fakeImages, config, client: () => makeClient(spec, config, {}, run) });
+        const out = await runEpisode({ jobId: `${effort}${run}`, task, run, spec, log }, { grader, config, client: () => makeClient(spec, config, {}, run) });
         expect(out).toBeDefined();
       }
     }
@@ -69,7 +69,7 @@ describe('Inspect export against the published log schema', () => {
     mkdirSync(imgDir, { recursive: true });
     const turns = [[{ id: 'a', name: 'add_gaussians', args: { gaussians: [{ pos: [0, 0, 0], color: '#c8413a', scale: 0.3 }] } }], [{ id: 'r', name: 'render_views', args: { views: [0] } }], [{ id: 'v', name: 'view_references', args: {} }], [{ id: 's', name: 'submit', args: {} }]];
     const client: ModelClient = { start: () => undefined, next: () => Promise.resolve({ calls: turns.shift() ?? [], text: '', inputTokens: 0, outputTokens: 0, model: null, retries: 0 }), results: () => undefined, say: () => undefined };
-    await runEpisode({ jobId: 'img1', task, run: 1, spec: parseModelSpec('scripted:basic'), log: join(imgDir, 'test__sculpt__r1.jsonl') }, { grader, images: fakeImages, config: EvalConfigSchema.parse({}), client: () => client });
+    await runEpisode({ jobId: 'img1', task, run: 1, spec: parseModelSpec('scripted:basic'), log: join(imgDir, 'test__sculpt__r1.jsonl') }, { grader, config: EvalConfigSchema.parse({}), client: () => client });
     const withImages = await exportInspect(trajectoryFiles(imgDir), { tasksDir, grader: async () => grader, version: '0.0.0-test' });
     expect(withImages.problems).toEqual([]);
     const imgLog = withImages.logs[0].log as unknown as { samples: { attachments: Record<string, string>; messages: { role: string; function?: string; content: unknown }[] }[] };

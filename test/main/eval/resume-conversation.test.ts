@@ -9,7 +9,7 @@ import { EvalConfigSchema } from '../../../src/main/models/config';
 import { conversationPathOf } from '../../../src/main/eval/conversation';
 import { runEpisode } from '../../../src/main/eval/episode';
 import { makeClient, parseModelSpec } from '../../../src/main/models/spec';
-import { fakeImages, testTask, testTasks, tmpLog } from '../env/fixtures';
+import { testTask, testTasks, tmpLog } from '../env/fixtures';
 import { startWireServer } from './wire-server';
 
 let stop: (() => Promise<void>) | undefined;
@@ -45,13 +45,13 @@ async function brokenThenResumed(tamper: boolean): Promise<{ messages: { role: s
   const spec = parseModelSpec('openai-chat:wire-model');
   const log = tmpLog('resume.jsonl');
   const job = { jobId: 'resume', task, run: 1, spec, log };
-  await expect(runEpisode(job, { grader, images: fakeImages, config, client: () => breaking(makeClient(spec, config, {})) })).rejects.toThrow('the API went away');
+  await expect(runEpisode(job, { grader, config, client: () => breaking(makeClient(spec, config, {})) })).rejects.toThrow('the API went away');
   if (tamper) {
     const saved = JSON.parse(readFileSync(conversationPathOf(log), 'utf8')) as { steps: number };
     writeFileSync(conversationPathOf(log), JSON.stringify({ ...saved, steps: saved.steps - 1 }));
   }
   const before = server.requests.length;
-  const meta = await runEpisode(job, { grader, images: fakeImages, config, client: () => makeClient(spec, config, {}) });
+  const meta = await runEpisode(job, { grader, config, client: () => makeClient(spec, config, {}) });
   expect(meta.status).toBe('done');
   const next = server.requests.slice(before).find((r) => r.path.endsWith('/chat/completions'));
   return { messages: (next?.body.messages ?? []) as { role: string }[], resumed: meta.resumed_conversation };

@@ -16,7 +16,7 @@ import { startRlServer } from '../../../src/main/eval/rl-http';
 import { episodeSeed, makeClient, parseModelSpec } from '../../../src/main/models/spec';
 import { readTrajectory } from '../../../src/main/env/trajectory';
 import { startMcpHttp } from '../../../src/main/mcp/http';
-import { fakeImages, testTask, testTasks, tmpLog } from '../env/fixtures';
+import { testTask, testTasks, tmpLog } from '../env/fixtures';
 
 /** A log's lines with every time field (t, ms, started) and the per-call request id (a transport nonce, docs/SECURITY.md "Exactly-once calls") blanked, as bytes to compare. */
 function lessTimes(path: string): string {
@@ -38,7 +38,7 @@ async function play(seed: number, caps?: Record<string, number>): Promise<{ log:
   const config = EvalConfigSchema.parse(caps ? { caps } : {});
   const log = tmpLog('seeded.jsonl');
   const s = episodeSeed(spec, 'test__sculpt', 1);
-  const meta = await runEpisode({ jobId: 'seeded', task, run: 1, spec, log }, { grader, images: fakeImages, config, client: () => makeClient(spec, config, {}, s) });
+  const meta = await runEpisode({ jobId: 'seeded', task, run: 1, spec, log }, { grader, config, client: () => makeClient(spec, config, {}, s) });
   return { log, meta };
 }
 
@@ -71,7 +71,7 @@ describe('caps end an episode as truncated everywhere', () => {
   it('RL: a reset with caps truncates at the cap; submit terminates', async () => {
     const { tasksDir, grader } = await testTasks();
     const logDir = mkdtempSync(join(tmpdir(), 'splatlab-rl-caps-'));
-    const server = await startRlServer({ tasksDir, grader: async () => grader, images: fakeImages, logDir, version: '0' }, { token: 't' });
+    const server = await startRlServer({ tasksDir, grader: async () => grader, logDir, version: '0' }, { token: 't' });
     const post = async (path: string, body: unknown): Promise<Record<string, unknown>> =>
       (await (await fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: 'Bearer t' }, body: JSON.stringify(body) })).json()) as Record<string, unknown>;
     try {
@@ -94,7 +94,7 @@ describe('caps end an episode as truncated everywhere', () => {
   it('MCP: --max-messages ends the episode as truncated in the structured result and the log', async () => {
     const { tasksDir, grader } = await testTasks();
     const logDir = mkdtempSync(join(tmpdir(), 'splatlab-mcp-caps-'));
-    const server = await startMcpHttp({ tasksDir, grader: async () => grader, images: fakeImages, logDir, version: '0', caps: { max_messages: 2 } }, { token: 'tok' });
+    const server = await startMcpHttp({ tasksDir, grader: async () => grader, logDir, version: '0', caps: { max_messages: 2 } }, { token: 'tok' });
     const client = new Client({ name: 'caps', version: '1' });
     try {
       await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { Authorization: 'Bearer tok' } } }));

@@ -14,6 +14,7 @@ import { ConnectionLimits } from '../../../src/main/transport/limits';
 import { parseTarget } from '../../../src/main/transport/request';
 import { parseTrajectory, readTrajectory } from '../../../src/main/env/trajectory';
 import { CallActivity, GradeQueue } from '../../../src/main/workers/grade-queue';
+import type { WorkerPool } from '../../../src/main/workers/pool';
 import { SplatEnv } from '../../../src/main/kinds/splatbench/env';
 import { EpisodeManager } from '../../../src/main/episodes/manager';
 import type { EnvGrader } from '../../../src/main/env/types';
@@ -135,8 +136,10 @@ describe('episodes stay consistent', () => {
     const { tasksDir } = await testTasks();
     const home = mkdtempSync(join(tmpdir(), 'splatlab-fail-'));
     const failing: EnvGrader = { grade: () => Promise.reject(new Error('grader down')), compareViews: () => Promise.reject(new Error('x')), renderViews: () => Promise.reject(new Error('x')) } as unknown as EnvGrader;
-    // The reference sheet comes back empty: the start fails after the environment was built.
-    const manager = new EpisodeManager({ tasksDir, home, grader: async () => failing, images: { ...fakeImages, referenceSheet: () => undefined as unknown as Uint8Array } });
+    // The lab's pool draws SplatBench's reference sheet as nothing (its photos as one byte each):
+    // the start fails after the environment was built.
+    const pool = { run: (job: string, input: { views: unknown[] }) => Promise.resolve(job === 'splatbench.publicPhotos' ? input.views.map(() => new Uint8Array(1)) : undefined) } as unknown as WorkerPool;
+    const manager = new EpisodeManager({ tasksDir, home, grader: async () => failing, pool });
     await expect(manager.start({ taskId: 'test__sculpt' })).rejects.toThrow(/no reference sheet/);
     const dir = join(home, 'trajectories');
     expect(readdirSync(dir)).toEqual([]);

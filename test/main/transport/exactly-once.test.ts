@@ -16,7 +16,7 @@ import { createLabServices } from '../../../src/main/services/lab';
 import { startServer, type LabServer } from '../../../src/main/transport/ws';
 import type { EpisodeStepResult } from '../../../src/shared/api/episode';
 import { TEST_TASK_IDS } from '../../helpers/test-task';
-import { fakeImages, testTasks } from '../env/fixtures';
+import { testTasks } from '../env/fixtures';
 
 const CALLS = 100;
 const grader: EnvGrader = {
@@ -34,7 +34,7 @@ beforeAll(async () => {
   const spec = JSON.parse(readFileSync(join(tasksDir, `${TEST_TASK_IDS.sculpt}.json`), 'utf8')) as Record<string, unknown>;
   writeFileSync(join(tasksDir, 'test__long.json'), JSON.stringify({ ...spec, task_id: 'test__long', max_tool_calls: CALLS + 10, max_gaussians: CALLS + 10 }));
   const home = mkdtempSync(join(tmpdir(), 'splatlab-once-'));
-  episodes = new EpisodeManager({ tasksDir, home, grader: async () => grader, images: fakeImages });
+  episodes = new EpisodeManager({ tasksDir, home, grader: async () => grader });
   const ctx = createLabContext({ gpu: { device: null, status: { path: 'cpu', vendor: '', architecture: '', description: 'CPU', summary: 'test' } }, tasksDir, home, version: '0.0.0-test', transport: 'ws', episodes, poolSize: 1 });
   const ui = mkdtempSync(join(tmpdir(), 'splatlab-ui-'));
   writeFileSync(join(ui, 'index.html'), '<!doctype html><title>SplatLab</title>');

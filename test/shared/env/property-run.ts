@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { Random } from '../../../src/shared/math/random';
 import { Episode } from '../../../src/shared/kinds/splatbench/episode';
 import { type EpisodeConfig } from '../../../src/shared/kinds/splatbench/episode';
-import { budgetFooter } from '../../../src/shared/env/format';
+import { budgetFooter } from '../../../src/shared/kinds/splatbench/format';
 import { sceneProblems, type GaussianRecord } from '../../../src/shared/scene/records';
 import { TOOL_NAMES } from '../../../src/shared/kinds/splatbench/tools';
 import { REFERENCE_VIEWS } from '../../../src/shared/camera/views';

@@ -1,7 +1,7 @@
 // Tool schemas: JSON Schema for agents, JSON-string arguments, strict fields, formatting helpers.
 import { describe, expect, it } from 'vitest';
 import { TOOL_NAMES, TOOL_SCHEMAS, toolJsonSchemas } from '../../../src/shared/kinds/splatbench/tools';
-import { budgetFooter } from '../../../src/shared/env/format';
+import { budgetFooter } from '../../../src/shared/kinds/splatbench/format';
 import { pyFloat, pyVec } from '../../../src/shared/math/format';
 import { formatIssues } from '../../../src/shared/env/issues';
 

@@ -12,7 +12,6 @@ import { serveStdio } from '../../mcp/stdio';
 import { acquireGpu } from '../../gpu/device';
 import { labViews } from '../../raster/views';
 import { WorkerPool } from '../../workers/pool';
-import { poolImages } from '../../env/images-pool';
 import { TaskRepository } from '../../kinds/repository';
 import { resolveTasksDir } from '../../tasks/paths';
 import { parseArgs, stringOption, type ParsedArgs } from '../args';
@@ -74,9 +73,9 @@ truncated. --idle-timeout-s (default 1800): a session without a request for that
     // of a frame), as under `serve --mcp`, not on the thread that answers the other sessions.
     const pool = new WorkerPool({});
     const views = labViews({ gpu: await acquireGpu({ forceCpu: true }), pool, gpuRasterizer: () => null });
-    // The render_views sheets and render_angle images are drawn and PNG-encoded on the same pool
-    // (src/main/env/images-pool.ts), not on the thread that answers every session.
-    const server = await startMcpHttp({ ...deps, viewRenderer: views.render, images: poolImages(pool) }, { port, token, ...(idle ? { idleTimeoutS: idle } : {}) });
+    // The kinds draw their own images (SplatBench's sheets, relation's stimuli) on the same pool
+    // (src/main/kinds/jobs.ts), not on the thread that answers every session.
+    const server = await startMcpHttp({ ...deps, viewRenderer: views.render, pool }, { port, token, ...(idle ? { idleTimeoutS: idle } : {}) });
     io.err(`search views: ${views.on}`);
     io.err(`SplatLab MCP (Streamable HTTP) at ${server.url}`);
     io.err(`token: ${token}`);

@@ -10,7 +10,6 @@ import { parseArgs, stringOption } from '../args';
 import { CliError, type CliCommand } from '../command';
 import { buildUi } from './build-ui';
 import { startMcpHttp } from '../../mcp/http';
-import { poolImages } from '../../env/images-pool';
 import { untilStopped } from '../stop';
 
 export const command: CliCommand = {
@@ -54,7 +53,7 @@ any free port), protected by the same token ('Authorization: Bearer TOKEN'); see
     const ctx = services.context;
     const mcp = args.options.has('mcp')
       ? await startMcpHttp(
-          { tasksDir: ctx.tasksDir, loadTask: (id) => ctx.tasks.getAny(id), images: poolImages(ctx.pool), grader: ctx.grader, viewRenderer: ctx.views.render, logDir: join(ctx.home, 'trajectories', 'agents'), version: ctx.version, log: (line) => io.err(line) },
+          { tasksDir: ctx.tasksDir, loadTask: (id) => ctx.tasks.getAny(id), pool: ctx.pool, grader: ctx.grader, viewRenderer: ctx.views.render, logDir: join(ctx.home, 'trajectories', 'agents'), version: ctx.version, log: (line) => io.err(line) },
           { port: mcpPort, token: server.token },
         )
       : null;

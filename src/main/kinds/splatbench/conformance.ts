@@ -7,7 +7,7 @@
 // Input: a loaded task and a grader. Output: problems (empty = conforms) and notes.
 // Invariant: read-only: no log is written and nothing in the task folder changes.
 import { packRecords, sceneProblems } from '../../../shared/scene/records';
-import { budgetFooter } from '../../../shared/env/format';
+import { budgetFooter } from '../../../shared/kinds/splatbench/format';
 import { readFit, type LoadedTask } from '../../tasks/load';
 import type { EnvGrader } from '../../env/types';
 import type { KindConformance } from '../kind';

@@ -8,27 +8,29 @@
 // a call with a known request id is answered from the ledger, never run twice; resuming from a
 // log rebuilds scene, ids, budgets and the ledger exactly.
 import type { EpisodeBudgets, PublicView } from '../../../shared/api/episode';
-import { publicBudgets, publicViews } from '../../env/public';
+import { publicBudgets, publicViews } from './public';
 import { copyFile } from 'node:fs/promises';
 import { orbitCamera } from '../../../shared/camera/orbit';
 import { splatbenchKind } from '../../../shared/kinds/registry';
 import { Episode } from '../../../shared/kinds/splatbench/episode';
-import { type ImageRequest, type StepResult, type ToolCall } from '../../../shared/env/step';
-import type { EpisodeConfig } from '../../../shared/kinds/splatbench/episode';
-import type { SplatBudgetState } from '../../../shared/env/format';
+import type { ToolCall } from '../../../shared/env/step';
+import type { EpisodeConfig, ImageRequest, SplatStepResult } from '../../../shared/kinds/splatbench/episode';
+import type { SplatBudgetState } from '../../../shared/kinds/splatbench/format';
 import { shortNum } from '../../../shared/math/format';
 import { describeView } from '../../../shared/kinds/splatbench/ops-inspect';
 import { packRecords, toCompactRecord, type GaussianRecord } from '../../../shared/scene/records';
 import { endingOf, type StepInfo } from '../../../shared/env/step-info';
 import type { CapName } from '../../../shared/env/caps';
 import type { LoadedTask } from '../../tasks/load';
-import { envImages } from '../../env/images';
+import { envImages, type EnvImages } from './images';
+import { poolImages } from './images-pool';
 import { RequestLedger } from '../../env/ledger';
 import { replayInto, resumeNote } from './resume';
 import { readTrajectory, TrajectoryWriter, type EndRecord, type StepRecord, type TimeRecord, type TrajectoryHeader } from '../../env/trajectory';
-import type { EnvGradeResult, EnvImages } from '../../env/types';
+import type { EnvGradeResult } from '../../env/types';
 import type { GradeOptions } from '../../grader/types';
-import { hiddenOf, loggedResult, replayedSummary, type ReplayedSummary, type SplatEnvOptions, type ToolOut } from '../../env/tool-out';
+import { hiddenOf, loggedResult, replayedSummary, type ReplayedSummary, type ToolOut } from '../../env/tool-out';
+import type { KindEnvOptions } from '../kind';
 
 export function episodeConfig(task: LoadedTask): EpisodeConfig {
   return splatbenchKind.config(task.spec, task.reference);
@@ -43,6 +45,15 @@ function jsonSafe(value: unknown): unknown {
     return String(value);
   }
 }
+
+/**
+ * What SplatEnv is opened with: every kind's options and SplatBench's image builders (default: on
+ * the lab's pool when the options carry one, else on the calling thread; tests pass cheap fakes).
+ */
+export type SplatEnvOptions = KindEnvOptions & { images?: EnvImages };
+
+/** The episode's image builders (SplatEnvOptions.images). */
+const imagesOf = (o: SplatEnvOptions): EnvImages => o.images ?? (o.pool ? poolImages(o.pool) : envImages);
 
 export class SplatEnv {
   private writer: TrajectoryWriter | null = null;
@@ -70,7 +81,7 @@ export class SplatEnv {
   static async reset(task: LoadedTask, options: SplatEnvOptions): Promise<{ env: SplatEnv; obs: ToolOut }> {
     const episode = new Episode(episodeConfig(task), task.init);
     const env = new SplatEnv(task, episode, options);
-    const images: EnvImages = options.images ?? envImages;
+    const images = imagesOf(options);
     const [image, views] = await Promise.all([images.referenceSheet(task), images.publicViews?.(task)]);
     env.views = views;
     if (options.resumeFrom) {
@@ -214,7 +225,7 @@ export class SplatEnv {
   }
 
   /** Draws, grades (inline mode) and writes the call's record; resolves once it is on disk. */
-  private async record(call: ToolCall, requestId: string | undefined, result: StepResult, t0: number): Promise<ToolOut> {
+  private async record(call: ToolCall, requestId: string | undefined, result: SplatStepResult, t0: number): Promise<ToolOut> {
     const drawn = result.image ? await this.draw(result.image) : { text: '', image: undefined };
     const body = [drawn.text, result.body].filter((s) => s.length > 0).join('\n');
     const text = body ? `${body}\n${result.footer}` : result.footer;
@@ -288,7 +299,7 @@ export class SplatEnv {
     return this.lastGrade;
   }
 
-  private async finish(result?: StepResult, cap?: CapName): Promise<void> {
+  private async finish(result?: SplatStepResult, cap?: CapName): Promise<void> {
     // The end record waits for the step grades: they run now, not at the next idle moment.
     this.opts.deferHiddenGrades?.hurry();
     await this.grades;
@@ -359,7 +370,7 @@ export class SplatEnv {
   }
 
   private async draw(req: ImageRequest): Promise<{ text: string; image: Uint8Array | undefined }> {
-    const images = this.opts.images ?? envImages;
+    const images = imagesOf(this.opts);
     if (req.kind === 'references') return { text: '', image: await images.referenceSheet(this.task, req.views) };
     const splats = packRecords(this.episode.records(), req.groups);
     const only = req.groups ? `Rendered only group${req.groups.length > 1 ? 's' : ''} ${req.groups.map((g) => `'${g}'`).join(', ')}.\n` : '';

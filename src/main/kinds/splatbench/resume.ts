@@ -5,7 +5,7 @@
 // Invariant: a replay that disagrees with the log is refused with ResumeError (never continued
 // from a wrong state).
 import type { Episode } from '../../../shared/kinds/splatbench/episode';
-import { withFooter } from '../../../shared/env/format';
+import { withFooter } from '../../../shared/kinds/splatbench/format';
 import { ReplayError, replayAll, type ReplayedStep } from '../../../shared/kinds/replay';
 import type { LoadedTask } from '../../tasks/load';
 import type { Trajectory, TrajectoryHeader } from '../../env/trajectory';

@@ -1,7 +1,7 @@
 // Where each photo / render / difference image sits inside a render_views sheet, so the render
 // viewer can show them one by one at full size. Pure layout arithmetic mirroring
 // src/shared/image/sheet.ts (equal cells, a label band above each image, `SHEET_GAP` around)
-// and src/main/env/images.ts (three tiles per view; 3 columns, 6 beyond four views).
+// and src/main/kinds/splatbench/images.ts (three tiles per view; 3 columns, 6 beyond four views).
 // Inputs: the sheet's size, the tile size (the views' camera size) and the number of views.
 // Output: one rectangle per view and panel. A unit test builds real sheets and checks the crops.
 // See docs/DESIGN.md section 7.

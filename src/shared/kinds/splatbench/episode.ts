@@ -1,15 +1,15 @@
 // The pure episode: budgets, validation order and the end of the episode in one place, with no
 // rendering (Gymnasium spirit). Main wraps it, fulfils the image requests and grades.
 // Inputs: a task's public config and start scene; one {tool, args} call per step.
-// Outputs: StepResult (body text, footer, optional image request, done). Invariants: every
+// Outputs: SplatStepResult (body text, footer, optional image request, done). Invariants: every
 // accepted call costs exactly one call (and a render tool with valid arguments one render);
 // a rejected call never changes the scene; calls after the end cost nothing and change nothing;
 // the episode ends on submit or when the last call has been spent.
-import { budgetFooter, withFooter, type SplatBudgetState } from '../../env/format';
+import { budgetFooter, withFooter, type SplatBudgetState } from './format';
 import { formatIssues } from '../../env/issues';
 import { addGaussians, deleteGaussians, editGaussians, transformGroup, type EditOutcome } from './ops-edit';
 import { describeGroups, describeView, listGaussians, resolveGroups, resolveViews } from './ops-inspect';
-import type { ImageRequest, StepResult, ToolCall } from '../../env/step';
+import type { StepResult, ToolCall } from '../../env/step';
 import type { ViewInfo } from '../../env/views';
 import type { TaskKind } from '../../task/schema';
 import { cloneRecord, type GaussianRecord } from '../../scene/records';
@@ -36,6 +36,17 @@ export interface EpisodeConfig {
   maxToolCalls: number;
   maxRenders: number;
   referenceViews: readonly ViewInfo[];
+}
+
+/** What main must draw for an image tool (indices refer to config.referenceViews). */
+export type ImageRequest =
+  | { kind: 'references'; views: number[] }
+  | { kind: 'views'; views: number[]; groups?: string[] }
+  | { kind: 'angle'; azimuth: number; elevation: number; groups?: string[] };
+
+/** SplatBench's step result: every kind's, and the image its image tools ask main to draw. */
+export interface SplatStepResult extends StepResult {
+  image?: ImageRequest;
 }
 
 type Handled = { ok: true; text: string; records?: GaussianRecord[]; nextId?: number; image?: ImageRequest; submit?: boolean } | { ok: false; error: string; code?: OutcomeCode };
@@ -93,7 +104,7 @@ export class Episode {
     return withFooter(`${views} ${budget} ${startText(c, this.scene)}`, this.budgets());
   }
 
-  step(call: ToolCall): StepResult {
+  step(call: ToolCall): SplatStepResult {
     const tool = toolNameOf(call) ?? NAMELESS_TOOL;
     if (this.ended) {
       const info = this.info(tool, { ok: false, charged: false, changed: false, ids: [], code: 'episode_over' });

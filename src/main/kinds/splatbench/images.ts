@@ -1,15 +1,17 @@
-// PNG images the player receives: the reference sheet (view_references and the first
+// SplatBench's PNG images the player receives: the reference sheet (view_references and the first
 // observation), the render_views sheet (photo | render | difference per view, with that view's
-// metrics) and the render_angle image. Inputs: a loaded task, renders and their metrics.
+// metrics) and the render_angle image, drawn here (the CLI, tests) or on the lab's worker pool
+// (./images-pool.ts, when the episode is given the pool). Inputs: a loaded task, renders and their metrics.
 // Output: PNG bytes. Invariant: only reference views appear here; photos and renders carry the
 // bounds-cube overlay for their own camera, difference images are computed before any overlay.
-import type { Camera, RenderOutput } from '../../shared/raster/types';
-import type { RgbImage } from '../../shared/image/image';
-import { drawOverlay } from '../../shared/image/overlay';
-import { contactSheet, type SheetTile } from '../../shared/image/sheet';
-import { DIFFERENCE_GAIN, differenceImage } from '../../shared/image/difference';
-import { encodePng } from '../io/png';
-import type { LoadedTask, RefView } from '../tasks/load';
+import type { PublicView } from '../../../shared/api/episode';
+import type { Camera, RenderOutput } from '../../../shared/raster/types';
+import type { RgbImage } from '../../../shared/image/image';
+import { drawOverlay } from '../../../shared/image/overlay';
+import { contactSheet, type SheetTile } from '../../../shared/image/sheet';
+import { DIFFERENCE_GAIN, differenceImage } from '../../../shared/image/difference';
+import { encodePng } from '../../io/png';
+import type { LoadedTask, RefView } from '../../tasks/load';
 
 /** The per-view numbers a sheet row shows (a subset of the grader's ViewMetrics). */
 export interface RowMetrics {
@@ -33,6 +35,17 @@ export function viewLabel(view: Pick<RefView, 'name' | 'azimuth' | 'elevation'>)
   if (view.azimuth !== undefined) parts.push(`az ${fmt(view.azimuth)}°`);
   if (view.elevation !== undefined) parts.push(`el ${fmt(view.elevation)}°`);
   return parts.join(' ');
+}
+
+/** SplatBench's PNG builders for its three image tools and the player's reference photos (tests pass cheap fakes). */
+export interface EnvImages {
+  /** May answer later, like the sheets below (the lab draws it on its pool once per task). */
+  referenceSheet(task: LoadedTask, views?: number[]): Uint8Array | Promise<Uint8Array>;
+  /** May answer later: the lab draws these on its worker pool (./images-pool.ts). */
+  renderViewsSheet(rows: RenderRow[]): Uint8Array | Promise<Uint8Array>;
+  renderAngleImage(render: RenderOutput, label: string, camera: Camera): Uint8Array | Promise<Uint8Array>;
+  /** The reference photos as the player sees them, once per task; absent: drawn here (./public.ts). */
+  publicViews?(task: LoadedTask): PublicView[] | Promise<PublicView[]>;
 }
 
 const fmt = (x: number): string => String(Math.round(x * 10) / 10);
@@ -97,5 +110,5 @@ export function renderAngleImage(render: RenderOutput, label: string, camera: Ca
   return encodePng(contactSheet([{ image: drawOverlay(asImage(render), camera), label }], 1));
 }
 
-/** The three builders as one object (the episode's EnvImages). */
-export const envImages = { referenceSheet, renderViewsSheet, renderAngleImage };
+/** The three builders as one object (the episode's EnvImages on the calling thread). */
+export const envImages = { referenceSheet, renderViewsSheet, renderAngleImage } satisfies EnvImages;

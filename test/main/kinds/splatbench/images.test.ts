@@ -2,15 +2,15 @@
 // difference per view) and render_angle image decode to the expected layouts; only reference
 // views appear.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { referenceSheet, renderAngleImage, renderViewsSheet, viewLabel } from '../../../src/main/env/images';
-import { publicViews } from '../../../src/main/env/public';
-import { decodePng } from '../../../src/main/io/png';
-import { loadTask, type LoadedTask } from '../../../src/main/tasks/load';
-import { TEST_TASK_IDS, type TestTask } from '../../helpers/test-task';
-import type { Grader } from '../../../src/main/grader/grader';
-import { orbitCamera } from '../../../src/shared/camera/orbit';
-import { packRecords } from '../../../src/shared/scene/records';
-import { FIXTURE_SIZE, fixtureTask } from '../tasks/fixture';
+import { referenceSheet, renderAngleImage, renderViewsSheet, viewLabel } from '../../../../src/main/kinds/splatbench/images';
+import { publicViews } from '../../../../src/main/kinds/splatbench/public';
+import { decodePng } from '../../../../src/main/io/png';
+import { loadTask, type LoadedTask } from '../../../../src/main/tasks/load';
+import { TEST_TASK_IDS, type TestTask } from '../../../helpers/test-task';
+import type { Grader } from '../../../../src/main/grader/grader';
+import { orbitCamera } from '../../../../src/shared/camera/orbit';
+import { packRecords } from '../../../../src/shared/scene/records';
+import { FIXTURE_SIZE, fixtureTask } from '../../tasks/fixture';
 
 let built: TestTask;
 let grader: Grader;

@@ -1,14 +1,16 @@
-// The episode's images on the pool (src/main/env/images-pool.ts, issue 29 item 1): the render_views
+// The episode's images on the pool (src/main/kinds/splatbench/images-pool.ts, issue 29 item 1): the render_views
 // sheet, the render_angle image and the reference sheet (issue 38 item 1) drawn on a worker are the
 // same PNG bytes as on the main thread; concurrent starts of one task share one reference-sheet job;
-// the player's reference photos (job 'image.publicPhotos') are the main thread's views, once per task.
+// the player's reference photos (job 'splatbench.publicPhotos') are the main thread's views, once per task;
+// an episode handed the lab's pool (KindEnvOptions.pool: the lab, MCP, RL) draws its images there.
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { envImages } from '../../../src/main/env/images';
-import { poolImages } from '../../../src/main/env/images-pool';
-import { publicViews } from '../../../src/main/env/public';
-import { WorkerPool } from '../../../src/main/workers/pool';
-import { packRecords } from '../../../src/shared/scene/records';
-import { testTask, testTasks } from './fixtures';
+import { envImages } from '../../../../src/main/kinds/splatbench/images';
+import { poolImages } from '../../../../src/main/kinds/splatbench/images-pool';
+import { publicViews } from '../../../../src/main/kinds/splatbench/public';
+import { SplatEnv } from '../../../../src/main/kinds/splatbench/env';
+import { WorkerPool } from '../../../../src/main/workers/pool';
+import { packRecords } from '../../../../src/shared/scene/records';
+import { testTask, testTasks } from '../../env/fixtures';
 
 const pool = new WorkerPool({ size: 1 });
 afterAll(() => pool.close());
@@ -34,7 +36,7 @@ describe('episode images on the worker pool', () => {
     const onMain = await testTask('test__sculpt');
     const images = poolImages(pool);
     const run = vi.spyOn(pool, 'run');
-    const jobs = (): number => run.mock.calls.filter(([name]) => name === 'image.references').length;
+    const jobs = (): number => run.mock.calls.filter(([name]) => name === 'splatbench.references').length;
     const first = images.referenceSheet(onPool);
     const second = images.referenceSheet(onPool);
     expect(first).toBeInstanceOf(Promise);
@@ -53,7 +55,7 @@ describe('episode images on the worker pool', () => {
     const onMain = await testTask('test__sculpt');
     const images = poolImages(pool);
     const run = vi.spyOn(pool, 'run');
-    const jobs = (): number => run.mock.calls.filter(([name]) => name === 'image.publicPhotos').length;
+    const jobs = (): number => run.mock.calls.filter(([name]) => name === 'splatbench.publicPhotos').length;
     const first = images.publicViews!(onPool);
     expect(first).toBeInstanceOf(Promise);
     expect(images.publicViews!(onPool)).toBe(first);
@@ -65,5 +67,21 @@ describe('episode images on the worker pool', () => {
     expect(images.publicViews!(onPool)).toBe(views);
     expect(publicViews(onPool)).toBe(views);
     expect(jobs()).toBe(1);
+  }, 120_000);
+
+  it('draws an episode\'s images on the pool it is handed, and on the calling thread without one', async () => {
+    const { grader } = await testTasks();
+    const run = vi.spyOn(pool, 'run');
+    const jobs = (): string[] => run.mock.calls.map(([name]) => String(name)).filter((n) => n.startsWith('splatbench.'));
+    const onPool = await SplatEnv.reset(await testTask('test__sculpt'), { grader, pool, gradeEachStep: false });
+    expect(jobs()).toEqual(expect.arrayContaining(['splatbench.references', 'splatbench.publicPhotos']));
+    const angle = await onPool.env.step({ tool: 'render_angle', args: { azimuth: 10, elevation: 20 } });
+    expect(angle.image).toBeDefined();
+    expect(jobs()).toContain('splatbench.angleImage');
+    run.mockClear();
+    const here = await SplatEnv.reset(await testTask('test__sculpt'), { grader, gradeEachStep: false });
+    expect(Buffer.from(here.obs.image!).equals(Buffer.from(onPool.obs.image!))).toBe(true);
+    expect(jobs()).toEqual([]);
+    await Promise.all([onPool.env.close(), here.env.close()]);
   }, 120_000);
 });

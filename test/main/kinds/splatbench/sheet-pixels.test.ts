@@ -3,12 +3,12 @@
 // amplified difference, in that order, with view i in row i. A sheet that shows the photo in the
 // render's cell, swaps cells or views, or takes the difference of the wrong images fails here.
 import { describe, expect, it } from 'vitest';
-import { renderViewsSheet, type RenderRow } from '../../../src/main/env/images';
-import { decodePng, toRgb } from '../../../src/main/io/png';
-import type { RefView } from '../../../src/main/tasks/load';
-import { orbitCamera } from '../../../src/shared/camera/orbit';
-import { DIFFERENCE_GAIN } from '../../../src/shared/image/difference';
-import type { RgbImage } from '../../../src/shared/image/image';
+import { renderViewsSheet, type RenderRow } from '../../../../src/main/kinds/splatbench/images';
+import { decodePng, toRgb } from '../../../../src/main/io/png';
+import type { RefView } from '../../../../src/main/tasks/load';
+import { orbitCamera } from '../../../../src/shared/camera/orbit';
+import { DIFFERENCE_GAIN } from '../../../../src/shared/image/difference';
+import type { RgbImage } from '../../../../src/shared/image/image';
 
 const SIZE = 64;
 const GAP = 4; // contactSheet's default gap
