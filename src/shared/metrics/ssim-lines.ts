@@ -1,15 +1,15 @@
-// The 11-tap line passes of SsimTarget (ssim-target.ts): in JS (the CPU reference) and in
-// WebAssembly SIMD (wasm/ssim-kernels.ts, two outputs per f64x2 vector; issue 40 item 1), with
-// one signature. A pass writes `rows` rows of `count` consecutive outputs; rows are `w` floats
+// The 11-tap line passes of SsimTarget (ssim-target.ts) and its map sum: in JS (the CPU
+// reference: the passes below, metrics/ssim.ts's ssimMapSum) and in WebAssembly SIMD
+// (wasm/ssim-kernels.ts, two outputs per f64x2 vector; issue 40 item 1), with one signature. A pass writes `rows` rows of `count` consecutive outputs; rows are `w` floats
 // apart in both planes: hsym out[o + r w + i] = the symmetric sum of a's taps 1 apart around
 // a[c + r w + i]; vsym the same with taps w apart (down the columns); vseq the window-order sum
 // from 0 with taps w apart.
-// Input: float64 planes. The wasm passes run on planes allocated from their memory (plane());
-// given any other array they run the JS pass.
+// Input: float64 planes. The wasm passes and map sum run on planes allocated from their memory
+// (plane()); given any other array they run the JS one.
 // Invariant: every output of both implementations is bit for bit the same float (the same
 // operations in the same order; test/shared/metrics/ssim-lines.test.ts).
 import { gaussianKernel } from './gaussian';
-import { SSIM_SIGMA, SSIM_TRUNCATE } from './ssim';
+import { ssimMapSum, SSIM_C1, SSIM_C2, SSIM_PAD, SSIM_SIGMA, SSIM_TRUNCATE, type SsimMomentGrads } from './ssim';
 import { instantiateWasmSync, type WasmMemory } from './wasm/runtime';
 import { emitSsimModule } from './wasm/ssim-kernels';
 
@@ -70,11 +70,16 @@ export function jsLines(w: number): Lines11 {
 /** The wasm passes and the planes they run on. */
 export interface WasmLines {
   lines: Lines11;
-  /** A zeroed plane of `n` floats in the module's memory (null when the memory is used up). */
+  /** ssimMapSum's signature and result, in wasm SIMD when every plane is in the module's memory. */
+  mapSum: typeof ssimMapSum;
+  /** A plane of `n` floats in the module's memory (null when the memory is used up); zeroed when new, not when reused. */
   plane(n: number): Float64Array | null;
+  /** Gives a plane back for plane() to hand out again. */
+  release(p: Float64Array): void;
 }
 
 type LineFn = (aPtr: number, outPtr: number, count: number, rows: number) => void;
+type MapSumFn = (ux: number, uy: number, uxx: number, uyy: number, uxy: number, gx: number, gxx: number, gxy: number, scale: number, grad: number, r0: number, r1: number) => number;
 
 /** Planes above this many bytes in all stay in JS (byte addresses must stay below 2^31). */
 const MAX_BYTES = 1 << 30;
@@ -89,7 +94,7 @@ export function wasmLines(w: number, floats: number): WasmLines | null {
   if (wasmUnavailable || bytes > MAX_BYTES) return null;
   let exports: Record<string, unknown>;
   try {
-    exports = instantiateWasmSync(emitSsimModule(SSIM_KERNEL, w, Math.ceil(bytes / 65536)));
+    exports = instantiateWasmSync(emitSsimModule(SSIM_KERNEL, w, Math.ceil(bytes / 65536), { pad: SSIM_PAD, c1: SSIM_C1, c2: SSIM_C2 }));
   } catch {
     wasmUnavailable = true; // no WebAssembly, no SIMD, or a synchronous compile refused: JS passes
     return null;
@@ -100,18 +105,37 @@ export function wasmLines(w: number, floats: number): WasmLines | null {
     if (a.buffer === buffer && out.buffer === buffer) fn(a.byteOffset + c * 8, out.byteOffset + o * 8, count, rows);
     else fallback(a, c, out, o, count, rows);
   };
+  const mapsum = exports.mapsum as MapSumFn;
+  const mine = (...planes: Float64Array[]): boolean => planes.every((p) => p.buffer === buffer);
   let next = 0;
+  const free = new Map<number, number[]>(); // plane length -> byte offsets given back
   return {
     lines: {
       hsym: pass(exports.hsym as LineFn, js.hsym),
       vsym: pass(exports.vsym as LineFn, js.vsym),
       vseq: pass(exports.vseq as LineFn, js.vseq),
     },
+    mapSum(m, pw, ph, g?: SsimMomentGrads, rows?) {
+      const gp = g ? [g.ux, g.uxx, g.uxy] : [m.ux, m.ux, m.ux];
+      if (pw !== w || !mine(m.ux, m.uy, m.uxx, m.uyy, m.uxy, ...gp)) return ssimMapSum(m, pw, ph, g, rows);
+      const r0 = Math.max(SSIM_PAD, rows ? rows[0] : SSIM_PAD);
+      const r1 = Math.min(ph - SSIM_PAD, rows ? rows[1] : ph - SSIM_PAD);
+      const [gx, gxx, gxy] = gp.map((p) => p.byteOffset);
+      return mapsum(m.ux.byteOffset, m.uy.byteOffset, m.uxx.byteOffset, m.uyy.byteOffset, m.uxy.byteOffset, gx, gxx, gxy, g?.scale ?? 0, g ? 1 : 0, r0, r1);
+    },
     plane(n) {
+      const reused = free.get(n)?.pop();
+      if (reused !== undefined) return new Float64Array(buffer, reused, n);
       if (next + n * 8 > bytes) return null;
       const p = new Float64Array(buffer, next, n);
       next += n * 8;
       return p;
+    },
+    release(p) {
+      if (p.buffer !== buffer) return;
+      const list = free.get(p.length) ?? [];
+      list.push(p.byteOffset);
+      free.set(p.length, list);
     },
   };
 }

@@ -7,7 +7,9 @@
 // gradient planes are zero on the border, so the adjoint is the plain transposed blur (zero
 // padding, no reflect fold). The blurs slide the 11-tap window along rows and down columns in
 // locals (one load per output; issue 40 item 1), the float operations of the previous per-pixel dot
-// product in its order.
+// product in its order; where WebAssembly runs, the blurs, their adjoints and the map sum run as
+// f64x2 kernels on planes in the kernels' memory, two outputs a vector with the same operations in
+// the same order (ssim-lines.ts), so the results are the same bit for bit.
 // Inputs: a render [H, W, 3] (Float32Array or Float64Array) and an SsimTarget of the photo.
 // Output: mean SSIM and, on request, d SSIM / d render [H, W, 3] (float64, into a caller buffer);
 // evaluateRows gives one band of rows of the same (the fit's step in bands, issue 40).
@@ -17,7 +19,7 @@
 // are per thread and size (one evaluation at a time: evaluate is synchronous).
 import type { Floats } from '../scene/splats';
 import { ssimMapSum } from './ssim';
-import { jsLines, SSIM_KERNEL, wasmLines, type Lines11 } from './ssim-lines';
+import { jsLines, SSIM_KERNEL, wasmLines, type Lines11, type WasmLines } from './ssim-lines';
 
 const R = (SSIM_KERNEL.length - 1) / 2;
 
@@ -50,6 +52,7 @@ class Scratch {
   readonly vert: Float64Array[]; // 3 x [H - 2R, W] vertical-pass outputs
   readonly sums = new Float64Array(3); // per-channel map sums of evaluate()
   readonly lines: Lines11;
+  readonly engine: WasmLines | null;
   private readonly alloc: (n: number) => Float64Array;
   private adjointPlanes: { g: Float64Array[]; tPad: Float64Array[] } | null = null;
 
@@ -58,8 +61,12 @@ class Scratch {
     readonly h: number,
     wasm: boolean,
   ) {
-    // Every plane below, in the wasm passes' memory where it runs (15 planes of [H, W] in all).
-    const engine = wasm ? wasmLines(w, 15 * w * h) : null;
+    // Every plane below (15 of [H, W] in all) and the photo moments of up to TARGET_SLOTS
+    // targets (6 planes each), in the wasm passes' memory where it runs.
+    const n = w * h;
+    const slots = Math.max(0, Math.min(TARGET_SLOTS, Math.floor((MAX_FLOATS - 15 * n) / (6 * n))));
+    const engine = wasm ? wasmLines(w, (15 + 6 * slots) * n) : null;
+    this.engine = engine;
     this.lines = engine?.lines ?? jsLines(w);
     this.alloc = (n) => engine?.plane(n) ?? new Float64Array(n);
     const plane = (): Float64Array => this.alloc(w * h);
@@ -82,6 +89,16 @@ class Scratch {
     return this.adjointPlanes;
   }
 }
+
+/** Targets of one size whose photo moments live in the wasm memory (a fit and a grade hold 8). */
+const TARGET_SLOTS = 16;
+/** The wasm memory's planes stay within 1 GiB (its byte addresses are signed 32-bit). */
+const MAX_FLOATS = 1 << 27;
+
+/** Gives a collected target's wasm planes back to its engine. */
+const releasePlanes = new FinalizationRegistry<{ engine: WasmLines; planes: Float64Array[] }>(({ engine, planes }) => {
+  for (const p of planes) engine.release(p);
+});
 
 const scratches = new Map<string, Scratch>();
 let useWasm = true;
@@ -123,7 +140,15 @@ export class SsimTarget {
     this.y = [];
     this.uy = [];
     this.uyy = [];
-    const { x: yy } = this.s; // scratch for y * y
+    const { x: yy, engine } = this.s; // scratch for y * y
+    // The photo moments in the wasm memory where there is room (mapSum reads them there).
+    const wasmPlanes: Float64Array[] = [];
+    const moment = (): Float64Array => {
+      const p = engine?.plane(n)?.fill(0);
+      if (!p) return new Float64Array(n);
+      wasmPlanes.push(p);
+      return p;
+    };
     for (let c = 0; c < 3; c++) {
       const y = new Float64Array(n);
       for (let i = 0; i < n; i++) {
@@ -131,13 +156,14 @@ export class SsimTarget {
         y[i] = v;
         yy[i] = v * v;
       }
-      const uy = new Float64Array(n);
-      const uyy = new Float64Array(n);
+      const uy = moment();
+      const uyy = moment();
       blurInterior(h, w, this.s.lines, [y, yy], this.s.vert, [uy, uyy]);
       this.y.push(y);
       this.uy.push(uy);
       this.uyy.push(uyy);
     }
+    if (engine && wasmPlanes.length > 0) releasePlanes.register(this, { engine, planes: wasmPlanes });
   }
 
   /**
@@ -167,6 +193,7 @@ export class SsimTarget {
     const [gUx, gUxx, gUxy] = grad ? this.s.adjoint.g : [ux, uxx, uxy];
     const count = (w - 2 * R) * (h - 2 * R);
     const scale = gradScale / (count * 3);
+    const mapSum = this.s.engine?.mapSum ?? ssimMapSum;
     // Map rows: the band's own (summed), and with a gradient the interior rows within R of it
     // (their map gradients reach the band through the adjoint blur).
     const own0 = Math.max(R, y0);
@@ -192,9 +219,9 @@ export class SsimTarget {
       // ssimMapSum writes every gradient pixel of its rows; the border stays zero from construction.
       const moments = { ux, uy: this.uy[c], uxx, uyy: this.uyy[c], uxy };
       const g = grad ? { ux: gUx, uxx: gUxx, uxy: gUxy, scale } : undefined;
-      if (g && m0 < own0) ssimMapSum(moments, w, h, g, [m0, own0]);
-      if (own0 < own1) sums[c] = ssimMapSum(moments, w, h, g, [own0, own1]);
-      if (g && Math.max(own1, m0) < m1) ssimMapSum(moments, w, h, g, [Math.max(own1, m0), m1]);
+      if (g && m0 < own0) mapSum(moments, w, h, g, [m0, own0]);
+      if (own0 < own1) sums[c] = mapSum(moments, w, h, g, [own0, own1]);
+      if (g && Math.max(own1, m0) < m1) mapSum(moments, w, h, g, [Math.max(own1, m0), m1]);
       if (grad) this.adjoint(y, grad, c, y0, y1, m0, m1);
     }
   }

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { jsLines, wasmLines, type Lines11 } from '../../../src/shared/metrics/ssim-lines';
 import { setSsimWasm, SsimTarget } from '../../../src/shared/metrics/ssim-target';
+import { ssimMapSum } from '../../../src/shared/metrics/ssim';
 import { Random } from '../../../src/shared/math/random';
 
 /** Seeded values spread over magnitudes and signs (the sums' rounding depends on the order). */
@@ -60,6 +61,36 @@ describe('SSIM line passes', () => {
     wasm.lines.hsym(plain, w + 5, viaJs, 0, w - 10, h - 2);
     js.hsym(plain, w + 5, ref, 0, w - 10, h - 2);
     expect(firstDiff(viaJs, ref)).toBe(-1);
+  });
+
+  it.each([
+    [27, 19],
+    [30, 16],
+  ])('sum the SSIM map and write its gradients as ssimMapSum does on %ix%i planes', (w, h) => {
+    const n = w * h;
+    const wasm = wasmLines(w, 16 * n);
+    expect(wasm).not.toBeNull();
+    if (!wasm) return;
+    const rng = new Random(w + 1000 * h);
+    const planes = Array.from({ length: 8 }, () => wasm.plane(n) ?? new Float64Array(0));
+    const [ux, uy, uxx, uyy, uxy] = planes;
+    // Moments of plausible images: means in [0, 1], second moments above the squared means.
+    for (let i = 0; i < n; i++) {
+      ux[i] = rng.next();
+      uy[i] = rng.next();
+      uxx[i] = ux[i] * ux[i] + 0.05 * rng.next();
+      uyy[i] = uy[i] * uy[i] + 0.05 * rng.next();
+      uxy[i] = ux[i] * uy[i] + 0.04 * (rng.next() - 0.5);
+    }
+    const m = { ux, uy, uxx, uyy, uxy };
+    const g = { ux: planes[5], uxx: planes[6], uxy: planes[7], scale: -0.013 };
+    const ref = { ux: new Float64Array(n), uxx: new Float64Array(n), uxy: new Float64Array(n), scale: -0.013 };
+    for (const rows of [undefined, [3, 9], [7, h - 2]] as const) {
+      expect(Object.is(wasm.mapSum(m, w, h, g, rows), ssimMapSum(m, w, h, ref, rows))).toBe(true);
+      expect(Object.is(wasm.mapSum(m, w, h, undefined, rows), ssimMapSum(m, w, h, undefined, rows))).toBe(true);
+      for (const k of ['ux', 'uxx', 'uxy'] as const) expect(firstDiff(g[k], ref[k])).toBe(-1);
+    }
+    expect(ref.uxy.some((v) => v !== 0)).toBe(true);
   });
 
   it('give SsimTarget the same value and gradient as the JS passes, whole and in bands', () => {

@@ -9,7 +9,7 @@
 // (1 float: along a row; `width` floats: down the columns). aPtr is the byte address of the
 // first output's centre tap; every tap read must lie in memory (the JS reads the same samples).
 // Invariant: byte-equal results to the JS passes (test/shared/metrics/ssim-wasm.test.ts).
-import { emitModule, FunctionBuilder, I32, V128 } from './emitter';
+import { emitModule, F64, FunctionBuilder, I32, V128 } from './emitter';
 
 /** The sum orders of ssim-target.ts's passes. */
 export type TapOrder = 'sym' | 'seq';
@@ -22,14 +22,14 @@ export type SsimLineName = keyof typeof SSIM_LINE_FUNCTIONS;
  * One line function for 11 taps `k` at `tapBytes` apart, rows `rowBytes` apart. Both orders push
  * the same operation sequence for a vector (f64x2) or a scalar (f64) output.
  */
-export function emitLine11(name: string, k: readonly number[], order: TapOrder, tapBytes: number, rowBytes: number): FunctionBuilder {
+export function emitLine11(name: string, k: ArrayLike<number>, order: TapOrder, tapBytes: number, rowBytes: number): FunctionBuilder {
   if (k.length !== 11) throw new Error(`ssim kernels: 11 taps expected, got ${k.length}`);
   const f = new FunctionBuilder(name, [I32, I32, I32, I32], []);
   const [aPtr, outPtr, count, rows] = [0, 1, 2, 3];
   const [r, p, o, end] = [f.local(I32), f.local(I32), f.local(I32), f.local(I32)];
   // The taps as f64x2 constants (the symmetric order reads k[0..5] only).
   const used = order === 'sym' ? 6 : 11;
-  const kv = k.slice(0, used).map(() => f.local(V128));
+  const kv = Array.from({ length: used }, () => f.local(V128));
   for (let t = 0; t < used; t++) f.f64(k[t]).f64x2Splat().set(kv[t]);
 
   // Taps are read at p + t * tapBytes, p = the centre minus 5 taps (memarg offsets are unsigned).
@@ -102,9 +102,109 @@ export function emitLine11(name: string, k: readonly number[], order: TapOrder, 
   return f;
 }
 
-/** The module of the line functions for planes `width` floats wide, with `pages` 64 KiB pages of memory. */
-export function emitSsimModule(k: readonly number[], width: number, pages: number): Uint8Array {
+/** The parameters of mapsum, in order (plane pointers in bytes; rows [r0, r1)). */
+export const MAPSUM_PARAMS = ['ux', 'uy', 'uxx', 'uyy', 'uxy', 'gx', 'gxx', 'gxy', 'scale', 'grad', 'r0', 'r1'] as const;
+
+/**
+ * mapsum(ux, uy, uxx, uyy, uxy, gx, gxx, gxy, scale, grad, r0, r1) -> f64: ssimMapSum of
+ * metrics/ssim.ts over rows [r0, r1) and the columns [pad, width - pad) of planes `width` floats
+ * wide: the sum of the SSIM map added pixel by pixel in row-major order (a vector's lanes added
+ * in turn), and with grad != 0 the upstream gradients written at those pixels. Every value is
+ * the JS expression's operations in its order (its precedence written out below).
+ */
+export function emitMapSum(width: number, pad: number, c1: number, c2: number): FunctionBuilder {
+  const f = new FunctionBuilder('mapsum', MAPSUM_PARAMS.map((n) => (n === 'scale' ? F64 : I32)), [F64]);
+  const [ux, uy, uxx, uyy, uxy, gx, gxx, gxy, scale, grad, r0, r1] = MAPSUM_PARAMS.map((_, i) => i);
+  const [y, q, qPairs, qEnd] = [f.local(I32), f.local(I32), f.local(I32), f.local(I32)];
+  const sum = f.local(F64);
+  const names = ['mx', 'my', 'a1', 'a2', 'b1', 'b2', 'd', 's'] as const;
+  const vl = Object.fromEntries(names.map((n) => [n, f.local(V128)])) as Record<(typeof names)[number], number>;
+  const sl = Object.fromEntries(names.map((n) => [n, f.local(F64)])) as Record<(typeof names)[number], number>;
+  const [vTwo, vC1, vC2, vScale, vNegScale, vScale2] = Array.from({ length: 6 }, () => f.local(V128));
+  const [negScale, scale2] = [f.local(F64), f.local(F64)];
+  f.f64(0).set(sum);
+  f.get(scale).f64(-1).f64Mul().set(negScale); // -scale, exactly
+  f.get(scale).f64(2).f64Mul().set(scale2); // scale * 2, as the JS evaluates it
+  f.f64(2).f64x2Splat().set(vTwo);
+  f.f64(c1).f64x2Splat().set(vC1);
+  f.f64(c2).f64x2Splat().set(vC2);
+  f.get(scale).f64x2Splat().set(vScale);
+  f.get(negScale).f64x2Splat().set(vNegScale);
+  f.get(scale2).f64x2Splat().set(vScale2);
+
+  /** One output (a vector of two neighbouring pixels, or one pixel) at byte offset q. */
+  const pixel = (simd: boolean): void => {
+    const l = simd ? vl : sl;
+    const ld = (plane: number): void => void (simd ? f.get(plane).get(q).i32Add().v128Load() : f.get(plane).get(q).i32Add().f64Load());
+    const st = (plane: number, value: number): void => void (simd ? f.get(plane).get(q).i32Add().get(value).v128Store() : f.get(plane).get(q).i32Add().get(value).f64Store());
+    const mul = (): void => void (simd ? f.f64x2Mul() : f.f64Mul());
+    const add = (): void => void (simd ? f.f64x2Add() : f.f64Add());
+    const sub = (): void => void (simd ? f.f64x2Sub() : f.f64Sub());
+    const div = (): void => void (simd ? f.f64x2Div() : f.f64Div());
+    const k = (vec: number, v: number | null, local?: number): void => void (simd ? f.get(vec) : local !== undefined ? f.get(local) : f.f64(v as number));
+    ld(ux);
+    f.set(l.mx);
+    ld(uy);
+    f.set(l.my);
+    // a1 = 2 * mx * my + C1 = ((2 mx) my) + C1
+    k(vTwo, 2); f.get(l.mx); mul(); f.get(l.my); mul(); k(vC1, c1); add(); f.set(l.a1);
+    // a2 = 2 * (uxy - mx * my) + C2
+    k(vTwo, 2); ld(uxy); f.get(l.mx).get(l.my); mul(); sub(); mul(); k(vC2, c2); add(); f.set(l.a2);
+    // b1 = mx * mx + my * my + C1 = ((mx mx) + (my my)) + C1
+    f.get(l.mx).get(l.mx); mul(); f.get(l.my).get(l.my); mul(); add(); k(vC1, c1); add(); f.set(l.b1);
+    // b2 = uxx - mx * mx + (uyy - my * my) + C2 = ((uxx - mx mx) + (uyy - my my)) + C2
+    ld(uxx); f.get(l.mx).get(l.mx); mul(); sub(); ld(uyy); f.get(l.my).get(l.my); mul(); sub(); add(); k(vC2, c2); add(); f.set(l.b2);
+    // d = b1 b2; s = (a1 a2) / d
+    f.get(l.b1).get(l.b2); mul(); f.set(l.d);
+    f.get(l.a1).get(l.a2); mul(); f.get(l.d); div(); f.set(l.s);
+    // sum += s, one pixel after the other
+    if (simd) f.get(sum).get(l.s).f64x2ExtractLane(0).f64Add().get(l.s).f64x2ExtractLane(1).f64Add().set(sum);
+    else f.get(sum).get(l.s).f64Add().set(sum);
+    f.get(grad).if_();
+    // gx = (scale * (2 * my * (a2 - a1) - 2 * mx * s * (b2 - b1))) / d
+    k(vScale, null, scale);
+    k(vTwo, 2); f.get(l.my); mul(); f.get(l.a2).get(l.a1); sub(); mul();
+    k(vTwo, 2); f.get(l.mx); mul(); f.get(l.s); mul(); f.get(l.b2).get(l.b1); sub(); mul();
+    sub(); mul(); f.get(l.d); div();
+    f.set(l.a2); // a2 is dead: reuse its local for gx
+    st(gx, l.a2);
+    // gxx = (-scale * s) / b2
+    k(vNegScale, null, negScale); f.get(l.s); mul(); f.get(l.b2); div(); f.set(l.b2);
+    st(gxx, l.b2);
+    // gxy = (scale * 2 * a1) / d
+    k(vScale2, null, scale2); f.get(l.a1); mul(); f.get(l.d); div(); f.set(l.a1);
+    st(gxy, l.a1);
+    f.end();
+  };
+
+  f.get(r0).get(r1).i32LtS().if_();
+  f.get(r0).set(y);
+  f.loop(); // rows
+  {
+    f.get(y).i32(width).i32Mul().i32(pad).i32Add().i32(8).i32Mul().set(q);
+    f.get(q).i32((width - 2 * pad) * 8).i32Add().set(qEnd);
+    f.get(q).i32(((width - 2 * pad) & ~1) * 8).i32Add().set(qPairs);
+    f.get(q).get(qPairs).i32LtS().if_();
+    f.loop(); // pixel pairs
+    pixel(true);
+    f.inc(q, 16).get(q).get(qPairs).i32LtS().brIf(0);
+    f.end();
+    f.end();
+    f.get(q).get(qEnd).i32LtS().if_();
+    pixel(false);
+    f.end();
+    f.inc(y, 1).get(y).get(r1).i32LtS().brIf(0);
+  }
+  f.end();
+  f.end();
+  f.get(sum);
+  return f;
+}
+
+/** The module of the line functions and mapsum for planes `width` floats wide, with `pages` 64 KiB pages of memory. */
+export function emitSsimModule(k: ArrayLike<number>, width: number, pages: number, ssim: { pad: number; c1: number; c2: number }): Uint8Array {
   const rowBytes = width * 8;
   const fns = Object.entries(SSIM_LINE_FUNCTIONS).map(([name, s]) => emitLine11(name, k, s.order, s.down ? rowBytes : 8, rowBytes));
+  fns.push(emitMapSum(width, ssim.pad, ssim.c1, ssim.c2));
   return emitModule(fns, pages);
 }
