@@ -1,5 +1,6 @@
-// SSIM's 11-tap blurs in WebAssembly SIMD (issue 40 item 1: the fit's step): the separable
-// passes of ssim-target.ts, two neighbouring outputs per f64x2 vector. Each lane computes its
+// SSIM's 11-tap blurs and map sum in WebAssembly SIMD (issue 40 item 1: the fit's step): the
+// separable passes of ssim-target.ts and ssimMapSum of ssim.ts, two neighbouring outputs per f64x2
+// vector. Each lane computes its
 // output with the same float64 operations in the same order as the JS (slide11's symmetric sum
 // K5 a5 + K4 (a4 + a6) + ... + K0 (a0 + a10), or seq11's window-order sum from 0), and wasm never
 // fuses a multiply into an add, so every output is bit for bit the JS one.
@@ -8,7 +9,7 @@
 // row), `count` consecutive outputs out[i] = taps of a around a[i] at the function's tap stride
 // (1 float: along a row; `width` floats: down the columns). aPtr is the byte address of the
 // first output's centre tap; every tap read must lie in memory (the JS reads the same samples).
-// Invariant: byte-equal results to the JS passes (test/shared/metrics/ssim-wasm.test.ts).
+// Invariant: byte-equal results to the JS (test/shared/metrics/ssim-lines.test.ts).
 import { emitModule, F64, FunctionBuilder, I32, V128 } from './emitter';
 
 /** The sum orders of ssim-target.ts's passes. */
@@ -16,7 +17,6 @@ export type TapOrder = 'sym' | 'seq';
 
 /** The exported line functions: along rows (symmetric), down columns (symmetric and window order). */
 export const SSIM_LINE_FUNCTIONS = { hsym: { order: 'sym', down: false }, vsym: { order: 'sym', down: true }, vseq: { order: 'seq', down: true } } as const;
-export type SsimLineName = keyof typeof SSIM_LINE_FUNCTIONS;
 
 /**
  * One line function for 11 taps `k` at `tapBytes` apart, rows `rowBytes` apart. Both orders push
