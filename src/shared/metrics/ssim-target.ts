@@ -7,7 +7,9 @@
 // gradient planes are zero on the border, so the adjoint is the plain transposed blur (zero
 // padding, no reflect fold). The blurs slide the 11-tap window along rows and down columns in
 // locals (one load per output; issue 40 item 1), the float operations of the previous per-pixel dot
-// product in its order.
+// product in its order; where WebAssembly runs, the blurs, their adjoints and the map sum run as
+// f64x2 kernels on planes in the kernels' memory, two outputs a vector with the same operations in
+// the same order (ssim-lines.ts), so the results are the same bit for bit.
 // Inputs: a render [H, W, 3] (Float32Array or Float64Array) and an SsimTarget of the photo.
 // Output: mean SSIM and, on request, d SSIM / d render [H, W, 3] (float64, into a caller buffer);
 // evaluateRows gives one band of rows of the same (the fit's step in bands, issue 40).
@@ -16,55 +18,21 @@
 // implementation; within 1e-12 of ssim.ts, tested); no allocation per call; the scratch planes
 // are per thread and size (one evaluation at a time: evaluate is synchronous).
 import type { Floats } from '../scene/splats';
-import { gaussianKernel } from './gaussian';
-import { ssimMapSum, SSIM_SIGMA, SSIM_TRUNCATE } from './ssim';
+import { ssimMapSum } from './ssim';
+import { jsLines, SSIM_KERNEL, wasmLines, type Lines11, type WasmLines } from './ssim-lines';
 
-const KERNEL = gaussianKernel(SSIM_SIGMA, SSIM_TRUNCATE);
-const R = (KERNEL.length - 1) / 2;
-
-if (KERNEL.length !== 11) throw new Error(`SsimTarget expects an 11-tap window, got ${KERNEL.length}`);
-// The window is symmetric (k[t] = k[10 - t]), so each output needs 6 multiplies instead of 11.
-const [K0, K1, K2, K3, K4, K5] = KERNEL;
-
-/**
- * The symmetric 11-tap dot product along a line: out[o + i * os] = K5 a[c'] + K4 (a[c' - st] +
- * a[c' + st]) + ... + K0 (a[c' - 5 st] + a[c' + 5 st]) with c' = c + i * st, for i in [0, count);
- * the window slides in locals, so each output loads one new sample instead of eleven.
- */
-function slide11(a: Float64Array, c: number, st: number, out: Float64Array, o: number, os: number, count: number): void {
-  if (count <= 0) return;
-  let a0 = a[c - 5 * st], a1 = a[c - 4 * st], a2 = a[c - 3 * st], a3 = a[c - 2 * st], a4 = a[c - st], a5 = a[c];
-  let a6 = a[c + st], a7 = a[c + 2 * st], a8 = a[c + 3 * st], a9 = a[c + 4 * st], a10 = a[c + 5 * st];
-  let next = c + 6 * st;
-  for (let i = 0; ; i++) {
-    out[o + i * os] = K5 * a5 + K4 * (a4 + a6) + K3 * (a3 + a7) + K2 * (a2 + a8) + K1 * (a1 + a9) + K0 * (a0 + a10);
-    if (i + 1 >= count) return;
-    a0 = a1; a1 = a2; a2 = a3; a3 = a4; a4 = a5; a5 = a6; a6 = a7; a7 = a8; a8 = a9; a9 = a10;
-    a10 = a[next];
-    next += st;
-  }
-}
-
-/** The same 11-tap dot product summed in window order, from 0 (c - 5 st first). */
-function seq11(a: Float64Array, c: number, st: number): number {
-  let sum = 0;
-  for (let t = 0; t < 11; t++) sum += KERNEL[t] * a[c + (t - R) * st];
-  return sum;
-}
+const R = (SSIM_KERNEL.length - 1) / 2;
 
 /**
  * The blurred moments of [H, W] planes at the interior pixels of rows [r0, r1) (default every
  * interior row R..size-R-1): vertical pass over those rows into [H - 2R, W] planes, then the
  * horizontal pass into the interior of [H, W] outputs (their border is never written).
  */
-function blurInterior(h: number, w: number, srcs: readonly Float64Array[], vert: readonly Float64Array[], outs: readonly Float64Array[], r0 = R, r1 = h - R): void {
+function blurInterior(h: number, w: number, lines: Lines11, srcs: readonly Float64Array[], vert: readonly Float64Array[], outs: readonly Float64Array[], r0 = R, r1 = h - R): void {
   for (let k = 0; k < srcs.length; k++) {
-    const src = srcs[k];
-    const v = vert[k];
-    // Down each column (the window slides along it), then along each row.
-    for (let x = 0; x < w; x++) slide11(src, r0 * w + x, w, v, (r0 - R) * w + x, w, r1 - r0);
-    const out = outs[k];
-    for (let y = r0; y < r1; y++) slide11(v, (y - R) * w + R, 1, out, y * w + R, 1, w - 2 * R);
+    // Down the columns, then along the rows.
+    lines.vsym(srcs[k], r0 * w, vert[k], (r0 - R) * w, w, r1 - r0);
+    lines.hsym(vert[k], (r0 - R) * w + R, outs[k], r0 * w + R, w - 2 * R, r1 - r0);
   }
 }
 
@@ -83,40 +51,71 @@ class Scratch {
   readonly uxy: Float64Array;
   readonly vert: Float64Array[]; // 3 x [H - 2R, W] vertical-pass outputs
   readonly sums = new Float64Array(3); // per-channel map sums of evaluate()
+  readonly lines: Lines11;
+  readonly engine: WasmLines | null;
+  private readonly alloc: (n: number) => Float64Array;
   private adjointPlanes: { g: Float64Array[]; tPad: Float64Array[] } | null = null;
 
   constructor(
     readonly w: number,
     readonly h: number,
+    wasm: boolean,
   ) {
-    const plane = (): Float64Array => new Float64Array(w * h);
+    // Every plane below (15 of [H, W] in all) and the photo moments of up to TARGET_SLOTS
+    // targets (6 planes each), in the wasm passes' memory where it runs.
+    const n = w * h;
+    const slots = Math.max(0, Math.min(TARGET_SLOTS, Math.floor((MAX_FLOATS - 15 * n) / (6 * n))));
+    const engine = wasm ? wasmLines(w, (15 + 6 * slots) * n) : null;
+    this.engine = engine;
+    this.lines = engine?.lines ?? jsLines(w);
+    this.alloc = (n) => engine?.plane(n) ?? new Float64Array(n);
+    const plane = (): Float64Array => this.alloc(w * h);
     this.x = plane();
     this.xx = plane();
     this.xy = plane();
     this.ux = plane();
     this.uxx = plane();
     this.uxy = plane();
-    this.vert = Array.from({ length: 3 }, () => new Float64Array((h - 2 * R) * w));
+    this.vert = Array.from({ length: 3 }, () => this.alloc((h - 2 * R) * w));
   }
 
   /** gUx, gUxx, gUxy [H, W] (zero border); 3 x [H + 2R, W] horizontal adjoints with R zero rows each side. */
   get adjoint(): { g: Float64Array[]; tPad: Float64Array[] } {
     const { w, h } = this;
     this.adjointPlanes ??= {
-      g: Array.from({ length: 3 }, () => new Float64Array(w * h)),
-      tPad: Array.from({ length: 3 }, () => new Float64Array((h + 2 * R) * w)),
+      g: Array.from({ length: 3 }, () => this.alloc(w * h)),
+      tPad: Array.from({ length: 3 }, () => this.alloc((h + 2 * R) * w)),
     };
     return this.adjointPlanes;
   }
 }
 
+/** Targets of one size whose photo moments live in the wasm memory (a fit and a grade hold 8). */
+const TARGET_SLOTS = 16;
+/** The wasm memory's planes stay within 1 GiB (its byte addresses are signed 32-bit). */
+const MAX_FLOATS = 1 << 27;
+
+/** Gives a collected target's wasm planes back to its engine. */
+const releasePlanes = new FinalizationRegistry<{ engine: WasmLines; planes: Float64Array[] }>(({ engine, planes }) => {
+  for (const p of planes) engine.release(p);
+});
+
 const scratches = new Map<string, Scratch>();
+let useWasm = true;
+
+/**
+ * Whether SsimTargets made from now on run their passes in wasm SIMD where it runs (the default)
+ * or in JS (the reference: tests and benches compare the two; results are the same bit for bit).
+ */
+export function setSsimWasm(on: boolean): void {
+  useWasm = on;
+}
 
 function scratchFor(w: number, h: number): Scratch {
-  const key = `${w}x${h}`;
+  const key = `${w}x${h}${useWasm ? ' wasm' : ''}`;
   let s = scratches.get(key);
   if (!s) {
-    s = new Scratch(w, h);
+    s = new Scratch(w, h, useWasm);
     scratches.set(key, s);
   }
   return s;
@@ -133,7 +132,7 @@ export class SsimTarget {
 
   constructor(photo: { width: number; height: number; data: Floats }) {
     const { width: w, height: h } = photo;
-    if (w < KERNEL.length || h < KERNEL.length) throw new Error(`SSIM needs images of at least ${KERNEL.length}x${KERNEL.length}, got ${w}x${h}`);
+    if (w < SSIM_KERNEL.length || h < SSIM_KERNEL.length) throw new Error(`SSIM needs images of at least ${SSIM_KERNEL.length}x${SSIM_KERNEL.length}, got ${w}x${h}`);
     this.width = w;
     this.height = h;
     this.s = scratchFor(w, h);
@@ -141,7 +140,15 @@ export class SsimTarget {
     this.y = [];
     this.uy = [];
     this.uyy = [];
-    const { x: yy } = this.s; // scratch for y * y
+    const { x: yy, engine } = this.s; // scratch for y * y
+    // The photo moments in the wasm memory where there is room (mapSum reads them there).
+    const wasmPlanes: Float64Array[] = [];
+    const moment = (): Float64Array => {
+      const p = engine?.plane(n)?.fill(0);
+      if (!p) return new Float64Array(n);
+      wasmPlanes.push(p);
+      return p;
+    };
     for (let c = 0; c < 3; c++) {
       const y = new Float64Array(n);
       for (let i = 0; i < n; i++) {
@@ -149,13 +156,14 @@ export class SsimTarget {
         y[i] = v;
         yy[i] = v * v;
       }
-      const uy = new Float64Array(n);
-      const uyy = new Float64Array(n);
-      blurInterior(h, w, [y, yy], this.s.vert, [uy, uyy]);
+      const uy = moment();
+      const uyy = moment();
+      blurInterior(h, w, this.s.lines, [y, yy], this.s.vert, [uy, uyy]);
       this.y.push(y);
       this.uy.push(uy);
       this.uyy.push(uyy);
     }
+    if (engine && wasmPlanes.length > 0) releasePlanes.register(this, { engine, planes: wasmPlanes });
   }
 
   /**
@@ -185,6 +193,7 @@ export class SsimTarget {
     const [gUx, gUxx, gUxy] = grad ? this.s.adjoint.g : [ux, uxx, uxy];
     const count = (w - 2 * R) * (h - 2 * R);
     const scale = gradScale / (count * 3);
+    const mapSum = this.s.engine?.mapSum ?? ssimMapSum;
     // Map rows: the band's own (summed), and with a gradient the interior rows within R of it
     // (their map gradients reach the band through the adjoint blur).
     const own0 = Math.max(R, y0);
@@ -206,13 +215,13 @@ export class SsimTarget {
         if (grad) this.adjoint(y, grad, c, y0, y1, m0, m0);
         continue;
       }
-      blurInterior(h, w, [x, xx, xy], this.s.vert, [ux, uxx, uxy], m0, m1);
+      blurInterior(h, w, this.s.lines, [x, xx, xy], this.s.vert, [ux, uxx, uxy], m0, m1);
       // ssimMapSum writes every gradient pixel of its rows; the border stays zero from construction.
       const moments = { ux, uy: this.uy[c], uxx, uyy: this.uyy[c], uxy };
       const g = grad ? { ux: gUx, uxx: gUxx, uxy: gUxy, scale } : undefined;
-      if (g && m0 < own0) ssimMapSum(moments, w, h, g, [m0, own0]);
-      if (own0 < own1) sums[c] = ssimMapSum(moments, w, h, g, [own0, own1]);
-      if (g && Math.max(own1, m0) < m1) ssimMapSum(moments, w, h, g, [Math.max(own1, m0), m1]);
+      if (g && m0 < own0) mapSum(moments, w, h, g, [m0, own0]);
+      if (own0 < own1) sums[c] = mapSum(moments, w, h, g, [own0, own1]);
+      if (g && Math.max(own1, m0) < m1) mapSum(moments, w, h, g, [Math.max(own1, m0), m1]);
       if (grad) this.adjoint(y, grad, c, y0, y1, m0, m1);
     }
   }
@@ -226,13 +235,10 @@ export class SsimTarget {
     const { width: w, height: h } = this;
     const { x } = this.s;
     const { g, tPad } = this.s.adjoint;
-    for (let k = 0; k < 3; k++) {
-      const src = g[k];
-      const t = tPad[k];
-      // A map row's window beyond its ends reads the neighbouring rows' border columns, which
-      // are zero (never written), as a zero-extended row would be.
-      for (let yy = m0; yy < m1; yy++) slide11(src, yy * w, 1, t, (yy + R) * w, 1, w);
-    }
+    const lines = this.s.lines;
+    // A map row's window beyond its ends reads the neighbouring rows' border columns, which are
+    // zero (never written), as a zero-extended row would be.
+    for (let k = 0; k < 3; k++) lines.hsym(g[k], m0 * w, tPad[k], (m0 + R) * w, w, m1 - m0);
     // Vertical adjoints into ux, uxx, uxy (free once the map is summed), one plane at a time.
     // Rows whose window reaches below the image sum in window order (as the reflect blur's
     // border rows did); the others in slide11's symmetric order (equal to it where the window
@@ -240,16 +246,10 @@ export class SsimTarget {
     // above or rows outside the interior, never written (zero).
     const seqFrom = Math.max(R, h - R);
     const outs = [this.s.ux, this.s.uxx, this.s.uxy];
+    const s0 = Math.max(y0, seqFrom);
     for (let k = 0; k < 3; k++) {
-      const t = tPad[k];
-      const out = outs[k];
-      const rows = Math.min(y1, seqFrom) - y0;
-      for (let xx = 0; xx < w; xx++) slide11(t, (y0 + R) * w + xx, w, out, y0 * w + xx, w, rows);
-      for (let yy = Math.max(y0, seqFrom); yy < y1; yy++) {
-        const o = yy * w;
-        const cc = (yy + R) * w;
-        for (let xx = 0; xx < w; xx++) out[o + xx] = seq11(t, cc + xx, w);
-      }
+      lines.vsym(tPad[k], (y0 + R) * w, outs[k], y0 * w, w, Math.min(y1, seqFrom) - y0);
+      lines.vseq(tPad[k], (s0 + R) * w, outs[k], s0 * w, w, y1 - s0);
     }
     const [aUx, aUxx, aUxy] = outs;
     for (let i = y0 * w; i < y1 * w; i++) grad[i * 3 + c] = aUx[i] + 2 * x[i] * aUxx[i] + y[i] * aUxy[i];

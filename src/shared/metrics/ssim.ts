@@ -12,8 +12,8 @@ export const SSIM_SIGMA = 1.5;
 export const SSIM_TRUNCATE = 3.5;
 export const SSIM_K1 = 0.01;
 export const SSIM_K2 = 0.03;
-const C1 = SSIM_K1 * SSIM_K1;
-const C2 = SSIM_K2 * SSIM_K2;
+export const SSIM_C1 = SSIM_K1 * SSIM_K1;
+export const SSIM_C2 = SSIM_K2 * SSIM_K2;
 const KERNEL = gaussianKernel(SSIM_SIGMA, SSIM_TRUNCATE);
 /** Border cropped before the mean: (win_size - 1) / 2 with win_size 11. */
 export const SSIM_PAD = (KERNEL.length - 1) / 2;
@@ -74,10 +74,10 @@ export function ssimMapSum(m: SsimMoments, w: number, h: number, g?: SsimMomentG
       const i = yy * w + xx;
       const mx = ux[i];
       const my = uy[i];
-      const a1 = 2 * mx * my + C1;
-      const a2 = 2 * (uxy[i] - mx * my) + C2;
-      const b1 = mx * mx + my * my + C1;
-      const b2 = uxx[i] - mx * mx + (uyy[i] - my * my) + C2;
+      const a1 = 2 * mx * my + SSIM_C1;
+      const a2 = 2 * (uxy[i] - mx * my) + SSIM_C2;
+      const b1 = mx * mx + my * my + SSIM_C1;
+      const b2 = uxx[i] - mx * mx + (uyy[i] - my * my) + SSIM_C2;
       const d = b1 * b2;
       const s = (a1 * a2) / d;
       sum += s;

@@ -78,10 +78,13 @@ export class LossTarget {
     const photo = this.photo;
     const gl1 = W_L1 / (n * 3);
     let l1 = 0;
+    // The gradient's sign as a product (gl1 times 1, -1 or 0: the same floats as choosing gl1, -gl1
+    // or 0) compiles without branches; the signs of a render against its photo are unpredictable
+    // (issue 40 item 1: this loop took 1.7 ms a step with them, 0.35 without).
     for (let i = y0 * w * 3; i < y1 * w * 3; i++) {
       const d = rgb[i] - photo[i];
       l1 += Math.abs(d);
-      if (withGrad) v_rgb[i] += d > 0 ? gl1 : d < 0 ? -gl1 : 0;
+      if (withGrad) v_rgb[i] += gl1 * (Number(d > 0) - Number(d < 0));
     }
     const mask = this.mask;
     const gs = W_SIL / n;
@@ -89,7 +92,7 @@ export class LossTarget {
     for (let i = y0 * w; i < y1 * w; i++) {
       const d = alpha[i] - mask[i];
       sil += Math.abs(d);
-      if (withGrad) v_alpha[i] = d > 0 ? gs : d < 0 ? -gs : 0;
+      if (withGrad) v_alpha[i] = gs * (Number(d > 0) - Number(d < 0));
     }
     sums[0] = l1;
     sums[1] = sil;

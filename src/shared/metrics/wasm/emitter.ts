@@ -1,5 +1,5 @@
 // A tiny WebAssembly binary emitter: enough of the MVP and 128-bit SIMD encodings to write the
-// LPIPS kernels at runtime with no toolchain. Input: function bodies built op by op with
+// LPIPS and SSIM kernels at runtime with no toolchain. Input: function bodies built op by op with
 // FunctionBuilder, plus one memory. Output: module bytes for WebAssembly.instantiate.
 // Invariant: every immediate is LEB128-encoded as the spec requires (unsigned for indices and
 // memargs, signed for i32/i64 constants); a body is only valid if its block structure balances,
@@ -174,6 +174,9 @@ export class FunctionBuilder {
   f32Store(offset = 0): this {
     return this.op(0x38, ...this.memarg(2, offset));
   }
+  f64Store(offset = 0): this {
+    return this.op(0x39, ...this.memarg(3, offset));
+  }
   i32Load(offset = 0): this {
     return this.op(0x28, ...this.memarg(2, offset));
   }
@@ -251,6 +254,24 @@ export class FunctionBuilder {
   }
   f32x4Mul(): this {
     return this.simd(0xe6);
+  }
+  f64x2Splat(): this {
+    return this.simd(0x14);
+  }
+  f64x2ExtractLane(lane: number): this {
+    return this.simd(0x21, lane);
+  }
+  f64x2Add(): this {
+    return this.simd(0xf0);
+  }
+  f64x2Sub(): this {
+    return this.simd(0xf1);
+  }
+  f64x2Mul(): this {
+    return this.simd(0xf2);
+  }
+  f64x2Div(): this {
+    return this.simd(0xf3);
   }
   /** Pseudo-max b < a ? a : b (one maxps on x86); with a = 0 it is torch's ReLU (NaN -> 0). */
   f32x4Pmax(): this {

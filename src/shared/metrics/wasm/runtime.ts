@@ -1,4 +1,4 @@
-// The slice of the WebAssembly JS API the LPIPS kernels use, typed locally: shared code is
+// The slice of the WebAssembly JS API the LPIPS and SSIM kernels use, typed locally: shared code is
 // compiled both with the DOM lib (full WebAssembly types) and with Node's lib only (where the
 // namespace is incomplete), and the global exists at runtime in both. Input: module bytes.
 // Output: the instance's exports. Invariant: no imports are ever passed (the modules import nothing).
@@ -10,6 +10,8 @@ export interface WasmMemory {
 interface WasmApi {
   instantiate(bytes: Uint8Array, imports: object): Promise<{ instance: { exports: Record<string, unknown> } }>;
   validate(bytes: Uint8Array): boolean;
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
 }
 
 function api(): WasmApi {
@@ -21,6 +23,15 @@ function api(): WasmApi {
 /** Compiles and instantiates module bytes; resolves to the exports. */
 export async function instantiateWasm(bytes: Uint8Array): Promise<Record<string, unknown>> {
   return (await api().instantiate(bytes, {})).instance.exports;
+}
+
+/**
+ * Compiles and instantiates module bytes on this thread, synchronously (small modules only: a
+ * browser's main thread refuses large synchronous compiles; Node and workers allow them).
+ */
+export function instantiateWasmSync(bytes: Uint8Array): Record<string, unknown> {
+  const wasm = api();
+  return new wasm.Instance(new wasm.Module(bytes), {}).exports;
 }
 
 /** WebAssembly.validate: true when the engine accepts the bytes as a module. */

@@ -15,6 +15,20 @@ export interface ProjectBackwardGrads {
   v_quats: Float64Array; // [N, 4]
 }
 
+// Per-Gaussian temporaries, reused (this file's functions are synchronous, one thread each): the
+// fit calls the backward every step, and arrays per Gaussian were most of its garbage (issue 40
+// item 1). Typed arrays hold the same doubles as the plain arrays they replace.
+const GJ = new Float64Array(6); // G J [2, 3]
+const VM = new Float64Array(9); // J^T G J [3, 3]
+const VJ = new Float64Array(6); // 2 G J M [2, 3]
+const VT = new Float64Array(3); // camera-space mean gradient
+const XW = new Float64Array(9);
+const VSIGMA = new Float64Array(9);
+const VR = new Float64Array(9);
+const GR = new Float64Array(9);
+const QN = new Float64Array(4);
+const VN = new Float64Array(4);
+
 export function projectBackward(
   splats: Splats,
   camera: Camera,
@@ -58,22 +72,29 @@ export function projectBackward(
       gB2 += (k * 2 * B * (detRaw - D)) / D2;
     }
     // Symmetric upstream on cov2d = J M J^T (B appears in both off-diagonal slots).
-    const G = [gA2, 0.5 * gB2, 0.5 * gB2, gC]; // [2, 2]
+    const G0 = gA2; // G [2, 2] row-major: G0 G1 / G1 G3
+    const G1 = 0.5 * gB2;
+    const G3 = gC;
     const J = p.j; // [2, 3]
     const M = p.covCam;
 
     // GJ = G J [2, 3]; v_M = J^T G J [3, 3]; v_J = 2 G J M [2, 3].
-    const GJ = [0, 1].flatMap((r) => [0, 1, 2].map((c) => G[r * 2] * J[c] + G[r * 2 + 1] * J[3 + c]));
-    const vM = new Array<number>(9).fill(0) as Mat3;
+    for (let c = 0; c < 3; c++) {
+      GJ[c] = G0 * J[c] + G1 * J[3 + c];
+      GJ[3 + c] = G1 * J[c] + G3 * J[3 + c];
+    }
+    const vM = VM;
     for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) vM[r * 3 + c] = J[r] * GJ[c] + J[3 + r] * GJ[3 + c];
-    const vJ = [0, 1].flatMap((r) =>
-      [0, 1, 2].map((c) => 2 * (GJ[r * 3] * M[c] + GJ[r * 3 + 1] * M[3 + c] + GJ[r * 3 + 2] * M[6 + c])),
-    );
+    const vJ = VJ;
+    for (let r = 0; r < 2; r++) for (let c = 0; c < 3; c++) vJ[r * 3 + c] = 2 * (GJ[r * 3] * M[c] + GJ[r * 3 + 1] * M[3 + c] + GJ[r * 3 + 2] * M[6 + c]);
 
     // Camera-space mean: through J and through the projected mean.
     const vmx = v_means2d[i * 2];
     const vmy = v_means2d[i * 2 + 1];
-    const vt = [(fx / z) * vmx, (fy / z) * vmy, (-fx * x * vmx - fy * y * vmy) / (z * z)];
+    const vt = VT;
+    vt[0] = (fx / z) * vmx;
+    vt[1] = (fy / z) * vmy;
+    vt[2] = (-fx * x * vmx - fy * y * vmy) / (z * z);
     vt[2] += (-fx / (z * z)) * vJ[0] + (-fy / (z * z)) * vJ[4];
     addClampedColumn(vt, 0, p.clampX, fx, x, z, J[2], vJ[2]);
     addClampedColumn(vt, 1, p.clampY, fy, y, z, J[5], vJ[5]);
@@ -90,7 +111,7 @@ export function projectBackward(
  * J[axis][2] = -f * u_c / z with u_c = clamp(coord / z). Unclamped: -f coord / z^2, so it depends
  * on coord and z; clamped: u_c is a constant and only the 1 / z factor varies.
  */
-function addClampedColumn(vt: number[], axis: 0 | 1, clamped: boolean, f: number, coord: number, z: number, jValue: number, vJ: number): void {
+function addClampedColumn(vt: Float64Array, axis: 0 | 1, clamped: boolean, f: number, coord: number, z: number, jValue: number, vJ: number): void {
   if (clamped) {
     vt[2] += (-jValue / z) * vJ;
   } else {
@@ -99,39 +120,45 @@ function addClampedColumn(vt: number[], axis: 0 | 1, clamped: boolean, f: number
   }
 }
 
-/** W^T X W for row-major W and X. */
-function congruenceT(w: Readonly<Mat3>, x: Readonly<Mat3>): Mat3 {
-  const xw = new Array<number>(9).fill(0);
+/** W^T X W for row-major W and X (into VSIGMA). */
+function congruenceT(w: Readonly<Mat3>, x: Float64Array): Float64Array {
+  const xw = XW;
   for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) xw[r * 3 + c] = x[r * 3] * w[c] + x[r * 3 + 1] * w[3 + c] + x[r * 3 + 2] * w[6 + c];
-  const out = new Array<number>(9).fill(0) as Mat3;
+  const out = VSIGMA;
   for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) out[r * 3 + c] = w[r] * xw[c] + w[3 + r] * xw[3 + c] + w[6 + r] * xw[6 + c];
   return out;
 }
 
 /** v_Sigma (symmetric) -> v_scales and v_quats (raw, through the normalisation) of Gaussian i. */
-function scaleRotationBackward(splats: Splats, i: number, p: ProjectedGaussian, vSigma: Mat3, out: ProjectBackwardGrads): void {
+function scaleRotationBackward(splats: Splats, i: number, p: ProjectedGaussian, vSigma: Float64Array, out: ProjectBackwardGrads): void {
   const R = p.rot;
-  const s = [splats.scales[i * 3], splats.scales[i * 3 + 1], splats.scales[i * 3 + 2]];
+  const sc = splats.scales;
   // RtVR = R^T v_Sigma R; v_s_k = 2 s_k (R^T v_Sigma R)_kk.
-  const VR = new Array<number>(9).fill(0);
   for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) VR[r * 3 + c] = vSigma[r * 3] * R[c] + vSigma[r * 3 + 1] * R[3 + c] + vSigma[r * 3 + 2] * R[6 + c];
   for (let k = 0; k < 3; k++) {
     const diag = R[k] * VR[k] + R[3 + k] * VR[3 + k] + R[6 + k] * VR[6 + k];
-    out.v_scales[i * 3 + k] = 2 * s[k] * diag;
+    out.v_scales[i * 3 + k] = 2 * sc[i * 3 + k] * diag;
   }
   // v_R = (v_Sigma + v_Sigma^T) R D = 2 v_Sigma R D with D = diag(s^2).
-  const g = VR.map((v, idx) => 2 * v * s[idx % 3] * s[idx % 3]);
-  const q = [splats.quats[i * 4], splats.quats[i * 4 + 1], splats.quats[i * 4 + 2], splats.quats[i * 4 + 3]];
-  const norm = Math.hypot(q[0], q[1], q[2], q[3]);
-  const [qw, qx, qy, qz] = q.map((v) => v / norm);
-  const vn = [
-    2 * (-qz * g[1] + qy * g[2] + qz * g[3] - qx * g[5] - qy * g[6] + qx * g[7]),
-    2 * (qy * g[1] + qz * g[2] + qy * g[3] - 2 * qx * g[4] - qw * g[5] + qz * g[6] + qw * g[7] - 2 * qx * g[8]),
-    2 * (-2 * qy * g[0] + qx * g[1] + qw * g[2] + qx * g[3] + qz * g[5] - qw * g[6] + qz * g[7] - 2 * qy * g[8]),
-    2 * (-2 * qz * g[0] - qw * g[1] + qx * g[2] + qw * g[3] - 2 * qz * g[4] + qy * g[5] + qx * g[6] + qy * g[7]),
-  ];
+  const g = GR;
+  for (let idx = 0; idx < 9; idx++) g[idx] = 2 * VR[idx] * sc[i * 3 + (idx % 3)] * sc[i * 3 + (idx % 3)];
+  const qs = splats.quats;
+  const norm = Math.hypot(qs[i * 4], qs[i * 4 + 1], qs[i * 4 + 2], qs[i * 4 + 3]);
+  const qw = qs[i * 4] / norm;
+  const qx = qs[i * 4 + 1] / norm;
+  const qy = qs[i * 4 + 2] / norm;
+  const qz = qs[i * 4 + 3] / norm;
+  const vn = VN;
+  vn[0] = 2 * (-qz * g[1] + qy * g[2] + qz * g[3] - qx * g[5] - qy * g[6] + qx * g[7]);
+  vn[1] = 2 * (qy * g[1] + qz * g[2] + qy * g[3] - 2 * qx * g[4] - qw * g[5] + qz * g[6] + qw * g[7] - 2 * qx * g[8]);
+  vn[2] = 2 * (-2 * qy * g[0] + qx * g[1] + qw * g[2] + qx * g[3] + qz * g[5] - qw * g[6] + qz * g[7] - 2 * qy * g[8]);
+  vn[3] = 2 * (-2 * qz * g[0] - qw * g[1] + qx * g[2] + qw * g[3] - 2 * qz * g[4] + qy * g[5] + qx * g[6] + qy * g[7]);
   // Through q_n = q / |q|: v_q = (v_n - q_n (q_n . v_n)) / |q|.
-  const qn = [qw, qx, qy, qz];
+  const qn = QN;
+  qn[0] = qw;
+  qn[1] = qx;
+  qn[2] = qy;
+  qn[3] = qz;
   const proj = vn[0] * qw + vn[1] * qx + vn[2] * qy + vn[3] * qz;
   for (let k = 0; k < 4; k++) out.v_quats[i * 4 + k] = (vn[k] - qn[k] * proj) / norm;
 }
