@@ -22,6 +22,7 @@ import type { LpipsWeights } from '../../shared/metrics/lpips-weights';
 import { ALEXNET_LAYERS } from '../../shared/metrics/lpips-weights';
 import { changedBox, dirtyRects, emitLpipsModule, packLpipsWeights, type LpipsModulePlan } from '../../shared/metrics/wasm/lpips-module';
 import { assertTapsMatch, featuresFromRegion, photoRegion } from '../../shared/metrics/wasm/lpips-wasm';
+import { packedCacheKey, type PackedLpips } from './packed-cache';
 import { POOL_WORKER_SOURCE } from './pool-worker';
 
 export interface LpipsPoolOptions {
@@ -136,7 +137,6 @@ class PoolWorker {
 export class LpipsPool {
   private readonly modules = new Map<string, { plan: LpipsModulePlan; bytes: Uint8Array }>();
   private readonly photoIds = new WeakMap<LpipsFeatures | LpipsPhoto, number>();
-  private weightsHash: string | null = null;
   private readonly pins = new Map<number, PoolWorker>(); // photo id -> the worker of its distances
   private slotClock = 0;
   private readonly dropper = new FinalizationRegistry<number>((id) => this.drop(id));
@@ -146,38 +146,44 @@ export class LpipsPool {
 
   private constructor(
     private readonly workers: PoolWorker[],
-    private readonly packed: Float32Array,
+    /** The weights' identity (packedCacheKey), or how to compute it on first use. */
+    private weightsId: string | (() => string),
   ) {}
 
-  /** Starts the workers and sends them the packed weights. */
-  static create(weights: LpipsWeights, opts: LpipsPoolOptions = {}): LpipsPool {
+  /**
+   * Starts the workers and sends them the packed weights: `weights` packed (or opts.packed), or
+   * weights already packed (a per-machine cache's, packed-cache.ts: the raw weights never read).
+   */
+  static create(weights: LpipsWeights | PackedLpips, opts: LpipsPoolOptions = {}): LpipsPool {
     const count = opts.workers ?? Math.min(8, Math.max(1, availableParallelism()));
     if (!Number.isInteger(count) || count < 1) throw new Error(`LPIPS pool: workers must be a positive integer, got ${count}`);
     // The threads first: they start up while this one packs the weights (a cold start's critical path).
     const workers = Array.from({ length: count }, () => new PoolWorker(new Worker(POOL_WORKER_SOURCE, { eval: true, workerData: opts.nice === undefined ? {} : { nice: opts.nice } })));
     // In shared memory: every worker reads the one copy (a plain array is cloned per worker, about
     // 10 MB each, on the event loop: issue 29 item 2).
-    const given = typeof opts.packed === 'function' ? opts.packed() : opts.packed;
+    const prepacked = 'packed' in weights ? weights : null;
+    const given = prepacked ? prepacked.packed : typeof opts.packed === 'function' ? opts.packed() : opts.packed;
     let packed: Float32Array;
     if (given && given.buffer instanceof SharedArrayBuffer) {
       packed = given;
     } else {
-      const plain = given ?? packLpipsWeights(weights);
+      const plain = given ?? packLpipsWeights(weights as LpipsWeights);
       packed = new Float32Array(new SharedArrayBuffer(plain.byteLength));
       packed.set(plain);
     }
     for (const w of workers) w.post({ type: 'init', packed });
-    return new LpipsPool(workers, packed);
+    return new LpipsPool(workers, prepacked ? prepacked.id : () => packedCacheKey(weights as LpipsWeights));
   }
 
   /**
    * What a photo's region depends on besides the photo: the module for this size (its kernels,
-   * hence the float32 summation order) and the weights. Equal fingerprints give bit-identical
-   * regions, so a cache keyed by it and the photo's bytes never serves a stale region.
+   * hence the float32 summation order) and the weights (packedCacheKey: the packing code and the
+   * tensors' hashes). Equal fingerprints give bit-identical regions, so a cache keyed by it and
+   * the photo's bytes never serves a stale region.
    */
   fingerprint(width: number, height: number): string {
-    this.weightsHash ??= createHash('sha256').update(new Uint8Array(this.packed.buffer, this.packed.byteOffset, this.packed.byteLength)).digest('hex');
-    return createHash('sha256').update(this.module(width, height).bytes).update(this.weightsHash).digest('hex');
+    if (typeof this.weightsId === 'function') this.weightsId = this.weightsId();
+    return createHash('sha256').update(this.module(width, height).bytes).update(this.weightsId).digest('hex');
   }
 
   /** The number of floats in a photo region of this size (a cached region must have exactly these). */
