@@ -38,6 +38,8 @@ export interface CpuBackendOptions {
   photoCache?: string;
   /** Folder of the per-machine cache of packed LPIPS weights (lpips/packed-cache.ts); default: none. */
   weightsCache?: string;
+  /** false for a grader of one grade: LPIPS keeps nothing per view for the next (LpipsPoolOptions.incremental). */
+  lpipsIncremental?: boolean;
 }
 
 /** The pool's queue for grades: every grade of the process shares it (GradeQueue orders them). */
@@ -76,6 +78,7 @@ export class CpuBackend implements GradeBackend {
     this.lpips ??= LpipsPool.create(weights, {
       ...(this.opts.lpipsWorkers === undefined ? {} : { workers: this.opts.lpipsWorkers }),
       ...(this.opts.lpipsNice === undefined ? {} : { nice: this.opts.lpipsNice }),
+      ...(this.opts.lpipsIncremental === undefined ? {} : { incremental: this.opts.lpipsIncremental }),
       // Weights already packed (the cache's, read by Grader.create) need neither.
       ...(cache && !('packed' in weights) ? { packed: () => cachedPackedWeights(weights, cache) } : {}),
     });

@@ -51,6 +51,11 @@ export interface GraderOptions {
    * packedCacheDir()). Default: none (packed in every process).
    */
   weightsCache?: string;
+  /**
+   * false for a grader that grades once (`splatlab grade`): the CPU path's LPIPS keeps no state
+   * per view for a next grade of it (LpipsPoolOptions.incremental). Default true.
+   */
+  lpipsIncremental?: boolean;
   /** The lab's worker pool: the CPU path renders and measures there, off the event loop. */
   pool?: WorkerPool;
   /**
@@ -126,6 +131,7 @@ export class Grader {
         ...(opts.pool ? { pool: opts.pool } : {}),
         ...(opts.photoCache ? { photoCache: opts.photoCache } : {}),
         ...(opts.weightsCache ? { weightsCache: opts.weightsCache } : {}),
+        ...(opts.lpipsIncremental === undefined ? {} : { lpipsIncremental: opts.lpipsIncremental }),
       });
       return new Grader(backend, problem, `CPU reference ${opts.pool ? 'on the worker pool' : 'on the main thread'}`);
     }

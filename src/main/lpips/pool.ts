@@ -35,6 +35,13 @@ export interface LpipsPoolOptions {
   packed?: Float32Array | (() => Float32Array);
   /** Niceness each worker lowers itself to (src/main/workers/nice.ts): the lab's grader sets SERVING_NICE. */
   nice?: number;
+  /**
+   * false: every distance runs whole on its worker's scratch slot and nothing is kept for the
+   * photo's next render (a one-shot grade, `splatlab grade`: no copy of each render here, and
+   * each worker's wasm memory touches one slot of about 5.7 MB instead of one per photo, fresh
+   * memory being slow to touch; docs/PERFORMANCE.md). The same values. Default true.
+   */
+  incremental?: boolean;
 }
 
 export interface LpipsPair {
@@ -146,6 +153,7 @@ export class LpipsPool {
 
   private constructor(
     private readonly workers: PoolWorker[],
+    private readonly incremental: boolean,
     /** The weights' identity (packedCacheKey), or how to compute it on first use. */
     private weightsId: string | (() => string),
   ) {}
@@ -172,7 +180,7 @@ export class LpipsPool {
       packed.set(plain);
     }
     for (const w of workers) w.post({ type: 'init', packed });
-    return new LpipsPool(workers, prepacked ? prepacked.id : () => packedCacheKey(weights as LpipsWeights));
+    return new LpipsPool(workers, opts.incremental !== false, prepacked ? prepacked.id : () => packedCacheKey(weights as LpipsWeights));
   }
 
   /**
@@ -193,6 +201,11 @@ export class LpipsPool {
 
   get size(): number {
     return this.workers.length;
+  }
+
+  /** View slots holding a photo's last render, over every worker (none without incremental slots). */
+  get viewSlots(): number {
+    return this.workers.reduce((n, w) => n + [...w.slots.values()].reduce((m, t) => m + t.filter((s) => s.photo !== 0).length, 0), 0);
   }
 
   private module(width: number, height: number): { key: string; plan: LpipsModulePlan; bytes: Uint8Array } {
@@ -331,10 +344,12 @@ export class LpipsPool {
       }
       // No await between the rects and the post: jobs of a slot reach the worker in rect order.
       const rgb = ownBuffer(render.data);
-      const { slot, rects, state } = this.slotFor(w, key, plan, id, rgb);
+      const { slot, rects, state } = this.incremental ? this.slotFor(w, key, plan, id, rgb) : { slot: plan.slots - 1, rects: dirtyRects(plan, 'all'), state: null };
       const reply = await w.request(this.nextJob++, { type: 'distance', key, items: [{ rgb, photo: id, slot, rects }] }).catch((e: unknown) => {
-        state.photo = 0; // the slot's memory is unknown now: its next use computes everything
-        state.last = null;
+        if (state) {
+          state.photo = 0; // the slot's memory is unknown now: its next use computes everything
+          state.last = null;
+        }
         throw e;
       });
       if (!reply.values || reply.values.length !== 1) throw new Error('LPIPS worker: distance reply without a value');
