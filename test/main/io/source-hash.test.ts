@@ -18,7 +18,7 @@ function tree(): string {
   mkdirSync(join(root, 'src', 'shared'), { recursive: true });
   writeFileSync(join(root, 'src', 'shared', 'value.ts'), 'export const value = 1;\n');
   writeFileSync(join(root, 'src', 'main', 'cli', 'run.mjs'), 'export const run = 1;\n');
-  writeFileSync(join(root, 'src', 'main', 'notes.md'), 'not a source\n');
+  writeFileSync(join(root, 'src', 'main', 'notes.txt'), 'not a source\n');
   return root;
 }
 
