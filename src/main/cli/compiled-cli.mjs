@@ -2,34 +2,21 @@
 // `splatlab` used to load its whole module graph through tsx's transpiler on every start. On the
 // first start after a source change it bundles src/main/splatlab.ts with esbuild (the transpiler
 // tsx runs on) into node_modules/.cache/splatlab/cli-<hash>/splatlab.mjs, split into chunks so each
-// command loads only its own modules (as the sources' lazy imports did), where <hash> is the hash of every
-// .ts file of src/main and src/shared (paths and contents: the same hash as the pool worker's
-// bundle, src/main/workers/compiled.ts), so later starts import plain JavaScript. Plain
-// JavaScript itself, because it runs before any TypeScript loader exists.
+// command loads only its own modules (as the sources' lazy imports did), where <hash> is the hash
+// of every .ts and .mjs file of src/main and src/shared (paths and contents, from a stat index:
+// src/main/io/source-hash.mjs, which names the pool worker's bundle too,
+// src/main/workers/compiled.ts), so later starts import plain JavaScript. Plain JavaScript
+// itself, because it runs before any TypeScript loader exists.
 // Input: the repository root. Output: the bundle's path, or null when it cannot be built (the
 // caller then runs the sources through tsx). Invariant: a bundle is written whole (temp folder,
 // then rename) and named by its sources' hash; packages stay external (the repo's node_modules);
 // the KEEP newest bundles stay, since a running process may still load chunks of its own.
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
+import { sourceHash } from '../io/source-hash.mjs';
 
-/** Every .ts file below `dir`, sorted (the hash must not depend on the listing order). */
-function sources(dir) {
-  const out = [];
-  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) if (e.isFile() && e.name.endsWith('.ts')) out.push(join(e.parentPath, e.name));
-  return out.sort();
-}
-
-/** Hash of the sources (paths and contents), 16 hex digits; equal to compiled.ts's sourceHash. */
-export function sourceHash(root) {
-  const h = createHash('sha256');
-  for (const dir of ['src/main', 'src/shared']) {
-    for (const file of sources(join(root, dir))) h.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
-  }
-  return h.digest('hex').slice(0, 16);
-}
+export { sourceHash };
 
 /** Bundles of older sources kept (the newest first); older ones are removed. */
 const KEEP = 4;

@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Camera, RenderOutput, Splats } from '../../shared/raster/types';
 import type { LpipsWeights } from '../../shared/metrics/lpips-weights';
-import { cachedPackedWeights } from '../lpips/packed-cache';
+import { cachedPackedWeights, type PackedLpips } from '../lpips/packed-cache';
 import { LpipsPool, type LpipsPhoto } from '../lpips/pool';
 import { LpipsPhotoCache } from './photo-cache';
 import type { RefView } from '../tasks/load';
@@ -23,6 +23,9 @@ import { forgetViews, renderImage, renderView, scoreView, type GradeView } from 
 import type { GradeBackend, GradeOptions, ViewScores } from './types';
 
 export { cappedPsnr, renderImage } from './cpu-views';
+
+/** LPIPS weights as loaded (lpips/weights.ts), or already packed from the per-machine cache (Grader.create). */
+export type CpuLpips = LpipsWeights | PackedLpips;
 
 export interface CpuBackendOptions {
   /** LPIPS worker threads (default: LpipsPool's, the available cores capped at 8). */
@@ -35,6 +38,8 @@ export interface CpuBackendOptions {
   photoCache?: string;
   /** Folder of the per-machine cache of packed LPIPS weights (lpips/packed-cache.ts); default: none. */
   weightsCache?: string;
+  /** false for a grader of one grade: LPIPS keeps nothing per view for the next (LpipsPoolOptions.incremental). */
+  lpipsIncremental?: boolean;
 }
 
 /** The pool's queue for grades: every grade of the process shares it (GradeQueue orders them). */
@@ -53,7 +58,7 @@ export class CpuBackend implements GradeBackend {
   private lpips: LpipsPool | null = null;
 
   constructor(
-    private readonly weights: LpipsWeights | null,
+    private readonly weights: CpuLpips | null,
     private readonly opts: CpuBackendOptions = {},
   ) {
     this.photoCache = opts.photoCache ? new LpipsPhotoCache(opts.photoCache) : null;
@@ -68,17 +73,19 @@ export class CpuBackend implements GradeBackend {
   }
 
   /** The LPIPS workers, started with the backend (graders without LPIPS never start threads). */
-  private lpipsPool(weights: LpipsWeights): LpipsPool {
+  private lpipsPool(weights: CpuLpips): LpipsPool {
     const cache = this.opts.weightsCache;
     this.lpips ??= LpipsPool.create(weights, {
       ...(this.opts.lpipsWorkers === undefined ? {} : { workers: this.opts.lpipsWorkers }),
       ...(this.opts.lpipsNice === undefined ? {} : { nice: this.opts.lpipsNice }),
-      ...(cache ? { packed: () => cachedPackedWeights(weights, cache) } : {}),
+      ...(this.opts.lpipsIncremental === undefined ? {} : { incremental: this.opts.lpipsIncremental }),
+      // Weights already packed (the cache's, read by Grader.create) need neither.
+      ...(cache && !('packed' in weights) ? { packed: () => cachedPackedWeights(weights, cache) } : {}),
     });
     return this.lpips;
   }
 
-  private photoLpips(view: RefView, weights: LpipsWeights): Promise<LpipsPhoto> {
+  private photoLpips(view: RefView, weights: CpuLpips): Promise<LpipsPhoto> {
     let features = this.lpipsCache.get(view);
     if (!features) {
       const pool = this.lpipsPool(weights);
@@ -189,7 +196,7 @@ export class CpuBackend implements GradeBackend {
     return views.map((_, i) => done[i]);
   }
 
-  private lpipsOf(r: RenderOutput, view: RefView, weights: LpipsWeights): Promise<number> {
+  private lpipsOf(r: RenderOutput, view: RefView, weights: CpuLpips): Promise<number> {
     const distance = this.photoLpips(view, weights).then((f) => this.lpipsPool(weights).distance(renderImage(r), f));
     distance.catch(() => undefined); // awaited in withLpips(); avoids an unhandled rejection meanwhile
     return distance;

@@ -15,7 +15,8 @@ import type { LpipsWeights } from '../../shared/metrics/lpips-weights';
 import type { ShaderLibrary } from '../../shared/gpu/compose';
 import type { GpuRasterizer } from '../../shared/raster/gpu';
 import type { GpuContext } from '../gpu/device';
-import { loadLpipsWeights } from '../lpips/weights';
+import { readPackedCache, type PackedLpips } from '../lpips/packed-cache';
+import { lpipsWeightFiles, readLpipsWeights } from '../lpips/weights';
 import type { LoadedTask, RefView } from '../tasks/load';
 import type { WorkerPool } from '../workers/pool';
 import { CpuBackend } from './cpu';
@@ -50,6 +51,11 @@ export interface GraderOptions {
    * packedCacheDir()). Default: none (packed in every process).
    */
   weightsCache?: string;
+  /**
+   * false for a grader that grades once (`splatlab grade`): the CPU path's LPIPS keeps no state
+   * per view for a next grade of it (LpipsPoolOptions.incremental). Default true.
+   */
+  lpipsIncremental?: boolean;
   /** The lab's worker pool: the CPU path renders and measures there, off the event loop. */
   pool?: WorkerPool;
   /**
@@ -101,24 +107,31 @@ export class Grader {
   ) {}
 
   static async create(opts: GraderOptions = {}): Promise<Grader> {
+    const cpu = !opts.device || opts.preferCpu === true;
     let weights: LpipsWeights | null = null;
+    let packed: PackedLpips | null = null;
     let problem: string | null = null;
     if (opts.lpipsDir === null) {
       problem = 'LPIPS disabled';
     } else {
       try {
-        weights = loadLpipsWeights(opts.lpipsDir === undefined ? {} : { dir: opts.lpipsDir });
+        const files = lpipsWeightFiles(opts.lpipsDir === undefined ? {} : { dir: opts.lpipsDir });
+        // The CPU path takes the weights packed from this machine's cache when it holds them,
+        // under the manifest's hashes: the weight files are then neither read nor hashed.
+        packed = cpu && opts.weightsCache ? readPackedCache(files, opts.weightsCache) : null;
+        if (!packed) weights = readLpipsWeights(files);
       } catch (err) {
         problem = (err as Error).message;
       }
     }
     if (!opts.device || opts.preferCpu) {
-      const backend = new CpuBackend(weights, {
+      const backend = new CpuBackend(packed ?? weights, {
         ...(opts.lpipsWorkers === undefined ? {} : { lpipsWorkers: opts.lpipsWorkers }),
         ...(opts.lpipsNice === undefined ? {} : { lpipsNice: opts.lpipsNice }),
         ...(opts.pool ? { pool: opts.pool } : {}),
         ...(opts.photoCache ? { photoCache: opts.photoCache } : {}),
         ...(opts.weightsCache ? { weightsCache: opts.weightsCache } : {}),
+        ...(opts.lpipsIncremental === undefined ? {} : { lpipsIncremental: opts.lpipsIncremental }),
       });
       return new Grader(backend, problem, `CPU reference ${opts.pool ? 'on the worker pool' : 'on the main thread'}`);
     }

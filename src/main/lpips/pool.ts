@@ -22,6 +22,7 @@ import type { LpipsWeights } from '../../shared/metrics/lpips-weights';
 import { ALEXNET_LAYERS } from '../../shared/metrics/lpips-weights';
 import { changedBox, dirtyRects, emitLpipsModule, packLpipsWeights, type LpipsModulePlan } from '../../shared/metrics/wasm/lpips-module';
 import { assertTapsMatch, featuresFromRegion, photoRegion } from '../../shared/metrics/wasm/lpips-wasm';
+import { packedCacheKey, type PackedLpips } from './packed-cache';
 import { POOL_WORKER_SOURCE } from './pool-worker';
 
 export interface LpipsPoolOptions {
@@ -34,6 +35,13 @@ export interface LpipsPoolOptions {
   packed?: Float32Array | (() => Float32Array);
   /** Niceness each worker lowers itself to (src/main/workers/nice.ts): the lab's grader sets SERVING_NICE. */
   nice?: number;
+  /**
+   * false: every distance runs whole on its worker's scratch slot and nothing is kept for the
+   * photo's next render (a one-shot grade, `splatlab grade`: no copy of each render here, and
+   * each worker's wasm memory touches one slot of about 5.7 MB instead of one per photo, fresh
+   * memory being slow to touch; docs/PERFORMANCE.md). The same values. Default true.
+   */
+  incremental?: boolean;
 }
 
 export interface LpipsPair {
@@ -136,7 +144,6 @@ class PoolWorker {
 export class LpipsPool {
   private readonly modules = new Map<string, { plan: LpipsModulePlan; bytes: Uint8Array }>();
   private readonly photoIds = new WeakMap<LpipsFeatures | LpipsPhoto, number>();
-  private weightsHash: string | null = null;
   private readonly pins = new Map<number, PoolWorker>(); // photo id -> the worker of its distances
   private slotClock = 0;
   private readonly dropper = new FinalizationRegistry<number>((id) => this.drop(id));
@@ -146,38 +153,45 @@ export class LpipsPool {
 
   private constructor(
     private readonly workers: PoolWorker[],
-    private readonly packed: Float32Array,
+    private readonly incremental: boolean,
+    /** The weights' identity (packedCacheKey), or how to compute it on first use. */
+    private weightsId: string | (() => string),
   ) {}
 
-  /** Starts the workers and sends them the packed weights. */
-  static create(weights: LpipsWeights, opts: LpipsPoolOptions = {}): LpipsPool {
+  /**
+   * Starts the workers and sends them the packed weights: `weights` packed (or opts.packed), or
+   * weights already packed (a per-machine cache's, packed-cache.ts: the raw weights never read).
+   */
+  static create(weights: LpipsWeights | PackedLpips, opts: LpipsPoolOptions = {}): LpipsPool {
     const count = opts.workers ?? Math.min(8, Math.max(1, availableParallelism()));
     if (!Number.isInteger(count) || count < 1) throw new Error(`LPIPS pool: workers must be a positive integer, got ${count}`);
     // The threads first: they start up while this one packs the weights (a cold start's critical path).
     const workers = Array.from({ length: count }, () => new PoolWorker(new Worker(POOL_WORKER_SOURCE, { eval: true, workerData: opts.nice === undefined ? {} : { nice: opts.nice } })));
     // In shared memory: every worker reads the one copy (a plain array is cloned per worker, about
     // 10 MB each, on the event loop: issue 29 item 2).
-    const given = typeof opts.packed === 'function' ? opts.packed() : opts.packed;
+    const prepacked = 'packed' in weights ? weights : null;
+    const given = prepacked ? prepacked.packed : typeof opts.packed === 'function' ? opts.packed() : opts.packed;
     let packed: Float32Array;
     if (given && given.buffer instanceof SharedArrayBuffer) {
       packed = given;
     } else {
-      const plain = given ?? packLpipsWeights(weights);
+      const plain = given ?? packLpipsWeights(weights as LpipsWeights);
       packed = new Float32Array(new SharedArrayBuffer(plain.byteLength));
       packed.set(plain);
     }
     for (const w of workers) w.post({ type: 'init', packed });
-    return new LpipsPool(workers, packed);
+    return new LpipsPool(workers, opts.incremental !== false, prepacked ? prepacked.id : () => packedCacheKey(weights as LpipsWeights));
   }
 
   /**
    * What a photo's region depends on besides the photo: the module for this size (its kernels,
-   * hence the float32 summation order) and the weights. Equal fingerprints give bit-identical
-   * regions, so a cache keyed by it and the photo's bytes never serves a stale region.
+   * hence the float32 summation order) and the weights (packedCacheKey: the packing code and the
+   * tensors' hashes). Equal fingerprints give bit-identical regions, so a cache keyed by it and
+   * the photo's bytes never serves a stale region.
    */
   fingerprint(width: number, height: number): string {
-    this.weightsHash ??= createHash('sha256').update(new Uint8Array(this.packed.buffer, this.packed.byteOffset, this.packed.byteLength)).digest('hex');
-    return createHash('sha256').update(this.module(width, height).bytes).update(this.weightsHash).digest('hex');
+    if (typeof this.weightsId === 'function') this.weightsId = this.weightsId();
+    return createHash('sha256').update(this.module(width, height).bytes).update(this.weightsId).digest('hex');
   }
 
   /** The number of floats in a photo region of this size (a cached region must have exactly these). */
@@ -187,6 +201,11 @@ export class LpipsPool {
 
   get size(): number {
     return this.workers.length;
+  }
+
+  /** View slots holding a photo's last render, over every worker (none without incremental slots). */
+  get viewSlots(): number {
+    return this.workers.reduce((n, w) => n + [...w.slots.values()].reduce((m, t) => m + t.filter((s) => s.photo !== 0).length, 0), 0);
   }
 
   private module(width: number, height: number): { key: string; plan: LpipsModulePlan; bytes: Uint8Array } {
@@ -325,10 +344,12 @@ export class LpipsPool {
       }
       // No await between the rects and the post: jobs of a slot reach the worker in rect order.
       const rgb = ownBuffer(render.data);
-      const { slot, rects, state } = this.slotFor(w, key, plan, id, rgb);
+      const { slot, rects, state } = this.incremental ? this.slotFor(w, key, plan, id, rgb) : { slot: plan.slots - 1, rects: dirtyRects(plan, 'all'), state: null };
       const reply = await w.request(this.nextJob++, { type: 'distance', key, items: [{ rgb, photo: id, slot, rects }] }).catch((e: unknown) => {
-        state.photo = 0; // the slot's memory is unknown now: its next use computes everything
-        state.last = null;
+        if (state) {
+          state.photo = 0; // the slot's memory is unknown now: its next use computes everything
+          state.last = null;
+        }
         throw e;
       });
       if (!reply.values || reply.values.length !== 1) throw new Error('LPIPS worker: distance reply without a value');

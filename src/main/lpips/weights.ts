@@ -4,14 +4,16 @@
 // grades with LPIPS; assets/lpips-alex/README.md). Output: typed LpipsWeights.
 // Invariant: every file's sha256, byte size and shape is checked before use (and the shipped
 // manifest's own sha256 against BUNDLED_MANIFEST_SHA256); each failure is one LpipsWeightsError
-// line naming the file and saying how to get the weights.
+// line naming the file and saying how to get the weights. In two steps (lpipsWeightFiles: the
+// manifest, sizes and shapes; readLpipsWeights: the bytes and their sha256), so a grader whose
+// per-machine cache holds these weights packed, under their manifest's hashes, reads no file.
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { repoRoot } from '../io/data-dir';
-import { LPIPS_TENSOR_SHAPES, lpipsWeightsFromTensors, type LpipsWeights, type NamedTensor } from '../../shared/metrics/lpips-weights';
+import { checkLpipsTensor, LPIPS_TENSOR_SHAPES, lpipsWeightsFromTensors, type LpipsWeights, type NamedTensor } from '../../shared/metrics/lpips-weights';
 
 export class LpipsWeightsError extends Error {
   constructor(message: string) {
@@ -105,14 +107,24 @@ function readLittleEndianFloats(path: string, count: number): { floats: Float32A
   return { floats, bytes };
 }
 
-/** Loads and verifies the weights; throws LpipsWeightsError (one line) when they are unusable. */
-export function loadLpipsWeights(options: { dir?: string; env?: NodeJS.ProcessEnv; root?: string } = {}): LpipsWeights {
+/**
+ * A weights folder whose manifest checked out and whose files exist with the manifest's sizes
+ * and the network's shapes; their bytes are read and hashed by readLpipsWeights. The manifest's
+ * sha256 of every file names the weights (the packed-weight cache's key, packed-cache.ts), so
+ * a process that finds them packed in its cache need not read the files.
+ */
+export interface LpipsWeightFiles {
+  readonly dir: string;
+  readonly manifest: Readonly<Record<string, ManifestEntry>>;
+}
+
+/** Checks a weights folder short of reading its files; throws LpipsWeightsError (one line) when it is unusable. */
+export function lpipsWeightFiles(options: { dir?: string; env?: NodeJS.ProcessEnv; root?: string } = {}): LpipsWeightFiles {
   const root = options.root ?? repoRoot();
   const dir = resolveLpipsDir(options.dir, options.env, root);
   if (!dir) throw new LpipsWeightsError(`LPIPS weights not found (set SPLATLAB_LPIPS_DIR or pass a folder); ${FETCH_HINT}`);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new LpipsWeightsError(`LPIPS weights folder ${dir} does not exist; ${FETCH_HINT}`);
   const manifest = readManifest(dir, root);
-  const tensors: Record<string, NamedTensor> = {};
   for (const [name, entry] of Object.entries(manifest)) {
     const path = join(dir, entry.file);
     if (!existsSync(path)) throw new LpipsWeightsError(`LPIPS weights: ${path} (${name}) is missing; ${FETCH_HINT}`);
@@ -121,13 +133,39 @@ export function loadLpipsWeights(options: { dir?: string; env?: NodeJS.ProcessEn
     if (size !== count * 4) {
       throw new LpipsWeightsError(`LPIPS weights: ${path} has ${size} bytes, expected ${count * 4} for shape [${entry.shape.join(', ')}]`);
     }
-    const data = readLittleEndianFloats(path, count);
+    try {
+      checkLpipsTensor(name, entry.shape, count);
+    } catch (err) {
+      throw new LpipsWeightsError(`${(err as Error).message} (in ${dir})`);
+    }
+  }
+  return { dir, manifest };
+}
+
+/** Reads the checked folder's files and verifies each against its sha256; throws LpipsWeightsError (one line). */
+export function readLpipsWeights(files: LpipsWeightFiles): LpipsWeights {
+  const tensors: Record<string, NamedTensor> = {};
+  for (const [name, entry] of Object.entries(files.manifest)) {
+    const path = join(files.dir, entry.file);
+    const count = entry.shape.reduce((p, v) => p * v, 1);
+    let data: { floats: Float32Array; bytes: Uint8Array };
+    try {
+      data = readLittleEndianFloats(path, count);
+    } catch (err) {
+      if (err instanceof LpipsWeightsError) throw err;
+      throw new LpipsWeightsError(`LPIPS weights: ${path} (${name}) could not be read (${(err as Error).message}); ${FETCH_HINT}`);
+    }
     if (sha256(data.bytes) !== entry.sha256) throw new LpipsWeightsError(`LPIPS weights: ${path} fails its sha256 check (corrupt or wrong file); ${FETCH_HINT}`);
     tensors[name] = { shape: entry.shape, data: data.floats };
   }
   try {
     return lpipsWeightsFromTensors(tensors);
   } catch (err) {
-    throw new LpipsWeightsError(`${(err as Error).message} (in ${dir})`);
+    throw new LpipsWeightsError(`${(err as Error).message} (in ${files.dir})`);
   }
+}
+
+/** Loads and verifies the weights; throws LpipsWeightsError (one line) when they are unusable. */
+export function loadLpipsWeights(options: { dir?: string; env?: NodeJS.ProcessEnv; root?: string } = {}): LpipsWeights {
+  return readLpipsWeights(lpipsWeightFiles(options));
 }

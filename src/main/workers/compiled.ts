@@ -3,35 +3,22 @@
 // handler tree through tsx's transpiler, seconds of CPU per thread. Instead the first thread
 // bundles pool-worker.ts with esbuild (the transpiler tsx runs on) into
 // node_modules/.cache/splatlab/pool-worker-<hash>.mjs, where <hash> covers every source file of
-// src/main and src/shared, so an edit makes a new bundle and an unchanged tree reuses the cached
-// one, across processes. Packages stay external and resolve from the repository's node_modules.
+// src/main and src/shared (src/main/io/source-hash.mjs, the CLI bundle's hash too), so an edit
+// makes a new bundle and an unchanged tree reuses the cached one, across processes. Packages stay external and resolve from the repository's node_modules.
 // Output: the bundle's path, or null when it cannot be built (the caller falls back to tsx).
 // Invariant: a bundle is written whole (temp file, then rename) and named by its sources' hash.
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { repoRoot } from '../io/data-dir';
+import { sourceHash as hashSources } from '../io/source-hash.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-/** Every .ts file below `dir`, sorted (the hash must not depend on the listing order). */
-function sources(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) if (e.isFile() && e.name.endsWith('.ts')) out.push(join(e.parentPath, e.name));
-  return out.sort();
-}
-
-/** Hash of the sources a bundle is built from (paths and contents), 16 hex digits. */
+/** Hash of the sources a bundle is built from (paths and contents), 16 hex digits: src/main/io/source-hash.mjs, as the CLI's bundle. */
 export function sourceHash(root = repoRoot(here)): string {
-  const h = createHash('sha256');
-  for (const dir of ['src/main', 'src/shared']) {
-    for (const file of sources(join(root, dir))) {
-      h.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
-    }
-  }
-  return h.digest('hex').slice(0, 16);
+  return hashSources(root);
 }
 
 interface EsbuildApi {

@@ -52,19 +52,26 @@ export const LPIPS_TENSOR_SHAPES: Readonly<Record<string, number[]>> = Object.fr
   ...ALEXNET_LAYERS.map((l, k) => [`lin${k}`, [l.outChannels]]),
 ]);
 
+/**
+ * Checks one tensor's shape (and value count) against the network's; throws one clear line. The
+ * lin layers are stored [C] here and [1, C, 1, 1] in the .pth; both are accepted.
+ */
+export function checkLpipsTensor(name: string, shape: readonly number[], length: number): void {
+  const want = LPIPS_TENSOR_SHAPES[name];
+  const count = want.reduce((p, v) => p * v, 1);
+  const flatShape = shape.filter((d) => d !== 1);
+  const okShape = shape.join(',') === want.join(',') || (name.startsWith('lin') && flatShape.join(',') === want.join(','));
+  if (!okShape || length !== count) {
+    throw new Error(`LPIPS weights: ${name} has shape [${shape.join(', ')}] (${length} values), expected [${want.join(', ')}]`);
+  }
+}
+
 /** Builds LpipsWeights from named tensors; throws one clear line on a missing or misshapen one. */
 export function lpipsWeightsFromTensors(tensors: Readonly<Record<string, NamedTensor>>): LpipsWeights {
   const get = (name: string): Float32Array => {
     const t = tensors[name];
-    const want = LPIPS_TENSOR_SHAPES[name];
     if (!t) throw new Error(`LPIPS weights: tensor ${name} is missing`);
-    const count = want.reduce((p, v) => p * v, 1);
-    // The lin layers are stored [C] here and [1, C, 1, 1] in the .pth; both are accepted.
-    const flatShape = t.shape.filter((d) => d !== 1);
-    const okShape = t.shape.join(',') === want.join(',') || (name.startsWith('lin') && flatShape.join(',') === want.join(','));
-    if (!okShape || t.data.length !== count) {
-      throw new Error(`LPIPS weights: ${name} has shape [${t.shape.join(', ')}] (${t.data.length} values), expected [${want.join(', ')}]`);
-    }
+    checkLpipsTensor(name, t.shape, t.data.length);
     return t.data;
   };
   return {
@@ -72,3 +79,6 @@ export function lpipsWeightsFromTensors(tensors: Readonly<Record<string, NamedTe
     lin: ALEXNET_LAYERS.map((_, k) => get(`lin${k}`)),
   };
 }
+
+/** The tensors' names in the order their floats are packed and keyed: each layer's weight, bias and lin. */
+export const LPIPS_TENSOR_ORDER: readonly string[] = ALEXNET_LAYERS.flatMap((l, k) => [`${l.name}.weight`, `${l.name}.bias`, `lin${k}`]);

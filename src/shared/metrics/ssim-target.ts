@@ -15,8 +15,13 @@
 // evaluateRows gives one band of rows of the same (the fit's step in bands, issue 40).
 // Invariant: the same float64 operations in the same order as the full-plane reflect blur of
 // metrics/gaussian.ts restricted to what the mean reads (bit-identical to the previous
-// implementation; within 1e-12 of ssim.ts, tested); no allocation per call; the scratch planes
-// are per thread and size (one evaluation at a time: evaluate is synchronous).
+// implementation; within 1e-12 of ssim.ts, tested); no allocation per call after the second; the
+// scratch planes are per thread and size (one evaluation at a time: evaluate is synchronous).
+// The photo's own planes (its channels and their blurs, 9 float64 planes) are kept from a
+// target's second evaluation on: the first computes them into the thread's scratch planes, so a
+// one-shot grade (a cold `splatlab grade`: 8 targets, one evaluation each) touches no fresh
+// memory per view, which costs more than the arithmetic here (docs/PERFORMANCE.md, issue 40 item 3).
+// The photo must not change while its target lives (the target reads it again for its planes).
 import type { Floats } from '../scene/splats';
 import { ssimMapSum } from './ssim';
 import { jsLines, SSIM_KERNEL, wasmLines, type Lines11, type WasmLines } from './ssim-lines';
@@ -40,7 +45,8 @@ function blurInterior(h: number, w: number, lines: Lines11, srcs: readonly Float
  * Scratch planes for one evaluation at a time, shared by every SsimTarget of one size on this
  * thread (a grade holds 8 targets, a fit 8: one set instead of one each). [H, W] planes: x, x*x,
  * x*y; their interior blurs (also the adjoints' outputs); the upstream gradients, whose border is
- * never written and stays zero. The adjoint's planes are allocated on the first gradient.
+ * never written and stays zero. The adjoint's planes are allocated on the first gradient, the
+ * photo's (one channel, for first evaluations) on the first evaluation.
  */
 class Scratch {
   readonly x: Float64Array;
@@ -55,17 +61,19 @@ class Scratch {
   readonly engine: WasmLines | null;
   private readonly alloc: (n: number) => Float64Array;
   private adjointPlanes: { g: Float64Array[]; tPad: Float64Array[] } | null = null;
+  private photoPlanes: PhotoPlanes | null = null;
 
   constructor(
     readonly w: number,
     readonly h: number,
     wasm: boolean,
   ) {
-    // Every plane below (15 of [H, W] in all) and the photo moments of up to TARGET_SLOTS
-    // targets (6 planes each), in the wasm passes' memory where it runs.
+    // Every plane below (15 of [H, W] in all, 18 with a first evaluation's photo planes) and the
+    // photo moments of up to TARGET_SLOTS kept targets (6 planes each), in the wasm passes'
+    // memory where it runs.
     const n = w * h;
-    const slots = Math.max(0, Math.min(TARGET_SLOTS, Math.floor((MAX_FLOATS - 15 * n) / (6 * n))));
-    const engine = wasm ? wasmLines(w, (15 + 6 * slots) * n) : null;
+    const slots = Math.max(0, Math.min(TARGET_SLOTS, Math.floor((MAX_FLOATS - 18 * n) / (6 * n))));
+    const engine = wasm ? wasmLines(w, (18 + 6 * slots) * n) : null;
     this.engine = engine;
     this.lines = engine?.lines ?? jsLines(w);
     this.alloc = (n) => engine?.plane(n) ?? new Float64Array(n);
@@ -88,6 +96,20 @@ class Scratch {
     };
     return this.adjointPlanes;
   }
+
+  /** One photo channel and its interior blurs, for a target's first evaluation (allocated on first use). */
+  get photo(): PhotoPlanes {
+    const n = this.w * this.h;
+    this.photoPlanes ??= { y: this.alloc(n), uy: this.alloc(n), uyy: this.alloc(n) };
+    return this.photoPlanes;
+  }
+}
+
+/** A photo channel [H, W] and the interior of its blurs blur(y), blur(y * y). */
+interface PhotoPlanes {
+  y: Float64Array;
+  uy: Float64Array;
+  uyy: Float64Array;
 }
 
 /** Targets of one size whose photo moments live in the wasm memory (a fit and a grade hold 8). */
@@ -125,23 +147,45 @@ function scratchFor(w: number, h: number): Scratch {
 export class SsimTarget {
   readonly width: number;
   readonly height: number;
-  private readonly y: Float64Array[]; // 3 x [H, W] photo channels
-  private readonly uy: Float64Array[]; // 3 x [H, W] blur(y), interior only
-  private readonly uyy: Float64Array[]; // 3 x [H, W] blur(y * y), interior only
+  private readonly photo: Floats; // [H, W, 3]
+  /** The photo's planes per channel, kept from the second evaluation on (null before). */
+  private planes: PhotoPlanes[] | null = null;
+  private evaluations = 0;
   private readonly s: Scratch;
 
   constructor(photo: { width: number; height: number; data: Floats }) {
     const { width: w, height: h } = photo;
     if (w < SSIM_KERNEL.length || h < SSIM_KERNEL.length) throw new Error(`SSIM needs images of at least ${SSIM_KERNEL.length}x${SSIM_KERNEL.length}, got ${w}x${h}`);
+    if (photo.data.length !== w * h * 3) throw new Error(`SSIM photo has ${photo.data.length} values for ${w}x${h}x3`);
     this.width = w;
     this.height = h;
+    this.photo = photo.data;
     this.s = scratchFor(w, h);
+  }
+
+  /**
+   * Channel c's y and y * y at the flat pixels [i0, i1) into y and yy, and their blurs at the
+   * interior rows [m0, m1) into uy and uyy (the rows' windows read only pixels in [i0, i1)).
+   */
+  private photoChannel(c: number, y: Float64Array, yy: Float64Array, uy: Float64Array, uyy: Float64Array, i0: number, i1: number, m0: number, m1: number): void {
+    const data = this.photo;
+    for (let i = i0; i < i1; i++) {
+      const v = data[i * 3 + c];
+      y[i] = v;
+      yy[i] = v * v;
+    }
+    if (m0 < m1) blurInterior(this.height, this.width, this.s.lines, [y, yy], this.s.vert, [uy, uyy], m0, m1);
+  }
+
+  /**
+   * The kept planes: every channel's y and its blurs over the whole image (yy in scratch); the
+   * blurs in the wasm memory where there is room (mapSum reads them there), given back when this
+   * target is collected.
+   */
+  private keptPlanes(): PhotoPlanes[] {
+    const { width: w, height: h } = this;
     const n = w * h;
-    this.y = [];
-    this.uy = [];
-    this.uyy = [];
-    const { x: yy, engine } = this.s; // scratch for y * y
-    // The photo moments in the wasm memory where there is room (mapSum reads them there).
+    const { engine } = this.s;
     const wasmPlanes: Float64Array[] = [];
     const moment = (): Float64Array => {
       const p = engine?.plane(n)?.fill(0);
@@ -149,21 +193,13 @@ export class SsimTarget {
       wasmPlanes.push(p);
       return p;
     };
-    for (let c = 0; c < 3; c++) {
-      const y = new Float64Array(n);
-      for (let i = 0; i < n; i++) {
-        const v = photo.data[i * 3 + c];
-        y[i] = v;
-        yy[i] = v * v;
-      }
-      const uy = moment();
-      const uyy = moment();
-      blurInterior(h, w, this.s.lines, [y, yy], this.s.vert, [uy, uyy]);
-      this.y.push(y);
-      this.uy.push(uy);
-      this.uyy.push(uyy);
-    }
+    const planes = [0, 1, 2].map((c) => {
+      const p = { y: new Float64Array(n), uy: moment(), uyy: moment() };
+      this.photoChannel(c, p.y, this.s.x, p.uy, p.uyy, 0, n, R, h - R);
+      return p;
+    });
     if (engine && wasmPlanes.length > 0) releasePlanes.register(this, { engine, planes: wasmPlanes });
+    return planes;
   }
 
   /**
@@ -200,11 +236,22 @@ export class SsimTarget {
     const own1 = Math.min(h - R, y1);
     const m0 = grad ? Math.max(R, y0 - R) : own0;
     const m1 = grad ? Math.min(h - R, y1 + R) : own1;
-    const i0 = Math.max(0, m0 - R) * w;
+    const i0 = Math.min(Math.max(0, m0 - R) * w, y0 * w);
     const i1 = Math.min(h, Math.max(m1 + R, y1)) * w;
+    // The first evaluation computes the photo's planes at the rows it reads into scratch planes;
+    // the second keeps them whole (the same floats either way).
+    if (this.evaluations++ === 1) this.planes = this.keptPlanes();
     for (let c = 0; c < 3; c++) {
-      const y = this.y[c];
-      for (let i = Math.min(i0, y0 * w); i < i1; i++) {
+      let photo: PhotoPlanes;
+      if (this.planes) {
+        photo = this.planes[c];
+      } else {
+        // y * y goes into ux, which the render's blur below overwrites once it has been read.
+        photo = this.s.photo;
+        this.photoChannel(c, photo.y, ux, photo.uy, photo.uyy, i0, i1, m0, m1);
+      }
+      const y = photo.y;
+      for (let i = i0; i < i1; i++) {
         const v = render[i * 3 + c];
         x[i] = v;
         xx[i] = v * v;
@@ -217,7 +264,7 @@ export class SsimTarget {
       }
       blurInterior(h, w, this.s.lines, [x, xx, xy], this.s.vert, [ux, uxx, uxy], m0, m1);
       // ssimMapSum writes every gradient pixel of its rows; the border stays zero from construction.
-      const moments = { ux, uy: this.uy[c], uxx, uyy: this.uyy[c], uxy };
+      const moments = { ux, uy: photo.uy, uxx, uyy: photo.uyy, uxy };
       const g = grad ? { ux: gUx, uxx: gUxx, uxy: gUxy, scale } : undefined;
       if (g && m0 < own0) mapSum(moments, w, h, g, [m0, own0]);
       if (own0 < own1) sums[c] = mapSum(moments, w, h, g, [own0, own1]);

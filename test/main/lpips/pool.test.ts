@@ -1,7 +1,7 @@
 // The LPIPS worker pool: distances equal the single-threaded wasm network's exactly (the same
 // module on another thread) and the reference to ~1e-5, in pair order across workers, with
-// features from the pool and with a photo's region in shared memory; misuse errors; and workers
-// never keep the process alive.
+// features from the pool and with a photo's region in shared memory, incrementally or (a one-shot
+// grade's pool) whole on the scratch slot; misuse errors; and workers never keep the process alive.
 import { spawnSync } from 'node:child_process';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,6 +54,26 @@ describe('LpipsPool', () => {
       const got = await pool.distances(current.map((render, i) => ({ render, photoFeatures: photoFeatures[i] })));
       const expected = await Promise.all(current.map((r, i) => single.distance(r, photoFeatures[i])));
       expect(got).toEqual(expected);
+    }
+  });
+
+  it('without incremental slots (a one-shot grade), gives the same distances, over edits too', async () => {
+    const single = new LpipsWasm(weights);
+    const oneShot = LpipsPool.create(weights, { workers: 2, incremental: false });
+    try {
+      const features = await Promise.all(photos.map((p) => oneShot.photo(p)));
+      const expectedFeatures = await Promise.all(photos.map((p) => single.features(p)));
+      for (const edit of [0, 1]) {
+        const current = renders.map((r) => ({ ...r, data: r.data.map((v, j) => (edit && j % 97 === 0 ? 1 - v : v)) }));
+        const got = await Promise.all(current.map((r, i) => oneShot.distance(r, features[i])));
+        expect(got).toEqual(await Promise.all(current.map((r, i) => single.distance(r, expectedFeatures[i]))));
+      }
+      // No view slot was taken; the incremental pool takes one per photo.
+      expect(oneShot.viewSlots).toBe(0);
+      await pool.distance(renders[0], await pool.photo(photos[0]));
+      expect(pool.viewSlots).toBeGreaterThan(0);
+    } finally {
+      oneShot.destroy();
     }
   });
 

@@ -81,7 +81,14 @@ and says so.`,
     // machine's caches (<lab home>/cache) after the first grade of a task.
     const home = labHome();
     phases.mark('device');
-    const grader = await Grader.create({ ...(gpu ? graderDevice(gpu) : { device: null }), ...(lpipsDir ? { lpipsDir } : {}), photoCache: photoCacheDir(home), weightsCache: packedCacheDir(home) });
+    // One grade: LPIPS keeps nothing per view for a next one (less fresh memory to touch).
+    const grader = await Grader.create({
+      ...(gpu ? graderDevice(gpu) : { device: null }),
+      ...(lpipsDir ? { lpipsDir } : {}),
+      photoCache: photoCacheDir(home),
+      weightsCache: packedCacheDir(home),
+      lpipsIncremental: false,
+    });
     phases.mark('grader');
     try {
       const task = await loadTask(taskId, { ...(tasksDir ? { tasksDir } : {}), heldoutOnly: true, readViews: cachedViewReader(viewCacheDir(home)) }).catch((e: unknown) => {

@@ -50,7 +50,8 @@ export class LossTarget {
     this.height = photo.height;
     this.photo = Float32Array.from(photo.data);
     this.mask = Float32Array.from(mask);
-    this.ssim = new SsimTarget(photo);
+    // Its own copy: the SSIM target reads its photo again on its second evaluation.
+    this.ssim = new SsimTarget({ width: photo.width, height: photo.height, data: this.photo });
     this.grads = { v_rgb: new Float64Array(n * 3), v_alpha: new Float64Array(n) };
   }
 

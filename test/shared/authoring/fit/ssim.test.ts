@@ -84,6 +84,31 @@ describe('SsimTarget', () => {
     }
     expect(banded).toEqual(ref.grad);
     expect(total.reduce((a, t) => a + t / ((w - 10) * (h - 10)), 0) / 3).toBeCloseTo(ref.value, 14);
+    // A target's first evaluation computes the photo's planes at the band's rows only (scratch),
+    // its second keeps them whole: bands first, then whole evaluations, give the same floats.
+    const fresh = new SsimTarget(photo);
+    const firstBands = new Float64Array(w * h * 3);
+    for (const [y0, y1] of [[0, 7], [7, h - 3], [h - 3, h]]) fresh.evaluateRows(render, y0, y1, sums, firstBands, -0.2);
+    expect(firstBands).toEqual(ref.grad);
+    for (let k = 0; k < 2; k++) {
+      const again = new Float64Array(w * h * 3);
+      expect(fresh.evaluate(render, again, -0.2)).toBe(ref.value);
+      expect(again).toEqual(ref.grad);
+    }
+  });
+
+  it('evaluates each of many targets once as it evaluates them again (the photo planes of a first evaluation)', () => {
+    const rng = new Random(91);
+    const [w, h] = [29, 24];
+    const photos = [0, 1, 2].map(() => image(w, h, rng));
+    const renders = photos.map((p) => Float64Array.from(image(w, h, rng).data, (v, i) => 0.7 * p.data[i] + 0.3 * v));
+    // One target after another on the thread's shared scratch planes: each first evaluation's
+    // value is the per-pixel definition's, and the kept planes of later ones give it again.
+    const targets = photos.map((p) => new SsimTarget(p));
+    const first = targets.map((t, i) => t.evaluate(renders[i]));
+    expect(first).toEqual(photos.map((p, i) => perPixelSsim(renders[i], p, 1).value));
+    expect(targets.map((t, i) => t.evaluate(renders[i]))).toEqual(first);
+    expect(targets.map((t, i) => t.evaluate(renders[i]))).toEqual(first);
   });
 
 
