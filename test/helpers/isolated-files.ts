@@ -2,7 +2,8 @@
 // every other Node file shares one graph per worker (project 'node-shared', isolate: false), so a
 // file here is one that changes what a later file in the same process would see: it sets or deletes
 // the process's environment (SPLATLAB_HOME, SPLATLAB_CAPTURES, SPLATLAB_LPIPS_DIR, ...), registers a
-// kind, mocks a module, spies on a class or fakes the clock, or measures the process's peak
+// kind, writes into a fixture built once per process, mocks a module, spies on a class or fakes
+// the clock, or measures the process's peak
 // memory (a peak an earlier file reached would count against it); and the slowest files, which
 // start their own processes, servers and GPU devices and gain little from a shared graph (about a
 // second of tens). Input: none. Output: the list.
@@ -25,6 +26,10 @@ export const ISOLATED_FILES = [
   'test/main/queue/stall.test.ts',
   'test/main/queue/bullmq.test.ts',
   'test/main/workers/grade-yields.test.ts',
+  // Tasks written into the test task folder built once per process (test/main/env/fixtures.ts
+  // testTasks), which every later file of a shared worker would list.
+  'test/main/transport/exactly-once.test.ts',
+  'test/main/security/nerf-upload.test.ts',
   // Environment, kinds, mocks, spies, clocks.
   'test/main/authoring/session/upload.test.ts',
   'test/main/cli/commands/grade.test.ts',
