@@ -27,6 +27,7 @@ export default function setup(project: TestProject): () => void {
         const s = seen.get(p) as { ran: number; missing: number };
         return `  ${p.padEnd(7)} ${s.missing ? `MISSING in ${s.missing} file(s), skipped${process.env.CI === 'true' && OPTIONAL_PARTS[p].ci ? ' (a failure under CI=true)' : ''}` : `ran in ${s.ran} file(s)`}: ${OPTIONAL_PARTS[p].what}`;
       });
-    process.stdout.write(`\nOptional parts of this run:\n${lines.join('\n')}\n`);
+    // One summary per project of the config (the Node files' two projects each print theirs).
+    process.stdout.write(`\nOptional parts of this run (project ${project.name}):\n${lines.join('\n')}\n`);
   };
 }

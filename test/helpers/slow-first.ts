@@ -64,6 +64,9 @@ export const SLOW_FILES = [
   'test/main/eval/inspect-schema.test.ts',
   'test/main/study/stations.test.ts',
   'test/main/kinds/search/answerability-filter.test.ts',
+  // 8-11 s in the unit suite of 2026-12-05 22:00 (load 8-10).
+  'test/main/debug/service.test.ts',
+  'test/main/security/bombs.test.ts',
   // The e2e suite (vitest.e2e.config.ts), slowest first.
   'test/e2e/play-typed.e2e.ts',
   'test/e2e/author-iterate.e2e.ts',
