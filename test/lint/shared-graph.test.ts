@@ -1,0 +1,60 @@
+// The unit files that share one module graph per worker (vitest.config.ts project 'node-shared',
+// isolate: false) must leave the process as they found it (docs/DEVELOPING.md, "Test-suite time"):
+// a file that sets or deletes the environment, mocks a module, stubs the environment, fakes the
+// clock, spies on a class's prototype or registers a kind belongs on test/helpers/isolated-files.ts,
+// where it gets a graph of its own. This reads every shared file's text for those calls, so a new
+// file cannot silently change what the files after it see.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ISOLATED_FILES } from '../helpers/isolated-files';
+
+/** What changes the process for the files after it, by name. */
+const PROCESS_CHANGES: Record<string, RegExp> = {
+  'sets the environment': /process\.env(\.\w+|\[[^\]]+\])\s*=(?!=)/,
+  'deletes from the environment': /delete\s+process\.env/,
+  'stubs the environment': /vi\.stubEnv\(/,
+  'mocks a module': /vi\.(do)?[mM]ock\(/,
+  'fakes the clock': /vi\.useFakeTimers\(/,
+  "spies on a class's prototype": /vi\.spyOn\(\s*\w+\.prototype/,
+  'registers a kind': /\bregister(?!LabKinds)\w*Kind\w*\(/,
+};
+
+/** The changes `text` makes (empty: it leaves the process as it found it). */
+function processChanges(text: string): string[] {
+  return Object.entries(PROCESS_CHANGES)
+    .filter(([, re]) => re.test(text))
+    .map(([what]) => what);
+}
+
+function testFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? testFiles(join(dir, e.name)) : e.name.endsWith('.test.ts') ? [join(dir, e.name)] : []));
+}
+
+describe('the shared module graph', () => {
+  it('holds no file that changes the process for the files after it', () => {
+    const root = process.cwd();
+    const isolated = new Set(ISOLATED_FILES);
+    const shared = ['test/shared', 'test/main', 'test/lint'].flatMap((d) => testFiles(join(root, d))).map((f) => relative(root, f).split('\\').join('/')).filter((f) => !isolated.has(f) && f !== 'test/lint/shared-graph.test.ts');
+    expect(shared.length).toBeGreaterThan(100);
+    const offenders = shared.flatMap((f) => {
+      const changes = processChanges(readFileSync(join(root, f), 'utf8'));
+      return changes.length > 0 ? [`${f}: ${changes.join(', ')}`] : [];
+    });
+    expect(offenders).toEqual([]);
+  });
+
+  it('recognises each change', () => {
+    expect(processChanges("process.env.SPLATLAB_HOME = dir;")).toEqual(['sets the environment']);
+    expect(processChanges("process.env['X'] = '1'")).toEqual(['sets the environment']);
+    expect(processChanges("if (process.env.CI === 'true') {}")).toEqual([]);
+    expect(processChanges('delete process.env.SPLATLAB_HOME;')).toEqual(['deletes from the environment']);
+    expect(processChanges("vi.stubEnv('A', 'b')")).toEqual(['stubs the environment']);
+    expect(processChanges("vi.mock('../x')")).toEqual(['mocks a module']);
+    expect(processChanges('vi.useFakeTimers()')).toEqual(['fakes the clock']);
+    expect(processChanges("vi.spyOn(Grader.prototype, 'grade')")).toEqual(["spies on a class's prototype"]);
+    expect(processChanges("vi.spyOn(pool, 'run')")).toEqual([]);
+    expect(processChanges('registerMainKind(fifth)')).toEqual(['registers a kind']);
+    expect(processChanges('registerLabKinds()')).toEqual([]); // once per process, whoever calls it first
+  });
+});
