@@ -23,37 +23,27 @@ import type { GaussianRecord } from '../../src/shared/scene/gaussian';
 const skip = browserMissing();
 const SIZE = 64;
 
-/** Clicks the centre of camera pixel (x, y) on the debugger image, whatever its display size. */
+/**
+ * Clicks the centre of camera pixel (x, y) on the debugger image, whatever its display size: the
+ * click is sent in the page at the image's box as read in the same task, so a panel still settling
+ * around the image (a trace closed, a view switched) cannot move it between the read and the click
+ * (under load, mouse clicks at a box read a moment before landed on a neighbouring pixel). The
+ * page's own click handler maps it back to a camera pixel, as for a person's click.
+ */
 async function clickPixel(page: Page, x: number, y: number): Promise<void> {
   const img = page.getByTestId('debug-image');
-  // The panels around the image can still be settling (a trace closed, a view switched): click
-  // only once two reads of its box agree, so the click lands on the pixel asked for.
-  let box = await img.boundingBox();
-  for (let i = 0; i < 100; i++) {
-    await page.waitForTimeout(50);
-    const next = await img.boundingBox();
-    const same = box !== null && next !== null && next.x === box.x && next.y === box.y && next.width === box.width && next.height === box.height;
-    box = next;
-    if (same) break;
-  }
-  if (!box) throw new Error('no debugger image on screen');
+  await img.waitFor();
   const w = Number(await img.getAttribute('data-width'));
   const h = Number(await img.getAttribute('data-height'));
-  await page.mouse.click(box.x + ((x + 0.5) / w) * box.width, box.y + ((y + 0.5) / h) * box.height);
+  await img.evaluate((el, [px, py, pw, ph]) => {
+    const r = el.getBoundingClientRect();
+    el.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, button: 0, clientX: r.left + ((px + 0.5) / pw) * r.width, clientY: r.top + ((py + 0.5) / ph) * r.height }));
+  }, [x, y, w, h]);
 }
 
-/**
- * Clicks camera pixel (x, y) until the trace shows that pixel, then its rows (listed). On a loaded
- * machine the image can still move after two equal reads of its box; a click that landed on a
- * neighbouring pixel is made again.
- */
+/** Clicks camera pixel (x, y), then its rows once the trace shows that pixel (listed). */
 async function traceAt(page: Page, x: number, y: number): Promise<{ ids: number[]; alphas: string[] }> {
-  const header = page.getByTestId('debug-trace').locator('h3');
-  for (let i = 0; i < 5; i++) {
-    await clickPixel(page, x, y);
-    await expect.poll(async () => ((await header.count()) > 0 ? await header.textContent() : '')).toContain('Pixel (');
-    if ((await header.textContent())?.includes(`Pixel (${x}, ${y})`)) break;
-  }
+  await clickPixel(page, x, y);
   return listed(page, x, y);
 }
 
