@@ -2,7 +2,8 @@
 // per file for the files that need it), the renderer in happy-dom.
 // The end-to-end suite has its own config (vitest.e2e.config.ts) because it needs a built UI.
 // Workers: vitest's default is one fewer than the cores, which on the 2-core CI machine is one
-// worker for the whole suite (some 340 files); two keep both cores busy (docs/DEVELOPING.md, "Test-suite time"). The
+// worker for the whole suite (some 370 files); three keep both cores busy, since many files wait on
+// child processes, servers and pools (docs/DEVELOPING.md, "Test-suite time"). The
 // sequencer starts the files known to be slow first, so none of them is left for the end.
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
@@ -27,7 +28,7 @@ const NODE_FILES = ['test/shared/**/*.test.ts', 'test/main/**/*.test.ts', 'test/
 
 export default defineConfig({
   test: {
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    maxWorkers: Math.max(3, availableParallelism() - 1),
     sequence: { sequencer: SlowFirstSequencer },
     projects: [
       {

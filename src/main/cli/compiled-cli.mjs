@@ -16,8 +16,6 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { sourceHash } from '../io/source-hash.mjs';
 
-export { sourceHash };
-
 /** Bundles of older sources kept (the newest first); older ones are removed. */
 const KEEP = 4;
 

@@ -12,14 +12,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { repoRoot } from '../io/data-dir';
-import { sourceHash as hashSources } from '../io/source-hash.mjs';
+import { sourceHash } from '../io/source-hash.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-
-/** Hash of the sources a bundle is built from (paths and contents), 16 hex digits: src/main/io/source-hash.mjs, as the CLI's bundle. */
-export function sourceHash(root = repoRoot(here)): string {
-  return hashSources(root);
-}
 
 interface EsbuildApi {
   buildSync(options: Record<string, unknown>): unknown;

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { compiledEntry, compiledPoolWorker, sourceHash } from '../../../src/main/workers/compiled';
+import { compiledEntry, compiledPoolWorker } from '../../../src/main/workers/compiled';
+import { sourceHash } from '../../../src/main/io/source-hash.mjs';
 
 function tree(): string {
   const root = mkdtempSync(join(tmpdir(), 'splatlab-compiled-'));
@@ -47,6 +48,6 @@ describe('compiled worker entry', () => {
   it('is what the lab\'s pool threads load from source', () => {
     const path = compiledPoolWorker();
     expect(path).toMatch(/node_modules\/\.cache\/splatlab\/pool-worker-[0-9a-f]{16}\.mjs$/);
-    expect(path).toContain(sourceHash());
+    expect(path).toContain(sourceHash(process.cwd()));
   });
 });
