@@ -4,8 +4,9 @@
 // keys), resting 60 s on the block's break screen; a "model" whose runs replay that person's
 // SplatBench calls is imported over LabApi (verified and regraded on import) and a scripted model
 // runs every task (`splatlab eval --study`). Then:
-// - the break is paused time: the block's active time is within 1 s of the time the person spent
-//   answering (the test's own clock, the break left out), and trial 2's server time leaves it out.
+// - the break is paused time: the block's active time lies between the times the test saw it
+//   surely active and at most active (its own clock, the break left out), and trial 2's server
+//   time leaves it out.
 //   The 60 s are simulated, not slept: the lab's clock moves 60 s on a signal (clock-shift.mjs,
 //   a preload of the serve process) and the page's with it (playwright's page.clock);
 // - Results' "paper" button shows every table of the issue's list, and the archive the export
@@ -117,10 +118,17 @@ describe.skipIf(skip)('the paper from a study played in the browser', () => {
     await studyToFirstTask(page, { name: 'Paper', practice: 'search__p', tasks: SCORED });
     await page.getByTestId('session-task-banner').filter({ hasText: 'Practice task' }).waitFor();
     await playSearch(page, 'red');
+    let opened = Date.now();
     await page.getByTestId('session-continue').click();
 
     const logOf = (task: string) => join(home, 'studies', 'paper', 'trajectories', 'P01', `${task}.jsonl`);
-    let answering = 0;
+    // The block's active time, bracketed by what the test saw (a 1 s tolerance on one difference
+    // failed under load 11: the page's pause and resume reach the lab's log a moment after the
+    // test's own marks). At least: from its first trial on screen to its break, and from the
+    // resume in the log to the submit. At most: from the click that opened it to its submit on
+    // screen, less the time it was surely paused (the pause in the log to the Space press).
+    let least = 0;
+    let most = 0;
     // P01's order of the scored tasks (counterbalanced), as the lab keeps it.
     const order = new StudyStore(home).participants('paper').find((p) => p.id === 'P01')?.order ?? [];
     expect([...order].sort()).toEqual([...SCORED].sort());
@@ -135,25 +143,32 @@ describe.skipIf(skip)('the paper from a study played in the browser', () => {
         const rest = Date.now();
         // The break: the page pauses the episode's clock; then 60 s pass on both clocks.
         await expect.poll(() => readFileSync(logOf(BLOCK), 'utf8')).toContain('"event":"pause"');
+        const paused = Date.now();
         await clockShifted();
         await page.clock.fastForward(60_000);
+        const pressed = Date.now();
         await page.keyboard.press(' ');
         await expect.poll(() => readFileSync(logOf(BLOCK), 'utf8')).toContain('"event":"resume"');
         const back = Date.now();
         await answerTrial(page, 2);
+        const answered = Date.now();
         await page.getByTestId('play-submitted').waitFor();
-        answering = Date.now() - started - (back - rest);
+        least = rest - started + (answered - back);
+        most = Date.now() - opened - (pressed - paused);
       } else await playSplat(page, task !== 'test__oneshot');
+      opened = Date.now();
       await page.getByTestId('session-continue').click();
     }
     await page.getByTestId('session-thanks').waitFor();
 
-    // The block's log: 60 s paused, active time within 1 s of the answering, trial 2's server time without the break.
+    // The block's log: 60 s paused, active time within what the test saw, trial 2's server time without the break.
     const traj = readTrajectory(logOf(BLOCK));
     const times = episodeTimes({ started: traj.header?.started ?? '', steps: traj.steps, times: traj.times, end: traj.end ?? { t: '' } });
     expect(times.clock.pausedMs).toBeGreaterThanOrEqual(60_000);
-    expect(answering).toBeGreaterThan(0);
-    expect(Math.abs(times.activeMs - answering), `active ${times.activeMs} ms, answering ${answering} ms`).toBeLessThan(1000);
+    expect(least).toBeGreaterThan(0);
+    // The clocks' millisecond rounding on either side.
+    expect(times.activeMs, `active ${times.activeMs} ms, seen between ${least} and ${most} ms`).toBeGreaterThanOrEqual(least - 5);
+    expect(times.activeMs, `active ${times.activeMs} ms, seen between ${least} and ${most} ms`).toBeLessThanOrEqual(most + 5);
     const end = RelationEndSchema.parse(traj.end);
     expect(end.trials).toHaveLength(2);
     expect(end.trials[1].server_ms ?? Infinity).toBeLessThan(60_000);
