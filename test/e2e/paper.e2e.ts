@@ -89,10 +89,12 @@ describe.skipIf(skip)('the paper from a study played in the browser', () => {
     await page.getByTestId('search-done').waitFor({ timeout: 60_000 });
   }
 
-  /** Waits for trial n of the block to be answerable and answers it by an arrow key. */
-  async function answerTrial(page: Page, n: number): Promise<void> {
+  /** Waits for trial n of the block to be answerable and answers it by an arrow key; gives the time just before the key. */
+  async function answerTrial(page: Page, n: number): Promise<number> {
     await page.locator(`[data-testid="relation-trial"][data-trial="${n}"][data-ready="true"]`).waitFor({ timeout: 60_000 });
+    const keyed = Date.now();
     await page.keyboard.press(n === 1 ? 'ArrowLeft' : 'ArrowUp');
+    return keyed;
   }
 
   /** Resolves once the serve process says its clock moved (clock-shift.mjs). */
@@ -122,11 +124,12 @@ describe.skipIf(skip)('the paper from a study played in the browser', () => {
     await page.getByTestId('session-continue').click();
 
     const logOf = (task: string) => join(home, 'studies', 'paper', 'trajectories', 'P01', `${task}.jsonl`);
-    // The block's active time, bracketed by what the test saw (a 1 s tolerance on one difference
-    // failed under load 11: the page's pause and resume reach the lab's log a moment after the
-    // test's own marks). At least: from its first trial on screen to its break, and from the
-    // resume in the log to the submit. At most: from the click that opened it to its submit on
-    // screen, less the time it was surely paused (the pause in the log to the Space press).
+    // The block's active time, bracketed by what the test saw (a 1 s tolerance on the difference
+    // from the test's answering time failed under load 11, where the first trial's images took
+    // seconds to show and the lab counts from the first observation on screen). Surely active:
+    // from the resume in the log to the last key (the first trial is answered as soon as it is
+    // seen ready). At most active: from the click that opened the block to its submit on screen, less
+    // the time it was surely paused (the pause in the log to the Space press).
     let least = 0;
     let most = 0;
     // P01's order of the scored tasks (counterbalanced), as the lab keeps it.
@@ -137,10 +140,8 @@ describe.skipIf(skip)('the paper from a study played in the browser', () => {
       if (task === 'search__t1') await playSearch(page, 'red');
       else if (task === BLOCK) {
         await page.locator('[data-testid="relation-trial"]').waitFor({ timeout: 60_000 });
-        const started = Date.now();
         await answerTrial(page, 1);
         await page.getByTestId('relation-break').waitFor();
-        const rest = Date.now();
         // The break: the page pauses the episode's clock; then 60 s pass on both clocks.
         await expect.poll(() => readFileSync(logOf(BLOCK), 'utf8')).toContain('"event":"pause"');
         const paused = Date.now();
@@ -150,10 +151,9 @@ describe.skipIf(skip)('the paper from a study played in the browser', () => {
         await page.keyboard.press(' ');
         await expect.poll(() => readFileSync(logOf(BLOCK), 'utf8')).toContain('"event":"resume"');
         const back = Date.now();
-        await answerTrial(page, 2);
-        const answered = Date.now();
+        const keyed = await answerTrial(page, 2);
         await page.getByTestId('play-submitted').waitFor();
-        least = rest - started + (answered - back);
+        least = keyed - back;
         most = Date.now() - opened - (pressed - paused);
       } else await playSplat(page, task !== 'test__oneshot');
       opened = Date.now();
@@ -166,9 +166,10 @@ describe.skipIf(skip)('the paper from a study played in the browser', () => {
     const times = episodeTimes({ started: traj.header?.started ?? '', steps: traj.steps, times: traj.times, end: traj.end ?? { t: '' } });
     expect(times.clock.pausedMs).toBeGreaterThanOrEqual(60_000);
     expect(least).toBeGreaterThan(0);
-    // The clocks' millisecond rounding on either side.
-    expect(times.activeMs, `active ${times.activeMs} ms, seen between ${least} and ${most} ms`).toBeGreaterThanOrEqual(least - 5);
-    expect(times.activeMs, `active ${times.activeMs} ms, seen between ${least} and ${most} ms`).toBeLessThanOrEqual(most + 5);
+    // 250 ms for placing the page's times on the lab's clock (the heartbeats' median offset);
+    // counting the break would add its 60 s.
+    expect(times.activeMs, `active ${times.activeMs} ms, seen between ${least} and ${most} ms`).toBeGreaterThanOrEqual(least - 250);
+    expect(times.activeMs, `active ${times.activeMs} ms, seen between ${least} and ${most} ms`).toBeLessThanOrEqual(most + 250);
     const end = RelationEndSchema.parse(traj.end);
     expect(end.trials).toHaveLength(2);
     expect(end.trials[1].server_ms ?? Infinity).toBeLessThan(60_000);
