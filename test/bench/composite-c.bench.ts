@@ -77,6 +77,7 @@ const wasmComposite = (): [number, number] => {
   const c0 = cpuNow();
   const run = prepareComposite(f, bins);
   const c1 = cpuNow();
+  if (!run) throw new Error('composite-c: the wasm kernel does not run here (no WebAssembly, or the frame is too large)');
   run(0, tiles, rgb, alpha);
   return [c1 - c0, cpuNow() - c1];
 };
