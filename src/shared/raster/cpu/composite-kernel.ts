@@ -13,7 +13,7 @@
 // the comments (JS precedence), so the image equals the C port's bit for bit
 // (npm run bench -- composite-c) and the JS loop's to the exp's last bits
 // (test/shared/raster/cpu/composite-wasm.test.ts).
-import { emitModule, F64, FunctionBuilder, I32 } from '../../metrics/wasm/emitter';
+import { emitModule, F64, FunctionBuilder, I32 } from '../../wasm/emitter';
 
 /** Bytes of the kernel's scratch block: T, accR, accG, accB (256 float64 each), rowLive (16 int32). */
 export const SCRATCH_BYTES = 4 * 256 * 8 + 16 * 4;
@@ -54,9 +54,6 @@ function estrin(r: number): number {
   const q3 = C[12] + C[13] * r;
   return q0 + q1 * r4 + (q2 + q3 * r4) * r8;
 }
-
-/** The Taylor coefficients for the C port's check (test/bench/composite.c writes them as literals). */
-export const EXP_COEFFICIENTS: readonly number[] = C;
 
 /**
  * Emits out = expK(x) with the given f64 locals (x is read, out written; t holds 6 temporaries

@@ -10,7 +10,7 @@
 // bins' lists into the module's memory once; the frame and bins must not change while its
 // compositor is used (a render's stage composites one projected frame), and a thread's compositor
 // is valid until the next prepareComposite on that thread (they share the memory).
-import { instantiateWasmSync, type WasmMemory } from '../../metrics/wasm/runtime';
+import { instantiateWasmSync, type WasmMemory } from '../../wasm/runtime';
 import { COMPOSITE_PARAMS, emitCompositeModule, SCRATCH_BYTES } from './composite-kernel';
 import type { TileBins, TileFrame } from './tiles';
 

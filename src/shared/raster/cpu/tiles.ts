@@ -422,8 +422,9 @@ export function binTilesInOrder(f: TileFrame, order: Uint32Array, shared = false
  * int32 (`| 0`, after clamping to the tile, so typed-array indices need no float conversion),
  * exp(-a) once per Gaussian, the log of the span bound from the projection (TileFrame.qlim), a
  * stopped pixel marked by a negated T (no second array to read), colour in three planes. The same
- * float operations in the same order as before, so the image is bit for bit the same;
- * test/bench/composite.c is its line-for-line C port.
+ * float operations in the same order as before, so the image is bit for bit the same. The lab
+ * composites on its wasm twin where wasm runs (compositeTileRangeFast; composite-kernel.ts: these
+ * operations with the kernel's own exp), of which test/bench/composite.c is the line-for-line C port.
  */
 export function compositeTileRange(
   f: TileFrame,

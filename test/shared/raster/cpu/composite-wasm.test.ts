@@ -8,7 +8,7 @@
 // constant or operation. The kernel must also run here (Node has WebAssembly): a null compositor
 // would test nothing.
 import { describe, expect, it } from 'vitest';
-import { instantiateWasmSync } from '../../../../src/shared/metrics/wasm/runtime';
+import { instantiateWasmSync } from '../../../../src/shared/wasm/runtime';
 import { emitCompositeModule, expK } from '../../../../src/shared/raster/cpu/composite-kernel';
 import { prepareComposite } from '../../../../src/shared/raster/cpu/composite-wasm';
 import { allocTileFrame, binTiles, compositeTileRange, packTileCamera, projectTileRange, tileInput } from '../../../../src/shared/raster/cpu/tiles';

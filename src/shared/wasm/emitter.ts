@@ -1,5 +1,7 @@
 // A tiny WebAssembly binary emitter: enough of the MVP and 128-bit SIMD encodings to write the
-// LPIPS and SSIM kernels at runtime with no toolchain. Input: function bodies built op by op with
+// LPIPS and SSIM kernels (src/shared/metrics/wasm/) and the tile compositing kernel
+// (src/shared/raster/cpu/composite-kernel.ts) at runtime with no toolchain; in the bottom tier
+// beside math so that the rasterizer and the metrics may both use it (docs/ARCHITECTURE.md). Input: function bodies built op by op with
 // FunctionBuilder, plus one memory. Output: module bytes for WebAssembly.instantiate.
 // Invariant: every immediate is LEB128-encoded as the spec requires (unsigned for indices and
 // memargs, signed for i32/i64 constants); a body is only valid if its block structure balances,
