@@ -30,7 +30,7 @@ export const layerRules = {
 // its LabApi handlers, its LabApi rows); the rest of `kinds/` keeps the kinds tier.
 export const runtimeTiers = {
   shared: [
-    ['math'], ['scene'], ['gpu'], ['raster'], ['camera', 'image'], ['metrics'], ['formats', 'analysis'],
+    ['math', 'wasm'], ['scene'], ['gpu'], ['raster'], ['camera', 'image'], ['metrics'], ['formats', 'analysis'],
     ['env', 'task'], ['authoring', 'debug'], ['kinds'], ['study', 'kinds/*/export*.ts'], ['api', 'kinds/*/api*.ts', 'kinds/api.ts'],
   ],
   main: [

@@ -1,11 +1,13 @@
-/* Line-for-line C port of compositeTileRange (src/shared/raster/cpu/tiles.ts), the CPU tile
- * rasterizer's compositing loop: the limit the TypeScript loop is measured against (issue 40 item
- * 4, docs/PERFORMANCE.md). Built and run by test/bench/composite-c.bench.ts (`cc -O2 -ffp-contract=off`).
+/* Line-for-line C port of the CPU tile rasterizer's compositing loop as the lab runs it: the wasm
+ * kernel of src/shared/raster/cpu/composite-kernel.ts (compositeTileRange of tiles.ts with the
+ * kernel's own exp, exp_k below = expK there): the limit the lab's loop is measured against (issue
+ * 40 item 4, docs/PERFORMANCE.md). Built and run by test/bench/composite-c.bench.ts (`cc -O2 -ffp-contract=off`).
  * Input: argv[1] a binary dump of one frame's tile lists and projected rows (layout below, little
  * endian, written by the bench); argv[2] where to write the image (rgb float32 [H, W, 3] then alpha
  * float32 [H, W]); argv[3] repetitions. Output on stdout: one line of JSON, the CPU ms of each
  * repetition. Invariant: the same float64 operations in the same order as the TypeScript loop, so
- * the images are bit for bit equal (the bench checks it); exp is the C library's. The overdraw
+ * the images are bit for bit equal to the wasm kernel's (the bench checks it); exp is exp_k, the
+ * kernel's (not the C library's: the JS loop's Math.exp differs from both in the last bits). The overdraw
  * count (`evaluated`, the debugger's) is left out: the bench composites without it. */
 #include <math.h>
 #include <stdint.h>
@@ -15,6 +17,34 @@
 #include <time.h>
 
 #define S 16
+
+/* expK of composite-kernel.ts, operation for operation: Cody-Waite reduction by ln 2 (n rounded by
+ * the 1.5 * 2^52 shift, read from v's low bits), 1/k! for k = 0..13 in Estrin's order, 2^(n-1) from
+ * its exponent bits, times 2. The literals are the doubles JS gets for 1/k!. */
+static const double EXP_C[14] = {1, 1, 0.5, 0.16666666666666666, 0.041666666666666664, 0.008333333333333333, 0.001388888888888889, 0.0001984126984126984, 0.0000248015873015873, 0.0000027557319223985893, 2.755731922398589e-7, 2.505210838544172e-8, 2.08767569878681e-9, 1.6059043836821613e-10};
+
+static inline double exp_k(double x) {
+  if (!(x > -708.0)) return x != x ? x : 0.0;
+  if (x > 709.78) return INFINITY;
+  const double v = x * 1.4426950408889634 + 6755399441055744.0;
+  uint64_t vb;
+  memcpy(&vb, &v, 8);
+  const int32_t n = (int32_t)(uint32_t)vb;
+  const double nf = v - 6755399441055744.0;
+  const double r = x - nf * 6.93147180369123816490e-1 - nf * 1.90821492927058770002e-10;
+  const double r2 = r * r;
+  const double r4 = r2 * r2;
+  const double r8 = r4 * r4;
+  const double q0 = EXP_C[0] + EXP_C[1] * r + (EXP_C[2] + EXP_C[3] * r) * r2;
+  const double q1 = EXP_C[4] + EXP_C[5] * r + (EXP_C[6] + EXP_C[7] * r) * r2;
+  const double q2 = EXP_C[8] + EXP_C[9] * r + (EXP_C[10] + EXP_C[11] * r) * r2;
+  const double q3 = EXP_C[12] + EXP_C[13] * r;
+  const double p = q0 + q1 * r4 + (q2 + q3 * r4) * r8;
+  const uint64_t sb = (uint64_t)(int64_t)(n + 1022) << 52;
+  double scale;
+  memcpy(&scale, &sb, 8);
+  return p * scale * 2;
+}
 
 typedef struct {
   uint32_t width, height, tilesX, tilesY, rows, total;
@@ -65,7 +95,7 @@ static void composite_tiles(const Frame *f, uint32_t t0, uint32_t t1, float *rgb
       const double cg = color[g * 3 + 1];
       const double cb = color[g * 3 + 2];
       const double qs = qlim[g] * 1.0001 + 1e-6;
-      const double k2 = exp(-a);
+      const double k2 = exp_k(-a);
       for (int py = by0; py <= by1; py++) {
         if (rowLive[py - y0] == 0) continue;
         const double dy = py + 0.5 - my;
@@ -80,8 +110,8 @@ static void composite_tiles(const Frame *f, uint32_t t0, uint32_t t1, float *rgb
         const int xa = (int)fa;
         const int row = (py - y0) * S - x0;
         const double dx0 = xa + 0.5 - mx;
-        double e = exp(-0.5 * (a * dx0 * dx0 + 2 * b * dx0 * dy + c * dy * dy));
-        double r = exp(-0.5 * (a * (2 * dx0 + 1) + 2 * b * dy));
+        double e = exp_k(-0.5 * (a * dx0 * dx0 + 2 * b * dx0 * dy + c * dy * dy));
+        double r = exp_k(-0.5 * (a * (2 * dx0 + 1) + 2 * b * dy));
         for (int l = row + xa, le = row + (int)fb; l <= le; l++) {
           const double vis = e;
           e *= r;

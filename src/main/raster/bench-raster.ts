@@ -7,7 +7,7 @@
 // Invariant: the peer runs only where it fits (pixels x Gaussians at most PEER_MAX_WORK); a case
 // without it says why; stage times are process CPU time on the calling thread (steady under load).
 import { rasterizeForwardDense } from '../../shared/raster/cpu';
-import { allocTileFrame, binTilesInOrder, compositeTileRange, depthOrderOfFrame, packTileCamera, projectTileRange, tileInput, type TileFrame } from '../../shared/raster/cpu/tiles';
+import { allocTileFrame, binTilesInOrder, compositeTileRangeFast, depthOrderOfFrame, packTileCamera, projectTileRange, tileInput, type TileFrame } from '../../shared/raster/cpu/tiles';
 import type { RenderOutput } from '../../shared/raster/types';
 import type { Splats } from '../../shared/scene/splats';
 import { roomCamera, roomScene } from './room-scene';
@@ -72,7 +72,7 @@ function labFrame(splats: Splats, size: number, reuse: { frame?: TileFrame }): {
   const c3 = cpuNow();
   const rgb = new Float32Array(camera.width * camera.height * 3);
   const alpha = new Float32Array(camera.width * camera.height);
-  compositeTileRange(f, bins, 0, f.tilesX * f.tilesY, rgb, alpha);
+  compositeTileRangeFast(f, bins, 0, f.tilesX * f.tilesY, rgb, alpha);
   const c4 = cpuNow();
   return {
     out: { width: camera.width, height: camera.height, rgb, alpha },

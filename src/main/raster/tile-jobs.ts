@@ -1,11 +1,14 @@
 // Job handlers of the tile rasterizer's stages (src/shared/raster/cpu/tiles.ts) on the lab's worker
 // pool: 'raster.tiles' (projection over Gaussian chunks, compositing over tile chunks; a split job,
 // one part per thread) and 'raster.bin' (the radix depth order and the per-tile lists; one part).
+// Compositing runs on the wasm kernel where it runs (src/shared/raster/cpu/composite-wasm.ts: the
+// frame copied into the thread's module memory once per part), else on compositeTileRange.
 // Input: a stage message whose arrays all lie in SharedArrayBuffers. Output: { ok } (the stage
 // wrote into the shared frame or image) or the bins, themselves in SharedArrayBuffers.
 // Invariant: a 'raster.tiles' part takes chunks from the shared counter ctl[0] until none is left
 // or ctl[1] (cancel) is set, and counts the items it finished in ctl[2]; so any number of parts,
 // started at any time, finishes the stage exactly once, and a part returns only when none is left.
+import { prepareComposite } from '../../shared/raster/cpu/composite-wasm';
 import { binTilesInOrder, compositeTileRange, depthOrderOfFrame, projectTileRange, type TileBins, type TileFrame, type TileInput } from '../../shared/raster/cpu/tiles';
 
 /** One stage message as every part receives it (all arrays over SharedArrayBuffers). */
@@ -34,13 +37,19 @@ export function runTileChunks(m: TileStageMessage): void {
   const ctl = m.ctl;
   const project = m.type === 'project' ? { input: required(m.input, 'input'), cam: required(m.cam, 'cam') } : null;
   const composite = m.type === 'composite' ? { bins: required(m.bins, 'bins'), rgb: required(m.rgb, 'rgb'), alpha: required(m.alpha, 'alpha') } : null;
+  // Prepared on the part's first chunk, so a part that finds no chunk left copies nothing.
+  let fast: ReturnType<typeof prepareComposite> | undefined;
   for (;;) {
     if (Atomics.load(ctl, 1) !== 0) break;
     const start = Atomics.add(ctl, 0, m.chunk);
     if (start >= m.total) break;
     const end = Math.min(m.total, start + m.chunk);
     if (project) projectTileRange(project.input, project.cam, start, end, m.frame);
-    else if (composite) compositeTileRange(m.frame, composite.bins, start, end, composite.rgb, composite.alpha);
+    else if (composite) {
+      if (fast === undefined) fast = prepareComposite(m.frame, composite.bins);
+      if (fast) fast(start, end, composite.rgb, composite.alpha);
+      else compositeTileRange(m.frame, composite.bins, start, end, composite.rgb, composite.alpha);
+    }
     Atomics.add(ctl, 2, end - start);
   }
 }

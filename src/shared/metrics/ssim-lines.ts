@@ -10,7 +10,7 @@
 // operations in the same order; test/shared/metrics/ssim-lines.test.ts).
 import { gaussianKernel } from './gaussian';
 import { ssimMapSum, SSIM_C1, SSIM_C2, SSIM_PAD, SSIM_SIGMA, SSIM_TRUNCATE, type SsimMomentGrads } from './ssim';
-import { instantiateWasmSync, type WasmMemory } from './wasm/runtime';
+import { instantiateWasmSync, type WasmMemory } from '../wasm/runtime';
 import { emitSsimModule } from './wasm/ssim-kernels';
 
 export const SSIM_KERNEL = gaussianKernel(SSIM_SIGMA, SSIM_TRUNCATE);

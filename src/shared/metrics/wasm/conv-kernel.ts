@@ -18,7 +18,7 @@
 // Invariant: for fixed ky the taps (kx, c) are contiguous in both the input row and the weight
 // block, so the inner loop walks two pointers linearly; results equal conv2dRelu up to float32
 // summation order (the reference sums in float64), and equal this kernel without the mask.
-import { FunctionBuilder, I32, V128 } from './emitter';
+import { FunctionBuilder, I32, V128 } from '../../wasm/emitter';
 import type { LpipsConv } from '../lpips-weights';
 
 /** Emit-time constants of one conv function. */

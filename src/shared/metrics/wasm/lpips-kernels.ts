@@ -6,7 +6,7 @@
 // Invariant: scalar float64 arithmetic in the same order as lpips.ts where it fixes the value
 // (the input scaling and the normalised features are bit-identical to lpipsInput and
 // normaliseChannels given the same conv output).
-import { F64, FunctionBuilder, I32, V128, type ValType } from './emitter';
+import { F64, FunctionBuilder, I32, V128, type ValType } from '../../wasm/emitter';
 import { LPIPS_EPS, LPIPS_SCALE, LPIPS_SHIFT } from '../lpips-weights';
 
 /** `for (i = 0; i < n; i += step) body()`, n >= 1 (a do-while: callers guarantee non-empty ranges). */

@@ -15,7 +15,7 @@
 // padded inputs stay valid across calls; a conv output outside its rect is whatever the same
 // slot's previous call wrote there, so rects must cover every change since that call (the full
 // rects on a slot's first use).
-import { emitModule, FunctionBuilder, F64, I32 } from './emitter';
+import { emitModule, FunctionBuilder, F64, I32 } from '../../wasm/emitter';
 import { emitConv, packConvWeights, paddedChannels, type ConvShape } from './conv-kernel';
 import { emitCopy, emitDiff, emitInput, emitNorm, emitPool } from './lpips-kernels';
 import { emitConvMask, emitInputMask, emitPoolMask } from './mask-kernels';

@@ -9,7 +9,7 @@ import type { RgbImage } from '../../image/image';
 import { ALEXNET_LAYERS, type LpipsWeights } from '../lpips-weights';
 import type { FeatureMap, LpipsFeatures } from '../lpips';
 import { changedBox, dirtyRects, emitLpipsModule, packLpipsWeights, type LpipsModulePlan } from './lpips-module';
-import { instantiateWasm, type WasmMemory } from './runtime';
+import { instantiateWasm, type WasmMemory } from '../../wasm/runtime';
 
 interface NetExports {
   memory: WasmMemory;

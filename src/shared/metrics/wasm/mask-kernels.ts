@@ -6,7 +6,7 @@
 // arithmetic in the same order. Layouts: masks are u8 [H][W]; block flags u8 [Ho][woBlocks]
 // (1 when all N pixels of the block are background; padded tail pixels never are).
 // Invariant: only decides what may be copied; a 0 bit is always safe.
-import { FunctionBuilder, I32, type ValType } from './emitter';
+import { FunctionBuilder, I32, type ValType } from '../../wasm/emitter';
 
 function params(count: number): ValType[] {
   return new Array<ValType>(count).fill(I32);

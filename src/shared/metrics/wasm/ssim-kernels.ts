@@ -10,7 +10,7 @@
 // (1 float: along a row; `width` floats: down the columns). aPtr is the byte address of the
 // first output's centre tap; every tap read must lie in memory (the JS reads the same samples).
 // Invariant: byte-equal results to the JS (test/shared/metrics/ssim-lines.test.ts).
-import { emitModule, F64, FunctionBuilder, I32, V128 } from './emitter';
+import { emitModule, F64, FunctionBuilder, I32, V128 } from '../../wasm/emitter';
 
 /** The sum orders of ssim-target.ts's passes. */
 export type TapOrder = 'sym' | 'seq';

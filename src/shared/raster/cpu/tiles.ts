@@ -11,6 +11,7 @@
 import type { Floats, Splats } from '../../scene/splats';
 import type { Camera, RasterOptions, RenderControl, RenderOutput } from '../types';
 import { cameraMath } from './camera-math';
+import { prepareComposite } from './composite-wasm';
 import { depthOrderRadix } from './radix';
 import { cameraPosition, effectiveDegree, shRestCount } from './sh';
 import { TILE_SIZE } from '../../gpu/constants';
@@ -421,8 +422,9 @@ export function binTilesInOrder(f: TileFrame, order: Uint32Array, shared = false
  * int32 (`| 0`, after clamping to the tile, so typed-array indices need no float conversion),
  * exp(-a) once per Gaussian, the log of the span bound from the projection (TileFrame.qlim), a
  * stopped pixel marked by a negated T (no second array to read), colour in three planes. The same
- * float operations in the same order as before, so the image is bit for bit the same;
- * test/bench/composite.c is its line-for-line C port.
+ * float operations in the same order as before, so the image is bit for bit the same. The lab
+ * composites on its wasm twin where wasm runs (compositeTileRangeFast; composite-kernel.ts: these
+ * operations with the kernel's own exp), of which test/bench/composite.c is the line-for-line C port.
  */
 export function compositeTileRange(
   f: TileFrame,
@@ -541,9 +543,22 @@ export function compositeTileRange(
 }
 
 /**
+ * compositeTileRange on the fast path: the wasm kernel (composite-wasm.ts; its image equals this
+ * loop's to the kernel exp's last bits) where it runs, else compositeTileRange itself, which also
+ * counts the overdraw (`evaluated`: the JS loop only). Each call copies the frame into the
+ * kernel's memory: a loop over many ranges prepares it once instead (prepareComposite).
+ */
+export function compositeTileRangeFast(f: TileFrame, bins: TileBins, t0: number, t1: number, rgb: Float32Array, alphaOut: Float32Array, evaluated?: Int32Array): void {
+  const fast = evaluated ? null : prepareComposite(f, bins);
+  if (fast) fast(t0, t1, rgb, alphaOut);
+  else compositeTileRange(f, bins, t0, t1, rgb, alphaOut, evaluated);
+}
+
+/**
  * The whole tile pipeline on the calling thread (tests, small scenes, the pool's fallback, the
- * debugger's capture overdraw). `evaluated` [H, W] receives each pixel's overdraw: the Gaussians
- * the compositor evaluated there (inside their ellipse's row span, up to the pixel's stop).
+ * debugger's capture overdraw), compositing on the fast path (compositeTileRangeFast). `evaluated`
+ * [H, W] receives each pixel's overdraw: the Gaussians the compositor evaluated there (inside
+ * their ellipse's row span, up to the pixel's stop); it is counted by the JS loop.
  */
 export function rasterizeTiles(splats: Splats, camera: Camera, opts: RasterOptions & Pick<RenderControl, 'onTimings'> & { evaluated?: Int32Array } = {}): RenderOutput {
   const clock = (): number => performance.now();
@@ -558,7 +573,7 @@ export function rasterizeTiles(splats: Splats, camera: Camera, opts: RasterOptio
   const t3 = clock();
   const rgb = new Float32Array(camera.width * camera.height * 3);
   const alpha = new Float32Array(camera.width * camera.height);
-  compositeTileRange(f, bins, 0, f.tilesX * f.tilesY, rgb, alpha, opts.evaluated);
+  compositeTileRangeFast(f, bins, 0, f.tilesX * f.tilesY, rgb, alpha, opts.evaluated);
   opts.onTimings?.({ project: t1 - t0, sort: t2 - t1, bin: t3 - t2, composite: clock() - t3, threads: 1, intersections: bins.ids.length, visible: order.length });
   return { width: camera.width, height: camera.height, rgb, alpha };
 }

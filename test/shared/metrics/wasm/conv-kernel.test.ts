@@ -2,9 +2,9 @@
 // strides 1-4, paddings 0-2, input channels not a multiple of 4, output channels padded up to
 // the block, and both register-block shapes; plus the weight packing layout.
 import { describe, expect, it } from 'vitest';
-import { emitModule } from '../../../../src/shared/metrics/wasm/emitter';
+import { emitModule } from '../../../../src/shared/wasm/emitter';
 import { emitConv, packConvWeights, paddedChannels } from '../../../../src/shared/metrics/wasm/conv-kernel';
-import { instantiateWasm, type WasmMemory } from '../../../../src/shared/metrics/wasm/runtime';
+import { instantiateWasm, type WasmMemory } from '../../../../src/shared/wasm/runtime';
 import { conv2dRelu, type FeatureMap } from '../../../../src/shared/metrics/lpips';
 import type { LpipsConv } from '../../../../src/shared/metrics/lpips-weights';
 import { seeded } from '../random';

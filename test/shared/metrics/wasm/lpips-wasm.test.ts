@@ -11,7 +11,7 @@ import { lpipsFeatures, lpipsFromFeatures } from '../../../../src/shared/metrics
 import { featuresFromRegion, LpipsWasm, LpipsWasmNet, photoRegion } from '../../../../src/shared/metrics/wasm/lpips-wasm';
 import { changedBox, dirtyRects, emitLpipsModule, packLpipsWeights } from '../../../../src/shared/metrics/wasm/lpips-module';
 import type { RgbImage } from '../../../../src/shared/image/image';
-import { instantiateWasm, type WasmMemory } from '../../../../src/shared/metrics/wasm/runtime';
+import { instantiateWasm, type WasmMemory } from '../../../../src/shared/wasm/runtime';
 import { ALEXNET_LAYERS } from '../../../../src/shared/metrics/lpips-weights';
 import { randomImage, seeded } from '../random';
 import { randomLpipsWeights } from './random-weights';

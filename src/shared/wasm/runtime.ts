@@ -1,4 +1,4 @@
-// The slice of the WebAssembly JS API the LPIPS and SSIM kernels use, typed locally: shared code is
+// The slice of the WebAssembly JS API the LPIPS, SSIM and compositing kernels use, typed locally: shared code is
 // compiled both with the DOM lib (full WebAssembly types) and with Node's lib only (where the
 // namespace is incomplete), and the global exists at runtime in both. Input: module bytes.
 // Output: the instance's exports. Invariant: no imports are ever passed (the modules import nothing).

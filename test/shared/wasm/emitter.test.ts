@@ -1,8 +1,8 @@
 // The WebAssembly emitter: LEB128 encodings against known byte strings, and small modules that
 // must validate and compute the right values (scalar loop, memory, SIMD lanes).
 import { describe, expect, it } from 'vitest';
-import { emitModule, F32, F64, FunctionBuilder, I32, sleb, uleb, V128 } from '../../../../src/shared/metrics/wasm/emitter';
-import { instantiateWasm, validateWasm } from '../../../../src/shared/metrics/wasm/runtime';
+import { emitModule, F32, F64, FunctionBuilder, I32, sleb, uleb, V128 } from '../../../src/shared/wasm/emitter';
+import { instantiateWasm, validateWasm } from '../../../src/shared/wasm/runtime';
 
 describe('LEB128', () => {
   it.each([

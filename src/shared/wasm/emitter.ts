@@ -1,5 +1,7 @@
 // A tiny WebAssembly binary emitter: enough of the MVP and 128-bit SIMD encodings to write the
-// LPIPS and SSIM kernels at runtime with no toolchain. Input: function bodies built op by op with
+// LPIPS and SSIM kernels (src/shared/metrics/wasm/) and the tile compositing kernel
+// (src/shared/raster/cpu/composite-kernel.ts) at runtime with no toolchain; in the bottom tier
+// beside math so that the rasterizer and the metrics may both use it (docs/ARCHITECTURE.md). Input: function bodies built op by op with
 // FunctionBuilder, plus one memory. Output: module bytes for WebAssembly.instantiate.
 // Invariant: every immediate is LEB128-encoded as the spec requires (unsigned for indices and
 // memargs, signed for i32/i64 constants); a body is only valid if its block structure balances,
@@ -159,6 +161,53 @@ export class FunctionBuilder {
   i32And(): this {
     return this.op(0x71);
   }
+  i32Or(): this {
+    return this.op(0x72);
+  }
+  i32Eq(): this {
+    return this.op(0x46);
+  }
+  i32LeS(): this {
+    return this.op(0x4c);
+  }
+  i32RemU(): this {
+    return this.op(0x70);
+  }
+  i32DivU(): this {
+    return this.op(0x6e);
+  }
+  i32Shl(): this {
+    return this.op(0x74);
+  }
+  i32Store(offset = 0): this {
+    return this.op(0x36, ...this.memarg(2, offset));
+  }
+  /** i32 from f64 toward zero, saturating (NaN -> 0) instead of trapping. */
+  i32TruncSatF64S(): this {
+    return this.op(0xfc, ...uleb(2));
+  }
+  /** select: a b cond -> cond ? a : b. */
+  select(): this {
+    return this.op(0x1b);
+  }
+  i32WrapI64(): this {
+    return this.op(0xa7);
+  }
+  i64ExtendI32S(): this {
+    return this.op(0xac);
+  }
+  i64(v: number): this {
+    return this.op(0x42, ...sleb(v));
+  }
+  i64Shl(): this {
+    return this.op(0x86);
+  }
+  i64ReinterpretF64(): this {
+    return this.op(0xbd);
+  }
+  f64ReinterpretI64(): this {
+    return this.op(0xbf);
+  }
   /** local[i] += delta (i32). */
   inc(i: number, delta: number): this {
     return this.get(i).i32(delta).i32Add().set(i);
@@ -216,6 +265,33 @@ export class FunctionBuilder {
   }
   f64Sqrt(): this {
     return this.op(0x9f);
+  }
+  f64Abs(): this {
+    return this.op(0x99);
+  }
+  f64Neg(): this {
+    return this.op(0x9a);
+  }
+  f64Ceil(): this {
+    return this.op(0x9b);
+  }
+  f64Floor(): this {
+    return this.op(0x9c);
+  }
+  f64Ne(): this {
+    return this.op(0x62);
+  }
+  f64Lt(): this {
+    return this.op(0x63);
+  }
+  f64Gt(): this {
+    return this.op(0x64);
+  }
+  f64Le(): this {
+    return this.op(0x65);
+  }
+  f64Ge(): this {
+    return this.op(0x66);
   }
   f64ConvertI32S(): this {
     return this.op(0xb7);
