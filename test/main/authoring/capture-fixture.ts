@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { bilinear, undistortPoint, type Distortion } from '../../../src/shared/authoring/import/capture';
 import { getObject } from '../../../src/shared/authoring/objects/index';
 import { raycastObject } from '../../../src/shared/authoring/raycast';
@@ -82,7 +83,9 @@ const bin = (parts: (['i32' | 'u64' | 'f64', number] | ['str', string])[]): Uint
 };
 
 type FixtureOptions = { object?: string; cameras?: number; seed?: number };
-const ROOT = resolve(__dirname, '../../..');
+// import.meta.url, not __dirname: the e2e specs load this file as an ES module too.
+const HERE = fileURLToPath(import.meta.url);
+const ROOT = resolve(HERE, '../../../..');
 
 /** Every file under `dir`, depth first in name order. */
 function filesUnder(dir: string): string[] {
@@ -92,7 +95,7 @@ function filesUnder(dir: string): string[] {
 /** The cache folder's name: the options and every source the generation may run. */
 function fixtureKey(opts: FixtureOptions): string {
   const hash = createHash('sha256').update(JSON.stringify([opts.object ?? 'robot', opts.cameras ?? 30, opts.seed ?? 3]));
-  for (const f of [__filename, ...filesUnder(join(ROOT, 'src', 'shared')), ...filesUnder(join(ROOT, 'src', 'main', 'io'))]) hash.update(f.slice(ROOT.length)).update('\0').update(readFileSync(f)).update('\0');
+  for (const f of [HERE, ...filesUnder(join(ROOT, 'src', 'shared')), ...filesUnder(join(ROOT, 'src', 'main', 'io'))]) hash.update(f.slice(ROOT.length)).update('\0').update(readFileSync(f)).update('\0');
   return hash.digest('hex').slice(0, 16);
 }
 
