@@ -4,8 +4,15 @@
 // COLMAP binary (the same lens, PNG photos, RGBA masks), LLFF (undistorted PNG photos, JPEG masks)
 // and MVSNet (undistorted JPEG photos in blended_images/, PNG masks).
 // Invariant: every layout describes the same cameras in the same capture world.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// Ray-casting and encoding the 30 photos costs about 8 CPU s, paid by several test files, so the
+// files are generated once into node_modules/.cache/splatlab/capture-fixture/, named by the
+// options and the contents of this file and of src/shared and src/main/io (its whole possible
+// import graph), and copied from there (as test/helpers/child-entry.ts does for child bundles;
+// docs/DEVELOPING.md, "Test-suite time"). The generation is seeded, so a copy equals a fresh one.
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { bilinear, undistortPoint, type Distortion } from '../../../src/shared/authoring/import/capture';
 import { getObject } from '../../../src/shared/authoring/objects/index';
 import { raycastObject } from '../../../src/shared/authoring/raycast';
@@ -75,8 +82,44 @@ const bin = (parts: (['i32' | 'u64' | 'f64', number] | ['str', string])[]): Uint
   return out;
 };
 
-/** Writes colmap-text/, colmap-binary/, llff/ and mvsnet/ under `root`. */
-export function writeCaptureFixture(root: string, opts: { object?: string; cameras?: number; seed?: number } = {}): CaptureFixture {
+type FixtureOptions = { object?: string; cameras?: number; seed?: number };
+// import.meta.url, not __dirname: the e2e specs load this file as an ES module too.
+const HERE = fileURLToPath(import.meta.url);
+const ROOT = resolve(HERE, '../../../..');
+
+/** Every file under `dir`, depth first in name order. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
+}
+
+/** The cache folder's name: the options and every source the generation may run. */
+function fixtureKey(opts: FixtureOptions): string {
+  const hash = createHash('sha256').update(JSON.stringify([opts.object ?? 'robot', opts.cameras ?? 30, opts.seed ?? 3]));
+  for (const f of [HERE, ...filesUnder(join(ROOT, 'src', 'shared')), ...filesUnder(join(ROOT, 'src', 'main', 'io'))]) hash.update(f.slice(ROOT.length)).update('\0').update(readFileSync(f)).update('\0');
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** Writes colmap-text/, colmap-binary/, llff/ and mvsnet/ under `root` (copied from the cache, generated into it when absent). */
+export function writeCaptureFixture(root: string, opts: FixtureOptions = {}): CaptureFixture {
+  const cacheDir = join(ROOT, 'node_modules', '.cache', 'splatlab', 'capture-fixture');
+  const entry = join(cacheDir, fixtureKey(opts));
+  if (!existsSync(join(entry, 'fixture.json'))) {
+    mkdirSync(cacheDir, { recursive: true });
+    // Generated beside the entry and renamed into place, so a test file running beside this one
+    // never copies a half-written entry; whichever rename lands first stays.
+    const tmp = mkdtempSync(join(cacheDir, 'tmp-'));
+    writeFileSync(join(tmp, 'fixture.json'), JSON.stringify(generateCaptureFixture(join(tmp, 'files'), opts)));
+    try {
+      renameSync(tmp, entry);
+    } catch {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }
+  cpSync(join(entry, 'files'), root, { recursive: true });
+  return JSON.parse(readFileSync(join(entry, 'fixture.json'), 'utf8')) as CaptureFixture;
+}
+
+function generateCaptureFixture(root: string, opts: FixtureOptions): CaptureFixture {
   const obj = getObject(opts.object ?? 'robot');
   const n = opts.cameras ?? 30;
   const rng = new Random(opts.seed ?? 3);
