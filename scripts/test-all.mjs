@@ -5,8 +5,9 @@
 // mostly wait on their servers and browsers (about one core of two), so the unit suite runs at a
 // lower CPU priority and fills what they leave, while the e2e pages see the machine as if alone.
 // 3: the one e2e file that compares the lab's clock with its own within 1 s (person-time), alone.
-// Input: none. Output: each command's lines prefixed with its name, then each phase's wall time;
-// the exit code is 0 only if every command exited 0. Invariant: a phase starts only when the one
+// Input: none. Output: each command's lines prefixed with its name, then each phase's wall time,
+// and last a recap of every failed command's failure lines (CI shows only the tail of a long log,
+// where the lanes' lines interleave); the exit code is 0 only if every command exited 0. Invariant: a phase starts only when the one
 // before it passed, and every command of a phase runs to its end.
 import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
@@ -16,6 +17,13 @@ const VITEST = ['node_modules/vitest/vitest.mjs', 'run'];
 const E2E = [...VITEST, '--config', 'vitest.e2e.config.ts'];
 /** The unit suite's niceness beside the e2e suite (0 is the e2e suite's own). */
 const UNIT_NICE = 10;
+/** The lines of a failed command worth repeating at the end: vitest's failed files and tests,
+ * its assertion messages and the source line each points at, and its summary counts. */
+const FAILURE_LINE = /(^|\s)(FAIL|×|✗)\s|Failed Tests|Error:|Expected|Received|expected |❯ .*:\d+:\d+|^\s*\d+\s*\|.*|Test Files|Tests\s/;
+/** At most this many lines per failed command in the recap. */
+const RECAP_LINES = 120;
+/** Each failed command's recap lines, in the order the commands ended. */
+const recaps = [];
 
 /** Runs one command (argv, no shell) with its output prefixed; resolves true on exit code 0. */
 function run(name, argv, nice = 0) {
@@ -29,11 +37,28 @@ function run(name, argv, nice = 0) {
       // A platform without priorities runs it at the same one: slower, never wrong.
     }
   }
-  for (const stream of [child.stdout, child.stderr]) createInterface({ input: stream }).on('line', (line) => process.stdout.write(`[${name}] ${line}\n`));
+  const failing = [];
+  const keep = (line) => {
+    // eslint-disable-next-line no-control-regex -- vitest's colour codes, stripped to match and to read
+    const plain = line.replace(/\u001b\[[0-9;]*m/g, '');
+    if (FAILURE_LINE.test(plain)) failing.push(plain);
+  };
+  for (const stream of [child.stdout, child.stderr])
+    createInterface({ input: stream }).on('line', (line) => {
+      keep(line);
+      process.stdout.write(`[${name}] ${line}\n`);
+    });
   return new Promise((resolve) => {
     child.on('error', (e) => process.stdout.write(`[${name}] ${e.message}\n`));
     child.on('close', (code, signal) => {
-      process.stdout.write(`[${name}] ${code === 0 ? 'ok' : `FAILED (${signal ?? `exit ${code}`})`} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+      const verdict = code === 0 ? 'ok' : `FAILED (${signal ?? `exit ${code}`})`;
+      process.stdout.write(`[${name}] ${verdict} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+      if (code !== 0) {
+        // vitest's own failure block when it printed one (a passing test's logged "Error:" lines come before it).
+        const block = failing.findIndex((l) => l.includes('Failed Tests'));
+        const lines = block < 0 ? failing : failing.slice(block);
+        recaps.push({ name, verdict, lines: lines.length > RECAP_LINES ? [...lines.slice(0, RECAP_LINES - 1), `... and ${lines.length - RECAP_LINES + 1} more`] : lines });
+      }
       resolve(code === 0);
     });
   });
@@ -66,4 +91,8 @@ const ok =
     [['unit', [node, ...VITEST], UNIT_NICE]],
   ])) &&
   (await phase('e2e alone', [[['e2e-alone', [node, ...E2E, '--project', 'e2e-alone']]]]));
+for (const { name, verdict, lines } of recaps) {
+  process.stdout.write(`\n== recap: ${name} ${verdict}\n`);
+  for (const line of lines) process.stdout.write(`[${name}] ${line}\n`);
+}
 process.exit(ok ? 0 : 1);
