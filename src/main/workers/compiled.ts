@@ -6,8 +6,9 @@
 // src/main and src/shared (src/main/io/source-hash.mjs, the CLI bundle's hash too), so an edit
 // makes a new bundle and an unchanged tree reuses the cached one, across processes. Packages stay external and resolve from the repository's node_modules.
 // Output: the bundle's path, or null when it cannot be built (the caller falls back to tsx).
-// Invariant: a bundle is written whole (temp file, then rename) and named by its sources' hash.
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+// Invariant: a bundle is written whole (temp file, then rename) and named by its sources' hash;
+// the newest KEEP_BUNDLES of an entry stay, so an edit never removes a running lab's bundle.
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +16,9 @@ import { repoRoot } from '../io/data-dir';
 import { sourceHash } from '../io/source-hash.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
+/** Bundles kept per entry, the current one included: a lab process started from older sources
+ * (before an edit) keeps starting threads from its own bundle. */
+export const KEEP_BUNDLES = 4;
 
 interface EsbuildApi {
   buildSync(options: Record<string, unknown>): unknown;
@@ -32,9 +36,12 @@ export function compiledEntry(entry = join(repoRoot(here), 'src', 'main', 'threa
     const esbuild = createRequire(import.meta.url)('esbuild') as EsbuildApi;
     esbuild.buildSync({ entryPoints: [entry], outfile: tmp, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'silent' });
     renameSync(tmp, out);
-    // Bundles of older sources are dead: one entry keeps one bundle.
+    // Bundles of older sources: a lab started before the edit still starts threads from its own,
+    // so the newest few stay (as the CLI's bundles do, src/main/cli/compiled-cli.mjs) and older go.
     const prefix = name.slice(0, name.lastIndexOf('-') + 1);
-    for (const old of readdirSync(dir)) if (old.startsWith(prefix) && old.endsWith('.mjs') && old !== name) rmSync(join(dir, old), { force: true });
+    const older = readdirSync(dir).filter((f) => f.startsWith(prefix) && f.endsWith('.mjs') && f !== name);
+    older.sort((a, b) => statSync(join(dir, b)).mtimeMs - statSync(join(dir, a)).mtimeMs);
+    for (const old of older.slice(KEEP_BUNDLES - 1)) rmSync(join(dir, old), { force: true });
     return out;
   } catch {
     rmSync(tmp, { force: true });

@@ -1,13 +1,14 @@
 // The compiled worker entry (src/main/workers/compiled.ts, issue 29 item 9): the bundle is named
 // by a hash of the sources, reused while they are unchanged (across calls and processes: the
-// cache is a file), rebuilt under a new name when one changes (the old one removed), and the
+// cache is a file), rebuilt under a new name when one changes (the newest KEEP_BUNDLES kept, for a
+// lab started before the edit), and the
 // lab's own pool threads run from it when running from source.
 import { mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { compiledEntry, compiledPoolWorker } from '../../../src/main/workers/compiled';
+import { compiledEntry, compiledPoolWorker, KEEP_BUNDLES } from '../../../src/main/workers/compiled';
 import { sourceHash } from '../../../src/main/io/source-hash.mjs';
 
 function tree(): string {
@@ -36,7 +37,15 @@ describe('compiled worker entry', () => {
     const second = compiledEntry(entry, root);
     expect(second).not.toBe(first);
     expect(((await import(pathToFileURL(second as string).href)) as { answer: number }).answer).toBe(43);
-    expect(readdirSync(join(root, 'node_modules', '.cache', 'splatlab'))).toEqual([(second as string).split('/').pop()]);
+    // The first bundle stays for a lab started before the edit; past KEEP_BUNDLES the oldest go.
+    const cache = join(root, 'node_modules', '.cache', 'splatlab');
+    expect(readdirSync(cache).sort()).toEqual([first, second].map((p) => (p as string).split('/').pop()).sort());
+    const built = [first, second];
+    for (let v = 3; v <= KEEP_BUNDLES + 2; v++) {
+      writeFileSync(join(root, 'src', 'shared', 'value.ts'), `export const value: number = ${v};\n`);
+      built.push(compiledEntry(entry, root));
+    }
+    expect(readdirSync(cache).sort()).toEqual(built.slice(-KEEP_BUNDLES).map((p) => (p as string).split('/').pop()).sort());
   });
 
   it('gives null (the caller falls back to tsx) when the entry does not compile', () => {
