@@ -1,13 +1,14 @@
 #!/usr/bin/env node
-// `npm test`: the whole suite in three phases that keep both cores of the 2-core CI machine busy
+// `npm test`: the whole suite in phases that keep both cores of the 2-core CI machine busy
 // (docs/DEVELOPING.md, "Test-suite time"). 1: the type checks and the lint side by side
-// (single-threaded each). 2: the UI build then the e2e suite, beside the unit suite; the e2e files
-// mostly wait on their servers and browsers (about one core of two), so the unit suite runs at a
-// lower CPU priority and fills what they leave, while the e2e pages see the machine as if alone.
-// 3: the one e2e file that compares the lab's clock with its own within 1 s (person-time), alone.
+// (single-threaded each). 2: the UI build then the e2e suite (two files at a time, about 1.7 cores).
+// 3: the unit suite. 4: the one e2e file that compares the lab's clock with its own within 1 s
+// (person-time), alone. The e2e and unit suites one after the other took about 800 s where side
+// by side (the unit suite at nice 10) they took 857-917 s: both are CPU-bound, and side by side
+// they cost some 8 % more CPU (docs/PERFORMANCE.md, 2026-12-06 03:12-04:35).
 // Input: none. Output: each command's lines prefixed with its name, then each phase's wall time,
-// and last a recap of every failed command's failure lines (CI shows only the tail of a long log,
-// where the lanes' lines interleave); the exit code is 0 only if every command exited 0. Invariant: a phase starts only when the one
+// and last a recap of every failed command's failure lines (CI shows only the tail of a long log);
+// the exit code is 0 only if every command exited 0. Invariant: a phase starts only when the one
 // before it passed, and every command of a phase runs to its end.
 import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
@@ -15,13 +16,13 @@ import { createInterface } from 'node:readline';
 
 const VITEST = ['node_modules/vitest/vitest.mjs', 'run'];
 const E2E = [...VITEST, '--config', 'vitest.e2e.config.ts'];
-/** The unit suite's niceness beside the e2e suite (0 is the e2e suite's own). */
-const UNIT_NICE = 10;
 /** The lines of a failed command worth repeating at the end: vitest's failed files and tests,
  * its assertion messages and the source line each points at, and its summary counts. */
 const FAILURE_LINE = /(^|\s)(FAIL|×|✗)\s|Failed Tests|Error:|Expected|Received|expected |❯ .*:\d+:\d+|^\s*\d+\s*\|.*|Test Files|Tests\s/;
 /** At most this many lines per failed command in the recap. */
 const RECAP_LINES = 120;
+/** A failed command's last lines, recapped when none of its lines looks like vitest's failures. */
+const TAIL_LINES = 40;
 /** Each failed command's recap lines, in the order the commands ended. */
 const recaps = [];
 
@@ -38,10 +39,13 @@ function run(name, argv, nice = 0) {
     }
   }
   const failing = [];
+  const tail = [];
   const keep = (line) => {
     // eslint-disable-next-line no-control-regex -- vitest's colour codes, stripped to match and to read
     const plain = line.replace(/\u001b\[[0-9;]*m/g, '');
     if (FAILURE_LINE.test(plain)) failing.push(plain);
+    tail.push(plain);
+    if (tail.length > TAIL_LINES) tail.shift();
   };
   for (const stream of [child.stdout, child.stderr])
     createInterface({ input: stream }).on('line', (line) => {
@@ -56,7 +60,8 @@ function run(name, argv, nice = 0) {
       if (code !== 0) {
         // vitest's own failure block when it printed one (a passing test's logged "Error:" lines come before it).
         const block = failing.findIndex((l) => l.includes('Failed Tests'));
-        const lines = block < 0 ? failing : failing.slice(block);
+        // A command that is not vitest (the type checks, the lint): its last lines.
+        const lines = block >= 0 ? failing.slice(block) : failing.length > 0 ? failing : tail;
         recaps.push({ name, verdict, lines: lines.length > RECAP_LINES ? [...lines.slice(0, RECAP_LINES - 1), `... and ${lines.length - RECAP_LINES + 1} more`] : lines });
       }
       resolve(code === 0);
@@ -83,13 +88,13 @@ const node = process.execPath;
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const ok =
   (await phase('typecheck beside lint', [[['typecheck', [npm, 'run', 'typecheck']]], [['lint', [npm, 'run', 'lint']]]])) &&
-  (await phase('UI build and e2e beside unit', [
+  (await phase('UI build and e2e', [
     [
       ['build-ui', [node, 'src/main/cli/splatlab.mjs', 'build-ui']],
       ['e2e', [node, ...E2E, '--project', 'e2e']],
     ],
-    [['unit', [node, ...VITEST], UNIT_NICE]],
   ])) &&
+  (await phase('unit', [[['unit', [node, ...VITEST]]]])) &&
   (await phase('e2e alone', [[['e2e-alone', [node, ...E2E, '--project', 'e2e-alone']]]]));
 for (const { name, verdict, lines } of recaps) {
   process.stdout.write(`\n== recap: ${name} ${verdict}\n`);
