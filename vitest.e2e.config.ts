@@ -14,7 +14,7 @@ const ALONE = ['test/e2e/person-time.e2e.ts'];
 // expect.poll's own default gives a state 1 s to appear, which a loaded machine misses (a page
 // that takes 2 s to enable a button): every poll waits up to 60 s instead, as do the files' own
 // explicit waits (a poll that passes returns at once, so the long limit costs a green run nothing;
-// `npm test` runs this suite beside the unit suite, scripts/test-all.mjs).
+// `npm test` runs this suite beside the type checks and the lint, scripts/test-all.mjs).
 // The lab's kinds registered from their manifests for a file that runs main's code in process (test/helpers/lab-kinds.ts).
 const shared = { environment: 'node', setupFiles: './test/helpers/lab-kinds.ts', testTimeout: 180_000, hookTimeout: 120_000, expect: { poll: { timeout: 60_000 } } } as const;
 

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite in phases that keep both cores of the 2-core CI machine busy
-// (docs/DEVELOPING.md, "Test-suite time"). 1: the type checks and the lint side by side
-// (single-threaded each). 2: the UI build then the e2e suite (two files at a time, about 1.7 cores).
-// 3: the unit suite. 4: the one e2e file that compares the lab's clock with its own within 1 s
-// (person-time), alone. The e2e and unit suites one after the other took about 800 s where side
-// by side (the unit suite at nice 10) they took 857-917 s: both are CPU-bound, and side by side
-// they cost some 8 % more CPU (docs/PERFORMANCE.md, 2026-12-06 03:12-04:35).
+// (docs/DEVELOPING.md, "Test-suite time"). 1: the UI build then the e2e suite (two files at a time,
+// about 1.7 cores busy), beside the type checks and the lint at nice 10, which fill what the e2e
+// files leave and yield whenever a server or page needs the CPU. 2: the unit suite. 3: the one e2e
+// file that compares the lab's clock with its own within 1 s (person-time), alone. The e2e and
+// unit suites are both CPU-bound: side by side (the unit suite at nice 10) they took 857-917 s,
+// one after the other about 800-870 s (docs/PERFORMANCE.md, 2026-12-06 03:12-05:14).
 // Input: none. Output: each command's lines prefixed with its name, then each phase's wall time,
 // and last a recap of every failed command's failure lines (CI shows only the tail of a long log);
 // the exit code is 0 only if every command exited 0. Invariant: a phase starts only when the one
@@ -16,6 +16,8 @@ import { createInterface } from 'node:readline';
 
 const VITEST = ['node_modules/vitest/vitest.mjs', 'run'];
 const E2E = [...VITEST, '--config', 'vitest.e2e.config.ts'];
+/** The type checks' and the lint's niceness beside the e2e suite, which leaves about 0.3 of 2 cores idle. */
+const CHECKS_NICE = 10;
 /** The lines of a failed command worth repeating at the end: vitest's failed files and tests,
  * its assertion messages and the source line each points at, and its summary counts. */
 const FAILURE_LINE = /(^|\s)(FAIL|×|✗)\s|Failed Tests|Error:|Expected|Received|expected |❯ .*:\d+:\d+|^\s*\d+\s*\|.*|Test Files|Tests\s/;
@@ -87,12 +89,13 @@ async function phase(title, lanes) {
 const node = process.execPath;
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const ok =
-  (await phase('typecheck beside lint', [[['typecheck', [npm, 'run', 'typecheck']]], [['lint', [npm, 'run', 'lint']]]])) &&
-  (await phase('UI build and e2e', [
+  (await phase('UI build and e2e, beside the type checks and the lint at nice 10', [
     [
       ['build-ui', [node, 'src/main/cli/splatlab.mjs', 'build-ui']],
       ['e2e', [node, ...E2E, '--project', 'e2e']],
     ],
+    [['typecheck', [npm, 'run', 'typecheck'], CHECKS_NICE]],
+    [['lint', [npm, 'run', 'lint'], CHECKS_NICE]],
   ])) &&
   (await phase('unit', [[['unit', [node, ...VITEST]]]])) &&
   (await phase('e2e alone', [[['e2e-alone', [node, ...E2E, '--project', 'e2e-alone']]]]));
