@@ -5,8 +5,9 @@
 // so on the 2-core CI machine two at a time keep the cores busy (three at a time was faster but
 // had a failed poll in its one full run; two had a green one) (docs/DEVELOPING.md,
 // "Test-suite time"). The one file that compares the lab's clock with the
-// script's own within 1 s (person-time) runs alone, after the others (vitest runs a project with
-// one worker in a group of its own at the end). The slowest files start first.
+// script's own within 1 s (person-time) is a project of its own, which `npm test` runs before the
+// others, with no other e2e file beside it (scripts/test-all.mjs); a plain `vitest run` of this
+// config runs it in a group of its own at the end. The slowest files start first.
 import { defineConfig } from 'vitest/config';
 import { SlowFirstSequencer } from './test/helpers/slow-first';
 

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite in phases that keep both cores of the 2-core CI machine busy
-// (docs/DEVELOPING.md, "Test-suite time"). 1: the UI build then the e2e suite (two files at a time,
-// about 1.7 cores busy), beside the type checks and the lint at nice 10, which fill what the e2e
-// files leave and yield whenever a server or page needs the CPU. 2: the unit suite. 3: the one e2e
-// file that compares the lab's clock with its own within 1 s (person-time), alone. The e2e and
-// unit suites are both CPU-bound: side by side (the unit suite at nice 10) they took 857-917 s,
-// one after the other about 800-870 s (docs/PERFORMANCE.md, 2026-12-06 03:12-05:14).
+// (docs/DEVELOPING.md, "Test-suite time"). 1: the UI build, then the one e2e file that compares
+// the lab's clock with its own within 1 s (person-time, mostly the script's own sleeps), then the
+// rest of the e2e suite (two files at a time, about 1.7 cores busy), beside the type checks and the
+// lint at nice 10, which fill what the e2e files leave and yield whenever a server or page needs the
+// CPU. 2: the unit suite. The e2e and unit suites are both CPU-bound: side by side (the unit suite at
+// nice 10) they took 857-917 s, one after the other about 800-870 s (docs/PERFORMANCE.md,
+// 2026-12-06 03:12-05:14); person-time, run last on its own, left both cores idle for its 25-30 s.
 // Input: none. Output: each command's lines prefixed with its name, then each phase's wall time,
 // and last a recap of every failed command's failure lines (CI shows only the tail of a long log);
 // the exit code is 0 only if every command exited 0. Invariant: a phase starts only when the one
@@ -89,16 +90,15 @@ async function phase(title, lanes) {
 const node = process.execPath;
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const ok =
-  (await phase('UI build and e2e, beside the type checks and the lint at nice 10', [
+  (await phase('UI build, person-time and e2e, beside the type checks and the lint at nice 10', [
     [
       ['build-ui', [node, 'src/main/cli/splatlab.mjs', 'build-ui']],
+      ['e2e-alone', [node, ...E2E, '--project', 'e2e-alone']],
       ['e2e', [node, ...E2E, '--project', 'e2e']],
     ],
     [['typecheck', [npm, 'run', 'typecheck'], CHECKS_NICE]],
     [['lint', [npm, 'run', 'lint'], CHECKS_NICE]],
-  ])) &&
-  (await phase('unit', [[['unit', [node, ...VITEST]]]])) &&
-  (await phase('e2e alone', [[['e2e-alone', [node, ...E2E, '--project', 'e2e-alone']]]]));
+  ])) && (await phase('unit', [[['unit', [node, ...VITEST]]]]));
 for (const { name, verdict, lines } of recaps) {
   process.stdout.write(`\n== recap: ${name} ${verdict}\n`);
   for (const line of lines) process.stdout.write(`[${name}] ${line}\n`);
