@@ -23,7 +23,12 @@ export default defineConfig({
   test: {
     sequence: { sequencer: SlowFirstSequencer },
     projects: [
-      { test: { ...shared, name: 'e2e', include: ['test/e2e/**/*.e2e.ts'], exclude: ALONE, maxWorkers: 2 } },
+      // One module graph per worker, not one per file (isolate: false): a file's own process and
+      // imports (vitest, the Playwright client, the harness) cost about 0.8 CPU s of the 3.5 a
+      // file spends before its first check (docs/DEVELOPING.md, "Test-suite time"). The files keep
+      // nothing between them: each owns its temp folders, server and browser and closes them, and
+      // one that sets the process's environment puts it back.
+      { test: { ...shared, name: 'e2e', include: ['test/e2e/**/*.e2e.ts'], exclude: ALONE, maxWorkers: 2, isolate: false } },
       { test: { ...shared, name: 'e2e-alone', include: ALONE, fileParallelism: false } },
     ],
   },

@@ -71,10 +71,18 @@ async function seed(tasksDir: string, home: string, grader: Grader): Promise<voi
     }
     await call('study.session.end');
   }
+  // The eval command writes into the lab home the environment names; the files after this one in
+  // the same worker (vitest.e2e.config.ts, isolate: false) must not inherit it.
+  const oldHome = process.env.SPLATLAB_HOME;
   process.env.SPLATLAB_HOME = home;
-  const io = { out: () => undefined, err: () => undefined };
-  for (const model of ['scripted:basic', 'scripted:basic@high']) {
-    expect(await evalCommand.run(['--model', model, '--tasks', 'test__*', '--runs', '2', '--study', 'pilot', '--tasks-folder', tasksDir, '--device', 'cpu', '--no-lpips'], io)).toBe(0);
+  try {
+    const io = { out: () => undefined, err: () => undefined };
+    for (const model of ['scripted:basic', 'scripted:basic@high']) {
+      expect(await evalCommand.run(['--model', model, '--tasks', 'test__*', '--runs', '2', '--study', 'pilot', '--tasks-folder', tasksDir, '--device', 'cpu', '--no-lpips'], io)).toBe(0);
+    }
+  } finally {
+    if (oldHome === undefined) delete process.env.SPLATLAB_HOME;
+    else process.env.SPLATLAB_HOME = oldHome;
   }
 }
 
