@@ -1,10 +1,15 @@
 // End-to-end harness: starts `splatlab serve` as a child process and a headless Debian Chromium
 // driven by playwright-core. With CI=true a missing browser fails the suite instead of skipping.
+// One Chromium per flag set per worker process serves every file of that worker (the e2e files
+// share a module graph per worker, vitest.e2e.config.ts): each file leases it, every page the
+// file opens gets a browser context of its own (as Playwright's own browser.newPage does), and
+// the lease's close() closes those contexts, not the browser. A launch cost about 0.7 CPU s per
+// file (docs/DEVELOPING.md, "Test-suite time").
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
 import { Grader } from '../../src/main/grader/grader';
 import { buildTestTask } from '../helpers/test-task';
 
@@ -19,7 +24,13 @@ export function browserMissing(): boolean {
   return true;
 }
 
-export async function launchBrowser(options: { webgpu?: boolean } = {}): Promise<Browser> {
+/** This worker's browsers, one per flag set, started on first use; gone from here when one disconnects. */
+const browsers = new Map<string, Promise<Browser>>();
+
+function sharedBrowser(webgpu: boolean): Promise<Browser> {
+  const key = webgpu ? 'webgpu' : 'plain';
+  const known = browsers.get(key);
+  if (known) return known;
   const args = [
     '--headless',
     '--no-sandbox',
@@ -28,9 +39,51 @@ export async function launchBrowser(options: { webgpu?: boolean } = {}): Promise
     '--disable-sync',
     '--no-first-run',
   ];
-  if (options.webgpu) args.push('--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-webgpu-adapter=swiftshader');
+  if (webgpu) args.push('--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-webgpu-adapter=swiftshader');
   // playwright's launch() always starts from a fresh temporary profile (its own --user-data-dir).
-  return chromium.launch({ executablePath: CHROMIUM, args, headless: true });
+  const launched = chromium.launch({ executablePath: CHROMIUM, args, headless: true });
+  browsers.set(key, launched);
+  launched.then(
+    (b) => b.on('disconnected', () => browsers.delete(key)),
+    () => browsers.delete(key),
+  );
+  return launched;
+}
+
+/** Closes this process's browsers (a script that leases one and then wants its process to end). */
+export async function closeBrowsers(): Promise<void> {
+  const all = [...browsers.values()];
+  browsers.clear();
+  await Promise.all(all.map((b) => b.then((x) => x.close()).catch(() => undefined)));
+}
+
+/**
+ * A file's lease on this worker's Chromium: newPage opens a page in a fresh browser context (no
+ * cookies, storage or cache from another page), close() closes the contexts this lease opened.
+ * Everything else is the browser's own.
+ */
+export async function launchBrowser(options: { webgpu?: boolean } = {}): Promise<Browser> {
+  const browser = await sharedBrowser(options.webgpu === true);
+  const contexts: BrowserContext[] = [];
+  const open = async (opts?: BrowserContextOptions): Promise<BrowserContext> => {
+    const context = await browser.newContext(opts);
+    contexts.push(context);
+    return context;
+  };
+  const lease: Partial<Browser> = {
+    newContext: open,
+    newPage: async (opts?: BrowserContextOptions) => (await open(opts)).newPage(),
+    close: async () => {
+      await Promise.all(contexts.splice(0).map((c) => c.close().catch(() => undefined)));
+    },
+  };
+  return new Proxy(browser, {
+    get: (target, prop) => {
+      if (Object.hasOwn(lease, prop)) return lease[prop as keyof Browser];
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 export interface ServeProcess {
