@@ -26,8 +26,9 @@ export default defineConfig({
       // One module graph per worker, not one per file (isolate: false): a file's own process and
       // imports (vitest, the Playwright client, the harness) cost about 0.8 CPU s of the 3.5 a
       // file spends before its first check (docs/DEVELOPING.md, "Test-suite time"). The files keep
-      // nothing between them: each owns its temp folders, server and browser and closes them, and
-      // one that sets the process's environment puts it back.
+      // nothing between them: each owns its temp folders and server, leases the worker's browser
+      // (test/e2e/harness.ts) and closes them, and sets the environment only through withEnv
+      // (test/helpers/env.ts), which puts it back (test/lint/shared-graph.test.ts).
       { test: { ...shared, name: 'e2e', include: ['test/e2e/**/*.e2e.ts'], exclude: ALONE, maxWorkers: 2, isolate: false } },
       { test: { ...shared, name: 'e2e-alone', include: ALONE, fileParallelism: false } },
     ],

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startServe, type ServeProcess } from './harness';
 import { buildTestTask } from '../helpers/test-task';
+import { withEnv } from '../helpers/env';
 import { Grader } from '../../src/main/grader/grader';
 import { createLabContext } from '../../src/main/services/context';
 import { dispatchCall } from '../../src/main/services/dispatch';
@@ -25,15 +26,10 @@ async function seed(tasksDir: string, home: string, grader: Grader): Promise<voi
   const out = await dispatchCall(createLabServices(ctx).handlers, 'study.create', { name: 'Pilot', tasks: ['test__sculpt'], practiceTask: 'test__oneshot', protocol: 'matched', order: 'fixed' });
   await ctx.close();
   if (!out.ok) throw new Error(out.message);
-  const oldHome = process.env.SPLATLAB_HOME;
-  process.env.SPLATLAB_HOME = home;
-  try {
+  await withEnv({ SPLATLAB_HOME: home }, async () => {
     const io = { out: () => undefined, err: () => undefined };
     expect(await evalCommand.run(['--model', 'scripted:basic', '--tasks', 'test__sculpt', '--runs', '2', '--study', 'pilot', '--tasks-folder', tasksDir, '--device', 'cpu', '--no-lpips'], io)).toBe(0);
-  } finally {
-    if (oldHome === undefined) delete process.env.SPLATLAB_HOME;
-    else process.env.SPLATLAB_HOME = oldHome;
-  }
+  });
   // Copies of run 1 (its log, meta and verdict) as runs 3..RUNS.
   const models = join(home, 'studies', 'pilot', 'models');
   for (const dir of readdirSync(models)) {

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { browserMissing, launchBrowser, RESULTS_DIR, startServe, type ServeProcess } from './harness';
 import { buildTestTask } from '../helpers/test-task';
+import { withEnv } from '../helpers/env';
 import { Grader } from '../../src/main/grader/grader';
 import { loadTask } from '../../src/main/tasks/load';
 import { createLabContext } from '../../src/main/services/context';
@@ -71,19 +72,13 @@ async function seed(tasksDir: string, home: string, grader: Grader): Promise<voi
     }
     await call('study.session.end');
   }
-  // The eval command writes into the lab home the environment names; the files after this one in
-  // the same worker (vitest.e2e.config.ts, isolate: false) must not inherit it.
-  const oldHome = process.env.SPLATLAB_HOME;
-  process.env.SPLATLAB_HOME = home;
-  try {
+  // The eval command writes into the lab home the environment names.
+  await withEnv({ SPLATLAB_HOME: home }, async () => {
     const io = { out: () => undefined, err: () => undefined };
     for (const model of ['scripted:basic', 'scripted:basic@high']) {
       expect(await evalCommand.run(['--model', model, '--tasks', 'test__*', '--runs', '2', '--study', 'pilot', '--tasks-folder', tasksDir, '--device', 'cpu', '--no-lpips'], io)).toBe(0);
     }
-  } finally {
-    if (oldHome === undefined) delete process.env.SPLATLAB_HOME;
-    else process.env.SPLATLAB_HOME = oldHome;
-  }
+  });
 }
 
 describe.skipIf(skip)('Results: analyses of models beside people (browser mode)', () => {

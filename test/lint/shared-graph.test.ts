@@ -1,9 +1,11 @@
-// The unit files that share one module graph per worker (vitest.config.ts project 'node-shared',
-// isolate: false) must leave the process as they found it (docs/DEVELOPING.md, "Test-suite time"):
-// a file that sets or deletes the environment, mocks a module, stubs the environment, fakes the
-// clock, spies on a class's prototype or registers a kind belongs on test/helpers/isolated-files.ts,
-// where it gets a graph of its own. This reads every shared file's text for those calls, so a new
-// file cannot silently change what the files after it see.
+// The test files that share one module graph per worker (vitest.config.ts project 'node-shared'
+// and the e2e project of vitest.e2e.config.ts, both isolate: false) must leave the process as they
+// found it (docs/DEVELOPING.md, "Test-suite time"): a unit file that sets or deletes the
+// environment, mocks a module, stubs the environment, fakes the clock, spies on a class's
+// prototype or registers a kind belongs on test/helpers/isolated-files.ts, where it gets a graph
+// of its own; an e2e file sets the environment only through test/helpers/env.ts withEnv, which
+// puts it back. This reads every shared file's text for those calls, so a new file cannot
+// silently change what the files after it see.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -27,8 +29,8 @@ function processChanges(text: string): string[] {
     .map(([what]) => what);
 }
 
-function testFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? testFiles(join(dir, e.name)) : e.name.endsWith('.test.ts') ? [join(dir, e.name)] : []));
+function testFiles(dir: string, suffix = '.test.ts'): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? testFiles(join(dir, e.name), suffix) : e.name.endsWith(suffix) ? [join(dir, e.name)] : []));
 }
 
 describe('the shared module graph', () => {
@@ -38,6 +40,17 @@ describe('the shared module graph', () => {
     const shared = ['test/shared', 'test/main', 'test/lint'].flatMap((d) => testFiles(join(root, d))).map((f) => relative(root, f).split('\\').join('/')).filter((f) => !isolated.has(f) && f !== 'test/lint/shared-graph.test.ts');
     expect(shared.length).toBeGreaterThan(100);
     const offenders = shared.flatMap((f) => {
+      const changes = processChanges(readFileSync(join(root, f), 'utf8'));
+      return changes.length > 0 ? [`${f}: ${changes.join(', ')}`] : [];
+    });
+    expect(offenders).toEqual([]);
+  });
+
+  it('holds no e2e file that changes the process for the files after it', () => {
+    const root = process.cwd();
+    const files = testFiles(join(root, 'test', 'e2e'), '.e2e.ts').map((f) => relative(root, f).split('\\').join('/'));
+    expect(files.length).toBeGreaterThan(30);
+    const offenders = files.flatMap((f) => {
       const changes = processChanges(readFileSync(join(root, f), 'utf8'));
       return changes.length > 0 ? [`${f}: ${changes.join(', ')}`] : [];
     });
