@@ -7,7 +7,7 @@
 // puts it back. This reads every shared file's text for those calls, so a new file cannot
 // silently change what the files after it see.
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ISOLATED_FILES } from '../helpers/isolated-files';
 
@@ -29,32 +29,35 @@ function processChanges(text: string): string[] {
     .map(([what]) => what);
 }
 
+const ROOT = process.cwd();
+
+/** The files under `dir` whose names end with `suffix`, as paths from the repository root with forward slashes. */
 function testFiles(dir: string, suffix = '.test.ts'): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? testFiles(join(dir, e.name), suffix) : e.name.endsWith(suffix) ? [join(dir, e.name)] : []));
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? testFiles(`${dir}/${e.name}`, suffix) : e.name.endsWith(suffix) ? [`${dir}/${e.name}`] : [],
+  );
+}
+
+/** Each file that changes the process, with what it changes. */
+function offenders(files: string[]): string[] {
+  return files.flatMap((f) => {
+    const changes = processChanges(readFileSync(join(ROOT, f), 'utf8'));
+    return changes.length > 0 ? [`${f}: ${changes.join(', ')}`] : [];
+  });
 }
 
 describe('the shared module graph', () => {
   it('holds no file that changes the process for the files after it', () => {
-    const root = process.cwd();
     const isolated = new Set(ISOLATED_FILES);
-    const shared = ['test/shared', 'test/main', 'test/lint'].flatMap((d) => testFiles(join(root, d))).map((f) => relative(root, f).split('\\').join('/')).filter((f) => !isolated.has(f) && f !== 'test/lint/shared-graph.test.ts');
+    const shared = ['test/shared', 'test/main', 'test/lint'].flatMap((d) => testFiles(d)).filter((f) => !isolated.has(f) && f !== 'test/lint/shared-graph.test.ts');
     expect(shared.length).toBeGreaterThan(100);
-    const offenders = shared.flatMap((f) => {
-      const changes = processChanges(readFileSync(join(root, f), 'utf8'));
-      return changes.length > 0 ? [`${f}: ${changes.join(', ')}`] : [];
-    });
-    expect(offenders).toEqual([]);
+    expect(offenders(shared)).toEqual([]);
   });
 
   it('holds no e2e file that changes the process for the files after it', () => {
-    const root = process.cwd();
-    const files = testFiles(join(root, 'test', 'e2e'), '.e2e.ts').map((f) => relative(root, f).split('\\').join('/'));
+    const files = testFiles('test/e2e', '.e2e.ts');
     expect(files.length).toBeGreaterThan(30);
-    const offenders = files.flatMap((f) => {
-      const changes = processChanges(readFileSync(join(root, f), 'utf8'));
-      return changes.length > 0 ? [`${f}: ${changes.join(', ')}`] : [];
-    });
-    expect(offenders).toEqual([]);
+    expect(offenders(files)).toEqual([]);
   });
 
   it('recognises each change', () => {
